@@ -1,0 +1,405 @@
+//! Int tuples: CuTe's `IntTuple`, an integer or a tuple of int tuples.
+//!
+//! A shape, a stride and a coordinate are all int tuples. Here an int tuple is a Rust value whose
+//! *structure* is its type: an [`Int`] (static [`C<N>`](crate::C) or runtime `usize`, `i32`, ...) or a
+//! Rust tuple of int tuples, nested to any depth, with up to [`MAX_RANK`](crate::MAX_RANK) modes a
+//! level. `(C<8>, (4usize, C<2>))` is CuTe's `(_8,(4,_2))`. Because the structure is a type, a rank
+//! mismatch is a compile error and every static part of a computation folds away.
+//!
+//! The functions keep CuTe's names and meaning: [`rank`], [`depth`], [`size`] / [`product`],
+//! [`flatten`], [`get`], [`prefix_product`], [`suffix_product`], [`compact_col_major`],
+//! [`compact_row_major`], [`shape_div`], [`ceil_div`], [`congruent`], [`weakly_congruent`],
+//! [`compatible`]. Results are static where the inputs are.
+//!
+//! ```
+//! use const_layout::int_tuple::{depth, flatten, rank, size, IntTuple};
+//! use const_layout::C;
+//!
+//! let shape = (C::<8>, (4usize, C::<2>));
+//! assert_eq!((rank(&shape), depth(&shape)), (2, 2));
+//! assert_eq!(size(&shape), 64usize);
+//! assert_eq!(flatten(shape), (C::<8>, 4usize, C::<2>));
+//! assert_eq!(shape.display().to_string(), "(_8,(4,_2))");
+//! ```
+
+mod compare;
+mod divide;
+mod prefix;
+mod structure;
+
+pub use compare::{
+    Profile, SplitFirst, TupleRhs, compatible, congruent, eq, is_congruent, is_weakly_congruent,
+    weakly_congruent,
+};
+pub use divide::{CeilDiv, ShapeDiv, ceil_div, shape_div};
+pub use prefix::{
+    CompactLeft, CompactRight, CuteCompact, Exclusive, LeafRule, compact_col_major, compact_col_major_from,
+    compact_row_major, compact_row_major_from, prefix_product, suffix_product,
+};
+pub use structure::{Concat, Flatten, FlattenToTuple, Get, Prepend, ProductEach, flatten, get, product_each};
+
+use crate::arity::for_tuples;
+use crate::int::{Int, Kind, Sealed, Static};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// One integer of an int tuple, as visited by [`IntTuple::for_each_leaf`].
+///
+/// ```
+/// use const_layout::int_tuple::{IntTuple, Leaf};
+/// use const_layout::C;
+/// let mut leaves = Vec::new();
+/// (C::<8>, 3usize).for_each_leaf(&mut |l: Leaf| leaves.push(l));
+/// assert_eq!(leaves, [Leaf { value: Some(8), is_static: true }, Leaf { value: Some(3), is_static: false }]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    /// The value, or `None` for a runtime value outside `isize`.
+    pub value: Option<isize>,
+    /// Whether the value is known at compile time.
+    pub is_static: bool,
+}
+
+/// CuTe's `IntTuple`: an [`Int`] or a tuple of int tuples.
+///
+/// Implemented for every [`Int`] and for Rust tuples `()`, `(A,)`, `(A, B)`, ... up to
+/// [`MAX_RANK`](crate::MAX_RANK) elements whose elements are int tuples. Sealed.
+///
+/// ```
+/// use const_layout::int_tuple::IntTuple;
+/// use const_layout::C;
+/// type Shape = (C<8>, (C<4>, C<2>));
+/// assert_eq!(<Shape as IntTuple>::RANK, 2);
+/// assert_eq!(<Shape as IntTuple>::DEPTH, 2);
+/// assert_eq!(<Shape as IntTuple>::LEAVES, 3);
+/// assert!(<Shape as IntTuple>::IS_STATIC);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an int tuple",
+    label = "expected an integer or a tuple of int tuples",
+    note = "int tuples are integers (`C<N>`, `usize`, `i32`, ...) and tuples of int tuples with at most 12 elements a level"
+)]
+pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
+    /// CuTe's `rank`: the number of top-level modes (1 for an integer).
+    const RANK: usize;
+    /// CuTe's `depth`: 0 for an integer, 1 + the deepest mode for a tuple.
+    const DEPTH: usize;
+    /// The number of integers in the tuple.
+    const LEAVES: usize;
+    /// Whether this is an integer (rather than a tuple).
+    const IS_INT: bool;
+    /// Whether every integer is static.
+    const IS_STATIC: bool = <Self::Kind as Kind>::IS_STATIC;
+    /// [`Static`] if every integer is static.
+    type Kind: Kind;
+    /// The first runtime integer type among the integers, left to right (`isize` if all are static):
+    /// the type of runtime results computed from this tuple, such as its size.
+    type Rt: Int;
+    /// The size, if every integer is static. Evaluating it for a static tuple whose size overflows
+    /// `isize` is a compile-time error.
+    const STATIC_SIZE: Option<isize>;
+    /// The type of [`IntTuple::size`]: [`StaticSize`]`<Self>` if every integer is static, else
+    /// [`IntTuple::Rt`].
+    type Size: Int;
+    /// CuTe's `size` (`product`): the product of all integers; 1 for `()`.
+    fn size(&self) -> Self::Size;
+    /// Write in CuTe notation: `(_8,(4,_2))`.
+    fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+    /// Call `f` on every integer, left to right.
+    fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf));
+    /// A [`Display`](fmt::Display) adapter printing CuTe notation.
+    fn display(&self) -> Cute<'_, Self>
+    where
+        Self: Sized,
+    {
+        Cute(self)
+    }
+}
+
+/// A tuple (as opposed to an integer): `()` and `(A, ...)`. Sealed marker for bounds.
+///
+/// ```
+/// use const_layout::int_tuple::Tuple;
+/// use const_layout::C;
+/// fn takes<T: Tuple>(_: T) {}
+/// takes((C::<1>, 2usize));
+/// takes(());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tuple of int tuples",
+    label = "expected a tuple here, not an integer",
+    note = "wrap a single mode as `(x,)`"
+)]
+pub trait Tuple: IntTuple {}
+
+/// Prints an int tuple in CuTe notation; made by [`IntTuple::display`].
+///
+/// ```
+/// use const_layout::int_tuple::IntTuple;
+/// use const_layout::C;
+/// assert_eq!(format!("{}", (C::<2>,).display()), "(_2)");
+/// ```
+pub struct Cute<'a, T: ?Sized>(pub &'a T);
+
+impl<T: IntTuple> fmt::Display for Cute<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt_cute(f)
+    }
+}
+
+impl<T: Int> IntTuple for T {
+    const RANK: usize = 1;
+    const DEPTH: usize = 0;
+    const LEAVES: usize = 1;
+    const IS_INT: bool = true;
+    type Kind = T::Kind;
+    type Rt = T::RtOr<isize>;
+    const STATIC_SIZE: Option<isize> = T::STATIC;
+    type Size = T;
+    #[inline(always)]
+    fn size(&self) -> T {
+        *self
+    }
+    fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Int::fmt_cute(*self, f)
+    }
+    fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
+        f(Leaf { value: self.try_value(), is_static: T::STATIC.is_some() })
+    }
+}
+
+impl IntTuple for () {
+    const RANK: usize = 0;
+    const DEPTH: usize = 1;
+    const LEAVES: usize = 0;
+    const IS_INT: bool = false;
+    type Kind = Static;
+    type Rt = isize;
+    const STATIC_SIZE: Option<isize> = Some(1);
+    type Size = crate::C<1>;
+    #[inline(always)]
+    fn size(&self) -> crate::C<1> {
+        crate::C
+    }
+    fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("()")
+    }
+    fn for_each_leaf(&self, _: &mut dyn FnMut(Leaf)) {}
+}
+impl Tuple for () {}
+impl Sealed for () {}
+
+/// The static size of a static int tuple `T`, as a zero-sized integer: the type of [`IntTuple::size`]
+/// for static tuples. Its value is computed by the compiler.
+///
+/// ```
+/// use const_layout::int_tuple::StaticSize;
+/// use const_layout::int::Int;
+/// use const_layout::C;
+/// assert_eq!(<StaticSize<(C<8>, (C<4>, C<2>))> as Int>::STATIC, Some(64));
+/// ```
+pub struct StaticSize<T>(PhantomData<fn() -> T>);
+
+impl<T> Clone for StaticSize<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for StaticSize<T> {}
+impl<T> Sealed for StaticSize<T> {}
+impl<T: IntTuple> fmt::Debug for StaticSize<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "_{}", self.value())
+    }
+}
+impl<T: IntTuple> fmt::Display for StaticSize<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "_{}", self.value())
+    }
+}
+impl<T: IntTuple, Rhs: Int> PartialEq<Rhs> for StaticSize<T> {
+    fn eq(&self, other: &Rhs) -> bool {
+        crate::int::int_eq(*self, *other)
+    }
+}
+impl<T: IntTuple> Int for StaticSize<T> {
+    type Kind = Static;
+    type RtOr<X: Int> = X;
+    const STATIC: Option<isize> = match T::STATIC_SIZE {
+        Some(v) => Some(v),
+        None => panic!("StaticSize of an int tuple with runtime integers"),
+    };
+    #[inline(always)]
+    fn value(self) -> isize {
+        crate::int::static_value::<Self>()
+    }
+    #[inline(always)]
+    fn try_value(self) -> Option<isize> {
+        Self::STATIC
+    }
+    #[inline(always)]
+    fn from_value(_: isize) -> Self {
+        StaticSize(PhantomData)
+    }
+    #[inline(always)]
+    fn try_from_value(v: isize) -> Option<Self> {
+        if Some(v) == Self::STATIC { Some(StaticSize(PhantomData)) } else { None }
+    }
+}
+
+const fn mul_static(a: Option<isize>, b: Option<isize>) -> Option<isize> {
+    match (a, b) {
+        (Some(a), Some(b)) => match a.checked_mul(b) {
+            Some(v) => Some(v),
+            None => panic!("the size of a static int tuple overflows isize"),
+        },
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn mul_value(a: isize, b: isize) -> isize {
+    a.wrapping_mul(b)
+}
+
+pub(crate) const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+macro_rules! impl_int_tuple {
+    ([$i0:tt $A0:ident $B0:ident $C0:ident] $([$i:tt $A:ident $B:ident $C:ident])*) => {
+        impl<$A0: Sealed, $($A: Sealed),*> Sealed for ($A0, $($A,)*) {}
+        impl<$A0: IntTuple, $($A: IntTuple),*> Tuple for ($A0, $($A,)*) {}
+        impl<$A0: IntTuple, $($A: IntTuple),*> IntTuple for ($A0, $($A,)*) {
+            const RANK: usize = 1 $(+ { let _ = $i; 1 })*;
+            const DEPTH: usize = 1 + max($A0::DEPTH, <($($A,)*) as IntTuple>::DEPTH - 1);
+            const LEAVES: usize = $A0::LEAVES $(+ $A::LEAVES)*;
+            const IS_INT: bool = false;
+            type Kind = <$A0::Kind as Kind>::And<<($($A,)*) as IntTuple>::Kind>;
+            type Rt = <$A0::Kind as Kind>::Select<<($($A,)*) as IntTuple>::Rt, $A0::Rt>;
+            const STATIC_SIZE: Option<isize> = mul_static($A0::STATIC_SIZE, <($($A,)*) as IntTuple>::STATIC_SIZE);
+            type Size = <Self::Kind as Kind>::Select<StaticSize<Self>, Self::Rt>;
+            #[inline(always)]
+            fn size(&self) -> Self::Size {
+                Int::from_value(mul_value(self.$i0.size().value(), ($(self.$i,)*).size().value()))
+            }
+            fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("(")?;
+                self.$i0.fmt_cute(f)?;
+                $(
+                    f.write_str(",")?;
+                    self.$i.fmt_cute(f)?;
+                )*
+                f.write_str(")")
+            }
+            fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
+                self.$i0.for_each_leaf(f);
+                $(self.$i.for_each_leaf(f);)*
+            }
+        }
+    };
+}
+for_tuples!(impl_int_tuple);
+
+/// CuTe's `rank`: the number of top-level modes (1 for an integer).
+///
+/// ```
+/// use const_layout::int_tuple::rank;
+/// use const_layout::C;
+/// assert_eq!(rank(&(C::<8>, (C::<4>, C::<2>))), 2);
+/// assert_eq!(rank(&5usize), 1);
+/// assert_eq!(rank(&()), 0);
+/// ```
+#[inline(always)]
+pub const fn rank<T: IntTuple>(_: &T) -> usize {
+    T::RANK
+}
+
+/// CuTe's `depth`: 0 for an integer, 1 + the deepest mode for a tuple.
+///
+/// ```
+/// use const_layout::int_tuple::depth;
+/// use const_layout::C;
+/// assert_eq!(depth(&(C::<8>, (C::<4>, C::<2>))), 2);
+/// assert_eq!(depth(&(1usize, 2usize)), 1);
+/// assert_eq!(depth(&5usize), 0);
+/// ```
+#[inline(always)]
+pub const fn depth<T: IntTuple>(_: &T) -> usize {
+    T::DEPTH
+}
+
+/// CuTe's `size`: the product of every integer. Static for a static tuple.
+///
+/// ```
+/// use const_layout::int_tuple::size;
+/// use const_layout::int::Int;
+/// use const_layout::C;
+/// let s = size(&(C::<8>, (C::<4>, C::<2>)));
+/// assert_eq!(core::mem::size_of_val(&s), 0); // a static integer
+/// assert_eq!(s.value(), 64);
+/// assert_eq!(size(&(C::<8>, 3usize)), 24usize);
+/// ```
+#[inline(always)]
+pub fn size<T: IntTuple>(t: &T) -> T::Size {
+    t.size()
+}
+
+/// CuTe's `product`, the same as [`size`].
+///
+/// ```
+/// use const_layout::int_tuple::product;
+/// assert_eq!(product(&(2usize, (3usize, 4usize))), 24usize);
+/// ```
+#[inline(always)]
+pub fn product<T: IntTuple>(t: &T) -> T::Size {
+    t.size()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::C;
+    use crate::int::Dynamic;
+    extern crate std;
+    use std::string::ToString;
+
+    #[test]
+    fn structure_constants() {
+        type S = (C<8>, (usize, (C<2>, C<3>), ()), C<1>);
+        assert_eq!(<S as IntTuple>::RANK, 3);
+        assert_eq!(<S as IntTuple>::DEPTH, 3);
+        assert_eq!(<S as IntTuple>::LEAVES, 5);
+        assert!(!<S as IntTuple>::IS_STATIC);
+        static_assertions::assert_type_eq_all!(<S as IntTuple>::Kind, Dynamic);
+        static_assertions::assert_type_eq_all!(<(C<2>, (C<3>,)) as IntTuple>::Kind, Static);
+        assert_eq!(<() as IntTuple>::DEPTH, 1);
+        assert_eq!(<((),) as IntTuple>::DEPTH, 2);
+    }
+
+    #[test]
+    fn size_is_static_for_static_tuples() {
+        let s = (C::<8>, (C::<4>, C::<2>)).size();
+        assert_eq!(core::mem::size_of_val(&s), 0);
+        assert_eq!(<<(C<8>, (C<4>, C<2>)) as IntTuple>::Size as Int>::STATIC, Some(64));
+        let r: u32 = (C::<8>, (4u32, C::<2>)).size();
+        assert_eq!(r, 64);
+        assert_eq!(().size().value(), 1);
+    }
+
+    #[test]
+    fn printing() {
+        assert_eq!((C::<8>, (4usize, C::<2>)).display().to_string(), "(_8,(4,_2))");
+        assert_eq!((3i32,).display().to_string(), "(3)");
+        assert_eq!(().display().to_string(), "()");
+        assert_eq!(C::<-3>.display().to_string(), "_-3");
+    }
+
+    #[test]
+    fn twelve_modes() {
+        let t =
+            (1usize, 2usize, 3usize, 4usize, 1usize, 1usize, 1usize, 1usize, 1usize, 1usize, 1usize, C::<5>);
+        assert_eq!(rank(&t), 12);
+        assert_eq!(t.size(), 120usize);
+    }
+}
