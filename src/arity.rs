@@ -9,14 +9,14 @@
 /// Calls `$m!` once per tuple arity 1..=12 with that many `[index A B C]` positions.
 macro_rules! for_tuples {
     ($m:ident) => {
-        for_tuples!(@ $m []
+        $crate::arity::for_tuples!(@ $m []
             [0 A0 B0 C0] [1 A1 B1 C1] [2 A2 B2 C2] [3 A3 B3 C3] [4 A4 B4 C4] [5 A5 B5 C5]
             [6 A6 B6 C6] [7 A7 B7 C7] [8 A8 B8 C8] [9 A9 B9 C9] [10 A10 B10 C10]
             [11 A11 B11 C11]);
     };
     (@ $m:ident [$($done:tt)*] $next:tt $($rest:tt)*) => {
         $m!($($done)* $next);
-        for_tuples!(@ $m [$($done)* $next] $($rest)*);
+        $crate::arity::for_tuples!(@ $m [$($done)* $next] $($rest)*);
     };
     (@ $m:ident [$($done:tt)*]) => {};
 }
@@ -29,10 +29,10 @@ pub(crate) use for_tuples;
 /// to mode through associated types, which makes rustc's trait solving exponential in the rank.
 macro_rules! with_context {
     ($m:ident [$($prefix:tt)*]; $($pos:tt)+) => {
-        with_context!(@walk $m [$($prefix)*] [] [] $($pos)+);
+        $crate::arity::with_context!(@walk $m [$($prefix)*] [] [] $($pos)+);
     };
     (@walk $m:ident $prefix:tt [$($done:tt)*] [$($before:tt)*] [$i:tt $A:ident $B:ident $C:ident] $($rest:tt)*) => {
-        with_context!(@walk $m $prefix [$($done)* [$i $A $B $C [$($before)*] [$($rest)*]]] [$($before)* [$i $A $B $C]] $($rest)*);
+        $crate::arity::with_context!(@walk $m $prefix [$($done)* [$i $A $B $C [$($before)*] [$($rest)*]]] [$($before)* [$i $A $B $C]] $($rest)*);
     };
     (@walk $m:ident [$($prefix:tt)*] [$($done:tt)*] [$($before:tt)*]) => {
         $m!($($prefix)* $($done)*);

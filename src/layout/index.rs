@@ -1,0 +1,268 @@
+//! Index math: CuTe's `crd2idx` (coordinate to offset) and `idx2crd` (index to coordinate).
+//!
+//! A coordinate into a shape may be, as in CuTe:
+//! - an integer index, split colexicographically (first mode fastest) across the modes, the last mode
+//!   taking whatever remains;
+//! - a flat coordinate, one integer per top-level mode (each split within its mode);
+//! - a hierarchical coordinate congruent with the shape;
+//! - any mix: at every level, a tuple matches the modes and an integer is split.
+//!
+//! Both directions are trait impls over the coordinate's and the shape's types, so a coordinate of
+//! the wrong rank does not compile, and static parts fold: with a static layout, `crd2idx` of a
+//! runtime coordinate is straight-line integer code.
+
+use super::shape_stride::{LayoutShape, add_static, is_last};
+use crate::arity::{a_types, for_tuples, with_context};
+use crate::int::{DivOut, Int, Kind, RemOut, Sealed, Static, div, rem};
+use crate::int_tuple::IntTuple;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A coordinate `Self` into shape `S` with stride `D`: CuTe's `crd2idx(coord, shape, stride)`.
+///
+/// Implemented for an integer against any shape, and for a tuple against a tuple shape of the same
+/// rank whose modes accept its elements.
+///
+/// ```
+/// use const_layout::layout::Crd2Idx;
+/// use const_layout::C;
+/// let (s, d) = ((4usize, (2usize, 3usize)), (3isize, (1isize, 8isize)));
+/// assert_eq!((1usize, (1usize, 2usize)).offset(&s, &d), 3 + 1 + 16);
+/// assert_eq!((1usize, 5usize).offset(&s, &d), 3 + 1 + 16);
+/// assert_eq!(21usize.offset(&s, &d), 3 + 1 + 16);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a coordinate into the shape `{S}`",
+    label = "this coordinate does not match the shape's modes",
+    note = "a coordinate is an integer (split across the modes) or a tuple of coordinates with one element per mode"
+)]
+pub trait Crd2Idx<S: IntTuple, D: IntTuple>: IntTuple {
+    /// The offset, if coordinate, shape and stride are static.
+    const STATIC_OFFSET: Option<isize>;
+    /// The offset, computed at run time (wrapping on overflow, which a valid layout and an
+    /// in-range coordinate cannot reach).
+    fn offset(&self, s: &S, d: &D) -> isize;
+}
+
+/// The type of [`crd2idx`]: [`StaticOffset`] if coordinate, shape and stride are all static,
+/// otherwise `isize`.
+pub type OffsetOut<Crd, S, D> = <<<<Crd as IntTuple>::Kind as Kind>::And<<S as IntTuple>::Kind> as Kind>::And<
+    <D as IntTuple>::Kind,
+> as Kind>::Select<StaticOffset<Crd, S, D>, isize>;
+
+/// CuTe's `crd2idx(coord, shape, stride)`: the offset of a coordinate. Static if all three are.
+///
+/// ```
+/// use const_layout::layout::crd2idx;
+/// use const_layout::int::Int;
+/// use const_layout::C;
+/// let s = (C::<4>, (C::<2>, C::<3>));
+/// let d = (C::<3>, (C::<1>, C::<8>));
+/// assert_eq!(crd2idx((1usize, (1usize, 2usize)), &s, &d), 20);
+/// let st = crd2idx((C::<1>, (C::<1>, C::<2>)), &s, &d); // static in, static out
+/// assert_eq!((st.value(), core::mem::size_of_val(&st)), (20, 0));
+/// ```
+#[inline(always)]
+pub fn crd2idx<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple>(
+    coord: Crd,
+    shape: &S,
+    stride: &D,
+) -> OffsetOut<Crd, S, D> {
+    Int::from_value(coord.offset(shape, stride))
+}
+
+/// The static offset of a static coordinate in a static layout; see [`crd2idx`].
+///
+/// ```
+/// use const_layout::layout::StaticOffset;
+/// use const_layout::int::Int;
+/// use const_layout::C;
+/// type O = StaticOffset<C<13>, (C<4>, (C<2>, C<3>)), (C<3>, (C<1>, C<8>))>;
+/// assert_eq!(<O as Int>::STATIC, Some(3 + 1 + 8));
+/// ```
+pub struct StaticOffset<Crd, S, D>(PhantomData<fn() -> (Crd, S, D)>);
+
+impl<Crd, S, D> Clone for StaticOffset<Crd, S, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<Crd, S, D> Copy for StaticOffset<Crd, S, D> {}
+impl<Crd, S, D> Sealed for StaticOffset<Crd, S, D> {}
+impl<Crd, S, D> Default for StaticOffset<Crd, S, D> {
+    fn default() -> Self {
+        StaticOffset(PhantomData)
+    }
+}
+impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> fmt::Debug for StaticOffset<Crd, S, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "_{}", self.value())
+    }
+}
+impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> fmt::Display for StaticOffset<Crd, S, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "_{}", self.value())
+    }
+}
+impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple, Rhs: Int> PartialEq<Rhs> for StaticOffset<Crd, S, D> {
+    fn eq(&self, other: &Rhs) -> bool {
+        crate::int::int_eq(*self, *other)
+    }
+}
+impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> Int for StaticOffset<Crd, S, D> {
+    type Kind = Static;
+    type RtOr<X: Int> = X;
+    const STATIC: Option<isize> = match Crd::STATIC_OFFSET {
+        Some(v) => Some(v),
+        None => panic!("StaticOffset of a coordinate or layout with runtime integers"),
+    };
+    #[inline(always)]
+    fn value(self) -> isize {
+        crate::int::static_value::<Self>()
+    }
+    #[inline(always)]
+    fn try_value(self) -> Option<isize> {
+        Self::STATIC
+    }
+    #[inline(always)]
+    fn from_value(_: isize) -> Self {
+        StaticOffset(PhantomData)
+    }
+    #[inline(always)]
+    fn try_from_value(v: isize) -> Option<Self> {
+        if Some(v) == Self::STATIC { Some(StaticOffset(PhantomData)) } else { None }
+    }
+}
+
+// An integer against any shape: split colexicographically (see `LayoutShape::offset_of_index`).
+impl<I: Int, S: LayoutShape<D>, D: IntTuple> Crd2Idx<S, D> for I {
+    const STATIC_OFFSET: Option<isize> = match I::STATIC {
+        Some(i) => S::FLAT.offset_of_index(i),
+        None => None,
+    };
+    #[inline(always)]
+    fn offset(&self, s: &S, d: &D) -> isize {
+        s.offset_of_index(d, self.value())
+    }
+}
+
+// The rank-0 layout `():()` has the single offset 0.
+impl Crd2Idx<(), ()> for () {
+    const STATIC_OFFSET: Option<isize> = Some(0);
+    #[inline(always)]
+    fn offset(&self, _: &(), _: &()) -> isize {
+        0
+    }
+}
+
+/// The coordinate an integer index `I` gives mode `k` of a tuple shape: `(I / size(before)) %
+/// size(mode)`, or for the last mode `I / size(before)` (it absorbs what is left). Written in closed
+/// form per mode; see `arity::with_context`.
+macro_rules! mode_idx {
+    ($I:ty; [$($before:tt)*]; []; $A:ident) => {
+        DivOut<$I, <a_types!($($before)*) as IntTuple>::Size>
+    };
+    ($I:ty; [$($before:tt)*]; [$($after:tt)+]; $A:ident) => {
+        RemOut<DivOut<$I, <a_types!($($before)*) as IntTuple>::Size>, <$A as IntTuple>::Size>
+    };
+}
+
+macro_rules! impl_index {
+    (@go $([$i:tt $A:ident $B:ident $C:ident [$($before:tt)*] [$($after:tt)*]])+) => {
+        // A tuple against a tuple mode of the same rank: mode by mode.
+        impl<$($A: IntTuple, $B: IntTuple, $C: Crd2Idx<$A, $B>),+> Crd2Idx<($($A,)+), ($($B,)+)> for ($($C,)+) {
+            const STATIC_OFFSET: Option<isize> = {
+                let o = Some(0);
+                $(let o = add_static(o, $C::STATIC_OFFSET);)+
+                o
+            };
+            #[inline(always)]
+            fn offset(&self, s: &($($A,)+), d: &($($B,)+)) -> isize {
+                0isize $(.wrapping_add(self.$i.offset(&s.$i, &d.$i)))+
+            }
+        }
+
+        // idx2crd: an integer index against a tuple shape.
+        impl<I: Int, $($A: IntTuple),+> Idx2Crd<I> for ($($A,)+)
+        where
+            $($A: Idx2Crd<mode_idx!(I; [$($before)*]; [$($after)*]; $A)>,)+
+        {
+            type Output = ($(<$A as Idx2Crd<mode_idx!(I; [$($before)*]; [$($after)*]; $A)>>::Output,)+);
+            #[inline(always)]
+            #[allow(unused_assignments)] // the last mode's quotient is not needed
+            fn idx2crd(&self, idx: I) -> Self::Output {
+                let mut rest = idx.value();
+                ($({
+                    let extent = self.$i.size().value();
+                    let c = if is_last!([$($after)*]) { rest } else { rem(rest, extent) };
+                    rest = div(rest, extent);
+                    self.$i.idx2crd(Int::from_value(c))
+                },)+)
+            }
+        }
+
+        // idx2crd: a (partly hierarchical) coordinate against a tuple shape of the same rank.
+        impl<$($A: IntTuple + Idx2Crd<$C>, $C: IntTuple),+> Idx2Crd<($($C,)+)> for ($($A,)+) {
+            type Output = ($($A::Output,)+);
+            #[inline(always)]
+            fn idx2crd(&self, idx: ($($C,)+)) -> Self::Output {
+                ($(self.$i.idx2crd(idx.$i),)+)
+            }
+        }
+    };
+    ($($pos:tt)+) => {
+        with_context!(impl_index [@go]; $($pos)+);
+    };
+}
+
+/// CuTe's `idx2crd(idx, shape)`, implemented on the shape: the hierarchical coordinate of an index,
+/// colexicographic (first mode fastest). The index may itself be partly hierarchical: a tuple
+/// matches the shape's modes and an integer is split within its mode.
+///
+/// ```
+/// use const_layout::layout::Idx2Crd;
+/// assert_eq!((4usize, (2usize, 3usize)).idx2crd(13usize), (1usize, (1usize, 1usize)));
+/// assert_eq!((3usize, (2usize, 3usize)).idx2crd((1usize, 5usize)), (1usize, (1usize, 2usize)));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{I}` is not an index into the shape `{Self}`",
+    label = "this index does not match the shape's modes",
+    note = "an index is an integer (split across the modes) or a tuple with one element per mode"
+)]
+pub trait Idx2Crd<I: IntTuple>: IntTuple {
+    /// The coordinate, congruent with the shape where the index is an integer.
+    type Output: IntTuple;
+    /// See [`Idx2Crd`].
+    fn idx2crd(&self, idx: I) -> Self::Output;
+}
+
+impl<S: Int, I: Int> Idx2Crd<I> for S {
+    type Output = I;
+    #[inline(always)]
+    fn idx2crd(&self, idx: I) -> I {
+        idx
+    }
+}
+
+impl<I: Int> Idx2Crd<I> for () {
+    type Output = ();
+    #[inline(always)]
+    fn idx2crd(&self, _: I) {}
+}
+
+for_tuples!(impl_index);
+
+/// CuTe's `idx2crd(idx, shape)`: see [`Idx2Crd`].
+///
+/// ```
+/// use const_layout::layout::idx2crd;
+/// use const_layout::int_tuple::IntTuple;
+/// use const_layout::C;
+/// assert_eq!(idx2crd(13usize, &(4usize, (2usize, 3usize))), (1usize, (1usize, 1usize)));
+/// let c = idx2crd(C::<13>, &(C::<4>, (C::<2>, C::<3>)));
+/// assert_eq!(c.display().to_string(), "(_1,(_1,_1))");
+/// ```
+#[inline(always)]
+pub fn idx2crd<I: IntTuple, S: Idx2Crd<I>>(idx: I, shape: &S) -> S::Output {
+    shape.idx2crd(idx)
+}
