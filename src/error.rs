@@ -71,6 +71,16 @@ pub enum LayoutError {
         /// What was being matched, for example `"stride"`.
         what: &'static str,
     },
+    /// `shape_div` of two static integers neither of which divides the other (CuTe's
+    /// "Divisibility Condition").
+    NotDivisible {
+        /// The dividend.
+        a: isize,
+        /// The divisor.
+        b: isize,
+    },
+    /// A division by zero.
+    DivisionByZero,
     /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::dynamic::MAX_NODES).
     TooLarge,
 }
@@ -99,6 +109,10 @@ impl fmt::Display for LayoutError {
                 write!(f, "index {index} is outside 0..{size}")
             }
             LayoutError::NotCongruent { what } => write!(f, "the {what} is not congruent with the shape"),
+            LayoutError::NotDivisible { a, b } => {
+                write!(f, "shape_div of static {a} by static {b}: neither divides the other")
+            }
+            LayoutError::DivisionByZero => f.write_str("division by zero"),
             LayoutError::TooLarge => {
                 write!(f, "more than {} nodes in one int tuple", crate::dynamic::MAX_NODES)
             }

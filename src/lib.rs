@@ -2,10 +2,12 @@
 #![forbid(unsafe_code)]
 
 mod arity;
+pub mod dynamic;
 pub mod error;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
+pub mod text;
 
 extern crate self as const_layout;
 
@@ -16,11 +18,6 @@ pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_static_layou
 
 /// The largest number of modes a tuple may have at one level.
 pub const MAX_RANK: usize = 12;
-
-pub mod dynamic {
-    //! placeholder
-    pub const MAX_NODES: usize = 64;
-}
 
 /// A layout in CuTe notation.
 ///

@@ -107,6 +107,10 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// Call `f` on every integer, left to right.
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf));
+    /// The runtime-structured copy ([`DynIntTuple`](crate::dynamic::DynIntTuple)), static flags
+    /// kept. `Err` if an integer does not fit in `isize` or the tuple exceeds
+    /// [`MAX_NODES`](crate::dynamic::MAX_NODES).
+    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError>;
     /// A [`Display`](fmt::Display) adapter printing CuTe notation.
     fn display(&self) -> Cute<'_, Self>
     where
@@ -166,6 +170,11 @@ impl<T: Int> IntTuple for T {
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
         f(Leaf { value: self.try_value(), is_static: T::STATIC.is_some() })
     }
+    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
+        let value =
+            self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
+        Ok(crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt { value, is_static: T::STATIC.is_some() }))
+    }
 }
 
 impl IntTuple for () {
@@ -185,6 +194,9 @@ impl IntTuple for () {
         f.write_str("()")
     }
     fn for_each_leaf(&self, _: &mut dyn FnMut(Leaf)) {}
+    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
+        Ok(crate::dynamic::DynIntTuple::EMPTY)
+    }
 }
 impl Tuple for () {}
 impl Sealed for () {}
@@ -295,6 +307,9 @@ macro_rules! impl_int_tuple {
             fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
                 self.$i0.for_each_leaf(f);
                 $(self.$i.for_each_leaf(f);)*
+            }
+            fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
+                crate::dynamic::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])
             }
         }
     };

@@ -354,10 +354,11 @@ macro_rules! impl_layout_shape {
             fn one_d_coord(&self, d: &($($B,)+), idx: isize, weight: &mut isize) -> isize {
                 0isize $(.wrapping_add(self.$i.one_d_coord(&d.$i, idx, weight)))+
             }
-            type FlatCoord = ($(flat_isize!($A),)+);
+            // CuTe's target profile is `repeat<rank>(_1)`, an integer for rank 1.
+            type FlatCoord = flat_coord!(@type $($A)+);
             #[inline(always)]
             fn flat_coord(&self, d: &($($B,)+), idx: isize) -> Self::FlatCoord {
-                ($(self.$i.one_d_coord(&d.$i, idx, &mut 1),)+)
+                flat_coord!(@value self d idx $($i)+)
             }
         }
     };
@@ -376,10 +377,12 @@ macro_rules! is_last {
 }
 pub(crate) use is_last;
 
-macro_rules! flat_isize {
-    ($A:ident) => {
-        isize
-    };
+macro_rules! flat_coord {
+    (@type $A:ident) => { isize };
+    (@type $($A:ident)+) => { ($(flat_coord!(@one $A),)+) };
+    (@one $A:ident) => { isize };
+    (@value $s:ident $d:ident $idx:ident $i:tt) => { $s.$i.one_d_coord(&$d.$i, $idx, &mut 1) };
+    (@value $s:ident $d:ident $idx:ident $($i:tt)+) => { ($($s.$i.one_d_coord(&$d.$i, $idx, &mut 1),)+) };
 }
 for_tuples!(impl_layout_shape);
 

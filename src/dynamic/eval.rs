@@ -1,0 +1,484 @@
+//! Evaluating CuTe expressions written as text: `crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))`.
+//!
+//! This is what the `layout eval` command runs. An expression is a literal (an integer, an int tuple
+//! or a layout `shape:stride`) or a call of a CuTe function by its name; calls nest. Results keep
+//! CuTe's static flags, so they print as CuTe prints them.
+
+use super::int_tuple::{DynInt, DynIntTuple};
+use super::layout::DynLayout;
+use super::ops::{self, Division};
+use crate::error::LayoutError;
+use crate::text::{ParseError, Parser};
+use core::fmt;
+
+/// The value of an expression.
+///
+/// ```
+/// use const_layout::dynamic::{eval, Value};
+/// assert!(matches!(eval("size((4,(2,3)))").unwrap(), Value::Int(v) if v.value == 24));
+/// assert_eq!(eval("idx2crd(13, (4,(2,3)))").unwrap().to_string(), "(1,(1,1))");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer.
+    Int(DynInt),
+    /// A tuple (an int tuple that is not a single integer).
+    Tuple(DynIntTuple),
+    /// A layout.
+    Layout(DynLayout),
+    /// A truth value (`congruent`, `compatible`, ...).
+    Bool(bool),
+    /// `LayoutLeft` (`true`) or `LayoutRight` (`false`), as an argument of `make_layout`.
+    Major(bool),
+}
+
+impl fmt::Display for Value {
+    /// CuTe notation (`_1`/`_0` for truth values, as CuTe prints `true_type`/`false_type`... but
+    /// here as `true`/`false` for readability).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Tuple(t) => write!(f, "{t}"),
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Major(true) => f.write_str("LayoutLeft"),
+            Value::Major(false) => f.write_str("LayoutRight"),
+        }
+    }
+}
+
+const NAME_CAP: usize = 32;
+
+/// Why an expression could not be evaluated. Every variant says where (1-based column).
+///
+/// ```
+/// use const_layout::dynamic::eval;
+/// assert_eq!(eval("size()").unwrap_err().to_string(), "column 1: `size` takes 1 argument, got 0");
+/// assert_eq!(
+///     eval("crd2idx((1,2,3), (4,(2,3)):(3,(1,8)))").unwrap_err().to_string(),
+///     "column 1: the coordinate is not congruent with the shape"
+/// );
+/// assert_eq!(eval("frobnicate(1)").unwrap_err().to_string(), "column 1: unknown function `frobnicate`");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// The text is not a well-formed expression.
+    Parse(ParseError),
+    /// A function name that is not known.
+    UnknownFunction {
+        /// Column of the name.
+        column: usize,
+        /// The name (truncated to 32 bytes).
+        name: [u8; NAME_CAP],
+        /// Its length in `name`.
+        len: usize,
+    },
+    /// A call with the wrong number of arguments.
+    Arity {
+        /// Column of the call.
+        column: usize,
+        /// The function.
+        function: &'static str,
+        /// What it takes, in words ("1", "2 or 3").
+        expected: &'static str,
+        /// What it got.
+        got: usize,
+    },
+    /// An argument of the wrong kind.
+    Argument {
+        /// Column of the argument.
+        column: usize,
+        /// The function.
+        function: &'static str,
+        /// Which argument (1-based).
+        index: usize,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The arguments are well-formed but the operation fails (for example a coordinate whose rank
+    /// does not match the layout).
+    Layout {
+        /// Column of the call.
+        column: usize,
+        /// Why.
+        error: LayoutError,
+    },
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::Parse(e) => write!(f, "{e}"),
+            EvalError::UnknownFunction { column, name, len } => {
+                let name = core::str::from_utf8(&name[..*len]).unwrap_or("?");
+                write!(f, "column {column}: unknown function `{name}`")
+            }
+            EvalError::Arity { column, function, expected, got } => {
+                let s = if *expected == "1" { "" } else { "s" };
+                write!(f, "column {column}: `{function}` takes {expected} argument{s}, got {got}")
+            }
+            EvalError::Argument { column, function, index, expected } => {
+                write!(f, "column {column}: argument {index} of `{function}` must be {expected}")
+            }
+            EvalError::Layout { column, error } => write!(f, "column {column}: {error}"),
+        }
+    }
+}
+
+impl core::error::Error for EvalError {}
+
+impl From<ParseError> for EvalError {
+    fn from(e: ParseError) -> Self {
+        EvalError::Parse(e)
+    }
+}
+
+/// Evaluate an expression; see the [module docs](self) and [`FUNCTIONS`] for what is known.
+///
+/// ```
+/// use const_layout::dynamic::eval;
+/// assert_eq!(eval("crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))").unwrap().to_string(), "20");
+/// assert_eq!(eval("(8,(4,2)):(1,8)").unwrap().to_string(), "(8,(4,2)):(1,(8,32))");
+/// assert_eq!(eval("cosize((_4,_2):(_2,_1))").unwrap().to_string(), "_8");
+/// assert_eq!(eval("make_layout((_4,_8), LayoutRight)").unwrap().to_string(), "(_4,_8):(_8,_1)");
+/// ```
+pub fn eval(text: &str) -> Result<Value, EvalError> {
+    let mut p = Parser::new(text);
+    let v = expr(&mut p)?;
+    if !p.at_end() {
+        return Err(p.error("the end of the expression").into());
+    }
+    Ok(v.value)
+}
+
+/// The functions [`eval`] knows, with their argument lists.
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    ("crd2idx", "(coord, layout) or (coord, shape, stride)"),
+    ("idx2crd", "(index, shape or layout) or (index, shape, stride)"),
+    ("size", "(int tuple or layout)"),
+    ("cosize", "(layout)"),
+    ("rank", "(int tuple or layout)"),
+    ("depth", "(int tuple or layout)"),
+    ("shape", "(layout)"),
+    ("stride", "(layout)"),
+    ("get", "(int tuple or layout, mode)"),
+    ("flatten", "(int tuple or layout)"),
+    ("product", "(int tuple)"),
+    ("product_each", "(int tuple)"),
+    ("prefix_product", "(int tuple)"),
+    ("suffix_product", "(int tuple)"),
+    ("compact_col_major", "(shape) or (shape, current)"),
+    ("compact_row_major", "(shape) or (shape, current)"),
+    ("shape_div", "(a, b)"),
+    ("ceil_div", "(a, b)"),
+    ("congruent", "(a, b)"),
+    ("weakly_congruent", "(a, b)"),
+    ("compatible", "(a, b)"),
+    ("make_layout", "(shape) or (shape, stride or LayoutLeft or LayoutRight)"),
+    ("make_ordered_layout", "(shape, order)"),
+    ("get_hier_coord", "(layout, offset)"),
+    ("get_flat_coord", "(layout, offset)"),
+    ("get_1d_coord", "(layout, offset)"),
+];
+
+struct Located {
+    value: Value,
+    column: usize,
+}
+
+const MAX_ARGS: usize = 4;
+
+fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+    p.skip_ws();
+    let column = p.column();
+    let first = primary(p)?;
+    if !p.eat(':') {
+        return Ok(first);
+    }
+    let shape = int_tuple_of(&first).ok_or(ParseError {
+        column,
+        expected: "an int tuple before `:`",
+        found: None,
+        invalid: None,
+    })?;
+    p.skip_ws();
+    let stride_col = p.column();
+    let second = primary(p)?;
+    let stride = int_tuple_of(&second).ok_or(p.error("an int tuple after `:`"))?;
+    let _ = stride_col;
+    let layout = DynLayout::new(shape, stride).map_err(|error| EvalError::Layout { column, error })?;
+    Ok(Located { value: Value::Layout(layout), column })
+}
+
+fn int_tuple_of(v: &Located) -> Option<DynIntTuple> {
+    match v.value {
+        Value::Int(i) => Some(DynIntTuple::int(i)),
+        Value::Tuple(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn tuple_value(t: DynIntTuple) -> Value {
+    match t.as_int() {
+        Some(i) => Value::Int(i),
+        None => Value::Tuple(t),
+    }
+}
+
+fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+    p.skip_ws();
+    let column = p.column();
+    match p.peek() {
+        Some('(') => {
+            p.eat('(');
+            let mut t = DynIntTuple::from_modes(core::iter::empty())
+                .map_err(|error| EvalError::Layout { column, error })?;
+            let mut modes = 0usize;
+            let mut buf = DynIntTuple::EMPTY;
+            if !p.eat(')') {
+                loop {
+                    let item = expr(p)?;
+                    let m = int_tuple_of(&item).ok_or(EvalError::Parse(ParseError {
+                        column: item.column,
+                        expected: "an int tuple inside a tuple",
+                        found: None,
+                        invalid: None,
+                    }))?;
+                    buf =
+                        append_mode(&buf, modes, &m).map_err(|error| EvalError::Layout { column, error })?;
+                    modes += 1;
+                    if p.eat(')') {
+                        break;
+                    }
+                    p.expect(',', "`,` or `)`")?;
+                }
+                t = buf;
+            }
+            Ok(Located { value: Value::Tuple(t), column })
+        }
+        Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => {
+            Ok(Located { value: Value::Int(p.int()?), column })
+        }
+        Some(c) if c.is_ascii_alphabetic() => {
+            let start = p.pos;
+            while matches!(p.text[p.pos..].chars().next(), Some(c) if c.is_ascii_alphanumeric() || c == '_') {
+                p.pos += 1;
+            }
+            let name = &p.text[start..p.pos];
+            match name {
+                "LayoutLeft" | "GenColMajor" => return Ok(Located { value: Value::Major(true), column }),
+                "LayoutRight" | "GenRowMajor" => return Ok(Located { value: Value::Major(false), column }),
+                "true" => return Ok(Located { value: Value::Bool(true), column }),
+                "false" => return Ok(Located { value: Value::Bool(false), column }),
+                _ => {}
+            }
+            p.expect('(', "`(` after a function name")?;
+            let mut args = [const { None }; MAX_ARGS];
+            let mut n = 0usize;
+            if !p.eat(')') {
+                loop {
+                    let a = expr(p)?;
+                    if n < MAX_ARGS {
+                        args[n] = Some(a);
+                    }
+                    n += 1;
+                    if p.eat(')') {
+                        break;
+                    }
+                    p.expect(',', "`,` or `)`")?;
+                }
+            }
+            let value = call(name, column, &args, n)?;
+            Ok(Located { value, column })
+        }
+        _ => Err(p.error("an integer, `(` or a function name").into()),
+    }
+}
+
+/// `buf` (a tuple of `modes` modes so far) with `m` appended as one more mode.
+fn append_mode(buf: &DynIntTuple, modes: usize, m: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+    DynIntTuple::from_modes(buf.modes().take(modes).chain(core::iter::once(*m)))
+}
+
+fn call(name: &str, column: usize, args: &[Option<Located>; MAX_ARGS], n: usize) -> Result<Value, EvalError> {
+    let Some(&(function, _)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
+        let mut buf = [0u8; NAME_CAP];
+        let len = name.len().min(NAME_CAP);
+        buf[..len].copy_from_slice(&name.as_bytes()[..len]);
+        return Err(EvalError::UnknownFunction { column, name: buf, len });
+    };
+    let c = Call { function, column, args, n };
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    Ok(match function {
+        "crd2idx" => match c.arity(&[2, 3], "2 or 3")? {
+            2 => Value::Int(c.layout(2)?.crd2idx(&c.tuple(1)?).map_err(lay)?),
+            _ => Value::Int(ops::crd2idx(&c.tuple(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
+        },
+        "idx2crd" => match c.arity(&[2, 3], "2 or 3")? {
+            2 => {
+                let shape = match c.arg(2).value {
+                    Value::Layout(l) => *l.shape(),
+                    _ => c.tuple(2)?,
+                };
+                tuple_value(ops::idx2crd(&c.tuple(1)?, &shape).map_err(lay)?)
+            }
+            _ => tuple_value(ops::idx2crd_strided(c.int(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
+        },
+        "size" => {
+            c.arity(&[1], "1")?;
+            Value::Int(match c.arg(1).value {
+                Value::Layout(l) => l.size(),
+                _ => c.tuple(1)?.size().map_err(lay)?,
+            })
+        }
+        "cosize" => {
+            c.arity(&[1], "1")?;
+            Value::Int(c.layout(1)?.cosize())
+        }
+        "rank" | "depth" => {
+            c.arity(&[1], "1")?;
+            let t = match c.arg(1).value {
+                Value::Layout(l) => *l.shape(),
+                _ => c.tuple(1)?,
+            };
+            let v = if function == "rank" { t.rank() } else { t.depth() };
+            Value::Int(DynInt::fixed(v as isize))
+        }
+        "shape" => {
+            c.arity(&[1], "1")?;
+            tuple_value(*c.layout(1)?.shape())
+        }
+        "stride" => {
+            c.arity(&[1], "1")?;
+            tuple_value(*c.layout(1)?.stride())
+        }
+        "get" => {
+            c.arity(&[2], "2")?;
+            let i = c.int(2)?.value;
+            let bad = || c.argument(2, "a mode index within the rank");
+            let i = usize::try_from(i).map_err(|_| bad())?;
+            match c.arg(1).value {
+                Value::Layout(l) => Value::Layout(l.mode(i).ok_or_else(bad)?),
+                _ => tuple_value(c.tuple(1)?.mode(i).ok_or_else(bad)?),
+            }
+        }
+        "flatten" => {
+            c.arity(&[1], "1")?;
+            match c.arg(1).value {
+                Value::Layout(l) => Value::Layout(l.flatten().map_err(lay)?),
+                _ => tuple_value(c.tuple(1)?.flatten().map_err(lay)?),
+            }
+        }
+        "product" => {
+            c.arity(&[1], "1")?;
+            Value::Int(c.tuple(1)?.size().map_err(lay)?)
+        }
+        "product_each" => {
+            c.arity(&[1], "1")?;
+            tuple_value(ops::product_each(&c.tuple(1)?).map_err(lay)?)
+        }
+        "prefix_product" | "suffix_product" => {
+            c.arity(&[1], "1")?;
+            let left = function == "prefix_product";
+            tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::fixed(1), left).map_err(lay)?.0)
+        }
+        "compact_col_major" | "compact_row_major" => {
+            let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::fixed(1) };
+            let left = function == "compact_col_major";
+            tuple_value(ops::compact(&c.tuple(1)?, cur, left).map_err(lay)?.0)
+        }
+        "shape_div" | "ceil_div" => {
+            c.arity(&[2], "2")?;
+            let how = if function == "shape_div" { Division::Shape } else { Division::Ceil };
+            tuple_value(ops::divide(&c.tuple(1)?, &c.tuple(2)?, how).map_err(lay)?)
+        }
+        "congruent" | "weakly_congruent" | "compatible" => {
+            c.arity(&[2], "2")?;
+            let (a, b) = (c.tuple(1)?, c.tuple(2)?);
+            Value::Bool(match function {
+                "congruent" => a.congruent(&b),
+                "weakly_congruent" => ops::weakly_congruent(&a, &b),
+                _ => ops::compatible(&a, &b),
+            })
+        }
+        "make_layout" => {
+            let k = c.arity(&[1, 2], "1 or 2")?;
+            let shape = c.tuple(1)?;
+            if k == 1 {
+                Value::Layout(DynLayout::compact(shape, true).map_err(lay)?)
+            } else {
+                match c.arg(2).value {
+                    Value::Major(left) => Value::Layout(DynLayout::compact(shape, left).map_err(lay)?),
+                    _ => Value::Layout(DynLayout::new(shape, c.tuple(2)?).map_err(lay)?),
+                }
+            }
+        }
+        "make_ordered_layout" => {
+            c.arity(&[2], "2")?;
+            Value::Layout(DynLayout::ordered(c.tuple(1)?, &c.tuple(2)?).map_err(lay)?)
+        }
+        "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => {
+            c.arity(&[2], "2")?;
+            let (l, i) = (c.layout(1)?, c.int(2)?);
+            match function {
+                "get_hier_coord" => tuple_value(l.get_hier_coord(i).map_err(lay)?),
+                "get_flat_coord" => tuple_value(l.get_flat_coord(i).map_err(lay)?),
+                _ => Value::Int(l.get_1d_coord(i).map_err(lay)?),
+            }
+        }
+        _ => unreachable!("every name in FUNCTIONS has a case"),
+    })
+}
+
+struct Call<'a> {
+    function: &'static str,
+    column: usize,
+    args: &'a [Option<Located>; MAX_ARGS],
+    n: usize,
+}
+
+impl Call<'_> {
+    fn arity(&self, allowed: &[usize], expected: &'static str) -> Result<usize, EvalError> {
+        if allowed.contains(&self.n) {
+            Ok(self.n)
+        } else {
+            Err(EvalError::Arity { column: self.column, function: self.function, expected, got: self.n })
+        }
+    }
+
+    /// Argument `i` (1-based); only called after `arity` accepted the count.
+    fn arg(&self, i: usize) -> &Located {
+        self.args[i - 1].as_ref().expect("arity checked")
+    }
+
+    fn argument(&self, i: usize, expected: &'static str) -> EvalError {
+        let column = self.args.get(i - 1).and_then(|a| a.as_ref()).map_or(self.column, |a| a.column);
+        EvalError::Argument { column, function: self.function, index: i, expected }
+    }
+
+    fn tuple(&self, i: usize) -> Result<DynIntTuple, EvalError> {
+        if i > self.n {
+            return Err(EvalError::Arity {
+                column: self.column,
+                function: self.function,
+                expected: "more",
+                got: self.n,
+            });
+        }
+        int_tuple_of(self.arg(i)).ok_or_else(|| self.argument(i, "an integer or an int tuple"))
+    }
+
+    fn int(&self, i: usize) -> Result<DynInt, EvalError> {
+        match self.arg(i).value {
+            Value::Int(v) => Ok(v),
+            _ => Err(self.argument(i, "an integer")),
+        }
+    }
+
+    fn layout(&self, i: usize) -> Result<DynLayout, EvalError> {
+        match self.arg(i).value {
+            Value::Layout(l) => Ok(l),
+            _ => Err(self.argument(i, "a layout `shape:stride`")),
+        }
+    }
+}

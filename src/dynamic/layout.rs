@@ -1,0 +1,191 @@
+//! [`DynLayout`]: a layout whose structure is known only at run time.
+
+use super::int_tuple::{DynInt, DynIntTuple};
+use super::ops;
+use crate::error::LayoutError;
+use core::fmt;
+
+/// A layout with run-time structure: a [`DynIntTuple`] shape and a congruent stride.
+///
+/// Built by [`DynLayout::new`] (which applies the scalar-stride rule and checks every integer) or
+/// parsed from CuTe notation. Results keep CuTe's static flags, so they print as CuTe prints them.
+///
+/// ```
+/// use const_layout::dynamic::{DynIntTuple, DynLayout};
+/// let l: DynLayout = "(4,(2,3)):(3,(1,8))".parse().unwrap();
+/// let c: DynIntTuple = "(1,(1,2))".parse().unwrap();
+/// assert_eq!(l.crd2idx(&c).unwrap().value, 20);
+/// assert_eq!(l.size().to_string(), "24");
+/// assert_eq!(l.offsets().take(4).collect::<Vec<_>>(), [0, 3, 6, 9]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DynLayout {
+    shape: DynIntTuple,
+    stride: DynIntTuple,
+    size: DynInt,
+    cosize: DynInt,
+}
+
+impl DynLayout {
+    /// A checked layout: the stride is expanded by the scalar-stride rule (`(8,(4,2)):(1,8)` is
+    /// `(8,(4,2)):(1,(8,32))`), every extent must be positive, and size and cosize must fit in `isize`.
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::LayoutError;
+    /// let l = DynLayout::new("(8,(4,2))".parse().unwrap(), "(1,8)".parse().unwrap()).unwrap();
+    /// assert_eq!(l.to_string(), "(8,(4,2)):(1,(8,32))");
+    /// let bad = DynLayout::new("(8,0)".parse().unwrap(), "(1,8)".parse().unwrap());
+    /// assert_eq!(bad.unwrap_err(), LayoutError::NonPositiveExtent { leaf: 1, value: 0 });
+    /// ```
+    pub fn new(shape: DynIntTuple, stride: DynIntTuple) -> Result<Self, LayoutError> {
+        for (leaf, v) in shape.leaves().enumerate() {
+            if v.value <= 0 {
+                return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
+            }
+        }
+        let size = shape.size()?;
+        let stride = ops::expand_stride(&shape, &stride)?;
+        let cosize = ops::cosize(&shape, &stride)?;
+        Ok(DynLayout { shape, stride, size, cosize })
+    }
+
+    /// CuTe's `make_layout(shape)`: the compact column-major layout (`LayoutLeft`), or with
+    /// `left = false` the row-major one (`LayoutRight`).
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// let s = "(_4,(2,_3))".parse().unwrap();
+    /// assert_eq!(DynLayout::compact(s, true).unwrap().to_string(), "(_4,(2,_3)):(_1,(_4,8))");
+    /// assert_eq!(DynLayout::compact(s, false).unwrap().to_string(), "(_4,(2,_3)):(6,(_3,_1))");
+    /// ```
+    pub fn compact(shape: DynIntTuple, left: bool) -> Result<Self, LayoutError> {
+        DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0)))?;
+        let stride = ops::compact(&shape, DynInt::fixed(1), left)?.0;
+        DynLayout::new(shape, stride)
+    }
+
+    /// CuTe's `make_ordered_layout(shape, order)`: compact, with modes ordered from fastest
+    /// (smallest order) to slowest.
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// let l = DynLayout::ordered("(_4,_8,_2)".parse().unwrap(), &"(_2,_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(l.to_string(), "(_4,_8,_2):(_16,_1,_8)");
+    /// ```
+    pub fn ordered(shape: DynIntTuple, order: &DynIntTuple) -> Result<Self, LayoutError> {
+        DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0)))?;
+        let stride = ops::compact_order(&shape, order)?;
+        DynLayout::new(shape, stride)
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &DynIntTuple {
+        &self.shape
+    }
+
+    /// The stride, congruent with the shape.
+    pub fn stride(&self) -> &DynIntTuple {
+        &self.stride
+    }
+
+    /// CuTe's `size`.
+    pub fn size(&self) -> DynInt {
+        self.size
+    }
+
+    /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1`.
+    pub fn cosize(&self) -> DynInt {
+        self.cosize
+    }
+
+    /// CuTe's `rank`.
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// CuTe's `depth`.
+    pub fn depth(&self) -> usize {
+        self.shape.depth()
+    }
+
+    /// CuTe's `crd2idx(coord, layout)`: the coordinate may be an integer index, flat, hierarchical
+    /// or mixed. `Err` if it does not match the shape's structure.
+    pub fn crd2idx(&self, coord: &DynIntTuple) -> Result<DynInt, LayoutError> {
+        ops::crd2idx(coord, &self.shape, &self.stride)
+    }
+
+    /// The offset of integer index `i` (a runtime index), as a plain number.
+    pub fn offset(&self, i: isize) -> isize {
+        // The shape and stride are congruent, so this cannot fail.
+        ops::crd2idx(&DynIntTuple::int(DynInt::runtime(i)), &self.shape, &self.stride).map_or(0, |v| v.value)
+    }
+
+    /// CuTe's `idx2crd(idx, shape)` on this layout's shape.
+    pub fn idx2crd(&self, idx: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+        ops::idx2crd(idx, &self.shape)
+    }
+
+    /// CuTe's `get_hier_coord(offset)`.
+    pub fn get_hier_coord(&self, offset: DynInt) -> Result<DynIntTuple, LayoutError> {
+        ops::idx2crd_strided(offset, &self.shape, &self.stride)
+    }
+
+    /// CuTe's `get_flat_coord(offset)`: the 1-D coordinate within each top-level mode.
+    pub fn get_flat_coord(&self, offset: DynInt) -> Result<DynIntTuple, LayoutError> {
+        let hier = self.get_hier_coord(offset)?;
+        // CuTe's target profile is `repeat<rank>(_1)`, which for rank 1 is the integer `_1`: a
+        // one-mode layout gets a single integer.
+        if self.shape.is_int() || self.shape.rank() == 1 {
+            return ops::crd2idx_colex(&hier, &self.shape).map(DynIntTuple::int);
+        }
+        DynIntTuple::try_from_modes(
+            hier.modes()
+                .zip(self.shape.modes())
+                .map(|(c, s)| Ok(DynIntTuple::int(ops::crd2idx_colex(&c, &s)?))),
+        )
+    }
+
+    /// CuTe's `get_1d_coord(offset)`.
+    pub fn get_1d_coord(&self, offset: DynInt) -> Result<DynInt, LayoutError> {
+        ops::crd2idx_colex(&self.get_hier_coord(offset)?, &self.shape)
+    }
+
+    /// CuTe's `flatten(layout)`.
+    pub fn flatten(&self) -> Result<DynLayout, LayoutError> {
+        DynLayout::new(self.shape.flatten()?, self.stride.flatten()?)
+    }
+
+    /// Mode `i` as a layout (`layout<i>(L)`).
+    pub fn mode(&self, i: usize) -> Option<DynLayout> {
+        DynLayout::new(self.shape.mode(i)?, self.stride.mode(i)?).ok()
+    }
+
+    /// The offsets `L(0), ..., L(size - 1)`.
+    pub fn offsets(&self) -> impl ExactSizeIterator<Item = isize> + '_ {
+        (0..self.size.value).map(move |i| self.offset(i))
+    }
+}
+
+impl fmt::Display for DynLayout {
+    /// CuTe notation: `shape:stride`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
+
+impl fmt::Debug for DynLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl<S: crate::int_tuple::IntTuple + crate::layout::LayoutShape<D>, D: crate::int_tuple::IntTuple>
+    TryFrom<&crate::Layout<S, D>> for DynLayout
+{
+    type Error = LayoutError;
+    /// The runtime-structured copy of a typed layout.
+    fn try_from(l: &crate::Layout<S, D>) -> Result<Self, LayoutError> {
+        DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
+    }
+}

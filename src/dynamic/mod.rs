@@ -1,0 +1,25 @@
+//! Int tuples and layouts whose *structure* is known only at run time: parsed text, the `layout`
+//! tool, test vectors.
+//!
+//! [`DynIntTuple`] holds an int tuple of any shape in a fixed-capacity array ([`MAX_NODES`] nodes:
+//! integers and tuples), with no heap, so it works in `no_std` code. Every integer remembers whether
+//! it is static, and the arithmetic here follows CuTe's rules for static-ness exactly (for example
+//! `x * _0` is `_0` and `x % _1` is `_0`), so results print as CuTe prints them.
+//!
+//! ```
+//! use const_layout::dynamic::{DynIntTuple, DynLayout};
+//! let t: DynIntTuple = "(_8,(4,_2))".parse().unwrap();
+//! assert_eq!((t.rank(), t.depth()), (2, 2));
+//! assert_eq!(t.size().unwrap().to_string(), "64");
+//! let l: DynLayout = "(8,(4,2)):(1,8)".parse().unwrap();
+//! assert_eq!(l.to_string(), "(8,(4,2)):(1,(8,32))");
+//! ```
+
+mod eval;
+pub(crate) mod int_tuple;
+mod layout;
+mod ops;
+
+pub use eval::{EvalError, Value, eval};
+pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
+pub use layout::DynLayout;

@@ -1,0 +1,409 @@
+//! CuTe's int-tuple functions and index math on [`DynIntTuple`], with CuTe's static-ness rules.
+//!
+//! Each function follows the corresponding CuTe C++ function case by case (tuple/tuple, tuple/int,
+//! int/tuple, int/int), so that values *and* static-ness match what CuTe prints. Structural
+//! mismatches, which are compile errors in CuTe and in the typed API, are `Err` here.
+
+use super::int_tuple::{DynInt, DynIntTuple, MAX_NODES};
+use crate::error::LayoutError;
+
+type R<T> = Result<T, LayoutError>;
+
+fn not_congruent<T>(what: &'static str) -> R<T> {
+    Err(LayoutError::NotCongruent { what })
+}
+
+fn product(t: &DynIntTuple) -> R<DynInt> {
+    t.size()
+}
+
+/// CuTe's `crd2idx(coord, shape, stride)`.
+pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+    match (c.as_int(), s.is_int()) {
+        (None, false) => {
+            if c.rank() != s.rank() || d.is_int() || d.rank() != s.rank() {
+                return not_congruent("coordinate");
+            }
+            let mut total: Option<DynInt> = None;
+            for ((cm, sm), dm) in c.modes().zip(s.modes()).zip(d.modes()) {
+                let t = crd2idx(&cm, &sm, &dm)?;
+                total = Some(total.map_or(t, |acc| acc.add(t)));
+            }
+            Ok(total.unwrap_or(DynInt::fixed(0)))
+        }
+        (None, true) => not_congruent("coordinate"),
+        (Some(ci), false) => {
+            if d.is_int() || d.rank() != s.rank() {
+                return not_congruent("stride");
+            }
+            if s.rank() == 0 {
+                return Ok(DynInt::fixed(0));
+            }
+            // crd2idx_itt: each mode takes coord % size(mode), the last mode what is left.
+            let n = s.rank();
+            let mut rest = ci;
+            let mut total: Option<DynInt> = None;
+            for (k, (sm, dm)) in s.modes().zip(d.modes()).enumerate() {
+                let c = if k + 1 == n {
+                    rest
+                } else {
+                    let p = product(&sm)?;
+                    let m = rest.rem(p);
+                    rest = rest.div(p);
+                    m
+                };
+                let t = crd2idx(&DynIntTuple::int(c), &sm, &dm)?;
+                total = Some(total.map_or(t, |acc| acc.add(t)));
+            }
+            Ok(total.unwrap_or(DynInt::fixed(0)))
+        }
+        (Some(ci), true) => match d.as_int() {
+            Some(di) => Ok(ci.mul(di)),
+            None => not_congruent("stride"),
+        },
+    }
+}
+
+/// CuTe's `idx2crd(idx, shape)`.
+pub(crate) fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
+    match (i.as_int(), s.is_int()) {
+        (None, false) => {
+            if i.rank() != s.rank() {
+                return not_congruent("index");
+            }
+            DynIntTuple::try_from_modes(i.modes().zip(s.modes()).map(|(im, sm)| idx2crd(&im, &sm)))
+        }
+        (None, true) => not_congruent("index"),
+        (Some(_), true) => Ok(*i),
+        (Some(ii), false) => {
+            // The same split as crd2idx against the basis strides.
+            let n = s.rank();
+            let mut rest = ii;
+            DynIntTuple::try_from_modes(s.modes().enumerate().map(|(k, sm)| {
+                let c = if k + 1 == n {
+                    rest
+                } else {
+                    let p = product(&sm)?;
+                    let m = rest.rem(p);
+                    rest = rest.div(p);
+                    m
+                };
+                idx2crd(&DynIntTuple::int(c), &sm)
+            }))
+        }
+    }
+}
+
+/// CuTe's `idx2crd(idx, shape, stride)`: `(idx / d) % s` at every integer; `_0` for a static 1.
+/// (CuTe divides by a zero stride; here that integer's coordinate is 0.)
+pub(crate) fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+    match (s.as_int(), d.as_int()) {
+        (Some(sv), Some(dv)) => Ok(DynIntTuple::int(if sv.is_static && sv.value == 1 {
+            DynInt::fixed(0)
+        } else if dv.value == 0 {
+            DynInt { value: 0, is_static: dv.is_static && sv.is_static }
+        } else {
+            i.div(dv).rem(sv)
+        })),
+        (Some(_), None) => not_congruent("stride"),
+        (None, Some(dv)) => idx2crd_strided(i, s, &compact(s, dv, true)?.0),
+        (None, None) => {
+            if d.rank() != s.rank() {
+                return not_congruent("stride");
+            }
+            DynIntTuple::try_from_modes(s.modes().zip(d.modes()).map(|(sm, dm)| idx2crd_strided(i, &sm, &dm)))
+        }
+    }
+}
+
+/// CuTe's two-argument `crd2idx(coord, shape)`: the colexicographic index (Horner's rule over the
+/// flattened coordinate).
+pub(crate) fn crd2idx_colex(c: &DynIntTuple, s: &DynIntTuple) -> R<DynInt> {
+    if let Some(ci) = c.as_int() {
+        return Ok(ci);
+    }
+    if s.is_int() || c.rank() != s.rank() {
+        return not_congruent("coordinate");
+    }
+    let flat_c: heapless_modes::Ints = c.leaves().collect();
+    let guide = product_like(s, c)?;
+    let flat_s: heapless_modes::Ints = guide.leaves().collect();
+    // c0 + s0 * (c1 + s1 * (... + c_last))
+    let n = flat_c.len();
+    if n == 0 {
+        return Ok(DynInt::fixed(0));
+    }
+    let mut acc = flat_c.get(n - 1);
+    for k in (0..n - 1).rev() {
+        acc = flat_c.get(k).add(flat_s.get(k).mul(acc));
+    }
+    Ok(acc)
+}
+
+/// CuTe's `product_like(tuple, guide)`: the product of `t` at every leaf of `guide`.
+fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
+    if guide.is_int() {
+        return Ok(DynIntTuple::int(product(t)?));
+    }
+    if t.is_int() || t.rank() != guide.rank() {
+        return not_congruent("guide");
+    }
+    DynIntTuple::try_from_modes(t.modes().zip(guide.modes()).map(|(tm, gm)| product_like(&tm, &gm)))
+}
+
+/// CuTe's `compact_major`: strides of the compact layout starting at `current`, column-major
+/// (`left`) or row-major; returns them and the final running product.
+pub(crate) fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+    if let Some(sv) = s.as_int() {
+        if sv.is_static && sv.value == 1 {
+            return Ok((DynIntTuple::int(DynInt::fixed(0)), current));
+        }
+        let next = current.value.checked_mul(sv.value).ok_or(LayoutError::StrideOverflow { leaf: 0 })?;
+        return Ok((
+            DynIntTuple::int(current),
+            DynInt { value: next, is_static: current.is_static && sv.is_static },
+        ));
+    }
+    walk_modes(s, current, left, compact)
+}
+
+/// Apply a running-product step to the modes of a tuple, left to right or right to left, keeping the
+/// results in mode order.
+fn walk_modes(
+    s: &DynIntTuple,
+    init: DynInt,
+    left: bool,
+    step: fn(&DynIntTuple, DynInt, bool) -> R<(DynIntTuple, DynInt)>,
+) -> R<(DynIntTuple, DynInt)> {
+    let n = s.rank();
+    // The running product entering each mode, computed in walking order.
+    let mut entering = [DynInt::fixed(0); MAX_NODES];
+    let mut cur = init;
+    for k in 0..n {
+        let idx = if left { k } else { n - 1 - k };
+        let m = s.mode(idx).ok_or(LayoutError::TooLarge)?;
+        entering[idx] = cur;
+        cur = step(&m, cur, left)?.1;
+    }
+    let out =
+        DynIntTuple::try_from_modes(s.modes().enumerate().map(|(k, m)| Ok(step(&m, entering[k], left)?.0)))?;
+    Ok((out, cur))
+}
+
+/// pycute's exclusive `prefix_product(a, init)` (and its mirror, the suffix product): no stride-0
+/// rule for static 1s.
+pub(crate) fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+    if let Some(sv) = s.as_int() {
+        let next = init.value.checked_mul(sv.value).ok_or(LayoutError::SizeOverflow)?;
+        return Ok((
+            DynIntTuple::int(init),
+            DynInt { value: next, is_static: init.is_static && sv.is_static },
+        ));
+    }
+    walk_modes(s, init, left, exclusive_product)
+}
+
+/// Which of CuTe's two tuple divisions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Division {
+    /// `shape_div`: static operands must divide one another.
+    Shape,
+    /// `ceil_div`.
+    Ceil,
+}
+
+/// CuTe's `shape_div(a, b)` or `ceil_div(a, b)`.
+pub(crate) fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIntTuple> {
+    match (a.is_int(), b.is_int()) {
+        (false, false) => {
+            let ok = match how {
+                Division::Shape => a.rank() == b.rank(),
+                Division::Ceil => a.rank() >= b.rank(),
+            };
+            if !ok {
+                return not_congruent("divisor");
+            }
+            DynIntTuple::try_from_modes(a.modes().enumerate().map(|(k, am)| {
+                let bm = b.mode(k).unwrap_or(DynIntTuple::int(DynInt::fixed(1)));
+                divide(&am, &bm, how)
+            }))
+        }
+        (false, true) => {
+            let mut rest = *b;
+            DynIntTuple::try_from_modes(a.modes().map(|am| {
+                let r = divide(&am, &rest, how)?;
+                rest = divide(&rest, &am, how)?;
+                Ok(r)
+            }))
+        }
+        (true, false) => divide(a, &DynIntTuple::int(product(b)?), how),
+        (true, true) => {
+            let (x, y) = (a.as_int().unwrap_or(DynInt::fixed(0)), b.as_int().unwrap_or(DynInt::fixed(1)));
+            if y.value == 0 {
+                return Err(LayoutError::DivisionByZero);
+            }
+            if how == Division::Shape
+                && x.is_static
+                && y.is_static
+                && x.value % y.value != 0
+                && (x.value == 0 || y.value % x.value != 0)
+            {
+                return Err(LayoutError::NotDivisible { a: x.value, b: y.value });
+            }
+            Ok(DynIntTuple::int(x.ceil_div(y)))
+        }
+    }
+}
+
+/// CuTe's `weakly_congruent(a, b)`.
+pub(crate) fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
+    match (a.is_int(), b.is_int()) {
+        (true, _) => true,
+        (false, true) => false,
+        (false, false) => {
+            a.rank() == b.rank() && a.modes().zip(b.modes()).all(|(x, y)| weakly_congruent(&x, &y))
+        }
+    }
+}
+
+/// CuTe's `compatible(a, b)`.
+pub(crate) fn compatible(a: &DynIntTuple, b: &DynIntTuple) -> bool {
+    match (a.as_int(), b.is_int()) {
+        (Some(x), _) => b.size().is_ok_and(|s| s.value == x.value),
+        (None, true) => false,
+        (None, false) => a.rank() == b.rank() && a.modes().zip(b.modes()).all(|(x, y)| compatible(&x, &y)),
+    }
+}
+
+/// CuTe's `product_each`.
+pub(crate) fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
+    if let Some(v) = t.as_int() {
+        return DynIntTuple::tuple(&[DynIntTuple::int(v)]);
+    }
+    DynIntTuple::try_from_modes(t.modes().map(|m| Ok(DynIntTuple::int(product(&m)?))))
+}
+
+/// The scalar-stride rule: a stride integer against a tuple mode is that mode's compact
+/// column-major strides starting at it.
+pub(crate) fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+    match (s.is_int(), d.as_int()) {
+        (true, Some(_)) => Ok(*d),
+        (true, None) => not_congruent("stride"),
+        (false, Some(dv)) => Ok(compact(s, dv, true)?.0),
+        (false, None) => {
+            if s.rank() != d.rank() {
+                return not_congruent("stride");
+            }
+            DynIntTuple::try_from_modes(s.modes().zip(d.modes()).map(|(sm, dm)| expand_stride(&sm, &dm)))
+        }
+    }
+}
+
+/// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.
+pub(crate) fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+    let mut terms = heapless_modes::Ints::new();
+    for (sv, dv) in s.leaves().zip(d.leaves()) {
+        let m1 = sv.sub(DynInt::fixed(1));
+        let a = dv.value.checked_abs().ok_or(LayoutError::CosizeOverflow)?;
+        m1.value.checked_mul(a).ok_or(LayoutError::CosizeOverflow)?;
+        terms.push(m1.mul(dv.abs()));
+    }
+    let mut total = DynInt::fixed(0);
+    for k in 0..terms.len() {
+        let t = terms.get(k);
+        total.value.checked_add(t.value).ok_or(LayoutError::CosizeOverflow)?;
+        total = total.add(t);
+    }
+    total.value.checked_add(1).ok_or(LayoutError::CosizeOverflow)?;
+    Ok(total.add(DynInt::fixed(1)))
+}
+
+/// CuTe's `compact_order(shape, order)`, the stride of `make_ordered_layout`.
+pub(crate) fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTuple> {
+    if !weakly_congruent(order, s) {
+        return not_congruent("order");
+    }
+    let guide = product_like(s, order)?;
+    let ref_shape: heapless_modes::Ints = guide.leaves().collect();
+    let flat_order: heapless_modes::Ints = order.leaves().collect();
+    // Dynamic order values are replaced by values past the largest static one, in position order.
+    let max_static = (0..flat_order.len())
+        .map(|k| flat_order.get(k))
+        .filter(|o| o.is_static)
+        .map(|o| o.value)
+        .fold(0, isize::max);
+    let mut ref_order = heapless_modes::Ints::new();
+    for k in 0..flat_order.len() {
+        let o = flat_order.get(k);
+        ref_order.push(if o.is_static { o } else { DynInt::fixed(max_static + 1 + k as isize) });
+    }
+    let mut leaf = 0usize;
+    compact_order_impl(s, order, &ref_shape, &ref_order, &mut leaf)
+}
+
+fn compact_order_impl(
+    s: &DynIntTuple,
+    order: &DynIntTuple,
+    ref_shape: &heapless_modes::Ints,
+    ref_order: &heapless_modes::Ints,
+    leaf: &mut usize,
+) -> R<DynIntTuple> {
+    if order.is_int() {
+        let o = ref_order.get(*leaf);
+        *leaf += 1;
+        let mut start = DynInt::fixed(1);
+        for k in 0..ref_shape.len() {
+            let ok = ref_order.get(k);
+            let factor = if ok.value < o.value { ref_shape.get(k) } else { DynInt::fixed(1) };
+            start.value.checked_mul(factor.value).ok_or(LayoutError::StrideOverflow { leaf: k })?;
+            start = start.mul(factor);
+        }
+        return Ok(compact(s, start, true)?.0);
+    }
+    if s.is_int() || s.rank() != order.rank() {
+        return not_congruent("order");
+    }
+    DynIntTuple::try_from_modes(
+        s.modes().zip(order.modes()).map(|(sm, om)| compact_order_impl(&sm, &om, ref_shape, ref_order, leaf)),
+    )
+}
+
+/// Fixed-capacity lists for the recursions above (no heap in the library).
+pub(crate) mod heapless_modes {
+    use super::super::int_tuple::{DynInt, MAX_NODES};
+
+    /// Up to [`MAX_NODES`] integers.
+    pub(crate) struct Ints {
+        items: [DynInt; MAX_NODES],
+        len: usize,
+    }
+
+    impl Ints {
+        pub(crate) fn new() -> Self {
+            Ints { items: [DynInt::fixed(0); MAX_NODES], len: 0 }
+        }
+        pub(crate) fn push(&mut self, v: DynInt) {
+            // A DynIntTuple never has more than MAX_NODES integers.
+            if self.len < MAX_NODES {
+                self.items[self.len] = v;
+                self.len += 1;
+            }
+        }
+        pub(crate) fn len(&self) -> usize {
+            self.len
+        }
+        pub(crate) fn get(&self, k: usize) -> DynInt {
+            self.items[k]
+        }
+    }
+
+    impl FromIterator<DynInt> for Ints {
+        fn from_iter<I: IntoIterator<Item = DynInt>>(iter: I) -> Self {
+            let mut m = Ints::new();
+            for v in iter {
+                m.push(v);
+            }
+            m
+        }
+    }
+}

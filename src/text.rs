@@ -1,0 +1,224 @@
+//! CuTe notation as text: parsing int tuples and layouts, with errors that say what was expected
+//! at which column.
+//!
+//! Both of CuTe's spellings are accepted: `_8` is a static integer, `8` a runtime one. Spaces are
+//! allowed anywhere between tokens. Printing (`Display`) always uses CuTe's spelling.
+//!
+//! ```
+//! use const_layout::dynamic::DynLayout;
+//! let l: DynLayout = " ( _8 , (4, _2) ) : (_1, 8) ".parse().unwrap();
+//! assert_eq!(l.to_string(), "(_8,(4,_2)):(_1,(8,32))");
+//! let err = "(8,(4,2):(1,8)".parse::<DynLayout>().unwrap_err();
+//! assert_eq!(err.to_string(), "column 9: expected `,` or `)`, found `:`");
+//! ```
+
+use crate::dynamic::int_tuple::Node;
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+use core::fmt;
+use core::str::FromStr;
+
+/// A text parsing error: what was expected, what was found, and where (1-based column, counted in
+/// characters).
+///
+/// ```
+/// use const_layout::dynamic::DynIntTuple;
+/// let err = "(1,,2)".parse::<DynIntTuple>().unwrap_err();
+/// assert_eq!(err.column, 4);
+/// assert_eq!(err.to_string(), "column 4: expected an integer or `(`, found `,`");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based column of the offending character (or one past the end).
+    pub column: usize,
+    /// What the parser expected there.
+    pub expected: &'static str,
+    /// What it found: a character, or `None` at the end of the input.
+    pub found: Option<char>,
+    /// Set when the text parsed but the value is invalid (for example a zero extent).
+    pub invalid: Option<LayoutError>,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(e) = self.invalid {
+            return write!(f, "column {}: {e}", self.column);
+        }
+        write!(f, "column {}: expected {}, found ", self.column, self.expected)?;
+        match self.found {
+            Some(c) => write!(f, "`{c}`"),
+            None => f.write_str("the end of the input"),
+        }
+    }
+}
+
+impl core::error::Error for ParseError {}
+
+/// A cursor over text in CuTe notation; shared by [`FromStr`] and the expression evaluator.
+pub(crate) struct Parser<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Parser { text, pos: 0 }
+    }
+
+    pub(crate) fn skip_ws(&mut self) {
+        while let Some(c) = self.peek_raw() {
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek_raw(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    /// The next non-space character, without consuming it.
+    pub(crate) fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.peek_raw()
+    }
+
+    pub(crate) fn column(&self) -> usize {
+        self.text[..self.pos].chars().count() + 1
+    }
+
+    pub(crate) fn error(&mut self, expected: &'static str) -> ParseError {
+        self.skip_ws();
+        ParseError { column: self.column(), expected, found: self.peek_raw(), invalid: None }
+    }
+
+    pub(crate) fn invalid(&self, column: usize, e: LayoutError) -> ParseError {
+        ParseError { column, expected: "", found: None, invalid: Some(e) }
+    }
+
+    /// Consume `c` (after spaces) or fail expecting `expected`.
+    pub(crate) fn expect(&mut self, c: char, expected: &'static str) -> Result<(), ParseError> {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            Ok(())
+        } else {
+            Err(self.error(expected))
+        }
+    }
+
+    /// Consume `c` if it is next.
+    pub(crate) fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// An integer: `_8` (static), `8` or `-3` (runtime), `_-3` (static).
+    pub(crate) fn int(&mut self) -> Result<DynInt, ParseError> {
+        let start_col = {
+            self.skip_ws();
+            self.column()
+        };
+        let is_static = self.eat_raw('_');
+        let negative = self.eat_raw('-');
+        let digits_start = self.pos;
+        while matches!(self.peek_raw(), Some('0'..='9')) {
+            self.pos += 1;
+        }
+        if self.pos == digits_start {
+            return Err(self.error_raw(if is_static { "digits after `_`" } else { "an integer or `(`" }));
+        }
+        let digits = &self.text[digits_start..self.pos];
+        let mut value: isize = 0;
+        for b in digits.bytes() {
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((b - b'0') as isize))
+                .ok_or(self.invalid(start_col, LayoutError::ValueOutOfRange { part: "integer", leaf: 0 }))?;
+        }
+        Ok(DynInt { value: if negative { -value } else { value }, is_static })
+    }
+
+    fn eat_raw(&mut self, c: char) -> bool {
+        if self.peek_raw() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn error_raw(&self, expected: &'static str) -> ParseError {
+        ParseError { column: self.column(), expected, found: self.peek_raw(), invalid: None }
+    }
+
+    /// An int tuple: an integer or `( int_tuple, ... )`.
+    pub(crate) fn int_tuple(&mut self) -> Result<DynIntTuple, ParseError> {
+        if self.peek() == Some('(') {
+            let col = self.column();
+            self.pos += 1;
+            let mut t = DynIntTuple::builder();
+            t.push_node(Node::Tuple(0)).map_err(|e| self.invalid(col, e))?;
+            let mut n = 0usize;
+            if !self.eat(')') {
+                loop {
+                    let m = self.int_tuple()?;
+                    t.push_tuple(&m).map_err(|e| self.invalid(col, e))?;
+                    n += 1;
+                    if self.eat(')') {
+                        break;
+                    }
+                    self.expect(',', "`,` or `)`")?;
+                }
+            }
+            if n > u8::MAX as usize {
+                return Err(self.invalid(col, LayoutError::TooLarge));
+            }
+            t.set_root_arity(n as u8);
+            Ok(t)
+        } else {
+            Ok(DynIntTuple::int(self.int()?))
+        }
+    }
+}
+
+impl FromStr for DynIntTuple {
+    type Err = ParseError;
+    /// Parse CuTe notation, `(_8,(4,_2))`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let t = p.int_tuple()?;
+        if !p.at_end() {
+            return Err(p.error("the end of the input"));
+        }
+        Ok(t)
+    }
+}
+
+impl FromStr for DynLayout {
+    type Err = ParseError;
+    /// Parse CuTe notation, `shape:stride`; the layout is checked as by [`DynLayout::new`].
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let col = {
+            p.skip_ws();
+            p.column()
+        };
+        let shape = p.int_tuple()?;
+        p.expect(':', "`:` between shape and stride")?;
+        let stride = p.int_tuple()?;
+        if !p.at_end() {
+            return Err(p.error("the end of the input"));
+        }
+        DynLayout::new(shape, stride).map_err(|e| p.invalid(col, e))
+    }
+}
