@@ -81,6 +81,16 @@ pub enum LayoutError {
     },
     /// A division by zero.
     DivisionByZero,
+    /// A tuple has the wrong number of modes for the shape it is matched with (runtime-structured
+    /// values only; typed ones do not compile).
+    RankMismatch {
+        /// What was matched: `"coordinate"`, `"stride"`, `"index"`, ...
+        what: &'static str,
+        /// Its rank.
+        got: usize,
+        /// The shape's rank.
+        expected: usize,
+    },
     /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::dynamic::MAX_NODES).
     TooLarge,
 }
@@ -113,6 +123,9 @@ impl fmt::Display for LayoutError {
                 write!(f, "shape_div of static {a} by static {b}: neither divides the other")
             }
             LayoutError::DivisionByZero => f.write_str("division by zero"),
+            LayoutError::RankMismatch { what, got, expected } => {
+                write!(f, "the {what} has rank {got} but the shape has rank {expected}")
+            }
             LayoutError::TooLarge => {
                 write!(f, "more than {} nodes in one int tuple", crate::dynamic::MAX_NODES)
             }

@@ -1,1 +1,141 @@
-fn main() {}
+//! `layout`: CuTe's layout algebra on the command line.
+//!
+//! With no arguments, a short tour of the design card's layout `(8,(4,2)):(1,8)`. `layout eval EXPR`
+//! evaluates a CuTe expression and prints the result in CuTe notation; `--json` prints one JSON
+//! object instead. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
+
+use const_layout::dynamic::{DynLayout, EvalError, FUNCTIONS, Value, eval};
+use const_layout::int::Int;
+use const_layout::layout;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
+       layout eval [--json] EXPR   evaluate a CuTe expression, e.g.
+                                     layout eval '(8,(4,2)):(1,8)'
+                                     layout eval 'crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))'
+                                     layout eval 'idx2crd(13, (4,(2,3)))'
+       layout functions            list the functions `eval` knows
+       layout --help | --version";
+
+/// The largest layout whose offsets `--json` lists.
+const MAX_JSON_VALUES: isize = 1 << 20;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let rest: Vec<&str> = args.iter().map(String::as_str).filter(|a| *a != "--json").collect();
+    let result: Result<String, String> = match rest.as_slice() {
+        [] if !json => Ok(tour()),
+        ["--help" | "-h" | "help"] => Ok(format!("{USAGE}\n")),
+        ["--version" | "-V"] => Ok(format!("layout {}\n", env!("CARGO_PKG_VERSION"))),
+        ["functions"] => Ok(FUNCTIONS.iter().map(|(f, a)| format!("{f}{a}\n")).collect()),
+        ["eval"] => Err("`eval` needs an expression, e.g. layout eval 'size((4,8))'".to_string()),
+        ["eval", expr @ ..] => evaluate(&expr.join(" "), json),
+        [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
+        [other, ..] => Err(format!("unknown command `{other}`; run `layout --help`")),
+    };
+    match result {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            if json {
+                println!("{{\"error\":{}}}", json_string(&msg));
+            } else {
+                eprintln!("layout: {msg}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn evaluate(expr: &str, json: bool) -> Result<String, String> {
+    let value = eval(expr).map_err(|e: EvalError| format!("{e} in `{expr}`"))?;
+    if !json {
+        return Ok(format!("{value}\n"));
+    }
+    Ok(match value {
+        Value::Int(v) => format!("{{\"kind\":\"int\",\"value\":{}}}\n", v.value),
+        Value::Tuple(t) => format!("{{\"kind\":\"tuple\",\"text\":{}}}\n", json_string(&t.to_string())),
+        Value::Bool(b) => format!("{{\"kind\":\"bool\",\"value\":{b}}}\n"),
+        Value::Major(_) => format!("{{\"kind\":\"major\",\"text\":{}}}\n", json_string(&value.to_string())),
+        Value::Layout(l) => layout_json(&l)?,
+    })
+}
+
+fn layout_json(l: &DynLayout) -> Result<String, String> {
+    let size = l.size().value;
+    if size > MAX_JSON_VALUES {
+        return Err(format!("the layout has {size} offsets; --json lists at most {MAX_JSON_VALUES}"));
+    }
+    let mut values = String::with_capacity(size as usize * 4);
+    for (k, v) in l.offsets().enumerate() {
+        if k > 0 {
+            values.push(',');
+        }
+        let _ = write!(values, "{v}");
+    }
+    Ok(format!(
+        "{{\"kind\":\"layout\",\"text\":{},\"size\":{},\"cosize\":{},\"rank\":{},\"depth\":{},\"values\":[{}]}}\n",
+        json_string(&l.to_string()),
+        size,
+        l.cosize().value,
+        l.rank(),
+        l.depth(),
+        values
+    ))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn tour() -> String {
+    // The card's layout, built at compile time: a zero-sized type whose index math folds away.
+    let l = layout!((8,(4,2)):(1,8));
+    let mut out = String::new();
+    let _ = writeln!(out, "const-layout: CuTe's layout algebra with shapes and strides as types.\n");
+    let _ = writeln!(out, "The design card's layout, written   (8,(4,2)):(1,8)");
+    let _ = writeln!(out, "  expanded (a scalar stride against a tuple mode is its column-major strides):");
+    let _ = writeln!(out, "      {l}");
+    let _ = writeln!(out, "  size   {}   (a static integer: known to the compiler)", l.size());
+    let _ = writeln!(out, "  cosize {}", l.cosize());
+    let _ = writeln!(
+        out,
+        "  rank {}, depth {}, {} bytes in memory",
+        l.rank(),
+        l.depth(),
+        std::mem::size_of_val(&l)
+    );
+    let _ = writeln!(
+        out,
+        "  L(13) = {}, L((5,(1,0))) = {}, idx2crd(13) = {:?}",
+        l.crd2idx(13usize),
+        l.crd2idx((5usize, (1usize, 0usize))),
+        l.idx2crd(13usize)
+    );
+    let _ = writeln!(out, "\nOffsets by coordinate (rows: mode 0; columns: mode 1, colexicographic):");
+    let dynamic = DynLayout::try_from(&l).expect("the card's layout is valid");
+    let _ = write!(out, "{}", dynamic.print_layout().expect("rank 2"));
+    let _ =
+        writeln!(out, "\nTry: layout eval 'crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))'   or   layout --help");
+    let _ = l.size().value();
+    out
+}

@@ -56,7 +56,7 @@ const NAME_CAP: usize = 32;
 /// assert_eq!(eval("size()").unwrap_err().to_string(), "column 1: `size` takes 1 argument, got 0");
 /// assert_eq!(
 ///     eval("crd2idx((1,2,3), (4,(2,3)):(3,(1,8)))").unwrap_err().to_string(),
-///     "column 1: the coordinate is not congruent with the shape"
+///     "column 1: the coordinate has rank 3 but the shape has rank 2"
 /// );
 /// assert_eq!(eval("frobnicate(1)").unwrap_err().to_string(), "column 1: unknown function `frobnicate`");
 /// ```
@@ -95,6 +95,13 @@ pub enum EvalError {
         /// What it must be.
         expected: &'static str,
     },
+    /// A value where it cannot stand (a layout as a mode of a tuple).
+    Misplaced {
+        /// Column of the value.
+        column: usize,
+        /// Why, in words.
+        what: &'static str,
+    },
     /// The arguments are well-formed but the operation fails (for example a coordinate whose rank
     /// does not match the layout).
     Layout {
@@ -120,6 +127,7 @@ impl fmt::Display for EvalError {
             EvalError::Argument { column, function, index, expected } => {
                 write!(f, "column {column}: argument {index} of `{function}` must be {expected}")
             }
+            EvalError::Misplaced { column, what } => write!(f, "column {column}: {what}"),
             EvalError::Layout { column, error } => write!(f, "column {column}: {error}"),
         }
     }
@@ -238,12 +246,10 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
             if !p.eat(')') {
                 loop {
                     let item = expr(p)?;
-                    let m = int_tuple_of(&item).ok_or(EvalError::Parse(ParseError {
+                    let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
                         column: item.column,
-                        expected: "an int tuple inside a tuple",
-                        found: None,
-                        invalid: None,
-                    }))?;
+                        what: "only integers and int tuples can be modes of a tuple",
+                    })?;
                     buf =
                         append_mode(&buf, modes, &m).map_err(|error| EvalError::Layout { column, error })?;
                     modes += 1;
@@ -271,6 +277,17 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
                 "true" => return Ok(Located { value: Value::Bool(true), column }),
                 "false" => return Ok(Located { value: Value::Bool(false), column }),
                 _ => {}
+            }
+            if p.peek() != Some('(') {
+                // A bare name that is not a keyword: report it where it starts.
+                let found = name.chars().next();
+                return Err(ParseError {
+                    column,
+                    expected: "an integer, `(` or a function call",
+                    found,
+                    invalid: None,
+                }
+                .into());
             }
             p.expect('(', "`(` after a function name")?;
             let mut args = [const { None }; MAX_ARGS];

@@ -189,3 +189,72 @@ impl<S: crate::int_tuple::IntTuple + crate::layout::LayoutShape<D>, D: crate::in
         DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
     }
 }
+
+impl DynLayout {
+    /// CuTe's `print_layout`: for a rank-2 layout, the layout followed by a table of offsets with
+    /// mode 0 down the rows and mode 1 across the columns (each mode indexed 1-D, so nested modes
+    /// are enumerated colexicographically). `None` for other ranks.
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// let l: DynLayout = "(2,3):(3,1)".parse().unwrap();
+    /// let table = l.print_layout().unwrap().to_string();
+    /// assert_eq!(table.lines().nth(3).unwrap(), " 0  | 0 | 1 | 2 |");
+    /// ```
+    pub fn print_layout(&self) -> Option<PrintLayout<'_>> {
+        (self.rank() == 2).then_some(PrintLayout(self))
+    }
+}
+
+/// Display adapter for [`DynLayout::print_layout`].
+pub struct PrintLayout<'a>(&'a DynLayout);
+
+fn num_digits(x: isize) -> usize {
+    // CuTe's num_digits: 1 for anything below 10 (negative numbers included), at most 10.
+    let mut d = 1;
+    let mut bound = 10isize;
+    while d < 10 && x >= bound {
+        d += 1;
+        bound = bound.saturating_mul(10);
+    }
+    d
+}
+
+impl fmt::Display for PrintLayout<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let l = self.0;
+        let (rows, cols) =
+            (l.shape().mode(0).and_then(|m| m.size().ok()), l.shape().mode(1).and_then(|m| m.size().ok()));
+        let (Some(rows), Some(cols)) = (rows, cols) else { return Err(fmt::Error) };
+        let width = num_digits(l.cosize().value) + 2;
+        let delim = "+-----------------------";
+        let rule = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+            f.write_str("    ")?;
+            for _ in 0..cols.value {
+                f.write_str(&delim[..(width + 1).min(delim.len())])?;
+            }
+            f.write_str("+\n")
+        };
+        writeln!(f, "{l}")?;
+        f.write_str("    ")?;
+        for n in 0..cols.value {
+            write!(f, "  {n:>w$} ", w = width - 2)?;
+        }
+        f.write_str("\n")?;
+        for m in 0..rows.value {
+            rule(f)?;
+            write!(f, "{m:>2}  ")?;
+            for n in 0..cols.value {
+                let coord = DynIntTuple::from_modes([
+                    DynIntTuple::int(DynInt::runtime(m)),
+                    DynIntTuple::int(DynInt::runtime(n)),
+                ])
+                .map_err(|_| fmt::Error)?;
+                let v = l.crd2idx(&coord).map_err(|_| fmt::Error)?.value;
+                write!(f, "| {v:>w$} ", w = width - 2)?;
+            }
+            f.write_str("|\n")?;
+        }
+        rule(f)
+    }
+}

@@ -20,6 +20,6 @@ pub(crate) mod int_tuple;
 mod layout;
 mod ops;
 
-pub use eval::{EvalError, Value, eval};
+pub use eval::{EvalError, FUNCTIONS, Value, eval};
 pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
-pub use layout::DynLayout;
+pub use layout::{DynLayout, PrintLayout};

@@ -21,8 +21,15 @@ fn product(t: &DynIntTuple) -> R<DynInt> {
 pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     match (c.as_int(), s.is_int()) {
         (None, false) => {
-            if c.rank() != s.rank() || d.is_int() || d.rank() != s.rank() {
-                return not_congruent("coordinate");
+            if c.rank() != s.rank() {
+                return Err(LayoutError::RankMismatch {
+                    what: "coordinate",
+                    got: c.rank(),
+                    expected: s.rank(),
+                });
+            }
+            if d.is_int() || d.rank() != s.rank() {
+                return not_congruent("stride");
             }
             let mut total: Option<DynInt> = None;
             for ((cm, sm), dm) in c.modes().zip(s.modes()).zip(d.modes()) {
@@ -69,7 +76,7 @@ pub(crate) fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
     match (i.as_int(), s.is_int()) {
         (None, false) => {
             if i.rank() != s.rank() {
-                return not_congruent("index");
+                return Err(LayoutError::RankMismatch { what: "index", got: i.rank(), expected: s.rank() });
             }
             DynIntTuple::try_from_modes(i.modes().zip(s.modes()).map(|(im, sm)| idx2crd(&im, &sm)))
         }
