@@ -14,7 +14,7 @@ extern crate self as const_layout;
 pub use error::LayoutError;
 pub use int::C;
 pub use int::consts::*;
-pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_static_layout};
+pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layout, make_static_layout};
 
 /// The largest number of modes a tuple may have at one level.
 pub const MAX_RANK: usize = 12;

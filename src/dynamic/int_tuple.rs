@@ -504,3 +504,108 @@ impl DynIntTuple {
         t.to_dyn()
     }
 }
+
+// Compile-time helpers: the static values of typed results that depend on a whole int tuple are
+// computed by these `const fn`s from `IntTuple::TREE`.
+impl DynIntTuple {
+    /// Position of the node reached by following `path[..len]` (mode indices) from the root.
+    const fn node_at(&self, path: &[usize], len: usize) -> usize {
+        let mut pos = 0;
+        let mut k = 0;
+        while k < len {
+            let mut child = pos + 1;
+            let mut m = 0;
+            while m < path[k] {
+                child = self.subtree_end(child);
+                m += 1;
+            }
+            pos = child;
+            k += 1;
+        }
+        pos
+    }
+
+    /// The product of the integers in `start..end` of the node array.
+    const fn product_range(&self, start: usize, end: usize) -> isize {
+        let mut p: isize = 1;
+        let mut k = start;
+        while k < end {
+            if let Node::Int(v) = self.nodes[k] {
+                p = match p.checked_mul(v.value) {
+                    Some(x) => x,
+                    None => panic!("a static size overflows isize"),
+                };
+            }
+            k += 1;
+        }
+        p
+    }
+
+    /// The product of the sizes of the subtrees of `shape` whose order (an int tuple weakly
+    /// congruent with `shape`) is below `v`: the start stride of order `v` in `compact_order`.
+    const fn lesser_product(shape: &DynIntTuple, order: &DynIntTuple, v: isize) -> isize {
+        match order.nodes[0] {
+            Node::Int(o) => {
+                if o.value < v {
+                    shape.product_range(0, shape.len as usize)
+                } else {
+                    1
+                }
+            }
+            Node::Tuple(n) => {
+                let mut p: isize = 1;
+                let mut i = 0;
+                while i < n as usize {
+                    let (Some(s), Some(o)) = (shape.mode(i), order.mode(i)) else {
+                        panic!("the order is not weakly congruent with the shape");
+                    };
+                    p = match p.checked_mul(DynIntTuple::lesser_product(&s, &o, v)) {
+                        Some(x) => x,
+                        None => panic!("a static stride overflows isize"),
+                    };
+                    i += 1;
+                }
+                p
+            }
+        }
+    }
+
+    /// CuTe's `compact_order(shape, order)` at one integer of `shape` (found by `path[..len]`), for a
+    /// static shape and a static order: the stride `make_ordered_layout` gives it.
+    pub(crate) const fn ordered_stride_at(
+        shape: &DynIntTuple,
+        order: &DynIntTuple,
+        path: &[usize],
+        len: usize,
+    ) -> isize {
+        // Descend until the order is an integer: that order value covers a whole shape subtree.
+        let mut s = *shape;
+        let mut o = *order;
+        let mut k = 0;
+        while o.as_int().is_none() {
+            if k >= len {
+                panic!("the order is not weakly congruent with the shape");
+            }
+            let (Some(sm), Some(om)) = (s.mode(path[k]), o.mode(path[k])) else {
+                panic!("the order is not weakly congruent with the shape");
+            };
+            s = sm;
+            o = om;
+            k += 1;
+        }
+        let Some(ov) = o.as_int() else { panic!("unreachable") };
+        let start = DynIntTuple::lesser_product(shape, order, ov.value);
+        // Within the subtree: compact column-major from `start` (a static 1 gets stride 0).
+        let rel = path.split_at(k).1;
+        let target = s.node_at(rel, len - k);
+        if let Node::Int(leaf) = s.nodes[target] {
+            if leaf.value == 1 {
+                return 0;
+            }
+        }
+        match start.checked_mul(s.product_range(0, target)) {
+            Some(x) => x,
+            None => panic!("a static stride overflows isize"),
+        }
+    }
+}

@@ -18,7 +18,7 @@
 mod eval;
 pub(crate) mod int_tuple;
 mod layout;
-mod ops;
+pub(crate) mod ops;
 
 pub use eval::{EvalError, FUNCTIONS, Value, eval};
 pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};

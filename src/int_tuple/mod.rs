@@ -107,6 +107,12 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// Call `f` on every integer, left to right.
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf));
+    /// The structure and static values as a compile-time constant: runtime integers appear as
+    /// non-static zeros. Evaluating it for a tuple of more than
+    /// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes is a compile-time error; it is only used
+    /// to compute static results that need the whole tuple (for example
+    /// [`make_ordered_layout`](crate::make_ordered_layout)).
+    const TREE: crate::dynamic::DynIntTuple;
     /// The runtime-structured copy ([`DynIntTuple`](crate::dynamic::DynIntTuple)), static flags
     /// kept. `Err` if an integer does not fit in `isize` or the tuple exceeds
     /// [`MAX_NODES`](crate::dynamic::MAX_NODES).
@@ -159,6 +165,10 @@ impl<T: Int> IntTuple for T {
     type Kind = T::Kind;
     type Rt = T::RtOr<isize>;
     const STATIC_SIZE: Option<isize> = T::STATIC;
+    const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::int(match T::STATIC {
+        Some(v) => crate::dynamic::DynInt::fixed(v),
+        None => crate::dynamic::DynInt::runtime(0),
+    });
     type Size = T;
     #[inline(always)]
     fn size(&self) -> T {
@@ -185,6 +195,7 @@ impl IntTuple for () {
     type Kind = Static;
     type Rt = isize;
     const STATIC_SIZE: Option<isize> = Some(1);
+    const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::EMPTY;
     type Size = crate::C<1>;
     #[inline(always)]
     fn size(&self) -> crate::C<1> {
@@ -290,6 +301,10 @@ macro_rules! impl_int_tuple {
             type Kind = <$A0::Kind as Kind>::And<<($($A,)*) as IntTuple>::Kind>;
             type Rt = <$A0::Kind as Kind>::Select<<($($A,)*) as IntTuple>::Rt, $A0::Rt>;
             const STATIC_SIZE: Option<isize> = mul_static($A0::STATIC_SIZE, <($($A,)*) as IntTuple>::STATIC_SIZE);
+            const TREE: crate::dynamic::DynIntTuple = match crate::dynamic::DynIntTuple::tuple(&[$A0::TREE, $($A::TREE,)*]) {
+                Ok(t) => t,
+                Err(_) => panic!("an int tuple with more than 64 nodes has no compile-time TREE"),
+            };
             type Size = <Self::Kind as Kind>::Select<StaticSize<Self>, Self::Rt>;
             #[inline(always)]
             fn size(&self) -> Self::Size {

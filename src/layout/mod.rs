@@ -26,10 +26,14 @@
 
 mod index;
 mod iter;
+mod ordered;
 mod shape_stride;
 
 pub use index::{Crd2Idx, Idx2Crd, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
+pub use ordered::{
+    Down, OrderedStride, OrderedStrideOf, Path, Root, StaticOrderedStride, make_ordered_layout,
+};
 pub use shape_stride::{Check, ExpandStride, FlatPairs, LayoutShape, MAX_FLAT, StaticHierCoord};
 
 use crate::C;
@@ -168,7 +172,7 @@ where
 }
 
 /// Every extent positive and the size within `isize`.
-fn check_shape<S: IntTuple>(shape: &S) -> Result<(), LayoutError> {
+pub(crate) fn check_shape<S: IntTuple>(shape: &S) -> Result<(), LayoutError> {
     let mut result = Ok(());
     let (mut leaf, mut size) = (0usize, 1isize);
     shape.for_each_leaf(&mut |l| {
