@@ -418,6 +418,16 @@ macro_rules! static_binop {
     };
 }
 
+/// One step of splitting a non-negative index over an extent: `(index % extent, index / extent)`,
+/// computed unsigned. Indices are never negative, and unsigned division by a constant is shorter
+/// than signed (no sign fix-up), so this is what static index math compiles to. An extent of 0
+/// (never in a checked layout) gives `(0, 0)` instead of a panic.
+#[inline(always)]
+pub(crate) fn split_index(index: isize, extent: isize) -> (isize, isize) {
+    let (i, e) = (index as usize, extent as usize);
+    if e == 0 { (0, 0) } else { ((i % e) as isize, (i / e) as isize) }
+}
+
 const fn checked(v: Option<isize>, what: &'static str) -> isize {
     match v {
         Some(v) => v,

@@ -13,7 +13,7 @@
 
 use super::shape_stride::{LayoutShape, add_static, is_last};
 use crate::arity::{a_types, for_tuples, with_context};
-use crate::int::{DivOut, Int, Kind, RemOut, Sealed, Static, div, rem};
+use crate::int::{DivOut, Int, Kind, RemOut, Sealed, Static};
 use crate::int_tuple::IntTuple;
 use core::fmt;
 use core::marker::PhantomData;
@@ -194,8 +194,9 @@ macro_rules! impl_index {
                 let mut rest = idx.value();
                 ($({
                     let extent = self.$i.size().value();
-                    let c = if is_last!([$($after)*]) { rest } else { rem(rest, extent) };
-                    rest = div(rest, extent);
+                    let (r, q) = crate::int::split_index(rest, extent);
+                    let c = if is_last!([$($after)*]) { rest } else { r };
+                    rest = q;
                     self.$i.idx2crd(Int::from_value(c))
                 },)+)
             }

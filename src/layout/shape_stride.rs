@@ -325,8 +325,9 @@ macro_rules! impl_layout_shape {
                 let mut off: isize = 0;
                 $(
                     let extent = self.$i.size().value();
-                    let c = if is_last!([$($after)*]) { rest } else { crate::int::rem(rest, extent) };
-                    rest = crate::int::div(rest, extent);
+                    let (r, q) = crate::int::split_index(rest, extent);
+                    let c = if is_last!([$($after)*]) { rest } else { r };
+                    rest = q;
                     off = off.wrapping_add(self.$i.offset_of_index(&d.$i, c));
                 )+
                 off

@@ -1,0 +1,251 @@
+//! Codegen probes: static-layout index math next to hand-written integer arithmetic.
+//!
+//! `tests/codegen.rs` compiles this example with `--emit asm` and checks every `probe_*` function:
+//! no division instruction, no jump or loop, no memory operand (outside `lea`), no call, push or
+//! pop. It also counts instructions and compares each `probe_X` with its `hand_X` twin, the same
+//! computation written as plain `usize` arithmetic, the way one would write it by hand.
+//!
+//! Conventions, which the test relies on:
+//! - every probe and twin is `#[unsafe(no_mangle)] pub fn`, so its symbol in the assembly is its
+//!   name and it is emitted even though nothing calls it;
+//! - arguments are `usize` scalars and results are one or two scalars (returned in registers):
+//!   nothing goes through memory. A coordinate of three or more integers is packed into one
+//!   `usize` with [`pack3`] / [`pack5`], in the probe and its twin alike;
+//! - `probe_X` has a twin `hand_X` (same arguments, same result for in-range inputs; the test
+//!   checks that too, by including this file);
+//! - `control_*` functions are deliberately *not* straight-line (a runtime extent): the test
+//!   checks that the checker flags them, so a broken checker cannot pass silently.
+//!
+//! Run `cargo run --example codegen_probes` to print a few values.
+
+use const_layout::{C, LayoutLeft, LayoutRight, layout, make_layout, make_static_layout};
+
+/// Three small coordinate integers in one `usize` (16 bits each, in order).
+#[inline(always)]
+pub fn pack3(a: usize, b: usize, c: usize) -> usize {
+    a | (b << 16) | (c << 32)
+}
+
+/// Five small coordinate integers in one `usize` (8 bits each, in order).
+#[inline(always)]
+pub fn pack5(a: usize, b: usize, c: usize, d: usize, e: usize) -> usize {
+    a | (b << 8) | (c << 16) | (d << 24) | (e << 32)
+}
+
+// --- The design card's layout `(8,(4,2)):(1,8)` = `(8,(4,2)):(1,(8,32))`: powers of two. ---
+
+/// `crd2idx` of an integer index (split colexicographically).
+#[unsafe(no_mangle)]
+pub fn probe_card_index(i: usize) -> isize {
+    layout!((8,(4,2)):(1,8)).crd2idx(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_card_index(i: usize) -> isize {
+    (i % 8 + (i / 8 % 4) * 8 + (i / 32) * 32) as isize
+}
+
+/// `crd2idx` of a hierarchical coordinate `(a,(b,c))`.
+#[unsafe(no_mangle)]
+pub fn probe_card_hier(a: usize, b: usize, c: usize) -> isize {
+    layout!((8,(4,2)):(1,8)).crd2idx((a, (b, c)))
+}
+#[unsafe(no_mangle)]
+pub fn hand_card_hier(a: usize, b: usize, c: usize) -> isize {
+    (a + b * 8 + c * 32) as isize
+}
+
+/// `crd2idx` of a flat coordinate `(a, b)`, `b` split over the mode `(4,2)`.
+#[unsafe(no_mangle)]
+pub fn probe_card_flat(a: usize, b: usize) -> isize {
+    layout!((8,(4,2)):(1,8)).crd2idx((a, b))
+}
+#[unsafe(no_mangle)]
+pub fn hand_card_flat(a: usize, b: usize) -> isize {
+    (a + (b % 4) * 8 + (b / 4) * 32) as isize
+}
+
+/// `idx2crd` of an integer index into the shape `(8,(4,2))` (the last mode absorbs the rest).
+#[unsafe(no_mangle)]
+pub fn probe_card_idx2crd(i: usize) -> usize {
+    let (a, (b, c)) = layout!((8,(4,2)):(1,8)).idx2crd(i);
+    pack3(a, b, c)
+}
+#[unsafe(no_mangle)]
+pub fn hand_card_idx2crd(i: usize) -> usize {
+    pack3(i % 8, i / 8 % 4, i / 32)
+}
+
+/// `get_hier_coord`: the coordinate of an offset, `(o / d) % s` at every integer.
+#[unsafe(no_mangle)]
+pub fn probe_card_hier_coord(o: usize) -> usize {
+    let (a, (b, c)) = layout!((8,(4,2)):(1,8)).get_hier_coord(o);
+    pack3(a as usize, b as usize, c as usize)
+}
+#[unsafe(no_mangle)]
+pub fn hand_card_hier_coord(o: usize) -> usize {
+    pack3(o % 8, o / 8 % 4, o / 32 % 2)
+}
+
+// --- `(3,(5,7)):(1,(3,15))`: extents that are not powers of two (multiply-shift, no `div`). ---
+
+/// `crd2idx` of an integer index.
+#[unsafe(no_mangle)]
+pub fn probe_odd_index(i: usize) -> isize {
+    layout!((3,(5,7)):(1,(3,15))).crd2idx(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_odd_index(i: usize) -> isize {
+    (i % 3 + (i / 3 % 5) * 3 + (i / 15) * 15) as isize
+}
+
+/// `crd2idx` of a hierarchical coordinate.
+#[unsafe(no_mangle)]
+pub fn probe_odd_hier(a: usize, b: usize, c: usize) -> isize {
+    layout!((3,(5,7)):(1,(3,15))).crd2idx((a, (b, c)))
+}
+#[unsafe(no_mangle)]
+pub fn hand_odd_hier(a: usize, b: usize, c: usize) -> isize {
+    (a + b * 3 + c * 15) as isize
+}
+
+/// `idx2crd` of an integer index.
+#[unsafe(no_mangle)]
+pub fn probe_odd_idx2crd(i: usize) -> usize {
+    let (a, (b, c)) = layout!((3,(5,7)):(1,(3,15))).idx2crd(i);
+    pack3(a, b, c)
+}
+#[unsafe(no_mangle)]
+pub fn hand_odd_idx2crd(i: usize) -> usize {
+    pack3(i % 3, i / 3 % 5, i / 15)
+}
+
+/// `get_hier_coord` of an offset.
+#[unsafe(no_mangle)]
+pub fn probe_odd_hier_coord(o: usize) -> usize {
+    let (a, (b, c)) = layout!((3,(5,7)):(1,(3,15))).get_hier_coord(o);
+    pack3(a as usize, b as usize, c as usize)
+}
+#[unsafe(no_mangle)]
+pub fn hand_odd_hier_coord(o: usize) -> usize {
+    pack3(o % 3, o / 3 % 5, o / 15 % 7)
+}
+
+// --- `LayoutRight` over `(4,8)`: `(4,8):(8,1)`. ---
+
+/// `crd2idx` of an integer index (still split colexicographically: first mode fastest).
+#[unsafe(no_mangle)]
+pub fn probe_right_index(i: usize) -> isize {
+    make_static_layout((C::<4>, C::<8>), LayoutRight).crd2idx(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_right_index(i: usize) -> isize {
+    ((i % 4) * 8 + i / 4) as isize
+}
+
+/// `crd2idx` of a coordinate `(a, b)`.
+#[unsafe(no_mangle)]
+pub fn probe_right_coord(a: usize, b: usize) -> isize {
+    make_static_layout((C::<4>, C::<8>), LayoutRight).crd2idx((a, b))
+}
+#[unsafe(no_mangle)]
+pub fn hand_right_coord(a: usize, b: usize) -> isize {
+    (a * 8 + b) as isize
+}
+
+/// `idx2crd` of an integer index (two integers: returned in a register pair).
+#[unsafe(no_mangle)]
+pub fn probe_right_idx2crd(i: usize) -> (usize, usize) {
+    make_static_layout((C::<4>, C::<8>), LayoutRight).idx2crd(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_right_idx2crd(i: usize) -> (usize, usize) {
+    (i % 4, i / 4)
+}
+
+/// `get_hier_coord` of an offset: row-major, so the second mode is the fast one.
+#[unsafe(no_mangle)]
+pub fn probe_right_hier_coord(o: usize) -> (isize, isize) {
+    make_static_layout((C::<4>, C::<8>), LayoutRight).get_hier_coord(o)
+}
+#[unsafe(no_mangle)]
+pub fn hand_right_hier_coord(o: usize) -> (isize, isize) {
+    ((o / 8 % 4) as isize, (o % 8) as isize)
+}
+
+// --- A deeper nest, `((2,2),(2,(2,2))):((1,8),(2,(16,4)))`: a bit permutation. ---
+
+/// `crd2idx` of an integer index.
+#[unsafe(no_mangle)]
+pub fn probe_deep_index(i: usize) -> isize {
+    layout!(((2,2),(2,(2,2))):((1,8),(2,(16,4)))).crd2idx(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_deep_index(i: usize) -> isize {
+    (i % 2 + (i / 2 % 2) * 8 + (i / 4 % 2) * 2 + (i / 8 % 2) * 16 + (i / 16) * 4) as isize
+}
+
+/// `crd2idx` of a hierarchical coordinate `((a,b),(c,(d,e)))`.
+#[unsafe(no_mangle)]
+pub fn probe_deep_hier(a: usize, b: usize, c: usize, d: usize, e: usize) -> isize {
+    layout!(((2,2),(2,(2,2))):((1,8),(2,(16,4)))).crd2idx(((a, b), (c, (d, e))))
+}
+#[unsafe(no_mangle)]
+pub fn hand_deep_hier(a: usize, b: usize, c: usize, d: usize, e: usize) -> isize {
+    (a + b * 8 + c * 2 + d * 16 + e * 4) as isize
+}
+
+/// `crd2idx` of a flat coordinate `(x, y)`, each split within its mode.
+#[unsafe(no_mangle)]
+pub fn probe_deep_flat(x: usize, y: usize) -> isize {
+    layout!(((2,2),(2,(2,2))):((1,8),(2,(16,4)))).crd2idx((x, y))
+}
+#[unsafe(no_mangle)]
+pub fn hand_deep_flat(x: usize, y: usize) -> isize {
+    (x % 2 + (x / 2) * 8 + (y % 2) * 2 + (y / 2 % 2) * 16 + (y / 4) * 4) as isize
+}
+
+/// `idx2crd` of an integer index.
+#[unsafe(no_mangle)]
+pub fn probe_deep_idx2crd(i: usize) -> usize {
+    let ((a, b), (c, (d, e))) = layout!(((2,2),(2,(2,2))):((1,8),(2,(16,4)))).idx2crd(i);
+    pack5(a, b, c, d, e)
+}
+#[unsafe(no_mangle)]
+pub fn hand_deep_idx2crd(i: usize) -> usize {
+    pack5(i % 2, i / 2 % 2, i / 4 % 2, i / 8 % 2, i / 16)
+}
+
+/// `get_hier_coord` of an offset.
+#[unsafe(no_mangle)]
+pub fn probe_deep_hier_coord(o: usize) -> usize {
+    let ((a, b), (c, (d, e))) = layout!(((2,2),(2,(2,2))):((1,8),(2,(16,4)))).get_hier_coord(o);
+    pack5(a as usize, b as usize, c as usize, d as usize, e as usize)
+}
+#[unsafe(no_mangle)]
+pub fn hand_deep_hier_coord(o: usize) -> usize {
+    pack5(o % 2, o / 8 % 2, o / 2 % 2, o / 16 % 2, o / 4 % 2)
+}
+
+// --- Controls: a runtime extent must be flagged (a real division). ---
+
+/// `idx2crd` of an index into the shape `(n,4)`, `n` known only at run time: divides by `n`.
+#[unsafe(no_mangle)]
+pub fn control_runtime_extent(i: usize, n: usize) -> (usize, usize) {
+    match make_layout((n, C::<4>), LayoutLeft) {
+        Ok(l) => l.idx2crd(i),
+        Err(_) => (0, 0),
+    }
+}
+
+fn main() {
+    use std::hint::black_box as bb;
+    let i = bb(45usize);
+    println!("card  index {i}: probe {} hand {}", probe_card_index(i), hand_card_index(i));
+    println!("card  idx2crd {i}: probe {:#x} hand {:#x}", probe_card_idx2crd(i), hand_card_idx2crd(i));
+    println!("odd   index {i}: probe {} hand {}", probe_odd_index(i), hand_odd_index(i));
+    println!("odd   idx2crd {i}: probe {:#x} hand {:#x}", probe_odd_idx2crd(i), hand_odd_idx2crd(i));
+    let j = bb(13usize);
+    println!("right index {j}: probe {} hand {}", probe_right_index(j), hand_right_index(j));
+    println!("deep  index {j}: probe {} hand {}", probe_deep_index(j), hand_deep_index(j));
+    println!("control (n = 5) {j}: {:?}", control_runtime_extent(j, bb(5)));
+}
