@@ -33,6 +33,10 @@ mod sealed {
 }
 pub(crate) use sealed::Sealed;
 
+/// The marker field of the zero-sized static result types: covariant in `T`, `Send` and `Sync`
+/// whatever `T` is, and never holding a `T`.
+pub(crate) type Marker<T> = PhantomData<fn() -> T>;
+
 /// Whether an integer (or every integer of a tuple) is known at compile time.
 ///
 /// Two kinds exist, [`Static`] and [`Dynamic`]; the trait is sealed. It is how result types are chosen:

@@ -1,5 +1,7 @@
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod arity;
 pub mod dynamic;

@@ -598,10 +598,10 @@ impl DynIntTuple {
         // Within the subtree: compact column-major from `start` (a static 1 gets stride 0).
         let rel = path.split_at(k).1;
         let target = s.node_at(rel, len - k);
-        if let Node::Int(leaf) = s.nodes[target] {
-            if leaf.value == 1 {
-                return 0;
-            }
+        if let Node::Int(leaf) = s.nodes[target]
+            && leaf.value == 1
+        {
+            return 0;
         }
         match start.checked_mul(s.product_range(0, target)) {
             Some(x) => x,

@@ -22,11 +22,13 @@
 //! assert_eq!(shape.display().to_string(), "(_8,(4,_2))");
 //! ```
 
+mod array;
 mod compare;
 mod divide;
 mod prefix;
 mod structure;
 
+pub use array::ToArray;
 pub use compare::{
     Profile, SplitFirst, TupleRhs, compatible, congruent, eq, is_congruent, is_weakly_congruent,
     weakly_congruent,
@@ -400,7 +402,7 @@ mod tests {
         assert_eq!(<S as IntTuple>::RANK, 3);
         assert_eq!(<S as IntTuple>::DEPTH, 3);
         assert_eq!(<S as IntTuple>::LEAVES, 5);
-        assert!(!<S as IntTuple>::IS_STATIC);
+        const { assert!(!<S as IntTuple>::IS_STATIC) };
         static_assertions::assert_type_eq_all!(<S as IntTuple>::Kind, Dynamic);
         static_assertions::assert_type_eq_all!(<(C<2>, (C<3>,)) as IntTuple>::Kind, Static);
         assert_eq!(<() as IntTuple>::DEPTH, 1);

@@ -80,7 +80,7 @@ pub fn crd2idx<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple>(
 /// type O = StaticOffset<C<13>, (C<4>, (C<2>, C<3>)), (C<3>, (C<1>, C<8>))>;
 /// assert_eq!(<O as Int>::STATIC, Some(3 + 1 + 8));
 /// ```
-pub struct StaticOffset<Crd, S, D>(PhantomData<fn() -> (Crd, S, D)>);
+pub struct StaticOffset<Crd, S, D>(crate::int::Marker<(Crd, S, D)>);
 
 impl<Crd, S, D> Clone for StaticOffset<Crd, S, D> {
     fn clone(&self) -> Self {

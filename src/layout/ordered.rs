@@ -64,7 +64,7 @@ impl<P: Path, const I: usize> Path for Down<P, I> {
 /// type O = (C<2>, C<0>, C<1>);
 /// assert_eq!(<StaticOrderedStride<S, O, Down<Root, 0>> as Int>::STATIC, Some(16));
 /// ```
-pub struct StaticOrderedStride<S, O, P>(PhantomData<fn() -> (S, O, P)>);
+pub struct StaticOrderedStride<S, O, P>(crate::int::Marker<(S, O, P)>);
 
 impl<S, O, P> Clone for StaticOrderedStride<S, O, P> {
     fn clone(&self) -> Self {

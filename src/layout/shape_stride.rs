@@ -168,7 +168,7 @@ const fn hier_leaf_const(idx: isize, s: isize, d: isize) -> isize {
 /// use const_layout::C;
 /// assert_eq!(<StaticHierCoord<C<13>, C<4>, C<2>> as Int>::STATIC, Some(2));
 /// ```
-pub struct StaticHierCoord<I, S, D>(PhantomData<fn() -> (I, S, D)>);
+pub struct StaticHierCoord<I, S, D>(crate::int::Marker<(I, S, D)>);
 
 impl<I, S, D> Clone for StaticHierCoord<I, S, D> {
     fn clone(&self) -> Self {
