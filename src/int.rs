@@ -347,34 +347,51 @@ impl<A: Int, B: Int, O: Op> Arith<B, O> for A {
     type Output = <KindOf2<A, B> as Kind>::Select<O::Static<A, B>, PickRt<A, B>>;
 }
 
-macro_rules! static_binop {
-    ($(#[$doc:meta])* $name:ident, $op:ident, $alias:ident, $fn:ident, |$a:ident, $b:ident| $static:expr, |$x:ident, $y:ident| $runtime:expr) => {
+/// Defines a zero-sized static integer type whose value is computed by the compiler: the struct, its
+/// `Clone`/`Copy`/`Default`/`Debug`/`Display`/`PartialEq` and its [`Int`] impl. Every static result
+/// type of the library (products, sizes, offsets, strides, ...) is made by this macro.
+///
+/// `static_int_type!(#[doc] pub struct Name<A, B> where [A: Int, B: Int] = value_expression;)`
+/// where the value expression may use the generic parameters' associated constants.
+macro_rules! static_int_type {
+    ($(#[$doc:meta])* $vis:vis struct $name:ident<$($g:ident),+> where [$($bounds:tt)*] = $value:expr;) => {
         $(#[$doc])*
-        pub struct $name<A, B>(PhantomData<fn() -> (A, B)>);
+        $vis struct $name<$($g),+>($crate::int::Marker<($($g,)+)>);
 
-        impl<A, B> Clone for $name<A, B> {
+        impl<$($g),+> Clone for $name<$($g),+> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<A, B> Copy for $name<A, B> {}
-        impl<A, B> Default for $name<A, B> {
+        impl<$($g),+> Copy for $name<$($g),+> {}
+        impl<$($g),+> Default for $name<$($g),+> {
             fn default() -> Self {
-                $name(PhantomData)
+                $name(core::marker::PhantomData)
             }
         }
-        impl<A, B> Sealed for $name<A, B> {}
-        impl<A: Int, B: Int> Int for $name<A, B> {
-            type Kind = Static;
-            type RtOr<X: Int> = X;
-            const STATIC: Option<isize> = {
-                let $a = static_value::<A>();
-                let $b = static_value::<B>();
-                Some($static)
-            };
+        impl<$($g),+> $crate::int::Sealed for $name<$($g),+> {}
+        impl<$($bounds)*> core::fmt::Debug for $name<$($g),+> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "_{}", $crate::int::Int::value(*self))
+            }
+        }
+        impl<$($bounds)*> core::fmt::Display for $name<$($g),+> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "_{}", $crate::int::Int::value(*self))
+            }
+        }
+        impl<$($bounds)*, Rhs: $crate::int::Int> PartialEq<Rhs> for $name<$($g),+> {
+            fn eq(&self, other: &Rhs) -> bool {
+                $crate::int::int_eq(*self, *other)
+            }
+        }
+        impl<$($bounds)*> $crate::int::Int for $name<$($g),+> {
+            type Kind = $crate::int::Static;
+            type RtOr<X: $crate::int::Int> = X;
+            const STATIC: Option<isize> = Some($value);
             #[inline(always)]
             fn value(self) -> isize {
-                static_value::<Self>()
+                $crate::int::static_value::<Self>()
             }
             #[inline(always)]
             fn try_value(self) -> Option<isize> {
@@ -382,22 +399,26 @@ macro_rules! static_binop {
             }
             #[inline(always)]
             fn from_value(_: isize) -> Self {
-                $name(PhantomData)
+                $name(core::marker::PhantomData)
             }
             #[inline(always)]
             fn try_from_value(v: isize) -> Option<Self> {
-                if Some(v) == Self::STATIC { Some($name(PhantomData)) } else { None }
+                if Some(v) == Self::STATIC { Some($name(core::marker::PhantomData)) } else { None }
             }
         }
-        impl<A: Int, B: Int> fmt::Debug for $name<A, B> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "_{}", self.value())
-            }
-        }
-        impl<A: Int, B: Int> fmt::Display for $name<A, B> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "_{}", self.value())
-            }
+    };
+}
+pub(crate) use static_int_type;
+
+macro_rules! static_binop {
+    ($(#[$doc:meta])* $name:ident, $op:ident, $alias:ident, $fn:ident, |$a:ident, $b:ident| $static:expr, |$x:ident, $y:ident| $runtime:expr) => {
+        static_int_type! {
+            $(#[$doc])*
+            pub struct $name<A, B> where [A: Int, B: Int] = {
+                let $a = static_value::<A>();
+                let $b = static_value::<B>();
+                $static
+            };
         }
 
         #[doc = concat!("The type of [`", stringify!($fn), "`]`(a, b)`: [`", stringify!($name), "`] if both are static, else the first runtime operand's type.")]
@@ -534,6 +555,7 @@ const fn shape_div_value(a: isize, b: isize) -> isize {
     ceil_div_value(a, b)
 }
 
+static_int_type! {
 /// CuTe's compact-stride rule for one mode: a static extent of 1 gets stride 0, any other mode gets
 /// the running product `Cur`. [`StaticCompactStride`]`<S, Cur>` is that stride when both are static.
 ///
@@ -543,43 +565,10 @@ const fn shape_div_value(a: isize, b: isize) -> isize {
 /// assert_eq!(<StaticCompactStride<C<1>, C<8>> as Int>::STATIC, Some(0));
 /// assert_eq!(<StaticCompactStride<C<4>, C<8>> as Int>::STATIC, Some(8));
 /// ```
-pub struct StaticCompactStride<S, Cur>(PhantomData<fn() -> (S, Cur)>);
-
-impl<S, Cur> Clone for StaticCompactStride<S, Cur> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S, Cur> Copy for StaticCompactStride<S, Cur> {}
-impl<S, Cur> Sealed for StaticCompactStride<S, Cur> {}
-impl<S: Int, Cur: Int> Int for StaticCompactStride<S, Cur> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = match S::STATIC {
-        Some(1) => Some(0),
-        _ => Cur::STATIC,
+    pub struct StaticCompactStride<S, Cur> where [S: Int, Cur: Int] = match S::STATIC {
+        Some(1) => 0,
+        _ => static_value::<Cur>(),
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticCompactStride(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticCompactStride(PhantomData)) } else { None }
-    }
-}
-impl<S: Int, Cur: Int> fmt::Debug for StaticCompactStride<S, Cur> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
 }
 
 /// The type of [`compact_stride`]`(s, cur)`: static when `cur` is, like CuTe (whose stride for a
@@ -630,13 +619,6 @@ macro_rules! int_eq_impls {
 }
 int_eq_impls! {
     [const N: isize] C<N>;
-    [A: Int, B: Int] StaticMul<A, B>;
-    [A: Int, B: Int] StaticAdd<A, B>;
-    [A: Int, B: Int] StaticDiv<A, B>;
-    [A: Int, B: Int] StaticRem<A, B>;
-    [A: Int, B: Int] StaticCeilDiv<A, B>;
-    [A: Int, B: Int] StaticShapeDiv<A, B>;
-    [S: Int, Cur: Int] StaticCompactStride<S, Cur>;
 }
 
 macro_rules! static_ops {

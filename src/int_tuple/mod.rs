@@ -43,7 +43,6 @@ pub use structure::{Concat, Flatten, FlattenToTuple, Get, Prepend, ProductEach, 
 use crate::arity::for_tuples;
 use crate::int::{Int, Kind, Sealed, Static};
 use core::fmt;
-use core::marker::PhantomData;
 
 /// One integer of an int tuple, as visited by [`IntTuple::for_each_leaf`].
 ///
@@ -214,6 +213,7 @@ impl IntTuple for () {
 impl Tuple for () {}
 impl Sealed for () {}
 
+crate::int::static_int_type! {
 /// The static size of a static int tuple `T`, as a zero-sized integer: the type of [`IntTuple::size`]
 /// for static tuples. Its value is computed by the compiler.
 ///
@@ -223,53 +223,10 @@ impl Sealed for () {}
 /// use const_layout::C;
 /// assert_eq!(<StaticSize<(C<8>, (C<4>, C<2>))> as Int>::STATIC, Some(64));
 /// ```
-pub struct StaticSize<T>(PhantomData<fn() -> T>);
-
-impl<T> Clone for StaticSize<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for StaticSize<T> {}
-impl<T> Sealed for StaticSize<T> {}
-impl<T: IntTuple> fmt::Debug for StaticSize<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<T: IntTuple> fmt::Display for StaticSize<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<T: IntTuple, Rhs: Int> PartialEq<Rhs> for StaticSize<T> {
-    fn eq(&self, other: &Rhs) -> bool {
-        crate::int::int_eq(*self, *other)
-    }
-}
-impl<T: IntTuple> Int for StaticSize<T> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = match T::STATIC_SIZE {
-        Some(v) => Some(v),
+    pub struct StaticSize<T> where [T: IntTuple] = match T::STATIC_SIZE {
+        Some(v) => v,
         None => panic!("StaticSize of an int tuple with runtime integers"),
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        crate::int::static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticSize(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticSize(PhantomData)) } else { None }
-    }
 }
 
 const fn mul_static(a: Option<isize>, b: Option<isize>) -> Option<isize> {

@@ -13,10 +13,8 @@
 
 use super::shape_stride::{LayoutShape, add_static, is_last};
 use crate::arity::{a_types, for_tuples, with_context};
-use crate::int::{DivOut, Int, Kind, RemOut, Sealed, Static};
+use crate::int::{DivOut, Int, Kind, RemOut};
 use crate::int_tuple::IntTuple;
-use core::fmt;
-use core::marker::PhantomData;
 
 /// A coordinate `Self` into shape `S` with stride `D`: CuTe's `crd2idx(coord, shape, stride)`.
 ///
@@ -71,6 +69,7 @@ pub fn crd2idx<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple>(
     Int::from_value(coord.offset(shape, stride))
 }
 
+crate::int::static_int_type! {
 /// The static offset of a static coordinate in a static layout; see [`crd2idx`].
 ///
 /// ```
@@ -80,58 +79,10 @@ pub fn crd2idx<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple>(
 /// type O = StaticOffset<C<13>, (C<4>, (C<2>, C<3>)), (C<3>, (C<1>, C<8>))>;
 /// assert_eq!(<O as Int>::STATIC, Some(3 + 1 + 8));
 /// ```
-pub struct StaticOffset<Crd, S, D>(crate::int::Marker<(Crd, S, D)>);
-
-impl<Crd, S, D> Clone for StaticOffset<Crd, S, D> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<Crd, S, D> Copy for StaticOffset<Crd, S, D> {}
-impl<Crd, S, D> Sealed for StaticOffset<Crd, S, D> {}
-impl<Crd, S, D> Default for StaticOffset<Crd, S, D> {
-    fn default() -> Self {
-        StaticOffset(PhantomData)
-    }
-}
-impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> fmt::Debug for StaticOffset<Crd, S, D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> fmt::Display for StaticOffset<Crd, S, D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple, Rhs: Int> PartialEq<Rhs> for StaticOffset<Crd, S, D> {
-    fn eq(&self, other: &Rhs) -> bool {
-        crate::int::int_eq(*self, *other)
-    }
-}
-impl<Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple> Int for StaticOffset<Crd, S, D> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = match Crd::STATIC_OFFSET {
-        Some(v) => Some(v),
+    pub struct StaticOffset<Crd, S, D> where [Crd: Crd2Idx<S, D>, S: IntTuple, D: IntTuple] = match Crd::STATIC_OFFSET {
+        Some(v) => v,
         None => panic!("StaticOffset of a coordinate or layout with runtime integers"),
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        crate::int::static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticOffset(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticOffset(PhantomData)) } else { None }
-    }
 }
 
 // An integer against any shape: split colexicographically (see `LayoutShape::offset_of_index`).

@@ -41,7 +41,6 @@ use crate::error::LayoutError;
 use crate::int::{Int, Kind, Static};
 use crate::int_tuple::{CompactLeft, CompactRight, CuteCompact, Flatten, Get, IntTuple, Profile};
 use core::fmt;
-use core::marker::PhantomData;
 
 /// CuTe's `Layout<Shape, Stride>`: a shape and a congruent stride.
 ///
@@ -522,6 +521,7 @@ pub type CosizeOut<S, D> = <<<S as IntTuple>::Kind as Kind>::And<<D as IntTuple>
     <<S as IntTuple>::Kind as Kind>::Select<<D as IntTuple>::Rt, <S as IntTuple>::Rt>,
 >;
 
+crate::int::static_int_type! {
 /// The cosize of a static layout, as a zero-sized integer.
 ///
 /// ```
@@ -530,61 +530,13 @@ pub type CosizeOut<S, D> = <<<S as IntTuple>::Kind as Kind>::And<<D as IntTuple>
 /// use const_layout::C;
 /// assert_eq!(<StaticCosize<(C<4>, C<2>), (C<2>, C<1>)> as Int>::STATIC, Some(8));
 /// ```
-pub struct StaticCosize<S, D>(PhantomData<fn() -> (S, D)>);
-
-impl<S, D> Clone for StaticCosize<S, D> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S, D> Copy for StaticCosize<S, D> {}
-impl<S, D> crate::int::Sealed for StaticCosize<S, D> {}
-impl<S, D> Default for StaticCosize<S, D> {
-    fn default() -> Self {
-        StaticCosize(PhantomData)
-    }
-}
-impl<S: LayoutShape<D>, D: IntTuple> fmt::Debug for StaticCosize<S, D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<S: LayoutShape<D>, D: IntTuple> fmt::Display for StaticCosize<S, D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<S: LayoutShape<D>, D: IntTuple, Rhs: Int> PartialEq<Rhs> for StaticCosize<S, D> {
-    fn eq(&self, other: &Rhs) -> bool {
-        crate::int::int_eq(*self, *other)
-    }
-}
-impl<S: LayoutShape<D>, D: IntTuple> Int for StaticCosize<S, D> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = match S::STATIC_SPAN {
+    pub struct StaticCosize<S, D> where [S: LayoutShape<D>, D: IntTuple] = match S::STATIC_SPAN {
         Some(v) => match v.checked_add(1) {
-            Some(c) => Some(c),
+            Some(c) => c,
             None => panic!("the cosize of a static layout overflows isize"),
         },
         None => panic!("StaticCosize of a layout with runtime integers"),
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        crate::int::static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticCosize(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticCosize(PhantomData)) } else { None }
-    }
 }
 
 impl<S: IntTuple, D: IntTuple> fmt::Display for Layout<S, D> {

@@ -9,9 +9,8 @@ use super::{Layout, LayoutShape};
 use crate::arity::for_tuples;
 use crate::dynamic::{DynIntTuple, ops};
 use crate::error::LayoutError;
-use crate::int::{Int, Kind, Sealed, Static};
+use crate::int::{Int, Kind};
 use crate::int_tuple::{IntTuple, Profile};
-use core::fmt;
 use core::marker::PhantomData;
 
 /// The deepest nesting a [`Path`] records.
@@ -54,6 +53,7 @@ impl<P: Path, const I: usize> Path for Down<P, I> {
     };
 }
 
+crate::int::static_int_type! {
 /// The static stride `make_ordered_layout(S, O)` gives the integer of `S` at position `P`.
 ///
 /// ```
@@ -64,48 +64,10 @@ impl<P: Path, const I: usize> Path for Down<P, I> {
 /// type O = (C<2>, C<0>, C<1>);
 /// assert_eq!(<StaticOrderedStride<S, O, Down<Root, 0>> as Int>::STATIC, Some(16));
 /// ```
-pub struct StaticOrderedStride<S, O, P>(crate::int::Marker<(S, O, P)>);
-
-impl<S, O, P> Clone for StaticOrderedStride<S, O, P> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S, O, P> Copy for StaticOrderedStride<S, O, P> {}
-impl<S, O, P> Sealed for StaticOrderedStride<S, O, P> {}
-impl<S, O, P> Default for StaticOrderedStride<S, O, P> {
-    fn default() -> Self {
-        StaticOrderedStride(PhantomData)
-    }
-}
-impl<S: IntTuple, O: IntTuple, P: Path> fmt::Debug for StaticOrderedStride<S, O, P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<S: IntTuple, O: IntTuple, P: Path> Int for StaticOrderedStride<S, O, P> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = {
+    pub struct StaticOrderedStride<S, O, P> where [S: IntTuple, O: IntTuple, P: Path] = {
         assert!(S::IS_STATIC && O::IS_STATIC, "StaticOrderedStride needs a static shape and order");
-        Some(DynIntTuple::ordered_stride_at(&S::TREE, &O::TREE, &P::IDX, P::LEN))
+        DynIntTuple::ordered_stride_at(&S::TREE, &O::TREE, &P::IDX, P::LEN)
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        crate::int::static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticOrderedStride(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticOrderedStride(PhantomData)) } else { None }
-    }
 }
 
 /// The stride `make_ordered_layout(S, O)` gives the sub-tuple `Self` of `S` at position `P`:

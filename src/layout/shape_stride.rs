@@ -3,10 +3,8 @@
 
 use crate::arity::{for_tuples, with_context};
 use crate::error::LayoutError;
-use crate::int::{Int, Kind, Sealed, Static};
+use crate::int::{Int, Kind};
 use crate::int_tuple::{CompactLeft, CuteCompact, IntTuple, Leaf};
-use core::fmt;
-use core::marker::PhantomData;
 
 /// Running totals of a layout check; see [`LayoutShape::check`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,6 +157,7 @@ const fn hier_leaf_const(idx: isize, s: isize, d: isize) -> isize {
     }
 }
 
+crate::int::static_int_type! {
 /// The static result of [`LayoutShape::hier_coord`] at one integer, when index, extent and stride
 /// are static.
 ///
@@ -168,48 +167,10 @@ const fn hier_leaf_const(idx: isize, s: isize, d: isize) -> isize {
 /// use const_layout::C;
 /// assert_eq!(<StaticHierCoord<C<13>, C<4>, C<2>> as Int>::STATIC, Some(2));
 /// ```
-pub struct StaticHierCoord<I, S, D>(crate::int::Marker<(I, S, D)>);
-
-impl<I, S, D> Clone for StaticHierCoord<I, S, D> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<I, S, D> Copy for StaticHierCoord<I, S, D> {}
-impl<I, S, D> Sealed for StaticHierCoord<I, S, D> {}
-impl<I, S, D> Default for StaticHierCoord<I, S, D> {
-    fn default() -> Self {
-        StaticHierCoord(PhantomData)
-    }
-}
-impl<I: Int, S: Int, D: Int> fmt::Debug for StaticHierCoord<I, S, D> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "_{}", self.value())
-    }
-}
-impl<I: Int, S: Int, D: Int> Int for StaticHierCoord<I, S, D> {
-    type Kind = Static;
-    type RtOr<X: Int> = X;
-    const STATIC: Option<isize> = match (I::STATIC, S::STATIC, D::STATIC) {
-        (Some(i), Some(s), Some(d)) => Some(hier_leaf_const(i, s, d)),
-        _ => None,
+    pub struct StaticHierCoord<I, S, D> where [I: Int, S: Int, D: Int] = match (I::STATIC, S::STATIC, D::STATIC) {
+        (Some(i), Some(s), Some(d)) => hier_leaf_const(i, s, d),
+        _ => panic!("StaticHierCoord of runtime integers"),
     };
-    #[inline(always)]
-    fn value(self) -> isize {
-        crate::int::static_value::<Self>()
-    }
-    #[inline(always)]
-    fn try_value(self) -> Option<isize> {
-        Self::STATIC
-    }
-    #[inline(always)]
-    fn from_value(_: isize) -> Self {
-        StaticHierCoord(PhantomData)
-    }
-    #[inline(always)]
-    fn try_from_value(v: isize) -> Option<Self> {
-        if Some(v) == Self::STATIC { Some(StaticHierCoord(PhantomData)) } else { None }
-    }
 }
 
 /// Kind of three integers together: static only if all are.
