@@ -138,14 +138,27 @@ impl<'a> Parser<'a> {
             return Err(self.error_raw(if is_static { "digits after `_`" } else { "an integer or `(`" }));
         }
         let digits = &self.text[digits_start..self.pos];
-        let mut value: isize = 0;
+        // Accumulate as a negative number: isize::MIN has no positive counterpart.
+        let mut neg: isize = 0;
         for b in digits.bytes() {
-            value = value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((b - b'0') as isize))
-                .ok_or(self.invalid(start_col, LayoutError::ValueOutOfRange { part: "integer", leaf: 0 }))?;
+            neg = neg.checked_mul(10).and_then(|v| v.checked_sub((b - b'0') as isize)).ok_or(ParseError {
+                column: start_col,
+                expected: "an integer within isize",
+                found: digits.chars().next(),
+                invalid: None,
+            })?;
         }
-        Ok(DynInt { value: if negative { -value } else { value }, is_static })
+        let value = if negative {
+            neg
+        } else {
+            neg.checked_neg().ok_or(ParseError {
+                column: start_col,
+                expected: "an integer within isize",
+                found: digits.chars().next(),
+                invalid: None,
+            })?
+        };
+        Ok(DynInt { value, is_static })
     }
 
     fn eat_raw(&mut self, c: char) -> bool {

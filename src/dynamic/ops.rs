@@ -165,7 +165,9 @@ pub(crate) fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynInt
         if sv.is_static && sv.value == 1 {
             return Ok((DynIntTuple::int(DynInt::fixed(0)), current));
         }
-        let next = current.value.checked_mul(sv.value).ok_or(LayoutError::StrideOverflow { leaf: 0 })?;
+        // The running product after the last integer may overflow without harm: it is no stride.
+        // Callers whose strides could overflow check them first (`check_compact`).
+        let next = current.value.wrapping_mul(sv.value);
         return Ok((
             DynIntTuple::int(current),
             DynInt { value: next, is_static: current.is_static && sv.is_static },
@@ -291,19 +293,46 @@ pub(crate) fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
 }
 
 /// The scalar-stride rule: a stride integer against a tuple mode is that mode's compact
-/// column-major strides starting at it.
+/// column-major strides starting at it. `Err` if an expanded stride overflows (`leaf` counts the
+/// integers of the expanded stride, as the typed path does).
 pub(crate) fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+    expand_stride_from(s, d, &mut 0)
+}
+
+fn expand_stride_from(s: &DynIntTuple, d: &DynIntTuple, leaf: &mut usize) -> R<DynIntTuple> {
     match (s.is_int(), d.as_int()) {
-        (true, Some(_)) => Ok(*d),
+        (true, Some(_)) => {
+            *leaf += 1;
+            Ok(*d)
+        }
         (true, None) => not_congruent("stride"),
-        (false, Some(dv)) => Ok(compact(s, dv, true)?.0),
+        (false, Some(dv)) => {
+            check_compact(s, dv.value, leaf)?;
+            Ok(compact(s, dv, true)?.0)
+        }
         (false, None) => {
             if s.rank() != d.rank() {
-                return not_congruent("stride");
+                return Err(LayoutError::RankMismatch { what: "stride", got: d.rank(), expected: s.rank() });
             }
-            DynIntTuple::try_from_modes(s.modes().zip(d.modes()).map(|(sm, dm)| expand_stride(&sm, &dm)))
+            DynIntTuple::try_from_modes(
+                s.modes().zip(d.modes()).map(|(sm, dm)| expand_stride_from(&sm, &dm, leaf)),
+            )
         }
     }
+}
+
+/// Every column-major stride of `s` starting at `d` fits in `isize`.
+fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
+    let mut running = Some(1isize);
+    for v in s.leaves() {
+        let stepped = !(v.is_static && v.value == 1);
+        if stepped && running.and_then(|p| p.checked_mul(d)).is_none() {
+            return Err(LayoutError::StrideOverflow { leaf: *leaf });
+        }
+        running = running.and_then(|p| p.checked_mul(v.value));
+        *leaf += 1;
+    }
+    Ok(())
 }
 
 /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.

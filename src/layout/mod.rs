@@ -364,8 +364,11 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
     {
         if Crd::IS_INT && !S::IS_INT {
             // An integer index into the whole layout: it must be below the size.
-            let (index, size) = (coord.size().value(), self.shape.size().value());
-            if coord.size().try_value().is_none() || index < 0 || index >= size {
+            let Some(index) = coord.size().try_value() else {
+                return Err(LayoutError::ValueOutOfRange { part: "coordinate", leaf: 0 });
+            };
+            let size = self.shape.size().value();
+            if index < 0 || index >= size {
                 return Err(LayoutError::IndexOutOfRange { index, size });
             }
         } else {

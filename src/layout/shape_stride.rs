@@ -402,25 +402,51 @@ impl<D: Int> ExpandStride<()> for D {
     }
 }
 
-/// Checked column-major expansion of `d` against the integers of `s`.
-fn check_scalar_expansion<S: IntTuple>(d: isize, s: &S, leaf: &mut usize) -> Result<(), LayoutError> {
+/// Checked column-major expansion of `d` against the integers of `s`: every stride must fit in
+/// `isize`, and in the integer type the expansion gives it (`expanded`, computed with wrapping), so
+/// that `(2u32, 2u32):i32` with a large `i32` stride is an error instead of a wrapped stride.
+fn check_scalar_expansion<S: IntTuple, E: IntTuple>(
+    d: isize,
+    s: &S,
+    expanded: &E,
+    leaf: &mut usize,
+) -> Result<(), LayoutError> {
     let mut running: Option<isize> = Some(1);
     let mut result = Ok(());
+    let mut k = 0usize;
     s.for_each_leaf(&mut |l: Leaf| {
         if result.is_err() {
             return;
         }
         let stepped = !(l.is_static && l.value == Some(1));
-        if stepped && running.and_then(|p| p.checked_mul(d)).is_none() {
-            result = Err(LayoutError::StrideOverflow { leaf: *leaf });
-        }
+        let want = if stepped { running.and_then(|p| p.checked_mul(d)) } else { Some(0) };
+        result = match want {
+            None => Err(LayoutError::StrideOverflow { leaf: *leaf }),
+            Some(v) if nth_leaf(expanded, k) != Some(v) => {
+                Err(LayoutError::TypeTooSmall { what: "stride", value: v })
+            }
+            Some(_) => Ok(()),
+        };
         running = match (running, l.value) {
             (Some(p), Some(v)) => p.checked_mul(v),
             _ => None,
         };
         *leaf += 1;
+        k += 1;
     });
     result
+}
+
+/// The value of integer `k` (left to right) of `t`.
+fn nth_leaf<T: IntTuple>(t: &T, k: usize) -> Option<isize> {
+    let (mut i, mut found) = (0usize, None);
+    t.for_each_leaf(&mut |l: Leaf| {
+        if i == k {
+            found = l.value;
+        }
+        i += 1;
+    });
+    found
 }
 
 macro_rules! impl_expand {
@@ -435,7 +461,7 @@ macro_rules! impl_expand {
                 s.compact_left(*self).0
             }
             fn check_expand(&self, s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
-                check_scalar_expansion(self.value(), s, leaf)
+                check_scalar_expansion(self.value(), s, &self.expand(s), leaf)
             }
         }
 
