@@ -38,3 +38,24 @@ pub const MAX_RANK: usize = 12;
 /// assert_eq!(r.to_string(), "(6,_8):(_1,6)");
 /// ```
 pub use const_layout_macros::layout;
+
+// Maintainer-side invariants, checked whenever the crate is compiled.
+mod invariants {
+    use crate::int::{Dynamic, Int, Static};
+    use crate::int_tuple::IntTuple;
+    use crate::{C, Layout};
+    use static_assertions::{assert_eq_size, assert_impl_all, assert_not_impl_any, assert_type_eq_all};
+
+    type Card = Layout<(C<8>, (C<4>, C<2>)), (C<1>, (C<8>, C<32>))>;
+    // A static layout is zero-sized; a runtime one holds just its runtime integers.
+    assert_eq_size!(Card, ());
+    assert_eq_size!(Layout<(C<8>, usize), (C<1>, isize)>, (usize, isize));
+    // Tuples are never integers (the blanket impls over `Int` rely on it), and static-ness is typed.
+    assert_not_impl_any!((usize, usize): Int);
+    assert_not_impl_any!((): Int);
+    assert_impl_all!(C<8>: Int, IntTuple);
+    assert_type_eq_all!(<(C<8>, (C<4>, C<2>)) as IntTuple>::Kind, Static);
+    assert_type_eq_all!(<(C<8>, usize) as IntTuple>::Kind, Dynamic);
+    // The size of a static shape is a static integer.
+    assert_type_eq_all!(<<(C<8>, (C<4>, C<2>)) as IntTuple>::Size as Int>::Kind, Static);
+}

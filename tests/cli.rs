@@ -69,7 +69,7 @@ fn bad_input_is_one_line_and_status_1() {
         (vec!["eval", "(8,(4,0)):(1,8)"], "shape integer 2 is 0"),
         (vec!["eval", "(8,x):(1,8)"], "found `x`"),
         (vec!["eval", "size((99999999999,99999999999))"], "overflows"),
-        (vec!["eval", "99999999999999999999999"], "does not fit"),
+        (vec!["eval", "99999999999999999999999"], "an integer within isize"),
         (vec!["eval", "nope(1)"], "unknown function `nope`"),
         (vec!["eval"], "needs an expression"),
         (vec!["frobnicate"], "unknown command"),
