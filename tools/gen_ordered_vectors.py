@@ -6,44 +6,23 @@ tools/oracle/README.md) and writes one typed check per line: the shape and order
 tuples with the same static (`C::<n>`) and runtime (`n usize`) integers, and the typed result must
 have CuTe's values. Where CuTe's whole result is static the typed layout must be zero-sized.
 
-Run: python3 tools/gen_ordered_vectors.py   (deterministic; no arguments)
+Run: python3 tools/gen_ordered_vectors.py && cargo fmt   (deterministic; the checked-in file is the
+formatted output)
 """
-import pathlib, re
+import pathlib, re, sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gen_typed_vectors import parse  # the CuTe-text parser shared by the generators
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests/data/cute_int_tuples.txt"
 OUT = ROOT / "tests/ordered_vectors.rs"
 
 
-def parse(text):
-    pos = 0
-
-    def go():
-        nonlocal pos
-        if text[pos] == "(":
-            pos += 1
-            items = []
-            if text[pos] == ")":
-                pos += 1
-                return items
-            while True:
-                items.append(go())
-                if text[pos] == ")":
-                    pos += 1
-                    return items
-                assert text[pos] == ","
-                pos += 1
-        m = re.match(r"(_?)(-?\d+)", text[pos:])
-        pos += m.end()
-        return (bool(m.group(1)), int(m.group(2)))
-
-    return go()
-
-
 def rust(t, runtime_ty):
     if isinstance(t, list):
         return "(" + "".join(rust(x, runtime_ty) + ", " for x in t) + ")"
-    static, v = t
+    v, static = t
     return f"C::<{v}>" if static else f"{v}{runtime_ty}"
 
 

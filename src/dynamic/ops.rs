@@ -46,19 +46,9 @@ pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dy
             if s.rank() == 0 {
                 return Ok(DynInt::fixed(0));
             }
-            // crd2idx_itt: each mode takes coord % size(mode), the last mode what is left.
-            let n = s.rank();
-            let mut rest = ci;
             let mut total: Option<DynInt> = None;
-            for (k, (sm, dm)) in s.modes().zip(d.modes()).enumerate() {
-                let c = if k + 1 == n {
-                    rest
-                } else {
-                    let p = product(&sm)?;
-                    let m = rest.rem(p);
-                    rest = rest.div(p);
-                    m
-                };
+            for (part, dm) in split(ci, s).zip(d.modes()) {
+                let (c, sm) = part?;
                 let t = crd2idx(&DynIntTuple::int(c), &sm, &dm)?;
                 total = Some(total.map_or(t, |acc| acc.add(t)));
             }
@@ -69,6 +59,23 @@ pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dy
             None => not_congruent("stride"),
         },
     }
+}
+
+/// CuTe's split of an integer coordinate over the modes of a tuple shape (`crd2idx_itt`): each mode
+/// takes `coord % size(mode)` and passes `coord / size(mode)` on; the last mode takes what is left.
+/// Yields each mode's integer with the mode.
+fn split(coord: DynInt, s: &DynIntTuple) -> impl Iterator<Item = R<(DynInt, DynIntTuple)>> + '_ {
+    let n = s.rank();
+    let mut rest = coord;
+    s.modes().enumerate().map(move |(k, sm)| {
+        if k + 1 == n {
+            return Ok((rest, sm));
+        }
+        let p = product(&sm)?;
+        let m = rest.rem(p);
+        rest = rest.div(p);
+        Ok((m, sm))
+    })
 }
 
 /// CuTe's `idx2crd(idx, shape)`.
@@ -84,17 +91,8 @@ pub(crate) fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
         (Some(_), true) => Ok(*i),
         (Some(ii), false) => {
             // The same split as crd2idx against the basis strides.
-            let n = s.rank();
-            let mut rest = ii;
-            DynIntTuple::try_from_modes(s.modes().enumerate().map(|(k, sm)| {
-                let c = if k + 1 == n {
-                    rest
-                } else {
-                    let p = product(&sm)?;
-                    let m = rest.rem(p);
-                    rest = rest.div(p);
-                    m
-                };
+            DynIntTuple::try_from_modes(split(ii, s).map(|part| {
+                let (c, sm) = part?;
                 idx2crd(&DynIntTuple::int(c), &sm)
             }))
         }
