@@ -45,3 +45,45 @@ macro_rules! a_types {
     ($([$i:tt $A:ident $B:ident $C:ident])*) => { ($($A,)*) };
 }
 pub(crate) use a_types;
+
+/// Calls `$m!([left positions] [right positions])` for every pair of *different* arities 1..=12:
+/// the left tuple's positions name their type parameters `A`, the right tuple's `B`. Used for the
+/// impls that exist only to report a rank mismatch with both ranks.
+macro_rules! for_unequal_tuple_pairs {
+    ($m:ident) => {
+        $crate::arity::for_unequal_tuple_pairs!(@outer $m []
+            [[0 A0 B0 C0] [1 A1 B1 C1] [2 A2 B2 C2] [3 A3 B3 C3] [4 A4 B4 C4] [5 A5 B5 C5]
+             [6 A6 B6 C6] [7 A7 B7 C7] [8 A8 B8 C8] [9 A9 B9 C9] [10 A10 B10 C10] [11 A11 B11 C11]]
+            [0 A0 B0 C0] [1 A1 B1 C1] [2 A2 B2 C2] [3 A3 B3 C3] [4 A4 B4 C4] [5 A5 B5 C5]
+            [6 A6 B6 C6] [7 A7 B7 C7] [8 A8 B8 C8] [9 A9 B9 C9] [10 A10 B10 C10] [11 A11 B11 C11]);
+    };
+    // Only the pairs whose right tuple is longer than the left one.
+    (@longer_only $m:ident) => {
+        $crate::arity::for_unequal_tuple_pairs!(@outer_longer $m []
+            [0 A0 B0 C0] [1 A1 B1 C1] [2 A2 B2 C2] [3 A3 B3 C3] [4 A4 B4 C4] [5 A5 B5 C5]
+            [6 A6 B6 C6] [7 A7 B7 C7] [8 A8 B8 C8] [9 A9 B9 C9] [10 A10 B10 C10] [11 A11 B11 C11]);
+    };
+    (@outer_longer $m:ident [$($done:tt)*] $next:tt $($rest:tt)*) => {
+        $crate::arity::for_unequal_tuple_pairs!(@longer $m [$($done)* $next] [$($done)* $next] $($rest)*);
+        $crate::arity::for_unequal_tuple_pairs!(@outer_longer $m [$($done)* $next] $($rest)*);
+    };
+    (@outer_longer $m:ident [$($done:tt)*]) => {};
+    // For the left arity n (`$done $next`): every shorter right arity, then every longer one.
+    (@outer $m:ident [$($done:tt)*] $all:tt $next:tt $($rest:tt)*) => {
+        $crate::arity::for_unequal_tuple_pairs!(@shorter $m [$($done)* $next] [] $($done)*);
+        $crate::arity::for_unequal_tuple_pairs!(@longer $m [$($done)* $next] [$($done)* $next] $($rest)*);
+        $crate::arity::for_unequal_tuple_pairs!(@outer $m [$($done)* $next] $all $($rest)*);
+    };
+    (@outer $m:ident [$($done:tt)*] $all:tt) => {};
+    (@shorter $m:ident $left:tt [$($r:tt)*] $next:tt $($rest:tt)*) => {
+        $m!($left [$($r)* $next]);
+        $crate::arity::for_unequal_tuple_pairs!(@shorter $m $left [$($r)* $next] $($rest)*);
+    };
+    (@shorter $m:ident $left:tt [$($r:tt)*]) => {};
+    (@longer $m:ident $left:tt [$($r:tt)*] $next:tt $($rest:tt)*) => {
+        $m!($left [$($r)* $next]);
+        $crate::arity::for_unequal_tuple_pairs!(@longer $m $left [$($r)* $next] $($rest)*);
+    };
+    (@longer $m:ident $left:tt [$($r:tt)*]) => {};
+}
+pub(crate) use for_unequal_tuple_pairs;

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 mod arity;
+pub mod diagnostics;
 pub mod dynamic;
 pub mod error;
 pub mod int;

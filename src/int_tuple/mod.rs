@@ -93,6 +93,9 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     const IS_STATIC: bool = <Self::Kind as Kind>::IS_STATIC;
     /// [`Static`] if every integer is static.
     type Kind: Kind;
+    /// [`IsInt`] or [`IsTuple`]: lets one impl dispatch on the forms of several int tuples, so that
+    /// a mismatch reaches the precise error of [`diagnostics`](crate::diagnostics).
+    type Form: 'static;
     /// The first runtime integer type among the integers, left to right (`isize` if all are static):
     /// the type of runtime results computed from this tuple, such as its size.
     type Rt: Int;
@@ -126,6 +129,12 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
         Cute(self)
     }
 }
+
+/// The [`IntTuple::Form`] of an integer.
+pub enum IsInt {}
+
+/// The [`IntTuple::Form`] of a tuple.
+pub enum IsTuple {}
 
 /// A tuple (as opposed to an integer): `()` and `(A, ...)`. Sealed marker for bounds.
 ///
@@ -164,6 +173,7 @@ impl<T: Int> IntTuple for T {
     const LEAVES: usize = 1;
     const IS_INT: bool = true;
     type Kind = T::Kind;
+    type Form = IsInt;
     type Rt = T::RtOr<isize>;
     const STATIC_SIZE: Option<isize> = T::STATIC;
     const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::int(match T::STATIC {
@@ -194,6 +204,7 @@ impl IntTuple for () {
     const LEAVES: usize = 0;
     const IS_INT: bool = false;
     type Kind = Static;
+    type Form = IsTuple;
     type Rt = isize;
     const STATIC_SIZE: Option<isize> = Some(1);
     const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::EMPTY;
@@ -258,6 +269,7 @@ macro_rules! impl_int_tuple {
             const LEAVES: usize = $A0::LEAVES $(+ $A::LEAVES)*;
             const IS_INT: bool = false;
             type Kind = <$A0::Kind as Kind>::And<<($($A,)*) as IntTuple>::Kind>;
+            type Form = IsTuple;
             type Rt = <$A0::Kind as Kind>::Select<<($($A,)*) as IntTuple>::Rt, $A0::Rt>;
             const STATIC_SIZE: Option<isize> = mul_static($A0::STATIC_SIZE, <($($A,)*) as IntTuple>::STATIC_SIZE);
             const TREE: crate::dynamic::DynIntTuple = match crate::dynamic::DynIntTuple::tuple(&[$A0::TREE, $($A::TREE,)*]) {

@@ -53,6 +53,7 @@ macro_rules! impl_get {
         $(impl_get!(@one $all $i $A);)+
     };
     (@one [$($T:ident)+] $i:tt $A:ident) => {
+        #[diagnostic::do_not_recommend]
         impl<$($T: IntTuple),+> Get<$i> for ($($T,)+) {
             type Output = $A;
             #[inline(always)]
@@ -63,6 +64,25 @@ macro_rules! impl_get {
     };
 }
 for_tuples!(impl_get);
+
+macro_rules! count {
+    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
+}
+
+// Mode indices from a tuple's rank up to the largest rank: impls that exist only to report the
+// index and the rank. (Indices beyond the largest rank have no impl at all.)
+macro_rules! impl_get_out_of_range {
+    ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
+        impl<$($A: IntTuple),+> Get<{ count!($($j)+) - 1 }> for ($($A,)+)
+        where
+            (): crate::diagnostics::ModeIndex<($($A,)+), { count!($($j)+) - 1 }, { count!($($i)+) }>,
+        {
+            type Output = ();
+            fn get(&self) {}
+        }
+    };
+}
+crate::arity::for_unequal_tuple_pairs!(@longer_only impl_get_out_of_range);
 
 /// Put `X` in front of a tuple: `(a, b)` becomes `(x, a, b)`. Used to build results mode by mode.
 ///

@@ -13,8 +13,9 @@
 
 use super::shape_stride::{LayoutShape, add_static, is_last};
 use crate::arity::{a_types, for_tuples, with_context};
+use crate::diagnostics::{CoordinateDeeper, CoordinateRank};
 use crate::int::{DivOut, Int, Kind, RemOut};
-use crate::int_tuple::IntTuple;
+use crate::int_tuple::{IntTuple, IsInt, IsTuple};
 
 /// A coordinate `Self` into shape `S` with stride `D`: CuTe's `crd2idx(coord, shape, stride)`.
 ///
@@ -85,23 +86,58 @@ crate::int::static_int_type! {
     };
 }
 
+// One impl for every coordinate: what it means depends on the forms (integer or tuple) of the
+// coordinate and of the shape. A single blanket impl, dispatching on those forms, means that for any
+// coordinate exactly one chain of impls applies, so a mismatch is reported by the diagnostic trait
+// at its end (with the ranks) rather than as "no impl".
+impl<Crd: IntTuple, S: IntTuple, D: IntTuple> Crd2Idx<S, D> for Crd
+where
+    (Crd::Form, S::Form): CoordDispatch<Crd, S, D>,
+{
+    const STATIC_OFFSET: Option<isize> = <(Crd::Form, S::Form) as CoordDispatch<Crd, S, D>>::STATIC_OFFSET;
+    #[inline(always)]
+    fn offset(&self, s: &S, d: &D) -> isize {
+        <(Crd::Form, S::Form)>::offset(self, s, d)
+    }
+}
+
+/// `crd2idx` for a pair of forms `(coordinate form, shape form)`; see [`Crd2Idx`].
+#[diagnostic::on_unimplemented(message = "`{Crd}` is not a coordinate into the shape `{S}`")]
+pub trait CoordDispatch<Crd, S, D> {
+    /// See [`Crd2Idx::STATIC_OFFSET`].
+    const STATIC_OFFSET: Option<isize>;
+    /// See [`Crd2Idx::offset`].
+    fn offset(crd: &Crd, s: &S, d: &D) -> isize;
+}
+
 // An integer against any shape: split colexicographically (see `LayoutShape::offset_of_index`).
-impl<I: Int, S: LayoutShape<D>, D: IntTuple> Crd2Idx<S, D> for I {
+impl<I: Int, S: LayoutShape<D>, D: IntTuple, F> CoordDispatch<I, S, D> for (IsInt, F) {
     const STATIC_OFFSET: Option<isize> = match I::STATIC {
         Some(i) => S::FLAT.offset_of_index(i),
         None => None,
     };
     #[inline(always)]
-    fn offset(&self, s: &S, d: &D) -> isize {
-        s.offset_of_index(d, self.value())
+    fn offset(crd: &I, s: &S, d: &D) -> isize {
+        s.offset_of_index(d, crd.value())
+    }
+}
+
+// A tuple against an integer mode: the coordinate is deeper than the shape.
+impl<Crd, S, D> CoordDispatch<Crd, S, D> for (IsTuple, IsInt)
+where
+    (): CoordinateDeeper<Crd, S>,
+{
+    const STATIC_OFFSET: Option<isize> = None;
+    fn offset(_: &Crd, _: &S, _: &D) -> isize {
+        0
     }
 }
 
 // The rank-0 layout `():()` has the single offset 0.
-impl Crd2Idx<(), ()> for () {
+impl CoordDispatch<(), (), ()> for (IsTuple, IsTuple) {
     const STATIC_OFFSET: Option<isize> = Some(0);
     #[inline(always)]
-    fn offset(&self, _: &(), _: &()) -> isize {
+    fn offset(_: &(), _: &(), _: &()) -> isize {
         0
     }
 }
@@ -120,51 +156,99 @@ macro_rules! mode_idx {
 
 macro_rules! impl_index {
     (@go $([$i:tt $A:ident $B:ident $C:ident [$($before:tt)*] [$($after:tt)*]])+) => {
-        // A tuple against a tuple mode of the same rank: mode by mode.
-        impl<$($A: IntTuple, $B: IntTuple, $C: Crd2Idx<$A, $B>),+> Crd2Idx<($($A,)+), ($($B,)+)> for ($($C,)+) {
+        // A tuple coordinate against a tuple shape of the same rank: mode by mode.
+        impl<$($A: IntTuple, $B: IntTuple, $C: Crd2Idx<$A, $B>),+> CoordDispatch<($($C,)+), ($($A,)+), ($($B,)+)>
+            for (IsTuple, IsTuple)
+        {
             const STATIC_OFFSET: Option<isize> = {
                 let o = Some(0);
                 $(let o = add_static(o, $C::STATIC_OFFSET);)+
                 o
             };
             #[inline(always)]
-            fn offset(&self, s: &($($A,)+), d: &($($B,)+)) -> isize {
-                0isize $(.wrapping_add(self.$i.offset(&s.$i, &d.$i)))+
+            fn offset(c: &($($C,)+), s: &($($A,)+), d: &($($B,)+)) -> isize {
+                0isize $(.wrapping_add(c.$i.offset(&s.$i, &d.$i)))+
             }
         }
 
-        // idx2crd: an integer index against a tuple shape.
-        impl<I: Int, $($A: IntTuple),+> Idx2Crd<I> for ($($A,)+)
+        // An integer index against a tuple shape: split across the modes.
+        impl<I: Int, $($A: IntTuple),+> IndexDispatch<I, ($($A,)+)> for (IsInt, IsTuple)
         where
             $($A: Idx2Crd<mode_idx!(I; [$($before)*]; [$($after)*]; $A)>,)+
         {
-            type Output = ($(<$A as Idx2Crd<mode_idx!(I; [$($before)*]; [$($after)*]; $A)>>::Output,)+);
+            type Coord = ($(<$A as Idx2Crd<mode_idx!(I; [$($before)*]; [$($after)*]; $A)>>::Output,)+);
             #[inline(always)]
             #[allow(unused_assignments)] // the last mode's quotient is not needed
-            fn idx2crd(&self, idx: I) -> Self::Output {
+            fn idx2crd(idx: I, s: &($($A,)+)) -> Self::Coord {
                 let mut rest = idx.value();
                 ($({
-                    let extent = self.$i.size().value();
+                    let extent = s.$i.size().value();
                     let (r, q) = crate::int::split_index(rest, extent);
                     let c = if is_last!([$($after)*]) { rest } else { r };
                     rest = q;
-                    self.$i.idx2crd(Int::from_value(c))
+                    s.$i.idx2crd(Int::from_value(c))
                 },)+)
             }
         }
 
-        // idx2crd: a (partly hierarchical) coordinate against a tuple shape of the same rank.
-        impl<$($A: IntTuple + Idx2Crd<$C>, $C: IntTuple),+> Idx2Crd<($($C,)+)> for ($($A,)+) {
-            type Output = ($($A::Output,)+);
+        // A (partly hierarchical) tuple index against a tuple shape of the same rank: mode by mode.
+        impl<$($A: IntTuple + Idx2Crd<$C>, $C: IntTuple),+> IndexDispatch<($($C,)+), ($($A,)+)> for (IsTuple, IsTuple) {
+            type Coord = ($($A::Output,)+);
             #[inline(always)]
-            fn idx2crd(&self, idx: ($($C,)+)) -> Self::Output {
-                ($(self.$i.idx2crd(idx.$i),)+)
+            fn idx2crd(idx: ($($C,)+), s: &($($A,)+)) -> Self::Coord {
+                ($(s.$i.idx2crd(idx.$i),)+)
             }
         }
     };
     ($($pos:tt)+) => {
         with_context!(impl_index [@go]; $($pos)+);
     };
+}
+
+/// `idx2crd` for a pair of forms `(index form, shape form)`; see [`Idx2Crd`].
+#[diagnostic::on_unimplemented(message = "`{Idx}` is not an index into the shape `{S}`")]
+pub trait IndexDispatch<Idx, S> {
+    /// The coordinate.
+    type Coord: IntTuple;
+    /// See [`Idx2Crd::idx2crd`].
+    fn idx2crd(idx: Idx, s: &S) -> Self::Coord;
+}
+
+// One impl for every shape, dispatching on the forms of index and shape (see `Crd2Idx`).
+impl<S: IntTuple, Idx: IntTuple> Idx2Crd<Idx> for S
+where
+    (Idx::Form, S::Form): IndexDispatch<Idx, S>,
+{
+    type Output = <(Idx::Form, S::Form) as IndexDispatch<Idx, S>>::Coord;
+    #[inline(always)]
+    fn idx2crd(&self, idx: Idx) -> Self::Output {
+        <(Idx::Form, S::Form)>::idx2crd(idx, self)
+    }
+}
+
+// An integer against an integer mode: the coordinate is the index.
+impl<I: Int, S: Int> IndexDispatch<I, S> for (IsInt, IsInt) {
+    type Coord = I;
+    #[inline(always)]
+    fn idx2crd(idx: I, _: &S) -> I {
+        idx
+    }
+}
+
+// An integer against `()`.
+impl<I: Int> IndexDispatch<I, ()> for (IsInt, IsTuple) {
+    type Coord = ();
+    #[inline(always)]
+    fn idx2crd(_: I, _: &()) {}
+}
+
+// A tuple index against an integer mode: deeper than the shape.
+impl<Idx, S> IndexDispatch<Idx, S> for (IsTuple, IsInt)
+where
+    (): CoordinateDeeper<Idx, S>,
+{
+    type Coord = ();
+    fn idx2crd(_: Idx, _: &S) {}
 }
 
 /// CuTe's `idx2crd(idx, shape)`, implemented on the shape: the hierarchical coordinate of an index,
@@ -188,21 +272,35 @@ pub trait Idx2Crd<I: IntTuple>: IntTuple {
     fn idx2crd(&self, idx: I) -> Self::Output;
 }
 
-impl<S: Int, I: Int> Idx2Crd<I> for S {
-    type Output = I;
-    #[inline(always)]
-    fn idx2crd(&self, idx: I) -> I {
-        idx
-    }
-}
-
-impl<I: Int> Idx2Crd<I> for () {
-    type Output = ();
-    #[inline(always)]
-    fn idx2crd(&self, _: I) {}
-}
-
 for_tuples!(impl_index);
+
+// Impls that can never apply, so that a mismatch is reported by rank instead of as "no impl".
+macro_rules! count {
+    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
+}
+
+macro_rules! impl_rank_mismatch {
+    ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
+        // A coordinate tuple of one rank against a shape tuple of another.
+        impl<$($C,)+ $($P, $Q),+> CoordDispatch<($($C,)+), ($($P,)+), ($($Q,)+)> for (IsTuple, IsTuple)
+        where
+            (): CoordinateRank<($($C,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+        {
+            const STATIC_OFFSET: Option<isize> = None;
+            fn offset(_: &($($C,)+), _: &($($P,)+), _: &($($Q,)+)) -> isize {
+                0
+            }
+        }
+        impl<$($C,)+ $($P),+> IndexDispatch<($($C,)+), ($($P,)+)> for (IsTuple, IsTuple)
+        where
+            (): CoordinateRank<($($C,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+        {
+            type Coord = ();
+            fn idx2crd(_: ($($C,)+), _: &($($P,)+)) {}
+        }
+    };
+}
+crate::arity::for_unequal_tuple_pairs!(impl_rank_mismatch);
 
 /// CuTe's `idx2crd(idx, shape)`: see [`Idx2Crd`].
 ///

@@ -29,12 +29,14 @@ mod iter;
 mod ordered;
 mod shape_stride;
 
-pub use index::{Crd2Idx, Idx2Crd, OffsetOut, StaticOffset, crd2idx, idx2crd};
+pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
 pub use ordered::{
     Down, OrderedStride, OrderedStrideOf, Path, Root, StaticOrderedStride, make_ordered_layout,
 };
-pub use shape_stride::{Check, ExpandStride, FlatPairs, LayoutShape, MAX_FLAT, StaticHierCoord};
+pub use shape_stride::{
+    Check, ExpandStride, FlatPairs, LayoutShape, MAX_FLAT, StaticHierCoord, StrideDispatch,
+};
 
 use crate::C;
 use crate::error::LayoutError;

@@ -2,9 +2,10 @@
 //! scalar-stride rule that makes a stride congruent.
 
 use crate::arity::{for_tuples, with_context};
+use crate::diagnostics::{StrideDeeper, StrideRank};
 use crate::error::LayoutError;
 use crate::int::{Int, Kind};
-use crate::int_tuple::{CompactLeft, CuteCompact, IntTuple, Leaf};
+use crate::int_tuple::{CompactLeft, CuteCompact, IntTuple, IsInt, IsTuple, Leaf};
 
 /// Running totals of a layout check; see [`LayoutShape::check`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -374,30 +375,73 @@ pub trait ExpandStride<S: IntTuple>: IntTuple {
     fn check_expand(&self, s: &S, leaf: &mut usize) -> Result<(), LayoutError>;
 }
 
-impl<D: Int, S: Int> ExpandStride<S> for D {
+// One impl for every stride, dispatching on the forms of stride and shape, so that a mismatch is
+// reported by its diagnostic (see `Crd2Idx` for the reason).
+impl<D: IntTuple, S: IntTuple> ExpandStride<S> for D
+where
+    (D::Form, S::Form): StrideDispatch<D, S>,
+{
+    type Output = <(D::Form, S::Form) as StrideDispatch<D, S>>::Output;
+    #[inline(always)]
+    fn expand(&self, s: &S) -> Self::Output {
+        <(D::Form, S::Form)>::expand(self, s)
+    }
+    fn check_expand(&self, s: &S, leaf: &mut usize) -> Result<(), LayoutError> {
+        <(D::Form, S::Form)>::check_expand(self, s, leaf)
+    }
+}
+
+/// [`ExpandStride`] for a pair of forms `(stride form, shape form)`.
+#[diagnostic::on_unimplemented(message = "the stride `{D}` does not fit the shape `{S}`")]
+pub trait StrideDispatch<D, S> {
+    /// The expanded stride.
+    type Output: IntTuple;
+    /// See [`ExpandStride::expand`].
+    fn expand(d: &D, s: &S) -> Self::Output;
+    /// See [`ExpandStride::check_expand`].
+    fn check_expand(d: &D, s: &S, leaf: &mut usize) -> Result<(), LayoutError>;
+}
+
+impl<D: Int, S: Int> StrideDispatch<D, S> for (IsInt, IsInt) {
     type Output = D;
     #[inline(always)]
-    fn expand(&self, _: &S) -> D {
-        *self
+    fn expand(d: &D, _: &S) -> D {
+        *d
     }
-    fn check_expand(&self, _: &S, leaf: &mut usize) -> Result<(), LayoutError> {
+    fn check_expand(_: &D, _: &S, leaf: &mut usize) -> Result<(), LayoutError> {
         *leaf += 1;
         Ok(())
     }
 }
 
-impl ExpandStride<()> for () {
+impl StrideDispatch<(), ()> for (IsTuple, IsTuple) {
     type Output = ();
-    fn expand(&self, _: &()) {}
-    fn check_expand(&self, _: &(), _: &mut usize) -> Result<(), LayoutError> {
+    fn expand(_: &(), _: &()) {}
+    fn check_expand(_: &(), _: &(), _: &mut usize) -> Result<(), LayoutError> {
         Ok(())
     }
 }
 
-impl<D: Int> ExpandStride<()> for D {
+impl<D: Int> StrideDispatch<D, ()> for (IsInt, IsTuple) {
     type Output = ();
-    fn expand(&self, _: &()) {}
-    fn check_expand(&self, _: &(), _: &mut usize) -> Result<(), LayoutError> {
+    fn expand(_: &D, _: &()) {}
+    fn check_expand(_: &D, _: &(), _: &mut usize) -> Result<(), LayoutError> {
+        Ok(())
+    }
+}
+
+// A tuple stride against an integer extent.
+// The diagnostic impls give the shape itself as the "expanded stride" (it is congruent with the
+// shape), so that the one error is not followed by others about the stride's type.
+impl<D, S: IntTuple> StrideDispatch<D, S> for (IsTuple, IsInt)
+where
+    (): StrideDeeper<D, S>,
+{
+    type Output = S;
+    fn expand(_: &D, s: &S) -> S {
+        *s
+    }
+    fn check_expand(_: &D, _: &S, _: &mut usize) -> Result<(), LayoutError> {
         Ok(())
     }
 }
@@ -451,31 +495,56 @@ fn nth_leaf<T: IntTuple>(t: &T, k: usize) -> Option<isize> {
 
 macro_rules! impl_expand {
     ($([$i:tt $A:ident $B:ident $C:ident])+) => {
-        impl<X: Int, $($A: IntTuple),+> ExpandStride<($($A,)+)> for X
+        // The scalar-stride rule.
+        impl<X: Int, $($A: IntTuple),+> StrideDispatch<X, ($($A,)+)> for (IsInt, IsTuple)
         where
             ($($A,)+): CompactLeft<CuteCompact, X>,
         {
             type Output = <($($A,)+) as CompactLeft<CuteCompact, X>>::Output;
             #[inline(always)]
-            fn expand(&self, s: &($($A,)+)) -> Self::Output {
-                s.compact_left(*self).0
+            fn expand(d: &X, s: &($($A,)+)) -> Self::Output {
+                s.compact_left(*d).0
             }
-            fn check_expand(&self, s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
-                check_scalar_expansion(self.value(), s, &self.expand(s), leaf)
+            fn check_expand(d: &X, s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
+                check_scalar_expansion(d.value(), s, &s.compact_left(*d).0, leaf)
             }
         }
 
-        impl<$($A: IntTuple, $B: ExpandStride<$A>),+> ExpandStride<($($A,)+)> for ($($B,)+) {
+        // Tuple against tuple of the same rank: mode by mode.
+        impl<$($A: IntTuple, $B: ExpandStride<$A>),+> StrideDispatch<($($B,)+), ($($A,)+)> for (IsTuple, IsTuple) {
             type Output = ($($B::Output,)+);
             #[inline(always)]
-            fn expand(&self, s: &($($A,)+)) -> Self::Output {
-                ($(self.$i.expand(&s.$i),)+)
+            fn expand(d: &($($B,)+), s: &($($A,)+)) -> Self::Output {
+                ($(d.$i.expand(&s.$i),)+)
             }
-            fn check_expand(&self, s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
-                $(self.$i.check_expand(&s.$i, leaf)?;)+
+            fn check_expand(d: &($($B,)+), s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
+                $(d.$i.check_expand(&s.$i, leaf)?;)+
                 Ok(())
             }
         }
     };
 }
 for_tuples!(impl_expand);
+
+macro_rules! count {
+    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
+}
+
+// Tuple against tuple of another rank.
+macro_rules! impl_stride_rank {
+    ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
+        impl<$($B,)+ $($P: IntTuple),+> StrideDispatch<($($B,)+), ($($P,)+)> for (IsTuple, IsTuple)
+        where
+            (): StrideRank<($($B,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+        {
+            type Output = ($($P,)+);
+            fn expand(_: &($($B,)+), s: &($($P,)+)) -> Self::Output {
+                *s
+            }
+            fn check_expand(_: &($($B,)+), _: &($($P,)+), _: &mut usize) -> Result<(), LayoutError> {
+                Ok(())
+            }
+        }
+    };
+}
+crate::arity::for_unequal_tuple_pairs!(impl_stride_rank);
