@@ -22,13 +22,14 @@ pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layo
 /// The largest number of modes a tuple may have at one level.
 pub const MAX_RANK: usize = 12;
 
-/// A layout in CuTe notation.
+/// A layout in CuTe notation: `layout!(shape:stride)`, or `layout!(shape)` for the compact
+/// column-major layout.
 ///
-/// `layout!(shape:stride)` or `layout!(shape)` (compact column-major). Integer literals are static
-/// integers (`_8` is accepted too); an identifier or a `{ expr }` block is a runtime integer. A fully
-/// static layout is returned directly; one with runtime integers is checked at run time and returned
-/// as `Result<Layout, LayoutError>`. The scalar-stride rule applies: `(8,(4,2)):(1,8)` is
-/// `(8,(4,2)):(1,(8,32))`.
+/// Integer literals (and CuTe's `_8`) are static integers; an identifier or a `{ expr }` block is a
+/// runtime integer. A fully static layout is returned directly (checked by the compiler); one with
+/// runtime integers is checked at run time and returned as `Result<Layout, LayoutError>`. The
+/// scalar-stride rule applies: `(8,(4,2)):(1,8)` is `(8,(4,2)):(1,(8,32))`. The macro only translates
+/// the notation; the layout types compute everything.
 ///
 /// ```
 /// use const_layout::layout;
@@ -37,8 +38,74 @@ pub const MAX_RANK: usize = 12;
 /// let m = 6usize;
 /// let r = layout!((m, 8):(1, m)).unwrap();
 /// assert_eq!(r.to_string(), "(6,_8):(_1,6)");
+/// let b = layout!(({m * 2}, 8)).unwrap();
+/// assert_eq!(b.to_string(), "(12,_8):(_1,12)");
 /// ```
+///
+/// Mistakes in the notation are errors on the offending tokens: a zero extent, a stride that does
+/// not match the shape's nesting, a literal size or cosize beyond `isize`, a leaf that is not an
+/// integer. See [`diagnostics`].
 pub use const_layout_macros::layout;
+
+/// The *type* of a layout in CuTe notation, for struct fields and generic arguments.
+///
+/// Literals are static integers; a runtime integer is written as its type (`usize`, `i32`, ...).
+///
+/// ```
+/// use const_layout::{layout, layout_type};
+/// struct Tile {
+///     smem: layout_type!((8,(4,2)):(1,8)),
+///     gmem: layout_type!((usize, 8):(1, usize)),
+/// }
+/// let t = Tile { smem: layout!((8,(4,2)):(1,8)), gmem: layout!(({100usize}, 8):(1, {100isize as usize})).unwrap() };
+/// assert_eq!(t.smem.to_string(), "(_8,(_4,_2)):(_1,(_8,_32))");
+/// assert_eq!(core::mem::size_of::<layout_type!((8,4))>(), 0);
+/// ```
+pub use const_layout_macros::layout_type;
+
+/// A shape in CuTe notation, as a value: `shape!(8, (4, m))` is `(C::<8>, (C::<4>, m))`. Extents
+/// written as literals must be positive.
+///
+/// ```
+/// use const_layout::{int_tuple::IntTuple, shape};
+/// let m = 3usize;
+/// assert_eq!(shape!(8, (4, m)).display().to_string(), "(_8,(_4,3))");
+/// assert_eq!(shape!(8).display().to_string(), "_8");
+/// ```
+pub use const_layout_macros::shape;
+
+/// A stride in CuTe notation, as a value: `stride!(1, (8, -1))`.
+///
+/// ```
+/// use const_layout::{int_tuple::IntTuple, stride};
+/// assert_eq!(stride!(1, (8, -1)).display().to_string(), "(_1,(_8,_-1))");
+/// ```
+pub use const_layout_macros::stride;
+
+/// A coordinate in CuTe notation, as a value: `coord!(1, (i, 2))`. Literals are static, so a static
+/// coordinate into a static layout gives a static offset.
+///
+/// ```
+/// use const_layout::{coord, layout, int::Int};
+/// let l = layout!((4,(2,3)):(3,(1,8)));
+/// let i = 1usize;
+/// assert_eq!(l.crd2idx(coord!(1, (i, 2))), 20);
+/// let s = l.crd2idx(coord!(1, (1, 2)));
+/// assert_eq!((s.value(), core::mem::size_of_val(&s)), (20, 0));
+/// ```
+pub use const_layout_macros::coord;
+
+/// A by-mode tiler in CuTe's notation, `<3:3, (2,4):(1,8)>`: a tuple of layouts, one per mode. A
+/// plain shape `(2,4)` means `<2:1, 4:1>`. With runtime integers the tiler is a `Result`.
+///
+/// ```
+/// use const_layout::tiler;
+/// let (a, b) = tiler!(<3:3, (2,4):(1,8)>);
+/// assert_eq!((a.to_string(), b.to_string()), ("_3:_3".to_string(), "(_2,_4):(_1,_8)".to_string()));
+/// let (x, y) = tiler!((2, 4));
+/// assert_eq!((x.to_string(), y.to_string()), ("_2:_1".to_string(), "_4:_1".to_string()));
+/// ```
+pub use const_layout_macros::tiler;
 
 // Maintainer-side invariants, checked whenever the crate is compiled.
 mod invariants {

@@ -144,7 +144,7 @@ impl From<ParseError> for EvalError {
     }
 }
 
-/// Evaluate an expression; see the [module docs](self) and [`FUNCTIONS`] for what is known.
+/// Evaluate an expression; see [`dynamic`](crate::dynamic) and [`FUNCTIONS`] for what is known.
 ///
 /// ```
 /// use const_layout::dynamic::eval;

@@ -27,7 +27,7 @@ pub trait Profile<B: IntTuple>: IntTuple {
     const CONGRUENT: bool;
     /// CuTe's `weakly_congruent`: `Self`'s nesting coarsens `B`'s.
     const WEAKLY_CONGRUENT: bool;
-    /// CuTe's `compatible`: see the [module docs](self).
+    /// CuTe's `compatible`: see [`int_tuple`](crate::int_tuple).
     fn compatible(&self, b: &B) -> bool;
     /// Same nesting and the same value at every integer (static or not).
     fn eq(&self, b: &B) -> bool;

@@ -12,7 +12,7 @@ use super::IntTuple;
 use crate::arity::{a_types, for_tuples, with_context};
 use crate::int::{CeilDivOut, Int, ShapeDivOut, ceil_div_int, shape_div_int};
 
-/// CuTe's `shape_div(a, b)`, implemented for `a: Self`, `b: B`. See the [module docs](self).
+/// CuTe's `shape_div(a, b)`, implemented for `a: Self`, `b: B`. See [`int_tuple`](crate::int_tuple).
 ///
 /// ```
 /// use const_layout::int_tuple::{eq, shape_div};
@@ -33,7 +33,7 @@ pub trait ShapeDiv<B: IntTuple>: IntTuple {
     fn shape_div(&self, b: &B) -> Self::Output;
 }
 
-/// CuTe's `ceil_div(a, b)`, implemented for `a: Self`, `b: B`. See the [module docs](self).
+/// CuTe's `ceil_div(a, b)`, implemented for `a: Self`, `b: B`. See [`int_tuple`](crate::int_tuple).
 ///
 /// ```
 /// use const_layout::int_tuple::{ceil_div, eq};

@@ -38,7 +38,9 @@ pub use prefix::{
     CompactLeft, CompactRight, CuteCompact, Exclusive, LeafRule, compact_col_major, compact_col_major_from,
     compact_row_major, compact_row_major_from, prefix_product, suffix_product,
 };
-pub use structure::{Concat, Flatten, FlattenToTuple, Get, Prepend, ProductEach, flatten, get, product_each};
+pub use structure::{
+    Concat, Flatten, FlattenToTuple, Get, GetOrUnit, Prepend, ProductEach, flatten, get, product_each,
+};
 
 use crate::arity::for_tuples;
 use crate::int::{Int, Kind, Sealed, Static};
@@ -129,6 +131,24 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
         Cute(self)
     }
 }
+
+/// An int tuple whose integers are all static: its value is in its type.
+///
+/// ```
+/// use const_layout::int_tuple::StaticTuple;
+/// use const_layout::C;
+/// fn zero_sized<T: StaticTuple>(_: T) -> usize { core::mem::size_of::<T>() }
+/// assert_eq!(zero_sized((C::<8>, (C::<4>, C::<2>))), 0);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has runtime integers where a static int tuple is needed",
+    label = "not every integer here is static",
+    note = "write static integers as `C<N>` (or literals in `layout!`); a layout with runtime integers is built with `make_layout`, which checks them and returns a `Result`"
+)]
+pub trait StaticTuple: IntTuple<Kind = Static> {}
+
+#[diagnostic::do_not_recommend]
+impl<T: IntTuple<Kind = Static>> StaticTuple for T {}
 
 /// The [`IntTuple::Form`] of an integer.
 pub enum IsInt {}

@@ -84,6 +84,52 @@ macro_rules! impl_get_out_of_range {
 }
 crate::arity::for_unequal_tuple_pairs!(@longer_only impl_get_out_of_range);
 
+/// Mode `I` of a tuple if it has one, else `()`. Lets [`Layout::mode`](crate::Layout::mode) check
+/// the index once, on the shape, and take the stride's mode without a second error.
+pub trait GetOrUnit<const I: usize>: IntTuple {
+    /// Mode `I`, or `()`.
+    type Output: IntTuple;
+    /// Mode `I`, or `()`.
+    fn get_or_unit(&self) -> Self::Output;
+}
+
+macro_rules! impl_get_or_unit {
+    ($([$i:tt $A:ident $B:ident $C:ident])+) => {
+        impl_get_or_unit!(@each [$($A)+] $([$i $A])+);
+    };
+    (@each $all:tt $([$i:tt $A:ident])+) => {
+        $(impl_get_or_unit!(@one $all $i $A);)+
+    };
+    (@one [$($T:ident)+] $i:tt $A:ident) => {
+        impl<$($T: IntTuple),+> GetOrUnit<$i> for ($($T,)+) {
+            type Output = $A;
+            #[inline(always)]
+            fn get_or_unit(&self) -> $A {
+                self.$i
+            }
+        }
+    };
+}
+for_tuples!(impl_get_or_unit);
+
+macro_rules! impl_get_or_unit_beyond {
+    ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
+        impl<$($A: IntTuple),+> GetOrUnit<{ count!($($j)+) - 1 }> for ($($A,)+) {
+            type Output = ();
+            fn get_or_unit(&self) {}
+        }
+    };
+}
+crate::arity::for_unequal_tuple_pairs!(@longer_only impl_get_or_unit_beyond);
+
+impl<T: Int> GetOrUnit<0> for T {
+    type Output = T;
+    #[inline(always)]
+    fn get_or_unit(&self) -> T {
+        *self
+    }
+}
+
 /// Put `X` in front of a tuple: `(a, b)` becomes `(x, a, b)`. Used to build results mode by mode.
 ///
 /// ```

@@ -41,7 +41,9 @@ pub use shape_stride::{
 use crate::C;
 use crate::error::LayoutError;
 use crate::int::{Int, Kind, Static};
-use crate::int_tuple::{CompactLeft, CompactRight, CuteCompact, Flatten, Get, IntTuple, Profile};
+use crate::int_tuple::{
+    CompactLeft, CompactRight, CuteCompact, Flatten, Get, GetOrUnit, IntTuple, Profile, StaticTuple,
+};
 use core::fmt;
 
 /// CuTe's `Layout<Shape, Stride>`: a shape and a congruent stride.
@@ -205,9 +207,10 @@ pub(crate) fn check_shape<S: IntTuple>(shape: &S) -> Result<(), LayoutError> {
 /// ```
 pub fn make_static_layout<S, D>(shape: S, stride: D) -> Layout<S, D::Stride>
 where
-    S: IntTuple<Kind = Static> + LayoutShape<D::Stride>,
+    S: IntTuple + LayoutShape<D::Stride>,
     D: IntoStride<S>,
-    D::Stride: IntTuple<Kind = Static>,
+    // Shape and stride together, so that a runtime layout is one error, not two.
+    (S, D::Stride): StaticTuple,
 {
     let () = Layout::<S, D::Stride>::STATIC_CHECK;
     Layout { shape, stride: stride.into_stride(&shape) }
@@ -453,12 +456,12 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
     /// assert_eq!(l.mode::<1>().to_string(), "(_4,_2):(_8,_32)");
     /// ```
     #[inline(always)]
-    pub fn mode<const I: usize>(&self) -> Layout<<S as Get<I>>::Output, <D as Get<I>>::Output>
+    pub fn mode<const I: usize>(&self) -> ModeLayout<S, D, I>
     where
-        S: Get<I>,
-        D: Get<I>,
+        (S, D): LayoutMode<I>,
     {
-        Layout { shape: self.shape.get(), stride: self.stride.get() }
+        let (shape, stride) = LayoutMode::<I>::mode(&(self.shape, self.stride));
+        Layout { shape, stride }
     }
 
     /// CuTe's `flatten(layout)`: the same function with every integer a top-level mode.
@@ -564,6 +567,38 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> IntoIterator for Layout<S, D> {
     type IntoIter = Offsets<S, D>;
     fn into_iter(self) -> Offsets<S, D> {
         Offsets::new(self)
+    }
+}
+
+/// The layout of mode `I` of `Layout<S, D>`; see [`Layout::mode`].
+pub type ModeLayout<S, D, const I: usize> =
+    Layout<<(S, D) as LayoutMode<I>>::Shape, <(S, D) as LayoutMode<I>>::Stride>;
+
+/// Mode `I` of a shape and its stride together, implemented for the pair `(shape, stride)`: one
+/// bound, so that an index out of range is one error rather than one for the shape and one for the
+/// stride. See [`Layout::mode`].
+///
+/// ```
+/// use const_layout::layout::LayoutMode;
+/// use const_layout::C;
+/// let (s, d) = LayoutMode::<1>::mode(&((C::<8>, C::<4>), (C::<1>, C::<8>)));
+/// assert_eq!((s, d), (C::<4>, C::<8>));
+/// ```
+pub trait LayoutMode<const I: usize> {
+    /// Mode `I` of the shape.
+    type Shape: IntTuple;
+    /// Mode `I` of the stride.
+    type Stride: IntTuple;
+    /// Both modes.
+    fn mode(&self) -> (Self::Shape, Self::Stride);
+}
+
+impl<S: Get<I>, D: GetOrUnit<I>, const I: usize> LayoutMode<I> for (S, D) {
+    type Shape = S::Output;
+    type Stride = D::Output;
+    #[inline(always)]
+    fn mode(&self) -> (S::Output, D::Output) {
+        (self.0.get(), self.1.get_or_unit())
     }
 }
 
