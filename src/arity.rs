@@ -87,3 +87,10 @@ macro_rules! for_unequal_tuple_pairs {
     (@longer $m:ident $left:tt [$($r:tt)*]) => {};
 }
 pub(crate) use for_unequal_tuple_pairs;
+
+/// The number of tokens given, as a constant expression: `count!(0 1 2)` is 3. Used to write a
+/// tuple's rank into the const arguments of the diagnostic traits.
+macro_rules! count {
+    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
+}
+pub(crate) use count;

@@ -65,17 +65,13 @@ macro_rules! impl_get {
 }
 for_tuples!(impl_get);
 
-macro_rules! count {
-    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
-}
-
 // Mode indices from a tuple's rank up to the largest rank: impls that exist only to report the
 // index and the rank. (Indices beyond the largest rank have no impl at all.)
 macro_rules! impl_get_out_of_range {
     ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
-        impl<$($A: IntTuple),+> Get<{ count!($($j)+) - 1 }> for ($($A,)+)
+        impl<$($A: IntTuple),+> Get<{ crate::arity::count!($($j)+) - 1 }> for ($($A,)+)
         where
-            (): crate::diagnostics::ModeIndex<($($A,)+), { count!($($j)+) - 1 }, { count!($($i)+) }>,
+            (): crate::diagnostics::ModeIndex<($($A,)+), { crate::arity::count!($($j)+) - 1 }, { crate::arity::count!($($i)+) }>,
         {
             type Output = ();
             fn get(&self) {}
@@ -114,7 +110,7 @@ for_tuples!(impl_get_or_unit);
 
 macro_rules! impl_get_or_unit_beyond {
     ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
-        impl<$($A: IntTuple),+> GetOrUnit<{ count!($($j)+) - 1 }> for ($($A,)+) {
+        impl<$($A: IntTuple),+> GetOrUnit<{ crate::arity::count!($($j)+) - 1 }> for ($($A,)+) {
             type Output = ();
             fn get_or_unit(&self) {}
         }

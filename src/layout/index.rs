@@ -275,16 +275,12 @@ pub trait Idx2Crd<I: IntTuple>: IntTuple {
 for_tuples!(impl_index);
 
 // Impls that can never apply, so that a mismatch is reported by rank instead of as "no impl".
-macro_rules! count {
-    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
-}
-
 macro_rules! impl_rank_mismatch {
     ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
         // A coordinate tuple of one rank against a shape tuple of another.
         impl<$($C,)+ $($P, $Q),+> CoordDispatch<($($C,)+), ($($P,)+), ($($Q,)+)> for (IsTuple, IsTuple)
         where
-            (): CoordinateRank<($($C,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+            (): CoordinateRank<($($C,)+), ($($P,)+), { crate::arity::count!($($i)+) }, { crate::arity::count!($($j)+) }>,
         {
             const STATIC_OFFSET: Option<isize> = None;
             fn offset(_: &($($C,)+), _: &($($P,)+), _: &($($Q,)+)) -> isize {
@@ -293,7 +289,7 @@ macro_rules! impl_rank_mismatch {
         }
         impl<$($C,)+ $($P),+> IndexDispatch<($($C,)+), ($($P,)+)> for (IsTuple, IsTuple)
         where
-            (): CoordinateRank<($($C,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+            (): CoordinateRank<($($C,)+), ($($P,)+), { crate::arity::count!($($i)+) }, { crate::arity::count!($($j)+) }>,
         {
             type Coord = ();
             fn idx2crd(_: ($($C,)+), _: &($($P,)+)) {}

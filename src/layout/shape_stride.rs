@@ -526,16 +526,12 @@ macro_rules! impl_expand {
 }
 for_tuples!(impl_expand);
 
-macro_rules! count {
-    ($($i:tt)*) => { 0 $(+ { let _ = $i; 1 })* };
-}
-
 // Tuple against tuple of another rank.
 macro_rules! impl_stride_rank {
     ([$([$i:tt $A:ident $B:ident $C:ident])+] [$([$j:tt $P:ident $Q:ident $R:ident])+]) => {
         impl<$($B,)+ $($P: IntTuple),+> StrideDispatch<($($B,)+), ($($P,)+)> for (IsTuple, IsTuple)
         where
-            (): StrideRank<($($B,)+), ($($P,)+), { count!($($i)+) }, { count!($($j)+) }>,
+            (): StrideRank<($($B,)+), ($($P,)+), { crate::arity::count!($($i)+) }, { crate::arity::count!($($j)+) }>,
         {
             type Output = ($($P,)+);
             fn expand(_: &($($B,)+), s: &($($P,)+)) -> Self::Output {
