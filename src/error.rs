@@ -93,6 +93,24 @@ pub enum LayoutError {
     },
     /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::dynamic::MAX_NODES).
     TooLarge,
+    /// A layout-algebra operation whose CuTe result would not be the mathematical one, and which
+    /// has no correct layout result (REFERENCE decision 2); see [`crate::algebra`].
+    Inadmissible {
+        /// The operation, by its CuTe name.
+        op: &'static str,
+        /// The failed condition, with its numbers.
+        why: crate::algebra::Inadmissible,
+    },
+    /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
+    /// tiler with more modes than the layout).
+    ModeOutOfRange {
+        /// The operation.
+        op: &'static str,
+        /// The offending index (or range end).
+        index: usize,
+        /// The rank.
+        rank: usize,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -125,6 +143,10 @@ impl fmt::Display for LayoutError {
             LayoutError::DivisionByZero => f.write_str("division by zero"),
             LayoutError::RankMismatch { what, got, expected } => {
                 write!(f, "the {what} has rank {got} but the shape has rank {expected}")
+            }
+            LayoutError::Inadmissible { op, why } => write!(f, "{op}: {why}"),
+            LayoutError::ModeOutOfRange { op, index, rank } => {
+                write!(f, "{op}: mode {index} is out of range for rank {rank}")
             }
             LayoutError::TooLarge => {
                 write!(f, "more than {} nodes in one int tuple", crate::dynamic::MAX_NODES)

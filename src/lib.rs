@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod algebra;
 mod arity;
 pub mod diagnostics;
 pub mod dynamic;

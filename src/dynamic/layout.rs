@@ -167,6 +167,20 @@ impl DynLayout {
     }
 }
 
+impl Default for DynLayout {
+    /// `_1:_0`, the layout of one element (CuTe's `Layout<_1,_0>`).
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// assert_eq!(DynLayout::default().to_string(), "_1:_0");
+    /// ```
+    fn default() -> Self {
+        let one = DynInt::fixed(1);
+        let zero = DynInt::fixed(0);
+        DynLayout { shape: DynIntTuple::int(one), stride: DynIntTuple::int(zero), size: one, cosize: one }
+    }
+}
+
 impl fmt::Display for DynLayout {
     /// CuTe notation: `shape:stride`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

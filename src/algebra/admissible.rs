@@ -1,0 +1,163 @@
+//! Why an algebra operation has no correct layout result (REFERENCE decision 2).
+//!
+//! Modes are numbered in the *merged* form of the operand: flattened, extent-1 modes dropped and
+//! modes merged wherever one continues the other (`(2,3):(1,2)` is the single mode `6:1`), because
+//! that is the form in which the conditions are exact. Extents and strides are the values there.
+
+use core::fmt;
+
+/// The failed condition, with its numbers.
+///
+/// ```
+/// use const_layout::algebra::{composition, Inadmissible};
+/// use const_layout::LayoutError;
+/// let a = "(4,3):(1,10)".parse().unwrap();
+/// let b = "2:6".parse().unwrap();
+/// assert_eq!(
+///     composition(&a, &b).unwrap_err(),
+///     LayoutError::Inadmissible {
+///         op: "composition",
+///         why: Inadmissible::StrideDivisibility { mode: 0, extent: 4, stride: 6 },
+///     }
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Inadmissible {
+    /// Composition: a stride of the right layout reaches mode `mode` of the left layout as
+    /// `stride`, at least its extent `extent` but not a multiple of it, so the steps land at
+    /// different coordinates of the modes after it.
+    StrideDivisibility {
+        /// Mode of the merged left layout.
+        mode: usize,
+        /// Its extent.
+        extent: isize,
+        /// The right layout's stride, in units of that mode.
+        stride: isize,
+    },
+    /// Composition: a stride below the extent that does not divide it, while the right mode
+    /// continues past this left mode.
+    ExtentDivisibility {
+        /// Mode of the merged left layout.
+        mode: usize,
+        /// Its extent.
+        extent: isize,
+        /// The right layout's stride, in units of that mode.
+        stride: isize,
+    },
+    /// Composition: a right mode of `size` elements fills mode `mode` of the left layout after
+    /// `fits` steps and continues, but `size` is not a multiple of `fits`.
+    ShapeDivisibility {
+        /// Mode of the merged left layout.
+        mode: usize,
+        /// What is left of the right mode's size there.
+        size: isize,
+        /// Steps that fit in the left mode.
+        fits: isize,
+    },
+    /// Composition: two modes of the right layout both use mode `mode` of the left layout and their
+    /// largest offsets there add up to `reach`, at least its extent: the sum carries into the next
+    /// mode, so the result is not a layout.
+    Overlap {
+        /// Mode of the merged left layout.
+        mode: usize,
+        /// Its extent.
+        extent: isize,
+        /// The larger of the two offsets there.
+        first: isize,
+        /// The other.
+        second: isize,
+    },
+    /// Composition: right modes with strides of both signs meet in the left layout's modes.
+    MixedSigns,
+    /// A negative stride where the operation needs positive ones (`complement`, `left_inverse`).
+    NegativeStride {
+        /// Mode of the operand (flattened).
+        mode: usize,
+        /// The stride.
+        stride: isize,
+    },
+    /// `complement` / `left_inverse`: the mode with stride `stride` starts inside the span `span`
+    /// of the smaller-stride modes, so the layout is not injective.
+    NotInjective {
+        /// The stride of the overlapping mode.
+        stride: isize,
+        /// The span (extent times stride) of the mode before it in stride order.
+        span: isize,
+    },
+    /// `complement` / `left_inverse`: stride `stride` is not a multiple of the span (or stride)
+    /// `span` of the mode before it in stride order, so no layout fills the gap.
+    NotNested {
+        /// The stride.
+        stride: isize,
+        /// What it must be a multiple of.
+        span: isize,
+    },
+    /// `upcast<n>`: stride `stride` is neither a multiple nor a divisor of `n`.
+    CastDivisibility {
+        /// The stride.
+        stride: isize,
+        /// The factor.
+        n: isize,
+    },
+    /// `downcast`: no mode has stride 1 (CuTe's "Downcast requires adjacent elements").
+    NoUnitStride,
+    /// `tile_to_shape`: the block's extent does not divide the target's.
+    TileDivisibility {
+        /// Mode of the target shape.
+        mode: usize,
+        /// The target's extent there.
+        target: isize,
+        /// The block's.
+        block: isize,
+    },
+}
+
+impl fmt::Display for Inadmissible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Inadmissible::StrideDivisibility { mode, extent, stride } => write!(
+                f,
+                "the right layout's stride reaches mode {mode} of the left layout as {stride}, \
+                 which is not a multiple of its extent {extent}"
+            ),
+            Inadmissible::ExtentDivisibility { mode, extent, stride } => write!(
+                f,
+                "the right layout's stride {stride} does not divide extent {extent} of mode {mode} \
+                 of the left layout"
+            ),
+            Inadmissible::ShapeDivisibility { mode, size, fits } => write!(
+                f,
+                "mode {mode} of the left layout holds {fits} steps of a right mode of size {size}, \
+                 which is not a multiple of {fits}"
+            ),
+            Inadmissible::Overlap { mode, extent, first, second } => write!(
+                f,
+                "the right layout's modes overlap in mode {mode} of the left layout (extent {extent}): \
+                 their offsets there reach {first} + {second} = {}",
+                first + second
+            ),
+            Inadmissible::MixedSigns => {
+                f.write_str("the right layout has strides of both signs in the same left modes")
+            }
+            Inadmissible::NegativeStride { mode, stride } => {
+                write!(f, "mode {mode} has negative stride {stride}")
+            }
+            Inadmissible::NotInjective { stride, span } => write!(
+                f,
+                "the layout is not injective: the mode of stride {stride} starts inside the span \
+                 {span} of the modes below it"
+            ),
+            Inadmissible::NotNested { stride, span } => {
+                write!(f, "stride {stride} is not a multiple of {span}, the span of the modes below it")
+            }
+            Inadmissible::CastDivisibility { stride, n } => {
+                write!(f, "stride {stride} is neither a multiple nor a divisor of {n}")
+            }
+            Inadmissible::NoUnitStride => f.write_str("no mode has stride 1"),
+            Inadmissible::TileDivisibility { mode, target, block } => write!(
+                f,
+                "the block's extent {block} does not divide the target's extent {target} in mode {mode}"
+            ),
+        }
+    }
+}

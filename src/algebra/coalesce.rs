@@ -1,0 +1,201 @@
+//! `coalesce`, `filter_zeros` and `filter`.
+
+use super::leaves::Leaves;
+use super::{R, is_const, mul, scalar};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+
+/// CuTe's `coalesce(layout)`: the same function on `0..size` with as few modes as CuTe can prove
+/// mergeable. Static extent-1 modes vanish; two modes merge when the extent of the first times its
+/// stride is statically the stride of the second. The result has depth at most 1.
+///
+/// ```
+/// use const_layout::algebra::coalesce;
+/// let l = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
+/// assert_eq!(coalesce(&l).unwrap().to_string(), "_12:_1");
+/// // Runtime integers are not merged (CuTe cannot prove at compile time that they line up).
+/// let l = "(2,6):(1,2)".parse().unwrap();
+/// assert_eq!(coalesce(&l).unwrap().to_string(), "(2,6):(1,2)");
+/// ```
+pub fn coalesce(layout: &DynLayout) -> R<DynLayout> {
+    bw_coalesce(&Leaves::of(layout), false)
+}
+
+/// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing static extent-1 mode keeps its
+/// stride, so the function is also preserved past the end of the domain (what composition reads).
+pub(crate) fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
+    bw_coalesce(&Leaves::of(layout), true)
+}
+
+fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
+    let r = old.len();
+    if r == 0 {
+        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+    }
+    let mut new = Leaves::new();
+    let last_s = old.shape(r - 1);
+    let first_s = if keep_tail && is_const(last_s, 1) { DynInt::fixed(2) } else { last_s };
+    new.push(first_s, old.stride(r - 1))?;
+    let mut is_tuple = false;
+    for i in (0..r - 1).rev() {
+        let (s, d) = (old.shape(i), old.stride(i));
+        if is_const(s, 1) {
+            continue;
+        }
+        if !is_tuple && is_const(new.shape(0), 1) {
+            new.set(0, s, d);
+            continue;
+        }
+        let span = s.mul(d);
+        let front_d = new.stride(0);
+        if new.shape(0).is_static && span.is_static && front_d.is_static && span.value == front_d.value {
+            new.set(0, mul(s, new.shape(0))?, d);
+            continue;
+        }
+        new.push_front(s, d)?;
+        is_tuple = true;
+    }
+    if !is_tuple && is_const(new.shape(0), 1) {
+        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+    }
+    new.layout(!is_tuple)
+}
+
+/// CuTe's `coalesce(layout, profile)`: coalesce each mode of `layout` named by a tuple `profile`
+/// separately (recursively); an integer profile coalesces the whole layout. Modes past the
+/// profile's rank are kept as they are.
+///
+/// ```
+/// use const_layout::algebra::coalesce_profile;
+/// let l = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
+/// assert_eq!(coalesce_profile(&l, &"(_1,_1)".parse().unwrap()).unwrap().to_string(), "(_2,_6):(_1,_2)");
+/// ```
+pub fn coalesce_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynLayout> {
+    by_profile(layout, profile, "coalesce", coalesce)
+}
+
+/// Apply `f` at the terminals of `profile` (CuTe's `transform_layout` with the rest kept).
+pub(crate) fn by_profile(
+    layout: &DynLayout,
+    profile: &DynIntTuple,
+    op: &'static str,
+    f: fn(&DynLayout) -> R<DynLayout>,
+) -> R<DynLayout> {
+    if profile.is_int() {
+        return f(layout);
+    }
+    if profile.rank() > layout.rank() {
+        return Err(LayoutError::ModeOutOfRange { op, index: profile.rank() - 1, rank: layout.rank() });
+    }
+    let mut parts = [DynLayout::default(); 16];
+    let rank = layout.rank();
+    if rank > parts.len() {
+        return Err(LayoutError::TooLarge);
+    }
+    for (i, part) in parts.iter_mut().enumerate().take(rank) {
+        let m = layout.mode(i).ok_or(LayoutError::TooLarge)?;
+        *part = match profile.mode(i) {
+            Some(p) if i < profile.rank() => by_profile(&m, &p, op, f)?,
+            _ => m,
+        };
+    }
+    super::make_layout_of(&parts[..rank])
+}
+
+/// CuTe's `coalesce(shape)` for an int tuple: flatten, and multiply neighbouring integers that are
+/// both static or both runtime.
+///
+/// ```
+/// use const_layout::algebra::coalesce_shape;
+/// let s = "(_2,(_3,4),5,_6)".parse().unwrap();
+/// assert_eq!(coalesce_shape(&s).unwrap().to_string(), "(_6,20,_6)");
+/// ```
+pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
+    if shape.is_int() {
+        return Ok(*shape);
+    }
+    let mut out = [DynInt::fixed(1); crate::dynamic::MAX_NODES];
+    let mut n = 0usize;
+    for v in shape.leaves() {
+        if n > 0 && out[n - 1].is_static == v.is_static {
+            out[n - 1] = mul(out[n - 1], v)?;
+        } else {
+            out[n] = v;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return Ok(*shape);
+    }
+    if n == 1 {
+        // CuTe's fold over a one-element tuple returns that element.
+        return Ok(DynIntTuple::int(out[0]));
+    }
+    DynIntTuple::from_modes(out[..n].iter().map(|v| DynIntTuple::int(*v)))
+}
+
+/// CuTe's `filter_zeros(layout)`: every mode with a static zero stride gets extent `_1`.
+///
+/// ```
+/// use const_layout::algebra::filter_zeros;
+/// let l = "(_4,(_2,3)):(_1,(_0,0))".parse().unwrap();
+/// assert_eq!(filter_zeros(&l).unwrap().to_string(), "(_4,(_1,3)):(_1,(_0,0))");
+/// ```
+pub fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
+    let mut strides = layout.stride().leaves();
+    let shape = layout.shape().map_leaves(|s| match strides.next() {
+        Some(d) if is_const(d, 0) => DynInt::fixed(1),
+        _ => s,
+    });
+    DynLayout::new(shape, *layout.stride())
+}
+
+/// CuTe's `filter_zeros(layout, profile)`: modes where `profile` is a static `_0` get extent `_1`.
+///
+/// ```
+/// use const_layout::algebra::filter_zeros_profile;
+/// let l = "(_4,(_2,_3)):(_1,(_4,_8))".parse().unwrap();
+/// let p = "(_1,_0)".parse().unwrap();
+/// assert_eq!(filter_zeros_profile(&l, &p).unwrap().to_string(), "(_4,(_1,_1)):(_1,(_4,_8))");
+/// ```
+pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynLayout> {
+    fn go(p: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
+        match p.as_int() {
+            Some(v) if is_const(v, 0) => Ok(s.map_leaves(|_| DynInt::fixed(1))),
+            Some(_) => Ok(*s),
+            None => {
+                if s.is_int() || s.rank() != p.rank() {
+                    return Err(LayoutError::RankMismatch {
+                        what: "profile",
+                        got: p.rank(),
+                        expected: s.rank(),
+                    });
+                }
+                DynIntTuple::try_from_modes(p.modes().zip(s.modes()).map(|(pm, sm)| go(&pm, &sm)))
+            }
+        }
+    }
+    DynLayout::new(go(profile, layout.shape())?, *layout.stride())
+}
+
+/// CuTe's `filter(layout)`: `coalesce(filter_zeros(layout))`, the modes that move, merged.
+///
+/// ```
+/// use const_layout::algebra::filter;
+/// let l = "(_4,(_2,_3)):(_1,(_0,_4))".parse().unwrap();
+/// assert_eq!(filter(&l).unwrap().to_string(), "_12:_1");
+/// ```
+pub fn filter(layout: &DynLayout) -> R<DynLayout> {
+    coalesce(&filter_zeros(layout)?)
+}
+
+/// CuTe's `filter(layout, profile)`: [`filter`] at the terminals of `profile`.
+///
+/// ```
+/// use const_layout::algebra::filter_profile;
+/// let l = "(_4,(_2,_3)):(_1,(_0,_4))".parse().unwrap();
+/// assert_eq!(filter_profile(&l, &"(_1,_1)".parse().unwrap()).unwrap().to_string(), "(_4,_3):(_1,_4)");
+/// ```
+pub fn filter_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynLayout> {
+    by_profile(layout, profile, "filter", filter)
+}

@@ -1,0 +1,299 @@
+//! The divides (`logical_divide` and its zipped, tiled and flat forms), the products
+//! (`logical_product`, zipped, tiled, flat, `blocked_product`, `raked_product`) and
+//! `tile_to_shape`.
+
+use super::admissible::Inadmissible;
+use super::coalesce::coalesce;
+use super::complement::complement_to;
+use super::composition::composition;
+use super::modes::append_to;
+use super::tiler::{TileModes, Tiler};
+use super::{R, make_layout_of, modes_of, mul};
+use crate::dynamic::ops::{self, Division};
+use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+
+/// A layout-with-layout operation (the divide or the product of one mode).
+type Op = fn(&DynLayout, &DynLayout) -> R<DynLayout>;
+
+/// Apply `op` by mode for a by-mode tiler, keeping the modes past it (CuTe's `transform_layout`).
+fn by_mode(layout: &DynLayout, tiler: &Tiler, name: &'static str, op: Op) -> R<DynLayout> {
+    match tiler {
+        Tiler::Layout(t) => op(layout, t),
+        Tiler::Modes(items) => {
+            let n = items.len();
+            if n > layout.rank() {
+                return Err(LayoutError::ModeOutOfRange { op: name, index: n - 1, rank: layout.rank() });
+            }
+            let mut parts = [DynLayout::default(); 16];
+            let rank = layout.rank();
+            if rank > parts.len() {
+                return Err(LayoutError::TooLarge);
+            }
+            for (i, (part, m)) in parts.iter_mut().zip(modes_of(layout)).enumerate() {
+                *part = match items.get(i).as_tiler()? {
+                    Some(t) if i < n => by_mode(&m, &t, name, op)?,
+                    _ => m,
+                };
+            }
+            make_layout_of(&parts[..rank])
+        }
+    }
+}
+
+fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    let target = *coalesce(layout)?.shape();
+    let rest = complement_to(tiler, &target)?;
+    composition(layout, &make_layout_of(&[*tiler, rest])?)
+}
+
+fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    let target = mul(block.size(), tiler.cosize())?;
+    let rest = complement_to(block, &DynIntTuple::int(target))?;
+    make_layout_of(&[*block, composition(&rest, tiler)?])
+}
+
+/// CuTe's `logical_divide(layout, tiler)`: `composition(layout, (tiler, complement(tiler,
+/// shape(coalesce(layout)))))`, by mode for a by-mode tiler. Mode 0 of each divided mode is the
+/// tile, mode 1 the tiles' arrangement.
+///
+/// ```
+/// use const_layout::algebra::logical_divide;
+/// let a = "(_4,_2,_3):(_2,_1,_8)".parse().unwrap();
+/// let t = "_4:_2".parse().unwrap();
+/// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+/// ```
+pub fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    by_mode(layout, tiler, "logical_divide", divide_layouts)
+}
+
+/// CuTe's `logical_product(block, tiler)`: `(block, composition(complement(block,
+/// size(block)*cosize(tiler)), tiler))`, by mode for a by-mode tiler.
+///
+/// ```
+/// use const_layout::algebra::logical_product;
+/// let a = "(_2,_2):(_4,_1)".parse().unwrap();
+/// let t = "_6:_1".parse().unwrap();
+/// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+/// ```
+pub fn logical_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    by_mode(block, tiler, "logical_product", product_layouts)
+}
+
+/// CuTe's `tile_unzip` (`zip2_by`): gather the first and second modes of the rank-2 modes at the
+/// terminals of the tiler into `((tiles...), (rests..., other modes...))`.
+fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
+    let Some(items) = guide else {
+        if layout.rank() != 2 || layout.shape().is_int() {
+            return Err(LayoutError::RankMismatch { what: "divided mode", got: layout.rank(), expected: 2 });
+        }
+        return Ok(*layout);
+    };
+    let n = items.len();
+    let mut firsts = [DynLayout::default(); 16];
+    let mut seconds = [DynLayout::default(); 32];
+    let rank = layout.rank();
+    if rank > seconds.len() || n > firsts.len() {
+        return Err(LayoutError::TooLarge);
+    }
+    let mut m2 = 0;
+    for (i, m) in modes_of(layout).enumerate() {
+        if i < n {
+            let sub = match items.get(i).as_tiler()? {
+                Some(Tiler::Modes(inner)) => unzip(&m, Some(&inner))?,
+                _ => unzip(&m, None)?,
+            };
+            firsts[i] = sub.mode(0).ok_or(LayoutError::TooLarge)?;
+            seconds[m2] = sub.mode(1).ok_or(LayoutError::TooLarge)?;
+        } else {
+            seconds[m2] = m;
+        }
+        m2 += 1;
+    }
+    make_layout_of(&[make_layout_of(&firsts[..n])?, make_layout_of(&seconds[..m2])?])
+}
+
+fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    match tiler {
+        Tiler::Layout(_) => unzip(result, None),
+        Tiler::Modes(items) => unzip(result, Some(items)),
+    }
+}
+
+/// Unpack the modes of the rank-2 `layout`'s mode `which` (if it has more than one) into the top
+/// level: CuTe's `result(_, repeat<R1>(_))` and friends.
+fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
+    let mut parts = [DynLayout::default(); 64];
+    let mut n = 0;
+    for (i, m) in modes_of(layout).enumerate() {
+        let open = (i == 0 && first) || (i == 1 && second);
+        if open && !m.shape().is_int() && m.rank() > 1 {
+            for sub in modes_of(&m) {
+                parts[n] = sub;
+                n += 1;
+            }
+        } else {
+            parts[n] = m;
+            n += 1;
+        }
+    }
+    make_layout_of(&parts[..n])
+}
+
+/// CuTe's `zipped_divide(layout, tiler)`: `((tile...), (rest...))`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, zipped_divide};
+/// let a = "(_8,_6):(_1,_8)".parse().unwrap();
+/// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
+/// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((_4,_3),(_2,_2)):((_1,_8),(_4,_24))");
+/// ```
+pub fn zipped_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    zipped(&logical_divide(layout, tiler)?, tiler)
+}
+
+/// CuTe's `tiled_divide(layout, tiler)`: `((tile...), rest0, rest1, ...)`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, tiled_divide};
+/// let a = "(_8,_6):(_1,_8)".parse().unwrap();
+/// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
+/// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((_4,_3),_2,_2):((_1,_8),_4,_24)");
+/// ```
+pub fn tiled_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&zipped_divide(layout, tiler)?, false, true)
+}
+
+/// CuTe's `flat_divide(layout, tiler)`: `(tile0, tile1, ..., rest0, rest1, ...)`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, flat_divide};
+/// let a = "(_8,_6):(_1,_8)".parse().unwrap();
+/// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
+/// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(_4,_3,_2,_2):(_1,_8,_4,_24)");
+/// ```
+pub fn flat_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&zipped_divide(layout, tiler)?, true, true)
+}
+
+/// CuTe's `zipped_product(block, tiler)`: `((block...), (repeats...))`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, zipped_product};
+/// let a = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let t: Tiler = "<_3, _2>".parse().unwrap();
+/// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((_2,_2),(_3,_2)):((_1,_2),(_2,_1))");
+/// ```
+pub fn zipped_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    zipped(&logical_product(block, tiler)?, tiler)
+}
+
+/// CuTe's `tiled_product(block, tiler)`: `((block...), repeat0, repeat1, ...)`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, tiled_product};
+/// let a = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let t: Tiler = "<_3, _2>".parse().unwrap();
+/// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((_2,_2),_3,_2):((_1,_2),_2,_1)");
+/// ```
+pub fn tiled_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&zipped_product(block, tiler)?, false, true)
+}
+
+/// CuTe's `flat_product(block, tiler)`: `(block0, block1, ..., repeat0, repeat1, ...)`.
+///
+/// ```
+/// use const_layout::algebra::{Tiler, flat_product};
+/// let a = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let t: Tiler = "<_3, _2>".parse().unwrap();
+/// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(_2,_2,_3,_2):(_1,_2,_2,_1)");
+/// ```
+pub fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&zipped_product(block, tiler)?, true, true)
+}
+
+/// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`; scalars pair up.
+fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+    if a.shape().is_int() {
+        return make_layout_of(&[make_layout_of(&[*a, *b])?]);
+    }
+    if b.shape().is_int() || a.rank() != b.rank() {
+        return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
+    }
+    let mut parts = [DynLayout::default(); 16];
+    let rank = a.rank();
+    if rank > parts.len() {
+        return Err(LayoutError::TooLarge);
+    }
+    for (part, (x, y)) in parts.iter_mut().zip(modes_of(a).zip(modes_of(b))) {
+        *part = make_layout_of(&[x, y])?;
+    }
+    make_layout_of(&parts[..rank])
+}
+
+fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
+    let r = block.rank().max(tiler.rank());
+    let result = product_layouts(&append_to(block, r)?, &append_to(tiler, r)?)?;
+    let (a, c) = (result.mode(0).ok_or(LayoutError::TooLarge)?, result.mode(1).ok_or(LayoutError::TooLarge)?);
+    if raked { zip(&c, &a) } else { zip(&a, &c) }
+}
+
+/// CuTe's `blocked_product(block, tiler)`: the block repeated over the tiler, each mode
+/// `(block mode, tiler mode)`; rank `max(rank(block), rank(tiler))`.
+///
+/// ```
+/// use const_layout::algebra::blocked_product;
+/// let a = "(_2,_5):(_5,_1)".parse().unwrap();
+/// let t = "(_3,_4):(_1,_3)".parse().unwrap();
+/// assert_eq!(blocked_product(&a, &t).unwrap().to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
+/// ```
+pub fn blocked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    rank_sensitive(block, tiler, false)
+}
+
+/// CuTe's `raked_product(block, tiler)`: like [`blocked_product`] with the block's elements
+/// interleaved, each mode `(tiler mode, block mode)`.
+///
+/// ```
+/// use const_layout::algebra::raked_product;
+/// let a = "(_2,_5):(_5,_1)".parse().unwrap();
+/// let t = "(_3,_4):(_1,_3)".parse().unwrap();
+/// assert_eq!(raked_product(&a, &t).unwrap().to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
+/// ```
+pub fn raked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    rank_sensitive(block, tiler, true)
+}
+
+/// CuTe's `tile_to_shape(block, target, order)`: the block repeated (in the mode order `order`,
+/// column-major if `None`) until it has the target shape. The block's mode sizes must divide the
+/// target's.
+///
+/// ```
+/// use const_layout::algebra::tile_to_shape;
+/// let a = "(_2,_3):(_3,_1)".parse().unwrap();
+/// let t = "(_4,_6)".parse().unwrap();
+/// assert_eq!(tile_to_shape(&a, &t, None).unwrap().to_string(), "((_2,_2),(_3,_2)):((_3,_6),(_1,_12))");
+/// ```
+pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&DynIntTuple>) -> R<DynLayout> {
+    let r = if target.is_int() { 1 } else { target.rank() };
+    if block.rank() > r {
+        return Err(LayoutError::RankMismatch { what: "block", got: block.rank(), expected: r });
+    }
+    let padded = append_to(block, r)?;
+    let block_shape = ops::product_each(padded.shape())?;
+    let target_shape = ops::product_each(target)?;
+    for (k, (t, b)) in target_shape.leaves().zip(block_shape.leaves()).enumerate() {
+        if t.value % b.value != 0 {
+            return Err(LayoutError::Inadmissible {
+                op: "tile_to_shape",
+                why: Inadmissible::TileDivisibility { mode: k, target: t.value, block: b.value },
+            });
+        }
+    }
+    let product_shape = ops::divide(&target_shape, &block_shape, Division::Ceil)?;
+    let arrangement = match order {
+        Some(o) => DynLayout::ordered(product_shape, o)?,
+        None => DynLayout::compact(product_shape, true)?,
+    };
+    blocked_product(&padded, &arrangement)
+}

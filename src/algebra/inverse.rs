@@ -1,0 +1,182 @@
+//! `right_inverse`, `left_inverse`, `max_common_layout`, `max_common_vector` and `nullspace`.
+
+use super::admissible::Inadmissible;
+use super::coalesce::coalesce;
+use super::composition::composition;
+use super::leaves::Leaves;
+use super::{R, is_const, mul, scalar};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::LayoutError;
+
+/// The coalesced modes of a layout with their exclusive prefix products (CuTe's `preprod_shape`).
+fn prepared(layout: &DynLayout) -> R<(Leaves, [DynInt; MAX_NODES])> {
+    let c = Leaves::of(&coalesce(layout)?);
+    let mut pre = [DynInt::fixed(1); MAX_NODES];
+    for k in 1..c.len() {
+        pre[k] = mul(pre[k - 1], c.shape(k - 1))?;
+    }
+    Ok((c, pre))
+}
+
+/// The indices of `c`'s modes sorted by stride value (stable), keeping those `keep` accepts.
+fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usize) {
+    let mut order = [0usize; MAX_NODES];
+    let mut n = 0;
+    for k in 0..c.len() {
+        if keep(c.stride(k)) {
+            order[n] = k;
+            n += 1;
+        }
+    }
+    order[..n].sort_unstable_by_key(|&k| (c.stride(k).value, k));
+    (order, n)
+}
+
+/// CuTe's `right_inverse(layout)`: a layout `R` with `layout(R(i)) == i` for every `i` below
+/// `size(R)`, as large as CuTe finds it: it follows the static strides 1, s0, s0*s1, ... that
+/// continue one another (runtime strides are not followed, as in CuTe).
+///
+/// ```
+/// use const_layout::algebra::right_inverse;
+/// let l = "(_4,_2):(_2,_1)".parse().unwrap();
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
+/// ```
+pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
+    let (c, pre) = prepared(layout)?;
+    let (order, n) = sorted(&c, |d| d.is_static);
+    let mut result = Leaves::new();
+    result.push(DynInt::fixed(1), DynInt::fixed(0))?;
+    let mut curr = DynInt::fixed(1);
+    for &i in &order[..n] {
+        let d = c.stride(i);
+        if curr.is_static && curr.value == d.value {
+            result.push(c.shape(i), pre[i])?;
+            curr = mul(c.shape(i), d)?;
+        }
+    }
+    coalesce(&result.layout(false)?)
+}
+
+/// CuTe's `left_inverse(layout)`: for an injective layout, `R(layout(i)) == i` for every `i` in
+/// its domain (for one with stride-0 modes, `layout(R(layout(i))) == layout(i)`). The strides,
+/// sorted, must nest (each a multiple of the one below and at least the span below it), and be
+/// non-negative. Runtime strides are fine (CuTe requires static ones).
+///
+/// ```
+/// use const_layout::algebra::left_inverse;
+/// let l = "(_2,_3):(_3,_1)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(_3,_2):(_2,_1)");
+/// let bad = "(_3,_2):(_1,_2)".parse().unwrap();
+/// assert_eq!(
+///     left_inverse(&bad).unwrap_err().to_string(),
+///     "left_inverse: the layout is not injective: the mode of stride 2 starts inside the span 3 of the modes below it"
+/// );
+/// ```
+pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
+    let (c, pre) = prepared(layout)?;
+    for k in 0..c.len() {
+        if c.stride(k).value < 0 {
+            return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: c.stride(k).value }));
+        }
+    }
+    let (order, n) = sorted(&c, |_| true);
+    let mut shapes = Leaves::new(); // (result shape, result stride) pairs after the leading `_0`
+    let mut size = DynInt::fixed(1);
+    let mut prev: Option<usize> = None;
+    for &i in &order[..n] {
+        let d = c.stride(i);
+        if d.value == 0 {
+            continue;
+        }
+        if let Some(p) = prev {
+            let span = c.shape(p).value.checked_mul(c.stride(p).value).ok_or(LayoutError::CosizeOverflow)?;
+            if d.value < span {
+                return Err(inadmissible(Inadmissible::NotInjective { stride: d.value, span }));
+            }
+        }
+        if d.value % size.value != 0 {
+            return Err(inadmissible(Inadmissible::NotNested { stride: d.value, span: size.value }));
+        }
+        let step = d.div(size);
+        shapes.push(step, pre[i])?;
+        size = mul(size, step)?;
+        prev = Some(i);
+    }
+    // Result: shape (steps..., last shape), stride (_0, prefix products...).
+    let last = if n == 0 { DynInt::fixed(1) } else { c.shape(order[n - 1]) };
+    let k = shapes.len();
+    let shape = DynIntTuple::from_modes(
+        (0..=k).map(|j| DynIntTuple::int(if j < k { shapes.shape(j) } else { last })),
+    )?;
+    let stride = DynIntTuple::from_modes(
+        (0..=k).map(|j| DynIntTuple::int(if j == 0 { DynInt::fixed(0) } else { shapes.stride(j - 1) })),
+    )?;
+    coalesce(&DynLayout::new(shape, stride)?)
+}
+
+/// CuTe's `max_common_layout(a, b)`: a layout `R` of the most contiguous elements on which `a`
+/// and `b` agree: `a(R(i)) == i` and `b(R(i)) == i`.
+///
+/// ```
+/// use const_layout::algebra::max_common_layout;
+/// let a = "(_4,_8):(_1,_4)".parse().unwrap();
+/// let b = "(_4,_8):(_1,_8)".parse().unwrap();
+/// assert_eq!(max_common_layout(&a, &b).unwrap().to_string(), "_4:_1");
+/// ```
+pub fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+    let inv_b = right_inverse(b)?;
+    let common = coalesce(&composition(a, &inv_b)?)?;
+    let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
+    let (s, d) = (first.shape().as_int(), first.stride().as_int());
+    match (s, d) {
+        (Some(s), Some(d)) if s.is_static && is_const(d, 1) => composition(&inv_b, &first),
+        _ => scalar(DynInt::fixed(1), DynInt::fixed(0)),
+    }
+}
+
+/// CuTe's `max_common_vector(a, b)`: the number of contiguous elements on which `a` and `b`
+/// agree (at least `_1`).
+///
+/// ```
+/// use const_layout::algebra::max_common_vector;
+/// let a = "(_4,_8):(_1,_4)".parse().unwrap();
+/// let b = "(_4,_8):(_1,_4)".parse().unwrap();
+/// assert_eq!(max_common_vector(&a, &b).unwrap().to_string(), "_32");
+/// ```
+pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
+    let common = coalesce(&composition(a, &right_inverse(b)?)?)?;
+    let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
+    match (first.shape().as_int(), first.stride().as_int()) {
+        (Some(s), Some(d)) if s.is_static && is_const(d, 1) => Ok(s),
+        _ => Ok(DynInt::fixed(1)),
+    }
+}
+
+/// CuTe's `nullspace(layout)`: the layout of the coordinates (as indices) that `layout` maps to 0,
+/// from its static stride-0 modes; `_1:_0` if there are none.
+///
+/// ```
+/// use const_layout::algebra::nullspace;
+/// let l = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
+/// assert_eq!(nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
+/// ```
+pub fn nullspace(layout: &DynLayout) -> R<DynLayout> {
+    let flat = Leaves::of(layout);
+    let flat_shape = layout.shape().flatten()?;
+    let rstride = crate::dynamic::ops::compact(&flat_shape, DynInt::fixed(1), true)?.0;
+    let strides: Leaves = Leaves::of(&DynLayout::new(flat_shape, rstride)?);
+    let mut out = Leaves::new();
+    for k in 0..flat.len() {
+        if is_const(flat.stride(k), 0) {
+            out.push(flat.shape(k), strides.stride(k))?;
+        }
+    }
+    if out.is_empty() {
+        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+    }
+    out.layout(true)
+}
+
+fn inadmissible(why: Inadmissible) -> LayoutError {
+    LayoutError::Inadmissible { op: "left_inverse", why }
+}

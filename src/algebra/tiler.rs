@@ -1,0 +1,239 @@
+//! Tilers: what `composition`, the divides and the products take as their right operand.
+//!
+//! CuTe accepts a layout, an integer `n` (the layout `n:_1`), or a by-mode tuple whose items are
+//! again tilers (`make_tile(...)`), where `_` keeps the mode. In text a by-mode tiler is written
+//! `<3:3, (2,4):(1,8)>` and a plain shape `(2,4)` means `<2:_1, 4:_1>`.
+
+use super::R;
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+use crate::text::{ParseError, Parser};
+use core::fmt;
+use core::str::FromStr;
+
+/// The most items a by-mode tiler has.
+pub const MAX_TILE_MODES: usize = 16;
+
+/// A right operand of `composition`, the divides and the products.
+///
+/// ```
+/// use const_layout::algebra::Tiler;
+/// let t: Tiler = "<_3:_3, (_2,_4):(_1,_8), _>".parse().unwrap();
+/// assert_eq!(t.to_string(), "<_3:_3, (_2,_4):(_1,_8), _>");
+/// let s: Tiler = "(_2,_4)".parse().unwrap();
+/// assert_eq!(s.to_string(), "<_2, _4>");
+/// let l: Tiler = "_4:_2".parse().unwrap();
+/// assert!(matches!(l, Tiler::Layout(_)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiler {
+    /// One layout, applied to the whole left operand.
+    Layout(DynLayout),
+    /// One item per mode of the left operand.
+    Modes(TileModes),
+}
+
+/// One item of a by-mode tiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileMode {
+    /// `_`: leave the mode as it is.
+    Keep,
+    /// A layout for this mode.
+    Layout(DynLayout),
+    /// An int tuple: an integer `n` means `n:_1`, a tuple is again by-mode.
+    Shape(DynIntTuple),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Keep,
+    Layout,
+    Shape,
+}
+
+/// The items of a by-mode tiler, stored as the modes of one layout (no heap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileModes {
+    modes: DynLayout,
+    kinds: [Kind; MAX_TILE_MODES],
+    n: usize,
+}
+
+impl TileModes {
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Item `i` (`Keep` past the end).
+    pub fn get(&self, i: usize) -> TileMode {
+        if i >= self.n {
+            return TileMode::Keep;
+        }
+        let m = self.modes.mode(i).unwrap_or_default();
+        match self.kinds[i] {
+            Kind::Keep => TileMode::Keep,
+            Kind::Layout => TileMode::Layout(m),
+            Kind::Shape => TileMode::Shape(*m.shape()),
+        }
+    }
+}
+
+impl Tiler {
+    /// A by-mode tiler from its items.
+    ///
+    /// ```
+    /// use const_layout::algebra::{TileMode, Tiler};
+    /// let t = Tiler::by_mode(&[TileMode::Keep, TileMode::Layout("_2:_1".parse().unwrap())]).unwrap();
+    /// assert_eq!(t.to_string(), "<_, _2:_1>");
+    /// ```
+    pub fn by_mode(items: &[TileMode]) -> R<Tiler> {
+        if items.len() > MAX_TILE_MODES {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut kinds = [Kind::Keep; MAX_TILE_MODES];
+        let mut parts = [DynLayout::default(); MAX_TILE_MODES];
+        for (k, item) in items.iter().enumerate() {
+            (kinds[k], parts[k]) = match item {
+                TileMode::Keep => (Kind::Keep, DynLayout::default()),
+                TileMode::Layout(l) => (Kind::Layout, *l),
+                TileMode::Shape(s) => (Kind::Shape, DynLayout::new(*s, DynIntTuple::int(DynInt::fixed(0)))?),
+            };
+        }
+        Ok(Tiler::Modes(TileModes {
+            modes: super::make_layout_of(&parts[..items.len()])?,
+            kinds,
+            n: items.len(),
+        }))
+    }
+
+    /// A shape used as a tiler: an integer `n` is the layout `n:_1`, a tuple is by-mode.
+    ///
+    /// ```
+    /// use const_layout::algebra::Tiler;
+    /// assert_eq!(Tiler::from_shape(&"(_2,(_2,4))".parse().unwrap()).unwrap().to_string(), "<_2, (_2,4)>");
+    /// ```
+    pub fn from_shape(shape: &DynIntTuple) -> R<Tiler> {
+        match shape.as_int() {
+            Some(n) => Ok(Tiler::Layout(super::scalar(n, DynInt::fixed(1))?)),
+            None => {
+                let mut items = [TileMode::Keep; MAX_TILE_MODES];
+                let n = shape.rank();
+                if n > MAX_TILE_MODES {
+                    return Err(LayoutError::TooLarge);
+                }
+                for (item, m) in items.iter_mut().zip(shape.modes()) {
+                    *item = TileMode::Shape(m);
+                }
+                Tiler::by_mode(&items[..n])
+            }
+        }
+    }
+}
+
+impl TileMode {
+    /// This item as a tiler of its own (for the recursion into a mode).
+    pub(crate) fn as_tiler(&self) -> R<Option<Tiler>> {
+        Ok(match self {
+            TileMode::Keep => None,
+            TileMode::Layout(l) => Some(Tiler::Layout(*l)),
+            TileMode::Shape(s) => Some(Tiler::from_shape(s)?),
+        })
+    }
+}
+
+impl fmt::Display for Tiler {
+    /// `<item, ...>` for a by-mode tiler; a layout prints as itself.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Modes(m) => {
+                f.write_str("<")?;
+                for i in 0..m.n {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    match m.get(i) {
+                        TileMode::Keep => f.write_str("_")?,
+                        TileMode::Layout(l) => write!(f, "{l}")?,
+                        TileMode::Shape(s) => write!(f, "{s}")?,
+                    }
+                }
+                f.write_str(">")
+            }
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// A tiler: `<item, ...>`, a layout `shape:stride`, or a shape.
+    pub(crate) fn tiler(&mut self) -> Result<Tiler, ParseError> {
+        let col = {
+            self.skip_ws();
+            self.column()
+        };
+        if self.eat('<') {
+            let mut items = [TileMode::Keep; MAX_TILE_MODES];
+            let mut n = 0;
+            loop {
+                if n == MAX_TILE_MODES {
+                    return Err(self.invalid(col, LayoutError::TooLarge));
+                }
+                items[n] = self.tile_mode()?;
+                n += 1;
+                if self.eat('>') {
+                    break;
+                }
+                self.expect(',', "`,` or `>`")?;
+            }
+            return Tiler::by_mode(&items[..n]).map_err(|e| self.invalid(col, e));
+        }
+        match self.tile_mode()? {
+            TileMode::Layout(l) => Ok(Tiler::Layout(l)),
+            TileMode::Shape(s) => Tiler::from_shape(&s).map_err(|e| self.invalid(col, e)),
+            TileMode::Keep => {
+                Err(ParseError { column: col, expected: "a tiler", found: Some('_'), invalid: None })
+            }
+        }
+    }
+
+    /// One tiler item: `_`, a layout, or a shape.
+    pub(crate) fn tile_mode(&mut self) -> Result<TileMode, ParseError> {
+        self.skip_ws();
+        if self.is_underscore() {
+            self.pos += 1;
+            return Ok(TileMode::Keep);
+        }
+        let col = self.column();
+        let shape = self.int_tuple()?;
+        if self.eat(':') {
+            let stride = self.int_tuple()?;
+            return DynLayout::new(shape, stride).map(TileMode::Layout).map_err(|e| self.invalid(col, e));
+        }
+        Ok(TileMode::Shape(shape))
+    }
+
+    /// Whether the next token is a lone `_` (CuTe's `Underscore`), not the start of `_8`.
+    pub(crate) fn is_underscore(&mut self) -> bool {
+        let rest = &self.text[self.pos..];
+        rest.starts_with('_') && !rest[1..].starts_with(|c: char| c.is_ascii_digit() || c == '-')
+    }
+}
+
+impl FromStr for Tiler {
+    type Err = ParseError;
+    /// Parse `<3:3, (2,4):(1,8)>`, a layout, or a shape.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let mut p = Parser::new(s);
+        let t = p.tiler()?;
+        if !p.at_end() {
+            return Err(p.error("the end of the input"));
+        }
+        Ok(t)
+    }
+}
