@@ -62,6 +62,7 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::Tuple(t) => format!("{{\"kind\":\"tuple\",\"text\":{}}}\n", json_string(&t.to_string())),
         Value::Bool(b) => format!("{{\"kind\":\"bool\",\"value\":{b}}}\n"),
         Value::Major(_) => format!("{{\"kind\":\"major\",\"text\":{}}}\n", json_string(&value.to_string())),
+        Value::Tiler(_) => format!("{{\"kind\":\"tiler\",\"text\":{}}}\n", json_string(&value.to_string())),
         Value::Layout(l) => layout_json(&l)?,
     })
 }

@@ -15,6 +15,7 @@ use core::str::FromStr;
 pub const MAX_TILE_MODES: usize = 16;
 
 /// A right operand of `composition`, the divides and the products.
+// Both variants hold one layout; the size difference is the kinds array.
 ///
 /// ```
 /// use const_layout::algebra::Tiler;
@@ -34,6 +35,8 @@ pub enum Tiler {
 }
 
 /// One item of a by-mode tiler.
+// No heap in the library, so a layout item is held inline; tilers are built once per call.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TileMode {
     /// `_`: leave the mode as it is.

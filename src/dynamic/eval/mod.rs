@@ -7,6 +7,9 @@
 use super::int_tuple::{DynInt, DynIntTuple};
 use super::layout::DynLayout;
 use super::ops::{self, Division};
+use crate::algebra::Tiler;
+
+mod algebra;
 use crate::error::LayoutError;
 use crate::text::{ParseError, Parser};
 use core::fmt;
@@ -33,6 +36,8 @@ pub enum Value {
     Bool(bool),
     /// `LayoutLeft` (`true`) or `LayoutRight` (`false`), as an argument of `make_layout`.
     Major(bool),
+    /// A by-mode tiler, `<3:3, (2,4):(1,8)>`.
+    Tiler(Tiler),
 }
 
 impl fmt::Display for Value {
@@ -46,6 +51,7 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Major(true) => f.write_str("LayoutLeft"),
             Value::Major(false) => f.write_str("LayoutRight"),
+            Value::Tiler(t) => write!(f, "{t}"),
         }
     }
 }
@@ -190,6 +196,37 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("get_hier_coord", "(layout, offset)"),
     ("get_flat_coord", "(layout, offset)"),
     ("get_1d_coord", "(layout, offset)"),
+    ("coalesce", "(layout) or (layout, profile) or (shape)"),
+    ("filter_zeros", "(layout) or (layout, profile)"),
+    ("filter", "(layout) or (layout, profile)"),
+    ("composition", "(layout, layout or tiler)"),
+    ("complement", "(layout) or (layout, cotarget)"),
+    ("right_inverse", "(layout)"),
+    ("left_inverse", "(layout)"),
+    ("max_common_layout", "(layout, layout)"),
+    ("max_common_vector", "(layout, layout)"),
+    ("nullspace", "(layout)"),
+    ("logical_divide", "(layout, tiler)"),
+    ("zipped_divide", "(layout, tiler)"),
+    ("tiled_divide", "(layout, tiler)"),
+    ("flat_divide", "(layout, tiler)"),
+    ("logical_product", "(layout, tiler)"),
+    ("zipped_product", "(layout, tiler)"),
+    ("tiled_product", "(layout, tiler)"),
+    ("flat_product", "(layout, tiler)"),
+    ("blocked_product", "(layout, layout)"),
+    ("raked_product", "(layout, layout)"),
+    ("tile_to_shape", "(layout, shape) or (layout, shape, order)"),
+    ("select", "<i, ...>(layout)"),
+    ("take", "<begin, end>(layout)"),
+    ("group", "<begin, end>(layout)"),
+    ("append", "(layout, layout) or <n>(layout)"),
+    ("prepend", "(layout, layout)"),
+    ("replace", "<i>(layout, layout)"),
+    ("upcast", "<n>(layout)"),
+    ("downcast", "<n>(layout)"),
+    ("recast_layout", "<old_bits, new_bits>(layout)"),
+    ("make_layout_like", "(layout)"),
 ];
 
 struct Located {
@@ -197,7 +234,8 @@ struct Located {
     column: usize,
 }
 
-const MAX_ARGS: usize = 4;
+const MAX_ARGS: usize = 8;
+const MAX_TARGS: usize = 8;
 
 fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     p.skip_ws();
@@ -265,6 +303,7 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
             }
             Ok(Located { value: Value::Tuple(t), column })
         }
+        Some('<') => Ok(Located { value: Value::Tiler(p.tiler()?), column }),
         Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => {
             Ok(Located { value: Value::Int(p.int()?), column })
         }
@@ -280,6 +319,24 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
                 "true" => return Ok(Located { value: Value::Bool(true), column }),
                 "false" => return Ok(Located { value: Value::Bool(false), column }),
                 _ => {}
+            }
+            let mut targs = [0isize; MAX_TARGS];
+            let mut nt = None;
+            if p.peek() == Some('<') {
+                p.eat('<');
+                let mut k = 0usize;
+                loop {
+                    let v = p.int()?;
+                    if k < MAX_TARGS {
+                        targs[k] = v.value;
+                    }
+                    k += 1;
+                    if p.eat('>') {
+                        break;
+                    }
+                    p.expect(',', "`,` or `>`")?;
+                }
+                nt = Some(k.min(MAX_TARGS));
             }
             if p.peek() != Some('(') {
                 // A bare name that is not a keyword: report it where it starts.
@@ -308,7 +365,7 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
                     p.expect(',', "`,` or `)`")?;
                 }
             }
-            let value = call(name, column, &args, n)?;
+            let value = call(name, column, &args, n, (&targs, nt))?;
             Ok(Located { value, column })
         }
         _ => Err(p.error("an integer, `(` or a function name").into()),
@@ -320,14 +377,26 @@ fn append_mode(buf: &DynIntTuple, modes: usize, m: &DynIntTuple) -> Result<DynIn
     DynIntTuple::from_modes(buf.modes().take(modes).chain(core::iter::once(*m)))
 }
 
-fn call(name: &str, column: usize, args: &[Option<Located>; MAX_ARGS], n: usize) -> Result<Value, EvalError> {
+/// Template arguments (`select<0,2>`): the values and, if any were written, how many.
+type Targs<'a> = (&'a [isize; MAX_TARGS], Option<usize>);
+
+fn call(
+    name: &str,
+    column: usize,
+    args: &[Option<Located>; MAX_ARGS],
+    n: usize,
+    targs: Targs<'_>,
+) -> Result<Value, EvalError> {
     let Some(&(function, _)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
         let mut buf = [0u8; NAME_CAP];
         let len = name.len().min(NAME_CAP);
         buf[..len].copy_from_slice(&name.as_bytes()[..len]);
         return Err(EvalError::UnknownFunction { column, name: buf, len });
     };
-    let c = Call { function, column, args, n };
+    let c = Call { function, column, args, n, targs };
+    if let Some(v) = algebra::call(&c)? {
+        return Ok(v);
+    }
     let lay = |e: LayoutError| EvalError::Layout { column, error: e };
     Ok(match function {
         "crd2idx" => match c.arity(&[2, 3], "2 or 3")? {
@@ -455,6 +524,7 @@ struct Call<'a> {
     column: usize,
     args: &'a [Option<Located>; MAX_ARGS],
     n: usize,
+    targs: Targs<'a>,
 }
 
 impl Call<'_> {

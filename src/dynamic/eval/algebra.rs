@@ -1,0 +1,178 @@
+//! The layout-algebra functions of the evaluator (see [`crate::algebra`]).
+
+use super::{Call, EvalError, Value, int_tuple_of};
+use crate::algebra::{self, Tiler};
+use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+
+/// Evaluate `c` if it is an algebra function; `None` leaves it to the other cases.
+pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    Ok(Some(match c.function {
+        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => {
+            let mut parts = [DynLayout::default(); super::MAX_ARGS];
+            for (i, part) in parts.iter_mut().enumerate().take(c.n) {
+                *part = c.layout(i + 1)?;
+            }
+            layout(algebra::make_layout_of(&parts[..c.n]))?
+        }
+        "coalesce" | "filter_zeros" | "filter" => {
+            let k = c.arity(&[1, 2], "1 or 2")?;
+            if c.function == "coalesce" && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
+                return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay)?)));
+            }
+            let l = c.layout(1)?;
+            layout(match (c.function, k) {
+                ("coalesce", 1) => algebra::coalesce(&l),
+                ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
+                ("filter_zeros", 1) => algebra::filter_zeros(&l),
+                ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
+                (_, 1) => algebra::filter(&l),
+                _ => algebra::filter_profile(&l, &c.tuple(2)?),
+            })?
+        }
+        "composition" => {
+            c.arity(&[2], "2")?;
+            layout(algebra::composition_tiler(&c.layout(1)?, &tiler(c, 2)?))?
+        }
+        "complement" => match c.arity(&[1, 2], "1 or 2")? {
+            1 => layout(algebra::complement(&c.layout(1)?))?,
+            _ => layout(algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
+        },
+        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => {
+            c.arity(&[1], "1")?;
+            let l = c.layout(1)?;
+            layout(match c.function {
+                "right_inverse" => algebra::right_inverse(&l),
+                "left_inverse" => algebra::left_inverse(&l),
+                "nullspace" => algebra::nullspace(&l),
+                _ => algebra::make_layout_like(&l),
+            })?
+        }
+        "max_common_layout" => {
+            c.arity(&[2], "2")?;
+            layout(algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
+        }
+        "max_common_vector" => {
+            c.arity(&[2], "2")?;
+            Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay)?)
+        }
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
+        | "zipped_product" | "tiled_product" | "flat_product" => {
+            c.arity(&[2], "2")?;
+            let (l, t) = (c.layout(1)?, tiler(c, 2)?);
+            layout(match c.function {
+                "logical_divide" => algebra::logical_divide(&l, &t),
+                "zipped_divide" => algebra::zipped_divide(&l, &t),
+                "tiled_divide" => algebra::tiled_divide(&l, &t),
+                "flat_divide" => algebra::flat_divide(&l, &t),
+                "logical_product" => algebra::logical_product(&l, &t),
+                "zipped_product" => algebra::zipped_product(&l, &t),
+                "tiled_product" => algebra::tiled_product(&l, &t),
+                _ => algebra::flat_product(&l, &t),
+            })?
+        }
+        "blocked_product" | "raked_product" => {
+            c.arity(&[2], "2")?;
+            let (a, b) = (c.layout(1)?, c.layout(2)?);
+            layout(if c.function == "blocked_product" {
+                algebra::blocked_product(&a, &b)
+            } else {
+                algebra::raked_product(&a, &b)
+            })?
+        }
+        "tile_to_shape" => {
+            let k = c.arity(&[2, 3], "2 or 3")?;
+            let order = if k == 3 { Some(c.tuple(3)?) } else { None };
+            layout(algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
+        }
+        "select" => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 1, super::MAX_TARGS)?;
+            let mut idx = [0usize; super::MAX_TARGS];
+            for (i, v) in idx.iter_mut().zip(t) {
+                *i = index(c, *v)?;
+            }
+            layout(algebra::select(&c.layout(1)?, &idx[..t.len()]))?
+        }
+        "take" | "group" => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 2, 2)?;
+            let (b, e) = (index(c, t[0])?, index(c, t[1])?);
+            let l = c.layout(1)?;
+            layout(if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
+        }
+        "append" if c.targs.1.is_some() => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 1, 1)?;
+            layout(algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
+        }
+        "append" | "prepend" => {
+            c.arity(&[2], "2")?;
+            let (l, x) = (c.layout(1)?, c.layout(2)?);
+            layout(if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
+        }
+        "replace" => {
+            c.arity(&[2], "2")?;
+            let t = targs(c, 1, 1)?;
+            layout(algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
+        }
+        "upcast" | "downcast" => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 1, 1)?;
+            if t[0] <= 0 {
+                return Err(c.argument(1, "a positive template argument `<n>`"));
+            }
+            let l = c.layout(1)?;
+            layout(if c.function == "upcast" {
+                algebra::upcast(&l, t[0])
+            } else {
+                algebra::downcast(&l, t[0])
+            })?
+        }
+        "recast_layout" => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 2, 2)?;
+            layout(algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
+        }
+        _ => return Ok(None),
+    }))
+}
+
+fn tuple_value(t: DynIntTuple) -> Value {
+    super::tuple_value(t)
+}
+
+/// Argument `i` as a tiler: a layout, a by-mode tiler, or a shape (`(2,4)` is `<2:_1, 4:_1>`).
+fn tiler(c: &Call<'_>, i: usize) -> Result<Tiler, EvalError> {
+    match c.arg(i).value {
+        Value::Layout(l) => Ok(Tiler::Layout(l)),
+        Value::Tiler(t) => Ok(t),
+        _ => {
+            let s = int_tuple_of(c.arg(i))
+                .ok_or_else(|| c.argument(i, "a layout, a tiler `<...>` or a shape"))?;
+            Tiler::from_shape(&s).map_err(|error| EvalError::Layout { column: c.column, error })
+        }
+    }
+}
+
+/// The template arguments, which must number between `min` and `max`.
+fn targs<'a>(c: &Call<'a>, min: usize, max: usize) -> Result<&'a [isize], EvalError> {
+    match c.targs.1 {
+        Some(n) if (min..=max).contains(&n) => Ok(&c.targs.0[..n]),
+        _ => Err(EvalError::Misplaced {
+            column: c.column,
+            what: match (min, max) {
+                (1, 1) => "this function takes one template argument, as in `upcast<2>(layout)`",
+                (2, 2) => "this function takes two template arguments, as in `take<1,3>(layout)`",
+                _ => "this function takes template arguments, as in `select<0,2>(layout)`",
+            },
+        }),
+    }
+}
+
+fn index(c: &Call<'_>, v: isize) -> Result<usize, EvalError> {
+    usize::try_from(v)
+        .map_err(|_| EvalError::Misplaced { column: c.column, what: "a mode index must not be negative" })
+}
