@@ -101,6 +101,15 @@ pub enum LayoutError {
         /// The failed condition, with its numbers.
         why: crate::algebra::Inadmissible,
     },
+    /// `Swizzle<bits, base, shift>` with `|shift| < bits` (CuTe's static assertion) or bits beyond 62.
+    InvalidSwizzle {
+        /// `BBits`.
+        bits: u32,
+        /// `MBase`.
+        base: u32,
+        /// `SShift`.
+        shift: i32,
+    },
     /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
     /// tiler with more modes than the layout).
     ModeOutOfRange {
@@ -145,6 +154,10 @@ impl fmt::Display for LayoutError {
                 write!(f, "the {what} has rank {got} but the shape has rank {expected}")
             }
             LayoutError::Inadmissible { op, why } => write!(f, "{op}: {why}"),
+            LayoutError::InvalidSwizzle { bits, base, shift } => write!(
+                f,
+                "Sw<{bits},{base},{shift}> is not a swizzle: |S| must be at least B and B+M+|S| at most 62"
+            ),
             LayoutError::ModeOutOfRange { op, index, rank } => {
                 write!(f, "{op}: mode {index} is out of range for rank {rank}")
             }

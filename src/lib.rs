@@ -11,6 +11,7 @@ pub mod error;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
+pub mod swizzle;
 pub mod text;
 
 extern crate self as const_layout;

@@ -63,22 +63,41 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::Bool(b) => format!("{{\"kind\":\"bool\",\"value\":{b}}}\n"),
         Value::Major(_) => format!("{{\"kind\":\"major\",\"text\":{}}}\n", json_string(&value.to_string())),
         Value::Tiler(_) => format!("{{\"kind\":\"tiler\",\"text\":{}}}\n", json_string(&value.to_string())),
+        Value::Swizzle(_) => {
+            format!("{{\"kind\":\"swizzle\",\"text\":{}}}\n", json_string(&value.to_string()))
+        }
+        Value::Composed(c) => {
+            let values = json_values(c.size().value, (0..c.size().value).map(|i| c.offset(i)))?;
+            format!(
+                "{{\"kind\":\"composed\",\"text\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
+                json_string(&c.to_string()),
+                c.size().value,
+                c.rank(),
+                values
+            )
+        }
         Value::Layout(l) => layout_json(&l)?,
     })
 }
 
-fn layout_json(l: &DynLayout) -> Result<String, String> {
-    let size = l.size().value;
+/// The offsets as a JSON list body, refusing more than `MAX_JSON_VALUES`.
+fn json_values(size: isize, offsets: impl Iterator<Item = isize>) -> Result<String, String> {
     if size > MAX_JSON_VALUES {
         return Err(format!("the layout has {size} offsets; --json lists at most {MAX_JSON_VALUES}"));
     }
     let mut values = String::with_capacity(size as usize * 4);
-    for (k, v) in l.offsets().enumerate() {
+    for (k, v) in offsets.enumerate() {
         if k > 0 {
             values.push(',');
         }
         let _ = write!(values, "{v}");
     }
+    Ok(values)
+}
+
+fn layout_json(l: &DynLayout) -> Result<String, String> {
+    let size = l.size().value;
+    let values = json_values(size, l.offsets())?;
     Ok(format!(
         "{{\"kind\":\"layout\",\"text\":{},\"size\":{},\"cosize\":{},\"rank\":{},\"depth\":{},\"values\":[{}]}}\n",
         json_string(&l.to_string()),

@@ -2,12 +2,16 @@
 
 use super::{Call, EvalError, Value, int_tuple_of};
 use crate::algebra::{self, Tiler};
-use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
+use crate::swizzle::ComposedLayout;
 
 /// Evaluate `c` if it is an algebra function; `None` leaves it to the other cases.
 pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    if let Some(v) = composed(c)? {
+        return Ok(Some(v));
+    }
     let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
     Ok(Some(match c.function {
         "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => {
@@ -138,6 +142,75 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         _ => return Ok(None),
     }))
+}
+
+/// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function
+/// and the offset.
+const ON_INNER: &[&str] = &[
+    "composition",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "tile_to_shape",
+    "coalesce",
+    "filter",
+    "take",
+    "group",
+    "append",
+    "flatten",
+    "get",
+];
+
+/// Swizzles and composed layouts: `composition(Sw<..>, L)` builds one; the functions in
+/// [`ON_INNER`] map the inner layout; `crd2idx`, `size`, `rank`, `complement` read through.
+fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
+        ("composition", Some(Value::Swizzle(s))) => {
+            c.arity(&[2], "2")?;
+            Ok(Some(Value::Composed(ComposedLayout::new(*s, c.layout(2)?))))
+        }
+        ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
+            Value::Composed(k) => {
+                let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay)?;
+                Ok(Some(Value::Int(DynInt::runtime(k.apply(i.value)))))
+            }
+            Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::runtime(s.apply(c.int(1)?.value))))),
+            _ => Ok(None),
+        },
+        ("size" | "rank", Some(Value::Composed(k))) => {
+            c.arity(&[1], "1")?;
+            let v = if c.function == "size" { k.size() } else { DynInt::fixed(k.rank() as isize) };
+            Ok(Some(Value::Int(v)))
+        }
+        ("complement", Some(Value::Composed(k))) => {
+            c.arity(&[2], "2")?;
+            Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay)?)))
+        }
+        (f, Some(Value::Composed(k))) if ON_INNER.contains(&f) => {
+            let mut args = *c.args;
+            if let Some(a) = args[0].as_mut() {
+                a.value = Value::Layout(*k.inner());
+            }
+            let inner = Call { args: &args, ..*c };
+            let result = match call(&inner)? {
+                Some(v) => v,
+                None => super::call(c.function, c.column, &args, c.n, c.targs)?,
+            };
+            match result {
+                Value::Layout(l) => Ok(Some(Value::Composed(k.with_inner(l)))),
+                _ => Err(c.argument(1, "a layout (this function is not defined for composed layouts)")),
+            }
+        }
+        _ => Ok(None),
+    }
 }
 
 fn tuple_value(t: DynIntTuple) -> Value {

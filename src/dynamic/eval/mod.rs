@@ -8,6 +8,7 @@ use super::int_tuple::{DynInt, DynIntTuple};
 use super::layout::DynLayout;
 use super::ops::{self, Division};
 use crate::algebra::Tiler;
+use crate::swizzle::{ComposedLayout, Swizzle};
 
 mod algebra;
 use crate::error::LayoutError;
@@ -38,6 +39,10 @@ pub enum Value {
     Major(bool),
     /// A by-mode tiler, `<3:3, (2,4):(1,8)>`.
     Tiler(Tiler),
+    /// A swizzle, `Sw<3,4,3>`.
+    Swizzle(Swizzle),
+    /// A composed layout, `Sw<3,4,3> o _0 o (8,8):(8,1)`.
+    Composed(ComposedLayout),
 }
 
 impl fmt::Display for Value {
@@ -52,6 +57,8 @@ impl fmt::Display for Value {
             Value::Major(true) => f.write_str("LayoutLeft"),
             Value::Major(false) => f.write_str("LayoutRight"),
             Value::Tiler(t) => write!(f, "{t}"),
+            Value::Swizzle(s) => write!(f, "{s}"),
+            Value::Composed(c) => write!(f, "{c}"),
         }
     }
 }
@@ -229,6 +236,7 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("make_layout_like", "(layout)"),
 ];
 
+#[derive(Clone, Copy)]
 struct Located {
     value: Value,
     column: usize,
@@ -337,6 +345,21 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
                     p.expect(',', "`,` or `>`")?;
                 }
                 nt = Some(k.min(MAX_TARGS));
+            }
+            if name == "Sw" && p.peek() != Some('(') {
+                let t = &targs[..nt.unwrap_or(0)];
+                let [b, m, s] = t else {
+                    return Err(EvalError::Misplaced { column, what: "a swizzle is written `Sw<B,M,S>`" });
+                };
+                let (b, m, s) = (u32::try_from(*b), u32::try_from(*m), i32::try_from(*s));
+                let (Ok(b), Ok(m), Ok(s)) = (b, m, s) else {
+                    return Err(EvalError::Misplaced {
+                        column,
+                        what: "a swizzle's B and M must not be negative",
+                    });
+                };
+                let sw = Swizzle::new(b, m, s).map_err(|error| EvalError::Layout { column, error })?;
+                return Ok(Located { value: Value::Swizzle(sw), column });
             }
             if p.peek() != Some('(') {
                 // A bare name that is not a keyword: report it where it starts.

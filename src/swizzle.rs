@@ -1,0 +1,227 @@
+//! Swizzles and composed layouts: CuTe's `Swizzle<B,M,S>`, `ComposedLayout` (`outer o offset o
+//! inner`) and FLIR's `swizzle_xor16`.
+//!
+//! A swizzle permutes offsets by XOR-ing `B` bits taken `S` places higher into bits `M..M+B`, which
+//! spreads a tile's rows over shared-memory banks. It is not a layout (not affine), so it is composed
+//! *after* one: `composition(Sw<3,4,3>, L)` maps `c` to `Sw(0 + L(c))`.
+//!
+//! ```
+//! use const_layout::dynamic::DynLayout;
+//! use const_layout::swizzle::{ComposedLayout, Swizzle};
+//! let sw = Swizzle::new(3, 4, 3).unwrap();
+//! assert_eq!(sw.apply(0b0101_0000_000), 0b0101_0101_0000);
+//! let l: DynLayout = "(_8,_64):(_64,_1)".parse().unwrap();
+//! let c = ComposedLayout::new(sw, l);
+//! assert_eq!(c.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+//! assert_eq!(c.offset(1), 64 ^ 16);
+//! ```
+
+use crate::dynamic::{DynInt, DynLayout};
+use crate::error::LayoutError;
+use core::fmt;
+
+/// CuTe's `Swizzle<BBits, MBase, SShift>`: `offset ^ ((offset & yyy_mask) >> SShift)`, where
+/// `yyy_mask` is `BBits` ones starting at bit `MBase + max(0, SShift)` (a negative shift moves bits
+/// the other way).
+///
+/// ```
+/// use const_layout::swizzle::Swizzle;
+/// let sw = Swizzle::new(2, 0, 3).unwrap();
+/// assert_eq!((0..8).map(|i| sw.apply(i * 8)).collect::<Vec<_>>(), [0, 9, 18, 27, 32, 41, 50, 59]);
+/// assert!(Swizzle::new(3, 4, 2).is_err()); // |S| must be at least B
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle {
+    bits: u32,
+    base: u32,
+    shift: i32,
+}
+
+impl Swizzle {
+    /// `Swizzle<bits, base, shift>`; `Err` unless `|shift| >= bits` and every bit it touches is
+    /// below bit 62 (CuTe's static assertions, plus a bound so offsets cannot overflow).
+    pub const fn new(bits: u32, base: u32, shift: i32) -> Result<Self, LayoutError> {
+        let reach = bits as u64 + base as u64 + shift.unsigned_abs() as u64;
+        if (shift.unsigned_abs()) < bits || reach > 62 {
+            return Err(LayoutError::InvalidSwizzle { bits, base, shift });
+        }
+        Ok(Swizzle { bits, base, shift })
+    }
+
+    /// `BBits`.
+    pub const fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// `MBase`.
+    pub const fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// `SShift`.
+    pub const fn shift(&self) -> i32 {
+        self.shift
+    }
+
+    /// The bits read (CuTe's `yyy_msk`).
+    pub const fn yyy_mask(&self) -> isize {
+        let ones = (1isize << self.bits) - 1;
+        ones << (self.base + if self.shift > 0 { self.shift as u32 } else { 0 })
+    }
+
+    /// The bits changed (CuTe's `zzz_msk`).
+    pub const fn zzz_mask(&self) -> isize {
+        let ones = (1isize << self.bits) - 1;
+        ones << (self.base + if self.shift < 0 { self.shift.unsigned_abs() } else { 0 })
+    }
+
+    /// The swizzled offset.
+    pub const fn apply(&self, offset: isize) -> isize {
+        let y = offset & self.yyy_mask();
+        let moved = if self.shift >= 0 { y >> self.shift } else { y << self.shift.unsigned_abs() };
+        offset ^ moved
+    }
+}
+
+impl fmt::Display for Swizzle {
+    /// `Sw<B,M,S>`, as CuTe prints it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sw<{},{},{}>", self.bits, self.base, self.shift)
+    }
+}
+
+/// The outer function of a composed layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// No heap: the layout is held inline.
+#[allow(clippy::large_enum_variant)]
+pub enum Outer {
+    /// A swizzle.
+    Swizzle(Swizzle),
+    /// A layout.
+    Layout(DynLayout),
+}
+
+impl Outer {
+    fn apply(&self, x: isize) -> isize {
+        match self {
+            Outer::Swizzle(s) => s.apply(x),
+            Outer::Layout(l) => l.offset(x),
+        }
+    }
+}
+
+/// CuTe's `ComposedLayout<A, O, B>`: the function `c -> outer(offset + inner(c))`. Its domain (shape,
+/// size, rank) is the inner layout's.
+///
+/// ```
+/// use const_layout::swizzle::{ComposedLayout, Swizzle};
+/// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "_4:_1".parse().unwrap());
+/// assert_eq!((0..4).map(|i| c.offset(i)).collect::<Vec<_>>(), [0, 1, 3, 2]);
+/// assert_eq!(c.size().value, 4);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComposedLayout {
+    outer: Outer,
+    offset: DynInt,
+    inner: DynLayout,
+}
+
+impl ComposedLayout {
+    /// `composition(swizzle, layout)`: offset `_0`.
+    pub fn new(outer: Swizzle, inner: DynLayout) -> Self {
+        ComposedLayout { outer: Outer::Swizzle(outer), offset: DynInt::fixed(0), inner }
+    }
+
+    /// CuTe's `composition(outer, offset, inner)`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Outer};
+    /// let c = ComposedLayout::with_offset(Outer::Layout("_8:_2".parse().unwrap()), "3".parse().unwrap(), "_2:_1".parse().unwrap());
+    /// assert_eq!(c.to_string(), "_8:_2 o 3 o _2:_1");
+    /// assert_eq!((c.offset(0), c.offset(1)), (6, 8));
+    /// ```
+    pub fn with_offset(outer: Outer, offset: DynInt, inner: DynLayout) -> Self {
+        ComposedLayout { outer, offset, inner }
+    }
+
+    /// The outer function.
+    pub fn outer(&self) -> &Outer {
+        &self.outer
+    }
+
+    /// The offset between inner and outer.
+    pub fn offset_value(&self) -> DynInt {
+        self.offset
+    }
+
+    /// The inner layout (the domain).
+    pub fn inner(&self) -> &DynLayout {
+        &self.inner
+    }
+
+    /// The same outer function and offset over a new inner layout (how CuTe applies `composition`,
+    /// the divides, the products and the mode operations to a composed layout).
+    pub fn with_inner(&self, inner: DynLayout) -> Self {
+        ComposedLayout { inner, ..*self }
+    }
+
+    /// CuTe's `size`.
+    pub fn size(&self) -> DynInt {
+        self.inner.size()
+    }
+
+    /// CuTe's `rank`.
+    pub fn rank(&self) -> usize {
+        self.inner.rank()
+    }
+
+    /// The value at integer index `i`.
+    pub fn offset(&self, i: isize) -> isize {
+        self.apply(self.inner.offset(i))
+    }
+
+    /// `outer(offset + x)`: the value at the inner layout's offset `x`.
+    pub fn apply(&self, x: isize) -> isize {
+        self.outer.apply(self.offset.value.wrapping_add(x))
+    }
+
+    /// CuTe's `slice_and_offset` / `domain_offset` in one: the composed layout of the inner
+    /// coordinate `coord`'s position moved into the offset (`inner(coord)` added).
+    pub fn domain_offset(&self, inner_offset: isize) -> Result<Self, LayoutError> {
+        let v = self.offset.value.checked_add(inner_offset).ok_or(LayoutError::CosizeOverflow)?;
+        Ok(ComposedLayout { offset: DynInt { value: v, is_static: false }, ..*self })
+    }
+}
+
+impl fmt::Display for ComposedLayout {
+    /// `outer o offset o inner`, as CuTe prints it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.outer {
+            Outer::Swizzle(s) => write!(f, "{s}")?,
+            Outer::Layout(l) => write!(f, "{l}")?,
+        }
+        write!(f, " o {} o {}", self.offset, self.inner)
+    }
+}
+
+/// FLIR's `swizzle_xor16(row, col, k_blocks16)`: `col ^ ((row % k_blocks16) * 16)`, permuting the
+/// 16-byte chunks of a row of `16 * k_blocks16` bytes. For `k_blocks16 = 2^B` and a row pitch of
+/// exactly `16 * k_blocks16` bytes it equals CuTe's `Swizzle<B,4,B>` on the linear byte offset.
+/// Unlike FLIR (which leaves `col` unchecked), `Err` if `k_blocks16 <= 0` or `row < 0`.
+///
+/// ```
+/// use const_layout::swizzle::{Swizzle, swizzle_xor16};
+/// assert_eq!(swizzle_xor16(5, 37, 4).unwrap(), 53);
+/// assert_eq!(swizzle_xor16(7, 0, 8).unwrap(), 112);
+/// let sw = Swizzle::new(2, 4, 2).unwrap();
+/// assert_eq!(sw.apply(5 * 64 + 37), 5 * 64 + swizzle_xor16(5, 37, 4).unwrap());
+/// ```
+pub fn swizzle_xor16(row: isize, col: isize, k_blocks16: isize) -> Result<isize, LayoutError> {
+    if k_blocks16 <= 0 {
+        return Err(LayoutError::NonPositiveExtent { leaf: 0, value: k_blocks16 });
+    }
+    if row < 0 {
+        return Err(LayoutError::CoordinateOutOfRange { leaf: 0, value: row, extent: isize::MAX });
+    }
+    Ok(col ^ ((row % k_blocks16) * 16))
+}
