@@ -8,6 +8,27 @@
 //! not match its shape's nesting, a literal size or cosize that overflows `isize`, a leaf that is not
 //! an integer. Each is a `syn::Error` spanned on the offending tokens.
 
+// The library's runtime evaluator and algebra, compiled into this crate as well (one
+// implementation, no copy), so that `layout!` can evaluate static algebra at expansion time. They
+// depend only on each other (not on the typed layer), and are private here.
+#[allow(dead_code, unused_imports)]
+#[path = "../../src/algebra/mod.rs"]
+mod algebra;
+#[allow(dead_code, unused_imports)]
+#[path = "../../src/dynamic/mod.rs"]
+mod dynamic;
+#[allow(dead_code, unused_imports)]
+#[path = "../../src/error.rs"]
+mod error;
+#[allow(dead_code, unused_imports)]
+#[path = "../../src/swizzle.rs"]
+mod swizzle;
+#[allow(dead_code, unused_imports)]
+#[path = "../../src/text.rs"]
+mod text;
+
+mod static_algebra;
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{ToTokens, quote, quote_spanned};
@@ -348,6 +369,10 @@ fn layout_call(spec: &LayoutSpec, statically: bool) -> TokenStream2 {
 /// `layout!(shape:stride)`, `layout!(shape)`: a layout value. See `const_layout::layout!`.
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
+    let tokens = TokenStream2::from(input.clone());
+    if static_algebra::is_call(&tokens) {
+        return static_algebra::expand(tokens).into();
+    }
     let LayoutInput(spec) = syn::parse_macro_input!(input as LayoutInput);
     let mut errors = Errors::default();
     spec.check(&mut errors);

@@ -491,19 +491,7 @@ impl fmt::Display for DynIntTuple {
     }
 }
 
-impl DynIntTuple {
-    /// The runtime-structured copy of a typed int tuple (static flags kept).
-    ///
-    /// ```
-    /// use const_layout::dynamic::DynIntTuple;
-    /// use const_layout::C;
-    /// let t = DynIntTuple::from_typed(&(C::<8>, (4usize, C::<2>))).unwrap();
-    /// assert_eq!(t.to_string(), "(_8,(4,_2))");
-    /// ```
-    pub fn from_typed<T: crate::int_tuple::IntTuple>(t: &T) -> Result<DynIntTuple, LayoutError> {
-        t.to_dyn()
-    }
-}
+impl DynIntTuple {}
 
 // Compile-time helpers: the static values of typed results that depend on a whole int tuple are
 // computed by these `const fn`s from `IntTuple::TREE`.

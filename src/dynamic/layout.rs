@@ -194,16 +194,6 @@ impl fmt::Debug for DynLayout {
     }
 }
 
-impl<S: crate::int_tuple::IntTuple + crate::layout::LayoutShape<D>, D: crate::int_tuple::IntTuple>
-    TryFrom<&crate::Layout<S, D>> for DynLayout
-{
-    type Error = LayoutError;
-    /// The runtime-structured copy of a typed layout.
-    fn try_from(l: &crate::Layout<S, D>) -> Result<Self, LayoutError> {
-        DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
-    }
-}
-
 impl DynLayout {
     /// CuTe's `print_layout`: for a rank-2 layout, the layout followed by a table of offsets with
     /// mode 0 down the rows and mode 1 across the columns (each mode indexed 1-D, so nested modes
