@@ -87,19 +87,14 @@ pub(crate) fn by_profile(
     if profile.rank() > layout.rank() {
         return Err(LayoutError::ModeOutOfRange { op, index: profile.rank() - 1, rank: layout.rank() });
     }
-    let mut parts = [DynLayout::default(); 16];
-    let rank = layout.rank();
-    if rank > parts.len() {
-        return Err(LayoutError::TooLarge);
+    let mut out = super::ModeBuilder::new()?;
+    for (i, m) in super::modes_of(layout).enumerate() {
+        match profile.mode(i) {
+            Some(p) if i < profile.rank() => out.push(&by_profile(&m, &p, op, f)?)?,
+            _ => out.push(&m)?,
+        }
     }
-    for (i, part) in parts.iter_mut().enumerate().take(rank) {
-        let m = layout.mode(i).ok_or(LayoutError::TooLarge)?;
-        *part = match profile.mode(i) {
-            Some(p) if i < profile.rank() => by_profile(&m, &p, op, f)?,
-            _ => m,
-        };
-    }
-    super::make_layout_of(&parts[..rank])
+    out.finish()
 }
 
 /// CuTe's `coalesce(shape)` for an int tuple: flatten, and multiply neighbouring integers that are

@@ -50,12 +50,11 @@ pub fn composition_tiler(lhs: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
                     rank: lhs.rank(),
                 });
             }
-            let mut parts = [DynLayout::default(); 16];
-            for (i, part) in parts.iter_mut().enumerate().take(n) {
-                let m = lhs.mode(i).ok_or(LayoutError::TooLarge)?;
-                *part = compose_item(&m, &items.get(i))?;
+            let mut out = super::ModeBuilder::new()?;
+            for (i, m) in modes_of(lhs).take(n).enumerate() {
+                out.push(&compose_item(&m, &items.get(i))?)?;
             }
-            super::make_layout_of(&parts[..n])
+            out.finish()
         }
     }
 }
@@ -115,15 +114,11 @@ impl Composer {
                 _ => Ok(exact),
             };
         }
-        let mut parts = [DynLayout::default(); 16];
-        let rank = rhs.rank();
-        if rank > parts.len() {
-            return Err(LayoutError::TooLarge);
+        let mut out = super::ModeBuilder::new()?;
+        for m in modes_of(rhs) {
+            out.push(&self.compose_tree(&m)?)?;
         }
-        for (part, m) in parts.iter_mut().zip(modes_of(rhs)) {
-            *part = self.compose_tree(&m)?;
-        }
-        super::make_layout_of(&parts[..rank])
+        out.finish()
     }
 
     /// CuTe's `composition_impl` for an integral right layout `n:r`.

@@ -8,7 +8,7 @@ use super::complement::complement_to;
 use super::composition::composition;
 use super::modes::append_to;
 use super::tiler::{TileModes, Tiler};
-use super::{R, make_layout_of, modes_of, mul};
+use super::{ModeBuilder, R, make_layout_of, modes_of, mul};
 use crate::dynamic::ops::{self, Division};
 use crate::dynamic::{DynIntTuple, DynLayout};
 use crate::error::LayoutError;
@@ -25,18 +25,14 @@ fn by_mode(layout: &DynLayout, tiler: &Tiler, name: &'static str, op: Op) -> R<D
             if n > layout.rank() {
                 return Err(LayoutError::ModeOutOfRange { op: name, index: n - 1, rank: layout.rank() });
             }
-            let mut parts = [DynLayout::default(); 16];
-            let rank = layout.rank();
-            if rank > parts.len() {
-                return Err(LayoutError::TooLarge);
+            let mut out = ModeBuilder::new()?;
+            for (i, m) in modes_of(layout).enumerate() {
+                match items.get(i).as_tiler()? {
+                    Some(t) if i < n => out.push(&by_mode(&m, &t, name, op)?)?,
+                    _ => out.push(&m)?,
+                }
             }
-            for (i, (part, m)) in parts.iter_mut().zip(modes_of(layout)).enumerate() {
-                *part = match items.get(i).as_tiler()? {
-                    Some(t) if i < n => by_mode(&m, &t, name, op)?,
-                    _ => m,
-                };
-            }
-            make_layout_of(&parts[..rank])
+            out.finish()
         }
     }
 }
@@ -90,27 +86,21 @@ fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
         return Ok(*layout);
     };
     let n = items.len();
-    let mut firsts = [DynLayout::default(); 16];
-    let mut seconds = [DynLayout::default(); 32];
-    let rank = layout.rank();
-    if rank > seconds.len() || n > firsts.len() {
-        return Err(LayoutError::TooLarge);
-    }
-    let mut m2 = 0;
+    let mut firsts = ModeBuilder::new()?;
+    let mut seconds = ModeBuilder::new()?;
     for (i, m) in modes_of(layout).enumerate() {
         if i < n {
             let sub = match items.get(i).as_tiler()? {
                 Some(Tiler::Modes(inner)) => unzip(&m, Some(&inner))?,
                 _ => unzip(&m, None)?,
             };
-            firsts[i] = sub.mode(0).ok_or(LayoutError::TooLarge)?;
-            seconds[m2] = sub.mode(1).ok_or(LayoutError::TooLarge)?;
+            firsts.push(&sub.mode(0).ok_or(LayoutError::TooLarge)?)?;
+            seconds.push(&sub.mode(1).ok_or(LayoutError::TooLarge)?)?;
         } else {
-            seconds[m2] = m;
+            seconds.push(&m)?;
         }
-        m2 += 1;
     }
-    make_layout_of(&[make_layout_of(&firsts[..n])?, make_layout_of(&seconds[..m2])?])
+    make_layout_of(&[firsts.finish()?, seconds.finish()?])
 }
 
 fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
@@ -123,21 +113,18 @@ fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// Unpack the modes of the rank-2 `layout`'s mode `which` (if it has more than one) into the top
 /// level: CuTe's `result(_, repeat<R1>(_))` and friends.
 fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
-    let mut parts = [DynLayout::default(); 64];
-    let mut n = 0;
+    let mut out = ModeBuilder::new()?;
     for (i, m) in modes_of(layout).enumerate() {
         let open = (i == 0 && first) || (i == 1 && second);
         if open && !m.shape().is_int() && m.rank() > 1 {
             for sub in modes_of(&m) {
-                parts[n] = sub;
-                n += 1;
+                out.push(&sub)?;
             }
         } else {
-            parts[n] = m;
-            n += 1;
+            out.push(&m)?;
         }
     }
-    make_layout_of(&parts[..n])
+    out.finish()
 }
 
 /// CuTe's `zipped_divide(layout, tiler)`: `((tile...), (rest...))`.
@@ -220,15 +207,11 @@ fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     if b.shape().is_int() || a.rank() != b.rank() {
         return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
     }
-    let mut parts = [DynLayout::default(); 16];
-    let rank = a.rank();
-    if rank > parts.len() {
-        return Err(LayoutError::TooLarge);
+    let mut out = ModeBuilder::new()?;
+    for (x, y) in modes_of(a).zip(modes_of(b)) {
+        out.push(&make_layout_of(&[x, y])?)?;
     }
-    for (part, (x, y)) in parts.iter_mut().zip(modes_of(a).zip(modes_of(b))) {
-        *part = make_layout_of(&[x, y])?;
-    }
-    make_layout_of(&parts[..rank])
+    out.finish()
 }
 
 fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {

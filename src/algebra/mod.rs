@@ -67,10 +67,43 @@ type R<T> = Result<T, LayoutError>;
 /// assert_eq!(make_layout_of(&[a, b]).unwrap().to_string(), "(_4,(2,3)):(_1,(4,8))");
 /// ```
 pub fn make_layout_of(modes: &[DynLayout]) -> R<DynLayout> {
-    DynLayout::new(
-        DynIntTuple::from_modes(modes.iter().map(|m| *m.shape()))?,
-        DynIntTuple::from_modes(modes.iter().map(|m| *m.stride()))?,
-    )
+    let mut b = ModeBuilder::new()?;
+    for m in modes {
+        b.push(m)?;
+    }
+    b.finish()
+}
+
+/// A layout assembled mode by mode (CuTe's `make_layout(l0, l1, ...)` without an array of
+/// layouts: each mode's shape and stride are appended in place).
+pub(crate) struct ModeBuilder {
+    shape: DynIntTuple,
+    stride: DynIntTuple,
+    n: usize,
+}
+
+impl ModeBuilder {
+    pub(crate) fn new() -> R<Self> {
+        let mut shape = DynIntTuple::builder();
+        let mut stride = DynIntTuple::builder();
+        shape.push_node(crate::dynamic::int_tuple::Node::Tuple(0))?;
+        stride.push_node(crate::dynamic::int_tuple::Node::Tuple(0))?;
+        Ok(ModeBuilder { shape, stride, n: 0 })
+    }
+
+    pub(crate) fn push(&mut self, mode: &DynLayout) -> R<()> {
+        self.shape.push_tuple(mode.shape())?;
+        self.stride.push_tuple(mode.stride())?;
+        self.n += 1;
+        Ok(())
+    }
+
+    pub(crate) fn finish(mut self) -> R<DynLayout> {
+        let n = u8::try_from(self.n).map_err(|_| LayoutError::TooLarge)?;
+        self.shape.set_root_arity(n);
+        self.stride.set_root_arity(n);
+        DynLayout::new(self.shape, self.stride)
+    }
 }
 
 /// The layouts of the top-level modes (an integer layout is its own only mode).

@@ -2,7 +2,7 @@
 //! (`upcast`, `downcast`, `recast_layout`) and `make_layout_like`.
 
 use super::admissible::Inadmissible;
-use super::{R, is_const, make_layout_of, modes_of, scalar};
+use super::{ModeBuilder, R, is_const, modes_of, scalar};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 
@@ -10,15 +10,8 @@ fn out_of_range(op: &'static str, index: usize, rank: usize) -> LayoutError {
     LayoutError::ModeOutOfRange { op, index, rank }
 }
 
-/// The top-level modes of `layout` as a fixed array (an integer layout is its own mode 0).
-fn mode_array(layout: &DynLayout) -> R<([DynLayout; 64], usize)> {
-    let mut parts = [DynLayout::default(); 64];
-    let mut n = 0;
-    for m in modes_of(layout) {
-        parts[n] = m;
-        n += 1;
-    }
-    Ok((parts, n))
+fn mode(layout: &DynLayout, op: &'static str, i: usize) -> R<DynLayout> {
+    layout.mode(i).ok_or(out_of_range(op, i, layout.rank()))
 }
 
 /// CuTe's `select<I...>(layout)`: the layout of the chosen modes, in the given order.
@@ -29,18 +22,11 @@ fn mode_array(layout: &DynLayout) -> R<([DynLayout; 64], usize)> {
 /// assert_eq!(select(&l, &[2, 0]).unwrap().to_string(), "(_4,_2):(_6,_1)");
 /// ```
 pub fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
-    let (parts, n) = mode_array(layout)?;
-    let mut out = [DynLayout::default(); 64];
-    if indices.len() > out.len() {
-        return Err(LayoutError::TooLarge);
+    let mut out = ModeBuilder::new()?;
+    for &i in indices {
+        out.push(&mode(layout, "select", i)?)?;
     }
-    for (o, &i) in out.iter_mut().zip(indices) {
-        if i >= n {
-            return Err(out_of_range("select", i, n));
-        }
-        *o = parts[i];
-    }
-    make_layout_of(&out[..indices.len()])
+    out.finish()
 }
 
 /// CuTe's `take<B,E>(layout)`: modes `B..E`.
@@ -51,11 +37,14 @@ pub fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
 /// assert_eq!(take(&l, 1, 3).unwrap().to_string(), "(_3,_4):(_2,_6)");
 /// ```
 pub fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
-    let (parts, n) = mode_array(layout)?;
-    if begin > end || end > n {
-        return Err(out_of_range("take", end.max(begin), n));
+    if begin > end || end > layout.rank() {
+        return Err(out_of_range("take", end.max(begin), layout.rank()));
     }
-    make_layout_of(&parts[begin..end])
+    let mut out = ModeBuilder::new()?;
+    for m in modes_of(layout).take(end).skip(begin) {
+        out.push(&m)?;
+    }
+    out.finish()
 }
 
 /// CuTe's `group<B,E>(layout)`: modes `B..E` gathered into one mode.
@@ -66,22 +55,21 @@ pub fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
 /// assert_eq!(group(&l, 1, 3).unwrap().to_string(), "(_2,(_3,_4)):(_1,(_2,_6))");
 /// ```
 pub fn group(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
-    let (parts, n) = mode_array(layout)?;
+    let n = layout.rank();
     if begin > end || end > n {
         return Err(out_of_range("group", end.max(begin), n));
     }
-    let mut out = [DynLayout::default(); 64];
-    out[..begin].copy_from_slice(&parts[..begin]);
-    let mut k = begin;
+    let mut out = ModeBuilder::new()?;
+    for m in modes_of(layout).take(begin) {
+        out.push(&m)?;
+    }
     if begin < end {
-        out[k] = make_layout_of(&parts[begin..end])?;
-        k += 1;
+        out.push(&take(layout, begin, end)?)?;
     }
-    for p in &parts[end..n] {
-        out[k] = *p;
-        k += 1;
+    for m in modes_of(layout).skip(end) {
+        out.push(&m)?;
     }
-    make_layout_of(&out[..k])
+    out.finish()
 }
 
 /// CuTe's `append(layout, x)`: `x` as a new last mode.
@@ -92,9 +80,12 @@ pub fn group(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
 /// assert_eq!(append(&l, &"_4:_6".parse().unwrap()).unwrap().to_string(), "(_2,_3,_4):(_1,_2,_6)");
 /// ```
 pub fn append(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
-    let (mut parts, n) = mode_array(layout)?;
-    parts[n] = *x;
-    make_layout_of(&parts[..n + 1])
+    let mut out = ModeBuilder::new()?;
+    for m in modes_of(layout) {
+        out.push(&m)?;
+    }
+    out.push(x)?;
+    out.finish()
 }
 
 /// CuTe's `prepend(layout, x)`: `x` as a new first mode.
@@ -105,11 +96,12 @@ pub fn append(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
 /// assert_eq!(prepend(&l, &"_4:_6".parse().unwrap()).unwrap().to_string(), "(_4,_2,_3):(_6,_1,_2)");
 /// ```
 pub fn prepend(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
-    let (parts, n) = mode_array(layout)?;
-    let mut out = [DynLayout::default(); 64];
-    out[0] = *x;
-    out[1..=n].copy_from_slice(&parts[..n]);
-    make_layout_of(&out[..n + 1])
+    let mut out = ModeBuilder::new()?;
+    out.push(x)?;
+    for m in modes_of(layout) {
+        out.push(&m)?;
+    }
+    out.finish()
 }
 
 /// CuTe's `replace<I>(layout, x)`: mode `I` replaced by `x` (an integer layout's mode 0 is itself).
@@ -123,12 +115,14 @@ pub fn replace(layout: &DynLayout, index: usize, x: &DynLayout) -> R<DynLayout> 
     if layout.shape().is_int() {
         return if index == 0 { Ok(*x) } else { Err(out_of_range("replace", index, 1)) };
     }
-    let (mut parts, n) = mode_array(layout)?;
-    if index >= n {
-        return Err(out_of_range("replace", index, n));
+    if index >= layout.rank() {
+        return Err(out_of_range("replace", index, layout.rank()));
     }
-    parts[index] = *x;
-    make_layout_of(&parts[..n])
+    let mut out = ModeBuilder::new()?;
+    for (i, m) in modes_of(layout).enumerate() {
+        out.push(if i == index { x } else { &m })?;
+    }
+    out.finish()
 }
 
 /// CuTe's `append<N>(layout)`: padded with `_1:_0` modes to rank `n` (an integer layout stays one
@@ -140,18 +134,22 @@ pub fn replace(layout: &DynLayout, index: usize, x: &DynLayout) -> R<DynLayout> 
 /// assert_eq!(append_to(&l, 3).unwrap().to_string(), "(_4,_1,_1):(_1,_0,_0)");
 /// ```
 pub fn append_to(layout: &DynLayout, n: usize) -> R<DynLayout> {
-    let (mut parts, r) = mode_array(layout)?;
+    let r = layout.rank();
     if n < r {
         return Err(LayoutError::RankMismatch { what: "layout", got: r, expected: n });
     }
-    if n == r && !(layout.shape().is_int() && n > 1) {
+    if n == r {
         return Ok(*layout);
     }
     let pad = scalar(DynInt::fixed(1), DynInt::fixed(0))?;
-    for p in parts.iter_mut().take(n).skip(r) {
-        *p = pad;
+    let mut out = ModeBuilder::new()?;
+    for m in modes_of(layout) {
+        out.push(&m)?;
     }
-    make_layout_of(&parts[..n])
+    for _ in r..n {
+        out.push(&pad)?;
+    }
+    out.finish()
 }
 
 /// Apply `f` to every (extent, stride) leaf, keeping the structure.

@@ -1,0 +1,78 @@
+//! Runtime cost of the layout algebra on runtime values, the operations of CuTe's anchor
+//! `../shared/anchors/cute_dyn_algebra.cpp` (composition, logical_divide, complement), with the
+//! same inputs: per operation, build the operands from runtime extents, run it, and read one
+//! offset and the size. `tools/bench_algebra.sh` runs the anchor and this bench in one go.
+
+use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+/// The anchor's runtime extents: m, n in {2, 4, 8, 16} from a fixed sequence.
+fn extents() -> Vec<(isize, isize)> {
+    let mut x = 7u64;
+    (0..1024)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let m = 2 << ((x >> 33) % 4);
+            let n = 2 << ((x >> 40) % 4);
+            (m as isize, n as isize)
+        })
+        .collect()
+}
+
+fn rt(v: isize) -> DynIntTuple {
+    DynIntTuple::int(DynInt::runtime(v))
+}
+
+fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
+    DynIntTuple::tuple(&[a, b]).expect("two modes")
+}
+
+fn algebra(c: &mut Criterion) {
+    let mn = extents();
+    let mut g = c.benchmark_group("algebra on runtime values");
+    let mut i = 0usize;
+    g.bench_function("composition dyn (m,n):(1,m) o (4,2):(2,8)", |b| {
+        b.iter(|| {
+            let (m, n) = black_box(mn[i & 1023]);
+            i += 1;
+            let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
+            let t = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
+            let r = composition(&a, &t).expect("admissible");
+            r.offset(3) + r.size().value
+        })
+    });
+    g.bench_function("logical_divide dyn (m,n) / (2,2)", |b| {
+        b.iter(|| {
+            let (m, n) = black_box(mn[i & 1023]);
+            i += 1;
+            let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
+            let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::fixed(1))).expect("valid");
+            let t = Tiler::by_mode(&[
+                const_layout::algebra::TileMode::Layout(two),
+                const_layout::algebra::TileMode::Layout(two),
+            ])
+            .expect("two modes");
+            let r = logical_divide(&a, &t).expect("admissible");
+            r.offset(5) + r.size().value
+        })
+    });
+    g.bench_function("complement (4,m):(_1,_16) dyn shape", |b| {
+        b.iter(|| {
+            let (m, _) = black_box(mn[i & 1023]);
+            i += 1;
+            let a = DynLayout::new(
+                pair(DynIntTuple::int(DynInt::fixed(4)), rt(m)),
+                pair(DynIntTuple::int(DynInt::fixed(1)), DynIntTuple::int(DynInt::fixed(16))),
+            )
+            .expect("valid");
+            let r = complement_to(&a, &rt(4096)).expect("admissible");
+            r.offset(1) + r.size().value
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, algebra);
+criterion_main!(benches);
