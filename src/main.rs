@@ -66,6 +66,17 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::Swizzle(_) => {
             format!("{{\"kind\":\"swizzle\",\"text\":{}}}\n", json_string(&value.to_string()))
         }
+        Value::Partition(p) => {
+            let values = json_values(p.layout.size().value, p.layout.offsets().map(|o| o + p.offset))?;
+            format!(
+                "{{\"kind\":\"partition\",\"text\":{},\"offset\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
+                json_string(&p.layout.to_string()),
+                p.offset,
+                p.layout.size().value,
+                p.layout.rank(),
+                values
+            )
+        }
         Value::Composed(c) => {
             let values = json_values(c.size().value, (0..c.size().value).map(|i| c.offset(i)))?;
             format!(

@@ -280,3 +280,90 @@ pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&Dyn
     };
     blocked_product(&padded, &arrangement)
 }
+
+/// The result of slicing a layout: the sub-layout of the kept modes, and the offset of the fixed
+/// coordinates (what a CuTe tensor keeps as its new pointer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partition {
+    /// The sub-layout.
+    pub layout: DynLayout,
+    /// The offset of its origin.
+    pub offset: isize,
+}
+
+/// Keep the modes of `m` (one level unpacked if it has more than one), as CuTe's
+/// `repeat<R>(_)` slice does.
+fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
+    if !m.shape().is_int() && m.rank() > 1 {
+        for sub in modes_of(m) {
+            out.push(&sub)?;
+        }
+        Ok(())
+    } else {
+        out.push(m)
+    }
+}
+
+/// Fix `coord` in `m` (an integer: a 1-D index into the whole mode; a tuple: one coordinate per
+/// leading mode, the modes after it kept) and return the offset.
+fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<isize> {
+    if coord.is_int() {
+        return Ok(m.crd2idx(coord)?.value);
+    }
+    let k = coord.rank();
+    let r = if m.shape().is_int() { 1 } else { m.rank() };
+    if k > r {
+        return Err(LayoutError::RankMismatch { what: "coordinate", got: k, expected: r });
+    }
+    let mut offset = 0isize;
+    for (j, sub) in modes_of(m).enumerate() {
+        match coord.mode(j) {
+            Some(c) if j < k => {
+                offset = offset.checked_add(sub.crd2idx(&c)?.value).ok_or(LayoutError::CosizeOverflow)?;
+            }
+            _ => out.push(&sub)?,
+        }
+    }
+    Ok(offset)
+}
+
+/// CuTe's `local_tile(tensor, tiler, coord)` as a layout function: the tile at `coord` of
+/// `zipped_divide(layout, tiler)` (CuTe's `inner_partition`).
+///
+/// ```
+/// use const_layout::algebra::{Tiler, local_tile};
+/// let gmem = "(_8,_6):(_1,_8)".parse().unwrap();
+/// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
+/// let p = local_tile(&gmem, &t, &"(_1,_1)".parse().unwrap()).unwrap();
+/// assert_eq!((p.layout.to_string(), p.offset), ("(_4,_3):(_1,_8)".to_string(), 28));
+/// ```
+pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<Partition> {
+    let z = zipped_divide(layout, tiler)?;
+    let (m0, m1) = (z.mode(0).ok_or(LayoutError::TooLarge)?, z.mode(1).ok_or(LayoutError::TooLarge)?);
+    let mut out = ModeBuilder::new()?;
+    keep_all(&m0, &mut out)?;
+    let offset = fix(&m1, coord, &mut out)?;
+    Ok(Partition { layout: out.finish()?, offset })
+}
+
+/// CuTe's `local_partition(tensor, tile, index)` as a layout function: the elements that thread
+/// `index` of the thread layout `tile` owns, one per tile of `zipped_divide(layout,
+/// product_each(shape(tile)))` (CuTe's `outer_partition` at `tile.get_flat_coord(index)`).
+///
+/// ```
+/// use const_layout::algebra::local_partition;
+/// let smem = "(_8,_6):(_1,_8)".parse().unwrap();
+/// let threads = "(_4,_3):(_3,_1)".parse().unwrap();
+/// let p = local_partition(&smem, &threads, 5).unwrap();
+/// assert_eq!((p.layout.to_string(), p.offset), ("(_2,_2):(_4,_24)".to_string(), 17));
+/// ```
+pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<Partition> {
+    let tiler = Tiler::from_shape(&ops::product_each(tile.shape())?)?;
+    let coord = tile.get_flat_coord(crate::dynamic::DynInt::runtime(index))?;
+    let z = zipped_divide(layout, &tiler)?;
+    let (m0, m1) = (z.mode(0).ok_or(LayoutError::TooLarge)?, z.mode(1).ok_or(LayoutError::TooLarge)?);
+    let mut out = ModeBuilder::new()?;
+    let offset = fix(&m0, &coord, &mut out)?;
+    keep_all(&m1, &mut out)?;
+    Ok(Partition { layout: out.finish()?, offset })
+}

@@ -43,8 +43,9 @@ pub use coalesce::{
 pub use complement::{complement, complement_to};
 pub use composition::{composition, composition_tiler};
 pub use divide::{
-    blocked_product, flat_divide, flat_product, logical_divide, logical_product, raked_product,
-    tile_to_shape, tiled_divide, tiled_product, zipped_divide, zipped_product,
+    Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
+    logical_product, raked_product, tile_to_shape, tiled_divide, tiled_product, zipped_divide,
+    zipped_product,
 };
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{

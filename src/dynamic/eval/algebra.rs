@@ -140,6 +140,16 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let t = targs(c, 2, 2)?;
             layout(algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
         }
+        "local_tile" => {
+            c.arity(&[3], "3")?;
+            let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay)?;
+            Value::Partition(p)
+        }
+        "local_partition" => {
+            c.arity(&[3], "3")?;
+            let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay)?;
+            Value::Partition(p)
+        }
         _ => return Ok(None),
     }))
 }

@@ -7,7 +7,7 @@
 use super::int_tuple::{DynInt, DynIntTuple};
 use super::layout::DynLayout;
 use super::ops::{self, Division};
-use crate::algebra::Tiler;
+use crate::algebra::{Partition, Tiler};
 use crate::swizzle::{ComposedLayout, Swizzle};
 
 mod algebra;
@@ -43,6 +43,9 @@ pub enum Value {
     Swizzle(Swizzle),
     /// A composed layout, `Sw<3,4,3> o _0 o (8,8):(8,1)`.
     Composed(ComposedLayout),
+    /// A slice of a layout (`local_tile`, `local_partition`): its layout and the offset of its
+    /// origin, printed `offset + layout`.
+    Partition(Partition),
 }
 
 impl fmt::Display for Value {
@@ -59,6 +62,7 @@ impl fmt::Display for Value {
             Value::Tiler(t) => write!(f, "{t}"),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
+            Value::Partition(p) => write!(f, "{} + {}", p.offset, p.layout),
         }
     }
 }
@@ -234,6 +238,8 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("downcast", "<n>(layout)"),
     ("recast_layout", "<old_bits, new_bits>(layout)"),
     ("make_layout_like", "(layout)"),
+    ("local_tile", "(layout, tiler, coord): the tile's layout and offset"),
+    ("local_partition", "(layout, thread layout, index): the thread's layout and offset"),
 ];
 
 #[derive(Clone, Copy)]
