@@ -77,6 +77,11 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
                 values
             )
         }
+        Value::LayoutTv(t, l) => format!(
+            "{{\"kind\":\"layout_tv\",\"tiler\":{},\"layout\":{}}}\n",
+            json_string(&t.to_string()),
+            layout_json(&l)?.trim_end()
+        ),
         Value::Composed(c) => {
             let values = json_values(c.size().value, (0..c.size().value).map(|i| c.offset(i)))?;
             format!(

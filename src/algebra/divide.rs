@@ -367,3 +367,24 @@ pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<
     keep_all(&m1, &mut out)?;
     Ok(Partition { layout: out.finish()?, offset })
 }
+
+/// CuTe's `make_layout_tv(thr_layout, val_layout)` (CuTe DSL; in C++ the first lines of
+/// `make_tiled_copy`): the `(M,N)` tile covered by threads laid out as `thr` each holding values
+/// laid out as `val`, and the layout from `(thread, value)` to the tile's coordinates as an index:
+/// `layout_mn = raked_product(thr, val)`, `layout_tv = composition(right_inverse(layout_mn),
+/// make_layout((size(thr), size(val))))`, `tiler = product_each(shape(layout_mn))`.
+///
+/// ```
+/// use const_layout::algebra::make_layout_tv;
+/// let thr = "(_4,_2):(_2,_1)".parse().unwrap();
+/// let val = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let (tiler, tv) = make_layout_tv(&thr, &val).unwrap();
+/// assert_eq!(tiler.to_string(), "(_8,_4)");
+/// assert_eq!(tv.to_string(), "((_2,_4),(_2,_2)):((_16,_2),(_1,_8))");
+/// ```
+pub fn make_layout_tv(thr: &DynLayout, val: &DynLayout) -> R<(DynIntTuple, DynLayout)> {
+    let layout_mn = raked_product(thr, val)?;
+    let shape = DynIntTuple::from_modes([DynIntTuple::int(thr.size()), DynIntTuple::int(val.size())])?;
+    let tv = composition(&super::right_inverse(&layout_mn)?, &DynLayout::compact(shape, true)?)?;
+    Ok((ops::product_each(layout_mn.shape())?, tv))
+}

@@ -44,8 +44,8 @@ pub use complement::{complement, complement_to};
 pub use composition::{composition, composition_tiler};
 pub use divide::{
     Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
-    logical_product, raked_product, tile_to_shape, tiled_divide, tiled_product, zipped_divide,
-    zipped_product,
+    logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,
+    zipped_divide, zipped_product,
 };
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{

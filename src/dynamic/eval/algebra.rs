@@ -145,6 +145,11 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay)?;
             Value::Partition(p)
         }
+        "make_layout_tv" => {
+            c.arity(&[2], "2")?;
+            let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay)?;
+            Value::LayoutTv(t, l)
+        }
         "local_partition" => {
             c.arity(&[3], "3")?;
             let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay)?;

@@ -46,6 +46,9 @@ pub enum Value {
     /// A slice of a layout (`local_tile`, `local_partition`): its layout and the offset of its
     /// origin, printed `offset + layout`.
     Partition(Partition),
+    /// `make_layout_tv`'s result: the tile shape and the `(thread, value)` layout, printed
+    /// `tiler, layout`.
+    LayoutTv(DynIntTuple, DynLayout),
 }
 
 impl fmt::Display for Value {
@@ -63,6 +66,7 @@ impl fmt::Display for Value {
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
             Value::Partition(p) => write!(f, "{} + {}", p.offset, p.layout),
+            Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
         }
     }
 }
@@ -239,6 +243,7 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("recast_layout", "<old_bits, new_bits>(layout)"),
     ("make_layout_like", "(layout)"),
     ("local_tile", "(layout, tiler, coord): the tile's layout and offset"),
+    ("make_layout_tv", "(thread layout, value layout): the tile shape and the (thread, value) layout"),
     ("local_partition", "(layout, thread layout, index): the thread's layout and offset"),
 ];
 
