@@ -1,6 +1,7 @@
 //! A flat list of modes (extent, stride), the working form of most of CuTe's algorithms.
 
 use super::R;
+use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
 
@@ -81,10 +82,7 @@ impl Leaves {
         if unwrap && self.n == 1 {
             return super::scalar(self.s[0], self.d[0]);
         }
-        DynLayout::new(
-            DynIntTuple::from_modes(self.s[..self.n].iter().map(|v| DynIntTuple::int(*v)))?,
-            DynIntTuple::from_modes(self.d[..self.n].iter().map(|v| DynIntTuple::int(*v)))?,
-        )
+        DynLayout::new(flat_tuple(&self.s[..self.n])?, flat_tuple(&self.d[..self.n])?)
     }
 
     /// The same function with modes merged by value (ignoring static-ness) wherever
@@ -138,6 +136,16 @@ impl Leaves {
         self.n == other.n
             && (0..self.n).all(|k| self.s[k].value == other.s[k].value && self.d[k].value == other.d[k].value)
     }
+}
+
+/// The flat tuple of these integers, built in place (no tuple per integer).
+fn flat_tuple(values: &[DynInt]) -> R<DynIntTuple> {
+    let mut t = DynIntTuple::builder();
+    t.push_node(Node::Tuple(u8::try_from(values.len()).map_err(|_| LayoutError::TooLarge)?))?;
+    for v in values {
+        t.push_node(Node::Int(*v))?;
+    }
+    Ok(t)
 }
 
 /// Whether two layouts are the same function on their domain (and have the same size).

@@ -363,6 +363,16 @@ impl DynIntTuple {
         self.congruent(other) && self.leaves().zip(other.leaves()).all(|(a, b)| a.value == b.value)
     }
 
+    /// Whether `other` has the same nesting (tuple arities at the same places).
+    pub(crate) fn same_structure(&self, other: &DynIntTuple) -> bool {
+        self.len == other.len
+            && self.nodes().iter().zip(other.nodes()).all(|(a, b)| match (a, b) {
+                (Node::Int(_), Node::Int(_)) => true,
+                (Node::Tuple(x), Node::Tuple(y)) => x == y,
+                _ => false,
+            })
+    }
+
     pub(crate) fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
         if self.len as usize >= MAX_NODES {
             return Err(LayoutError::TooLarge);
