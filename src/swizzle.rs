@@ -9,11 +9,13 @@
 //! use const_layout::dynamic::DynLayout;
 //! use const_layout::swizzle::{ComposedLayout, Swizzle};
 //! let sw = Swizzle::new(3, 4, 3).unwrap();
-//! assert_eq!(sw.apply(0b0101_0000_000), 0b0101_0101_0000);
+//! assert_eq!(sw.apply(640), 720); // bits 7..10 (0b101) are XOR-ed into bits 4..7
+//! assert_eq!(sw.apply(0b0101_0000_000), 0b0101_1010_000);
 //! let l: DynLayout = "(_8,_64):(_64,_1)".parse().unwrap();
 //! let c = ComposedLayout::new(sw, l);
 //! assert_eq!(c.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
-//! assert_eq!(c.offset(1), 64 ^ 16);
+//! // Index 10 is coordinate (2,1): offset 129, whose bit 7 flips bit 4.
+//! assert_eq!((c.offset(1), c.offset(10)), (64, 129 ^ 16));
 //! ```
 
 use crate::dynamic::{DynInt, DynLayout};
@@ -135,8 +137,9 @@ impl ComposedLayout {
     /// CuTe's `composition(outer, offset, inner)`.
     ///
     /// ```
+    /// use const_layout::dynamic::DynInt;
     /// use const_layout::swizzle::{ComposedLayout, Outer};
-    /// let c = ComposedLayout::with_offset(Outer::Layout("_8:_2".parse().unwrap()), "3".parse().unwrap(), "_2:_1".parse().unwrap());
+    /// let c = ComposedLayout::with_offset(Outer::Layout("_8:_2".parse().unwrap()), DynInt::runtime(3), "_2:_1".parse().unwrap());
     /// assert_eq!(c.to_string(), "_8:_2 o 3 o _2:_1");
     /// assert_eq!((c.offset(0), c.offset(1)), (6, 8));
     /// ```
