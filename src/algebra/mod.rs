@@ -24,7 +24,31 @@
 //! Where CuTe refuses only for implementation reasons (a `complement` of a rank-2 layout with
 //! runtime strides, a `left_inverse` with runtime strides), these functions answer by value.
 //!
-//! Results are plain [`DynLayout`]s: no heap, `no_std`.
+//! Results are plain [`DynLayout`]s: no heap, `no_std`. Static expressions can also be evaluated
+//! at compile time by [`layout!`](crate::layout), which gives a zero-sized layout.
+//!
+//! # FLIR
+//!
+//! AMD's FLIR dialect (FlyDSL, up to 2026-03) names the same operations but lowers several of them
+//! differently; its successor `fly` follows CuTe, and so does this crate (REFERENCE decision 5).
+//! Porting a FLIR expression, expect these differences:
+//!
+//! | operation | FLIR | here (CuTe, Fly) |
+//! |---|---|---|
+//! | `idx2crd` | row-major over the flattened shape: `idx2crd(43, (8,16))` is `(2,11)` | colexicographic: `(3,5)` |
+//! | `cosize` | `max((s-1)*d) + 1`: `(8,16):(1,8)` gives 121 | `sum((s-1)*|d|) + 1`: 128 |
+//! | `coalesce` | never merges: `(2,(1,6)):(1,(7,2))` stays `(2,1,6):(1,7,2)` | `12:1` |
+//! | `composition` | folds over every leaf of `A` with `ceil_div`; `4:1 o 8:1` is `(4,2):(1,1)` | `A`'s last mode extends: `8:1` |
+//! | `logical_product` | concatenation, tiler strides scaled by `size(block)`, no complement: `4:2 * 2:1` is `(4,2):(2,4)` | `(4,2):(2,1)` |
+//! | `blocked_`, `raked_`, `zipped_`, `tiled_`, `flat_product` | all equal to FLIR's `logical_product` | distinct layouts |
+//! | `zipped_`, `tiled_`, `flat_divide` | one result, by-mode only when tiler and input are nested | CuTe's nesting for each |
+//! | `local_partition`, `local_tile` | `logical_divide`; the index / coordinate is ignored | the thread's or tile's slice |
+//! | `rank`, `get` | on the flattened leaves | on the top-level modes |
+//! | `complement` | flat result, size-1 modes dropped; same function on injective input | CuTe's coalesced result |
+//!
+//! FLIR's `swizzle_xor16(row, col, k)` (`col ^ ((row % k) * 16)`) is
+//! [`swizzle_xor16`](crate::swizzle::swizzle_xor16); for `k = 2^B` and a row pitch of `16 * k` bytes
+//! it is CuTe's `Swizzle<B,4,B>` on the byte offset.
 
 mod admissible;
 mod coalesce;
