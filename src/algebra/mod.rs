@@ -25,7 +25,7 @@
 //! runtime strides, a `left_inverse` with runtime strides), these functions answer by value.
 //!
 //! Results are plain [`DynLayout`]s: no heap, `no_std`. Static expressions can also be evaluated
-//! at compile time by [`layout!`](crate::layout), which gives a zero-sized layout.
+//! at compile time by [`layout!`](macro@crate::layout), which gives a zero-sized layout.
 //!
 //! # FLIR
 //!
