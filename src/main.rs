@@ -63,6 +63,7 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::Bool(b) => format!("{{\"kind\":\"bool\",\"value\":{b}}}\n"),
         Value::Major(_) => format!("{{\"kind\":\"major\",\"text\":{}}}\n", json_string(&value.to_string())),
         Value::Tiler(_) => format!("{{\"kind\":\"tiler\",\"text\":{}}}\n", json_string(&value.to_string())),
+        Value::Slicer(_) => format!("{{\"kind\":\"coord\",\"text\":{}}}\n", json_string(&value.to_string())),
         Value::Swizzle(_) => {
             format!("{{\"kind\":\"swizzle\",\"text\":{}}}\n", json_string(&value.to_string()))
         }

@@ -58,6 +58,7 @@ mod divide;
 mod inverse;
 mod leaves;
 mod modes;
+mod slice;
 mod tiler;
 
 pub use admissible::Inadmissible;
@@ -76,6 +77,7 @@ pub use modes::{
     append, append_to, downcast, group, make_layout_like, prepend, recast_layout, replace, select, take,
     upcast,
 };
+pub use slice::{Slicer, slice, slice_and_offset};
 pub use tiler::{TileMode, Tiler};
 
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};

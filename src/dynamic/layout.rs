@@ -47,7 +47,8 @@ impl DynLayout {
         let size = shape.size()?;
         // Results of the algebra are built congruent; only a scalar stride against a tuple mode
         // needs the expansion walk.
-        let stride = if shape.same_structure(&stride) { stride } else { ops::expand_stride(&shape, &stride)? };
+        let stride =
+            if shape.same_structure(&stride) { stride } else { ops::expand_stride(&shape, &stride)? };
         let cosize = ops::cosize(&shape, &stride)?;
         Ok(DynLayout { shape, stride, size, cosize })
     }

@@ -200,6 +200,27 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::runtime(s.apply(c.int(1)?.value))))),
             _ => Ok(None),
         },
+        ("slice" | "slice_and_offset", _) if c.n == 2 => {
+            let s = slicer(c, 1)?;
+            match c.arg(2).value {
+                Value::Composed(k) => {
+                    // The fixed coordinates' offset moves inside (the outer function need not be
+                    // linear), so the slice is the same function as the original restricted.
+                    let p = algebra::slice_and_offset(&s, k.inner()).map_err(lay)?;
+                    let sliced = k.with_inner(p.layout).domain_offset(p.offset).map_err(lay)?;
+                    Ok(Some(Value::Composed(sliced)))
+                }
+                Value::Layout(l) => {
+                    let p = algebra::slice_and_offset(&s, &l).map_err(lay)?;
+                    Ok(Some(if c.function == "slice" {
+                        Value::Layout(p.layout)
+                    } else {
+                        Value::Partition(p)
+                    }))
+                }
+                _ => Err(c.argument(2, "a layout or a composed layout")),
+            }
+        }
         ("size" | "rank", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let v = if c.function == "size" { k.size() } else { DynInt::fixed(k.rank() as isize) };
@@ -242,6 +263,14 @@ fn tiler(c: &Call<'_>, i: usize) -> Result<Tiler, EvalError> {
                 .ok_or_else(|| c.argument(i, "a layout, a tiler `<...>` or a shape"))?;
             Tiler::from_shape(&s).map_err(|error| EvalError::Layout { column: c.column, error })
         }
+    }
+}
+
+/// Argument `i` as a slicing coordinate (`(_,2)`, `_`, or a plain coordinate).
+fn slicer(c: &Call<'_>, i: usize) -> Result<crate::algebra::Slicer, EvalError> {
+    match c.arg(i).value {
+        Value::Slicer(s) => Ok(s),
+        _ => Ok(crate::algebra::Slicer::fixed(c.tuple(i)?)),
     }
 }
 

@@ -7,7 +7,7 @@
 use super::int_tuple::{DynInt, DynIntTuple};
 use super::layout::DynLayout;
 use super::ops::{self, Division};
-use crate::algebra::{Partition, Tiler};
+use crate::algebra::{Partition, Slicer, Tiler};
 use crate::swizzle::{ComposedLayout, Swizzle};
 
 mod algebra;
@@ -49,6 +49,8 @@ pub enum Value {
     /// `make_layout_tv`'s result: the tile shape and the `(thread, value)` layout, printed
     /// `tiler, layout`.
     LayoutTv(DynIntTuple, DynLayout),
+    /// A coordinate with `_` in it, `(_,2)`: the first argument of `slice`.
+    Slicer(Slicer),
 }
 
 impl fmt::Display for Value {
@@ -67,6 +69,7 @@ impl fmt::Display for Value {
             Value::Composed(c) => write!(f, "{c}"),
             Value::Partition(p) => write!(f, "{} + {}", p.offset, p.layout),
             Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
+            Value::Slicer(s) => write!(f, "{s}"),
         }
     }
 }
@@ -243,6 +246,8 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("recast_layout", "<old_bits, new_bits>(layout)"),
     ("make_layout_like", "(layout)"),
     ("local_tile", "(layout, tiler, coord): the tile's layout and offset"),
+    ("slice", "(coord with `_`, layout or composed layout)"),
+    ("slice_and_offset", "(coord with `_`, layout): the sliced layout and the offset"),
     ("make_layout_tv", "(thread layout, value layout): the tile shape and the (thread, value) layout"),
     ("local_partition", "(layout, thread layout, index): the thread's layout and offset"),
 ];
@@ -299,28 +304,47 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     match p.peek() {
         Some('(') => {
             p.eat('(');
-            let mut t = DynIntTuple::from_modes(core::iter::empty())
-                .map_err(|error| EvalError::Layout { column, error })?;
+            // Coordinates and, congruent with them, where `_` stands (a slicing coordinate).
+            let mut coords = DynIntTuple::EMPTY;
+            let mut keeps = DynIntTuple::EMPTY;
             let mut modes = 0usize;
-            let mut buf = DynIntTuple::EMPTY;
+            let mut sliced = false;
             if !p.eat(')') {
                 loop {
                     let item = expr(p)?;
-                    let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
-                        column: item.column,
-                        what: "only integers and int tuples can be modes of a tuple",
-                    })?;
-                    buf =
-                        append_mode(&buf, modes, &m).map_err(|error| EvalError::Layout { column, error })?;
+                    let (c, k) = match item.value {
+                        Value::Slicer(s) => {
+                            sliced = true;
+                            let (c, k) = s.parts();
+                            (c, k)
+                        }
+                        _ => {
+                            let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
+                                column: item.column,
+                                what: "only integers, int tuples and `_` can be modes of a tuple",
+                            })?;
+                            (m, m.map_leaves(|_| DynInt::fixed(0)))
+                        }
+                    };
+                    let err = |error| EvalError::Layout { column, error };
+                    coords = append_mode(&coords, modes, &c).map_err(err)?;
+                    keeps = append_mode(&keeps, modes, &k).map_err(err)?;
                     modes += 1;
                     if p.eat(')') {
                         break;
                     }
                     p.expect(',', "`,` or `)`")?;
                 }
-                t = buf;
             }
-            Ok(Located { value: Value::Tuple(t), column })
+            if sliced {
+                let s = Slicer::new(coords, keeps).map_err(|error| EvalError::Layout { column, error })?;
+                return Ok(Located { value: Value::Slicer(s), column });
+            }
+            Ok(Located { value: Value::Tuple(coords), column })
+        }
+        Some('_') if p.is_underscore() => {
+            p.pos += 1;
+            Ok(Located { value: Value::Slicer(Slicer::all()), column })
         }
         Some('<') => Ok(Located { value: Value::Tiler(p.tiler()?), column }),
         Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => {
