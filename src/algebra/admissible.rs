@@ -12,7 +12,7 @@ use core::fmt;
 /// use const_layout::algebra::{composition, Inadmissible};
 /// use const_layout::LayoutError;
 /// let a = "(4,3):(1,10)".parse().unwrap();
-/// let b = "2:6".parse().unwrap();
+/// let b = "3:6".parse().unwrap(); // a(0), a(6), a(12) = 0, 12, 20: not a layout
 /// assert_eq!(
 ///     composition(&a, &b).unwrap_err(),
 ///     LayoutError::Inadmissible {
@@ -76,16 +76,15 @@ pub enum Inadmissible {
         /// The stride.
         stride: isize,
     },
-    /// `complement` / `left_inverse`: the mode with stride `stride` starts inside the span `span`
-    /// of the smaller-stride modes, so the layout is not injective.
+    /// `complement` / `left_inverse`: two modes move by the same stride, so the layout is not
+    /// injective.
     NotInjective {
-        /// The stride of the overlapping mode.
+        /// The stride.
         stride: isize,
-        /// The span (extent times stride) of the mode before it in stride order.
-        span: isize,
     },
-    /// `complement` / `left_inverse`: stride `stride` is not a multiple of the span (or stride)
-    /// `span` of the mode before it in stride order, so no layout fills the gap.
+    /// `complement` / `left_inverse`: in stride order, stride `stride` is below, or not a multiple
+    /// of, `span`, the span (extent times stride) of the mode before it; the modes do not nest, so
+    /// there is no such layout.
     NotNested {
         /// The stride.
         stride: isize,
@@ -142,14 +141,13 @@ impl fmt::Display for Inadmissible {
             Inadmissible::NegativeStride { mode, stride } => {
                 write!(f, "mode {mode} has negative stride {stride}")
             }
-            Inadmissible::NotInjective { stride, span } => write!(
-                f,
-                "the layout is not injective: the mode of stride {stride} starts inside the span \
-                 {span} of the modes below it"
-            ),
-            Inadmissible::NotNested { stride, span } => {
-                write!(f, "stride {stride} is not a multiple of {span}, the span of the modes below it")
+            Inadmissible::NotInjective { stride } => {
+                write!(f, "two modes move by the same stride {stride}, so the layout is not injective")
             }
+            Inadmissible::NotNested { stride, span } => write!(
+                f,
+                "the modes do not nest: stride {stride} is not a multiple of {span}, the span of the mode below it"
+            ),
             Inadmissible::CastDivisibility { stride, n } => {
                 write!(f, "stride {stride} is neither a multiple nor a divisor of {n}")
             }

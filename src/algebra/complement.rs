@@ -43,11 +43,11 @@ fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
     let mut modes = Leaves::new();
     for k in 0..all.len() {
         let (s, d) = (all.shape(k), all.stride(k));
-        if d.value < 0 {
-            return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: d.value }));
-        }
         if !(is_const(d, 0) && all.len() == 1) && (d.value == 0 || s.value == 1) {
             continue;
+        }
+        if d.value < 0 {
+            return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: d.value }));
         }
         modes.push(s, d)?;
     }
@@ -99,10 +99,10 @@ fn check_nested(modes: &Leaves) -> R<()> {
         let span =
             modes.shape(lo).value.checked_mul(modes.stride(lo).value).ok_or(LayoutError::CosizeOverflow)?;
         let d = modes.stride(hi).value;
-        if d < span {
-            return Err(inadmissible(Inadmissible::NotInjective { stride: d, span }));
+        if d == modes.stride(lo).value {
+            return Err(inadmissible(Inadmissible::NotInjective { stride: d }));
         }
-        if d % span != 0 {
+        if d < span || d % span != 0 {
             return Err(inadmissible(Inadmissible::NotNested { stride: d, span }));
         }
     }

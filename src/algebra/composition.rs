@@ -26,7 +26,38 @@ use crate::error::LayoutError;
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
 /// ```
 pub fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    Composer::new(lhs)?.compose(rhs)
+    match Composer::new(lhs)?.compose(rhs) {
+        Err(e @ LayoutError::Inadmissible { .. }) => match checked_by_value(lhs, rhs) {
+            Some(r) => Ok(r),
+            None => Err(e),
+        },
+        r => r,
+    }
+}
+
+/// Right layouts up to this size that fail the structural conditions are checked point by point.
+const BY_VALUE_LIMIT: isize = 1 << 14;
+
+/// The structural conditions are sufficient, not necessary: a right mode of two elements, say,
+/// always composes to a layout. When they fail on a small right layout, try CuTe's answer and
+/// then one linear mode per right mode, and keep the first that equals `lhs(rhs(i))` everywhere.
+fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
+    if rhs.size().value > BY_VALUE_LIMIT {
+        return None;
+    }
+    let agrees = |r: &DynLayout| {
+        r.size().value == rhs.size().value
+            && (0..rhs.size().value).all(|i| r.offset(i) == lhs.offset(rhs.offset(i)))
+    };
+    let composer = Composer::new(lhs).ok()?;
+    let cute = composer.map_leaves(rhs, &|n, r| composer.compose_cute(n, r)).ok()?;
+    if agrees(&cute) {
+        return Some(cute);
+    }
+    let linear = composer
+        .map_leaves(rhs, &|n, r| scalar(DynInt::runtime(n.value), DynInt::runtime(lhs.offset(r.value))))
+        .ok()?;
+    agrees(&linear).then_some(linear)
 }
 
 /// CuTe's `composition(lhs, tiler)`: a by-mode tiler composes mode `i` of `lhs` with item `i`
@@ -117,6 +148,18 @@ impl Composer {
         let mut out = super::ModeBuilder::new()?;
         for m in modes_of(rhs) {
             out.push(&self.compose_tree(&m)?)?;
+        }
+        out.finish()
+    }
+
+    /// `rhs`'s structure with each integral mode `n:r` replaced by `f(n, r)`.
+    fn map_leaves(&self, rhs: &DynLayout, f: &dyn Fn(DynInt, DynInt) -> R<DynLayout>) -> R<DynLayout> {
+        if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
+            return f(n, r);
+        }
+        let mut out = super::ModeBuilder::new()?;
+        for m in modes_of(rhs) {
+            out.push(&self.map_leaves(&m, f)?)?;
         }
         out.finish()
     }
@@ -270,6 +313,13 @@ mod tests {
         // REFERENCE decision 2's two examples, where CuTe is silently wrong.
         assert!(composition(&l("(_6,_2):(_1,_7)"), &l("(_3,_2):(_2,_3)")).is_err());
         assert!(composition(&l("(_6,_6):(_6,_1)"), &l("_12:_4")).is_err());
+    }
+
+    #[test]
+    fn small_right_modes_are_checked_by_value() {
+        // 6 is not a multiple of 4, but two points always form a layout: a(6) = 2 + 10.
+        let r = composition(&l("(4,3):(1,10)"), &l("2:6")).unwrap();
+        assert_eq!((r.size().value, r.offset(1)), (2, 12));
     }
 
     #[test]

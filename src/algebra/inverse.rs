@@ -69,13 +69,16 @@ pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
 /// let bad = "(_3,_2):(_1,_2)".parse().unwrap();
 /// assert_eq!(
 ///     left_inverse(&bad).unwrap_err().to_string(),
-///     "left_inverse: the layout is not injective: the mode of stride 2 starts inside the span 3 of the modes below it"
+///     "left_inverse: the modes do not nest: stride 2 is not a multiple of 3, the span of the mode below it"
 /// );
 /// ```
 pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
     let (c, pre) = prepared(layout)?;
+    // Modes that do not move (stride 0, or a runtime extent 1 that coalesce keeps) do not matter
+    // to the inverse.
+    let moves = |k: usize| c.stride(k).value != 0 && c.shape(k).value != 1;
     for k in 0..c.len() {
-        if c.stride(k).value < 0 {
+        if moves(k) && c.stride(k).value < 0 {
             return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: c.stride(k).value }));
         }
     }
@@ -85,13 +88,16 @@ pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
     let mut prev: Option<usize> = None;
     for &i in &order[..n] {
         let d = c.stride(i);
-        if d.value == 0 {
+        if !moves(i) {
             continue;
         }
         if let Some(p) = prev {
+            if d.value == c.stride(p).value {
+                return Err(inadmissible(Inadmissible::NotInjective { stride: d.value }));
+            }
             let span = c.shape(p).value.checked_mul(c.stride(p).value).ok_or(LayoutError::CosizeOverflow)?;
             if d.value < span {
-                return Err(inadmissible(Inadmissible::NotInjective { stride: d.value, span }));
+                return Err(inadmissible(Inadmissible::NotNested { stride: d.value, span }));
             }
         }
         if d.value % size.value != 0 {
@@ -103,7 +109,12 @@ pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
         prev = Some(i);
     }
     // Result: shape (steps..., last shape), stride (_0, prefix products...).
-    let last = if n == 0 { DynInt::fixed(1) } else { c.shape(order[n - 1]) };
+    // The largest-stride mode's extent (of a moving mode if there is one).
+    let last = match prev {
+        Some(p) => c.shape(p),
+        None if n > 0 => c.shape(order[n - 1]),
+        None => DynInt::fixed(1),
+    };
     let k = shapes.len();
     let shape = DynIntTuple::from_modes(
         (0..=k).map(|j| DynIntTuple::int(if j < k { shapes.shape(j) } else { last })),
