@@ -1,4 +1,4 @@
-// The modes overlap, so there is no complement.
+// The mode of stride 2 starts inside the span 3 of the mode of stride 1: no complement.
 use const_layout::layout;
 
 fn main() {
