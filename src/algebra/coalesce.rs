@@ -129,7 +129,8 @@ pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
     DynIntTuple::from_modes(out[..n].iter().map(|v| DynIntTuple::int(*v)))
 }
 
-/// CuTe's `filter_zeros(layout)`: every mode with a static zero stride gets extent `_1`.
+/// CuTe's `filter_zeros(layout)`: every mode with a zero stride gets extent `_1`. (CuTe sees only
+/// static zeros; a runtime zero stride is a zero stride too, so it is filtered here.)
 ///
 /// ```
 /// use const_layout::algebra::filter_zeros;
@@ -139,13 +140,13 @@ pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
 pub fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
     let mut strides = layout.stride().leaves();
     let shape = layout.shape().map_leaves(|s| match strides.next() {
-        Some(d) if is_const(d, 0) => DynInt::fixed(1),
+        Some(d) if d.value == 0 => DynInt::fixed(1),
         _ => s,
     });
     DynLayout::new(shape, *layout.stride())
 }
 
-/// CuTe's `filter_zeros(layout, profile)`: modes where `profile` is a static `_0` get extent `_1`.
+/// CuTe's `filter_zeros(layout, profile)`: modes where `profile` is 0 get extent `_1`.
 ///
 /// ```
 /// use const_layout::algebra::filter_zeros_profile;
@@ -156,7 +157,7 @@ pub fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
 pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynLayout> {
     fn go(p: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
         match p.as_int() {
-            Some(v) if is_const(v, 0) => Ok(s.map_leaves(|_| DynInt::fixed(1))),
+            Some(v) if v.value == 0 => Ok(s.map_leaves(|_| DynInt::fixed(1))),
             Some(_) => Ok(*s),
             None => {
                 if s.is_int() || s.rank() != p.rank() {

@@ -164,7 +164,7 @@ pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
 }
 
 /// CuTe's `nullspace(layout)`: the layout of the coordinates (as indices) that `layout` maps to 0,
-/// from its static stride-0 modes; `_1:_0` if there are none.
+/// from its stride-0 modes (runtime zeros included, which CuTe misses); `_1:_0` if there are none.
 ///
 /// ```
 /// use const_layout::algebra::nullspace;
@@ -178,7 +178,7 @@ pub fn nullspace(layout: &DynLayout) -> R<DynLayout> {
     let strides: Leaves = Leaves::of(&DynLayout::new(flat_shape, rstride)?);
     let mut out = Leaves::new();
     for k in 0..flat.len() {
-        if is_const(flat.stride(k), 0) {
+        if flat.stride(k).value == 0 {
             out.push(flat.shape(k), strides.stride(k))?;
         }
     }

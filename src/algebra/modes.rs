@@ -37,7 +37,8 @@ pub fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
 /// assert_eq!(take(&l, 1, 3).unwrap().to_string(), "(_3,_4):(_2,_6)");
 /// ```
 pub fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
-    if begin > end || end > layout.rank() {
+    // CuTe: "take: empty range error" for `begin == end`.
+    if begin >= end || end > layout.rank() {
         return Err(out_of_range("take", end.max(begin), layout.rank()));
     }
     let mut out = ModeBuilder::new()?;
