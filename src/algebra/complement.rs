@@ -75,7 +75,17 @@ fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
     let new_shape = modes.stride(0).div(last_stride);
     result.push(new_shape, last_stride)?;
     let new_stride = mul(modes.stride(0), modes.shape(0))?;
-    let rest_shape = coalesce_shape(&ops::divide(cotarget, &DynIntTuple::int(new_stride), Division::Ceil)?)?;
+    // CuTe divides a tuple cotarget mode by mode, which can cover less or more than the cotarget's
+    // size (`complement(7:1, (6,2))` covers 7 of 12). Its shape is kept when it covers exactly
+    // `ceil(size / new_stride)`; otherwise the rest is that single extent.
+    let by_mode = coalesce_shape(&ops::divide(cotarget, &DynIntTuple::int(new_stride), Division::Ceil)?)?;
+    let total = cotarget.size()?;
+    let want = total.ceil_div(new_stride);
+    let rest_shape = if cotarget.is_int() || by_mode.size()?.value == want.value {
+        by_mode
+    } else {
+        DynIntTuple::int(want)
+    };
     let rest_stride = ops::compact(&rest_shape, new_stride, true)?.0;
     let head = result.layout(false)?;
     let whole = DynLayout::new(

@@ -18,7 +18,8 @@ fn prepared(layout: &DynLayout) -> R<(Leaves, [DynInt; MAX_NODES])> {
     Ok((c, pre))
 }
 
-/// The indices of `c`'s modes sorted by stride value (stable), keeping those `keep` accepts.
+/// The indices of `c`'s modes sorted by stride value as CuTe sorts them, keeping those `keep`
+/// accepts.
 fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usize) {
     let mut order = [0usize; MAX_NODES];
     let mut n = 0;
@@ -28,7 +29,14 @@ fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usi
             n += 1;
         }
     }
-    order[..n].sort_unstable_by_key(|&k| (c.stride(k).value, k));
+    // CuTe's exchange sort, whose order for equal strides decides which mode the inverse follows.
+    for i in 0..n {
+        for j in i + 1..n {
+            if c.stride(order[j]).value < c.stride(order[i]).value {
+                order.swap(i, j);
+            }
+        }
+    }
     (order, n)
 }
 
@@ -73,10 +81,35 @@ pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
 /// );
 /// ```
 pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
+    // CuTe's fold also takes runtime extent-1 modes for moving ones; its answer is kept where it
+    // is a (quasi-)inverse, which is checked point by point for small layouts.
+    if layout.size().value <= BY_VALUE_LIMIT
+        && let Ok(r) = left_inverse_with(layout, false)
+        && is_quasi_inverse(layout, &r)
+    {
+        return Ok(r);
+    }
+    left_inverse_with(layout, true)
+}
+
+/// Layouts up to this size have CuTe's answer checked point by point.
+const BY_VALUE_LIMIT: isize = 1 << 14;
+
+/// `layout(r(layout(i))) == layout(i)` for every `i`, and `r(layout(i))` in the domain.
+fn is_quasi_inverse(layout: &DynLayout, r: &DynLayout) -> bool {
+    (0..layout.size().value).all(|i| {
+        let back = r.offset(layout.offset(i));
+        (0..layout.size().value).contains(&back) && layout.offset(back) == layout.offset(i)
+    })
+}
+
+/// The fold, with the admissibility checks and non-moving runtime modes skipped (`exact`), or as
+/// CuTe does it.
+fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
     let (c, pre) = prepared(layout)?;
     // Modes that do not move (stride 0, or a runtime extent 1 that coalesce keeps) do not matter
     // to the inverse.
-    let moves = |k: usize| c.stride(k).value != 0 && c.shape(k).value != 1;
+    let moves = |k: usize| c.stride(k).value != 0 && (!exact || c.shape(k).value != 1);
     for k in 0..c.len() {
         if moves(k) && c.stride(k).value < 0 {
             return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: c.stride(k).value }));
@@ -91,7 +124,7 @@ pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
         if !moves(i) {
             continue;
         }
-        if let Some(p) = prev {
+        if let Some(p) = prev.filter(|_| exact) {
             if d.value == c.stride(p).value {
                 return Err(inadmissible(Inadmissible::NotInjective { stride: d.value }));
             }
