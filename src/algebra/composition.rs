@@ -95,7 +95,11 @@ fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
     match item {
         TileMode::Keep => Ok(*lhs),
         TileMode::Layout(b) => composition(lhs, b),
-        TileMode::Shape(s) => composition_tiler(lhs, &Tiler::from_shape(s)?),
+        // CuTe composes with an integer `n` as with `n:_1` (not `make_layout(n)`).
+        TileMode::Shape(s) => match s.as_int() {
+            Some(n) => composition(lhs, &scalar(n, DynInt::fixed(1))?),
+            None => composition_tiler(lhs, &Tiler::from_shape(s)?),
+        },
     }
 }
 

@@ -115,7 +115,8 @@ impl Tiler {
         }))
     }
 
-    /// A shape used as a tiler: an integer `n` is the layout `n:_1`, a tuple is by-mode.
+    /// A shape used as a tiler: an integer `n` is the layout `make_layout(n)` (`n:_1`, or `_1:_0`
+    /// for a static 1), a tuple is by-mode.
     ///
     /// ```
     /// use const_layout::algebra::Tiler;
@@ -123,7 +124,8 @@ impl Tiler {
     /// ```
     pub fn from_shape(shape: &DynIntTuple) -> R<Tiler> {
         match shape.as_int() {
-            Some(n) => Ok(Tiler::Layout(super::scalar(n, DynInt::fixed(1))?)),
+            // CuTe's `make_layout(n)`: compact, so a static `_1` gets stride `_0`.
+            Some(n) => Ok(Tiler::Layout(DynLayout::compact(DynIntTuple::int(n), true)?)),
             None => {
                 let mut items = [TileMode::Keep; MAX_TILE_MODES];
                 let n = shape.rank();

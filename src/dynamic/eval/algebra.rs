@@ -38,7 +38,12 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         "composition" => {
             c.arity(&[2], "2")?;
-            layout(algebra::composition_tiler(&c.layout(1)?, &tiler(c, 2)?))?
+            // CuTe composes with an integer `n` as with `n:_1`.
+            let t = match c.arg(2).value {
+                Value::Int(n) => Tiler::Layout(DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?),
+                _ => tiler(c, 2)?,
+            };
+            layout(algebra::composition_tiler(&c.layout(1)?, &t))?
         }
         "complement" => match c.arity(&[1, 2], "1 or 2")? {
             1 => layout(algebra::complement(&c.layout(1)?))?,
