@@ -176,7 +176,8 @@ fn all_static(expr: &str) -> bool {
 /// of the operand, or of the chosen modes). For the others (coalesce, filter, complement, the
 /// inverses, nullspace) a runtime result may have any structure (REFERENCE decision 3): only the
 /// function and the size must agree; static results are checked by text.
-const RANK_CONTRACT: &[&str] = &["composition", "divide", "product", "modes", "cast", "tile_to_shape", "swizzle"];
+const RANK_CONTRACT: &[&str] =
+    &["composition", "divide", "product", "modes", "cast", "tile_to_shape", "swizzle"];
 
 /// Whether this row's result rank is a contract. `tiled_` and `flat_` forms unpack the rest mode,
 /// whose structure is free for runtime results, so their rank is not.
@@ -317,9 +318,9 @@ fn check_family(family: &str, data: &str, min_rows: usize) {
             "ok" | "unchecked" => {
                 let statics = all_static(expr);
                 let r = match &ours {
-                    Ok(v) => {
-                        our_result(v).and_then(|o| cute_result(cute).and_then(|c| agree(&o, &c, statics, rank_contract(family, expr))))
-                    }
+                    Ok(v) => our_result(v).and_then(|o| {
+                        cute_result(cute).and_then(|c| agree(&o, &c, statics, rank_contract(family, expr)))
+                    }),
                     Err(_) => Err("rejected an input CuTe handles correctly".to_string()),
                 };
                 if r.is_ok() {

@@ -248,8 +248,8 @@ pub fn raked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
 }
 
 /// CuTe's `tile_to_shape(block, target, order)`: the block repeated (in the mode order `order`,
-/// column-major if `None`) until it has the target shape. The block's mode sizes must divide the
-/// target's.
+/// column-major if `None`) until it has the target shape. The block's mode sizes must divide a
+/// static target's; a runtime target is rounded up to whole blocks, as in CuTe.
 ///
 /// ```
 /// use const_layout::algebra::tile_to_shape;
@@ -265,8 +265,11 @@ pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&Dyn
     let padded = append_to(block, r)?;
     let block_shape = ops::product_each(padded.shape())?;
     let target_shape = ops::product_each(target)?;
+    // As in CuTe, a static target must be a multiple of the block; a runtime one is covered by
+    // rounding up (the result is then larger than the target).
+    let static_target = target_shape.leaves().all(|t| t.is_static);
     for (k, (t, b)) in target_shape.leaves().zip(block_shape.leaves()).enumerate() {
-        if t.value % b.value != 0 {
+        if static_target && t.value % b.value != 0 {
             return Err(LayoutError::Inadmissible {
                 op: "tile_to_shape",
                 why: Inadmissible::TileDivisibility { mode: k, target: t.value, block: b.value },

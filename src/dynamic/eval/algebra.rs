@@ -40,7 +40,9 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             c.arity(&[2], "2")?;
             // CuTe composes with an integer `n` as with `n:_1`.
             let t = match c.arg(2).value {
-                Value::Int(n) => Tiler::Layout(DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?),
+                Value::Int(n) => Tiler::Layout(
+                    DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?,
+                ),
                 _ => tiler(c, 2)?,
             };
             layout(algebra::composition_tiler(&c.layout(1)?, &t))?
@@ -195,6 +197,10 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
         ("composition", Some(Value::Swizzle(s))) => {
             c.arity(&[2], "2")?;
+            // `Sw<0,M,S>` is the identity: CuTe returns the layout itself.
+            if s.bits() == 0 {
+                return Ok(Some(Value::Layout(c.layout(2)?)));
+            }
             Ok(Some(Value::Composed(ComposedLayout::new(*s, c.layout(2)?))))
         }
         ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
