@@ -1045,7 +1045,12 @@ fn p6_divide_by_mode() {
         let mut refused = false;
         for k in 0..a.rank() {
             let m = mode(&a, k)?;
-            match items.get(k).and_then(item_layout) {
+            // A divide's integer item `n` is CuTe's `make_layout(n)` (a static `_1` gets stride `_0`).
+            let divide_item = |i: &TileMode| match i {
+                TileMode::Shape(s) if s.is_int() => Some(DynLayout::compact(*s, true).unwrap()),
+                other => item_layout(other),
+            };
+            match items.get(k).and_then(divide_item) {
                 None => expected.push(m),
                 Some(b) => match logical_divide(&m, &Tiler::Layout(b)) {
                     Ok(c) => expected.push(c),
@@ -1254,6 +1259,16 @@ fn p7_tile_to_shape() {
         }
         let target = DynIntTuple::tuple(&modes).unwrap();
         let what = format!("tile_to_shape({block}, {target})");
+        // CuTe checks divisibility only for a static target; a runtime one is rounded up.
+        if !divisible && !target.is_static() {
+            if let Ok(out) = tile_to_shape(&block, &target, None) {
+                t.ok();
+                prop_assert!(out.size().value >= target.size().unwrap().value, "{} = {}", what, out);
+            } else {
+                t.err();
+            }
+            return Ok(());
+        }
         let out = match tile_to_shape(&block, &target, None) {
             Err(e) => {
                 t.err();
@@ -1530,8 +1545,7 @@ fn p11_nullspace() {
         t.ok();
         let fl = Func::of(&l);
         let nv = vals(&nl);
-        let zeros: isize =
-            leaves(&l).iter().filter(|(_, d)| d.is_static && d.value == 0).map(|(s, _)| s.value).product();
+        let zeros: isize = leaves(&l).iter().filter(|(_, d)| d.value == 0).map(|(s, _)| s.value).product();
         prop_assert_eq!(nl.size().value, zeros, "nullspace({}) = {}", l, nl);
         if zeros > 1 {
             t.note();

@@ -8,162 +8,33 @@ use crate::swizzle::ComposedLayout;
 
 /// Evaluate `c` if it is an algebra function; `None` leaves it to the other cases.
 pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
     if let Some(v) = composed(c)? {
         return Ok(Some(v));
     }
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    Ok(Some(match c.function {
-        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => {
-            let mut parts = [DynLayout::default(); super::MAX_ARGS];
-            for (i, part) in parts.iter_mut().enumerate().take(c.n) {
-                *part = c.layout(i + 1)?;
-            }
-            layout(algebra::make_layout_of(&parts[..c.n]))?
-        }
-        "coalesce" | "filter_zeros" | "filter" => {
-            let k = c.arity(&[1, 2], "1 or 2")?;
-            if c.function == "coalesce" && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
-                return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay)?)));
-            }
-            let l = c.layout(1)?;
-            layout(match (c.function, k) {
-                ("coalesce", 1) => algebra::coalesce(&l),
-                ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
-                ("filter_zeros", 1) => algebra::filter_zeros(&l),
-                ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
-                (_, 1) => algebra::filter(&l),
-                _ => algebra::filter_profile(&l, &c.tuple(2)?),
-            })?
-        }
-        "composition" => {
-            c.arity(&[2], "2")?;
-            // CuTe composes with an integer `n` as with `n:_1`.
-            let t = match c.arg(2).value {
-                Value::Int(n) => Tiler::Layout(
-                    DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?,
-                ),
-                _ => tiler(c, 2)?,
-            };
-            layout(algebra::composition_tiler(&c.layout(1)?, &t))?
-        }
-        "complement" => match c.arity(&[1, 2], "1 or 2")? {
-            1 => layout(algebra::complement(&c.layout(1)?))?,
-            _ => layout(algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
-        },
-        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => {
-            c.arity(&[1], "1")?;
-            let l = c.layout(1)?;
-            layout(match c.function {
-                "right_inverse" => algebra::right_inverse(&l),
-                "left_inverse" => algebra::left_inverse(&l),
-                "nullspace" => algebra::nullspace(&l),
-                _ => algebra::make_layout_like(&l),
-            })?
-        }
-        "max_common_layout" => {
-            c.arity(&[2], "2")?;
-            layout(algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
-        }
-        "max_common_vector" => {
-            c.arity(&[2], "2")?;
-            Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay)?)
-        }
+    Ok(match c.function {
+        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => case_0(c)?,
+        "coalesce" | "filter_zeros" | "filter" => case_1(c)?,
+        "composition" => case_2(c)?,
+        "complement" => case_3(c)?,
+        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => case_4(c)?,
+        "max_common_layout" => case_5(c)?,
+        "max_common_vector" => case_6(c)?,
         "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
-        | "zipped_product" | "tiled_product" | "flat_product" => {
-            c.arity(&[2], "2")?;
-            let (l, t) = (c.layout(1)?, tiler(c, 2)?);
-            layout(match c.function {
-                "logical_divide" => algebra::logical_divide(&l, &t),
-                "zipped_divide" => algebra::zipped_divide(&l, &t),
-                "tiled_divide" => algebra::tiled_divide(&l, &t),
-                "flat_divide" => algebra::flat_divide(&l, &t),
-                "logical_product" => algebra::logical_product(&l, &t),
-                "zipped_product" => algebra::zipped_product(&l, &t),
-                "tiled_product" => algebra::tiled_product(&l, &t),
-                _ => algebra::flat_product(&l, &t),
-            })?
-        }
-        "blocked_product" | "raked_product" => {
-            c.arity(&[2], "2")?;
-            let (a, b) = (c.layout(1)?, c.layout(2)?);
-            layout(if c.function == "blocked_product" {
-                algebra::blocked_product(&a, &b)
-            } else {
-                algebra::raked_product(&a, &b)
-            })?
-        }
-        "tile_to_shape" => {
-            let k = c.arity(&[2, 3], "2 or 3")?;
-            let order = if k == 3 { Some(c.tuple(3)?) } else { None };
-            layout(algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
-        }
-        "select" => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 1, super::MAX_TARGS)?;
-            let mut idx = [0usize; super::MAX_TARGS];
-            for (i, v) in idx.iter_mut().zip(t) {
-                *i = index(c, *v)?;
-            }
-            layout(algebra::select(&c.layout(1)?, &idx[..t.len()]))?
-        }
-        "take" | "group" => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 2, 2)?;
-            let (b, e) = (index(c, t[0])?, index(c, t[1])?);
-            let l = c.layout(1)?;
-            layout(if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
-        }
-        "append" if c.targs.1.is_some() => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 1, 1)?;
-            layout(algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
-        }
-        "append" | "prepend" => {
-            c.arity(&[2], "2")?;
-            let (l, x) = (c.layout(1)?, c.layout(2)?);
-            layout(if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
-        }
-        "replace" => {
-            c.arity(&[2], "2")?;
-            let t = targs(c, 1, 1)?;
-            layout(algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
-        }
-        "upcast" | "downcast" => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 1, 1)?;
-            if t[0] <= 0 {
-                return Err(c.argument(1, "a positive template argument `<n>`"));
-            }
-            let l = c.layout(1)?;
-            layout(if c.function == "upcast" {
-                algebra::upcast(&l, t[0])
-            } else {
-                algebra::downcast(&l, t[0])
-            })?
-        }
-        "recast_layout" => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 2, 2)?;
-            layout(algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
-        }
-        "local_tile" => {
-            c.arity(&[3], "3")?;
-            let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay)?;
-            Value::Partition(p)
-        }
-        "make_layout_tv" => {
-            c.arity(&[2], "2")?;
-            let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay)?;
-            Value::LayoutTv(t, l)
-        }
-        "local_partition" => {
-            c.arity(&[3], "3")?;
-            let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay)?;
-            Value::Partition(p)
-        }
+        | "zipped_product" | "tiled_product" | "flat_product" => case_7(c)?,
+        "blocked_product" | "raked_product" => case_8(c)?,
+        "tile_to_shape" => case_9(c)?,
+        "select" => case_10(c)?,
+        "take" | "group" => case_11(c)?,
+        "append" if c.targs.1.is_some() => case_12(c)?,
+        "append" | "prepend" => case_13(c)?,
+        "replace" => case_14(c)?,
+        "upcast" | "downcast" => case_15(c)?,
+        "recast_layout" => case_16(c)?,
+        "local_tile" => case_17(c)?,
+        "make_layout_tv" => case_18(c)?,
+        "local_partition" => case_19(c)?,
         _ => return Ok(None),
-    }))
+    })
 }
 
 /// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function
@@ -303,4 +174,289 @@ fn targs<'a>(c: &Call<'a>, min: usize, max: usize) -> Result<&'a [isize], EvalEr
 fn index(c: &Call<'_>, v: isize) -> Result<usize, EvalError> {
     usize::try_from(v)
         .map_err(|_| EvalError::Misplaced { column: c.column, what: "a mode index must not be negative" })
+}
+
+// One function per case: in a debug build each keeps its own temporaries, so one frame
+// holding every case's layouts would be paid at each nesting level of an expression.
+#[inline(never)]
+fn case_0(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        let mut parts = [DynLayout::default(); super::MAX_ARGS];
+        for (i, part) in parts.iter_mut().enumerate().take(c.n) {
+            *part = c.layout(i + 1)?;
+        }
+        layout(algebra::make_layout_of(&parts[..c.n]))?
+    }))
+}
+
+#[inline(never)]
+fn case_1(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        let k = c.arity(&[1, 2], "1 or 2")?;
+        if c.function == "coalesce" && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
+            return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay)?)));
+        }
+        let l = c.layout(1)?;
+        layout(match (c.function, k) {
+            ("coalesce", 1) => algebra::coalesce(&l),
+            ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
+            ("filter_zeros", 1) => algebra::filter_zeros(&l),
+            ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
+            (_, 1) => algebra::filter(&l),
+            _ => algebra::filter_profile(&l, &c.tuple(2)?),
+        })?
+    }))
+}
+
+#[inline(never)]
+fn case_2(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        // CuTe composes with an integer `n` as with `n:_1`.
+        let t = match c.arg(2).value {
+            Value::Int(n) => Tiler::Layout(
+                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?,
+            ),
+            _ => tiler(c, 2)?,
+        };
+        layout(algebra::composition_tiler(&c.layout(1)?, &t))?
+    }))
+}
+
+#[inline(never)]
+fn case_3(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some(match c.arity(&[1, 2], "1 or 2")? {
+        1 => layout(algebra::complement(&c.layout(1)?))?,
+        _ => layout(algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
+    }))
+}
+
+#[inline(never)]
+fn case_4(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let l = c.layout(1)?;
+        layout(match c.function {
+            "right_inverse" => algebra::right_inverse(&l),
+            "left_inverse" => algebra::left_inverse(&l),
+            "nullspace" => algebra::nullspace(&l),
+            _ => algebra::make_layout_like(&l),
+        })?
+    }))
+}
+
+#[inline(never)]
+fn case_5(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        layout(algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
+    }))
+}
+
+#[inline(never)]
+fn case_6(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay)?)
+    }))
+}
+
+#[inline(never)]
+fn case_7(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        let (l, t) = (c.layout(1)?, tiler(c, 2)?);
+        layout(match c.function {
+            "logical_divide" => algebra::logical_divide(&l, &t),
+            "zipped_divide" => algebra::zipped_divide(&l, &t),
+            "tiled_divide" => algebra::tiled_divide(&l, &t),
+            "flat_divide" => algebra::flat_divide(&l, &t),
+            "logical_product" => algebra::logical_product(&l, &t),
+            "zipped_product" => algebra::zipped_product(&l, &t),
+            "tiled_product" => algebra::tiled_product(&l, &t),
+            _ => algebra::flat_product(&l, &t),
+        })?
+    }))
+}
+
+#[inline(never)]
+fn case_8(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        let (a, b) = (c.layout(1)?, c.layout(2)?);
+        layout(if c.function == "blocked_product" {
+            algebra::blocked_product(&a, &b)
+        } else {
+            algebra::raked_product(&a, &b)
+        })?
+    }))
+}
+
+#[inline(never)]
+fn case_9(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        let k = c.arity(&[2, 3], "2 or 3")?;
+        let order = if k == 3 { Some(c.tuple(3)?) } else { None };
+        layout(algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
+    }))
+}
+
+#[inline(never)]
+fn case_10(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let t = targs(c, 1, super::MAX_TARGS)?;
+        let mut idx = [0usize; super::MAX_TARGS];
+        for (i, v) in idx.iter_mut().zip(t) {
+            *i = index(c, *v)?;
+        }
+        layout(algebra::select(&c.layout(1)?, &idx[..t.len()]))?
+    }))
+}
+
+#[inline(never)]
+fn case_11(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let t = targs(c, 2, 2)?;
+        let (b, e) = (index(c, t[0])?, index(c, t[1])?);
+        let l = c.layout(1)?;
+        layout(if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
+    }))
+}
+
+#[inline(never)]
+fn case_12(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let t = targs(c, 1, 1)?;
+        layout(algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
+    }))
+}
+
+#[inline(never)]
+fn case_13(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        let (l, x) = (c.layout(1)?, c.layout(2)?);
+        layout(if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
+    }))
+}
+
+#[inline(never)]
+fn case_14(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        let t = targs(c, 1, 1)?;
+        layout(algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
+    }))
+}
+
+#[inline(never)]
+fn case_15(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let t = targs(c, 1, 1)?;
+        if t[0] <= 0 {
+            return Err(c.argument(1, "a positive template argument `<n>`"));
+        }
+        let l = c.layout(1)?;
+        layout(if c.function == "upcast" { algebra::upcast(&l, t[0]) } else { algebra::downcast(&l, t[0]) })?
+    }))
+}
+
+#[inline(never)]
+fn case_16(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[1], "1")?;
+        let t = targs(c, 2, 2)?;
+        layout(algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
+    }))
+}
+
+#[inline(never)]
+fn case_17(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[3], "3")?;
+        let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay)?;
+        Value::Partition(p)
+    }))
+}
+
+#[inline(never)]
+fn case_18(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[2], "2")?;
+        let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay)?;
+        Value::LayoutTv(t, l)
+    }))
+}
+
+#[inline(never)]
+fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
+    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
+    let _ = (&lay, &layout);
+    Ok(Some({
+        c.arity(&[3], "3")?;
+        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay)?;
+        Value::Partition(p)
+    }))
 }

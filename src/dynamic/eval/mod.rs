@@ -170,6 +170,10 @@ impl From<ParseError> for EvalError {
 
 /// Evaluate an expression; see [`dynamic`](crate::dynamic) and [`FUNCTIONS`] for what is known.
 ///
+/// Values live on the stack (no heap): an optimized build uses about 60 KiB per nested call and
+/// 26 KiB per nested tuple; an unoptimized one about ten times as much (a 2 MiB thread holds
+/// calls nested two deep), so run deep expressions in debug builds on a larger stack.
+///
 /// ```
 /// use const_layout::dynamic::eval;
 /// assert_eq!(eval("crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))").unwrap().to_string(), "20");
@@ -302,46 +306,9 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     p.skip_ws();
     let column = p.column();
     match p.peek() {
-        Some('(') => {
-            p.eat('(');
-            // Coordinates and, congruent with them, where `_` stands (a slicing coordinate).
-            let mut coords = DynIntTuple::EMPTY;
-            let mut keeps = DynIntTuple::EMPTY;
-            let mut modes = 0usize;
-            let mut sliced = false;
-            if !p.eat(')') {
-                loop {
-                    let item = expr(p)?;
-                    let (c, k) = match item.value {
-                        Value::Slicer(s) => {
-                            sliced = true;
-                            let (c, k) = s.parts();
-                            (c, k)
-                        }
-                        _ => {
-                            let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
-                                column: item.column,
-                                what: "only integers, int tuples and `_` can be modes of a tuple",
-                            })?;
-                            (m, m.map_leaves(|_| DynInt::fixed(0)))
-                        }
-                    };
-                    let err = |error| EvalError::Layout { column, error };
-                    coords = append_mode(&coords, modes, &c).map_err(err)?;
-                    keeps = append_mode(&keeps, modes, &k).map_err(err)?;
-                    modes += 1;
-                    if p.eat(')') {
-                        break;
-                    }
-                    p.expect(',', "`,` or `)`")?;
-                }
-            }
-            if sliced {
-                let s = Slicer::new(coords, keeps).map_err(|error| EvalError::Layout { column, error })?;
-                return Ok(Located { value: Value::Slicer(s), column });
-            }
-            Ok(Located { value: Value::Tuple(coords), column })
-        }
+        // Each form in its own function: a frame here is paid once per nesting level of the
+        // expression, so it must stay small (a call holds its arguments, a tuple its modes).
+        Some('(') => tuple_literal(p, column),
         Some('_') if p.is_underscore() => {
             p.pos += 1;
             Ok(Located { value: Value::Slicer(Slicer::all()), column })
@@ -350,84 +317,126 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
         Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => {
             Ok(Located { value: Value::Int(p.int()?), column })
         }
-        Some(c) if c.is_ascii_alphabetic() => {
-            let start = p.pos;
-            while matches!(p.text[p.pos..].chars().next(), Some(c) if c.is_ascii_alphanumeric() || c == '_') {
-                p.pos += 1;
-            }
-            let name = &p.text[start..p.pos];
-            match name {
-                "LayoutLeft" | "GenColMajor" => return Ok(Located { value: Value::Major(true), column }),
-                "LayoutRight" | "GenRowMajor" => return Ok(Located { value: Value::Major(false), column }),
-                "true" => return Ok(Located { value: Value::Bool(true), column }),
-                "false" => return Ok(Located { value: Value::Bool(false), column }),
-                _ => {}
-            }
-            let mut targs = [0isize; MAX_TARGS];
-            let mut nt = None;
-            if p.peek() == Some('<') {
-                p.eat('<');
-                let mut k = 0usize;
-                loop {
-                    let v = p.int()?;
-                    if k < MAX_TARGS {
-                        targs[k] = v.value;
-                    }
-                    k += 1;
-                    if p.eat('>') {
-                        break;
-                    }
-                    p.expect(',', "`,` or `>`")?;
-                }
-                nt = Some(k.min(MAX_TARGS));
-            }
-            if name == "Sw" && p.peek() != Some('(') {
-                let t = &targs[..nt.unwrap_or(0)];
-                let [b, m, s] = t else {
-                    return Err(EvalError::Misplaced { column, what: "a swizzle is written `Sw<B,M,S>`" });
-                };
-                let (b, m, s) = (u32::try_from(*b), u32::try_from(*m), i32::try_from(*s));
-                let (Ok(b), Ok(m), Ok(s)) = (b, m, s) else {
-                    return Err(EvalError::Misplaced {
-                        column,
-                        what: "a swizzle's B and M must not be negative",
-                    });
-                };
-                let sw = Swizzle::new(b, m, s).map_err(|error| EvalError::Layout { column, error })?;
-                return Ok(Located { value: Value::Swizzle(sw), column });
-            }
-            if p.peek() != Some('(') {
-                // A bare name that is not a keyword: report it where it starts.
-                let found = name.chars().next();
-                return Err(ParseError {
-                    column,
-                    expected: "an integer, `(` or a function call",
-                    found,
-                    invalid: None,
-                }
-                .into());
-            }
-            p.expect('(', "`(` after a function name")?;
-            let mut args = [const { None }; MAX_ARGS];
-            let mut n = 0usize;
-            if !p.eat(')') {
-                loop {
-                    let a = expr(p)?;
-                    if n < MAX_ARGS {
-                        args[n] = Some(a);
-                    }
-                    n += 1;
-                    if p.eat(')') {
-                        break;
-                    }
-                    p.expect(',', "`,` or `)`")?;
-                }
-            }
-            let value = call(name, column, &args, n, (&targs, nt))?;
-            Ok(Located { value, column })
-        }
+        Some(c) if c.is_ascii_alphabetic() => call_expr(p, column),
         _ => Err(p.error("an integer, `(` or a function name").into()),
     }
+}
+
+#[inline(never)]
+fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+    p.eat('(');
+    // Coordinates and, congruent with them, where `_` stands (a slicing coordinate).
+    let mut coords = DynIntTuple::EMPTY;
+    let mut keeps = DynIntTuple::EMPTY;
+    let mut modes = 0usize;
+    let mut sliced = false;
+    if !p.eat(')') {
+        loop {
+            let item = expr(p)?;
+            let (c, k) = match item.value {
+                Value::Slicer(s) => {
+                    sliced = true;
+                    let (c, k) = s.parts();
+                    (c, k)
+                }
+                _ => {
+                    let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
+                        column: item.column,
+                        what: "only integers, int tuples and `_` can be modes of a tuple",
+                    })?;
+                    (m, m.map_leaves(|_| DynInt::fixed(0)))
+                }
+            };
+            let err = |error| EvalError::Layout { column, error };
+            coords = append_mode(&coords, modes, &c).map_err(err)?;
+            keeps = append_mode(&keeps, modes, &k).map_err(err)?;
+            modes += 1;
+            if p.eat(')') {
+                break;
+            }
+            p.expect(',', "`,` or `)`")?;
+        }
+    }
+    if sliced {
+        let s = Slicer::new(coords, keeps).map_err(|error| EvalError::Layout { column, error })?;
+        return Ok(Located { value: Value::Slicer(s), column });
+    }
+    Ok(Located { value: Value::Tuple(coords), column })
+}
+
+#[inline(never)]
+fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+    let start = p.pos;
+    while matches!(p.text[p.pos..].chars().next(), Some(c) if c.is_ascii_alphanumeric() || c == '_') {
+        p.pos += 1;
+    }
+    let name = &p.text[start..p.pos];
+    match name {
+        "LayoutLeft" | "GenColMajor" => return Ok(Located { value: Value::Major(true), column }),
+        "LayoutRight" | "GenRowMajor" => return Ok(Located { value: Value::Major(false), column }),
+        "true" => return Ok(Located { value: Value::Bool(true), column }),
+        "false" => return Ok(Located { value: Value::Bool(false), column }),
+        _ => {}
+    }
+    let mut targs = [0isize; MAX_TARGS];
+    let mut nt = None;
+    if p.peek() == Some('<') {
+        p.eat('<');
+        let mut k = 0usize;
+        loop {
+            let v = p.int()?;
+            if k < MAX_TARGS {
+                targs[k] = v.value;
+            }
+            k += 1;
+            if p.eat('>') {
+                break;
+            }
+            p.expect(',', "`,` or `>`")?;
+        }
+        nt = Some(k.min(MAX_TARGS));
+    }
+    if name == "Sw" && p.peek() != Some('(') {
+        let t = &targs[..nt.unwrap_or(0)];
+        let [b, m, s] = t else {
+            return Err(EvalError::Misplaced { column, what: "a swizzle is written `Sw<B,M,S>`" });
+        };
+        let (b, m, s) = (u32::try_from(*b), u32::try_from(*m), i32::try_from(*s));
+        let (Ok(b), Ok(m), Ok(s)) = (b, m, s) else {
+            return Err(EvalError::Misplaced { column, what: "a swizzle's B and M must not be negative" });
+        };
+        let sw = Swizzle::new(b, m, s).map_err(|error| EvalError::Layout { column, error })?;
+        return Ok(Located { value: Value::Swizzle(sw), column });
+    }
+    if p.peek() != Some('(') {
+        // A bare name that is not a keyword: report it where it starts.
+        let found = name.chars().next();
+        return Err(ParseError {
+            column,
+            expected: "an integer, `(` or a function call",
+            found,
+            invalid: None,
+        }
+        .into());
+    }
+    p.expect('(', "`(` after a function name")?;
+    let mut args = [const { None }; MAX_ARGS];
+    let mut n = 0usize;
+    if !p.eat(')') {
+        loop {
+            let a = expr(p)?;
+            if n < MAX_ARGS {
+                args[n] = Some(a);
+            }
+            n += 1;
+            if p.eat(')') {
+                break;
+            }
+            p.expect(',', "`,` or `)`")?;
+        }
+    }
+    let value = call(name, column, &args, n, (&targs, nt))?;
+    Ok(Located { value, column })
 }
 
 /// `buf` (a tuple of `modes` modes so far) with `m` appended as one more mode.
@@ -455,124 +464,25 @@ fn call(
     if let Some(v) = algebra::call(&c)? {
         return Ok(v);
     }
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
     Ok(match function {
-        "crd2idx" => match c.arity(&[2, 3], "2 or 3")? {
-            2 => Value::Int(c.layout(2)?.crd2idx(&c.tuple(1)?).map_err(lay)?),
-            _ => Value::Int(ops::crd2idx(&c.tuple(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
-        },
-        "idx2crd" => match c.arity(&[2, 3], "2 or 3")? {
-            2 => {
-                let shape = match c.arg(2).value {
-                    Value::Layout(l) => *l.shape(),
-                    _ => c.tuple(2)?,
-                };
-                tuple_value(ops::idx2crd(&c.tuple(1)?, &shape).map_err(lay)?)
-            }
-            _ => tuple_value(ops::idx2crd_strided(c.int(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
-        },
-        "size" => {
-            c.arity(&[1], "1")?;
-            Value::Int(match c.arg(1).value {
-                Value::Layout(l) => l.size(),
-                _ => c.tuple(1)?.size().map_err(lay)?,
-            })
-        }
-        "cosize" => {
-            c.arity(&[1], "1")?;
-            Value::Int(c.layout(1)?.cosize())
-        }
-        "rank" | "depth" => {
-            c.arity(&[1], "1")?;
-            let t = match c.arg(1).value {
-                Value::Layout(l) => *l.shape(),
-                _ => c.tuple(1)?,
-            };
-            let v = if function == "rank" { t.rank() } else { t.depth() };
-            Value::Int(DynInt::fixed(v as isize))
-        }
-        "shape" => {
-            c.arity(&[1], "1")?;
-            tuple_value(*c.layout(1)?.shape())
-        }
-        "stride" => {
-            c.arity(&[1], "1")?;
-            tuple_value(*c.layout(1)?.stride())
-        }
-        "get" => {
-            c.arity(&[2], "2")?;
-            let i = c.int(2)?.value;
-            let bad = || c.argument(2, "a mode index within the rank");
-            let i = usize::try_from(i).map_err(|_| bad())?;
-            match c.arg(1).value {
-                Value::Layout(l) => Value::Layout(l.mode(i).ok_or_else(bad)?),
-                _ => tuple_value(c.tuple(1)?.mode(i).ok_or_else(bad)?),
-            }
-        }
-        "flatten" => {
-            c.arity(&[1], "1")?;
-            match c.arg(1).value {
-                Value::Layout(l) => Value::Layout(l.flatten().map_err(lay)?),
-                _ => tuple_value(c.tuple(1)?.flatten().map_err(lay)?),
-            }
-        }
-        "product" => {
-            c.arity(&[1], "1")?;
-            Value::Int(c.tuple(1)?.size().map_err(lay)?)
-        }
-        "product_each" => {
-            c.arity(&[1], "1")?;
-            tuple_value(ops::product_each(&c.tuple(1)?).map_err(lay)?)
-        }
-        "prefix_product" | "suffix_product" => {
-            c.arity(&[1], "1")?;
-            let left = function == "prefix_product";
-            tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::fixed(1), left).map_err(lay)?.0)
-        }
-        "compact_col_major" | "compact_row_major" => {
-            let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::fixed(1) };
-            let left = function == "compact_col_major";
-            tuple_value(ops::compact(&c.tuple(1)?, cur, left).map_err(lay)?.0)
-        }
-        "shape_div" | "ceil_div" => {
-            c.arity(&[2], "2")?;
-            let how = if function == "shape_div" { Division::Shape } else { Division::Ceil };
-            tuple_value(ops::divide(&c.tuple(1)?, &c.tuple(2)?, how).map_err(lay)?)
-        }
-        "congruent" | "weakly_congruent" | "compatible" => {
-            c.arity(&[2], "2")?;
-            let (a, b) = (c.tuple(1)?, c.tuple(2)?);
-            Value::Bool(match function {
-                "congruent" => a.congruent(&b),
-                "weakly_congruent" => ops::weakly_congruent(&a, &b),
-                _ => ops::compatible(&a, &b),
-            })
-        }
-        "make_layout" => {
-            let k = c.arity(&[1, 2], "1 or 2")?;
-            let shape = c.tuple(1)?;
-            if k == 1 {
-                Value::Layout(DynLayout::compact(shape, true).map_err(lay)?)
-            } else {
-                match c.arg(2).value {
-                    Value::Major(left) => Value::Layout(DynLayout::compact(shape, left).map_err(lay)?),
-                    _ => Value::Layout(DynLayout::new(shape, c.tuple(2)?).map_err(lay)?),
-                }
-            }
-        }
-        "make_ordered_layout" => {
-            c.arity(&[2], "2")?;
-            Value::Layout(DynLayout::ordered(c.tuple(1)?, &c.tuple(2)?).map_err(lay)?)
-        }
-        "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => {
-            c.arity(&[2], "2")?;
-            let (l, i) = (c.layout(1)?, c.int(2)?);
-            match function {
-                "get_hier_coord" => tuple_value(l.get_hier_coord(i).map_err(lay)?),
-                "get_flat_coord" => tuple_value(l.get_flat_coord(i).map_err(lay)?),
-                _ => Value::Int(l.get_1d_coord(i).map_err(lay)?),
-            }
-        }
+        "crd2idx" => case_0(&c)?,
+        "idx2crd" => case_1(&c)?,
+        "size" => case_2(&c)?,
+        "cosize" => case_3(&c)?,
+        "rank" | "depth" => case_4(&c)?,
+        "shape" => case_5(&c)?,
+        "stride" => case_6(&c)?,
+        "get" => case_7(&c)?,
+        "flatten" => case_8(&c)?,
+        "product" => case_9(&c)?,
+        "product_each" => case_10(&c)?,
+        "prefix_product" | "suffix_product" => case_11(&c)?,
+        "compact_col_major" | "compact_row_major" => case_12(&c)?,
+        "shape_div" | "ceil_div" => case_13(&c)?,
+        "congruent" | "weakly_congruent" | "compatible" => case_14(&c)?,
+        "make_layout" => case_15(&c)?,
+        "make_ordered_layout" => case_16(&c)?,
+        "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => case_17(&c)?,
         _ => unreachable!("every name in FUNCTIONS has a case"),
     })
 }
@@ -629,4 +539,248 @@ impl Call<'_> {
             _ => Err(self.argument(i, "a layout `shape:stride`")),
         }
     }
+}
+
+// One function per case: in a debug build each keeps its own temporaries, so one frame
+// holding every case's layouts would be paid at each nesting level of an expression.
+#[inline(never)]
+fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok(match c.arity(&[2, 3], "2 or 3")? {
+        2 => Value::Int(c.layout(2)?.crd2idx(&c.tuple(1)?).map_err(lay)?),
+        _ => Value::Int(ops::crd2idx(&c.tuple(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
+    })
+}
+
+#[inline(never)]
+fn case_1(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok(match c.arity(&[2, 3], "2 or 3")? {
+        2 => {
+            let shape = match c.arg(2).value {
+                Value::Layout(l) => *l.shape(),
+                _ => c.tuple(2)?,
+            };
+            tuple_value(ops::idx2crd(&c.tuple(1)?, &shape).map_err(lay)?)
+        }
+        _ => tuple_value(ops::idx2crd_strided(c.int(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
+    })
+}
+
+#[inline(never)]
+fn case_2(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        Value::Int(match c.arg(1).value {
+            Value::Layout(l) => l.size(),
+            _ => c.tuple(1)?.size().map_err(lay)?,
+        })
+    })
+}
+
+#[inline(never)]
+fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        Value::Int(c.layout(1)?.cosize())
+    })
+}
+
+#[inline(never)]
+fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        let t = match c.arg(1).value {
+            Value::Layout(l) => *l.shape(),
+            _ => c.tuple(1)?,
+        };
+        let v = if function == "rank" { t.rank() } else { t.depth() };
+        Value::Int(DynInt::fixed(v as isize))
+    })
+}
+
+#[inline(never)]
+fn case_5(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        tuple_value(*c.layout(1)?.shape())
+    })
+}
+
+#[inline(never)]
+fn case_6(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        tuple_value(*c.layout(1)?.stride())
+    })
+}
+
+#[inline(never)]
+fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[2], "2")?;
+        let i = c.int(2)?.value;
+        let bad = || c.argument(2, "a mode index within the rank");
+        let i = usize::try_from(i).map_err(|_| bad())?;
+        match c.arg(1).value {
+            Value::Layout(l) => Value::Layout(l.mode(i).ok_or_else(bad)?),
+            _ => tuple_value(c.tuple(1)?.mode(i).ok_or_else(bad)?),
+        }
+    })
+}
+
+#[inline(never)]
+fn case_8(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        match c.arg(1).value {
+            Value::Layout(l) => Value::Layout(l.flatten().map_err(lay)?),
+            _ => tuple_value(c.tuple(1)?.flatten().map_err(lay)?),
+        }
+    })
+}
+
+#[inline(never)]
+fn case_9(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        Value::Int(c.tuple(1)?.size().map_err(lay)?)
+    })
+}
+
+#[inline(never)]
+fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        tuple_value(ops::product_each(&c.tuple(1)?).map_err(lay)?)
+    })
+}
+
+#[inline(never)]
+fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[1], "1")?;
+        let left = function == "prefix_product";
+        tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::fixed(1), left).map_err(lay)?.0)
+    })
+}
+
+#[inline(never)]
+fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::fixed(1) };
+        let left = function == "compact_col_major";
+        tuple_value(ops::compact(&c.tuple(1)?, cur, left).map_err(lay)?.0)
+    })
+}
+
+#[inline(never)]
+fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[2], "2")?;
+        let how = if function == "shape_div" { Division::Shape } else { Division::Ceil };
+        tuple_value(ops::divide(&c.tuple(1)?, &c.tuple(2)?, how).map_err(lay)?)
+    })
+}
+
+#[inline(never)]
+fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[2], "2")?;
+        let (a, b) = (c.tuple(1)?, c.tuple(2)?);
+        Value::Bool(match function {
+            "congruent" => a.congruent(&b),
+            "weakly_congruent" => ops::weakly_congruent(&a, &b),
+            _ => ops::compatible(&a, &b),
+        })
+    })
+}
+
+#[inline(never)]
+fn case_15(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        let k = c.arity(&[1, 2], "1 or 2")?;
+        let shape = c.tuple(1)?;
+        if k == 1 {
+            Value::Layout(DynLayout::compact(shape, true).map_err(lay)?)
+        } else {
+            match c.arg(2).value {
+                Value::Major(left) => Value::Layout(DynLayout::compact(shape, left).map_err(lay)?),
+                _ => Value::Layout(DynLayout::new(shape, c.tuple(2)?).map_err(lay)?),
+            }
+        }
+    })
+}
+
+#[inline(never)]
+fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[2], "2")?;
+        Value::Layout(DynLayout::ordered(c.tuple(1)?, &c.tuple(2)?).map_err(lay)?)
+    })
+}
+
+#[inline(never)]
+fn case_17(c: &Call<'_>) -> Result<Value, EvalError> {
+    let (function, column) = (c.function, c.column);
+    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
+    let _ = (function, &lay);
+    Ok({
+        c.arity(&[2], "2")?;
+        let (l, i) = (c.layout(1)?, c.int(2)?);
+        match function {
+            "get_hier_coord" => tuple_value(l.get_hier_coord(i).map_err(lay)?),
+            "get_flat_coord" => tuple_value(l.get_flat_coord(i).map_err(lay)?),
+            _ => Value::Int(l.get_1d_coord(i).map_err(lay)?),
+        }
+    })
 }
