@@ -89,21 +89,7 @@ impl Leaves {
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.
     pub(crate) fn merged(&self) -> Leaves {
-        let mut out = Leaves::new();
-        for k in 0..self.n {
-            let (s, d) = (self.s[k].value, self.d[k].value);
-            if s == 1 && k + 1 < self.n {
-                continue;
-            }
-            if out.n > 0 {
-                let (ps, pd) = (out.s[out.n - 1].value, out.d[out.n - 1].value);
-                if ps.checked_mul(pd) == Some(d) {
-                    out.s[out.n - 1] = DynInt::runtime(ps * s);
-                    continue;
-                }
-            }
-            let _ = out.push(DynInt::runtime(s), DynInt::runtime(d));
-        }
+        let mut out = self.merge(true);
         if out.n == 0 {
             let _ = out.push(DynInt::runtime(1), DynInt::runtime(0));
         }
@@ -113,10 +99,14 @@ impl Leaves {
     /// The canonical form of the function on `0..size`: extent-1 modes dropped, modes merged by
     /// value. Two layouts of equal size whose canonical forms are equal are equal functions.
     pub(crate) fn canonical(&self) -> Leaves {
+        self.merge(false)
+    }
+
+    fn merge(&self, keep_last: bool) -> Leaves {
         let mut out = Leaves::new();
         for k in 0..self.n {
             let (s, d) = (self.s[k].value, self.d[k].value);
-            if s == 1 {
+            if s == 1 && !(keep_last && k + 1 == self.n) {
                 continue;
             }
             if out.n > 0 {

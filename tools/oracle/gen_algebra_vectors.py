@@ -1225,19 +1225,24 @@ def div_units(U, A, T):
             raise Skip("too large")
         ids = U.unit([ev(ap, t + x) for x in co for t in to], [len(to), len(co)])
         return ids, [ids[0]], [ids[1]]
-    modes, items = A.modes(), T.parts()
-    logical, tiles, rests = [], [], []
+    return by_mode_units(U, A, T.parts(), div_units)
+
+
+def by_mode_units(U, A, items, one):
+    """`one` applied mode by mode for a by-mode tiler; the modes past it are kept as they are."""
+    modes = A.modes()
+    logical, firsts, seconds = [], [], []
     for k, it in enumerate(items):
-        r = div_units(U, modes[k], it)
+        r = one(U, modes[k], it)
         if r is None:
             return None
         logical += r[0]
-        tiles += r[1]
-        rests += r[2]
+        firsts += r[1]
+        seconds += r[2]
     extra = []
     for m in modes[len(items):]:
         extra += U.unit(offs(m.pairs()), [m.size()])
-    return logical + extra, tiles, rests + extra
+    return logical + extra, firsts, seconds + extra
 
 
 def prod_units(U, A, B):
@@ -1256,19 +1261,7 @@ def prod_units(U, A, B):
         ia = U.unit(ao, [len(ao)])
         ib = U.unit([ev(c, b) for b in bo], [len(bo)])
         return ia + ib, ia, ib
-    modes, items = A.modes(), B.parts()
-    logical, blocks, tiles = [], [], []
-    for k, it in enumerate(items):
-        r = prod_units(U, modes[k], it)
-        if r is None:
-            return None
-        logical += r[0]
-        blocks += r[1]
-        tiles += r[2]
-    extra = []
-    for m in modes[len(items):]:
-        extra += U.unit(offs(m.pairs()), [m.size()])
-    return logical + extra, blocks, tiles + extra
+    return by_mode_units(U, A, B.parts(), prod_units)
 
 
 def tiled_truth(build, A, T, form):

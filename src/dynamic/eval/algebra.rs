@@ -64,7 +64,6 @@ const ON_INNER: &[&str] = &[
 /// Swizzles and composed layouts: `composition(Sw<..>, L)` builds one; the functions in
 /// [`ON_INNER`] map the inner layout; `crd2idx`, `size`, `rank`, `complement` read through.
 fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
     match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
         ("composition", Some(Value::Swizzle(s))) => {
             c.arity(&[2], "2")?;
@@ -76,7 +75,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
             Value::Composed(k) => {
-                let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay)?;
+                let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
                 Ok(Some(Value::Int(DynInt::runtime(k.apply(i.value)))))
             }
             Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::runtime(s.apply(c.int(1)?.value))))),
@@ -88,12 +87,12 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 Value::Composed(k) => {
                     // The fixed coordinates' offset moves inside (the outer function need not be
                     // linear), so the slice is the same function as the original restricted.
-                    let p = algebra::slice_and_offset(&s, k.inner()).map_err(lay)?;
-                    let sliced = k.with_inner(p.layout).domain_offset(p.offset).map_err(lay)?;
+                    let p = algebra::slice_and_offset(&s, k.inner()).map_err(lay(c))?;
+                    let sliced = k.with_inner(p.layout).domain_offset(p.offset).map_err(lay(c))?;
                     Ok(Some(Value::Composed(sliced)))
                 }
                 Value::Layout(l) => {
-                    let p = algebra::slice_and_offset(&s, &l).map_err(lay)?;
+                    let p = algebra::slice_and_offset(&s, &l).map_err(lay(c))?;
                     Ok(Some(if c.function == "slice" {
                         Value::Layout(p.layout)
                     } else {
@@ -110,7 +109,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         ("complement", Some(Value::Composed(k))) => {
             c.arity(&[2], "2")?;
-            Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay)?)))
+            Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay(c))?)))
         }
         (f, Some(Value::Composed(k))) if ON_INNER.contains(&f) => {
             let mut args = *c.args;
@@ -129,6 +128,17 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         _ => Ok(None),
     }
+}
+
+/// The error of an operation in call `c`, placed at the call.
+fn lay(c: &Call<'_>) -> impl Fn(LayoutError) -> EvalError {
+    let column = c.column;
+    move |error| EvalError::Layout { column, error }
+}
+
+/// A layout result of call `c` as a value.
+fn layout(c: &Call<'_>, v: Result<DynLayout, LayoutError>) -> Result<Value, EvalError> {
+    v.map(Value::Layout).map_err(lay(c))
 }
 
 fn tuple_value(t: DynIntTuple) -> Value {
@@ -180,162 +190,141 @@ fn index(c: &Call<'_>, v: isize) -> Result<usize, EvalError> {
 // holding every case's layouts would be paid at each nesting level of an expression.
 #[inline(never)]
 fn case_0(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         let mut parts = [DynLayout::default(); super::MAX_ARGS];
         for (i, part) in parts.iter_mut().enumerate().take(c.n) {
             *part = c.layout(i + 1)?;
         }
-        layout(algebra::make_layout_of(&parts[..c.n]))?
+        layout(c, algebra::make_layout_of(&parts[..c.n]))?
     }))
 }
 
 #[inline(never)]
 fn case_1(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         let k = c.arity(&[1, 2], "1 or 2")?;
         if c.function == "coalesce" && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
-            return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay)?)));
+            return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay(c))?)));
         }
         let l = c.layout(1)?;
-        layout(match (c.function, k) {
-            ("coalesce", 1) => algebra::coalesce(&l),
-            ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
-            ("filter_zeros", 1) => algebra::filter_zeros(&l),
-            ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
-            (_, 1) => algebra::filter(&l),
-            _ => algebra::filter_profile(&l, &c.tuple(2)?),
-        })?
+        layout(
+            c,
+            match (c.function, k) {
+                ("coalesce", 1) => algebra::coalesce(&l),
+                ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
+                ("filter_zeros", 1) => algebra::filter_zeros(&l),
+                ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
+                (_, 1) => algebra::filter(&l),
+                _ => algebra::filter_profile(&l, &c.tuple(2)?),
+            },
+        )?
     }))
 }
 
 #[inline(never)]
 fn case_2(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
         // CuTe composes with an integer `n` as with `n:_1`.
         let t = match c.arg(2).value {
             Value::Int(n) => Tiler::Layout(
-                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay)?,
+                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay(c))?,
             ),
             _ => tiler(c, 2)?,
         };
-        layout(algebra::composition_tiler(&c.layout(1)?, &t))?
+        layout(c, algebra::composition_tiler(&c.layout(1)?, &t))?
     }))
 }
 
 #[inline(never)]
 fn case_3(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some(match c.arity(&[1, 2], "1 or 2")? {
-        1 => layout(algebra::complement(&c.layout(1)?))?,
-        _ => layout(algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
+        1 => layout(c, algebra::complement(&c.layout(1)?))?,
+        _ => layout(c, algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
     }))
 }
 
 #[inline(never)]
 fn case_4(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let l = c.layout(1)?;
-        layout(match c.function {
-            "right_inverse" => algebra::right_inverse(&l),
-            "left_inverse" => algebra::left_inverse(&l),
-            "nullspace" => algebra::nullspace(&l),
-            _ => algebra::make_layout_like(&l),
-        })?
+        layout(
+            c,
+            match c.function {
+                "right_inverse" => algebra::right_inverse(&l),
+                "left_inverse" => algebra::left_inverse(&l),
+                "nullspace" => algebra::nullspace(&l),
+                _ => algebra::make_layout_like(&l),
+            },
+        )?
     }))
 }
 
 #[inline(never)]
 fn case_5(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
-        layout(algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
+        layout(c, algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
     }))
 }
 
 #[inline(never)]
 fn case_6(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
-        Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay)?)
+        Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?)
     }))
 }
 
 #[inline(never)]
 fn case_7(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
         let (l, t) = (c.layout(1)?, tiler(c, 2)?);
-        layout(match c.function {
-            "logical_divide" => algebra::logical_divide(&l, &t),
-            "zipped_divide" => algebra::zipped_divide(&l, &t),
-            "tiled_divide" => algebra::tiled_divide(&l, &t),
-            "flat_divide" => algebra::flat_divide(&l, &t),
-            "logical_product" => algebra::logical_product(&l, &t),
-            "zipped_product" => algebra::zipped_product(&l, &t),
-            "tiled_product" => algebra::tiled_product(&l, &t),
-            _ => algebra::flat_product(&l, &t),
-        })?
+        layout(
+            c,
+            match c.function {
+                "logical_divide" => algebra::logical_divide(&l, &t),
+                "zipped_divide" => algebra::zipped_divide(&l, &t),
+                "tiled_divide" => algebra::tiled_divide(&l, &t),
+                "flat_divide" => algebra::flat_divide(&l, &t),
+                "logical_product" => algebra::logical_product(&l, &t),
+                "zipped_product" => algebra::zipped_product(&l, &t),
+                "tiled_product" => algebra::tiled_product(&l, &t),
+                _ => algebra::flat_product(&l, &t),
+            },
+        )?
     }))
 }
 
 #[inline(never)]
 fn case_8(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
         let (a, b) = (c.layout(1)?, c.layout(2)?);
-        layout(if c.function == "blocked_product" {
-            algebra::blocked_product(&a, &b)
-        } else {
-            algebra::raked_product(&a, &b)
-        })?
+        layout(
+            c,
+            if c.function == "blocked_product" {
+                algebra::blocked_product(&a, &b)
+            } else {
+                algebra::raked_product(&a, &b)
+            },
+        )?
     }))
 }
 
 #[inline(never)]
 fn case_9(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         let k = c.arity(&[2, 3], "2 or 3")?;
         let order = if k == 3 { Some(c.tuple(3)?) } else { None };
-        layout(algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
+        layout(c, algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
     }))
 }
 
 #[inline(never)]
 fn case_10(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let t = targs(c, 1, super::MAX_TARGS)?;
@@ -343,65 +332,50 @@ fn case_10(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         for (i, v) in idx.iter_mut().zip(t) {
             *i = index(c, *v)?;
         }
-        layout(algebra::select(&c.layout(1)?, &idx[..t.len()]))?
+        layout(c, algebra::select(&c.layout(1)?, &idx[..t.len()]))?
     }))
 }
 
 #[inline(never)]
 fn case_11(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let t = targs(c, 2, 2)?;
         let (b, e) = (index(c, t[0])?, index(c, t[1])?);
         let l = c.layout(1)?;
-        layout(if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
+        layout(c, if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
     }))
 }
 
 #[inline(never)]
 fn case_12(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let t = targs(c, 1, 1)?;
-        layout(algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
+        layout(c, algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
     }))
 }
 
 #[inline(never)]
 fn case_13(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
         let (l, x) = (c.layout(1)?, c.layout(2)?);
-        layout(if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
+        layout(c, if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
     }))
 }
 
 #[inline(never)]
 fn case_14(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
         let t = targs(c, 1, 1)?;
-        layout(algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
+        layout(c, algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
     }))
 }
 
 #[inline(never)]
 fn case_15(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let t = targs(c, 1, 1)?;
@@ -409,54 +383,45 @@ fn case_15(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             return Err(c.argument(1, "a positive template argument `<n>`"));
         }
         let l = c.layout(1)?;
-        layout(if c.function == "upcast" { algebra::upcast(&l, t[0]) } else { algebra::downcast(&l, t[0]) })?
+        layout(
+            c,
+            if c.function == "upcast" { algebra::upcast(&l, t[0]) } else { algebra::downcast(&l, t[0]) },
+        )?
     }))
 }
 
 #[inline(never)]
 fn case_16(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[1], "1")?;
         let t = targs(c, 2, 2)?;
-        layout(algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
+        layout(c, algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
     }))
 }
 
 #[inline(never)]
 fn case_17(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[3], "3")?;
-        let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay)?;
+        let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay(c))?;
         Value::Partition(p)
     }))
 }
 
 #[inline(never)]
 fn case_18(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[2], "2")?;
-        let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay)?;
+        let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?;
         Value::LayoutTv(t, l)
     }))
 }
 
 #[inline(never)]
 fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    let lay = |e: LayoutError| EvalError::Layout { column: c.column, error: e };
-    let layout = |v: Result<DynLayout, LayoutError>| v.map(Value::Layout).map_err(lay);
-    let _ = (&lay, &layout);
     Ok(Some({
         c.arity(&[3], "3")?;
-        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay)?;
+        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay(c))?;
         Value::Partition(p)
     }))
 }
