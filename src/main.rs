@@ -171,8 +171,21 @@ fn tour() -> String {
     let _ = writeln!(out, "\nOffsets by coordinate (rows: mode 0; columns: mode 1, colexicographic):");
     let dynamic = DynLayout::try_from(&l).expect("the card's layout is valid");
     let _ = write!(out, "{}", dynamic.print_layout().expect("rank 2"));
-    let _ =
-        writeln!(out, "\nTry: layout eval 'crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))'   or   layout --help");
+    // The algebra: computed at compile time by `layout!`, a zero-sized layout again.
+    let tiles = layout!(zipped_divide((8,(4,2)):(1,8), <4:1, 4:1>));
+    let _ = writeln!(
+        out,
+        "\nThe algebra, at compile time: zipped_divide(L, <4:1, 4:1>), 4x4 tiles and their arrangement:"
+    );
+    let _ = writeln!(out, "      {tiles}   ({} bytes)", std::mem::size_of_val(&tiles));
+    let bad = "composition((6,2):(1,7), (3,2):(2,3))";
+    let why = eval(bad).err().map(|e| e.to_string()).unwrap_or_default();
+    let _ = writeln!(out, "  where CuTe would return a wrong layout, an error says why:");
+    let _ = writeln!(out, "      {bad}\n      -> {}", why.split_once(": ").map_or(why.as_str(), |(_, m)| m));
+    let _ = writeln!(
+        out,
+        "\nTry: layout eval 'logical_divide((_8,_6):(_1,_8), <_4:_1, _3:_1>)'   or   layout functions   or   layout --help"
+    );
     let _ = l.size().value();
     out
 }
