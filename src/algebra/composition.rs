@@ -9,7 +9,7 @@
 
 use super::admissible::Inadmissible;
 use super::coalesce::coalesce_x;
-use super::leaves::{Leaves, same_function};
+use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, modes_of, mul, scalar, signum};
 use crate::dynamic::{DynInt, DynLayout, MAX_NODES};
@@ -50,7 +50,7 @@ fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
             && (0..rhs.size().value).all(|i| r.offset(i) == lhs.offset(rhs.offset(i)))
     };
     let composer = Composer::new(lhs).ok()?;
-    let cute = composer.map_leaves(rhs, &|n, r| composer.compose_cute(n, r)).ok()?;
+    let cute = composer.map_leaves(rhs, &|n, r| composer.compose_cute(n, r)?.layout()).ok()?;
     if agrees(&cute) {
         return Some(cute);
     }
@@ -143,10 +143,11 @@ impl Composer {
                 rhs.shape().as_int().unwrap_or(DynInt::fixed(1)),
                 rhs.stride().as_int().unwrap_or(DynInt::fixed(0)),
             );
+            // Compared as flat mode lists; only the one returned becomes a layout.
             let exact = self.compose_exact(n.value, r.value)?;
             return match self.compose_cute(n, r) {
-                Ok(c) if same_function(&c, &exact) => Ok(c),
-                _ => Ok(exact),
+                Ok(c) if c.same_function(&exact) => c.layout(),
+                _ => exact.layout(),
             };
         }
         let mut out = super::ModeBuilder::new()?;
@@ -169,13 +170,13 @@ impl Composer {
     }
 
     /// CuTe's `composition_impl` for an integral right layout `n:r`.
-    fn compose_cute(&self, n: DynInt, r: DynInt) -> R<DynLayout> {
+    fn compose_cute(&self, n: DynInt, r: DynInt) -> R<Flat> {
         if is_const(r, 0) {
-            return scalar(n, r);
+            return Flat::scalar(n, r);
         }
         let lhs = &self.cute;
         if self.cute_is_scalar {
-            return scalar(n, mul(r, lhs.stride(0))?);
+            return Flat::scalar(n, mul(r, lhs.stride(0))?);
         }
         let count = lhs.len();
         let mut result = Leaves::new();
@@ -199,33 +200,32 @@ impl Composer {
         }
         let last = mul(rest_stride, lhs.stride(count - 1))?;
         if result.is_empty() {
-            return scalar(rest_shape, last);
+            return Flat::scalar(rest_shape, last);
         }
         if is_const(rest_shape, 1) {
-            return result.layout(true);
+            return Ok(Flat { modes: result, unwrap: true });
         }
         result.push(rest_shape, last)?;
-        result.layout(false)
+        Ok(Flat { modes: result, unwrap: false })
     }
 
     /// The exact composition of the merged left layout with `n:r`, checking every condition, and
     /// recording how far into each left mode this right mode reaches.
-    fn compose_exact(&mut self, n: isize, r: isize) -> R<DynLayout> {
+    fn compose_exact(&mut self, n: isize, r: isize) -> R<Flat> {
         if n == 1 || r == 0 {
-            return scalar(DynInt::runtime(n), DynInt::runtime(0));
+            return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
         }
-        let lhs = self.exact;
         let sign = r.signum();
         let side = usize::from(sign < 0);
         self.signs[side] = true;
         let mut out = Leaves::new();
         let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
-        let count = lhs.len();
+        let count = self.exact.len();
         for k in 0..count - 1 {
             if rest_n == 1 {
                 break;
             }
-            let (s, d) = (lhs.shape(k).value, lhs.stride(k).value);
+            let (s, d) = (self.exact.shape(k).value, self.exact.stride(k).value);
             if rest_r >= s {
                 if rest_r % s != 0 {
                     return Err(inadmissible(Inadmissible::StrideDivisibility {
@@ -269,10 +269,10 @@ impl Composer {
         if rest_n > 1 {
             out.push(
                 DynInt::runtime(rest_n),
-                DynInt::runtime(checked(sign * rest_r, lhs.stride(count - 1).value)?),
+                DynInt::runtime(checked(sign * rest_r, self.exact.stride(count - 1).value)?),
             )?;
         }
-        out.layout(true)
+        Ok(Flat { modes: out, unwrap: true })
     }
 
     /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`); two right
@@ -293,6 +293,31 @@ impl Composer {
         }
         self.reach[k][side] = before + used;
         Ok(())
+    }
+}
+
+/// A right mode's composition as a flat list of modes (a scalar layout if `unwrap` and one mode).
+struct Flat {
+    modes: Leaves,
+    unwrap: bool,
+}
+
+impl Flat {
+    fn scalar(n: DynInt, d: DynInt) -> R<Flat> {
+        let mut modes = Leaves::new();
+        modes.push(n, d)?;
+        Ok(Flat { modes, unwrap: true })
+    }
+
+    fn layout(&self) -> R<DynLayout> {
+        self.modes.layout(self.unwrap)
+    }
+
+    /// The same function on the same domain (equal size, equal canonical form).
+    fn same_function(&self, other: &Flat) -> bool {
+        let size = |m: &Leaves| (0..m.len()).try_fold(1isize, |acc, k| acc.checked_mul(m.shape(k).value));
+        size(&self.modes) == size(&other.modes)
+            && self.modes.canonical().same_values(&other.modes.canonical())
     }
 }
 

@@ -137,8 +137,3 @@ fn flat_tuple(values: &[DynInt]) -> R<DynIntTuple> {
     }
     Ok(t)
 }
-
-/// Whether two layouts are the same function on their domain (and have the same size).
-pub(crate) fn same_function(a: &DynLayout, b: &DynLayout) -> bool {
-    a.size().value == b.size().value && Leaves::of(a).canonical().same_values(&Leaves::of(b).canonical())
-}
