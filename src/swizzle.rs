@@ -42,6 +42,14 @@ pub struct Swizzle {
 impl Swizzle {
     /// `Swizzle<bits, base, shift>`; `Err` unless `|shift| >= bits` and every bit it touches is
     /// below bit 62 (CuTe's static assertions, plus a bound so offsets cannot overflow).
+    ///
+    /// ```
+    /// use const_layout::swizzle::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!((sw.bits(), sw.base(), sw.shift()), (3, 4, 3));
+    /// assert_eq!(sw.to_string(), "Sw<3,4,3>");
+    /// assert!(Swizzle::new(2, 40, 30).is_err()); // reaches past bit 62
+    /// ```
     pub const fn new(bits: u32, base: u32, shift: i32) -> Result<Self, LayoutError> {
         let reach = bits as u64 + base as u64 + shift.unsigned_abs() as u64;
         if (shift.unsigned_abs()) < bits || reach > 62 {
@@ -51,33 +59,64 @@ impl Swizzle {
     }
 
     /// `BBits`.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.bits(), 2);
+    /// ```
     pub const fn bits(&self) -> u32 {
         self.bits
     }
 
     /// `MBase`.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.base(), 4);
+    /// ```
     pub const fn base(&self) -> u32 {
         self.base
     }
 
     /// `SShift`.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.shift(), 3);
+    /// ```
     pub const fn shift(&self) -> i32 {
         self.shift
     }
 
     /// The bits read (CuTe's `yyy_msk`).
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.yyy_mask(), 0b11 << 7);
+    /// ```
     pub const fn yyy_mask(&self) -> isize {
         let ones = (1isize << self.bits) - 1;
         ones << (self.base + if self.shift > 0 { self.shift as u32 } else { 0 })
     }
 
     /// The bits changed (CuTe's `zzz_msk`).
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.zzz_mask(), 0b11 << 4);
+    /// ```
     pub const fn zzz_mask(&self) -> isize {
         let ones = (1isize << self.bits) - 1;
         ones << (self.base + if self.shift < 0 { self.shift.unsigned_abs() } else { 0 })
     }
 
     /// The swizzled offset.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(2, 4, 3).unwrap();
+    /// assert_eq!(sw.apply(0b01_000_0000), 0b01_001_0000);
+    /// assert_eq!(sw.apply(sw.apply(1234)), 1234); // its own inverse
+    /// ```
     pub const fn apply(&self, offset: isize) -> isize {
         let y = offset & self.yyy_mask();
         let moved = if self.shift >= 0 { y >> self.shift } else { y << self.shift.unsigned_abs() };
@@ -93,6 +132,12 @@ impl fmt::Display for Swizzle {
 }
 
 /// The outer function of a composed layout.
+///
+/// ```
+/// use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
+/// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "_4:_1".parse().unwrap());
+/// assert!(matches!(c.outer(), Outer::Swizzle(_)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 // No heap: the layout is held inline.
 #[allow(clippy::large_enum_variant)]
@@ -130,6 +175,12 @@ pub struct ComposedLayout {
 
 impl ComposedLayout {
     /// `composition(swizzle, layout)`: offset `_0`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.to_string(), "Sw<1,0,1> o _0 o (_2,_2):(_1,_2)");
+    /// ```
     pub fn new(outer: Swizzle, inner: DynLayout) -> Self {
         ComposedLayout { outer: Outer::Swizzle(outer), offset: DynInt::fixed(0), inner }
     }
@@ -148,48 +199,104 @@ impl ComposedLayout {
     }
 
     /// The outer function.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert!(matches!(c.outer(), const_layout::swizzle::Outer::Swizzle(_)));
+    /// ```
     pub fn outer(&self) -> &Outer {
         &self.outer
     }
 
     /// The offset between inner and outer.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.offset_value().to_string(), "_0");
+    /// ```
     pub fn offset_value(&self) -> DynInt {
         self.offset
     }
 
     /// The inner layout (the domain).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.inner().to_string(), "(_2,_2):(_1,_2)");
+    /// ```
     pub fn inner(&self) -> &DynLayout {
         &self.inner
     }
 
     /// The same outer function and offset over a new inner layout (how CuTe applies `composition`,
     /// the divides, the products and the mode operations to a composed layout).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// let d = c.with_inner("_4:_1".parse().unwrap());
+    /// assert_eq!(d.to_string(), "Sw<1,0,1> o _0 o _4:_1");
+    /// ```
     pub fn with_inner(&self, inner: DynLayout) -> Self {
         ComposedLayout { inner, ..*self }
     }
 
     /// CuTe's `size`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.size().to_string(), "_4");
+    /// ```
     pub fn size(&self) -> DynInt {
         self.inner.size()
     }
 
     /// CuTe's `rank`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.rank(), 2);
+    /// ```
     pub fn rank(&self) -> usize {
         self.inner.rank()
     }
 
     /// The value at integer index `i`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!((0..4).map(|i| c.offset(i)).collect::<Vec<_>>(), [0, 1, 3, 2]);
+    /// ```
     pub fn offset(&self, i: isize) -> isize {
         self.apply(self.inner.offset(i))
     }
 
     /// `outer(offset + x)`: the value at the inner layout's offset `x`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// assert_eq!(c.apply(2), 3);
+    /// ```
     pub fn apply(&self, x: isize) -> isize {
         self.outer.apply(self.offset.value.wrapping_add(x))
     }
 
     /// CuTe's `slice_and_offset` / `domain_offset` in one: the composed layout of the inner
     /// coordinate `coord`'s position moved into the offset (`inner(coord)` added).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// let d = c.domain_offset(2).unwrap(); // the origin moved to inner offset 2
+    /// assert_eq!((d.offset(0), d.offset(1)), (3, 2));
+    /// ```
     pub fn domain_offset(&self, inner_offset: isize) -> Result<Self, LayoutError> {
         let v = self.offset.value.checked_add(inner_offset).ok_or(LayoutError::CosizeOverflow)?;
         Ok(ComposedLayout { offset: DynInt { value: v, is_static: false }, ..*self })

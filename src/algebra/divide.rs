@@ -286,6 +286,12 @@ pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&Dyn
 
 /// The result of slicing a layout: the sub-layout of the kept modes, and the offset of the fixed
 /// coordinates (what a CuTe tensor keeps as its new pointer).
+///
+/// ```
+/// use const_layout::algebra::slice_and_offset;
+/// let p = slice_and_offset(&"(1,_)".parse().unwrap(), &"(_4,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// assert_eq!((p.layout.to_string(), p.offset), ("(_8):(_1)".to_string(), 8));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Partition {
     /// The sub-layout.

@@ -25,6 +25,12 @@ pub struct Slicer {
 
 impl Slicer {
     /// From a coordinate and a congruent mask (`1` where the coordinate is `_`).
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// let s = Slicer::new("(0,2)".parse().unwrap(), "(1,0)".parse().unwrap()).unwrap();
+    /// assert_eq!(s.to_string(), "(_,2)");
+    /// ```
     pub fn new(coord: DynIntTuple, keep: DynIntTuple) -> R<Self> {
         if !coord.congruent(&keep) {
             return Err(LayoutError::NotCongruent { what: "slice mask" });
@@ -33,17 +39,34 @@ impl Slicer {
     }
 
     /// `_` alone: keep everything.
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// assert_eq!(Slicer::all().to_string(), "_");
+    /// ```
     pub fn all() -> Self {
         let one = DynIntTuple::int(DynInt::fixed(1));
         Slicer { coord: DynIntTuple::int(DynInt::fixed(0)), keep: one }
     }
 
     /// A coordinate with no `_`.
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// let s = Slicer::fixed("(1,2)".parse().unwrap());
+    /// assert!(!s.has_underscore());
+    /// ```
     pub fn fixed(coord: DynIntTuple) -> Self {
         Slicer { keep: coord.map_leaves(|_| DynInt::fixed(0)), coord }
     }
 
     /// The coordinate and the mask (`1` where `_`).
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// let (c, k) = "(_,2)".parse::<Slicer>().unwrap().parts();
+    /// assert_eq!((c.to_string(), k.to_string()), ("(_0,2)".to_string(), "(_1,_0)".to_string()));
+    /// ```
     pub fn parts(&self) -> (DynIntTuple, DynIntTuple) {
         (self.coord, self.keep)
     }
@@ -65,6 +88,11 @@ impl Slicer {
     }
 
     /// Whether any leaf is `_`.
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// assert!("(_,2)".parse::<Slicer>().unwrap().has_underscore());
+    /// ```
     pub fn has_underscore(&self) -> bool {
         self.keep.leaves().any(|k| k.value == 1)
     }

@@ -35,6 +35,14 @@ pub enum Tiler {
 }
 
 /// One item of a by-mode tiler.
+///
+/// ```
+/// use const_layout::algebra::{TileMode, Tiler};
+/// let Tiler::Modes(items) = "<_, _4:_2, (_2,_2)>".parse().unwrap() else { unreachable!() };
+/// assert!(matches!(items.get(0), TileMode::Keep));
+/// assert!(matches!(items.get(1), TileMode::Layout(_)));
+/// assert!(matches!(items.get(2), TileMode::Shape(_)));
+/// ```
 // No heap in the library, so a layout item is held inline; tilers are built once per call.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +63,12 @@ enum Kind {
 }
 
 /// The items of a by-mode tiler, stored as the modes of one layout (no heap).
+///
+/// ```
+/// use const_layout::algebra::Tiler;
+/// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
+/// assert_eq!((items.len(), items.is_empty()), (2, false));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileModes {
     modes: DynLayout,
@@ -64,16 +78,34 @@ pub struct TileModes {
 
 impl TileModes {
     /// The number of items.
+    ///
+    /// ```
+    /// use const_layout::algebra::Tiler;
+    /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
+    /// assert_eq!(items.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.n
     }
 
     /// Whether there are none.
+    ///
+    /// ```
+    /// use const_layout::algebra::Tiler;
+    /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
+    /// assert!(!items.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
 
     /// Item `i` (`Keep` past the end).
+    ///
+    /// ```
+    /// use const_layout::algebra::Tiler;
+    /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
+    /// assert!(matches!(items.get(5), const_layout::algebra::TileMode::Keep)); // past the end
+    /// ```
     pub fn get(&self, i: usize) -> TileMode {
         if i >= self.n {
             return TileMode::Keep;
