@@ -249,3 +249,25 @@ fn main() {
     println!("deep  index {j}: probe {} hand {}", probe_deep_index(j), hand_deep_index(j));
     println!("control (n = 5) {j}: {:?}", control_runtime_extent(j, bb(5)));
 }
+
+/// A static algebra result from `layout!`: tile `(1,1)` of `zipped_divide((8,6):(1,8), <4:1,3:1>)`,
+/// element `(a, b)` of the tile.
+#[unsafe(no_mangle)]
+pub fn probe_divide_tile(a: usize, b: usize) -> isize {
+    layout!(zipped_divide((8,6):(1,8), <4:1, 3:1>)).crd2idx(((a, b), (1usize, 1usize)))
+}
+#[unsafe(no_mangle)]
+pub fn hand_divide_tile(a: usize, b: usize) -> isize {
+    (a + 4 + (b + 3) * 8) as isize
+}
+
+/// A static swizzle after a static layout: `Sw<3,4,3> o (8,64):(64,1)` at `(r, c)`.
+#[unsafe(no_mangle)]
+pub fn probe_swizzled(r: usize, c: usize) -> isize {
+    layout!(composition(Sw<3,4,3>, (8,64):(64,1))).crd2idx((r, c))
+}
+#[unsafe(no_mangle)]
+pub fn hand_swizzled(r: usize, c: usize) -> isize {
+    let o = (r * 64 + c) as isize;
+    o ^ ((o & (0b111 << 7)) >> 3)
+}

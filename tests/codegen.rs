@@ -94,6 +94,9 @@ const EXPECT: &[Expect] = &[
     e("deep_flat", Mul::None, 0, ""),
     e("deep_idx2crd", Mul::None, 0, ""),
     e("deep_hier_coord", Mul::None, 33, SIGNED),
+    // Static algebra through `layout!`, and a static swizzle.
+    e("divide_tile", Mul::None, 0, ""),
+    e("swizzled", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -466,6 +469,12 @@ fn probes_match_their_twins() {
     for k in 0..32usize {
         let (a, b, c, d, e) = (k & 1, k >> 1 & 1, k >> 2 & 1, k >> 3 & 1, k >> 4 & 1);
         assert_eq!(probe_deep_hier(a, b, c, d, e), hand_deep_hier(a, b, c, d, e), "deep_hier({k:#b})");
+    }
+    for (a, b) in (0..4).flat_map(|a| (0..3).map(move |b| (a, b))) {
+        assert_eq!(probe_divide_tile(a, b), hand_divide_tile(a, b), "divide_tile({a},{b})");
+    }
+    for (r, c) in (0..8).flat_map(|r| (0..64).map(move |c| (r, c))) {
+        assert_eq!(probe_swizzled(r, c), hand_swizzled(r, c), "swizzled({r},{c})");
     }
     for (x, y) in (0..4).flat_map(|x| (0..8).map(move |y| (x, y))) {
         assert_eq!(probe_deep_flat(x, y), hand_deep_flat(x, y), "deep_flat({x},{y})");

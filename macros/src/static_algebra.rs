@@ -149,6 +149,19 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
             tuple_value(&t)
         }
         Value::Bool(b) => quote!(#b),
+        Value::Composed(c) if c.offset_value().value == 0 => match c.outer() {
+            crate::swizzle::Outer::Swizzle(sw) => {
+                let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
+                let (shape, stride) = (tuple_value(c.inner().shape()), tuple_value(c.inner().stride()));
+                quote_spanned!(span=> ::const_layout::layout::SwizzledLayout::<#b, #m, #s, _, _>::new(
+                    ::const_layout::make_static_layout(#shape, #stride)
+                ))
+            }
+            crate::swizzle::Outer::Layout(_) => {
+                syn::Error::new(span, "a layout composed after a layout has no static type yet")
+                    .into_compile_error()
+            }
+        },
         other => syn::Error::new(
             span,
             format!(

@@ -28,6 +28,7 @@ mod index;
 mod iter;
 mod ordered;
 mod shape_stride;
+mod swizzled;
 
 pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
@@ -37,6 +38,7 @@ pub use ordered::{
 pub use shape_stride::{
     Check, ExpandStride, FlatPairs, LayoutShape, MAX_FLAT, StaticHierCoord, StrideDispatch,
 };
+pub use swizzled::SwizzledLayout;
 
 use crate::C;
 use crate::error::LayoutError;
