@@ -545,9 +545,7 @@ impl Call<'_> {
 // holding every case's layouts would be paid at each nesting level of an expression.
 #[inline(never)]
 fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok(match c.arity(&[2, 3], "2 or 3")? {
         2 => Value::Int(c.layout(2)?.crd2idx(&c.tuple(1)?).map_err(lay)?),
         _ => Value::Int(ops::crd2idx(&c.tuple(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
@@ -556,9 +554,7 @@ fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_1(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok(match c.arity(&[2, 3], "2 or 3")? {
         2 => {
             let shape = match c.arg(2).value {
@@ -573,9 +569,7 @@ fn case_1(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_2(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
         Value::Int(match c.arg(1).value {
@@ -587,9 +581,6 @@ fn case_2(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
     Ok({
         c.arity(&[1], "1")?;
         Value::Int(c.layout(1)?.cosize())
@@ -598,9 +589,7 @@ fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
     Ok({
         c.arity(&[1], "1")?;
         let t = match c.arg(1).value {
@@ -614,9 +603,6 @@ fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_5(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
     Ok({
         c.arity(&[1], "1")?;
         tuple_value(*c.layout(1)?.shape())
@@ -625,9 +611,6 @@ fn case_5(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_6(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
     Ok({
         c.arity(&[1], "1")?;
         tuple_value(*c.layout(1)?.stride())
@@ -636,9 +619,6 @@ fn case_6(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
     Ok({
         c.arity(&[2], "2")?;
         let i = c.int(2)?.value;
@@ -653,9 +633,7 @@ fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_8(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
         match c.arg(1).value {
@@ -667,9 +645,7 @@ fn case_8(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_9(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
         Value::Int(c.tuple(1)?.size().map_err(lay)?)
@@ -678,9 +654,7 @@ fn case_9(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
         tuple_value(ops::product_each(&c.tuple(1)?).map_err(lay)?)
@@ -689,9 +663,8 @@ fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
         let left = function == "prefix_product";
@@ -701,9 +674,8 @@ fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::fixed(1) };
         let left = function == "compact_col_major";
@@ -713,9 +685,8 @@ fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
         let how = if function == "shape_div" { Division::Shape } else { Division::Ceil };
@@ -725,9 +696,7 @@ fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
     Ok({
         c.arity(&[2], "2")?;
         let (a, b) = (c.tuple(1)?, c.tuple(2)?);
@@ -741,9 +710,7 @@ fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_15(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         let k = c.arity(&[1, 2], "1 or 2")?;
         let shape = c.tuple(1)?;
@@ -760,9 +727,7 @@ fn case_15(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
         Value::Layout(DynLayout::ordered(c.tuple(1)?, &c.tuple(2)?).map_err(lay)?)
@@ -771,9 +736,8 @@ fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_17(c: &Call<'_>) -> Result<Value, EvalError> {
-    let (function, column) = (c.function, c.column);
-    let lay = |e: LayoutError| EvalError::Layout { column, error: e };
-    let _ = (function, &lay);
+    let function = c.function;
+    let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
         let (l, i) = (c.layout(1)?, c.int(2)?);
