@@ -93,6 +93,23 @@ pub enum LayoutError {
     },
     /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::dynamic::MAX_NODES).
     TooLarge,
+    /// A stride mixes plain integers with basis elements (`(4,8):(_1@0,2)`), or a basis with one
+    /// inside it (`_1@1` next to `_1@0@1`).
+    MixedBasis {
+        /// Position of the offending stride integer.
+        leaf: usize,
+    },
+    /// A shape integer scales a basis element: only strides may (`_1@0`).
+    BasisExtent {
+        /// Position of the integer in the flattened shape.
+        leaf: usize,
+    },
+    /// An operation that needs integer strides got basis strides (`_1@0`); CuTe has no result
+    /// there either (its complement, inverses and products do not take them).
+    BasisStride {
+        /// The operation, by its CuTe name.
+        op: &'static str,
+    },
     /// A layout-algebra operation whose CuTe result would not be the mathematical one, and which
     /// has no correct layout result (REFERENCE decision 2); see [`crate::algebra`].
     Inadmissible {
@@ -152,6 +169,16 @@ impl fmt::Display for LayoutError {
             LayoutError::DivisionByZero => f.write_str("division by zero"),
             LayoutError::RankMismatch { what, got, expected } => {
                 write!(f, "the {what} has rank {got} but the shape has rank {expected}")
+            }
+            LayoutError::MixedBasis { leaf } => write!(
+                f,
+                "stride integer {leaf} does not fit its neighbours: a stride's integers are all plain or all basis elements (`_1@0`), and no basis lies inside another"
+            ),
+            LayoutError::BasisExtent { leaf } => {
+                write!(f, "shape integer {leaf} scales a basis element: only strides may (`_1@0`)")
+            }
+            LayoutError::BasisStride { op } => {
+                write!(f, "{op} needs integer strides, not basis elements (`_1@0`)")
             }
             LayoutError::Inadmissible { op, why } => write!(f, "{op}: {why}"),
             LayoutError::InvalidSwizzle { bits, base, shift } => write!(

@@ -4,7 +4,8 @@
 //! evaluates a CuTe expression and prints the result in CuTe notation; `--json` prints one JSON
 //! object instead. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
 
-use const_layout::dynamic::{DynLayout, EvalError, FUNCTIONS, Value, eval};
+use const_layout::LayoutError;
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, EvalError, FUNCTIONS, Value, eval};
 use const_layout::int::Int;
 use const_layout::layout;
 use std::fmt::Write as _;
@@ -68,11 +69,11 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
             format!("{{\"kind\":\"swizzle\",\"text\":{}}}\n", json_string(&value.to_string()))
         }
         Value::Partition(p) => {
-            let values = json_values(p.layout.size().value, p.layout.offsets().map(|o| o + p.offset))?;
+            let values = json_values(p.layout.size().value, (0..p.layout.size().value).map(|i| p.at(i)))?;
             format!(
                 "{{\"kind\":\"partition\",\"text\":{},\"offset\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
                 json_string(&p.layout.to_string()),
-                p.offset,
+                json_value(&p.origin_value()),
                 p.layout.size().value,
                 p.layout.rank(),
                 values
@@ -84,7 +85,10 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
             layout_json(&l)?.trim_end()
         ),
         Value::Composed(c) => {
-            let values = json_values(c.size().value, (0..c.size().value).map(|i| c.offset(i)))?;
+            let values = json_values(
+                c.size().value,
+                (0..c.size().value).map(|i| Ok(DynIntTuple::int(DynInt::runtime(c.offset(i))))),
+            )?;
             format!(
                 "{{\"kind\":\"composed\",\"text\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
                 json_string(&c.to_string()),
@@ -97,24 +101,36 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
     })
 }
 
-/// The offsets as a JSON list body, refusing more than `MAX_JSON_VALUES`.
-fn json_values(size: isize, offsets: impl Iterator<Item = isize>) -> Result<String, String> {
+/// An offset as a JSON number; a coordinate (the value of a basis-strided layout) as a string.
+fn json_value(v: &DynIntTuple) -> String {
+    match v.as_int() {
+        Some(i) => i.value.to_string(),
+        None => json_string(&v.to_string()),
+    }
+}
+
+/// The values (offsets, or coordinates for basis strides) as a JSON list body, refusing more
+/// than `MAX_JSON_VALUES`.
+fn json_values(
+    size: isize,
+    values_in: impl Iterator<Item = Result<DynIntTuple, LayoutError>>,
+) -> Result<String, String> {
     if size > MAX_JSON_VALUES {
         return Err(format!("the layout has {size} offsets; --json lists at most {MAX_JSON_VALUES}"));
     }
     let mut values = String::with_capacity(size as usize * 4);
-    for (k, v) in offsets.enumerate() {
+    for (k, v) in values_in.enumerate() {
         if k > 0 {
             values.push(',');
         }
-        let _ = write!(values, "{v}");
+        let _ = write!(values, "{}", json_value(&v.map_err(|e| e.to_string())?));
     }
     Ok(values)
 }
 
 fn layout_json(l: &DynLayout) -> Result<String, String> {
     let size = l.size().value;
-    let values = json_values(size, l.offsets())?;
+    let values = json_values(size, (0..size).map(|i| l.apply(&DynIntTuple::int(DynInt::runtime(i)))))?;
     Ok(format!(
         "{{\"kind\":\"layout\",\"text\":{},\"size\":{},\"cosize\":{},\"rank\":{},\"depth\":{},\"values\":[{}]}}\n",
         json_string(&l.to_string()),

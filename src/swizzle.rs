@@ -299,7 +299,7 @@ impl ComposedLayout {
     /// ```
     pub fn domain_offset(&self, inner_offset: isize) -> Result<Self, LayoutError> {
         let v = self.offset.value.checked_add(inner_offset).ok_or(LayoutError::CosizeOverflow)?;
-        Ok(ComposedLayout { offset: DynInt { value: v, is_static: false }, ..*self })
+        Ok(ComposedLayout { offset: DynInt::runtime(v), ..*self })
     }
 }
 

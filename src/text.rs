@@ -13,7 +13,7 @@
 //! ```
 
 use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_BASIS_DEPTH};
 use crate::error::LayoutError;
 use core::fmt;
 use core::str::FromStr;
@@ -158,7 +158,32 @@ impl<'a> Parser<'a> {
                 invalid: None,
             })?
         };
-        Ok(DynInt { value, is_static })
+        let mut v = DynInt::new(value, is_static);
+        // `_1@0@1` scales CuTe's `E<1,0>`: the indices are printed innermost first.
+        let mut inner_first = [0usize; MAX_BASIS_DEPTH];
+        let mut depth = 0;
+        while self.eat_raw('@') {
+            let start = self.pos;
+            while matches!(self.peek_raw(), Some('0'..='9')) {
+                self.pos += 1;
+            }
+            let index = self.text[start..self.pos].parse::<usize>().ok().filter(|&i| i <= u8::MAX as usize);
+            let (Some(index), true) = (index, depth < MAX_BASIS_DEPTH) else {
+                self.pos = start;
+                return Err(self.error_raw("a basis mode index (0 to 255, at most 4 deep) after `@`"));
+            };
+            inner_first[depth] = index;
+            depth += 1;
+        }
+        if depth > 0 {
+            let mut path = [0usize; MAX_BASIS_DEPTH];
+            for k in 0..depth {
+                path[k] = inner_first[depth - 1 - k];
+            }
+            // Depth and indices were checked above.
+            v = v.scaled(Basis::new(&path[..depth]).unwrap_or(Basis::NONE));
+        }
+        Ok(v)
     }
 
     fn eat_raw(&mut self, c: char) -> bool {

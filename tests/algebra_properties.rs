@@ -31,7 +31,9 @@
 //!    when `downcast(upcast(L))` is `L` again;
 //! 9. `Swizzle<B,M,S>` is an involution, hence a bijection of `0..2^(B+M+|S|)`;
 //! 10. `select`, `take`, `group`, `append`, `prepend`, `replace`: size, rank and mode contracts;
-//! 11. `nullspace`, `max_common_layout` and `max_common_vector`.
+//! 11. `nullspace`, `max_common_layout` and `max_common_vector`;
+//! 12. `make_identity_layout(S)` maps every index to `idx2crd(i, S)`, and
+//!     `composition(identity, B)(i) == identity(B(i))` (basis strides).
 //!
 //! Four tests pin down bugs these properties found (runtime extent-1 modes taken for moving modes
 //! by `left_inverse` and by `complement`'s sign check; "not injective" reported for injective
@@ -42,9 +44,9 @@ use const_layout::algebra::Inadmissible;
 use const_layout::algebra::{
     TileMode, Tiler, append, append_to, blocked_product, coalesce, coalesce_profile, complement,
     complement_to, composition, composition_tiler, downcast, filter, flat_divide, group, left_inverse,
-    logical_divide, logical_product, make_layout_of, max_common_layout, max_common_vector, nullspace,
-    prepend, raked_product, replace, right_inverse, select, take, tile_to_shape, tiled_divide, upcast,
-    zipped_divide,
+    logical_divide, logical_product, make_identity_layout, make_layout_of, max_common_layout,
+    max_common_vector, nullspace, prepend, raked_product, replace, right_inverse, select, take,
+    tile_to_shape, tiled_divide, upcast, zipped_divide,
 };
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
 use const_layout::swizzle::Swizzle;
@@ -222,7 +224,7 @@ fn int(v: DynInt) -> DynIntTuple {
 }
 
 fn dint(value: isize, is_static: bool) -> DynInt {
-    DynInt { value, is_static }
+    DynInt::new(value, is_static)
 }
 
 fn mode(l: &DynLayout, k: usize) -> Result<DynLayout, TestCaseError> {
@@ -1639,4 +1641,68 @@ fn p4_complement_not_injective_only_when_so() {
 #[test]
 fn p5_left_inverse_not_injective_only_when_so() {
     not_injective_is_true("p5 left_inverse NotInjective", left_inverse);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12. Identity layouts (basis strides)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn p12_identity_layout_is_idx2crd_and_composes() {
+    let s = with_tile(mixed_gen(5), 3);
+    run("p12 identity", 512, s, Expect { ok: 40, err: 5, note: 0 }, |(a, b, _), t| {
+        let (a, b) = (a.layout(), b.layout());
+        let shape = *a.shape();
+        let id = must(make_identity_layout(&shape), "make_identity_layout")?;
+        let at = |l: &DynLayout, i: isize| l.apply(&int(DynInt::runtime(i))).map_err(|e| e.to_string());
+        // The identity maps every index (past the end too: the last mode goes on) to idx2crd.
+        for i in 0..=id.size().value + 3 {
+            let want = a.idx2crd(&int(DynInt::runtime(i))).map_err(|e| e.to_string());
+            let got = at(&id, i);
+            // Only values are compared: CuTe's idx2crd keeps static zeros where the identity has
+            // runtime ones.
+            let strip =
+                |r: Result<DynIntTuple, String>| r.map(|c| c.map_leaves(|v| DynInt::runtime(v.value)));
+            prop_assert_eq!(strip(got), strip(want), "{} at {}", id, i);
+        }
+        // composition(identity, B)(i) == identity(B(i)), or an inadmissible error.
+        let what = format!("composition({id}, {b})");
+        let r = match composition(&id, &b) {
+            Ok(r) => r,
+            Err(e) => {
+                t.err();
+                return inadmissible(&e, "composition", &what);
+            }
+        };
+        t.ok();
+        prop_assert_eq!(r.size().value, b.size().value, "{} = {}: size", what, r);
+        // Coordinates are compared as CuTe's ArithmeticTuples: by their nonzero components (a
+        // zero stride carries no basis, and components no stride reaches are padded with `0`).
+        let strip = |r: Result<DynIntTuple, String>| r.map(|c| nonzero_components(&c));
+        for i in 0..b.size().value {
+            let want = strip(at(&id, b.offset(i)));
+            prop_assert_eq!(strip(at(&r, i)), want, "{} = {} at {}", what, r, i);
+        }
+        Ok(())
+    });
+}
+
+/// The nonzero integers of a coordinate with their mode paths.
+fn nonzero_components(c: &DynIntTuple) -> Vec<(Vec<usize>, isize)> {
+    fn go(c: &DynIntTuple, path: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, isize)>) {
+        match c.as_int() {
+            Some(v) if v.value != 0 => out.push((path.clone(), v.value)),
+            Some(_) => {}
+            None => {
+                for (i, m) in c.modes().enumerate() {
+                    path.push(i);
+                    go(&m, path, out);
+                    path.pop();
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(c, &mut Vec::new(), &mut out);
+    out
 }

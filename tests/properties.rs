@@ -128,11 +128,11 @@ impl Spec {
     }
 
     fn shape(&self) -> DynIntTuple {
-        self.build(&|l| DynInt { value: l.extent, is_static: l.extent_static })
+        self.build(&|l| DynInt::new(l.extent, l.extent_static))
     }
 
     fn stride(&self) -> DynIntTuple {
-        self.build(&|l| DynInt { value: l.stride, is_static: l.stride_static })
+        self.build(&|l| DynInt::new(l.stride, l.stride_static))
     }
 
     fn layout(&self) -> DynLayout {
@@ -162,7 +162,7 @@ fn expected_compact(shape: &DynIntTuple, reverse: bool) -> Vec<DynInt> {
         .iter()
         .map(|s| {
             let d = if s.is_static && s.value == 1 { DynInt::fixed(0) } else { running };
-            running = DynInt { value: running.value * s.value, is_static: running.is_static && s.is_static };
+            running = DynInt::new(running.value * s.value, running.is_static && s.is_static);
             d
         })
         .collect();
@@ -478,7 +478,7 @@ fn int_tuple(min: isize) -> impl Strategy<Value = DynIntTuple> {
         1 => min..=isize::MAX,
     ];
     let leaf =
-        (value, any::<bool>()).prop_map(|(value, is_static)| DynIntTuple::int(DynInt { value, is_static }));
+        (value, any::<bool>()).prop_map(|(value, is_static)| DynIntTuple::int(DynInt::new(value, is_static)));
     leaf.prop_recursive(3, 24, 4, |inner| {
         prop::collection::vec(inner, 0..=4)
             .prop_filter_map("at most MAX_NODES nodes", |modes| DynIntTuple::tuple(&modes).ok())

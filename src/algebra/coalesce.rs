@@ -48,7 +48,12 @@ fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
         }
         let span = s.mul(d);
         let front_d = new.stride(0);
-        if new.shape(0).is_static && span.is_static && front_d.is_static && span.value == front_d.value {
+        if new.shape(0).is_static
+            && span.is_static
+            && front_d.is_static
+            && span.value == front_d.value
+            && span.basis == front_d.basis
+        {
             new.set(0, mul(s, new.shape(0))?, d);
             continue;
         }

@@ -21,6 +21,7 @@ use crate::error::LayoutError;
 /// assert_eq!(complement_to(&a, &"24".parse().unwrap()).unwrap().offsets().collect::<Vec<_>>(), [0, 2, 4, 12, 14, 16]);
 /// ```
 pub fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
+    super::identity::integer_strides("complement", &[layout])?;
     complement_filtered(&filter(layout)?, cotarget)
 }
 
@@ -32,6 +33,7 @@ pub fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout>
 /// assert_eq!(complement(&a).unwrap().to_string(), "_3:_2");
 /// ```
 pub fn complement(layout: &DynLayout) -> R<DynLayout> {
+    super::identity::integer_strides("complement", &[layout])?;
     let f = filter(layout)?;
     complement_filtered(&f, &DynIntTuple::int(f.cosize()))
 }

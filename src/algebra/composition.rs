@@ -26,6 +26,9 @@ use crate::error::LayoutError;
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
 /// ```
 pub fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
+    // A basis-strided left side is fine (its strides are only scaled); the right side's strides
+    // are positions in the left side's domain.
+    super::identity::integer_strides("composition (right-hand side)", &[rhs])?;
     match Composer::new(lhs)?.compose(rhs) {
         Err(e @ LayoutError::Inadmissible { .. }) => match checked_by_value(lhs, rhs) {
             Some(r) => Ok(r),
@@ -42,7 +45,7 @@ const BY_VALUE_LIMIT: isize = 1 << 14;
 /// always composes to a layout. When they fail on a small right layout, try CuTe's answer and
 /// then one linear mode per right mode, and keep the first that equals `lhs(rhs(i))` everywhere.
 fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
-    if rhs.size().value > BY_VALUE_LIMIT {
+    if rhs.size().value > BY_VALUE_LIMIT || lhs.has_basis() {
         return None;
     }
     let agrees = |r: &DynLayout| {
@@ -240,7 +243,7 @@ impl Composer {
             // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
             let fits = (s + rest_r - 1) / rest_r;
             let used = if rest_n <= fits {
-                out.push(DynInt::runtime(rest_n), DynInt::runtime(checked(sign * rest_r, d)?))?;
+                out.push(DynInt::runtime(rest_n), self.stride_of(k, checked(sign * rest_r, d)?))?;
                 let used = (rest_n - 1) * rest_r;
                 rest_n = 1;
                 used
@@ -259,7 +262,7 @@ impl Composer {
                         fits,
                     }));
                 }
-                out.push(DynInt::runtime(fits), DynInt::runtime(checked(sign * rest_r, d)?))?;
+                out.push(DynInt::runtime(fits), self.stride_of(k, checked(sign * rest_r, d)?))?;
                 rest_n /= fits;
                 rest_r = 1;
                 s - s / fits
@@ -269,10 +272,15 @@ impl Composer {
         if rest_n > 1 {
             out.push(
                 DynInt::runtime(rest_n),
-                DynInt::runtime(checked(sign * rest_r, self.exact.stride(count - 1).value)?),
+                self.stride_of(count - 1, checked(sign * rest_r, self.exact.stride(count - 1).value)?),
             )?;
         }
         Ok(Flat { modes: out, unwrap: true })
+    }
+
+    /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
+    fn stride_of(&self, k: usize, value: isize) -> DynInt {
+        DynInt::runtime(value).scaled(self.exact.stride(k).basis)
     }
 
     /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`); two right

@@ -9,8 +9,9 @@ use super::composition::composition;
 use super::modes::append_to;
 use super::tiler::{TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, modes_of, mul};
+use crate::dynamic::basis::add_values;
 use crate::dynamic::ops::{self, Division};
-use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 
 /// A layout-with-layout operation (the divide or the product of one mode).
@@ -296,8 +297,42 @@ pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&Dyn
 pub struct Partition {
     /// The sub-layout.
     pub layout: DynLayout,
-    /// The offset of its origin.
+    /// The offset of its origin (0 for basis strides: see `origin`).
     pub offset: isize,
+    /// For a layout with basis strides (an identity layout), the coordinate of the origin
+    /// (CuTe's `ArithmeticTuple` offset); `None` for integer strides.
+    pub origin: Option<DynIntTuple>,
+}
+
+impl Partition {
+    /// From the layout and the value at the fixed coordinates (an offset or a coordinate).
+    pub(crate) fn new(layout: DynLayout, value: DynIntTuple) -> Self {
+        match value.as_int() {
+            Some(v) if !value.has_basis() && !layout.has_basis() => {
+                Partition { layout, offset: v.value, origin: None }
+            }
+            _ => Partition { layout, offset: 0, origin: Some(value) },
+        }
+    }
+
+    /// The origin as CuTe prints it: the offset, or the coordinate for basis strides.
+    pub fn origin_value(&self) -> DynIntTuple {
+        self.origin.unwrap_or(DynIntTuple::int(DynInt::runtime(self.offset)))
+    }
+
+    /// The value at index `i` of the sub-layout, origin included: an offset, or a coordinate for
+    /// basis strides.
+    ///
+    /// ```
+    /// use const_layout::algebra::{Tiler, local_tile, make_identity_layout};
+    /// let id = make_identity_layout(&"(12,16)".parse().unwrap()).unwrap();
+    /// let t: Tiler = "<_4:_1, _8:_1>".parse().unwrap();
+    /// let p = local_tile(&id, &t, &"(1,1)".parse().unwrap()).unwrap();
+    /// assert_eq!(p.at(5).unwrap().to_string(), "(5,9)");
+    /// ```
+    pub fn at(&self, i: isize) -> R<DynIntTuple> {
+        add_values(&self.origin_value(), &self.layout.apply(&DynIntTuple::int(DynInt::runtime(i)))?)
+    }
 }
 
 /// Keep the modes of `m` (one level unpacked if it has more than one), as CuTe's
@@ -315,21 +350,19 @@ fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
 
 /// Fix `coord` in `m` (an integer: a 1-D index into the whole mode; a tuple: one coordinate per
 /// leading mode, the modes after it kept) and return the offset.
-fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<isize> {
+fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<DynIntTuple> {
     if coord.is_int() {
-        return Ok(m.crd2idx(coord)?.value);
+        return m.apply(coord);
     }
     let k = coord.rank();
     let r = if m.shape().is_int() { 1 } else { m.rank() };
     if k > r {
         return Err(LayoutError::RankMismatch { what: "coordinate", got: k, expected: r });
     }
-    let mut offset = 0isize;
+    let mut offset = DynIntTuple::int(DynInt::fixed(0));
     for (j, sub) in modes_of(m).enumerate() {
         match coord.mode(j) {
-            Some(c) if j < k => {
-                offset = offset.checked_add(sub.crd2idx(&c)?.value).ok_or(LayoutError::CosizeOverflow)?;
-            }
+            Some(c) if j < k => offset = add_values(&offset, &sub.apply(&c)?)?,
             _ => out.push(&sub)?,
         }
     }
@@ -352,7 +385,7 @@ pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<P
     let mut out = ModeBuilder::new()?;
     keep_all(&m0, &mut out)?;
     let offset = fix(&m1, coord, &mut out)?;
-    Ok(Partition { layout: out.finish()?, offset })
+    Ok(Partition::new(out.finish()?, offset))
 }
 
 /// CuTe's `local_partition(tensor, tile, index)` as a layout function: the elements that thread
@@ -374,7 +407,7 @@ pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<
     let mut out = ModeBuilder::new()?;
     let offset = fix(&m0, &coord, &mut out)?;
     keep_all(&m1, &mut out)?;
-    Ok(Partition { layout: out.finish()?, offset })
+    Ok(Partition::new(out.finish()?, offset))
 }
 
 /// CuTe's `make_layout_tv(thr_layout, val_layout)` (CuTe DSL; in C++ the first lines of
@@ -392,6 +425,7 @@ pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<
 /// assert_eq!(tv.to_string(), "((_2,_4),(_2,_2)):((_16,_2),(_1,_8))");
 /// ```
 pub fn make_layout_tv(thr: &DynLayout, val: &DynLayout) -> R<(DynIntTuple, DynLayout)> {
+    super::identity::integer_strides("make_layout_tv", &[thr, val])?;
     let layout_mn = raked_product(thr, val)?;
     let shape = DynIntTuple::from_modes([DynIntTuple::int(thr.size()), DynIntTuple::int(val.size())])?;
     let tv = composition(&super::right_inverse(&layout_mn)?, &DynLayout::compact(shape, true)?)?;

@@ -50,6 +50,7 @@ fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usi
 /// assert_eq!(right_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
 /// ```
 pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
+    super::identity::integer_strides("right_inverse", &[layout])?;
     let (c, pre) = prepared(layout)?;
     let (order, n) = sorted(&c, |d| d.is_static);
     let mut result = Leaves::new();
@@ -81,6 +82,7 @@ pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
 /// );
 /// ```
 pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
+    super::identity::integer_strides("left_inverse", &[layout])?;
     // CuTe's fold also takes runtime extent-1 modes for moving ones; its answer is kept where it
     // is a (quasi-)inverse, which is checked point by point for small layouts.
     if layout.size().value <= BY_VALUE_LIMIT
@@ -168,6 +170,7 @@ fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
 /// assert_eq!(max_common_layout(&a, &b).unwrap().to_string(), "_4:_1");
 /// ```
 pub fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+    super::identity::integer_strides("max_common_layout", &[a, b])?;
     let inv_b = right_inverse(b)?;
     let common = coalesce(&composition(a, &inv_b)?)?;
     let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
@@ -188,6 +191,7 @@ pub fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
 /// assert_eq!(max_common_vector(&a, &b).unwrap().to_string(), "_32");
 /// ```
 pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
+    super::identity::integer_strides("max_common_vector", &[a, b])?;
     let common = coalesce(&composition(a, &right_inverse(b)?)?)?;
     let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
     match (first.shape().as_int(), first.stride().as_int()) {
@@ -205,6 +209,7 @@ pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
 /// assert_eq!(nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
 pub fn nullspace(layout: &DynLayout) -> R<DynLayout> {
+    super::identity::integer_strides("nullspace", &[layout])?;
     let flat = Leaves::of(layout);
     let flat_shape = layout.shape().flatten()?;
     let rstride = crate::dynamic::ops::compact(&flat_shape, DynInt::fixed(1), true)?.0;

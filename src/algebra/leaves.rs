@@ -105,18 +105,18 @@ impl Leaves {
     fn merge(&self, keep_last: bool) -> Leaves {
         let mut out = Leaves::new();
         for k in 0..self.n {
-            let (s, d) = (self.s[k].value, self.d[k].value);
+            let (s, d, basis) = (self.s[k].value, self.d[k].value, self.d[k].basis);
             if s == 1 && !(keep_last && k + 1 == self.n) {
                 continue;
             }
             if out.n > 0 {
-                let (ps, pd) = (out.s[out.n - 1].value, out.d[out.n - 1].value);
-                if ps.checked_mul(pd) == Some(d) {
+                let (ps, pd) = (out.s[out.n - 1].value, out.d[out.n - 1]);
+                if ps.checked_mul(pd.value) == Some(d) && (pd.basis == basis || d == 0) {
                     out.s[out.n - 1] = DynInt::runtime(ps * s);
                     continue;
                 }
             }
-            let _ = out.push(DynInt::runtime(s), DynInt::runtime(d));
+            let _ = out.push(DynInt::runtime(s), DynInt::runtime(d).scaled(basis));
         }
         out
     }
@@ -124,7 +124,12 @@ impl Leaves {
     /// Equal as values (static-ness ignored).
     pub(crate) fn same_values(&self, other: &Leaves) -> bool {
         self.n == other.n
-            && (0..self.n).all(|k| self.s[k].value == other.s[k].value && self.d[k].value == other.d[k].value)
+            && (0..self.n).all(|k| {
+                let (d, e) = (self.d[k], other.d[k]);
+                self.s[k].value == other.s[k].value
+                    && d.value == e.value
+                    && (d.basis == e.basis || d.value == 0)
+            })
     }
 }
 

@@ -55,6 +55,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+mod identity;
 mod inverse;
 mod leaves;
 mod modes;
@@ -72,6 +73,7 @@ pub use divide::{
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,
     zipped_divide, zipped_product,
 };
+pub use identity::make_identity_layout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{
     append, append_to, downcast, group, make_layout_like, prepend, recast_layout, replace, select, take,
@@ -151,12 +153,12 @@ pub(crate) fn is_const(v: DynInt, k: isize) -> bool {
 
 /// CuTe's `min` of two integers: static only if both are.
 pub(crate) fn min(a: DynInt, b: DynInt) -> DynInt {
-    DynInt { value: a.value.min(b.value), is_static: a.is_static && b.is_static }
+    DynInt { value: a.value.min(b.value), is_static: a.is_static && b.is_static, basis: a.basis }
 }
 
 /// CuTe's `signum`.
 pub(crate) fn signum(a: DynInt) -> DynInt {
-    DynInt { value: a.value.signum(), is_static: a.is_static }
+    DynInt::new(a.value.signum(), a.is_static)
 }
 
 /// The scalar layout `s:d`.

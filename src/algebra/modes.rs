@@ -182,6 +182,7 @@ fn map_modes(layout: &DynLayout, f: &dyn Fn(DynInt, DynInt) -> R<(DynInt, DynInt
 /// assert_eq!(upcast(&l, 2).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
 pub fn upcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
+    super::identity::integer_strides("upcast", &[layout])?;
     let big = DynInt::fixed(n);
     map_modes(layout, &|s, d| {
         if d.value == 0 {
@@ -212,6 +213,7 @@ pub fn upcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
 /// assert_eq!(downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
 /// ```
 pub fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
+    super::identity::integer_strides("downcast", &[layout])?;
     if !layout.stride().leaves().any(|d| d.value == 1) {
         return Err(LayoutError::Inadmissible { op: "downcast", why: Inadmissible::NoUnitStride });
     }
@@ -234,6 +236,7 @@ pub fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
 /// assert_eq!(recast_layout(&l, 16, 32).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
 pub fn recast_layout(layout: &DynLayout, old_bits: isize, new_bits: isize) -> R<DynLayout> {
+    super::identity::integer_strides("recast_layout", &[layout])?;
     if old_bits <= 0 || new_bits <= 0 {
         return Err(LayoutError::NonPositiveExtent { leaf: 0, value: old_bits.min(new_bits) });
     }

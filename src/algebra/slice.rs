@@ -2,6 +2,7 @@
 
 use super::divide::Partition;
 use super::{ModeBuilder, R};
+use crate::dynamic::basis::add_values;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use core::fmt;
@@ -171,13 +172,13 @@ fn push_mode(t: &DynIntTuple, n: usize, m: &DynIntTuple) -> R<DynIntTuple> {
 
 /// Collect the kept modes of `layout` under `s` into `out`, returning the offset of the fixed
 /// coordinates (CuTe's `lift_slice`: kept modes of nested tuples are concatenated).
-fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<isize> {
+fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<DynIntTuple> {
     match s.leaf() {
         Some(None) => {
             out.push(layout)?;
-            Ok(0)
+            Ok(DynIntTuple::int(DynInt::fixed(0)))
         }
-        Some(Some(c)) => Ok(layout.crd2idx(&DynIntTuple::int(c))?.value),
+        Some(Some(c)) => layout.apply(&DynIntTuple::int(c)),
         None => {
             let rank = if layout.shape().is_int() { 1 } else { layout.rank() };
             if layout.shape().is_int() || s.rank() != rank {
@@ -187,10 +188,10 @@ fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<isize> {
                     expected: rank,
                 });
             }
-            let mut offset = 0isize;
+            let mut offset = DynIntTuple::int(DynInt::fixed(0));
             for (i, m) in super::modes_of(layout).enumerate() {
                 let sub = s.mode(i).ok_or(LayoutError::TooLarge)?;
-                offset = offset.checked_add(lift(&sub, &m, out)?).ok_or(LayoutError::CosizeOverflow)?;
+                offset = add_values(&offset, &lift(&sub, &m, out)?)?;
             }
             Ok(offset)
         }
@@ -208,11 +209,11 @@ fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<isize> {
 /// ```
 pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<Partition> {
     if coord.leaf() == Some(None) {
-        return Ok(Partition { layout: *layout, offset: 0 });
+        return Ok(Partition::new(*layout, DynIntTuple::int(DynInt::fixed(0))));
     }
     let mut out = ModeBuilder::new()?;
     let offset = lift(coord, layout, &mut out)?;
-    Ok(Partition { layout: out.finish()?, offset })
+    Ok(Partition::new(out.finish()?, offset))
 }
 
 /// CuTe's `slice(coord, layout)`: the layout of the modes where `coord` is `_`.

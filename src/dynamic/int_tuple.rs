@@ -1,5 +1,6 @@
 //! [`DynIntTuple`]: an int tuple whose structure is data, in a fixed-capacity array.
 
+pub use super::basis::Basis;
 use crate::error::LayoutError;
 use core::fmt;
 
@@ -25,17 +26,35 @@ pub struct DynInt {
     pub value: isize,
     /// Whether CuTe would know it at compile time.
     pub is_static: bool,
+    /// The basis element this integer scales ([`Basis::NONE`] for a plain integer): a stride
+    /// `_1@0` is `{ value: 1, is_static: true, basis: E<0> }`.
+    pub basis: Basis,
 }
 
 impl DynInt {
     /// A static integer (`_v`).
     pub const fn fixed(value: isize) -> Self {
-        DynInt { value, is_static: true }
+        DynInt { value, is_static: true, basis: Basis::NONE }
     }
 
     /// A runtime integer (`v`).
     pub const fn runtime(value: isize) -> Self {
-        DynInt { value, is_static: false }
+        DynInt { value, is_static: false, basis: Basis::NONE }
+    }
+
+    /// An integer of the given value and static-ness.
+    pub const fn new(value: isize, is_static: bool) -> Self {
+        DynInt { value, is_static, basis: Basis::NONE }
+    }
+
+    /// This integer times the basis element `b` (CuTe's `ScaledBasis`, printed `v@i`).
+    pub const fn scaled(self, b: Basis) -> Self {
+        DynInt { basis: b, ..self }
+    }
+
+    /// Whether this integer scales a basis element.
+    pub const fn has_basis(self) -> bool {
+        !self.basis.is_none()
     }
 
     const fn is_static_value(self, v: isize) -> bool {
@@ -47,17 +66,29 @@ impl DynInt {
         if self.is_static_value(0) || rhs.is_static_value(0) {
             return DynInt::fixed(0);
         }
-        DynInt { value: self.value.wrapping_mul(rhs.value), is_static: self.is_static && rhs.is_static }
+        DynInt {
+            value: self.value.wrapping_mul(rhs.value),
+            is_static: self.is_static && rhs.is_static,
+            basis: self.basis.join(rhs.basis),
+        }
     }
 
     /// `self + rhs` (wrapping).
     pub const fn add(self, rhs: Self) -> Self {
-        DynInt { value: self.value.wrapping_add(rhs.value), is_static: self.is_static && rhs.is_static }
+        DynInt {
+            value: self.value.wrapping_add(rhs.value),
+            is_static: self.is_static && rhs.is_static,
+            basis: self.basis.join(rhs.basis),
+        }
     }
 
     /// `self - rhs` (wrapping).
     pub const fn sub(self, rhs: Self) -> Self {
-        DynInt { value: self.value.wrapping_sub(rhs.value), is_static: self.is_static && rhs.is_static }
+        DynInt {
+            value: self.value.wrapping_sub(rhs.value),
+            is_static: self.is_static && rhs.is_static,
+            basis: self.basis.join(rhs.basis),
+        }
     }
 
     /// Truncating `self / rhs`; division by zero gives 0.
@@ -66,7 +97,7 @@ impl DynInt {
             return DynInt::fixed(0);
         }
         let value = if rhs.value == 0 { 0 } else { self.value.wrapping_div(rhs.value) };
-        DynInt { value, is_static: self.is_static && rhs.is_static }
+        DynInt { value, is_static: self.is_static && rhs.is_static, basis: self.basis }
     }
 
     /// `self % rhs` with the sign of `self` (as in C++); remainder by zero gives 0.
@@ -75,7 +106,7 @@ impl DynInt {
             return DynInt::fixed(0);
         }
         let value = if rhs.value == 0 { 0 } else { self.value.wrapping_rem(rhs.value) };
-        DynInt { value, is_static: self.is_static && rhs.is_static }
+        DynInt { value, is_static: self.is_static && rhs.is_static, basis: self.basis }
     }
 
     /// CuTe's `ceil_div`: `(self + rhs - 1) / rhs`.
@@ -85,14 +116,19 @@ impl DynInt {
 
     /// `|self|`.
     pub const fn abs(self) -> Self {
-        DynInt { value: self.value.wrapping_abs(), is_static: self.is_static }
+        DynInt { value: self.value.wrapping_abs(), ..self }
     }
 }
 
 impl fmt::Display for DynInt {
     /// CuTe notation: `_8` if static, `8` if not.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_static { write!(f, "_{}", self.value) } else { write!(f, "{}", self.value) }
+        if self.is_static { write!(f, "_{}", self.value) } else { write!(f, "{}", self.value) }?;
+        // CuTe prints the path innermost first.
+        for i in self.basis.path_slice().iter().rev() {
+            write!(f, "@{i}")?;
+        }
+        Ok(())
     }
 }
 
@@ -337,6 +373,11 @@ impl DynIntTuple {
         t
     }
 
+    /// Whether any integer scales a basis element (a stride such as `_1@0`).
+    pub fn has_basis(&self) -> bool {
+        self.leaves().any(DynInt::has_basis)
+    }
+
     /// Whether every integer is static.
     pub fn is_static(&self) -> bool {
         self.leaves().all(|v| v.is_static)
@@ -440,7 +481,7 @@ impl DynIntTuple {
         let mut acc = DynInt::fixed(1);
         for v in self.leaves() {
             let value = acc.value.checked_mul(v.value).ok_or(LayoutError::SizeOverflow)?;
-            acc = DynInt { value, is_static: acc.is_static && v.is_static };
+            acc = DynInt::new(value, acc.is_static && v.is_static);
         }
         Ok(acc)
     }

@@ -1,7 +1,7 @@
 //! [`DynLayout`]: a layout whose structure is known only at run time.
 
 use super::int_tuple::{DynInt, DynIntTuple};
-use super::ops;
+use super::{basis, ops};
 use crate::error::LayoutError;
 use core::fmt;
 
@@ -43,13 +43,21 @@ impl DynLayout {
             if v.value <= 0 {
                 return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
             }
+            if v.has_basis() {
+                return Err(LayoutError::BasisExtent { leaf });
+            }
         }
         let size = shape.size()?;
         // Results of the algebra are built congruent; only a scalar stride against a tuple mode
         // needs the expansion walk.
         let stride =
             if shape.same_structure(&stride) { stride } else { ops::expand_stride(&shape, &stride)? };
-        let cosize = ops::cosize(&shape, &stride)?;
+        let cosize = if stride.has_basis() {
+            basis::check_stride(&stride)?;
+            basis::cosize(&shape, &stride)?
+        } else {
+            ops::cosize(&shape, &stride)?
+        };
         Ok(DynLayout { shape, stride, size, cosize })
     }
 
@@ -97,7 +105,14 @@ impl DynLayout {
         self.size
     }
 
-    /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1`.
+    /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1`. With basis strides (`_1@0`), CuTe's too: the
+    /// product over the bases of that sum taken over the integers scaling each.
+    ///
+    /// ```
+    /// use const_layout::dynamic::DynLayout;
+    /// let id: DynLayout = "(_4,_8):(_1@0,_1@1)".parse().unwrap();
+    /// assert_eq!(id.cosize().to_string(), "_32");
+    /// ```
     pub fn cosize(&self) -> DynInt {
         self.cosize
     }
@@ -113,12 +128,41 @@ impl DynLayout {
     }
 
     /// CuTe's `crd2idx(coord, layout)`: the coordinate may be an integer index, flat, hierarchical
-    /// or mixed. `Err` if it does not match the shape's structure.
+    /// or mixed. `Err` if it does not match the shape's structure, or if the strides are basis
+    /// elements (the value is then a coordinate: see [`DynLayout::apply`]).
     pub fn crd2idx(&self, coord: &DynIntTuple) -> Result<DynInt, LayoutError> {
+        if self.has_basis() {
+            return Err(LayoutError::BasisStride { op: "crd2idx" });
+        }
         ops::crd2idx(coord, &self.shape, &self.stride)
     }
 
-    /// The offset of integer index `i` (a runtime index), as a plain number.
+    /// CuTe's `layout(coord)`: the offset as an integer, or for basis strides (`_1@0`, as in
+    /// [`make_identity_layout`](crate::algebra::make_identity_layout)) the coordinate they build.
+    ///
+    /// ```
+    /// use const_layout::dynamic::{DynIntTuple, DynLayout};
+    /// let id: DynLayout = "((_2,_2),_4):((_1@0@0,_1@1@0),_1@1)".parse().unwrap();
+    /// let at = |c: &str| id.apply(&c.parse().unwrap()).unwrap().to_string();
+    /// assert_eq!(at("7"), "((1,1),1)");
+    /// assert_eq!(at("((1,0),3)"), "((1,0),3)");
+    /// let l: DynLayout = "(4,2):(2,1)".parse().unwrap();
+    /// assert_eq!(l.apply(&"5".parse().unwrap()).unwrap().to_string(), "3");
+    /// ```
+    pub fn apply(&self, coord: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+        if self.has_basis() {
+            return basis::evaluate(coord, &self.shape, &self.stride);
+        }
+        ops::crd2idx(coord, &self.shape, &self.stride).map(DynIntTuple::int)
+    }
+
+    /// Whether the strides are basis elements (`_1@0`) rather than integers.
+    pub fn has_basis(&self) -> bool {
+        self.stride.has_basis()
+    }
+
+    /// The offset of integer index `i` (a runtime index), as a plain number (0 for basis strides,
+    /// whose values are coordinates: see [`DynLayout::apply`]).
     pub fn offset(&self, i: isize) -> isize {
         // The shape and stride are congruent, so this cannot fail.
         ops::crd2idx(&DynIntTuple::int(DynInt::runtime(i)), &self.shape, &self.stride).map_or(0, |v| v.value)
@@ -200,7 +244,7 @@ impl fmt::Debug for DynLayout {
 impl DynLayout {
     /// CuTe's `print_layout`: for a rank-2 layout, the layout followed by a table of offsets with
     /// mode 0 down the rows and mode 1 across the columns (each mode indexed 1-D, so nested modes
-    /// are enumerated colexicographically). `None` for other ranks.
+    /// are enumerated colexicographically). `None` for other ranks and for basis strides.
     ///
     /// ```
     /// use const_layout::dynamic::DynLayout;
@@ -209,7 +253,7 @@ impl DynLayout {
     /// assert_eq!(table.lines().nth(3).unwrap(), " 0  | 0 | 1 | 2 |");
     /// ```
     pub fn print_layout(&self) -> Option<PrintLayout<'_>> {
-        (self.rank() == 2).then_some(PrintLayout(self))
+        (self.rank() == 2 && !self.has_basis()).then_some(PrintLayout(self))
     }
 }
 

@@ -106,7 +106,7 @@ pub(crate) fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<
         (Some(sv), Some(dv)) => Ok(DynIntTuple::int(if sv.is_static && sv.value == 1 {
             DynInt::fixed(0)
         } else if dv.value == 0 {
-            DynInt { value: 0, is_static: dv.is_static && sv.is_static }
+            DynInt::new(0, dv.is_static && sv.is_static)
         } else {
             i.div(dv).rem(sv)
         })),
@@ -168,7 +168,7 @@ pub(crate) fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynInt
         let next = current.value.wrapping_mul(sv.value);
         return Ok((
             DynIntTuple::int(current),
-            DynInt { value: next, is_static: current.is_static && sv.is_static },
+            DynInt { value: next, is_static: current.is_static && sv.is_static, basis: current.basis },
         ));
     }
     walk_modes(s, current, left, compact)
@@ -204,7 +204,7 @@ pub(crate) fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<
         let next = init.value.checked_mul(sv.value).ok_or(LayoutError::SizeOverflow)?;
         return Ok((
             DynIntTuple::int(init),
-            DynInt { value: next, is_static: init.is_static && sv.is_static },
+            DynInt { value: next, is_static: init.is_static && sv.is_static, basis: init.basis },
         ));
     }
     walk_modes(s, init, left, exclusive_product)

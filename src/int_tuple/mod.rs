@@ -214,7 +214,7 @@ impl<T: Int> IntTuple for T {
     fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
         let value =
             self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
-        Ok(crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt { value, is_static: T::STATIC.is_some() }))
+        Ok(crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::new(value, T::STATIC.is_some())))
     }
 }
 

@@ -33,6 +33,7 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         "local_tile" => case_17(c)?,
         "make_layout_tv" => case_18(c)?,
         "local_partition" => case_19(c)?,
+        "make_identity_layout" => case_20(c)?,
         _ => return Ok(None),
     })
 }
@@ -424,4 +425,10 @@ fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay(c))?;
         Value::Partition(p)
     }))
+}
+
+#[inline(never)]
+fn case_20(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    c.arity(&[1], "1")?;
+    Ok(Some(layout(c, algebra::make_identity_layout(&c.tuple(1)?))?))
 }

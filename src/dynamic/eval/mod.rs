@@ -67,7 +67,7 @@ impl fmt::Display for Value {
             Value::Tiler(t) => write!(f, "{t}"),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
-            Value::Partition(p) => write!(f, "{} + {}", p.offset, p.layout),
+            Value::Partition(p) => write!(f, "{} + {}", p.origin_value(), p.layout),
             Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
             Value::Slicer(s) => write!(f, "{s}"),
         }
@@ -249,6 +249,7 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("downcast", "<n>(layout)"),
     ("recast_layout", "<old_bits, new_bits>(layout)"),
     ("make_layout_like", "(layout)"),
+    ("make_identity_layout", "(shape): strides `_1@0`, `_1@1`, ...; its values are coordinates"),
     ("local_tile", "(layout, tiler, coord): the tile's layout and offset"),
     ("slice", "(coord with `_`, layout or composed layout)"),
     ("slice_and_offset", "(coord with `_`, layout): the sliced layout and the offset"),
@@ -546,10 +547,13 @@ impl Call<'_> {
 #[inline(never)]
 fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
-    Ok(match c.arity(&[2, 3], "2 or 3")? {
-        2 => Value::Int(c.layout(2)?.crd2idx(&c.tuple(1)?).map_err(lay)?),
-        _ => Value::Int(ops::crd2idx(&c.tuple(1)?, &c.tuple(2)?, &c.tuple(3)?).map_err(lay)?),
-    })
+    let layout = match c.arity(&[2, 3], "2 or 3")? {
+        2 => c.layout(2)?,
+        _ => DynLayout::new(c.tuple(2)?, c.tuple(3)?).map_err(lay)?,
+    };
+    // Basis strides (an identity layout) give a coordinate.
+    let v = layout.apply(&c.tuple(1)?).map_err(lay)?;
+    Ok(v.as_int().map_or(Value::Tuple(v), Value::Int))
 }
 
 #[inline(never)]
