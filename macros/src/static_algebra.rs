@@ -136,6 +136,13 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
     };
     let span = text.span_at(1);
     match value {
+        Value::Layout(l) if l.has_basis() => syn::Error::new(
+            span,
+            format!(
+                "`{l}` has basis strides (an identity layout), which have no static type yet: build it at run time with `const_layout::algebra::make_identity_layout`"
+            ),
+        )
+        .into_compile_error(),
         Value::Layout(l) => {
             let (shape, stride) = (tuple_value(l.shape()), tuple_value(l.stride()));
             quote_spanned!(span=> ::const_layout::make_static_layout(#shape, #stride))

@@ -68,6 +68,13 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
         ("composition", Some(Value::Swizzle(s))) => {
             c.arity(&[2], "2")?;
+            let inner = c.layout(2)?;
+            if inner.has_basis() {
+                return Err(EvalError::Layout {
+                    column: c.column,
+                    error: LayoutError::BasisStride { op: "composition with a swizzle" },
+                });
+            }
             // `Sw<0,M,S>` is the identity: CuTe returns the layout itself.
             if s.bits() == 0 {
                 return Ok(Some(Value::Layout(c.layout(2)?)));
