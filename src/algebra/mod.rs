@@ -24,6 +24,17 @@
 //! Where CuTe refuses only for implementation reasons (a `complement` of a rank-2 layout with
 //! runtime strides, a `left_inverse` with runtime strides), these functions answer by value.
 //!
+//! # Identity layouts
+//!
+//! [`make_identity_layout`] gives CuTe's basis strides (`(_4,_8):(_1@0,_1@1)`): the layout's
+//! value at an index is a coordinate ([`DynLayout::apply`]), which is how CuTe kernels predicate
+//! tiles that overhang the problem. Composition with an identity on the left, the divides,
+//! [`local_tile`] / [`local_partition`] (whose [`Partition::origin`] is then a coordinate),
+//! slicing, [`coalesce`] (modes merge only within one basis), [`filter`] and the mode operations
+//! take them; complement, the inverses, the products, the casts and `make_layout_tv` refuse them
+//! with [`LayoutError::BasisStride`], as CuTe does not compile those either. Unlike CuTe,
+//! `filter` drops a zero basis stride `_0@1` (it is a zero stride, as a runtime `0` is here).
+//!
 //! Results are plain [`DynLayout`]s: no heap, `no_std`. Static expressions can also be evaluated
 //! at compile time by [`layout!`](macro@crate::layout), which gives a zero-sized layout.
 //!
