@@ -4,6 +4,18 @@
 
 use core::fmt;
 
+/// `?` for `const fn`s: the `?` operator is not `const` on stable Rust, and the algebra runs in
+/// constants too (the typed static path evaluates it at compile time).
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+pub(crate) use tri;
+
 /// Why a runtime layout could not be built, or a checked index computation failed.
 ///
 /// Integers are numbered by their position in the flattened shape (or stride), from 0, so
@@ -141,57 +153,193 @@ pub enum LayoutError {
 
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message().as_str())
+    }
+}
+
+impl LayoutError {
+    /// The error's text, built in a `const fn`: a static layout's algebra runs in a constant, and
+    /// its error is a compile-time panic with this text.
+    ///
+    /// ```
+    /// use const_layout::LayoutError;
+    /// let e = LayoutError::IndexOutOfRange { index: 9, size: 8 };
+    /// assert_eq!(e.message().as_str(), "index 9 is outside 0..8");
+    /// ```
+    pub const fn message(&self) -> Message {
+        let m = Message::new();
         match *self {
             LayoutError::NonPositiveExtent { leaf, value } => {
-                write!(f, "shape integer {leaf} is {value}: extents must be positive")
+                m.text("shape integer ").num(leaf as isize).text(" is ").num(value).text(": extents must be positive")
             }
             LayoutError::ValueOutOfRange { part, leaf } => {
-                write!(f, "{part} integer {leaf} does not fit in isize")
+                m.text(part).text(" integer ").num(leaf as isize).text(" does not fit in isize")
             }
-            LayoutError::SizeOverflow => f.write_str("the size of the shape overflows isize"),
-            LayoutError::CosizeOverflow => f.write_str("the cosize of the layout overflows isize"),
+            LayoutError::SizeOverflow => m.text("the size of the shape overflows isize"),
+            LayoutError::CosizeOverflow => m.text("the cosize of the layout overflows isize"),
             LayoutError::StrideOverflow { leaf } => {
-                write!(f, "expanding the scalar stride overflows isize at stride integer {leaf}")
+                m.text("expanding the scalar stride overflows isize at stride integer ").num(leaf as isize)
             }
             LayoutError::TypeTooSmall { what, value } => {
-                write!(f, "the {what} {value} does not fit in the layout's integer type")
+                m.text("the ").text(what).text(" ").num(value).text(" does not fit in the layout's integer type")
             }
-            LayoutError::CoordinateOutOfRange { leaf, value, extent } => {
-                write!(f, "coordinate integer {leaf} is {value}, outside 0..{extent}")
-            }
+            LayoutError::CoordinateOutOfRange { leaf, value, extent } => m
+                .text("coordinate integer ")
+                .num(leaf as isize)
+                .text(" is ")
+                .num(value)
+                .text(", outside 0..")
+                .num(extent),
             LayoutError::IndexOutOfRange { index, size } => {
-                write!(f, "index {index} is outside 0..{size}")
+                m.text("index ").num(index).text(" is outside 0..").num(size)
             }
-            LayoutError::NotCongruent { what } => write!(f, "the {what} is not congruent with the shape"),
-            LayoutError::NotDivisible { a, b } => {
-                write!(f, "shape_div of static {a} by static {b}: neither divides the other")
-            }
-            LayoutError::DivisionByZero => f.write_str("division by zero"),
-            LayoutError::RankMismatch { what, got, expected } => {
-                write!(f, "the {what} has rank {got} but the shape has rank {expected}")
-            }
-            LayoutError::MixedBasis { leaf } => write!(
-                f,
-                "stride integer {leaf} does not fit its neighbours: a stride's integers are all plain or all basis elements (`_1@0`), and no basis lies inside another"
+            LayoutError::NotCongruent { what } => m.text("the ").text(what).text(" is not congruent with the shape"),
+            LayoutError::NotDivisible { a, b } => m
+                .text("shape_div of static ")
+                .num(a)
+                .text(" by static ")
+                .num(b)
+                .text(": neither divides the other"),
+            LayoutError::DivisionByZero => m.text("division by zero"),
+            LayoutError::RankMismatch { what, got, expected } => m
+                .text("the ")
+                .text(what)
+                .text(" has rank ")
+                .num(got as isize)
+                .text(" but the shape has rank ")
+                .num(expected as isize),
+            LayoutError::MixedBasis { leaf } => m.text("stride integer ").num(leaf as isize).text(
+                " does not fit its neighbours: a stride's integers are all plain or all basis elements (`_1@0`), and no basis lies inside another",
             ),
-            LayoutError::BasisExtent { leaf } => {
-                write!(f, "shape integer {leaf} scales a basis element: only strides may (`_1@0`)")
-            }
-            LayoutError::BasisStride { op } => {
-                write!(f, "{op} needs integer strides, not basis elements (`_1@0`)")
-            }
-            LayoutError::Inadmissible { op, why } => write!(f, "{op}: {why}"),
-            LayoutError::InvalidSwizzle { bits, base, shift } => write!(
-                f,
-                "Sw<{bits},{base},{shift}> is not a swizzle: |S| must be at least B and B+M+|S| at most 62"
-            ),
-            LayoutError::ModeOutOfRange { op, index, rank } => {
-                write!(f, "{op}: mode {index} is out of range for rank {rank}")
-            }
+            LayoutError::BasisExtent { leaf } => m
+                .text("shape integer ")
+                .num(leaf as isize)
+                .text(" scales a basis element: only strides may (`_1@0`)"),
+            LayoutError::BasisStride { op } => m.text(op).text(" needs integer strides, not basis elements (`_1@0`)"),
+            LayoutError::Inadmissible { op, why } => why.write_to(m.text(op).text(": ")),
+            LayoutError::InvalidSwizzle { bits, base, shift } => m
+                .text("Sw<")
+                .num(bits as isize)
+                .text(",")
+                .num(base as isize)
+                .text(",")
+                .num(shift as isize)
+                .text("> is not a swizzle: |S| must be at least B and B+M+|S| at most 62"),
+            LayoutError::ModeOutOfRange { op, index, rank } => m
+                .text(op)
+                .text(": mode ")
+                .num(index as isize)
+                .text(" is out of range for rank ")
+                .num(rank as isize),
             LayoutError::TooLarge => {
-                write!(f, "more than {} nodes in one int tuple", crate::dynamic::MAX_NODES)
+                m.text("more than ").num(crate::dynamic::MAX_NODES as isize).text(" nodes in one int tuple")
             }
         }
+    }
+}
+
+/// A message built in a `const fn`: a fixed buffer of [`Message::CAPACITY`] bytes (longer text is
+/// cut at a character boundary). `Display` cannot run in constants; this can.
+///
+/// ```
+/// use const_layout::error::Message;
+/// const M: Message = Message::new().text("extent ").num(-12);
+/// assert_eq!(M.as_str(), "extent -12");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Message {
+    buf: [u8; Message::CAPACITY],
+    len: usize,
+}
+
+impl Message {
+    /// The most bytes a message holds.
+    pub const CAPACITY: usize = 320;
+
+    /// An empty message.
+    pub const fn new() -> Self {
+        Message { buf: [0; Message::CAPACITY], len: 0 }
+    }
+
+    /// Append `s` (whole characters only, up to the capacity).
+    pub const fn text(mut self, s: &str) -> Self {
+        let b = s.as_bytes();
+        let mut k = 0;
+        while k < b.len() && self.len < Message::CAPACITY {
+            // Stop before a character that would not fit whole (UTF-8 continuation bytes are
+            // 0b10xxxxxx; a lead byte says how many follow).
+            let width = if b[k] < 0x80 {
+                1
+            } else if b[k] >= 0xF0 {
+                4
+            } else if b[k] >= 0xE0 {
+                3
+            } else {
+                2
+            };
+            if self.len + width > Message::CAPACITY {
+                break;
+            }
+            let mut j = 0;
+            while j < width && k < b.len() {
+                self.buf[self.len] = b[k];
+                self.len += 1;
+                k += 1;
+                j += 1;
+            }
+        }
+        self
+    }
+
+    /// Append `v` in decimal.
+    pub const fn num(mut self, v: isize) -> Self {
+        if v < 0 {
+            self = self.text("-");
+        }
+        let mut u = v.unsigned_abs();
+        let mut digits = [0u8; 20];
+        let mut n = 0;
+        loop {
+            digits[n] = b'0' + (u % 10) as u8;
+            n += 1;
+            u /= 10;
+            if u == 0 {
+                break;
+            }
+        }
+        while n > 0 && self.len < Message::CAPACITY {
+            n -= 1;
+            self.buf[self.len] = digits[n];
+            self.len += 1;
+        }
+        self
+    }
+
+    /// The text.
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.buf.split_at(self.len).0) {
+            Ok(s) => s,
+            // Only whole characters are ever written.
+            Err(_) => "",
+        }
+    }
+}
+
+impl Default for Message {
+    fn default() -> Self {
+        Message::new()
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 

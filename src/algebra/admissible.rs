@@ -4,6 +4,7 @@
 //! modes merged wherever one continues the other (`(2,3):(1,2)` is the single mode `6:1`), because
 //! that is the form in which the conditions are exact. Extents and strides are the values there.
 
+use crate::error::Message;
 use core::fmt;
 
 /// The failed condition, with its numbers.
@@ -113,49 +114,76 @@ pub enum Inadmissible {
 
 impl fmt::Display for Inadmissible {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.write_to(Message::new()).as_str())
+    }
+}
+
+impl Inadmissible {
+    /// Append the condition's text to `m` (a `const fn`, for compile-time errors).
+    pub(crate) const fn write_to(&self, m: Message) -> Message {
         match *self {
-            Inadmissible::StrideDivisibility { mode, extent, stride } => write!(
-                f,
-                "the right layout's stride reaches mode {mode} of the left layout as {stride}, \
-                 which is not a multiple of its extent {extent}"
-            ),
-            Inadmissible::ExtentDivisibility { mode, extent, stride } => write!(
-                f,
-                "the right layout's stride {stride} does not divide extent {extent} of mode {mode} \
-                 of the left layout"
-            ),
-            Inadmissible::ShapeDivisibility { mode, size, fits } => write!(
-                f,
-                "mode {mode} of the left layout holds {fits} steps of a right mode of size {size}, \
-                 which is not a multiple of {fits}"
-            ),
-            Inadmissible::Overlap { mode, extent, first, second } => write!(
-                f,
-                "the right layout's modes overlap in mode {mode} of the left layout (extent {extent}): \
-                 their offsets there reach {first} + {second} = {}",
-                first + second
-            ),
+            Inadmissible::StrideDivisibility { mode, extent, stride } => m
+                .text("the right layout's stride reaches mode ")
+                .num(mode as isize)
+                .text(" of the left layout as ")
+                .num(stride)
+                .text(", which is not a multiple of its extent ")
+                .num(extent),
+            Inadmissible::ExtentDivisibility { mode, extent, stride } => m
+                .text("the right layout's stride ")
+                .num(stride)
+                .text(" does not divide extent ")
+                .num(extent)
+                .text(" of mode ")
+                .num(mode as isize)
+                .text(" of the left layout"),
+            Inadmissible::ShapeDivisibility { mode, size, fits } => m
+                .text("mode ")
+                .num(mode as isize)
+                .text(" of the left layout holds ")
+                .num(fits)
+                .text(" steps of a right mode of size ")
+                .num(size)
+                .text(", which is not a multiple of ")
+                .num(fits),
+            Inadmissible::Overlap { mode, extent, first, second } => m
+                .text("the right layout's modes overlap in mode ")
+                .num(mode as isize)
+                .text(" of the left layout (extent ")
+                .num(extent)
+                .text("): their offsets there reach ")
+                .num(first)
+                .text(" + ")
+                .num(second)
+                .text(" = ")
+                .num(first.wrapping_add(second)),
             Inadmissible::MixedSigns => {
-                f.write_str("the right layout has strides of both signs in the same left modes")
+                m.text("the right layout has strides of both signs in the same left modes")
             }
             Inadmissible::NegativeStride { mode, stride } => {
-                write!(f, "mode {mode} has negative stride {stride}")
+                m.text("mode ").num(mode as isize).text(" has negative stride ").num(stride)
             }
-            Inadmissible::NotInjective { stride } => {
-                write!(f, "two modes move by the same stride {stride}, so the layout is not injective")
-            }
-            Inadmissible::NotNested { stride, span } => write!(
-                f,
-                "the modes do not nest: stride {stride} is not a multiple of {span}, the span of the mode below it"
-            ),
+            Inadmissible::NotInjective { stride } => m
+                .text("two modes move by the same stride ")
+                .num(stride)
+                .text(", so the layout is not injective"),
+            Inadmissible::NotNested { stride, span } => m
+                .text("the modes do not nest: stride ")
+                .num(stride)
+                .text(" is not a multiple of ")
+                .num(span)
+                .text(", the span of the mode below it"),
             Inadmissible::CastDivisibility { stride, n } => {
-                write!(f, "stride {stride} is neither a multiple nor a divisor of {n}")
+                m.text("stride ").num(stride).text(" is neither a multiple nor a divisor of ").num(n)
             }
-            Inadmissible::NoUnitStride => f.write_str("no mode has stride 1"),
-            Inadmissible::TileDivisibility { mode, target, block } => write!(
-                f,
-                "the block's extent {block} does not divide the target's extent {target} in mode {mode}"
-            ),
+            Inadmissible::NoUnitStride => m.text("no mode has stride 1"),
+            Inadmissible::TileDivisibility { mode, target, block } => m
+                .text("the block's extent ")
+                .num(block)
+                .text(" does not divide the target's extent ")
+                .num(target)
+                .text(" in mode ")
+                .num(mode as isize),
         }
     }
 }

@@ -2,8 +2,9 @@
 
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
+use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// CuTe's `coalesce(layout)`: the same function on `0..size` with as few modes as CuTe can prove
 /// mergeable. Static extent-1 modes vanish; two modes merge when the extent of the first times its
@@ -17,17 +18,17 @@ use crate::error::LayoutError;
 /// let l = "(2,6):(1,2)".parse().unwrap();
 /// assert_eq!(coalesce(&l).unwrap().to_string(), "(2,6):(1,2)");
 /// ```
-pub fn coalesce(layout: &DynLayout) -> R<DynLayout> {
+pub const fn coalesce(layout: &DynLayout) -> R<DynLayout> {
     bw_coalesce(&Leaves::of(layout), false)
 }
 
 /// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing static extent-1 mode keeps its
 /// stride, so the function is also preserved past the end of the domain (what composition reads).
-pub(crate) fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
+pub(crate) const fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
     bw_coalesce(&Leaves::of(layout), true)
 }
 
-fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
+const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
     let r = old.len();
     if r == 0 {
         return scalar(DynInt::fixed(1), DynInt::fixed(0));
@@ -35,9 +36,11 @@ fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
     let mut new = Leaves::new();
     let last_s = old.shape(r - 1);
     let first_s = if keep_tail && is_const(last_s, 1) { DynInt::fixed(2) } else { last_s };
-    new.push(first_s, old.stride(r - 1))?;
+    tri!(new.push(first_s, old.stride(r - 1)));
     let mut is_tuple = false;
-    for i in (0..r - 1).rev() {
+    let mut i = r - 1;
+    while i > 0 {
+        i -= 1;
         let (s, d) = (old.shape(i), old.stride(i));
         if is_const(s, 1) {
             continue;
@@ -52,12 +55,12 @@ fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
             && span.is_static
             && front_d.is_static
             && span.value == front_d.value
-            && span.basis == front_d.basis
+            && span.basis.same(&front_d.basis)
         {
-            new.set(0, mul(s, new.shape(0))?, d);
+            new.set(0, tri!(mul(s, new.shape(0))), d);
             continue;
         }
-        new.push_front(s, d)?;
+        tri!(new.push_front(s, d));
         is_tuple = true;
     }
     if !is_tuple && is_const(new.shape(0), 1) {
@@ -110,19 +113,23 @@ pub(crate) fn by_profile(
 /// let s = "(_2,(_3,4),5,_6)".parse().unwrap();
 /// assert_eq!(coalesce_shape(&s).unwrap().to_string(), "(_6,20,_6)");
 /// ```
-pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
+pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
     if shape.is_int() {
         return Ok(*shape);
     }
     let mut out = [DynInt::fixed(1); crate::dynamic::MAX_NODES];
     let mut n = 0usize;
-    for v in shape.leaves() {
-        if n > 0 && out[n - 1].is_static == v.is_static {
-            out[n - 1] = mul(out[n - 1], v)?;
-        } else {
-            out[n] = v;
-            n += 1;
+    let mut k = 0;
+    while k < shape.node_count() {
+        if let Node::Int(v) = shape.node(k) {
+            if n > 0 && out[n - 1].is_static == v.is_static {
+                out[n - 1] = tri!(mul(out[n - 1], v));
+            } else {
+                out[n] = v;
+                n += 1;
+            }
         }
+        k += 1;
     }
     if n == 0 {
         return Ok(*shape);
@@ -131,7 +138,14 @@ pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
         // CuTe's fold over a one-element tuple returns that element.
         return Ok(DynIntTuple::int(out[0]));
     }
-    DynIntTuple::from_modes(out[..n].iter().map(|v| DynIntTuple::int(*v)))
+    let mut t = DynIntTuple::builder();
+    tri!(t.push_node(Node::Tuple(n as u8)));
+    let mut k = 0;
+    while k < n {
+        tri!(t.push_node(Node::Int(out[k])));
+        k += 1;
+    }
+    Ok(t)
 }
 
 /// CuTe's `filter_zeros(layout)`: every mode with a zero stride gets extent `_1`. (CuTe sees only
@@ -143,13 +157,18 @@ pub fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
 /// // CuTe keeps the runtime zero's extent (`(_4,(_1,3))`): the layout would still repeat offsets.
 /// assert_eq!(filter_zeros(&l).unwrap().to_string(), "(_4,(_1,_1)):(_1,(_0,0))");
 /// ```
-pub fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
-    let mut strides = layout.stride().leaves();
-    let shape = layout.shape().map_leaves(|s| match strides.next() {
-        Some(d) if d.value == 0 => DynInt::fixed(1),
-        _ => s,
-    });
-    DynLayout::new(shape, *layout.stride())
+pub const fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
+    let (mut shape, stride) = (*layout.shape(), layout.stride());
+    let mut k = 0;
+    while k < shape.node_count() {
+        if let Node::Int(d) = stride.node(k)
+            && d.value == 0
+        {
+            shape.set_node(k, Node::Int(DynInt::fixed(1)));
+        }
+        k += 1;
+    }
+    DynLayout::new(shape, *stride)
 }
 
 /// CuTe's `filter_zeros(layout, profile)`: modes where `profile` is 0 get extent `_1`.
@@ -187,8 +206,8 @@ pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynL
 /// let l = "(_4,(_2,_3)):(_1,(_0,_4))".parse().unwrap();
 /// assert_eq!(filter(&l).unwrap().to_string(), "_12:_1");
 /// ```
-pub fn filter(layout: &DynLayout) -> R<DynLayout> {
-    coalesce(&filter_zeros(layout)?)
+pub const fn filter(layout: &DynLayout) -> R<DynLayout> {
+    coalesce(&tri!(filter_zeros(layout)))
 }
 
 /// CuTe's `filter(layout, profile)`: [`filter`] at the terminals of `profile`.

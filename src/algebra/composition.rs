@@ -11,9 +11,9 @@ use super::admissible::Inadmissible;
 use super::coalesce::coalesce_x;
 use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
-use super::{R, is_const, min, modes_of, mul, scalar, signum};
+use super::{R, is_const, min, mul, scalar, signum};
 use crate::dynamic::{DynInt, DynLayout, MAX_NODES};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// CuTe's `composition(lhs, rhs)` for two layouts: `R(c) == lhs(rhs(c))` for every coordinate `c`
 /// of `rhs`, with `rhs`'s shape refined where needed. `lhs` is read past its end as CuTe does (its
@@ -25,11 +25,11 @@ use crate::error::LayoutError;
 /// let b = "(_4,_3):(_3,_1)".parse().unwrap();
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
 /// ```
-pub fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
+pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
     // A basis-strided left side is fine (its strides are only scaled); the right side's strides
     // are positions in the left side's domain.
-    super::identity::integer_strides("composition (right-hand side)", &[rhs])?;
-    match Composer::new(lhs)?.compose(rhs) {
+    tri!(super::identity::integer_strides("composition (right-hand side)", &[rhs]));
+    match tri!(Composer::new(lhs)).compose(rhs) {
         Err(e @ LayoutError::Inadmissible { .. }) => match checked_by_value(lhs, rhs) {
             Some(r) => Ok(r),
             None => Err(e),
@@ -44,23 +44,44 @@ const BY_VALUE_LIMIT: isize = 1 << 14;
 /// The structural conditions are sufficient, not necessary: a right mode of two elements, say,
 /// always composes to a layout. When they fail on a small right layout, try CuTe's answer and
 /// then one linear mode per right mode, and keep the first that equals `lhs(rhs(i))` everywhere.
-fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
+const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
     if rhs.size().value > BY_VALUE_LIMIT || lhs.has_basis() {
         return None;
     }
-    let agrees = |r: &DynLayout| {
-        r.size().value == rhs.size().value
-            && (0..rhs.size().value).all(|i| r.offset(i) == lhs.offset(rhs.offset(i)))
-    };
-    let composer = Composer::new(lhs).ok()?;
-    let cute = composer.map_leaves(rhs, &|n, r| composer.compose_cute(n, r)?.layout()).ok()?;
-    if agrees(&cute) {
+    let Ok(composer) = Composer::new(lhs) else { return None };
+    if let Ok(cute) = composer.map_leaves(rhs, lhs, Candidate::Cute)
+        && agrees(&cute, lhs, rhs)
+    {
         return Some(cute);
     }
-    let linear = composer
-        .map_leaves(rhs, &|n, r| scalar(DynInt::runtime(n.value), DynInt::runtime(lhs.offset(r.value))))
-        .ok()?;
-    agrees(&linear).then_some(linear)
+    match composer.map_leaves(rhs, lhs, Candidate::Linear) {
+        Ok(linear) if agrees(&linear, lhs, rhs) => Some(linear),
+        _ => None,
+    }
+}
+
+/// The candidates [`checked_by_value`] tries for each integral right mode `n:r`.
+#[derive(Clone, Copy)]
+enum Candidate {
+    /// CuTe's `composition_impl`.
+    Cute,
+    /// `n : lhs(r)`, one linear mode.
+    Linear,
+}
+
+/// Whether `r` is `lhs o rhs` on the whole domain of `rhs`.
+const fn agrees(r: &DynLayout, lhs: &DynLayout, rhs: &DynLayout) -> bool {
+    if r.size().value != rhs.size().value {
+        return false;
+    }
+    let mut i = 0;
+    while i < rhs.size().value {
+        if r.offset(i) != lhs.offset(rhs.offset(i)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// CuTe's `composition(lhs, tiler)`: a by-mode tiler composes mode `i` of `lhs` with item `i`
@@ -72,7 +93,7 @@ fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
 /// let t: Tiler = "<_3:_4, _8:_2>".parse().unwrap();
 /// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
-pub fn composition_tiler(lhs: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+pub const fn composition_tiler(lhs: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     match tiler {
         Tiler::Layout(b) => composition(lhs, b),
         Tiler::Modes(items) => {
@@ -84,9 +105,12 @@ pub fn composition_tiler(lhs: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
                     rank: lhs.rank(),
                 });
             }
-            let mut out = super::ModeBuilder::new()?;
-            for (i, m) in modes_of(lhs).take(n).enumerate() {
-                out.push(&compose_item(&m, &items.get(i))?)?;
+            let mut out = tri!(super::ModeBuilder::new());
+            let mut i = 0;
+            while i < n {
+                let Some(m) = lhs.mode(i) else { return Err(LayoutError::TooLarge) };
+                tri!(out.push(&tri!(compose_item(&m, &items.get(i)))));
+                i += 1;
             }
             out.finish()
         }
@@ -94,14 +118,14 @@ pub fn composition_tiler(lhs: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 }
 
 /// One by-mode tiler item against one mode of the left layout.
-fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
+const fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
     match item {
         TileMode::Keep => Ok(*lhs),
         TileMode::Layout(b) => composition(lhs, b),
         // CuTe composes with an integer `n` as with `n:_1` (not `make_layout(n)`).
         TileMode::Shape(s) => match s.as_int() {
-            Some(n) => composition(lhs, &scalar(n, DynInt::fixed(1))?),
-            None => composition_tiler(lhs, &Tiler::from_shape(s)?),
+            Some(n) => composition(lhs, &tri!(scalar(n, DynInt::fixed(1)))),
+            None => composition_tiler(lhs, &tri!(Tiler::from_shape(s))),
         },
     }
 }
@@ -119,8 +143,8 @@ struct Composer {
 }
 
 impl Composer {
-    fn new(lhs: &DynLayout) -> R<Self> {
-        let c = coalesce_x(lhs)?;
+    const fn new(lhs: &DynLayout) -> R<Self> {
+        let c = tri!(coalesce_x(lhs));
         Ok(Composer {
             cute: Leaves::of(&c),
             cute_is_scalar: c.shape().is_int(),
@@ -131,8 +155,8 @@ impl Composer {
         })
     }
 
-    fn compose(mut self, rhs: &DynLayout) -> R<DynLayout> {
-        let out = self.compose_tree(rhs)?;
+    const fn compose(mut self, rhs: &DynLayout) -> R<DynLayout> {
+        let out = tri!(self.compose_tree(rhs));
         if self.signs[0] && self.signs[1] && self.spread {
             return Err(inadmissible(Inadmissible::MixedSigns));
         }
@@ -140,52 +164,59 @@ impl Composer {
     }
 
     /// Right-distributivity: each mode of `rhs` composes separately.
-    fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
-        if rhs.shape().is_int() {
-            let (n, r) = (
-                rhs.shape().as_int().unwrap_or(DynInt::fixed(1)),
-                rhs.stride().as_int().unwrap_or(DynInt::fixed(0)),
-            );
+    const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
+        if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
             // Compared as flat mode lists; only the one returned becomes a layout.
-            let exact = self.compose_exact(n.value, r.value)?;
+            let exact = tri!(self.compose_exact(n.value, r.value));
             return match self.compose_cute(n, r) {
                 Ok(c) if c.same_function(&exact) => c.layout(),
                 _ => exact.layout(),
             };
         }
-        let mut out = super::ModeBuilder::new()?;
-        for m in modes_of(rhs) {
-            out.push(&self.compose_tree(&m)?)?;
+        let mut out = tri!(super::ModeBuilder::new());
+        let mut i = 0;
+        while i < rhs.rank() {
+            let Some(m) = rhs.mode(i) else { return Err(LayoutError::TooLarge) };
+            tri!(out.push(&tri!(self.compose_tree(&m))));
+            i += 1;
         }
         out.finish()
     }
 
     /// `rhs`'s structure with each integral mode `n:r` replaced by `f(n, r)`.
-    fn map_leaves(&self, rhs: &DynLayout, f: &dyn Fn(DynInt, DynInt) -> R<DynLayout>) -> R<DynLayout> {
+    const fn map_leaves(&self, rhs: &DynLayout, lhs: &DynLayout, how: Candidate) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            return f(n, r);
+            return match how {
+                Candidate::Cute => tri!(self.compose_cute(n, r)).layout(),
+                Candidate::Linear => scalar(DynInt::runtime(n.value), DynInt::runtime(lhs.offset(r.value))),
+            };
         }
-        let mut out = super::ModeBuilder::new()?;
-        for m in modes_of(rhs) {
-            out.push(&self.map_leaves(&m, f)?)?;
+        let mut out = tri!(super::ModeBuilder::new());
+        let mut i = 0;
+        while i < rhs.rank() {
+            let Some(m) = rhs.mode(i) else { return Err(LayoutError::TooLarge) };
+            tri!(out.push(&tri!(self.map_leaves(&m, lhs, how))));
+            i += 1;
         }
         out.finish()
     }
 
     /// CuTe's `composition_impl` for an integral right layout `n:r`.
-    fn compose_cute(&self, n: DynInt, r: DynInt) -> R<Flat> {
+    const fn compose_cute(&self, n: DynInt, r: DynInt) -> R<Flat> {
         if is_const(r, 0) {
             return Flat::scalar(n, r);
         }
         let lhs = &self.cute;
         if self.cute_is_scalar {
-            return Flat::scalar(n, mul(r, lhs.stride(0))?);
+            return Flat::scalar(n, tri!(mul(r, lhs.stride(0))));
         }
         let count = lhs.len();
         let mut result = Leaves::new();
         let (mut rest_shape, mut rest_stride) = (n, r);
-        for k in 0..count - 1 {
+        let mut k = 0;
+        while k + 1 < count {
             let (curr_shape, curr_stride) = (lhs.shape(k), lhs.stride(k));
+            k += 1;
             let abs = rest_stride.abs();
             if abs.value == 0 {
                 return Err(LayoutError::DivisionByZero);
@@ -196,35 +227,36 @@ impl Composer {
                 rest_stride = next_stride;
             } else {
                 let new_shape = min(next_shape, rest_shape);
-                result.push(new_shape, mul(rest_stride, curr_stride)?)?;
+                tri!(result.push(new_shape, tri!(mul(rest_stride, curr_stride))));
                 rest_shape = rest_shape.div(new_shape);
                 rest_stride = next_stride;
             }
         }
-        let last = mul(rest_stride, lhs.stride(count - 1))?;
+        let last = tri!(mul(rest_stride, lhs.stride(count - 1)));
         if result.is_empty() {
             return Flat::scalar(rest_shape, last);
         }
         if is_const(rest_shape, 1) {
             return Ok(Flat { modes: result, unwrap: true });
         }
-        result.push(rest_shape, last)?;
+        tri!(result.push(rest_shape, last));
         Ok(Flat { modes: result, unwrap: false })
     }
 
     /// The exact composition of the merged left layout with `n:r`, checking every condition, and
     /// recording how far into each left mode this right mode reaches.
-    fn compose_exact(&mut self, n: isize, r: isize) -> R<Flat> {
+    const fn compose_exact(&mut self, n: isize, r: isize) -> R<Flat> {
         if n == 1 || r == 0 {
             return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
         }
         let sign = r.signum();
-        let side = usize::from(sign < 0);
+        let side = (sign < 0) as usize;
         self.signs[side] = true;
         let mut out = Leaves::new();
         let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
         let count = self.exact.len();
-        for k in 0..count - 1 {
+        let mut k = 0;
+        while k + 1 < count {
             if rest_n == 1 {
                 break;
             }
@@ -238,12 +270,13 @@ impl Composer {
                     }));
                 }
                 rest_r /= s;
+                k += 1;
                 continue;
             }
             // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
             let fits = (s + rest_r - 1) / rest_r;
             let used = if rest_n <= fits {
-                out.push(DynInt::runtime(rest_n), self.stride_of(k, checked(sign * rest_r, d)?))?;
+                tri!(out.push(DynInt::runtime(rest_n), self.stride_of(k, tri!(checked(sign * rest_r, d)))));
                 let used = (rest_n - 1) * rest_r;
                 rest_n = 1;
                 used
@@ -262,30 +295,29 @@ impl Composer {
                         fits,
                     }));
                 }
-                out.push(DynInt::runtime(fits), self.stride_of(k, checked(sign * rest_r, d)?))?;
+                tri!(out.push(DynInt::runtime(fits), self.stride_of(k, tri!(checked(sign * rest_r, d)))));
                 rest_n /= fits;
                 rest_r = 1;
                 s - s / fits
             };
-            self.spend(k, s, used, side)?;
+            tri!(self.spend(k, s, used, side));
+            k += 1;
         }
         if rest_n > 1 {
-            out.push(
-                DynInt::runtime(rest_n),
-                self.stride_of(count - 1, checked(sign * rest_r, self.exact.stride(count - 1).value)?),
-            )?;
+            let last = tri!(checked(sign * rest_r, self.exact.stride(count - 1).value));
+            tri!(out.push(DynInt::runtime(rest_n), self.stride_of(count - 1, last)));
         }
         Ok(Flat { modes: out, unwrap: true })
     }
 
     /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
-    fn stride_of(&self, k: usize, value: isize) -> DynInt {
+    const fn stride_of(&self, k: usize, value: isize) -> DynInt {
         DynInt::runtime(value).scaled(self.exact.stride(k).basis)
     }
 
     /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`); two right
     /// modes whose offsets there add up to `s` or more carry into the next mode.
-    fn spend(&mut self, k: usize, s: isize, used: isize, side: usize) -> R<()> {
+    const fn spend(&mut self, k: usize, s: isize, used: isize, side: usize) -> R<()> {
         if used == 0 {
             return Ok(());
         }
@@ -295,8 +327,8 @@ impl Composer {
             return Err(inadmissible(Inadmissible::Overlap {
                 mode: k,
                 extent: s,
-                first: before.max(used),
-                second: before.min(used),
+                first: if before > used { before } else { used },
+                second: if before < used { before } else { used },
             }));
         }
         self.reach[k][side] = before + used;
@@ -311,29 +343,46 @@ struct Flat {
 }
 
 impl Flat {
-    fn scalar(n: DynInt, d: DynInt) -> R<Flat> {
+    const fn scalar(n: DynInt, d: DynInt) -> R<Flat> {
         let mut modes = Leaves::new();
-        modes.push(n, d)?;
+        tri!(modes.push(n, d));
         Ok(Flat { modes, unwrap: true })
     }
 
-    fn layout(&self) -> R<DynLayout> {
+    const fn layout(&self) -> R<DynLayout> {
         self.modes.layout(self.unwrap)
     }
 
     /// The same function on the same domain (equal size, equal canonical form).
-    fn same_function(&self, other: &Flat) -> bool {
-        let size = |m: &Leaves| (0..m.len()).try_fold(1isize, |acc, k| acc.checked_mul(m.shape(k).value));
-        size(&self.modes) == size(&other.modes)
-            && self.modes.canonical().same_values(&other.modes.canonical())
+    const fn same_function(&self, other: &Flat) -> bool {
+        const fn size(m: &Leaves) -> Option<isize> {
+            let (mut acc, mut k) = (1isize, 0);
+            while k < m.len() {
+                acc = match acc.checked_mul(m.shape(k).value) {
+                    Some(v) => v,
+                    None => return None,
+                };
+                k += 1;
+            }
+            Some(acc)
+        }
+        let same_size = match (size(&self.modes), size(&other.modes)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => true,
+            _ => false,
+        };
+        same_size && self.modes.canonical().same_values(&other.modes.canonical())
     }
 }
 
-fn checked(a: isize, b: isize) -> R<isize> {
-    a.checked_mul(b).ok_or(LayoutError::SizeOverflow)
+const fn checked(a: isize, b: isize) -> R<isize> {
+    match a.checked_mul(b) {
+        Some(v) => Ok(v),
+        None => Err(LayoutError::SizeOverflow),
+    }
 }
 
-fn inadmissible(why: Inadmissible) -> LayoutError {
+const fn inadmissible(why: Inadmissible) -> LayoutError {
     LayoutError::Inadmissible { op: "composition", why }
 }
 

@@ -8,46 +8,70 @@ use super::complement::complement_to;
 use super::composition::composition;
 use super::modes::append_to;
 use super::tiler::{TileModes, Tiler};
-use super::{ModeBuilder, R, make_layout_of, modes_of, mul};
+use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul};
 use crate::dynamic::basis::add_values;
 use crate::dynamic::ops::{self, Division};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
-/// A layout-with-layout operation (the divide or the product of one mode).
-type Op = fn(&DynLayout, &DynLayout) -> R<DynLayout>;
+/// What [`by_mode`] applies at the leaves of a tiler (a `const fn` cannot call a function pointer).
+#[derive(Clone, Copy)]
+enum Op {
+    Divide,
+    Product,
+}
 
-/// Apply `op` by mode for a by-mode tiler, keeping the modes past it (CuTe's `transform_layout`).
-fn by_mode(layout: &DynLayout, tiler: &Tiler, name: &'static str, op: Op) -> R<DynLayout> {
+impl Op {
+    const fn name(self) -> &'static str {
+        match self {
+            Op::Divide => "logical_divide",
+            Op::Product => "logical_product",
+        }
+    }
+
+    const fn apply(self, layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+        match self {
+            Op::Divide => divide_layouts(layout, tiler),
+            Op::Product => product_layouts(layout, tiler),
+        }
+    }
+}
+
+/// `op` of `layout` with `tiler`: a layout tiler applies to the whole layout, a by-mode tiler
+/// mode by mode (the modes past it are kept).
+const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
     match tiler {
-        Tiler::Layout(t) => op(layout, t),
+        Tiler::Layout(t) => op.apply(layout, t),
         Tiler::Modes(items) => {
             let n = items.len();
             if n > layout.rank() {
-                return Err(LayoutError::ModeOutOfRange { op: name, index: n - 1, rank: layout.rank() });
+                return Err(LayoutError::ModeOutOfRange { op: op.name(), index: n - 1, rank: layout.rank() });
             }
-            let mut out = ModeBuilder::new()?;
-            for (i, m) in modes_of(layout).enumerate() {
-                match items.get(i).as_tiler()? {
-                    Some(t) if i < n => out.push(&by_mode(&m, &t, name, op)?)?,
-                    _ => out.push(&m)?,
+            let mut out = tri!(ModeBuilder::new());
+            let mut i = 0;
+            while i < layout.rank() {
+                let m = tri!(mode_of(layout, i));
+                match tri!(items.get(i).as_tiler()) {
+                    Some(t) if i < n => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
+                    _ => tri!(out.push(&m)),
                 }
+                i += 1;
             }
             out.finish()
         }
     }
 }
 
-fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    let target = *coalesce(layout)?.shape();
-    let rest = complement_to(tiler, &target)?;
-    composition(layout, &make_layout_of(&[*tiler, rest])?)
+const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    let target = *tri!(coalesce(layout)).shape();
+    let rest = tri!(complement_to(tiler, &target));
+    composition(layout, &tri!(make_layout_of(&[*tiler, rest])))
 }
 
-fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    let target = mul(block.size(), tiler.cosize())?;
-    let rest = complement_to(block, &DynIntTuple::int(target))?;
-    make_layout_of(&[*block, composition(&rest, tiler)?])
+const fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    let target = tri!(mul(block.size(), tiler.cosize()));
+    let rest = tri!(complement_to(block, &DynIntTuple::int(target)));
+    make_layout_of(&[*block, tri!(composition(&rest, tiler))])
 }
 
 /// CuTe's `logical_divide(layout, tiler)`: `composition(layout, (tiler, complement(tiler,
@@ -60,8 +84,8 @@ fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
 /// let t = "_4:_2".parse().unwrap();
 /// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 /// ```
-pub fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    by_mode(layout, tiler, "logical_divide", divide_layouts)
+pub const fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    by_mode(layout, tiler, Op::Divide)
 }
 
 /// CuTe's `logical_product(block, tiler)`: `(block, composition(complement(block,
@@ -73,13 +97,13 @@ pub fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t = "_6:_1".parse().unwrap();
 /// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 /// ```
-pub fn logical_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    by_mode(block, tiler, "logical_product", product_layouts)
+pub const fn logical_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    by_mode(block, tiler, Op::Product)
 }
 
 /// CuTe's `tile_unzip` (`zip2_by`): gather the first and second modes of the rank-2 modes at the
 /// terminals of the tiler into `((tiles...), (rests..., other modes...))`.
-fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
+const fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
     let Some(items) = guide else {
         if layout.rank() != 2 || layout.shape().is_int() {
             return Err(LayoutError::RankMismatch { what: "divided mode", got: layout.rank(), expected: 2 });
@@ -87,24 +111,27 @@ fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
         return Ok(*layout);
     };
     let n = items.len();
-    let mut firsts = ModeBuilder::new()?;
-    let mut seconds = ModeBuilder::new()?;
-    for (i, m) in modes_of(layout).enumerate() {
+    let mut firsts = tri!(ModeBuilder::new());
+    let mut seconds = tri!(ModeBuilder::new());
+    let mut i = 0;
+    while i < layout.rank() {
+        let m = tri!(mode_of(layout, i));
         if i < n {
-            let sub = match items.get(i).as_tiler()? {
-                Some(Tiler::Modes(inner)) => unzip(&m, Some(&inner))?,
-                _ => unzip(&m, None)?,
+            let sub = match tri!(items.get(i).as_tiler()) {
+                Some(Tiler::Modes(inner)) => tri!(unzip(&m, Some(&inner))),
+                _ => tri!(unzip(&m, None)),
             };
-            firsts.push(&sub.mode(0).ok_or(LayoutError::TooLarge)?)?;
-            seconds.push(&sub.mode(1).ok_or(LayoutError::TooLarge)?)?;
+            tri!(firsts.push(&tri!(mode_of(&sub, 0))));
+            tri!(seconds.push(&tri!(mode_of(&sub, 1))));
         } else {
-            seconds.push(&m)?;
+            tri!(seconds.push(&m));
         }
+        i += 1;
     }
-    make_layout_of(&[firsts.finish()?, seconds.finish()?])
+    make_layout_of(&[tri!(firsts.finish()), tri!(seconds.finish())])
 }
 
-fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+const fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     match tiler {
         Tiler::Layout(_) => unzip(result, None),
         Tiler::Modes(items) => unzip(result, Some(items)),
@@ -113,17 +140,22 @@ fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 
 /// Unpack the modes of the rank-2 `layout`'s mode `which` (if it has more than one) into the top
 /// level: CuTe's `result(_, repeat<R1>(_))` and friends.
-fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
-    let mut out = ModeBuilder::new()?;
-    for (i, m) in modes_of(layout).enumerate() {
+const fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
+    let mut out = tri!(ModeBuilder::new());
+    let mut i = 0;
+    while i < layout.rank() {
+        let m = tri!(mode_of(layout, i));
         let open = (i == 0 && first) || (i == 1 && second);
         if open && !m.shape().is_int() && m.rank() > 1 {
-            for sub in modes_of(&m) {
-                out.push(&sub)?;
+            let mut j = 0;
+            while j < m.rank() {
+                tri!(out.push(&tri!(mode_of(&m, j))));
+                j += 1;
             }
         } else {
-            out.push(&m)?;
+            tri!(out.push(&m));
         }
+        i += 1;
     }
     out.finish()
 }
@@ -136,8 +168,8 @@ fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
 /// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
 /// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((_4,_3),(_2,_2)):((_1,_8),(_4,_24))");
 /// ```
-pub fn zipped_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    zipped(&logical_divide(layout, tiler)?, tiler)
+pub const fn zipped_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    zipped(&tri!(logical_divide(layout, tiler)), tiler)
 }
 
 /// CuTe's `tiled_divide(layout, tiler)`: `((tile...), rest0, rest1, ...)`.
@@ -148,8 +180,8 @@ pub fn zipped_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
 /// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((_4,_3),_2,_2):((_1,_8),_4,_24)");
 /// ```
-pub fn tiled_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    unpack(&zipped_divide(layout, tiler)?, false, true)
+pub const fn tiled_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&tri!(zipped_divide(layout, tiler)), false, true)
 }
 
 /// CuTe's `flat_divide(layout, tiler)`: `(tile0, tile1, ..., rest0, rest1, ...)`.
@@ -160,8 +192,8 @@ pub fn tiled_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t: Tiler = "<_4:_1, _3:_1>".parse().unwrap();
 /// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(_4,_3,_2,_2):(_1,_8,_4,_24)");
 /// ```
-pub fn flat_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    unpack(&zipped_divide(layout, tiler)?, true, true)
+pub const fn flat_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&tri!(zipped_divide(layout, tiler)), true, true)
 }
 
 /// CuTe's `zipped_product(block, tiler)`: `((block...), (repeats...))`.
@@ -172,8 +204,8 @@ pub fn flat_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t: Tiler = "<_3, _2>".parse().unwrap();
 /// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((_2,_2),(_3,_2)):((_1,_2),(_2,_1))");
 /// ```
-pub fn zipped_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    zipped(&logical_product(block, tiler)?, tiler)
+pub const fn zipped_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    zipped(&tri!(logical_product(block, tiler)), tiler)
 }
 
 /// CuTe's `tiled_product(block, tiler)`: `((block...), repeat0, repeat1, ...)`.
@@ -184,8 +216,8 @@ pub fn zipped_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t: Tiler = "<_3, _2>".parse().unwrap();
 /// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((_2,_2),_3,_2):((_1,_2),_2,_1)");
 /// ```
-pub fn tiled_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    unpack(&zipped_product(block, tiler)?, false, true)
+pub const fn tiled_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&tri!(zipped_product(block, tiler)), false, true)
 }
 
 /// CuTe's `flat_product(block, tiler)`: `(block0, block1, ..., repeat0, repeat1, ...)`.
@@ -196,29 +228,31 @@ pub fn tiled_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// let t: Tiler = "<_3, _2>".parse().unwrap();
 /// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(_2,_2,_3,_2):(_1,_2,_2,_1)");
 /// ```
-pub fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    unpack(&zipped_product(block, tiler)?, true, true)
+pub const fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+    unpack(&tri!(zipped_product(block, tiler)), true, true)
 }
 
 /// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`; scalars pair up.
-fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     if a.shape().is_int() {
-        return make_layout_of(&[make_layout_of(&[*a, *b])?]);
+        return make_layout_of(&[tri!(make_layout_of(&[*a, *b]))]);
     }
     if b.shape().is_int() || a.rank() != b.rank() {
         return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
     }
-    let mut out = ModeBuilder::new()?;
-    for (x, y) in modes_of(a).zip(modes_of(b)) {
-        out.push(&make_layout_of(&[x, y])?)?;
+    let mut out = tri!(ModeBuilder::new());
+    let mut i = 0;
+    while i < a.rank() {
+        tri!(out.push(&tri!(make_layout_of(&[tri!(mode_of(a, i)), tri!(mode_of(b, i))]))));
+        i += 1;
     }
     out.finish()
 }
 
-fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
-    let r = block.rank().max(tiler.rank());
-    let result = product_layouts(&append_to(block, r)?, &append_to(tiler, r)?)?;
-    let (a, c) = (result.mode(0).ok_or(LayoutError::TooLarge)?, result.mode(1).ok_or(LayoutError::TooLarge)?);
+const fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
+    let r = if block.rank() > tiler.rank() { block.rank() } else { tiler.rank() };
+    let result = tri!(product_layouts(&tri!(append_to(block, r)), &tri!(append_to(tiler, r))));
+    let (a, c) = (tri!(mode_of(&result, 0)), tri!(mode_of(&result, 1)));
     if raked { zip(&c, &a) } else { zip(&a, &c) }
 }
 
@@ -231,7 +265,7 @@ fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLay
 /// let t = "(_3,_4):(_1,_3)".parse().unwrap();
 /// assert_eq!(blocked_product(&a, &t).unwrap().to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 /// ```
-pub fn blocked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+pub const fn blocked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
     rank_sensitive(block, tiler, false)
 }
 
@@ -244,7 +278,7 @@ pub fn blocked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
 /// let t = "(_3,_4):(_1,_3)".parse().unwrap();
 /// assert_eq!(raked_product(&a, &t).unwrap().to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
 /// ```
-pub fn raked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+pub const fn raked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
     rank_sensitive(block, tiler, true)
 }
 

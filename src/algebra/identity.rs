@@ -51,9 +51,13 @@ fn basis_like(shape: &DynIntTuple, outer: Option<Basis>) -> R<DynIntTuple> {
 }
 
 /// `Err` naming `op` if any of `layouts` has basis strides.
-pub(crate) fn integer_strides(op: &'static str, layouts: &[&DynLayout]) -> R<()> {
-    if layouts.iter().any(|l| l.has_basis()) {
-        return Err(LayoutError::BasisStride { op });
+pub(crate) const fn integer_strides(op: &'static str, layouts: &[&DynLayout]) -> R<()> {
+    let mut k = 0;
+    while k < layouts.len() {
+        if layouts[k].has_basis() {
+            return Err(LayoutError::BasisStride { op });
+        }
+        k += 1;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use super::R;
 use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// Up to [`MAX_NODES`] modes `s:d`, flat. No heap.
 #[derive(Clone, Copy)]
@@ -14,42 +14,48 @@ pub(crate) struct Leaves {
 }
 
 impl Leaves {
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Leaves { n: 0, s: [DynInt::fixed(0); MAX_NODES], d: [DynInt::fixed(0); MAX_NODES] }
     }
 
     /// The flattened modes of a layout.
-    pub(crate) fn of(l: &DynLayout) -> Self {
+    pub(crate) const fn of(l: &DynLayout) -> Self {
         let mut m = Leaves::new();
-        for (s, d) in l.shape().leaves().zip(l.stride().leaves()) {
-            // A layout has at most MAX_NODES integers, so this always fits.
-            let _ = m.push(s, d);
+        // The shape and the stride are congruent: their integers pair up in node order.
+        let (s, d) = (l.shape(), l.stride());
+        let mut k = 0;
+        while k < s.node_count() {
+            if let (Node::Int(sv), Node::Int(dv)) = (s.node(k), d.node(k)) {
+                // A layout has at most MAX_NODES integers, so this always fits.
+                let _ = m.push(sv, dv);
+            }
+            k += 1;
         }
         m
     }
 
-    pub(crate) fn len(&self) -> usize {
+    pub(crate) const fn len(&self) -> usize {
         self.n
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub(crate) const fn is_empty(&self) -> bool {
         self.n == 0
     }
 
-    pub(crate) fn shape(&self, k: usize) -> DynInt {
+    pub(crate) const fn shape(&self, k: usize) -> DynInt {
         self.s[k]
     }
 
-    pub(crate) fn stride(&self, k: usize) -> DynInt {
+    pub(crate) const fn stride(&self, k: usize) -> DynInt {
         self.d[k]
     }
 
-    pub(crate) fn set(&mut self, k: usize, s: DynInt, d: DynInt) {
+    pub(crate) const fn set(&mut self, k: usize, s: DynInt, d: DynInt) {
         self.s[k] = s;
         self.d[k] = d;
     }
 
-    pub(crate) fn push(&mut self, s: DynInt, d: DynInt) -> R<()> {
+    pub(crate) const fn push(&mut self, s: DynInt, d: DynInt) -> R<()> {
         if self.n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -59,36 +65,44 @@ impl Leaves {
         Ok(())
     }
 
-    pub(crate) fn push_front(&mut self, s: DynInt, d: DynInt) -> R<()> {
+    pub(crate) const fn push_front(&mut self, s: DynInt, d: DynInt) -> R<()> {
         if self.n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
-        self.s.copy_within(0..self.n, 1);
-        self.d.copy_within(0..self.n, 1);
+        let mut k = self.n;
+        while k > 0 {
+            self.s[k] = self.s[k - 1];
+            self.d[k] = self.d[k - 1];
+            k -= 1;
+        }
         self.s[0] = s;
         self.d[0] = d;
         self.n += 1;
         Ok(())
     }
 
-    pub(crate) fn remove(&mut self, k: usize) {
-        self.s.copy_within(k + 1..self.n, k);
-        self.d.copy_within(k + 1..self.n, k);
+    pub(crate) const fn remove(&mut self, k: usize) {
+        let mut j = k;
+        while j + 1 < self.n {
+            self.s[j] = self.s[j + 1];
+            self.d[j] = self.d[j + 1];
+            j += 1;
+        }
         self.n -= 1;
     }
 
     /// The layout of these modes: a tuple, or with `unwrap` a single mode as a scalar layout.
-    pub(crate) fn layout(&self, unwrap: bool) -> R<DynLayout> {
+    pub(crate) const fn layout(&self, unwrap: bool) -> R<DynLayout> {
         if unwrap && self.n == 1 {
             return super::scalar(self.s[0], self.d[0]);
         }
-        DynLayout::new(flat_tuple(&self.s[..self.n])?, flat_tuple(&self.d[..self.n])?)
+        DynLayout::new(tri!(flat_tuple(&self.s, self.n)), tri!(flat_tuple(&self.d, self.n)))
     }
 
     /// The same function with modes merged by value (ignoring static-ness) wherever
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.
-    pub(crate) fn merged(&self) -> Leaves {
+    pub(crate) const fn merged(&self) -> Leaves {
         let mut out = self.merge(true);
         if out.n == 0 {
             let _ = out.push(DynInt::runtime(1), DynInt::runtime(0));
@@ -98,20 +112,25 @@ impl Leaves {
 
     /// The canonical form of the function on `0..size`: extent-1 modes dropped, modes merged by
     /// value. Two layouts of equal size whose canonical forms are equal are equal functions.
-    pub(crate) fn canonical(&self) -> Leaves {
+    pub(crate) const fn canonical(&self) -> Leaves {
         self.merge(false)
     }
 
-    fn merge(&self, keep_last: bool) -> Leaves {
+    const fn merge(&self, keep_last: bool) -> Leaves {
         let mut out = Leaves::new();
-        for k in 0..self.n {
+        let mut k = 0;
+        while k < self.n {
             let (s, d, basis) = (self.s[k].value, self.d[k].value, self.d[k].basis);
-            if s == 1 && !(keep_last && k + 1 == self.n) {
+            k += 1;
+            if s == 1 && !(keep_last && k == self.n) {
                 continue;
             }
             if out.n > 0 {
                 let (ps, pd) = (out.s[out.n - 1].value, out.d[out.n - 1]);
-                if ps.checked_mul(pd.value) == Some(d) && (pd.basis == basis || d == 0) {
+                if let Some(span) = ps.checked_mul(pd.value)
+                    && span == d
+                    && (pd.basis.same(&basis) || d == 0)
+                {
                     out.s[out.n - 1] = DynInt::runtime(ps * s);
                     continue;
                 }
@@ -122,23 +141,36 @@ impl Leaves {
     }
 
     /// Equal as values (static-ness ignored).
-    pub(crate) fn same_values(&self, other: &Leaves) -> bool {
-        self.n == other.n
-            && (0..self.n).all(|k| {
-                let (d, e) = (self.d[k], other.d[k]);
-                self.s[k].value == other.s[k].value
-                    && d.value == e.value
-                    && (d.basis == e.basis || d.value == 0)
-            })
+    pub(crate) const fn same_values(&self, other: &Leaves) -> bool {
+        if self.n != other.n {
+            return false;
+        }
+        let mut k = 0;
+        while k < self.n {
+            let (d, e) = (self.d[k], other.d[k]);
+            if self.s[k].value != other.s[k].value
+                || d.value != e.value
+                || !(d.basis.same(&e.basis) || d.value == 0)
+            {
+                return false;
+            }
+            k += 1;
+        }
+        true
     }
 }
 
 /// The flat tuple of these integers, built in place (no tuple per integer).
-fn flat_tuple(values: &[DynInt]) -> R<DynIntTuple> {
+const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
+    if n > u8::MAX as usize {
+        return Err(LayoutError::TooLarge);
+    }
     let mut t = DynIntTuple::builder();
-    t.push_node(Node::Tuple(u8::try_from(values.len()).map_err(|_| LayoutError::TooLarge)?))?;
-    for v in values {
-        t.push_node(Node::Int(*v))?;
+    tri!(t.push_node(Node::Tuple(n as u8)));
+    let mut k = 0;
+    while k < n {
+        tri!(t.push_node(Node::Int(values[k])));
+        k += 1;
     }
     Ok(t)
 }

@@ -94,7 +94,7 @@ pub use slice::{Slicer, slice, slice_and_offset};
 pub use tiler::{TileMode, Tiler};
 
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 type R<T> = Result<T, LayoutError>;
 
@@ -106,10 +106,12 @@ type R<T> = Result<T, LayoutError>;
 /// let b = "(2,3):(4,8)".parse().unwrap();
 /// assert_eq!(make_layout_of(&[a, b]).unwrap().to_string(), "(_4,(2,3)):(_1,(4,8))");
 /// ```
-pub fn make_layout_of(modes: &[DynLayout]) -> R<DynLayout> {
-    let mut b = ModeBuilder::new()?;
-    for m in modes {
-        b.push(m)?;
+pub const fn make_layout_of(modes: &[DynLayout]) -> R<DynLayout> {
+    let mut b = tri!(ModeBuilder::new());
+    let mut k = 0;
+    while k < modes.len() {
+        tri!(b.push(&modes[k]));
+        k += 1;
     }
     b.finish()
 }
@@ -123,26 +125,36 @@ pub(crate) struct ModeBuilder {
 }
 
 impl ModeBuilder {
-    pub(crate) fn new() -> R<Self> {
+    pub(crate) const fn new() -> R<Self> {
         let mut shape = DynIntTuple::builder();
         let mut stride = DynIntTuple::builder();
-        shape.push_node(crate::dynamic::int_tuple::Node::Tuple(0))?;
-        stride.push_node(crate::dynamic::int_tuple::Node::Tuple(0))?;
+        tri!(shape.push_node(crate::dynamic::int_tuple::Node::Tuple(0)));
+        tri!(stride.push_node(crate::dynamic::int_tuple::Node::Tuple(0)));
         Ok(ModeBuilder { shape, stride, n: 0 })
     }
 
-    pub(crate) fn push(&mut self, mode: &DynLayout) -> R<()> {
-        self.shape.push_tuple(mode.shape())?;
-        self.stride.push_tuple(mode.stride())?;
+    pub(crate) const fn push(&mut self, mode: &DynLayout) -> R<()> {
+        tri!(self.shape.push_tuple(mode.shape()));
+        tri!(self.stride.push_tuple(mode.stride()));
         self.n += 1;
         Ok(())
     }
 
-    pub(crate) fn finish(mut self) -> R<DynLayout> {
-        let n = u8::try_from(self.n).map_err(|_| LayoutError::TooLarge)?;
-        self.shape.set_root_arity(n);
-        self.stride.set_root_arity(n);
+    pub(crate) const fn finish(mut self) -> R<DynLayout> {
+        if self.n > u8::MAX as usize {
+            return Err(LayoutError::TooLarge);
+        }
+        self.shape.set_root_arity(self.n as u8);
+        self.stride.set_root_arity(self.n as u8);
         DynLayout::new(self.shape, self.stride)
+    }
+}
+
+/// Mode `i` of `l` (an integer layout is its own only mode); `Err` if out of range.
+pub(crate) const fn mode_of(l: &DynLayout, i: usize) -> R<DynLayout> {
+    match l.mode(i) {
+        Some(m) => Ok(m),
+        None => Err(LayoutError::TooLarge),
     }
 }
 
@@ -152,27 +164,30 @@ pub(crate) fn modes_of(l: &DynLayout) -> impl Iterator<Item = DynLayout> + '_ {
 }
 
 /// `a * b` that is an error, not a wrap, on overflow; static per CuTe's rules.
-pub(crate) fn mul(a: DynInt, b: DynInt) -> R<DynInt> {
-    a.value.checked_mul(b.value).ok_or(LayoutError::SizeOverflow)?;
+pub(crate) const fn mul(a: DynInt, b: DynInt) -> R<DynInt> {
+    if a.value.checked_mul(b.value).is_none() {
+        return Err(LayoutError::SizeOverflow);
+    }
     Ok(a.mul(b))
 }
 
 /// Whether `v` is CuTe's static integer `k` (`is_constant<k>`).
-pub(crate) fn is_const(v: DynInt, k: isize) -> bool {
+pub(crate) const fn is_const(v: DynInt, k: isize) -> bool {
     v.is_static && v.value == k
 }
 
 /// CuTe's `min` of two integers: static only if both are.
-pub(crate) fn min(a: DynInt, b: DynInt) -> DynInt {
-    DynInt { value: a.value.min(b.value), is_static: a.is_static && b.is_static, basis: a.basis }
+pub(crate) const fn min(a: DynInt, b: DynInt) -> DynInt {
+    let value = if a.value < b.value { a.value } else { b.value };
+    DynInt { value, is_static: a.is_static && b.is_static, basis: a.basis }
 }
 
 /// CuTe's `signum`.
-pub(crate) fn signum(a: DynInt) -> DynInt {
+pub(crate) const fn signum(a: DynInt) -> DynInt {
     DynInt::new(a.value.signum(), a.is_static)
 }
 
 /// The scalar layout `s:d`.
-pub(crate) fn scalar(s: DynInt, d: DynInt) -> R<DynLayout> {
+pub(crate) const fn scalar(s: DynInt, d: DynInt) -> R<DynLayout> {
     DynLayout::new(DynIntTuple::int(s), DynIntTuple::int(d))
 }

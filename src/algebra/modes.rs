@@ -2,9 +2,9 @@
 //! (`upcast`, `downcast`, `recast_layout`) and `make_layout_like`.
 
 use super::admissible::Inadmissible;
-use super::{ModeBuilder, R, is_const, modes_of, scalar};
+use super::{ModeBuilder, R, is_const, modes_of};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 fn out_of_range(op: &'static str, index: usize, rank: usize) -> LayoutError {
     LayoutError::ModeOutOfRange { op, index, rank }
@@ -134,7 +134,7 @@ pub fn replace(layout: &DynLayout, index: usize, x: &DynLayout) -> R<DynLayout> 
 /// let l = "_4:_1".parse().unwrap();
 /// assert_eq!(append_to(&l, 3).unwrap().to_string(), "(_4,_1,_1):(_1,_0,_0)");
 /// ```
-pub fn append_to(layout: &DynLayout, n: usize) -> R<DynLayout> {
+pub const fn append_to(layout: &DynLayout, n: usize) -> R<DynLayout> {
     let r = layout.rank();
     if n < r {
         return Err(LayoutError::RankMismatch { what: "layout", got: r, expected: n });
@@ -142,13 +142,11 @@ pub fn append_to(layout: &DynLayout, n: usize) -> R<DynLayout> {
     if n == r {
         return Ok(*layout);
     }
-    let pad = scalar(DynInt::fixed(1), DynInt::fixed(0))?;
-    let mut out = ModeBuilder::new()?;
-    for m in modes_of(layout) {
-        out.push(&m)?;
-    }
-    for _ in r..n {
-        out.push(&pad)?;
+    let mut out = tri!(ModeBuilder::new());
+    let mut i = 0;
+    while i < n {
+        tri!(out.push(&if i < r { tri!(super::mode_of(layout, i)) } else { DynLayout::UNIT }));
+        i += 1;
     }
     out.finish()
 }

@@ -6,7 +6,7 @@
 
 use super::R;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 use crate::text::{ParseError, Parser};
 use core::fmt;
 use core::str::FromStr;
@@ -84,7 +84,7 @@ impl TileModes {
     /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
     /// assert_eq!(items.len(), 2);
     /// ```
-    pub fn len(&self) -> usize {
+    pub const fn len(&self) -> usize {
         self.n
     }
 
@@ -95,7 +95,7 @@ impl TileModes {
     /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
     /// assert!(!items.is_empty());
     /// ```
-    pub fn is_empty(&self) -> bool {
+    pub const fn is_empty(&self) -> bool {
         self.n == 0
     }
 
@@ -106,11 +106,14 @@ impl TileModes {
     /// let Tiler::Modes(items) = "<_2:_1, _3:_1>".parse().unwrap() else { unreachable!() };
     /// assert!(matches!(items.get(5), const_layout::algebra::TileMode::Keep)); // past the end
     /// ```
-    pub fn get(&self, i: usize) -> TileMode {
+    pub const fn get(&self, i: usize) -> TileMode {
         if i >= self.n {
             return TileMode::Keep;
         }
-        let m = self.modes.mode(i).unwrap_or_default();
+        let m = match self.modes.mode(i) {
+            Some(m) => m,
+            None => DynLayout::UNIT,
+        };
         match self.kinds[i] {
             Kind::Keep => TileMode::Keep,
             Kind::Layout => TileMode::Layout(m),
@@ -127,24 +130,26 @@ impl Tiler {
     /// let t = Tiler::by_mode(&[TileMode::Keep, TileMode::Layout("_2:_1".parse().unwrap())]).unwrap();
     /// assert_eq!(t.to_string(), "<_, _2:_1>");
     /// ```
-    pub fn by_mode(items: &[TileMode]) -> R<Tiler> {
+    pub const fn by_mode(items: &[TileMode]) -> R<Tiler> {
         if items.len() > MAX_TILE_MODES {
             return Err(LayoutError::TooLarge);
         }
         let mut kinds = [Kind::Keep; MAX_TILE_MODES];
-        let mut parts = [DynLayout::default(); MAX_TILE_MODES];
-        for (k, item) in items.iter().enumerate() {
-            (kinds[k], parts[k]) = match item {
-                TileMode::Keep => (Kind::Keep, DynLayout::default()),
+        let mut modes = tri!(super::ModeBuilder::new());
+        let mut k = 0;
+        while k < items.len() {
+            let part;
+            (kinds[k], part) = match &items[k] {
+                TileMode::Keep => (Kind::Keep, DynLayout::UNIT),
                 TileMode::Layout(l) => (Kind::Layout, *l),
-                TileMode::Shape(s) => (Kind::Shape, DynLayout::new(*s, DynIntTuple::int(DynInt::fixed(0)))?),
+                TileMode::Shape(s) => {
+                    (Kind::Shape, tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::fixed(0)))))
+                }
             };
+            tri!(modes.push(&part));
+            k += 1;
         }
-        Ok(Tiler::Modes(TileModes {
-            modes: super::make_layout_of(&parts[..items.len()])?,
-            kinds,
-            n: items.len(),
-        }))
+        Ok(Tiler::Modes(TileModes { modes: tri!(modes.finish()), kinds, n: items.len() }))
     }
 
     /// A shape used as a tiler: an integer `n` is the layout `make_layout(n)` (`n:_1`, or `_1:_0`
@@ -154,20 +159,23 @@ impl Tiler {
     /// use const_layout::algebra::Tiler;
     /// assert_eq!(Tiler::from_shape(&"(_2,(_2,4))".parse().unwrap()).unwrap().to_string(), "<_2, (_2,4)>");
     /// ```
-    pub fn from_shape(shape: &DynIntTuple) -> R<Tiler> {
+    pub const fn from_shape(shape: &DynIntTuple) -> R<Tiler> {
         match shape.as_int() {
             // CuTe's `make_layout(n)`: compact, so a static `_1` gets stride `_0`.
-            Some(n) => Ok(Tiler::Layout(DynLayout::compact(DynIntTuple::int(n), true)?)),
+            Some(n) => Ok(Tiler::Layout(tri!(DynLayout::compact(DynIntTuple::int(n), true)))),
             None => {
                 let mut items = [TileMode::Keep; MAX_TILE_MODES];
                 let n = shape.rank();
                 if n > MAX_TILE_MODES {
                     return Err(LayoutError::TooLarge);
                 }
-                for (item, m) in items.iter_mut().zip(shape.modes()) {
-                    *item = TileMode::Shape(m);
+                let mut k = 0;
+                while k < n {
+                    let Some(m) = shape.mode(k) else { return Err(LayoutError::TooLarge) };
+                    items[k] = TileMode::Shape(m);
+                    k += 1;
                 }
-                Tiler::by_mode(&items[..n])
+                Tiler::by_mode(items.split_at(n).0)
             }
         }
     }
@@ -175,11 +183,11 @@ impl Tiler {
 
 impl TileMode {
     /// This item as a tiler of its own (for the recursion into a mode).
-    pub(crate) fn as_tiler(&self) -> R<Option<Tiler>> {
+    pub(crate) const fn as_tiler(&self) -> R<Option<Tiler>> {
         Ok(match self {
             TileMode::Keep => None,
             TileMode::Layout(l) => Some(Tiler::Layout(*l)),
-            TileMode::Shape(s) => Some(Tiler::from_shape(s)?),
+            TileMode::Shape(s) => Some(tri!(Tiler::from_shape(s))),
         })
     }
 }

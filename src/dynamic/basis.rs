@@ -5,9 +5,9 @@
 //! coordinate is a coordinate (CuTe's `ArithmeticTuple`), assembled here from the per-basis sums.
 //! Integers and bases are not mixed in one layout (but for zero strides), as CuTe does not mix them.
 
-use super::int_tuple::{DynInt, DynIntTuple};
+use super::int_tuple::{DynInt, DynIntTuple, Node};
 use super::ops;
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// The deepest basis path: `E<i,j,k,l>`.
 pub const MAX_BASIS_DEPTH: usize = 4;
@@ -57,8 +57,34 @@ impl Basis {
     }
 
     /// Whether `self` is a proper prefix of `other` (`E<1>` of `E<1,0>`).
-    fn is_prefix_of(&self, other: &Basis) -> bool {
-        self.len < other.len && self.path_slice() == &other.path[..self.len as usize]
+    const fn is_prefix_of(&self, other: &Basis) -> bool {
+        if self.len >= other.len {
+            return false;
+        }
+        let mut k = 0;
+        while k < self.len as usize {
+            if self.path[k] != other.path[k] {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// `==` in a `const fn`.
+    pub(crate) const fn same(&self, other: &Basis) -> bool {
+        self.len == other.len && (self.len == 0 || self.is_prefix_of_or_eq(other))
+    }
+
+    const fn is_prefix_of_or_eq(&self, other: &Basis) -> bool {
+        let mut k = 0;
+        while k < self.len as usize {
+            if self.path[k] != other.path[k] {
+                return false;
+            }
+            k += 1;
+        }
+        self.len <= other.len
     }
 
     /// Whether this is [`Basis::NONE`].
@@ -94,46 +120,85 @@ impl Basis {
     }
 }
 
-/// The distinct bases of a stride's integers, in order of first appearance, with the stride's
-/// integers kept only where they scale that basis (the others become `_0`).
-fn split_by_basis(stride: &DynIntTuple) -> impl Iterator<Item = (Basis, DynIntTuple)> + '_ {
-    let leaves = || stride.leaves().map(|d| d.basis);
-    leaves().enumerate().filter(move |&(k, b)| leaves().position(|c| c == b) == Some(k)).map(move |(_, b)| {
-        let part = stride
-            .map_leaves(|d| if d.basis == b { DynInt::new(d.value, d.is_static) } else { DynInt::fixed(0) });
-        (b, part)
-    })
+/// The stride with only the integers scaling `b` kept, as plain integers (the others `_0`).
+const fn only_basis(stride: &DynIntTuple, b: &Basis) -> DynIntTuple {
+    let mut t = *stride;
+    let mut k = 0;
+    while k < t.node_count() {
+        if let Node::Int(d) = t.node(k) {
+            let kept = if d.basis.same(b) { DynInt::new(d.value, d.is_static) } else { DynInt::fixed(0) };
+            t.set_node(k, Node::Int(kept));
+        }
+        k += 1;
+    }
+    t
+}
+
+/// Whether node `k` of `stride` is the first integer scaling its basis (one per distinct basis).
+const fn first_of_its_basis(stride: &DynIntTuple, k: usize) -> Option<Basis> {
+    let Node::Int(d) = stride.node(k) else { return None };
+    let mut j = 0;
+    while j < k {
+        if let Node::Int(e) = stride.node(j)
+            && e.basis.same(&d.basis)
+        {
+            return None;
+        }
+        j += 1;
+    }
+    Some(d.basis)
 }
 
 /// Checks that a stride does not mix integers with basis elements (zeros aside), and that no
 /// basis is a prefix of another (`E<1>` next to `E<1,0>`): either would make the layout's values
 /// neither offsets nor coordinates.
-pub(crate) fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError> {
+pub(crate) const fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError> {
     if !stride.has_basis() {
         return Ok(());
     }
-    // A zero stride is zero in every basis.
-    let moving = || stride.leaves().filter(|d| d.value != 0);
-    for (leaf, d) in stride.leaves().enumerate().filter(|(_, d)| d.value != 0) {
-        let clash = d.basis.is_none()
-            || moving().any(|e| d.basis.is_prefix_of(&e.basis) || e.basis.is_prefix_of(&d.basis));
-        if clash {
-            return Err(LayoutError::MixedBasis { leaf });
+    let (mut k, mut leaf) = (0, 0);
+    while k < stride.node_count() {
+        // A zero stride is zero in every basis.
+        if let Node::Int(d) = stride.node(k)
+            && d.value != 0
+        {
+            let mut clash = d.basis.is_none();
+            let mut j = 0;
+            while j < stride.node_count() {
+                if let Node::Int(e) = stride.node(j)
+                    && e.value != 0
+                    && (d.basis.is_prefix_of(&e.basis) || e.basis.is_prefix_of(&d.basis))
+                {
+                    clash = true;
+                }
+                j += 1;
+            }
+            if clash {
+                return Err(LayoutError::MixedBasis { leaf });
+            }
         }
+        if let Node::Int(_) = stride.node(k) {
+            leaf += 1;
+        }
+        k += 1;
     }
     Ok(())
 }
 
 /// CuTe's `cosize` of a layout with basis strides: the size of its `coshape`, one extent per basis
 /// (`1 + sum((s - 1) * |d|)` over the integers that scale it).
-pub(crate) fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<DynInt, LayoutError> {
+pub(crate) const fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<DynInt, LayoutError> {
     let mut total = DynInt::fixed(1);
-    for (_, part) in split_by_basis(stride) {
-        let c = ops::cosize(shape, &part)?;
-        total = DynInt::new(
-            total.value.checked_mul(c.value).ok_or(LayoutError::CosizeOverflow)?,
-            total.is_static && c.is_static,
-        );
+    let mut k = 0;
+    while k < stride.node_count() {
+        if let Some(b) = first_of_its_basis(stride, k) {
+            let c = tri!(ops::cosize(shape, &only_basis(stride, &b)));
+            let Some(value) = total.value.checked_mul(c.value) else {
+                return Err(LayoutError::CosizeOverflow);
+            };
+            total = DynInt::new(value, total.is_static && c.is_static);
+        }
+        k += 1;
     }
     Ok(total)
 }
@@ -148,9 +213,11 @@ pub(crate) fn evaluate(
 ) -> Result<DynIntTuple, LayoutError> {
     let mut parts = [(Basis::NONE, DynInt::fixed(0)); super::MAX_NODES];
     let mut n = 0;
-    for (b, part) in split_by_basis(stride) {
-        if !b.is_none() {
-            parts[n] = (b, ops::crd2idx(coord, shape, &part)?);
+    for k in 0..stride.node_count() {
+        if let Some(b) = first_of_its_basis(stride, k)
+            && !b.is_none()
+        {
+            parts[n] = (b, ops::crd2idx(coord, shape, &only_basis(stride, &b))?);
             n += 1;
         }
     }

@@ -1,7 +1,7 @@
 //! [`DynIntTuple`]: an int tuple whose structure is data, in a fixed-capacity array.
 
 pub use super::basis::Basis;
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 use core::fmt;
 
 /// The most nodes (integers plus tuples) one [`DynIntTuple`] holds. `(8,(4,2))` has 5.
@@ -374,13 +374,46 @@ impl DynIntTuple {
     }
 
     /// Whether any integer scales a basis element (a stride such as `_1@0`).
-    pub fn has_basis(&self) -> bool {
-        self.leaves().any(DynInt::has_basis)
+    pub const fn has_basis(&self) -> bool {
+        let mut k = 0;
+        while k < self.len as usize {
+            if let Node::Int(v) = self.nodes[k]
+                && v.has_basis()
+            {
+                return true;
+            }
+            k += 1;
+        }
+        false
     }
 
     /// Whether every integer is static.
-    pub fn is_static(&self) -> bool {
-        self.leaves().all(|v| v.is_static)
+    pub const fn is_static(&self) -> bool {
+        let mut k = 0;
+        while k < self.len as usize {
+            if let Node::Int(v) = self.nodes[k]
+                && !v.is_static
+            {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// Node `k` in preorder (`k` below the node count).
+    pub(crate) const fn node(&self, k: usize) -> Node {
+        self.nodes[k]
+    }
+
+    /// Replace node `k` (an integer by an integer keeps the structure).
+    pub(crate) const fn set_node(&mut self, k: usize, n: Node) {
+        self.nodes[k] = n;
+    }
+
+    /// The number of nodes (integers and tuples).
+    pub(crate) const fn node_count(&self) -> usize {
+        self.len as usize
     }
 
     /// Same nesting (CuTe's `congruent`).
@@ -390,13 +423,20 @@ impl DynIntTuple {
     /// let a: DynIntTuple = "(8,(4,2))".parse().unwrap();
     /// assert!(a.congruent(&"(1,(_8,32))".parse().unwrap()));
     /// ```
-    pub fn congruent(&self, other: &DynIntTuple) -> bool {
-        self.len == other.len
-            && self.nodes().iter().zip(other.nodes()).all(|(a, b)| match (a, b) {
-                (Node::Int(_), Node::Int(_)) => true,
-                (Node::Tuple(x), Node::Tuple(y)) => x == y,
-                _ => false,
-            })
+    pub const fn congruent(&self, other: &DynIntTuple) -> bool {
+        if self.len != other.len {
+            return false;
+        }
+        let mut k = 0;
+        while k < self.len as usize {
+            match (self.nodes[k], other.nodes[k]) {
+                (Node::Int(_), Node::Int(_)) => {}
+                (Node::Tuple(x), Node::Tuple(y)) if x == y => {}
+                _ => return false,
+            }
+            k += 1;
+        }
+        true
     }
 
     /// Equality of values, ignoring static-ness.
@@ -405,16 +445,11 @@ impl DynIntTuple {
     }
 
     /// Whether `other` has the same nesting (tuple arities at the same places).
-    pub(crate) fn same_structure(&self, other: &DynIntTuple) -> bool {
-        self.len == other.len
-            && self.nodes().iter().zip(other.nodes()).all(|(a, b)| match (a, b) {
-                (Node::Int(_), Node::Int(_)) => true,
-                (Node::Tuple(x), Node::Tuple(y)) => x == y,
-                _ => false,
-            })
+    pub(crate) const fn same_structure(&self, other: &DynIntTuple) -> bool {
+        self.congruent(other)
     }
 
-    pub(crate) fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
+    pub(crate) const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
         if self.len as usize >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -424,7 +459,7 @@ impl DynIntTuple {
     }
 
     /// Set the arity of the root tuple of a builder.
-    pub(crate) fn set_root_arity(&mut self, n: u8) {
+    pub(crate) const fn set_root_arity(&mut self, n: u8) {
         self.nodes[0] = Node::Tuple(n);
     }
 
@@ -434,9 +469,11 @@ impl DynIntTuple {
     }
 
     /// Append a whole tuple (as one mode) to a builder.
-    pub(crate) fn push_tuple(&mut self, t: &DynIntTuple) -> Result<(), LayoutError> {
-        for n in t.nodes() {
-            self.push_node(*n)?;
+    pub(crate) const fn push_tuple(&mut self, t: &DynIntTuple) -> Result<(), LayoutError> {
+        let mut k = 0;
+        while k < t.len as usize {
+            tri!(self.push_node(t.nodes[k]));
+            k += 1;
         }
         Ok(())
     }
@@ -477,11 +514,17 @@ impl DynIntTuple {
     /// assert_eq!("(_8,(_4,_2))".parse::<DynIntTuple>().unwrap().size().unwrap().to_string(), "_64");
     /// assert_eq!("()".parse::<DynIntTuple>().unwrap().size().unwrap().to_string(), "_1");
     /// ```
-    pub fn size(&self) -> Result<DynInt, LayoutError> {
+    pub const fn size(&self) -> Result<DynInt, LayoutError> {
         let mut acc = DynInt::fixed(1);
-        for v in self.leaves() {
-            let value = acc.value.checked_mul(v.value).ok_or(LayoutError::SizeOverflow)?;
-            acc = DynInt::new(value, acc.is_static && v.is_static);
+        let mut k = 0;
+        while k < self.len as usize {
+            if let Node::Int(v) = self.nodes[k] {
+                let Some(value) = acc.value.checked_mul(v.value) else {
+                    return Err(LayoutError::SizeOverflow);
+                };
+                acc = DynInt::new(value, acc.is_static && v.is_static);
+            }
+            k += 1;
         }
         Ok(acc)
     }
@@ -493,11 +536,26 @@ impl DynIntTuple {
     /// let t: DynIntTuple = "(8,((4),_2))".parse().unwrap();
     /// assert_eq!(t.flatten().unwrap().to_string(), "(8,4,_2)");
     /// ```
-    pub fn flatten(&self) -> Result<DynIntTuple, LayoutError> {
+    pub const fn flatten(&self) -> Result<DynIntTuple, LayoutError> {
         if self.is_int() {
             return Ok(*self);
         }
-        DynIntTuple::from_modes(self.leaves().map(DynIntTuple::int))
+        let mut t = DynIntTuple::builder();
+        tri!(t.push_node(Node::Tuple(0)));
+        let mut n = 0usize;
+        let mut k = 0;
+        while k < self.len as usize {
+            if let Node::Int(_) = self.nodes[k] {
+                tri!(t.push_node(self.nodes[k]));
+                n += 1;
+            }
+            k += 1;
+        }
+        if n > u8::MAX as usize {
+            return Err(LayoutError::TooLarge);
+        }
+        t.set_root_arity(n as u8);
+        Ok(t)
     }
 
     /// The leaf at a path of mode indices from the root (an empty path is the root itself).

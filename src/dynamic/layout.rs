@@ -1,8 +1,8 @@
 //! [`DynLayout`]: a layout whose structure is known only at run time.
 
-use super::int_tuple::{DynInt, DynIntTuple};
+use super::int_tuple::{DynInt, DynIntTuple, Node};
 use super::{basis, ops};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 use core::fmt;
 
 /// A layout with run-time structure: a [`DynIntTuple`] shape and a congruent stride.
@@ -38,25 +38,30 @@ impl DynLayout {
     /// let bad = DynLayout::new("(8,0)".parse().unwrap(), "(1,8)".parse().unwrap());
     /// assert_eq!(bad.unwrap_err(), LayoutError::NonPositiveExtent { leaf: 1, value: 0 });
     /// ```
-    pub fn new(shape: DynIntTuple, stride: DynIntTuple) -> Result<Self, LayoutError> {
-        for (leaf, v) in shape.leaves().enumerate() {
-            if v.value <= 0 {
-                return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
+    pub const fn new(shape: DynIntTuple, stride: DynIntTuple) -> Result<Self, LayoutError> {
+        let (mut k, mut leaf) = (0, 0);
+        while k < shape.node_count() {
+            if let Node::Int(v) = shape.node(k) {
+                if v.value <= 0 {
+                    return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
+                }
+                if v.has_basis() {
+                    return Err(LayoutError::BasisExtent { leaf });
+                }
+                leaf += 1;
             }
-            if v.has_basis() {
-                return Err(LayoutError::BasisExtent { leaf });
-            }
+            k += 1;
         }
-        let size = shape.size()?;
+        let size = tri!(shape.size());
         // Results of the algebra are built congruent; only a scalar stride against a tuple mode
         // needs the expansion walk.
         let stride =
-            if shape.same_structure(&stride) { stride } else { ops::expand_stride(&shape, &stride)? };
+            if shape.same_structure(&stride) { stride } else { tri!(ops::expand_stride(&shape, &stride)) };
         let cosize = if stride.has_basis() {
-            basis::check_stride(&stride)?;
-            basis::cosize(&shape, &stride)?
+            tri!(basis::check_stride(&stride));
+            tri!(basis::cosize(&shape, &stride))
         } else {
-            ops::cosize(&shape, &stride)?
+            tri!(ops::cosize(&shape, &stride))
         };
         Ok(DynLayout { shape, stride, size, cosize })
     }
@@ -70,9 +75,9 @@ impl DynLayout {
     /// assert_eq!(DynLayout::compact(s, true).unwrap().to_string(), "(_4,(2,_3)):(_1,(_4,8))");
     /// assert_eq!(DynLayout::compact(s, false).unwrap().to_string(), "(_4,(2,_3)):(6,(_3,_1))");
     /// ```
-    pub fn compact(shape: DynIntTuple, left: bool) -> Result<Self, LayoutError> {
-        DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0)))?;
-        let stride = ops::compact(&shape, DynInt::fixed(1), left)?.0;
+    pub const fn compact(shape: DynIntTuple, left: bool) -> Result<Self, LayoutError> {
+        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0))));
+        let stride = tri!(ops::compact(&shape, DynInt::fixed(1), left)).0;
         DynLayout::new(shape, stride)
     }
 
@@ -90,18 +95,26 @@ impl DynLayout {
         DynLayout::new(shape, stride)
     }
 
+    /// `_1:_0`, the layout of one element (CuTe's `Layout<_1,_0>`).
+    pub const UNIT: DynLayout = DynLayout {
+        shape: DynIntTuple::int(DynInt::fixed(1)),
+        stride: DynIntTuple::int(DynInt::fixed(0)),
+        size: DynInt::fixed(1),
+        cosize: DynInt::fixed(1),
+    };
+
     /// The shape.
-    pub fn shape(&self) -> &DynIntTuple {
+    pub const fn shape(&self) -> &DynIntTuple {
         &self.shape
     }
 
     /// The stride, congruent with the shape.
-    pub fn stride(&self) -> &DynIntTuple {
+    pub const fn stride(&self) -> &DynIntTuple {
         &self.stride
     }
 
     /// CuTe's `size`.
-    pub fn size(&self) -> DynInt {
+    pub const fn size(&self) -> DynInt {
         self.size
     }
 
@@ -113,12 +126,12 @@ impl DynLayout {
     /// let id: DynLayout = "(_4,_8):(_1@0,_1@1)".parse().unwrap();
     /// assert_eq!(id.cosize().to_string(), "_32");
     /// ```
-    pub fn cosize(&self) -> DynInt {
+    pub const fn cosize(&self) -> DynInt {
         self.cosize
     }
 
     /// CuTe's `rank`.
-    pub fn rank(&self) -> usize {
+    pub const fn rank(&self) -> usize {
         self.shape.rank()
     }
 
@@ -157,15 +170,21 @@ impl DynLayout {
     }
 
     /// Whether the strides are basis elements (`_1@0`) rather than integers.
-    pub fn has_basis(&self) -> bool {
+    pub const fn has_basis(&self) -> bool {
         self.stride.has_basis()
     }
 
     /// The offset of integer index `i` (a runtime index), as a plain number (0 for basis strides,
     /// whose values are coordinates: see [`DynLayout::apply`]).
-    pub fn offset(&self, i: isize) -> isize {
+    pub const fn offset(&self, i: isize) -> isize {
+        if self.has_basis() {
+            return 0;
+        }
         // The shape and stride are congruent, so this cannot fail.
-        ops::crd2idx(&DynIntTuple::int(DynInt::runtime(i)), &self.shape, &self.stride).map_or(0, |v| v.value)
+        match ops::crd2idx(&DynIntTuple::int(DynInt::runtime(i)), &self.shape, &self.stride) {
+            Ok(v) => v.value,
+            Err(_) => 0,
+        }
     }
 
     /// CuTe's `idx2crd(idx, shape)` on this layout's shape.
@@ -204,8 +223,12 @@ impl DynLayout {
     }
 
     /// Mode `i` as a layout (`layout<i>(L)`).
-    pub fn mode(&self, i: usize) -> Option<DynLayout> {
-        DynLayout::new(self.shape.mode(i)?, self.stride.mode(i)?).ok()
+    pub const fn mode(&self, i: usize) -> Option<DynLayout> {
+        let (Some(s), Some(d)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
+        match DynLayout::new(s, d) {
+            Ok(l) => Some(l),
+            Err(_) => None,
+        }
     }
 
     /// The offsets `L(0), ..., L(size - 1)`.
@@ -222,9 +245,7 @@ impl Default for DynLayout {
     /// assert_eq!(DynLayout::default().to_string(), "_1:_0");
     /// ```
     fn default() -> Self {
-        let one = DynInt::fixed(1);
-        let zero = DynInt::fixed(0);
-        DynLayout { shape: DynIntTuple::int(one), stride: DynIntTuple::int(zero), size: one, cosize: one }
+        DynLayout::UNIT
     }
 }
 

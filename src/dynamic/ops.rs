@@ -4,12 +4,12 @@
 //! int/tuple, int/int), so that values *and* static-ness match what CuTe prints. Structural
 //! mismatches, which are compile errors in CuTe and in the typed API, are `Err` here.
 
-use super::int_tuple::{DynInt, DynIntTuple, MAX_NODES};
-use crate::error::LayoutError;
+use super::int_tuple::{DynInt, DynIntTuple, MAX_NODES, Node};
+use crate::error::{LayoutError, tri};
 
 type R<T> = Result<T, LayoutError>;
 
-fn not_congruent<T>(what: &'static str) -> R<T> {
+const fn not_congruent<T>(what: &'static str) -> R<T> {
     Err(LayoutError::NotCongruent { what })
 }
 
@@ -18,7 +18,7 @@ fn product(t: &DynIntTuple) -> R<DynInt> {
 }
 
 /// CuTe's `crd2idx(coord, shape, stride)`.
-pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+pub(crate) const fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     match (c.as_int(), s.is_int()) {
         (None, false) => {
             if c.rank() != s.rank() {
@@ -31,12 +31,17 @@ pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dy
             if d.is_int() || d.rank() != s.rank() {
                 return not_congruent("stride");
             }
-            let mut total: Option<DynInt> = None;
-            for ((cm, sm), dm) in c.modes().zip(s.modes()).zip(d.modes()) {
-                let t = crd2idx(&cm, &sm, &dm)?;
-                total = Some(total.map_or(t, |acc| acc.add(t)));
+            let mut total = DynInt::fixed(0);
+            let mut k = 0;
+            while k < s.rank() {
+                let (Some(cm), Some(sm), Some(dm)) = (c.mode(k), s.mode(k), d.mode(k)) else {
+                    return not_congruent("stride");
+                };
+                let t = tri!(crd2idx(&cm, &sm, &dm));
+                total = if k == 0 { t } else { total.add(t) };
+                k += 1;
             }
-            Ok(total.unwrap_or(DynInt::fixed(0)))
+            Ok(total)
         }
         (None, true) => not_congruent("coordinate"),
         (Some(ci), false) => {
@@ -46,13 +51,27 @@ pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dy
             if s.rank() == 0 {
                 return Ok(DynInt::fixed(0));
             }
-            let mut total: Option<DynInt> = None;
-            for (part, dm) in split(ci, s).zip(d.modes()) {
-                let (c, sm) = part?;
-                let t = crd2idx(&DynIntTuple::int(c), &sm, &dm)?;
-                total = Some(total.map_or(t, |acc| acc.add(t)));
+            // CuTe's `crd2idx_itt`: each mode takes `coord % size(mode)` and passes
+            // `coord / size(mode)` on; the last mode takes what is left.
+            let n = s.rank();
+            let mut rest = ci;
+            let mut total = DynInt::fixed(0);
+            let mut k = 0;
+            while k < n {
+                let (Some(sm), Some(dm)) = (s.mode(k), d.mode(k)) else { return not_congruent("stride") };
+                let part = if k + 1 == n {
+                    rest
+                } else {
+                    let p = tri!(sm.size());
+                    let m = rest.rem(p);
+                    rest = rest.div(p);
+                    m
+                };
+                let t = tri!(crd2idx(&DynIntTuple::int(part), &sm, &dm));
+                total = if k == 0 { t } else { total.add(t) };
+                k += 1;
             }
-            Ok(total.unwrap_or(DynInt::fixed(0)))
+            Ok(total)
         }
         (Some(ci), true) => match d.as_int() {
             Some(di) => Ok(ci.mul(di)),
@@ -61,9 +80,8 @@ pub(crate) fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dy
     }
 }
 
-/// CuTe's split of an integer coordinate over the modes of a tuple shape (`crd2idx_itt`): each mode
-/// takes `coord % size(mode)` and passes `coord / size(mode)` on; the last mode takes what is left.
-/// Yields each mode's integer with the mode.
+/// CuTe's split of an integer coordinate over the modes of a tuple shape (`crd2idx_itt`), as
+/// [`crd2idx`] does it. Yields each mode's integer with the mode.
 fn split(coord: DynInt, s: &DynIntTuple) -> impl Iterator<Item = R<(DynInt, DynIntTuple)>> + '_ {
     let n = s.rank();
     let mut rest = coord;
@@ -158,7 +176,7 @@ fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
 
 /// CuTe's `compact_major`: strides of the compact layout starting at `current`, column-major
 /// (`left`) or row-major; returns them and the final running product.
-pub(crate) fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+pub(crate) const fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
     if let Some(sv) = s.as_int() {
         if sv.is_static && sv.value == 1 {
             return Ok((DynIntTuple::int(DynInt::fixed(0)), current));
@@ -171,43 +189,60 @@ pub(crate) fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynInt
             DynInt { value: next, is_static: current.is_static && sv.is_static, basis: current.basis },
         ));
     }
-    walk_modes(s, current, left, compact)
+    walk_modes(s, current, left, Step::Compact)
+}
+
+/// The running-product steps [`walk_modes`] applies (a `const fn` cannot call a function pointer).
+#[derive(Clone, Copy)]
+enum Step {
+    Compact,
+    Exclusive,
+}
+
+const fn step(s: &DynIntTuple, init: DynInt, left: bool, how: Step) -> R<(DynIntTuple, DynInt)> {
+    match how {
+        Step::Compact => compact(s, init, left),
+        Step::Exclusive => exclusive_product(s, init, left),
+    }
 }
 
 /// Apply a running-product step to the modes of a tuple, left to right or right to left, keeping the
 /// results in mode order.
-fn walk_modes(
-    s: &DynIntTuple,
-    init: DynInt,
-    left: bool,
-    step: fn(&DynIntTuple, DynInt, bool) -> R<(DynIntTuple, DynInt)>,
-) -> R<(DynIntTuple, DynInt)> {
+const fn walk_modes(s: &DynIntTuple, init: DynInt, left: bool, how: Step) -> R<(DynIntTuple, DynInt)> {
     let n = s.rank();
     // The running product entering each mode, computed in walking order.
     let mut entering = [DynInt::fixed(0); MAX_NODES];
     let mut cur = init;
-    for k in 0..n {
+    let mut k = 0;
+    while k < n {
         let idx = if left { k } else { n - 1 - k };
-        let m = s.mode(idx).ok_or(LayoutError::TooLarge)?;
+        let Some(m) = s.mode(idx) else { return Err(LayoutError::TooLarge) };
         entering[idx] = cur;
-        cur = step(&m, cur, left)?.1;
+        cur = tri!(step(&m, cur, left, how)).1;
+        k += 1;
     }
-    let out =
-        DynIntTuple::try_from_modes(s.modes().enumerate().map(|(k, m)| Ok(step(&m, entering[k], left)?.0)))?;
+    let mut out = DynIntTuple::builder();
+    tri!(out.push_node(Node::Tuple(n as u8)));
+    let mut k = 0;
+    while k < n {
+        let Some(m) = s.mode(k) else { return Err(LayoutError::TooLarge) };
+        tri!(out.push_tuple(&tri!(step(&m, entering[k], left, how)).0));
+        k += 1;
+    }
     Ok((out, cur))
 }
 
 /// pycute's exclusive `prefix_product(a, init)` (and its mirror, the suffix product): no stride-0
 /// rule for static 1s.
-pub(crate) fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+pub(crate) const fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
     if let Some(sv) = s.as_int() {
-        let next = init.value.checked_mul(sv.value).ok_or(LayoutError::SizeOverflow)?;
+        let Some(next) = init.value.checked_mul(sv.value) else { return Err(LayoutError::SizeOverflow) };
         return Ok((
             DynIntTuple::int(init),
             DynInt { value: next, is_static: init.is_static && sv.is_static, basis: init.basis },
         ));
     }
-    walk_modes(s, init, left, exclusive_product)
+    walk_modes(s, init, left, Step::Exclusive)
 }
 
 /// Which of CuTe's two tuple divisions.
@@ -220,7 +255,7 @@ pub(crate) enum Division {
 }
 
 /// CuTe's `shape_div(a, b)` or `ceil_div(a, b)`.
-pub(crate) fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIntTuple> {
+pub(crate) const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIntTuple> {
     match (a.is_int(), b.is_int()) {
         (false, false) => {
             let ok = match how {
@@ -230,26 +265,40 @@ pub(crate) fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIn
             if !ok {
                 return not_congruent("divisor");
             }
-            DynIntTuple::try_from_modes(a.modes().enumerate().map(|(k, am)| {
-                let bm = b.mode(k).unwrap_or(DynIntTuple::int(DynInt::fixed(1)));
-                divide(&am, &bm, how)
-            }))
+            let mut out = DynIntTuple::builder();
+            tri!(out.push_node(Node::Tuple(a.rank() as u8)));
+            let mut k = 0;
+            while k < a.rank() {
+                let Some(am) = a.mode(k) else { return Err(LayoutError::TooLarge) };
+                let bm = match b.mode(k) {
+                    Some(bm) => bm,
+                    None => DynIntTuple::int(DynInt::fixed(1)),
+                };
+                tri!(out.push_tuple(&tri!(divide(&am, &bm, how))));
+                k += 1;
+            }
+            Ok(out)
         }
         (false, true) => {
             let mut rest = *b;
-            DynIntTuple::try_from_modes(a.modes().map(|am| {
-                let r = divide(&am, &rest, how)?;
-                rest = divide(&rest, &am, how)?;
-                Ok(r)
-            }))
+            let mut out = DynIntTuple::builder();
+            tri!(out.push_node(Node::Tuple(a.rank() as u8)));
+            let mut k = 0;
+            while k < a.rank() {
+                let Some(am) = a.mode(k) else { return Err(LayoutError::TooLarge) };
+                tri!(out.push_tuple(&tri!(divide(&am, &rest, how))));
+                rest = tri!(divide(&rest, &am, how));
+                k += 1;
+            }
+            Ok(out)
         }
-        (true, false) => divide(a, &DynIntTuple::int(product(b)?), how),
+        (true, false) => divide(a, &DynIntTuple::int(tri!(b.size())), how),
         (true, true) => {
-            let (x, y) = (a.as_int().unwrap_or(DynInt::fixed(0)), b.as_int().unwrap_or(DynInt::fixed(1)));
+            let (Some(x), Some(y)) = (a.as_int(), b.as_int()) else { return not_congruent("divisor") };
             if y.value == 0 {
                 return Err(LayoutError::DivisionByZero);
             }
-            if how == Division::Shape
+            if matches!(how, Division::Shape)
                 && x.is_static
                 && y.is_static
                 && x.value % y.value != 0
@@ -293,11 +342,11 @@ pub(crate) fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
 /// The scalar-stride rule: a stride integer against a tuple mode is that mode's compact
 /// column-major strides starting at it. `Err` if an expanded stride overflows (`leaf` counts the
 /// integers of the expanded stride, as the typed path does).
-pub(crate) fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+pub(crate) const fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
     expand_stride_from(s, d, &mut 0)
 }
 
-fn expand_stride_from(s: &DynIntTuple, d: &DynIntTuple, leaf: &mut usize) -> R<DynIntTuple> {
+const fn expand_stride_from(s: &DynIntTuple, d: &DynIntTuple, leaf: &mut usize) -> R<DynIntTuple> {
     match (s.is_int(), d.as_int()) {
         (true, Some(_)) => {
             *leaf += 1;
@@ -305,50 +354,71 @@ fn expand_stride_from(s: &DynIntTuple, d: &DynIntTuple, leaf: &mut usize) -> R<D
         }
         (true, None) => not_congruent("stride"),
         (false, Some(dv)) => {
-            check_compact(s, dv.value, leaf)?;
-            Ok(compact(s, dv, true)?.0)
+            tri!(check_compact(s, dv.value, leaf));
+            Ok(tri!(compact(s, dv, true)).0)
         }
         (false, None) => {
             if s.rank() != d.rank() {
                 return Err(LayoutError::RankMismatch { what: "stride", got: d.rank(), expected: s.rank() });
             }
-            DynIntTuple::try_from_modes(
-                s.modes().zip(d.modes()).map(|(sm, dm)| expand_stride_from(&sm, &dm, leaf)),
-            )
+            let mut out = DynIntTuple::builder();
+            tri!(out.push_node(Node::Tuple(s.rank() as u8)));
+            let mut k = 0;
+            while k < s.rank() {
+                let (Some(sm), Some(dm)) = (s.mode(k), d.mode(k)) else { return not_congruent("stride") };
+                tri!(out.push_tuple(&tri!(expand_stride_from(&sm, &dm, leaf))));
+                k += 1;
+            }
+            Ok(out)
         }
     }
 }
 
 /// Every column-major stride of `s` starting at `d` fits in `isize`.
-fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
+const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
     let mut running = Some(1isize);
-    for v in s.leaves() {
-        let stepped = !(v.is_static && v.value == 1);
-        if stepped && running.and_then(|p| p.checked_mul(d)).is_none() {
-            return Err(LayoutError::StrideOverflow { leaf: *leaf });
+    let mut k = 0;
+    while k < s.node_count() {
+        if let Node::Int(v) = s.node(k) {
+            let stepped = !(v.is_static && v.value == 1);
+            let next = match running {
+                Some(p) => p.checked_mul(d),
+                None => None,
+            };
+            if stepped && next.is_none() {
+                return Err(LayoutError::StrideOverflow { leaf: *leaf });
+            }
+            running = match running {
+                Some(p) => p.checked_mul(v.value),
+                None => None,
+            };
+            *leaf += 1;
         }
-        running = running.and_then(|p| p.checked_mul(v.value));
-        *leaf += 1;
+        k += 1;
     }
     Ok(())
 }
 
 /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.
-pub(crate) fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
-    let mut terms = heapless_modes::Ints::new();
-    for (sv, dv) in s.leaves().zip(d.leaves()) {
-        let m1 = sv.sub(DynInt::fixed(1));
-        let a = dv.value.checked_abs().ok_or(LayoutError::CosizeOverflow)?;
-        m1.value.checked_mul(a).ok_or(LayoutError::CosizeOverflow)?;
-        terms.push(m1.mul(dv.abs()));
-    }
+pub(crate) const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+    // The shape and the stride are congruent: their integers pair up in node order.
     let mut total = DynInt::fixed(0);
-    for k in 0..terms.len() {
-        let t = terms.get(k);
-        total.value.checked_add(t.value).ok_or(LayoutError::CosizeOverflow)?;
-        total = total.add(t);
+    let mut k = 0;
+    while k < s.node_count() && k < d.node_count() {
+        if let (Node::Int(sv), Node::Int(dv)) = (s.node(k), d.node(k)) {
+            let m1 = sv.sub(DynInt::fixed(1));
+            let Some(a) = dv.value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
+            let Some(t) = m1.value.checked_mul(a) else { return Err(LayoutError::CosizeOverflow) };
+            if total.value.checked_add(t).is_none() {
+                return Err(LayoutError::CosizeOverflow);
+            }
+            total = total.add(m1.mul(dv.abs()));
+        }
+        k += 1;
     }
-    total.value.checked_add(1).ok_or(LayoutError::CosizeOverflow)?;
+    if total.value.checked_add(1).is_none() {
+        return Err(LayoutError::CosizeOverflow);
+    }
     Ok(total.add(DynInt::fixed(1)))
 }
 

@@ -113,6 +113,19 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// Call `f` on every integer, left to right.
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf));
+    /// Write every integer's value (wrapping into `isize`, as index math does) into `out`, left to
+    /// right from position `at`, and return the position after the last; integers past the end of
+    /// `out` are skipped. Monomorphic, so index math that reads coordinates this way inlines to
+    /// plain register moves.
+    ///
+    /// ```
+    /// use const_layout::int_tuple::IntTuple;
+    /// use const_layout::C;
+    /// let mut out = [0isize; 4];
+    /// assert_eq!((3usize, (C::<2>, 7u32)).store_values(&mut out, 0), 3);
+    /// assert_eq!(out, [3, 2, 7, 0]);
+    /// ```
+    fn store_values(&self, out: &mut [isize], at: usize) -> usize;
     /// The structure and static values as a compile-time constant: runtime integers appear as
     /// non-static zeros. Evaluating it for a tuple of more than
     /// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes is a compile-time error; it is only used
@@ -211,6 +224,13 @@ impl<T: Int> IntTuple for T {
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
         f(Leaf { value: self.try_value(), is_static: T::STATIC.is_some() })
     }
+    #[inline(always)]
+    fn store_values(&self, out: &mut [isize], at: usize) -> usize {
+        if let Some(slot) = out.get_mut(at) {
+            *slot = self.value();
+        }
+        at + 1
+    }
     fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
         let value =
             self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
@@ -237,6 +257,10 @@ impl IntTuple for () {
         f.write_str("()")
     }
     fn for_each_leaf(&self, _: &mut dyn FnMut(Leaf)) {}
+    #[inline(always)]
+    fn store_values(&self, _: &mut [isize], at: usize) -> usize {
+        at
+    }
     fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
         Ok(crate::dynamic::DynIntTuple::EMPTY)
     }
@@ -313,6 +337,12 @@ macro_rules! impl_int_tuple {
             fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
                 self.$i0.for_each_leaf(f);
                 $(self.$i.for_each_leaf(f);)*
+            }
+            #[inline(always)]
+            fn store_values(&self, out: &mut [isize], at: usize) -> usize {
+                let at = self.$i0.store_values(out, at);
+                $(let at = self.$i.store_values(out, at);)*
+                at
             }
             fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
                 crate::dynamic::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])
