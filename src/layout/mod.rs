@@ -24,6 +24,7 @@
 //! assert_eq!(a.crd2idx((2usize, 3usize)), 26);
 //! ```
 
+pub mod computed;
 mod index;
 mod iter;
 mod ordered;

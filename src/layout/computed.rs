@@ -1,0 +1,456 @@
+//! The layout algebra on static layouts held in type parameters: `composition::<A, B>` where `A`
+//! and `B` are any static layout types, for generic kernels that cannot write their layouts
+//! literally in [`layout!`](macro@crate::layout).
+//!
+//! Rust cannot (on stable) choose a type from a constant's value, and the structure of an algebra
+//! result depends on the operands' values (`coalesce` merges modes whose strides line up). So the
+//! result is a zero-sized type that *names* the expression, [`Static`]`<Composition<A, B>>`, and
+//! its layout is an associated constant, [`StaticLayout::LAYOUT`], computed at compile time by
+//! the same `const fn` algebra that runs at run time ([`crate::algebra`]), with CuTe's static
+//! result structure. Index math reads a per-coordinate-type plan from constants, so after
+//! inlining it is the same straight-line integer code as for a literal static layout (checked on
+//! machine code in `tests/codegen.rs`).
+//!
+//! An inadmissible expression (where CuTe would return a wrong layout) is a compile error in a
+//! full build (`cargo build`, not `cargo check`), whose first line names the failed condition
+//! with its numbers:
+//!
+//! ```text
+//! error[E0080]: evaluation panicked: composition: the right layout's modes overlap in mode 0 of
+//!               the left layout (extent 6): their offsets there reach 4 + 3 = 7
+//! ```
+//!
+//! ```
+//! use const_layout::layout::computed::{StaticLayout, StaticTiler, composition, logical_divide, zipped_divide};
+//! use const_layout::{layout_type, _3, _4};
+//!
+//! // A generic function: the layout and the tile are type parameters.
+//! fn tiles<A: StaticLayout, T: StaticTiler>(a: A, t: T) -> String {
+//!     zipped_divide(a, t).to_string()
+//! }
+//! type Gmem = layout_type!((8,6):(1,8));
+//! // A tuple of static integers is a by-mode tiler (CuTe's `make_shape(_4{}, _3{})`).
+//! assert_eq!(tiles(Gmem::default(), (_4::default(), _3::default())), "((_4,_3),(_2,_2)):((_1,_8),(_4,_24))");
+//!
+//! // A layout is a tiler too; results are zero-sized and feed further operations.
+//! let d = logical_divide(Gmem::default(), <layout_type!(2:3)>::default());
+//! assert_eq!(d.to_string(), "(_2,(_3,_8)):(_3,(_1,_6))");
+//! assert_eq!(core::mem::size_of_val(&d), 0);
+//! assert_eq!(d.crd2idx(5usize), 3 + 2); // index 5 is (1,(2,0))
+//! let c = composition(d, <layout_type!((2,3):(1,2))>::default());
+//! assert_eq!(c.crd2idx((1usize, 2usize)), d.crd2idx(5usize));
+//! ```
+
+use crate::algebra::{self, TileMode, Tiler};
+use crate::dynamic::int_tuple::Node;
+use crate::dynamic::{DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::LayoutError;
+use crate::int_tuple::{IntTuple, StaticTuple};
+use crate::layout::Layout;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A layout whose structure and values are all known at compile time, as a constant.
+///
+/// Implemented by static [`Layout`]s (every integer a `C<N>`), by [`Static`] results, and by the
+/// expression types below, so results feed further operations.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static layout",
+    label = "the static layout algebra needs a layout whose integers are all static",
+    note = "write it with `layout_type!` or `layout!` literals (`C<N>` integers); layouts with runtime integers go through `const_layout::algebra` at run time"
+)]
+pub trait StaticLayout {
+    /// The layout.
+    const LAYOUT: DynLayout;
+}
+
+impl<S: StaticTuple, D: StaticTuple> StaticLayout for Layout<S, D> {
+    const LAYOUT: DynLayout = unwrap("layout", DynLayout::new(S::TREE, D::TREE));
+}
+
+/// A right operand of `composition`, the divides and the products, known at compile time: a
+/// static layout, a static integer `n` (CuTe's `n:_1`), or a tuple of items (by mode; each item a
+/// static integer, a static layout, a static int tuple or [`Keep`] for CuTe's `_`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static tiler",
+    label = "expected a static layout, a static integer, or a tuple of those (by mode)",
+    note = "by-mode items are `C<N>`, static layouts, static int tuples or `Keep` (CuTe's `_`)"
+)]
+pub trait StaticTiler {
+    /// The tiler.
+    const TILER: Tiler;
+}
+
+/// CuTe's `_` in a by-mode tiler: keep this mode as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Keep;
+
+/// One item of a by-mode static tiler.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an item of a static by-mode tiler",
+    note = "by-mode items are `C<N>`, static layouts, static int tuples or `Keep` (CuTe's `_`)"
+)]
+pub trait StaticTileItem {
+    /// The item.
+    const ITEM: TileMode;
+}
+
+impl<const N: isize> StaticTileItem for crate::C<N> {
+    const ITEM: TileMode = TileMode::Shape(<crate::C<N> as IntTuple>::TREE);
+}
+
+impl StaticTileItem for Keep {
+    const ITEM: TileMode = TileMode::Keep;
+}
+
+impl<S: StaticTuple, D: StaticTuple> StaticTileItem for Layout<S, D> {
+    const ITEM: TileMode = TileMode::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
+}
+
+impl<E: StaticLayout> StaticTileItem for Static<E> {
+    const ITEM: TileMode = TileMode::Layout(E::LAYOUT);
+}
+
+impl<S: StaticTuple, D: StaticTuple> StaticTiler for Layout<S, D> {
+    const TILER: Tiler = Tiler::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
+}
+
+impl<E: StaticLayout> StaticTiler for Static<E> {
+    const TILER: Tiler = Tiler::Layout(E::LAYOUT);
+}
+
+impl<const N: isize> StaticTiler for crate::C<N> {
+    const TILER: Tiler = unwrap("tiler", Tiler::from_shape(&<crate::C<N> as IntTuple>::TREE));
+}
+
+macro_rules! impl_static_tiler {
+    ($([$i:tt $A:ident $B:ident $C:ident])+) => {
+        impl<$($A: StaticTileItem),+> StaticTiler for ($($A,)+) {
+            const TILER: Tiler = unwrap("tiler", Tiler::by_mode(&[$($A::ITEM),+]));
+        }
+    };
+}
+crate::arity::for_tuples!(impl_static_tiler);
+
+/// `r`'s value, or a compile-time error naming the operation and the failed condition.
+const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => {
+            let m = crate::error::Message::new().text(op).text(": ");
+            // The algebra's own errors already start with the operation's name.
+            let m = if let LayoutError::Inadmissible { .. } | LayoutError::ModeOutOfRange { .. } = e {
+                crate::error::Message::new()
+            } else {
+                m
+            };
+            let m = append(m, &e);
+            panic!("{}", m.as_str())
+        }
+    }
+}
+
+const fn append(m: crate::error::Message, e: &LayoutError) -> crate::error::Message {
+    m.text(e.message().as_str())
+}
+
+/// A zero-sized layout computed at compile time: the result of the static algebra on type
+/// parameters. Its layout is `E::LAYOUT`; `size`, `cosize`, `rank` are constants and
+/// [`Static::crd2idx`] folds to straight-line code.
+///
+/// ```
+/// use const_layout::layout::computed::{Static, coalesce};
+/// use const_layout::layout_type;
+/// let c = coalesce(<layout_type!((2,(1,6)):(1,(6,2)))>::default());
+/// assert_eq!(c.to_string(), "_12:_1");
+/// assert_eq!((c.size(), c.rank()), (12, 1));
+/// ```
+pub struct Static<E>(PhantomData<fn() -> E>);
+
+impl<E> Clone for Static<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E> Copy for Static<E> {}
+impl<E> Default for Static<E> {
+    fn default() -> Self {
+        Static(PhantomData)
+    }
+}
+
+impl<E: StaticLayout> StaticLayout for Static<E> {
+    const LAYOUT: DynLayout = E::LAYOUT;
+}
+
+impl<E: StaticLayout> Static<E> {
+    /// The layout, as a runtime-structured value (to print, or to pass to [`crate::algebra`]).
+    pub const LAYOUT: DynLayout = E::LAYOUT;
+    /// CuTe's `size`.
+    pub const SIZE: isize = E::LAYOUT.size().value;
+    /// CuTe's `cosize`.
+    pub const COSIZE: isize = E::LAYOUT.cosize().value;
+    /// CuTe's `rank`.
+    pub const RANK: usize = E::LAYOUT.rank();
+
+    /// CuTe's `size`.
+    pub const fn size(&self) -> isize {
+        Self::SIZE
+    }
+
+    /// CuTe's `cosize`.
+    pub const fn cosize(&self) -> isize {
+        Self::COSIZE
+    }
+
+    /// CuTe's `rank`.
+    pub const fn rank(&self) -> usize {
+        Self::RANK
+    }
+
+    /// The layout as a [`DynLayout`].
+    pub const fn to_dyn(&self) -> DynLayout {
+        E::LAYOUT
+    }
+
+    /// CuTe's `crd2idx(coord, layout)`: `coord` is an integer index or a coordinate of any
+    /// profile the shape accepts (hierarchical, flat, or mixed). A coordinate that does not fit
+    /// the shape's structure is a compile error naming both ranks.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::logical_divide;
+    /// use const_layout::{layout_type, _2, _3};
+    /// let d = logical_divide(<layout_type!((4,6):(1,4))>::default(), <(_2, _3)>::default());
+    /// assert_eq!(d.to_string(), "((_2,_2),(_3,_2)):((_1,_2),(_4,_12))");
+    /// // Hierarchical, and mixed: an integer against a tuple mode is split over it.
+    /// assert_eq!(d.crd2idx(((1usize, 1usize), (2usize, 1usize))), 1 + 2 + 8 + 12);
+    /// assert_eq!(d.crd2idx((3usize, 5usize)), 1 + 2 + 8 + 12);
+    /// assert_eq!(d.crd2idx(23usize), 23);
+    /// ```
+    #[inline(always)]
+    pub fn crd2idx<Crd: IntTuple>(&self, coord: Crd) -> isize {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        let plan = const { &Plan::<E, Crd>::PLAN };
+        let mut offset = 0isize;
+        let mut k = 0;
+        while k < plan.n {
+            let step = plan.steps[k];
+            let c = leaves[step.src as usize] as usize / step.div;
+            let c = if step.modulo == 0 { c } else { c % step.modulo };
+            offset += c as isize * step.stride;
+            k += 1;
+        }
+        offset
+    }
+}
+
+impl<E: StaticLayout> fmt::Display for Static<E> {
+    /// CuTe notation, as CuTe prints the static result.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&E::LAYOUT, f)
+    }
+}
+
+impl<E: StaticLayout> fmt::Debug for Static<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&E::LAYOUT, f)
+    }
+}
+
+/// How one integer of the shape reads the coordinate: `(coord[src] / div) % modulo * stride`
+/// (no `% modulo` when it is 0: the last integer an index is split over takes what is left, as
+/// in CuTe).
+#[derive(Clone, Copy)]
+struct Step {
+    src: u8,
+    div: usize,
+    modulo: usize,
+    stride: isize,
+}
+
+/// The index math of one layout for one coordinate type, computed at compile time.
+#[derive(Clone, Copy)]
+struct CrdPlan {
+    n: usize,
+    steps: [Step; MAX_NODES],
+}
+
+struct Plan<E, Crd>(PhantomData<(E, Crd)>);
+
+impl<E: StaticLayout, Crd: IntTuple> Plan<E, Crd> {
+    const PLAN: CrdPlan = {
+        let layout = E::LAYOUT;
+        let mut plan = CrdPlan { n: 0, steps: [Step { src: 0, div: 1, modulo: 0, stride: 0 }; MAX_NODES] };
+        let mut cursor = Cursor { coord_leaf: 0, shape_node: 0 };
+        match plan_mode(&mut plan, &Crd::TREE, 0, layout.shape(), layout.stride(), &mut cursor) {
+            Ok(()) => plan,
+            Err(e) => unwrap::<CrdPlan>("crd2idx", Err(e)),
+        }
+    };
+}
+
+/// Where the planner is: the next coordinate integer and the next node of the shape.
+struct Cursor {
+    coord_leaf: usize,
+    shape_node: usize,
+}
+
+/// Plan the coordinate subtree at node `c` of `coord` against the whole of `shape` (a subtree of
+/// the layout's shape starting at `cursor.shape_node`).
+const fn plan_mode(
+    plan: &mut CrdPlan,
+    coord: &DynIntTuple,
+    c: usize,
+    shape: &DynIntTuple,
+    stride: &DynIntTuple,
+    cursor: &mut Cursor,
+) -> Result<(), LayoutError> {
+    match coord.node(c) {
+        Node::Int(_) => {
+            // One integer over a whole (sub)shape: split colexicographically over its integers.
+            let src = cursor.coord_leaf as u8;
+            cursor.coord_leaf += 1;
+            let end = subtree_end(shape, cursor.shape_node);
+            let mut last = cursor.shape_node;
+            let mut k = cursor.shape_node;
+            while k < end {
+                if let Node::Int(_) = shape.node(k) {
+                    last = k;
+                }
+                k += 1;
+            }
+            let mut div = 1usize;
+            let mut k = cursor.shape_node;
+            while k < end {
+                if let (Node::Int(s), Node::Int(d)) = (shape.node(k), stride.node(k)) {
+                    let modulo = if k == last { 0 } else { s.value as usize };
+                    plan.steps[plan.n] = Step { src, div, modulo, stride: d.value };
+                    plan.n += 1;
+                    div *= s.value as usize;
+                }
+                k += 1;
+            }
+            cursor.shape_node = end;
+            Ok(())
+        }
+        Node::Tuple(r) => {
+            let Node::Tuple(sr) = shape.node(cursor.shape_node) else {
+                return Err(LayoutError::RankMismatch { what: "coordinate", got: r as usize, expected: 1 });
+            };
+            if r != sr {
+                return Err(LayoutError::RankMismatch {
+                    what: "coordinate",
+                    got: r as usize,
+                    expected: sr as usize,
+                });
+            }
+            cursor.shape_node += 1;
+            let mut child = c + 1;
+            let mut i = 0;
+            while i < r as usize {
+                if let Err(e) = plan_mode(plan, coord, child, shape, stride, cursor) {
+                    return Err(e);
+                }
+                child = subtree_end(coord, child);
+                i += 1;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The node just past the subtree at `pos`.
+const fn subtree_end(t: &DynIntTuple, pos: usize) -> usize {
+    let mut pending = 1usize;
+    let mut p = pos;
+    while pending > 0 {
+        match t.node(p) {
+            Node::Int(_) => pending -= 1,
+            Node::Tuple(n) => pending = pending + n as usize - 1,
+        }
+        p += 1;
+    }
+    p
+}
+
+macro_rules! operations {
+    ($($(#[$doc:meta])* $name:ident $fun:ident ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => |$($v:ident),+| $expr:expr;)+) => {$(
+        $(#[$doc])*
+        ///
+        /// The expression type of [`
+        #[doc = stringify!($fun)]
+        /// `]; its layout is computed at compile time.
+        pub struct $name<$($T),+>(PhantomData<fn() -> ($($T,)+)>);
+
+        impl<$($T: $Pub),+> StaticLayout for $name<$($T),+> {
+            const LAYOUT: DynLayout = {
+                $(let $v = &<$T as $Priv>::VALUE;)+
+                unwrap(stringify!($fun), $expr)
+            };
+        }
+
+        $(#[$doc])*
+        #[allow(unused_variables)]
+        pub fn $fun<$($T: $Pub),+>($($arg: $T),+) -> Static<$name<$($T),+>> {
+            Static(PhantomData)
+        }
+    )+};
+}
+
+/// A static layout operand.
+trait LayoutArg {
+    const VALUE: DynLayout;
+}
+impl<T: StaticLayout> LayoutArg for T {
+    const VALUE: DynLayout = T::LAYOUT;
+}
+
+/// A static tiler operand.
+trait TilerArg {
+    const VALUE: Tiler;
+}
+impl<T: StaticTiler> TilerArg for T {
+    const VALUE: Tiler = T::TILER;
+}
+
+/// A static int tuple operand (a cotarget).
+trait TupleArg {
+    const VALUE: DynIntTuple;
+}
+impl<T: StaticTuple> TupleArg for T {
+    const VALUE: DynIntTuple = T::TREE;
+}
+
+operations! {
+    /// CuTe's `coalesce(layout)` on a static layout.
+    Coalesce coalesce(a: A: StaticLayout / LayoutArg) => |a| algebra::coalesce(a);
+    /// CuTe's `filter(layout)` on a static layout.
+    Filter filter(a: A: StaticLayout / LayoutArg) => |a| algebra::filter(a);
+    /// CuTe's `composition(layout, tiler)` on static operands.
+    Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::composition_tiler(a, b);
+    /// CuTe's `complement(layout)` on a static layout.
+    Complement complement(a: A: StaticLayout / LayoutArg) => |a| algebra::complement(a);
+    /// CuTe's `complement(layout, cotarget)` on a static layout and a static cotarget.
+    ComplementTo complement_to(a: A: StaticLayout / LayoutArg, m: M: StaticTuple / TupleArg) => |a, m| algebra::complement_to(a, m);
+    /// CuTe's `logical_divide(layout, tiler)` on static operands.
+    LogicalDivide logical_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_divide(a, b);
+    /// CuTe's `zipped_divide(layout, tiler)` on static operands.
+    ZippedDivide zipped_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_divide(a, b);
+    /// CuTe's `tiled_divide(layout, tiler)` on static operands.
+    TiledDivide tiled_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_divide(a, b);
+    /// CuTe's `flat_divide(layout, tiler)` on static operands.
+    FlatDivide flat_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_divide(a, b);
+    /// CuTe's `logical_product(block, tiler)` on static operands.
+    LogicalProduct logical_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_product(a, b);
+    /// CuTe's `zipped_product(block, tiler)` on static operands.
+    ZippedProduct zipped_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_product(a, b);
+    /// CuTe's `tiled_product(block, tiler)` on static operands.
+    TiledProduct tiled_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_product(a, b);
+    /// CuTe's `flat_product(block, tiler)` on static operands.
+    FlatProduct flat_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_product(a, b);
+    /// CuTe's `blocked_product(block, layout)` on static layouts.
+    BlockedProduct blocked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::blocked_product(a, b);
+    /// CuTe's `raked_product(block, layout)` on static layouts.
+    RakedProduct raked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::raked_product(a, b);
+}
