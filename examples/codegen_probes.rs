@@ -18,7 +18,8 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
-use const_layout::{C, LayoutLeft, LayoutRight, layout, make_layout, make_static_layout};
+use const_layout::layout::computed::{StaticLayout, zipped_divide};
+use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
 #[inline(always)]
@@ -270,4 +271,18 @@ pub fn probe_swizzled(r: usize, c: usize) -> isize {
 pub fn hand_swizzled(r: usize, c: usize) -> isize {
     let o = (r * 64 + c) as isize;
     o ^ ((o & (0b111 << 7)) >> 3)
+}
+
+/// The static algebra on type parameters (`layout::computed`): a generic function tiles its
+/// layout type; element `((a, b), (c, d))` of `zipped_divide((8,6):(1,8), (_4,_3))`.
+fn generic_tiles<A: StaticLayout>(a: A, crd: ((usize, usize), (usize, usize))) -> isize {
+    zipped_divide(a, (C::<4>, C::<3>)).crd2idx(crd)
+}
+#[unsafe(no_mangle)]
+pub fn probe_generic_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
+    generic_tiles(<layout_type!((8,6):(1,8))>::default(), ((a, b), (c, d)))
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
+    (a + b * 8 + c * 4 + d * 24) as isize
 }

@@ -97,6 +97,7 @@ const EXPECT: &[Expect] = &[
     // Static algebra through `layout!`, and a static swizzle.
     e("divide_tile", Mul::None, 0, ""),
     e("swizzled", Mul::None, 0, ""),
+    e("generic_divide", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -478,6 +479,10 @@ fn probes_match_their_twins() {
     }
     for (x, y) in (0..4).flat_map(|x| (0..8).map(move |y| (x, y))) {
         assert_eq!(probe_deep_flat(x, y), hand_deep_flat(x, y), "deep_flat({x},{y})");
+    }
+    for k in 0..48usize {
+        let (a, b, c, d) = (k % 4, k / 4 % 3, k / 12 % 2, k / 24);
+        assert_eq!(probe_generic_divide(a, b, c, d), hand_generic_divide(a, b, c, d), "generic_divide({k})");
     }
     assert_eq!(control_runtime_extent(13, 5), (3, 2));
 }

@@ -52,8 +52,8 @@ use core::marker::PhantomData;
 
 /// A layout whose structure and values are all known at compile time, as a constant.
 ///
-/// Implemented by static [`Layout`]s (every integer a `C<N>`), by [`Static`] results, and by the
-/// expression types below, so results feed further operations.
+/// Implemented by static [`Layout`]s (every integer a `C<N>`) and by [`Static`] results, so
+/// results feed further operations.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static layout",
     label = "the static layout algebra needs a layout whose integers are all static",
@@ -64,8 +64,16 @@ pub trait StaticLayout {
     const LAYOUT: DynLayout;
 }
 
+#[diagnostic::do_not_recommend]
 impl<S: StaticTuple, D: StaticTuple> StaticLayout for Layout<S, D> {
     const LAYOUT: DynLayout = unwrap("layout", DynLayout::new(S::TREE, D::TREE));
+}
+
+/// An expression of the static algebra (`Composition<A, B>`, ...): the type a [`Static`] result
+/// is named by, with the result's layout as a constant.
+pub trait StaticExpr {
+    /// The layout, computed at compile time.
+    const LAYOUT: DynLayout;
 }
 
 /// A right operand of `composition`, the divides and the products, known at compile time: a
@@ -107,7 +115,7 @@ impl<S: StaticTuple, D: StaticTuple> StaticTileItem for Layout<S, D> {
     const ITEM: TileMode = TileMode::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
 }
 
-impl<E: StaticLayout> StaticTileItem for Static<E> {
+impl<E: StaticExpr> StaticTileItem for Static<E> {
     const ITEM: TileMode = TileMode::Layout(E::LAYOUT);
 }
 
@@ -115,7 +123,7 @@ impl<S: StaticTuple, D: StaticTuple> StaticTiler for Layout<S, D> {
     const TILER: Tiler = Tiler::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
 }
 
-impl<E: StaticLayout> StaticTiler for Static<E> {
+impl<E: StaticExpr> StaticTiler for Static<E> {
     const TILER: Tiler = Tiler::Layout(E::LAYOUT);
 }
 
@@ -179,11 +187,11 @@ impl<E> Default for Static<E> {
     }
 }
 
-impl<E: StaticLayout> StaticLayout for Static<E> {
+impl<E: StaticExpr> StaticLayout for Static<E> {
     const LAYOUT: DynLayout = E::LAYOUT;
 }
 
-impl<E: StaticLayout> Static<E> {
+impl<E: StaticExpr> Static<E> {
     /// The layout, as a runtime-structured value (to print, or to pass to [`crate::algebra`]).
     pub const LAYOUT: DynLayout = E::LAYOUT;
     /// CuTe's `size`.
@@ -245,14 +253,14 @@ impl<E: StaticLayout> Static<E> {
     }
 }
 
-impl<E: StaticLayout> fmt::Display for Static<E> {
+impl<E: StaticExpr> fmt::Display for Static<E> {
     /// CuTe notation, as CuTe prints the static result.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&E::LAYOUT, f)
     }
 }
 
-impl<E: StaticLayout> fmt::Debug for Static<E> {
+impl<E: StaticExpr> fmt::Debug for Static<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&E::LAYOUT, f)
     }
@@ -278,7 +286,7 @@ struct CrdPlan {
 
 struct Plan<E, Crd>(PhantomData<(E, Crd)>);
 
-impl<E: StaticLayout, Crd: IntTuple> Plan<E, Crd> {
+impl<E: StaticExpr, Crd: IntTuple> Plan<E, Crd> {
     const PLAN: CrdPlan = {
         let layout = E::LAYOUT;
         let mut plan = CrdPlan { n: 0, steps: [Step { src: 0, div: 1, modulo: 0, stride: 0 }; MAX_NODES] };
@@ -383,7 +391,7 @@ macro_rules! operations {
         /// `]; its layout is computed at compile time.
         pub struct $name<$($T),+>(PhantomData<fn() -> ($($T,)+)>);
 
-        impl<$($T: $Pub),+> StaticLayout for $name<$($T),+> {
+        impl<$($T: $Pub),+> StaticExpr for $name<$($T),+> {
             const LAYOUT: DynLayout = {
                 $(let $v = &<$T as $Priv>::VALUE;)+
                 unwrap(stringify!($fun), $expr)
