@@ -292,29 +292,39 @@ pub const fn raked_product(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout>
 /// let t = "(_4,_6)".parse().unwrap();
 /// assert_eq!(tile_to_shape(&a, &t, None).unwrap().to_string(), "((_2,_2),(_3,_2)):((_3,_6),(_1,_12))");
 /// ```
-pub fn tile_to_shape(block: &DynLayout, target: &DynIntTuple, order: Option<&DynIntTuple>) -> R<DynLayout> {
+pub const fn tile_to_shape(
+    block: &DynLayout,
+    target: &DynIntTuple,
+    order: Option<&DynIntTuple>,
+) -> R<DynLayout> {
     let r = if target.is_int() { 1 } else { target.rank() };
     if block.rank() > r {
         return Err(LayoutError::RankMismatch { what: "block", got: block.rank(), expected: r });
     }
-    let padded = append_to(block, r)?;
-    let block_shape = ops::product_each(padded.shape())?;
-    let target_shape = ops::product_each(target)?;
+    let padded = tri!(append_to(block, r));
+    let block_shape = tri!(ops::product_each(padded.shape()));
+    let target_shape = tri!(ops::product_each(target));
     // As in CuTe, a static target must be a multiple of the block; a runtime one is covered by
     // rounding up (the result is then larger than the target).
-    let static_target = target_shape.leaves().all(|t| t.is_static);
-    for (k, (t, b)) in target_shape.leaves().zip(block_shape.leaves()).enumerate() {
-        if static_target && t.value % b.value != 0 {
-            return Err(LayoutError::Inadmissible {
-                op: "tile_to_shape",
-                why: Inadmissible::TileDivisibility { mode: k, target: t.value, block: b.value },
-            });
+    if target_shape.is_static() {
+        let mut k = 0;
+        while k < target_shape.rank() {
+            let (Some(t), Some(b)) = (target_shape.leaf_at(&[k]), block_shape.leaf_at(&[k])) else {
+                return Err(LayoutError::TooLarge);
+            };
+            if t.value % b.value != 0 {
+                return Err(LayoutError::Inadmissible {
+                    op: "tile_to_shape",
+                    why: Inadmissible::TileDivisibility { mode: k, target: t.value, block: b.value },
+                });
+            }
+            k += 1;
         }
     }
-    let product_shape = ops::divide(&target_shape, &block_shape, Division::Ceil)?;
+    let product_shape = tri!(ops::divide(&target_shape, &block_shape, Division::Ceil));
     let arrangement = match order {
-        Some(o) => DynLayout::ordered(product_shape, o)?,
-        None => DynLayout::compact(product_shape, true)?,
+        Some(o) => tri!(DynLayout::ordered(product_shape, o)),
+        None => tri!(DynLayout::compact(product_shape, true)),
     };
     blocked_product(&padded, &arrangement)
 }
@@ -458,10 +468,11 @@ pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<
 /// assert_eq!(tiler.to_string(), "(_8,_4)");
 /// assert_eq!(tv.to_string(), "((_2,_4),(_2,_2)):((_16,_2),(_1,_8))");
 /// ```
-pub fn make_layout_tv(thr: &DynLayout, val: &DynLayout) -> R<(DynIntTuple, DynLayout)> {
-    super::identity::integer_strides("make_layout_tv", &[thr, val])?;
-    let layout_mn = raked_product(thr, val)?;
-    let shape = DynIntTuple::from_modes([DynIntTuple::int(thr.size()), DynIntTuple::int(val.size())])?;
-    let tv = composition(&super::right_inverse(&layout_mn)?, &DynLayout::compact(shape, true)?)?;
-    Ok((ops::product_each(layout_mn.shape())?, tv))
+pub const fn make_layout_tv(thr: &DynLayout, val: &DynLayout) -> R<(DynIntTuple, DynLayout)> {
+    tri!(super::identity::integer_strides("make_layout_tv", &[thr, val]));
+    let layout_mn = tri!(raked_product(thr, val));
+    let shape = tri!(DynIntTuple::tuple(&[DynIntTuple::int(thr.size()), DynIntTuple::int(val.size())]));
+    let tv =
+        tri!(composition(&tri!(super::right_inverse(&layout_mn)), &tri!(DynLayout::compact(shape, true))));
+    Ok((tri!(ops::product_each(layout_mn.shape())), tv))
 }

@@ -5,37 +5,48 @@ use super::coalesce::coalesce;
 use super::composition::composition;
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
+use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// The coalesced modes of a layout with their exclusive prefix products (CuTe's `preprod_shape`).
-fn prepared(layout: &DynLayout) -> R<(Leaves, [DynInt; MAX_NODES])> {
-    let c = Leaves::of(&coalesce(layout)?);
+const fn prepared(layout: &DynLayout) -> R<(Leaves, [DynInt; MAX_NODES])> {
+    let c = Leaves::of(&tri!(coalesce(layout)));
     let mut pre = [DynInt::fixed(1); MAX_NODES];
-    for k in 1..c.len() {
-        pre[k] = mul(pre[k - 1], c.shape(k - 1))?;
+    let mut k = 1;
+    while k < c.len() {
+        pre[k] = tri!(mul(pre[k - 1], c.shape(k - 1)));
+        k += 1;
     }
     Ok((c, pre))
 }
 
-/// The indices of `c`'s modes sorted by stride value as CuTe sorts them, keeping those `keep`
-/// accepts.
-fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usize) {
+/// The indices of `c`'s modes sorted by stride value as CuTe sorts them (only those with static
+/// strides if `only_static`).
+const fn sorted(c: &Leaves, only_static: bool) -> ([usize; MAX_NODES], usize) {
     let mut order = [0usize; MAX_NODES];
     let mut n = 0;
-    for k in 0..c.len() {
-        if keep(c.stride(k)) {
+    let mut k = 0;
+    while k < c.len() {
+        if !only_static || c.stride(k).is_static {
             order[n] = k;
             n += 1;
         }
+        k += 1;
     }
     // CuTe's exchange sort, whose order for equal strides decides which mode the inverse follows.
-    for i in 0..n {
-        for j in i + 1..n {
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n {
             if c.stride(order[j]).value < c.stride(order[i]).value {
-                order.swap(i, j);
+                let t = order[i];
+                order[i] = order[j];
+                order[j] = t;
             }
+            j += 1;
         }
+        i += 1;
     }
     (order, n)
 }
@@ -49,21 +60,24 @@ fn sorted(c: &Leaves, keep: impl Fn(DynInt) -> bool) -> ([usize; MAX_NODES], usi
 /// let l = "(_4,_2):(_2,_1)".parse().unwrap();
 /// assert_eq!(right_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
 /// ```
-pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
-    super::identity::integer_strides("right_inverse", &[layout])?;
-    let (c, pre) = prepared(layout)?;
-    let (order, n) = sorted(&c, |d| d.is_static);
+pub const fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("right_inverse", &[layout]));
+    let (c, pre) = tri!(prepared(layout));
+    let (order, n) = sorted(&c, true);
     let mut result = Leaves::new();
-    result.push(DynInt::fixed(1), DynInt::fixed(0))?;
+    tri!(result.push(DynInt::fixed(1), DynInt::fixed(0)));
     let mut curr = DynInt::fixed(1);
-    for &i in &order[..n] {
+    let mut k = 0;
+    while k < n {
+        let i = order[k];
+        k += 1;
         let d = c.stride(i);
         if curr.is_static && curr.value == d.value {
-            result.push(c.shape(i), pre[i])?;
-            curr = mul(c.shape(i), d)?;
+            tri!(result.push(c.shape(i), pre[i]));
+            curr = tri!(mul(c.shape(i), d));
         }
     }
-    coalesce(&result.layout(false)?)
+    coalesce(&tri!(result.layout(false)))
 }
 
 /// CuTe's `left_inverse(layout)`: for an injective layout, `R(layout(i)) == i` for every `i` in
@@ -81,8 +95,8 @@ pub fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
 ///     "left_inverse: the modes do not nest: stride 2 is not a multiple of 3, the span of the mode below it"
 /// );
 /// ```
-pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
-    super::identity::integer_strides("left_inverse", &[layout])?;
+pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("left_inverse", &[layout]));
     // CuTe's fold also takes runtime extent-1 modes for moving ones; its answer is kept where it
     // is a (quasi-)inverse, which is checked point by point for small layouts.
     if layout.size().value <= BY_VALUE_LIMIT
@@ -98,39 +112,54 @@ pub fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
 const BY_VALUE_LIMIT: isize = 1 << 14;
 
 /// `layout(r(layout(i))) == layout(i)` for every `i`, and `r(layout(i))` in the domain.
-fn is_quasi_inverse(layout: &DynLayout, r: &DynLayout) -> bool {
-    (0..layout.size().value).all(|i| {
+const fn is_quasi_inverse(layout: &DynLayout, r: &DynLayout) -> bool {
+    let size = layout.size().value;
+    let mut i = 0;
+    while i < size {
         let back = r.offset(layout.offset(i));
-        (0..layout.size().value).contains(&back) && layout.offset(back) == layout.offset(i)
-    })
+        if back < 0 || back >= size || layout.offset(back) != layout.offset(i) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The fold, with the admissibility checks and non-moving runtime modes skipped (`exact`), or as
 /// CuTe does it.
-fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
-    let (c, pre) = prepared(layout)?;
+const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
+    let (c, pre) = tri!(prepared(layout));
     // Modes that do not move (stride 0, or a runtime extent 1 that coalesce keeps) do not matter
     // to the inverse.
-    let moves = |k: usize| c.stride(k).value != 0 && (!exact || c.shape(k).value != 1);
-    for k in 0..c.len() {
-        if moves(k) && c.stride(k).value < 0 {
+    const fn moves(c: &Leaves, k: usize, exact: bool) -> bool {
+        c.stride(k).value != 0 && (!exact || c.shape(k).value != 1)
+    }
+    let mut k = 0;
+    while k < c.len() {
+        if moves(&c, k, exact) && c.stride(k).value < 0 {
             return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: c.stride(k).value }));
         }
+        k += 1;
     }
-    let (order, n) = sorted(&c, |_| true);
+    let (order, n) = sorted(&c, false);
     let mut shapes = Leaves::new(); // (result shape, result stride) pairs after the leading `_0`
     let mut size = DynInt::fixed(1);
     let mut prev: Option<usize> = None;
-    for &i in &order[..n] {
+    let mut k = 0;
+    while k < n {
+        let i = order[k];
+        k += 1;
         let d = c.stride(i);
-        if !moves(i) {
+        if !moves(&c, i, exact) {
             continue;
         }
-        if let Some(p) = prev.filter(|_| exact) {
+        if exact && let Some(p) = prev {
             if d.value == c.stride(p).value {
                 return Err(inadmissible(Inadmissible::NotInjective { stride: d.value }));
             }
-            let span = c.shape(p).value.checked_mul(c.stride(p).value).ok_or(LayoutError::CosizeOverflow)?;
+            let Some(span) = c.shape(p).value.checked_mul(c.stride(p).value) else {
+                return Err(LayoutError::CosizeOverflow);
+            };
             if d.value < span {
                 return Err(inadmissible(Inadmissible::NotNested { stride: d.value, span }));
             }
@@ -139,8 +168,8 @@ fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
             return Err(inadmissible(Inadmissible::NotNested { stride: d.value, span: size.value }));
         }
         let step = d.div(size);
-        shapes.push(step, pre[i])?;
-        size = mul(size, step)?;
+        tri!(shapes.push(step, pre[i]));
+        size = tri!(mul(size, step));
         prev = Some(i);
     }
     // Result: shape (steps..., last shape), stride (_0, prefix products...).
@@ -151,13 +180,17 @@ fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
         None => DynInt::fixed(1),
     };
     let k = shapes.len();
-    let shape = DynIntTuple::from_modes(
-        (0..=k).map(|j| DynIntTuple::int(if j < k { shapes.shape(j) } else { last })),
-    )?;
-    let stride = DynIntTuple::from_modes(
-        (0..=k).map(|j| DynIntTuple::int(if j == 0 { DynInt::fixed(0) } else { shapes.stride(j - 1) })),
-    )?;
-    coalesce(&DynLayout::new(shape, stride)?)
+    let mut shape = DynIntTuple::builder();
+    let mut stride = DynIntTuple::builder();
+    tri!(shape.push_node(Node::Tuple((k + 1) as u8)));
+    tri!(stride.push_node(Node::Tuple((k + 1) as u8)));
+    let mut j = 0;
+    while j <= k {
+        tri!(shape.push_node(Node::Int(if j < k { shapes.shape(j) } else { last })));
+        tri!(stride.push_node(Node::Int(if j == 0 { DynInt::fixed(0) } else { shapes.stride(j - 1) })));
+        j += 1;
+    }
+    coalesce(&tri!(DynLayout::new(shape, stride)))
 }
 
 /// CuTe's `max_common_layout(a, b)`: a layout `R` of the most contiguous elements on which `a`
@@ -169,13 +202,12 @@ fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
 /// let b = "(_4,_8):(_1,_8)".parse().unwrap();
 /// assert_eq!(max_common_layout(&a, &b).unwrap().to_string(), "_4:_1");
 /// ```
-pub fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
-    super::identity::integer_strides("max_common_layout", &[a, b])?;
-    let inv_b = right_inverse(b)?;
-    let common = coalesce(&composition(a, &inv_b)?)?;
-    let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
-    let (s, d) = (first.shape().as_int(), first.stride().as_int());
-    match (s, d) {
+pub const fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("max_common_layout", &[a, b]));
+    let inv_b = tri!(right_inverse(b));
+    let common = tri!(coalesce(&tri!(composition(a, &inv_b))));
+    let first = tri!(super::mode_of(&common, 0));
+    match (first.shape().as_int(), first.stride().as_int()) {
         (Some(s), Some(d)) if s.is_static && is_const(d, 1) => composition(&inv_b, &first),
         _ => scalar(DynInt::fixed(1), DynInt::fixed(0)),
     }
@@ -190,10 +222,10 @@ pub fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
 /// let b = "(_4,_8):(_1,_4)".parse().unwrap();
 /// assert_eq!(max_common_vector(&a, &b).unwrap().to_string(), "_32");
 /// ```
-pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
-    super::identity::integer_strides("max_common_vector", &[a, b])?;
-    let common = coalesce(&composition(a, &right_inverse(b)?)?)?;
-    let first = common.mode(0).ok_or(LayoutError::TooLarge)?;
+pub const fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
+    tri!(super::identity::integer_strides("max_common_vector", &[a, b]));
+    let common = tri!(coalesce(&tri!(composition(a, &tri!(right_inverse(b))))));
+    let first = tri!(super::mode_of(&common, 0));
     match (first.shape().as_int(), first.stride().as_int()) {
         (Some(s), Some(d)) if s.is_static && is_const(d, 1) => Ok(s),
         _ => Ok(DynInt::fixed(1)),
@@ -208,17 +240,19 @@ pub fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
 /// let l = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
 /// assert_eq!(nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
-pub fn nullspace(layout: &DynLayout) -> R<DynLayout> {
-    super::identity::integer_strides("nullspace", &[layout])?;
+pub const fn nullspace(layout: &DynLayout) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("nullspace", &[layout]));
     let flat = Leaves::of(layout);
-    let flat_shape = layout.shape().flatten()?;
-    let rstride = crate::dynamic::ops::compact(&flat_shape, DynInt::fixed(1), true)?.0;
-    let strides: Leaves = Leaves::of(&DynLayout::new(flat_shape, rstride)?);
+    let flat_shape = tri!(layout.shape().flatten());
+    let rstride = tri!(crate::dynamic::ops::compact(&flat_shape, DynInt::fixed(1), true)).0;
+    let strides: Leaves = Leaves::of(&tri!(DynLayout::new(flat_shape, rstride)));
     let mut out = Leaves::new();
-    for k in 0..flat.len() {
+    let mut k = 0;
+    while k < flat.len() {
         if flat.stride(k).value == 0 {
-            out.push(flat.shape(k), strides.stride(k))?;
+            tri!(out.push(flat.shape(k), strides.stride(k)));
         }
+        k += 1;
     }
     if out.is_empty() {
         return scalar(DynInt::fixed(1), DynInt::fixed(0));
@@ -226,6 +260,6 @@ pub fn nullspace(layout: &DynLayout) -> R<DynLayout> {
     out.layout(true)
 }
 
-fn inadmissible(why: Inadmissible) -> LayoutError {
+const fn inadmissible(why: Inadmissible) -> LayoutError {
     LayoutError::Inadmissible { op: "left_inverse", why }
 }

@@ -2,16 +2,30 @@
 //! (`upcast`, `downcast`, `recast_layout`) and `make_layout_like`.
 
 use super::admissible::Inadmissible;
-use super::{ModeBuilder, R, is_const, modes_of};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use super::{ModeBuilder, R, is_const};
+use crate::dynamic::int_tuple::Node;
+use crate::dynamic::{DynInt, DynLayout};
 use crate::error::{LayoutError, tri};
 
-fn out_of_range(op: &'static str, index: usize, rank: usize) -> LayoutError {
+const fn out_of_range(op: &'static str, index: usize, rank: usize) -> LayoutError {
     LayoutError::ModeOutOfRange { op, index, rank }
 }
 
-fn mode(layout: &DynLayout, op: &'static str, i: usize) -> R<DynLayout> {
-    layout.mode(i).ok_or(out_of_range(op, i, layout.rank()))
+const fn mode(layout: &DynLayout, op: &'static str, i: usize) -> R<DynLayout> {
+    match layout.mode(i) {
+        Some(m) => Ok(m),
+        None => Err(out_of_range(op, i, layout.rank())),
+    }
+}
+
+/// Push modes `begin..end` of `layout` onto `out`.
+const fn push_range(out: &mut ModeBuilder, layout: &DynLayout, begin: usize, end: usize) -> R<()> {
+    let mut i = begin;
+    while i < end {
+        tri!(out.push(&tri!(super::mode_of(layout, i))));
+        i += 1;
+    }
+    Ok(())
 }
 
 /// CuTe's `select<I...>(layout)`: the layout of the chosen modes, in the given order.
@@ -21,10 +35,12 @@ fn mode(layout: &DynLayout, op: &'static str, i: usize) -> R<DynLayout> {
 /// let l = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
 /// assert_eq!(select(&l, &[2, 0]).unwrap().to_string(), "(_4,_2):(_6,_1)");
 /// ```
-pub fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
-    let mut out = ModeBuilder::new()?;
-    for &i in indices {
-        out.push(&mode(layout, "select", i)?)?;
+pub const fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
+    let mut out = tri!(ModeBuilder::new());
+    let mut k = 0;
+    while k < indices.len() {
+        tri!(out.push(&tri!(mode(layout, "select", indices[k]))));
+        k += 1;
     }
     out.finish()
 }
@@ -36,15 +52,13 @@ pub fn select(layout: &DynLayout, indices: &[usize]) -> R<DynLayout> {
 /// let l = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
 /// assert_eq!(take(&l, 1, 3).unwrap().to_string(), "(_3,_4):(_2,_6)");
 /// ```
-pub fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
+pub const fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
     // CuTe: "take: empty range error" for `begin == end`.
     if begin >= end || end > layout.rank() {
-        return Err(out_of_range("take", end.max(begin), layout.rank()));
+        return Err(out_of_range("take", if end > begin { end } else { begin }, layout.rank()));
     }
-    let mut out = ModeBuilder::new()?;
-    for m in modes_of(layout).take(end).skip(begin) {
-        out.push(&m)?;
-    }
+    let mut out = tri!(ModeBuilder::new());
+    tri!(push_range(&mut out, layout, begin, end));
     out.finish()
 }
 
@@ -55,21 +69,17 @@ pub fn take(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
 /// let l = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
 /// assert_eq!(group(&l, 1, 3).unwrap().to_string(), "(_2,(_3,_4)):(_1,(_2,_6))");
 /// ```
-pub fn group(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
+pub const fn group(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
     let n = layout.rank();
     if begin > end || end > n {
-        return Err(out_of_range("group", end.max(begin), n));
+        return Err(out_of_range("group", if end > begin { end } else { begin }, n));
     }
-    let mut out = ModeBuilder::new()?;
-    for m in modes_of(layout).take(begin) {
-        out.push(&m)?;
-    }
+    let mut out = tri!(ModeBuilder::new());
+    tri!(push_range(&mut out, layout, 0, begin));
     if begin < end {
-        out.push(&take(layout, begin, end)?)?;
+        tri!(out.push(&tri!(take(layout, begin, end))));
     }
-    for m in modes_of(layout).skip(end) {
-        out.push(&m)?;
-    }
+    tri!(push_range(&mut out, layout, end, n));
     out.finish()
 }
 
@@ -80,12 +90,10 @@ pub fn group(layout: &DynLayout, begin: usize, end: usize) -> R<DynLayout> {
 /// let l = "(_2,_3):(_1,_2)".parse().unwrap();
 /// assert_eq!(append(&l, &"_4:_6".parse().unwrap()).unwrap().to_string(), "(_2,_3,_4):(_1,_2,_6)");
 /// ```
-pub fn append(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
-    let mut out = ModeBuilder::new()?;
-    for m in modes_of(layout) {
-        out.push(&m)?;
-    }
-    out.push(x)?;
+pub const fn append(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
+    let mut out = tri!(ModeBuilder::new());
+    tri!(push_range(&mut out, layout, 0, layout.rank()));
+    tri!(out.push(x));
     out.finish()
 }
 
@@ -96,12 +104,10 @@ pub fn append(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
 /// let l = "(_2,_3):(_1,_2)".parse().unwrap();
 /// assert_eq!(prepend(&l, &"_4:_6".parse().unwrap()).unwrap().to_string(), "(_4,_2,_3):(_6,_1,_2)");
 /// ```
-pub fn prepend(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
-    let mut out = ModeBuilder::new()?;
-    out.push(x)?;
-    for m in modes_of(layout) {
-        out.push(&m)?;
-    }
+pub const fn prepend(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
+    let mut out = tri!(ModeBuilder::new());
+    tri!(out.push(x));
+    tri!(push_range(&mut out, layout, 0, layout.rank()));
     out.finish()
 }
 
@@ -112,17 +118,17 @@ pub fn prepend(layout: &DynLayout, x: &DynLayout) -> R<DynLayout> {
 /// let l = "(_2,_3):(_1,_2)".parse().unwrap();
 /// assert_eq!(replace(&l, 1, &"_4:_6".parse().unwrap()).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
-pub fn replace(layout: &DynLayout, index: usize, x: &DynLayout) -> R<DynLayout> {
+pub const fn replace(layout: &DynLayout, index: usize, x: &DynLayout) -> R<DynLayout> {
     if layout.shape().is_int() {
         return if index == 0 { Ok(*x) } else { Err(out_of_range("replace", index, 1)) };
     }
     if index >= layout.rank() {
         return Err(out_of_range("replace", index, layout.rank()));
     }
-    let mut out = ModeBuilder::new()?;
-    for (i, m) in modes_of(layout).enumerate() {
-        out.push(if i == index { x } else { &m })?;
-    }
+    let mut out = tri!(ModeBuilder::new());
+    tri!(push_range(&mut out, layout, 0, index));
+    tri!(out.push(x));
+    tri!(push_range(&mut out, layout, index + 1, layout.rank()));
     out.finish()
 }
 
@@ -143,30 +149,67 @@ pub const fn append_to(layout: &DynLayout, n: usize) -> R<DynLayout> {
         return Ok(*layout);
     }
     let mut out = tri!(ModeBuilder::new());
-    let mut i = 0;
+    tri!(push_range(&mut out, layout, 0, r));
+    let mut i = r;
     while i < n {
-        tri!(out.push(&if i < r { tri!(super::mode_of(layout, i)) } else { DynLayout::UNIT }));
+        tri!(out.push(&DynLayout::UNIT));
         i += 1;
     }
     out.finish()
 }
 
 /// Apply `f` to every (extent, stride) leaf, keeping the structure.
-fn map_modes(layout: &DynLayout, f: &dyn Fn(DynInt, DynInt) -> R<(DynInt, DynInt)>) -> R<DynLayout> {
-    let mut pairs = [(DynInt::fixed(0), DynInt::fixed(0)); crate::dynamic::MAX_NODES];
-    for (k, (s, d)) in layout.shape().leaves().zip(layout.stride().leaves()).enumerate() {
-        pairs[k] = f(s, d)?;
+/// The casts [`map_modes`] applies to every (extent, stride) leaf (a `const fn` takes no closure).
+#[derive(Clone, Copy)]
+enum Cast {
+    Up(isize),
+    Down(isize),
+}
+
+const fn cast_leaf(how: Cast, s: DynInt, d: DynInt) -> R<(DynInt, DynInt)> {
+    match how {
+        Cast::Up(n) => {
+            let big = DynInt::fixed(n);
+            if d.value == 0 {
+                return Ok((s, d));
+            }
+            let a = d.value.unsigned_abs() as isize;
+            if a % n != 0 && n % a != 0 {
+                return Err(LayoutError::Inadmissible {
+                    op: "upcast",
+                    why: Inadmissible::CastDivisibility { stride: d.value, n },
+                });
+            }
+            if !d.is_static && a % n == 0 {
+                // CuTe's dynamic branch: shape kept, stride divided.
+                return Ok((s, d.div(big)));
+            }
+            let shrink = big.ceil_div(d.abs());
+            Ok((s.ceil_div(shrink), super::signum(d).mul(d.abs().ceil_div(big))))
+        }
+        Cast::Down(n) => {
+            let big = DynInt::fixed(n);
+            if is_const(d, 1) || is_const(d, -1) {
+                Ok((tri!(super::mul(s, big)), d))
+            } else {
+                Ok((s, tri!(super::mul(d, big))))
+            }
+        }
     }
-    let mut i = 0;
-    let shape = layout.shape().map_leaves(|_| {
-        i += 1;
-        pairs[i - 1].0
-    });
-    let mut j = 0;
-    let stride = layout.stride().map_leaves(|_| {
-        j += 1;
-        pairs[j - 1].1
-    });
+}
+
+/// Apply a cast to every (extent, stride) leaf, keeping the structure.
+const fn map_modes(layout: &DynLayout, how: Cast) -> R<DynLayout> {
+    let (mut shape, mut stride) = (*layout.shape(), *layout.stride());
+    let mut k = 0;
+    while k < shape.node_count() {
+        if let (Node::Int(s), Node::Int(d)) = (shape.node(k), stride.node(k)) {
+            let (s, d) = tri!(cast_leaf(how, s, d));
+            shape.set_node(k, Node::Int(s));
+            stride.set_node(k, Node::Int(d));
+        }
+        k += 1;
+    }
     DynLayout::new(shape, stride)
 }
 
@@ -179,27 +222,12 @@ fn map_modes(layout: &DynLayout, f: &dyn Fn(DynInt, DynInt) -> R<(DynInt, DynInt
 /// let l = "(_4,_8):(_1,_4)".parse().unwrap();
 /// assert_eq!(upcast(&l, 2).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
-pub fn upcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
-    super::identity::integer_strides("upcast", &[layout])?;
-    let big = DynInt::fixed(n);
-    map_modes(layout, &|s, d| {
-        if d.value == 0 {
-            return Ok((s, d));
-        }
-        let a = d.value.unsigned_abs() as isize;
-        if a % n != 0 && n % a != 0 {
-            return Err(LayoutError::Inadmissible {
-                op: "upcast",
-                why: Inadmissible::CastDivisibility { stride: d.value, n },
-            });
-        }
-        if !d.is_static && a % n == 0 {
-            // CuTe's dynamic branch: shape kept, stride divided.
-            return Ok((s, d.div(big)));
-        }
-        let shrink = big.ceil_div(d.abs());
-        Ok((s.ceil_div(shrink), super::signum(d).mul(d.abs().ceil_div(big))))
-    })
+pub const fn upcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("upcast", &[layout]));
+    if n <= 0 {
+        return Err(LayoutError::NonPositiveExtent { leaf: 0, value: n });
+    }
+    map_modes(layout, Cast::Up(n))
 }
 
 /// CuTe's `downcast<N>(layout)`: the layout over elements `n` times as narrow: stride-±1 modes
@@ -210,19 +238,26 @@ pub fn upcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
 /// let l = "(_4,_8):(_1,_4)".parse().unwrap();
 /// assert_eq!(downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
 /// ```
-pub fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
-    super::identity::integer_strides("downcast", &[layout])?;
-    if !layout.stride().leaves().any(|d| d.value == 1) {
+pub const fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("downcast", &[layout]));
+    if n <= 0 {
+        return Err(LayoutError::NonPositiveExtent { leaf: 0, value: n });
+    }
+    let stride = layout.stride();
+    let mut unit = false;
+    let mut k = 0;
+    while k < stride.node_count() {
+        if let Node::Int(d) = stride.node(k)
+            && d.value == 1
+        {
+            unit = true;
+        }
+        k += 1;
+    }
+    if !unit {
         return Err(LayoutError::Inadmissible { op: "downcast", why: Inadmissible::NoUnitStride });
     }
-    let big = DynInt::fixed(n);
-    map_modes(layout, &|s, d| {
-        if is_const(d, 1) || is_const(d, -1) {
-            Ok((super::mul(s, big)?, d))
-        } else {
-            Ok((s, super::mul(d, big)?))
-        }
-    })
+    map_modes(layout, Cast::Down(n))
 }
 
 /// CuTe's `recast_layout<Old, New>(layout)` for element widths in bits: `upcast` by the ratio
@@ -233,10 +268,11 @@ pub fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
 /// let l = "(_4,_8):(_1,_4)".parse().unwrap();
 /// assert_eq!(recast_layout(&l, 16, 32).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
-pub fn recast_layout(layout: &DynLayout, old_bits: isize, new_bits: isize) -> R<DynLayout> {
-    super::identity::integer_strides("recast_layout", &[layout])?;
+pub const fn recast_layout(layout: &DynLayout, old_bits: isize, new_bits: isize) -> R<DynLayout> {
+    tri!(super::identity::integer_strides("recast_layout", &[layout]));
     if old_bits <= 0 || new_bits <= 0 {
-        return Err(LayoutError::NonPositiveExtent { leaf: 0, value: old_bits.min(new_bits) });
+        let value = if old_bits < new_bits { old_bits } else { new_bits };
+        return Err(LayoutError::NonPositiveExtent { leaf: 0, value });
     }
     let g = gcd(old_bits, new_bits);
     let (num, den) = (new_bits / g, old_bits / g);
@@ -244,11 +280,11 @@ pub fn recast_layout(layout: &DynLayout, old_bits: isize, new_bits: isize) -> R<
         (1, 1) => Ok(*layout),
         (1, d) => downcast(layout, d),
         (u, 1) => upcast(layout, u),
-        (u, d) => downcast(&upcast(layout, u)?, d),
+        (u, d) => downcast(&tri!(upcast(layout, u)), d),
     }
 }
 
-fn gcd(mut a: isize, mut b: isize) -> isize {
+const fn gcd(mut a: isize, mut b: isize) -> isize {
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -263,12 +299,17 @@ fn gcd(mut a: isize, mut b: isize) -> isize {
 /// let l = "(_2,_2,_2,_2):(_0,_2,_4,_1)".parse().unwrap();
 /// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(_2,_2,_2,_2):(_0,_2,_4,_1)");
 /// ```
-pub fn make_layout_like(layout: &DynLayout) -> R<DynLayout> {
-    let mut strides = layout.stride().leaves();
-    let filtered: DynIntTuple = layout.shape().map_leaves(|s| match strides.next() {
-        Some(d) if is_const(d, 0) => DynInt::fixed(1),
-        _ => s,
-    });
-    let stride = crate::dynamic::ops::compact_order(&filtered, layout.stride())?;
+pub const fn make_layout_like(layout: &DynLayout) -> R<DynLayout> {
+    let (mut filtered, stride) = (*layout.shape(), layout.stride());
+    let mut k = 0;
+    while k < filtered.node_count() {
+        if let Node::Int(d) = stride.node(k)
+            && is_const(d, 0)
+        {
+            filtered.set_node(k, Node::Int(DynInt::fixed(1)));
+        }
+        k += 1;
+    }
+    let stride = tri!(crate::dynamic::ops::compact_order(&filtered, layout.stride()));
     DynLayout::new(*layout.shape(), stride)
 }

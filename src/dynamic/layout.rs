@@ -89,9 +89,9 @@ impl DynLayout {
     /// let l = DynLayout::ordered("(_4,_8,_2)".parse().unwrap(), &"(_2,_0,_1)".parse().unwrap()).unwrap();
     /// assert_eq!(l.to_string(), "(_4,_8,_2):(_16,_1,_8)");
     /// ```
-    pub fn ordered(shape: DynIntTuple, order: &DynIntTuple) -> Result<Self, LayoutError> {
-        DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0)))?;
-        let stride = ops::compact_order(&shape, order)?;
+    pub const fn ordered(shape: DynIntTuple, order: &DynIntTuple) -> Result<Self, LayoutError> {
+        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0))));
+        let stride = tri!(ops::compact_order(&shape, order));
         DynLayout::new(shape, stride)
     }
 

@@ -164,14 +164,22 @@ pub(crate) fn crd2idx_colex(c: &DynIntTuple, s: &DynIntTuple) -> R<DynInt> {
 }
 
 /// CuTe's `product_like(tuple, guide)`: the product of `t` at every leaf of `guide`.
-fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
+const fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
     if guide.is_int() {
-        return Ok(DynIntTuple::int(product(t)?));
+        return Ok(DynIntTuple::int(tri!(t.size())));
     }
     if t.is_int() || t.rank() != guide.rank() {
         return not_congruent("guide");
     }
-    DynIntTuple::try_from_modes(t.modes().zip(guide.modes()).map(|(tm, gm)| product_like(&tm, &gm)))
+    let mut out = DynIntTuple::builder();
+    tri!(out.push_node(Node::Tuple(t.rank() as u8)));
+    let mut k = 0;
+    while k < t.rank() {
+        let (Some(tm), Some(gm)) = (t.mode(k), guide.mode(k)) else { return not_congruent("guide") };
+        tri!(out.push_tuple(&tri!(product_like(&tm, &gm))));
+        k += 1;
+    }
+    Ok(out)
 }
 
 /// CuTe's `compact_major`: strides of the compact layout starting at `current`, column-major
@@ -312,12 +320,23 @@ pub(crate) const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R
 }
 
 /// CuTe's `weakly_congruent(a, b)`.
-pub(crate) fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
+pub(crate) const fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
     match (a.is_int(), b.is_int()) {
         (true, _) => true,
         (false, true) => false,
         (false, false) => {
-            a.rank() == b.rank() && a.modes().zip(b.modes()).all(|(x, y)| weakly_congruent(&x, &y))
+            if a.rank() != b.rank() {
+                return false;
+            }
+            let mut k = 0;
+            while k < a.rank() {
+                let (Some(x), Some(y)) = (a.mode(k), b.mode(k)) else { return false };
+                if !weakly_congruent(&x, &y) {
+                    return false;
+                }
+                k += 1;
+            }
+            true
         }
     }
 }
@@ -332,11 +351,19 @@ pub(crate) fn compatible(a: &DynIntTuple, b: &DynIntTuple) -> bool {
 }
 
 /// CuTe's `product_each`.
-pub(crate) fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
+pub(crate) const fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
     if let Some(v) = t.as_int() {
         return DynIntTuple::tuple(&[DynIntTuple::int(v)]);
     }
-    DynIntTuple::try_from_modes(t.modes().map(|m| Ok(DynIntTuple::int(product(&m)?))))
+    let mut out = DynIntTuple::builder();
+    tri!(out.push_node(Node::Tuple(t.rank() as u8)));
+    let mut k = 0;
+    while k < t.rank() {
+        let Some(m) = t.mode(k) else { return Err(LayoutError::TooLarge) };
+        tri!(out.push_node(Node::Int(tri!(m.size()))));
+        k += 1;
+    }
+    Ok(out)
 }
 
 /// The scalar-stride rule: a stride integer against a tuple mode is that mode's compact
@@ -423,53 +450,82 @@ pub(crate) const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
 }
 
 /// CuTe's `compact_order(shape, order)`, the stride of `make_ordered_layout`.
-pub(crate) fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTuple> {
+pub(crate) const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTuple> {
     if !weakly_congruent(order, s) {
         return not_congruent("order");
     }
-    let guide = product_like(s, order)?;
-    let ref_shape: heapless_modes::Ints = guide.leaves().collect();
-    let flat_order: heapless_modes::Ints = order.leaves().collect();
+    let guide = tri!(product_like(s, order));
+    let (ref_shape, n) = leaf_values(&guide);
+    let (flat_order, m) = leaf_values(order);
     // Dynamic order values are replaced by values past the largest static one, in position order.
-    let max_static = (0..flat_order.len())
-        .map(|k| flat_order.get(k))
-        .filter(|o| o.is_static)
-        .map(|o| o.value)
-        .fold(0, isize::max);
-    let mut ref_order = heapless_modes::Ints::new();
-    for k in 0..flat_order.len() {
-        let o = flat_order.get(k);
-        ref_order.push(if o.is_static { o } else { DynInt::fixed(max_static + 1 + k as isize) });
+    let mut max_static = 0;
+    let mut k = 0;
+    while k < m {
+        if flat_order[k].is_static && flat_order[k].value > max_static {
+            max_static = flat_order[k].value;
+        }
+        k += 1;
+    }
+    let mut ref_order = [DynInt::fixed(0); MAX_NODES];
+    let mut k = 0;
+    while k < m {
+        let o = flat_order[k];
+        ref_order[k] = if o.is_static { o } else { DynInt::fixed(max_static + 1 + k as isize) };
+        k += 1;
     }
     let mut leaf = 0usize;
-    compact_order_impl(s, order, &ref_shape, &ref_order, &mut leaf)
+    compact_order_impl(s, order, &ref_shape, n, &ref_order, &mut leaf)
 }
 
-fn compact_order_impl(
+/// The integers of `t`, left to right, and how many there are.
+const fn leaf_values(t: &DynIntTuple) -> ([DynInt; MAX_NODES], usize) {
+    let mut out = [DynInt::fixed(0); MAX_NODES];
+    let (mut n, mut k) = (0, 0);
+    while k < t.node_count() {
+        if let Node::Int(v) = t.node(k) {
+            out[n] = v;
+            n += 1;
+        }
+        k += 1;
+    }
+    (out, n)
+}
+
+const fn compact_order_impl(
     s: &DynIntTuple,
     order: &DynIntTuple,
-    ref_shape: &heapless_modes::Ints,
-    ref_order: &heapless_modes::Ints,
+    ref_shape: &[DynInt; MAX_NODES],
+    n: usize,
+    ref_order: &[DynInt; MAX_NODES],
     leaf: &mut usize,
 ) -> R<DynIntTuple> {
     if order.is_int() {
-        let o = ref_order.get(*leaf);
+        let o = ref_order[*leaf];
         *leaf += 1;
         let mut start = DynInt::fixed(1);
-        for k in 0..ref_shape.len() {
-            let ok = ref_order.get(k);
-            let factor = if ok.value < o.value { ref_shape.get(k) } else { DynInt::fixed(1) };
-            start.value.checked_mul(factor.value).ok_or(LayoutError::StrideOverflow { leaf: k })?;
+        let mut k = 0;
+        while k < n {
+            let factor = if ref_order[k].value < o.value { ref_shape[k] } else { DynInt::fixed(1) };
+            if start.value.checked_mul(factor.value).is_none() {
+                return Err(LayoutError::StrideOverflow { leaf: k });
+            }
             start = start.mul(factor);
+            k += 1;
         }
-        return Ok(compact(s, start, true)?.0);
+        return Ok(tri!(compact(s, start, true)).0);
     }
     if s.is_int() || s.rank() != order.rank() {
         return not_congruent("order");
     }
-    DynIntTuple::try_from_modes(
-        s.modes().zip(order.modes()).map(|(sm, om)| compact_order_impl(&sm, &om, ref_shape, ref_order, leaf)),
-    )
+    let mut out = DynIntTuple::builder();
+    tri!(out.push_node(Node::Tuple(s.rank() as u8)));
+    let mut k = 0;
+    while k < s.rank() {
+        let (Some(sm), Some(om)) = (s.mode(k), order.mode(k)) else { return not_congruent("order") };
+        tri!(out.push_tuple(&tri!(compact_order_impl(&sm, &om, ref_shape, n, ref_order, leaf))));
+        k += 1;
+    }
+    Ok(out)
 }
 
 /// Fixed-capacity lists for the recursions above (no heap in the library).

@@ -152,14 +152,10 @@ const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>) -> T {
             } else {
                 m
             };
-            let m = append(m, &e);
+            let m = m.text(e.message().as_str());
             panic!("{}", m.as_str())
         }
     }
-}
-
-const fn append(m: crate::error::Message, e: &LayoutError) -> crate::error::Message {
-    m.text(e.message().as_str())
 }
 
 /// A zero-sized layout computed at compile time: the result of the static algebra on type
@@ -383,15 +379,13 @@ const fn subtree_end(t: &DynIntTuple, pos: usize) -> usize {
 }
 
 macro_rules! operations {
-    ($($(#[$doc:meta])* $name:ident $fun:ident ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => |$($v:ident),+| $expr:expr;)+) => {$(
+    ($($(#[$doc:meta])* $name:ident $fun:ident $(<$(const $C:ident: $CT:ty),+>)? ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => |$($v:ident),+| $expr:expr;)+) => {$(
         $(#[$doc])*
         ///
-        /// The expression type of [`
-        #[doc = stringify!($fun)]
-        /// `]; its layout is computed at compile time.
-        pub struct $name<$($T),+>(PhantomData<fn() -> ($($T,)+)>);
+        #[doc = concat!("The expression type of [`", stringify!($fun), "`]; its layout is computed at compile time.")]
+        pub struct $name<$($T,)+ $($(const $C: $CT),+)?>(PhantomData<fn() -> ($($T,)+)>);
 
-        impl<$($T: $Pub),+> StaticExpr for $name<$($T),+> {
+        impl<$($T: $Pub,)+ $($(const $C: $CT),+)?> StaticExpr for $name<$($T,)+ $($($C),+)?> {
             const LAYOUT: DynLayout = {
                 $(let $v = &<$T as $Priv>::VALUE;)+
                 unwrap(stringify!($fun), $expr)
@@ -400,7 +394,7 @@ macro_rules! operations {
 
         $(#[$doc])*
         #[allow(unused_variables)]
-        pub fn $fun<$($T: $Pub),+>($($arg: $T),+) -> Static<$name<$($T),+>> {
+        pub fn $fun<$($(const $C: $CT,)+)? $($T: $Pub),+>($($arg: $T),+) -> Static<$name<$($T,)+ $($($C),+)?>> {
             Static(PhantomData)
         }
     )+};
@@ -433,32 +427,171 @@ impl<T: StaticTuple> TupleArg for T {
 operations! {
     /// CuTe's `coalesce(layout)` on a static layout.
     Coalesce coalesce(a: A: StaticLayout / LayoutArg) => |a| algebra::coalesce(a);
+}
+
+operations! {
     /// CuTe's `filter(layout)` on a static layout.
     Filter filter(a: A: StaticLayout / LayoutArg) => |a| algebra::filter(a);
+}
+
+operations! {
     /// CuTe's `composition(layout, tiler)` on static operands.
     Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::composition_tiler(a, b);
+}
+
+operations! {
     /// CuTe's `complement(layout)` on a static layout.
     Complement complement(a: A: StaticLayout / LayoutArg) => |a| algebra::complement(a);
+}
+
+operations! {
     /// CuTe's `complement(layout, cotarget)` on a static layout and a static cotarget.
     ComplementTo complement_to(a: A: StaticLayout / LayoutArg, m: M: StaticTuple / TupleArg) => |a, m| algebra::complement_to(a, m);
+}
+
+operations! {
     /// CuTe's `logical_divide(layout, tiler)` on static operands.
     LogicalDivide logical_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_divide(a, b);
+}
+
+operations! {
     /// CuTe's `zipped_divide(layout, tiler)` on static operands.
     ZippedDivide zipped_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_divide(a, b);
+}
+
+operations! {
     /// CuTe's `tiled_divide(layout, tiler)` on static operands.
     TiledDivide tiled_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_divide(a, b);
+}
+
+operations! {
     /// CuTe's `flat_divide(layout, tiler)` on static operands.
     FlatDivide flat_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_divide(a, b);
+}
+
+operations! {
     /// CuTe's `logical_product(block, tiler)` on static operands.
     LogicalProduct logical_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_product(a, b);
+}
+
+operations! {
     /// CuTe's `zipped_product(block, tiler)` on static operands.
     ZippedProduct zipped_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_product(a, b);
+}
+
+operations! {
     /// CuTe's `tiled_product(block, tiler)` on static operands.
     TiledProduct tiled_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_product(a, b);
+}
+
+operations! {
     /// CuTe's `flat_product(block, tiler)` on static operands.
     FlatProduct flat_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_product(a, b);
+}
+
+operations! {
     /// CuTe's `blocked_product(block, layout)` on static layouts.
     BlockedProduct blocked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::blocked_product(a, b);
+}
+
+operations! {
     /// CuTe's `raked_product(block, layout)` on static layouts.
     RakedProduct raked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::raked_product(a, b);
+}
+
+operations! {
+    /// CuTe's `tile_to_shape(block, shape)` on a static layout and a static shape.
+    TileToShape tile_to_shape(a: A: StaticLayout / LayoutArg, s: S: StaticTuple / TupleArg) => |a, s| algebra::tile_to_shape(a, s, None);
+}
+
+operations! {
+    /// CuTe's `right_inverse(layout)` on a static layout.
+    RightInverse right_inverse(a: A: StaticLayout / LayoutArg) => |a| algebra::right_inverse(a);
+}
+
+operations! {
+    /// CuTe's `left_inverse(layout)` on a static layout.
+    LeftInverse left_inverse(a: A: StaticLayout / LayoutArg) => |a| algebra::left_inverse(a);
+}
+
+operations! {
+    /// CuTe's `max_common_layout(a, b)` on static layouts.
+    MaxCommonLayout max_common_layout(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::max_common_layout(a, b);
+}
+
+operations! {
+    /// CuTe's `nullspace(layout)` on a static layout.
+    Nullspace nullspace(a: A: StaticLayout / LayoutArg) => |a| algebra::nullspace(a);
+}
+
+operations! {
+    /// CuTe's `make_layout_like(layout)` on a static layout.
+    MakeLayoutLike make_layout_like(a: A: StaticLayout / LayoutArg) => |a| algebra::make_layout_like(a);
+}
+
+operations! {
+    /// CuTe's `append(layout, x)` on static layouts.
+    Append append(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::append(a, x);
+}
+
+operations! {
+    /// CuTe's `prepend(layout, x)` on static layouts.
+    Prepend prepend(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::prepend(a, x);
+}
+
+operations! {
+    /// CuTe's `take<B, E>(layout)`: modes `B..E` (write `take::<B, E, _>(layout)`).
+    Take take<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::take(a, B, E);
+}
+
+operations! {
+    /// CuTe's `group<B, E>(layout)`: modes `B..E` as one mode (write `group::<B, E, _>(layout)`).
+    Group group<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::group(a, B, E);
+}
+
+operations! {
+    /// CuTe's `select<I, J>(layout)`: modes `I` and `J` (write `select2::<I, J, _>(layout)`).
+    Select2 select2<const I: usize, const J: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J]);
+}
+
+operations! {
+    /// CuTe's `replace<I>(layout, x)`: mode `I` replaced by `x` (write `replace::<I, _, _>(layout, x)`).
+    Replace replace<const I: usize>(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::replace(a, I, x);
+}
+
+operations! {
+    /// CuTe's `upcast<N>(layout)` (write `upcast::<N, _>(layout)`).
+    Upcast upcast<const N: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::upcast(a, N);
+}
+
+operations! {
+    /// CuTe's `downcast<N>(layout)` (write `downcast::<N, _>(layout)`).
+    Downcast downcast<const N: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::downcast(a, N);
+}
+
+operations! {
+    /// CuTe's `recast_layout<Old, New>(layout)` for element widths in bits (write
+    /// `recast_layout::<16, 32, _>(layout)`).
+    RecastLayout recast_layout<const OLD: isize, const NEW: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::recast_layout(a, OLD, NEW);
+}
+
+/// CuTe's `max_common_vector(a, b)` on static layouts: the number of contiguous elements on which
+/// they agree, a constant.
+///
+/// ```
+/// use const_layout::layout::computed::max_common_vector;
+/// use const_layout::layout_type;
+/// let a = <layout_type!((4,8):(1,4))>::default();
+/// assert_eq!(max_common_vector(a, <layout_type!((4,8):(1,8))>::default()), 4);
+/// ```
+pub fn max_common_vector<A: StaticLayout, B: StaticLayout>(a: A, b: B) -> isize {
+    let _ = (a, b);
+    const { MaxCommonVector::<A, B>::VALUE }
+}
+
+struct MaxCommonVector<A, B>(PhantomData<(A, B)>);
+
+impl<A: StaticLayout, B: StaticLayout> MaxCommonVector<A, B> {
+    const VALUE: isize =
+        unwrap("max_common_vector", algebra::max_common_vector(&A::LAYOUT, &B::LAYOUT)).value;
 }
