@@ -87,6 +87,10 @@ pub trait StaticExpr {
 pub trait StaticTiler {
     /// The tiler.
     const TILER: Tiler;
+    /// The tiler as `composition` reads it: the same, but an integer `n` is `n:_1` (CuTe composes
+    /// with `n:_1`, while the divides and products tile by `make_layout(n)`, which is `_1:_0` for
+    /// `_1`).
+    const COMPOSITION: Tiler = Self::TILER;
 }
 
 /// CuTe's `_` in a by-mode tiler: keep this mode as it is.
@@ -129,6 +133,15 @@ impl<E: StaticExpr> StaticTiler for Static<E> {
 
 impl<const N: isize> StaticTiler for crate::C<N> {
     const TILER: Tiler = unwrap("tiler", Tiler::from_shape(&<crate::C<N> as IntTuple>::TREE));
+    const COMPOSITION: Tiler = Tiler::Layout(unwrap(
+        "tiler",
+        DynLayout::new(<crate::C<N> as IntTuple>::TREE, DynIntTuple::int(crate::dynamic::DynInt::fixed(1))),
+    ));
+}
+
+/// A static int tuple inside a by-mode tiler (`<(_2,_3), _4>`): by mode again.
+impl<T: StaticTuple + crate::int_tuple::Tuple> StaticTileItem for T {
+    const ITEM: TileMode = TileMode::Shape(T::TREE);
 }
 
 macro_rules! impl_static_tiler {
@@ -416,6 +429,14 @@ impl<T: StaticTiler> TilerArg for T {
     const VALUE: Tiler = T::TILER;
 }
 
+/// A static tiler operand of `composition` (an integer `n` is `n:_1`).
+trait ComposeArg {
+    const VALUE: Tiler;
+}
+impl<T: StaticTiler> ComposeArg for T {
+    const VALUE: Tiler = T::COMPOSITION;
+}
+
 /// A static int tuple operand (a cotarget).
 trait TupleArg {
     const VALUE: DynIntTuple;
@@ -436,7 +457,7 @@ operations! {
 
 operations! {
     /// CuTe's `composition(layout, tiler)` on static operands.
-    Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::composition_tiler(a, b);
+    Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / ComposeArg) => |a, b| algebra::composition_tiler(a, b);
 }
 
 operations! {
