@@ -18,7 +18,7 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
-use const_layout::layout::computed::{StaticLayout, zipped_divide};
+use const_layout::layout::computed::{StaticLayout, local_tile, zipped_divide};
 use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
@@ -285,4 +285,16 @@ pub fn probe_generic_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
 #[unsafe(no_mangle)]
 pub fn hand_generic_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
     (a + b * 8 + c * 4 + d * 24) as isize
+}
+
+/// A generic kernel's block tile: `local_tile((8,6):(1,8), (_4,_3), (bm, bn))`, element `(a, b)`
+/// of the tile, with the block coordinates at run time.
+#[unsafe(no_mangle)]
+pub fn probe_generic_local_tile(bm: usize, bn: usize, a: usize, b: usize) -> isize {
+    let (tile, offset) = local_tile(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>), (bm, bn));
+    offset + tile.crd2idx((a, b))
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_local_tile(bm: usize, bn: usize, a: usize, b: usize) -> isize {
+    (bm * 4 + bn * 24 + a + b * 8) as isize
 }

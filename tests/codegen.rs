@@ -98,6 +98,7 @@ const EXPECT: &[Expect] = &[
     e("divide_tile", Mul::None, 0, ""),
     e("swizzled", Mul::None, 0, ""),
     e("generic_divide", Mul::None, 0, ""),
+    e("generic_local_tile", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +484,11 @@ fn probes_match_their_twins() {
     for k in 0..48usize {
         let (a, b, c, d) = (k % 4, k / 4 % 3, k / 12 % 2, k / 24);
         assert_eq!(probe_generic_divide(a, b, c, d), hand_generic_divide(a, b, c, d), "generic_divide({k})");
+        assert_eq!(
+            probe_generic_local_tile(c, d, a, b),
+            hand_generic_local_tile(c, d, a, b),
+            "generic_local_tile({k})"
+        );
     }
     assert_eq!(control_runtime_extent(13, 5), (3, 2));
 }

@@ -7,8 +7,8 @@
 
 use const_layout::layout::computed::{
     blocked_product, coalesce, complement_to, composition, downcast, filter, flat_divide, left_inverse,
-    logical_divide, logical_product, max_common_vector, raked_product, right_inverse, tile_to_shape,
-    tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
+    local_tile, logical_divide, logical_product, max_common_vector, raked_product, right_inverse,
+    tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
 };
 use const_layout::{C, layout_type};
 
@@ -82,4 +82,23 @@ fn results_are_zero_sized_and_index_like_their_layout() {
         twice.to_string(),
         const_layout::algebra::logical_divide(&runtime, &"_6:_2".parse().unwrap()).unwrap().to_string()
     );
+}
+
+#[test]
+fn local_tile_agrees_with_the_runtime_algebra() {
+    let runtime = |coord: &str| {
+        let p = const_layout::algebra::local_tile(
+            &"(_8,_6):(_1,_8)".parse().unwrap(),
+            &"<_4:_1, _3:_1>".parse().unwrap(),
+            &coord.parse().unwrap(),
+        )
+        .unwrap();
+        (p.layout.to_string(), p.offset)
+    };
+    for (m, n) in [(0usize, 0usize), (1, 0), (0, 1), (1, 1)] {
+        let (tile, offset) = local_tile(l!((8,6):(1,8)), (C::<4>, C::<3>), (m, n));
+        assert_eq!((tile.to_string(), offset), runtime(&format!("({m},{n})")), "tile ({m},{n})");
+        // An integer tile index is the same tile as its colexicographic coordinate.
+        assert_eq!(local_tile(l!((8,6):(1,8)), (C::<4>, C::<3>), m + 2 * n).1, offset);
+    }
 }

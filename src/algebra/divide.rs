@@ -381,15 +381,26 @@ impl Partition {
 
 /// Keep the modes of `m` (one level unpacked if it has more than one), as CuTe's
 /// `repeat<R>(_)` slice does.
-fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
+const fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
     if !m.shape().is_int() && m.rank() > 1 {
-        for sub in modes_of(m) {
-            out.push(&sub)?;
+        let mut i = 0;
+        while i < m.rank() {
+            tri!(out.push(&tri!(mode_of(m, i))));
+            i += 1;
         }
         Ok(())
     } else {
         out.push(m)
     }
+}
+
+/// `zipped_divide(layout, tiler)` as `local_tile` reads it: the tile (its modes unpacked one
+/// level) and the tiles' arrangement, whose value at a tile's coordinate is the tile's offset.
+pub(crate) const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynLayout, DynLayout)> {
+    let z = tri!(zipped_divide(layout, tiler));
+    let mut tile = tri!(ModeBuilder::new());
+    tri!(keep_all(&tri!(mode_of(&z, 0)), &mut tile));
+    Ok((tri!(tile.finish()), tri!(mode_of(&z, 1))))
 }
 
 /// Fix `coord` in `m` (an integer: a 1-D index into the whole mode; a tuple: one coordinate per

@@ -79,6 +79,7 @@ pub use coalesce::{
 };
 pub use complement::{complement, complement_to};
 pub use composition::{composition, composition_tiler};
+pub(crate) use divide::tile_and_tiles;
 pub use divide::{
     Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,

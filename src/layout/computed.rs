@@ -616,3 +616,40 @@ impl<A: StaticLayout, B: StaticLayout> MaxCommonVector<A, B> {
     const VALUE: isize =
         unwrap("max_common_vector", algebra::max_common_vector(&A::LAYOUT, &B::LAYOUT)).value;
 }
+
+/// CuTe's `local_tile(tensor, tiler, coord)` on a static layout: the tile's layout (zero-sized, its
+/// modes those of `zipped_divide(layout, tiler)`'s first mode) and the offset of tile `coord`,
+/// usually a runtime block index, computed with the folded index math of the tiles' arrangement.
+/// `coord` gives every mode of the arrangement (an integer, or one coordinate per mode).
+///
+/// ```
+/// use const_layout::layout::computed::local_tile;
+/// use const_layout::{layout_type, C};
+/// let gmem = <layout_type!((8,6):(1,8))>::default();
+/// let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (1usize, 1usize));
+/// assert_eq!((tile.to_string(), offset), ("(_4,_3):(_1,_8)".to_string(), 28));
+/// assert_eq!(core::mem::size_of_val(&tile), 0);
+/// ```
+#[inline(always)]
+pub fn local_tile<A: StaticLayout, T: StaticTiler, Crd: IntTuple>(
+    a: A,
+    t: T,
+    coord: Crd,
+) -> (Static<LocalTile<A, T>>, isize) {
+    let _ = (a, t);
+    (Static(PhantomData), Static::<Tiles<A, T>>(PhantomData).crd2idx(coord))
+}
+
+/// The tile of [`local_tile`]: the first mode of `zipped_divide(A, T)`, unpacked one level.
+pub struct LocalTile<A, T>(PhantomData<fn() -> (A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler> StaticExpr for LocalTile<A, T> {
+    const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).0;
+}
+
+/// The tiles' arrangement of [`local_tile`]: the second mode of `zipped_divide(A, T)`.
+pub struct Tiles<A, T>(PhantomData<fn() -> (A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler> StaticExpr for Tiles<A, T> {
+    const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).1;
+}
