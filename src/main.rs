@@ -104,8 +104,8 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
 /// An offset as a JSON number; a coordinate (the value of a basis-strided layout) as a string.
 fn json_value(v: &DynIntTuple) -> String {
     match v.as_int() {
-        Some(i) => i.value.to_string(),
-        None => json_string(&v.to_string()),
+        Some(i) if !i.has_basis() => i.value.to_string(),
+        _ => json_string(&v.to_string()),
     }
 }
 

@@ -8,7 +8,7 @@ use super::complement::complement_to;
 use super::composition::composition;
 use super::modes::append_to;
 use super::tiler::{TileModes, Tiler};
-use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul};
+use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
 use crate::dynamic::basis::add_values;
 use crate::dynamic::ops::{self, Division};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
@@ -435,12 +435,161 @@ fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<DynIntTup
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_4,_3):(_1,_8)".to_string(), 28));
 /// ```
 pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<Partition> {
-    let z = zipped_divide(layout, tiler)?;
+    let z = match zipped_divide(layout, tiler) {
+        Ok(z) => z,
+        Err(e @ LayoutError::Inadmissible { .. }) => {
+            return one_tile(layout, tiler, coord, Side::Tile).map_err(|_| e);
+        }
+        Err(e) => return Err(e),
+    };
     let (m0, m1) = (z.mode(0).ok_or(LayoutError::TooLarge)?, z.mode(1).ok_or(LayoutError::TooLarge)?);
     let mut out = ModeBuilder::new()?;
     keep_all(&m0, &mut out)?;
     let offset = fix(&m1, coord, &mut out)?;
-    Ok(Partition::new(out.finish()?, offset))
+    with_origin(Partition::new(out.finish()?, offset), layout, tiler, coord, Side::Tile)
+}
+
+/// Which half of `zipped_divide(layout, tiler)` a partition keeps: the tile (`local_tile`, the
+/// tiles' coordinate fixed) or the rests (`local_partition`, the coordinate in the tile fixed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Tile,
+    Rest,
+}
+
+/// One tile (or one thread's elements) when the whole `zipped_divide(layout, tiler)` has no
+/// layout: CuTe still answers, and is right whenever the part asked for is a layout. Per mode `m`
+/// of a by-mode tiler the part is `x -> A_m(X(x) + c)` (`X` the kept half, `c` the fixed half's
+/// offset), which is `composition(A_m, (X, 2:c))` at second coordinate 1 when that composition
+/// exists; otherwise there is no layout and the caller reports the divide's error.
+fn one_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Side) -> R<Partition> {
+    let index = fixed_index(layout, tiler, coord, side)?;
+    let mut parts = ModeBuilder::new()?;
+    let given = if coord.is_int() { usize::MAX } else { coord.rank() };
+    for_each_mode(layout, tiler, |m, a, t| {
+        match t {
+            // A mode past the tiler belongs to the rests whole, and so is kept by a tile when the
+            // coordinate stops before it.
+            None if side == Side::Rest || m >= given => parts.push(&a)?,
+            Some(_) if side == Side::Tile && m >= given => {
+                return Err(LayoutError::RankMismatch { what: "coordinate", got: given, expected: m + 1 });
+            }
+            None => {}
+            Some((t, rest)) => {
+                let c = if index.is_int() { index } else { index.mode(m).ok_or(LayoutError::TooLarge)? };
+                parts.push(&shifted_part(&a, if side == Side::Tile { &t } else { &rest }, c)?)?;
+            }
+        }
+        Ok(())
+    })?;
+    let mut out = ModeBuilder::new()?;
+    keep_all(&parts.finish()?, &mut out)?;
+    Ok(Partition::new(out.finish()?, layout.apply(&index)?))
+}
+
+/// Call `f(m, mode m of layout, Some((tile, complement)) or None past the tiler)` for every mode
+/// of `layout` (the whole layout as one mode for a layout tiler).
+fn for_each_mode(
+    layout: &DynLayout,
+    tiler: &Tiler,
+    mut f: impl FnMut(usize, DynLayout, Option<(DynLayout, DynLayout)>) -> R<()>,
+) -> R<()> {
+    let halves = |a: &DynLayout, t: DynLayout| -> R<(DynLayout, DynLayout)> {
+        let rest = complement_to(&t, super::coalesce(a)?.shape())?;
+        Ok((t, rest))
+    };
+    match tiler {
+        Tiler::Layout(t) => f(0, *layout, Some(halves(layout, *t)?)),
+        Tiler::Modes(items) => {
+            let r = if layout.shape().is_int() { 1 } else { layout.rank() };
+            for m in 0..r {
+                let a = layout.mode(m).ok_or(LayoutError::TooLarge)?;
+                match items.get(m).as_tiler()? {
+                    Some(Tiler::Layout(t)) if m < items.len() => f(m, a, Some(halves(&a, t)?))?,
+                    Some(Tiler::Modes(_)) if m < items.len() => {
+                        return Err(LayoutError::NotCongruent { what: "nested tiler" });
+                    }
+                    _ => f(m, a, None)?,
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The point of `layout`'s domain (one index per mode, or one index for a layout tiler) that a
+/// tile (`local_tile`, `coord` the tile's coordinate) or a thread's elements (`local_partition`,
+/// `coord` the thread's coordinate in the tile) start at: the fixed half of each mode's
+/// `(tile, complement)` at its coordinate, a mode past the tiler at `coord`'s (tile) or at 0. An
+/// integer `coord` for several modes is split over them colexicographically (the last takes the
+/// rest), as CuTe splits it.
+fn fixed_index(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Side) -> R<DynIntTuple> {
+    let mut rest = coord.as_int();
+    let r = match tiler {
+        Tiler::Layout(_) => 1,
+        Tiler::Modes(_) if layout.shape().is_int() => 1,
+        Tiler::Modes(_) => layout.rank(),
+    };
+    let mut index = DynIntTuple::builder();
+    index.push_node(crate::dynamic::int_tuple::Node::Tuple(r as u8))?;
+    for_each_mode(layout, tiler, |m, a, halves| {
+        let fixed = match (halves, side) {
+            (Some((_, rest)), Side::Tile) => Some(rest),
+            (Some((t, _)), Side::Rest) => Some(t),
+            (None, _) => None,
+        };
+        let c = match rest {
+            // A tuple coordinate may stop early: the modes after it are kept, at 0.
+            None if m >= coord.rank() && m > 0 => DynIntTuple::int(DynInt::fixed(0)),
+            None => coord.mode(m).ok_or(LayoutError::RankMismatch {
+                what: "coordinate",
+                got: coord.rank(),
+                expected: r,
+            })?,
+            Some(i) if m + 1 == r => DynIntTuple::int(i),
+            Some(i) => {
+                let s = fixed.as_ref().map_or(a.size(), DynLayout::size);
+                rest = Some(i.div(s));
+                DynIntTuple::int(i.rem(s))
+            }
+        };
+        let at = match (fixed, side) {
+            (Some(f), _) => DynIntTuple::int(f.crd2idx(&c)?),
+            (None, Side::Tile) => c,
+            (None, Side::Rest) => DynIntTuple::int(DynInt::fixed(0)),
+        };
+        index.push_tuple(&at)
+    })?;
+    if r == 1 && (layout.shape().is_int() || matches!(tiler, Tiler::Layout(_))) {
+        return index.mode(0).ok_or(LayoutError::TooLarge);
+    }
+    Ok(index)
+}
+
+/// Mode `a` read through the kept half `X` shifted by the fixed half's index `c`: the layout
+/// `x -> a(X(x) + c) - a(c)`, if there is one.
+fn shifted_part(a: &DynLayout, kept: &DynLayout, c: DynIntTuple) -> R<DynLayout> {
+    let c = c.as_int().ok_or(LayoutError::NotCongruent { what: "coordinate" })?;
+    if c.value == 0 {
+        return composition(a, kept);
+    }
+    let both = composition(a, &make_layout_of(&[*kept, scalar(DynInt::fixed(2), c)?])?)?;
+    both.mode(0).ok_or(LayoutError::TooLarge)
+}
+
+/// For basis strides, the origin as CuTe has it: `layout` at the fixed point of its domain, so it
+/// has a component for every basis of the layout, `_0` where the fixed coordinates do not move it.
+fn with_origin(
+    p: Partition,
+    layout: &DynLayout,
+    tiler: &Tiler,
+    coord: &DynIntTuple,
+    side: Side,
+) -> R<Partition> {
+    if !layout.has_basis() {
+        return Ok(p);
+    }
+    Ok(Partition::new(p.layout, layout.apply(&fixed_index(layout, tiler, coord, side)?)?))
 }
 
 /// CuTe's `local_partition(tensor, tile, index)` as a layout function: the elements that thread
@@ -451,18 +600,24 @@ pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<P
 /// use const_layout::algebra::local_partition;
 /// let smem = "(_8,_6):(_1,_8)".parse().unwrap();
 /// let threads = "(_4,_3):(_3,_1)".parse().unwrap();
-/// let p = local_partition(&smem, &threads, 5).unwrap();
+/// let p = local_partition(&smem, &threads, const_layout::dynamic::DynInt::runtime(5)).unwrap();
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_2,_2):(_4,_24)".to_string(), 17));
 /// ```
-pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: isize) -> R<Partition> {
+pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: DynInt) -> R<Partition> {
     let tiler = Tiler::from_shape(&ops::product_each(tile.shape())?)?;
-    let coord = tile.get_flat_coord(crate::dynamic::DynInt::runtime(index))?;
-    let z = zipped_divide(layout, &tiler)?;
+    let coord = tile.get_flat_coord(index)?;
+    let z = match zipped_divide(layout, &tiler) {
+        Ok(z) => z,
+        Err(e @ LayoutError::Inadmissible { .. }) => {
+            return one_tile(layout, &tiler, &coord, Side::Rest).map_err(|_| e);
+        }
+        Err(e) => return Err(e),
+    };
     let (m0, m1) = (z.mode(0).ok_or(LayoutError::TooLarge)?, z.mode(1).ok_or(LayoutError::TooLarge)?);
     let mut out = ModeBuilder::new()?;
     let offset = fix(&m0, &coord, &mut out)?;
     keep_all(&m1, &mut out)?;
-    Ok(Partition::new(out.finish()?, offset))
+    with_origin(Partition::new(out.finish()?, offset), layout, &tiler, &coord, Side::Rest)
 }
 
 /// CuTe's `make_layout_tv(thr_layout, val_layout)` (CuTe DSL; in C++ the first lines of

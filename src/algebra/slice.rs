@@ -213,7 +213,13 @@ pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<Partition> {
     }
     let mut out = ModeBuilder::new()?;
     let offset = lift(coord, layout, &mut out)?;
-    Ok(Partition::new(out.finish()?, offset))
+    let p = Partition::new(out.finish()?, offset);
+    if !layout.has_basis() {
+        return Ok(p);
+    }
+    // The origin as CuTe has it: the whole layout at the fixed coordinates (`_0` where `_`), so
+    // it has a component for every basis of the layout.
+    Ok(Partition { origin: Some(layout.apply(&coord.coord)?), offset: 0, ..p })
 }
 
 /// CuTe's `slice(coord, layout)`: the layout of the modes where `coord` is `_`.

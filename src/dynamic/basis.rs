@@ -221,7 +221,21 @@ pub(crate) fn evaluate(
             n += 1;
         }
     }
+    // One integer in the shape is one term: CuTe's value is then a single `ScaledBasis`, printed
+    // `v@i`, not an `ArithmeticTuple`.
+    if n == 1 && (shape.is_int() || shape.flatten()?.rank() == 1) {
+        let (b, v) = parts[0];
+        return Ok(DynIntTuple::int(v.scaled(b)));
+    }
     assemble(&parts[..n], &Basis::NONE)
+}
+
+/// A value as a coordinate: a scaled basis `v@i` becomes the tuple with `v` at path `i`.
+fn as_coordinate(t: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+    match t.as_int() {
+        Some(v) if v.has_basis() => assemble(&[(v.basis, DynInt::new(v.value, v.is_static))], &Basis::NONE),
+        _ => Ok(*t),
+    }
 }
 
 /// The int tuple below `prefix` of the (basis, value) components.
@@ -247,6 +261,7 @@ fn assemble(parts: &[(Basis, DynInt)], prefix: &Basis) -> Result<DynIntTuple, La
 /// The sum of two layout values (offsets or coordinates; CuTe's `ArithmeticTuple` addition):
 /// integers add, tuples add mode by mode, a missing mode counts as `_0`. `Err` on overflow.
 pub(crate) fn add_values(a: &DynIntTuple, b: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+    let (a, b) = (&as_coordinate(a)?, &as_coordinate(b)?);
     let is_zero = |t: &DynIntTuple| t.as_int().is_some_and(|v| v.value == 0);
     match (a.as_int(), b.as_int()) {
         (Some(x), Some(y)) => {

@@ -429,7 +429,7 @@ fn case_18(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
 fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     Ok(Some({
         c.arity(&[3], "3")?;
-        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?.value).map_err(lay(c))?;
+        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?).map_err(lay(c))?;
         Value::Partition(p)
     }))
 }
