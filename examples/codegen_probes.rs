@@ -18,7 +18,7 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
-use const_layout::layout::computed::{StaticLayout, local_tile, zipped_divide};
+use const_layout::layout::computed::{StaticLayout, local_partition, local_tile, zipped_divide};
 use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
@@ -297,4 +297,17 @@ pub fn probe_generic_local_tile(bm: usize, bn: usize, a: usize, b: usize) -> isi
 #[unsafe(no_mangle)]
 pub fn hand_generic_local_tile(bm: usize, bn: usize, a: usize, b: usize) -> isize {
     (bm * 4 + bn * 24 + a + b * 8) as isize
+}
+
+/// A generic kernel's thread partition: `local_partition((8,6):(1,8), (4,3):(3,1), t)`, element
+/// `(a, b)` of thread `t`'s elements.
+#[unsafe(no_mangle)]
+pub fn probe_generic_partition(t: usize, a: usize, b: usize) -> isize {
+    let smem = <layout_type!((8,6):(1,8))>::default();
+    let (mine, offset) = local_partition(smem, <layout_type!((4,3):(3,1))>::default(), t);
+    offset + mine.crd2idx((a, b))
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_partition(t: usize, a: usize, b: usize) -> isize {
+    (t / 3 % 4 + t % 3 * 8 + a * 4 + b * 24) as isize
 }

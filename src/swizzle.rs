@@ -148,6 +148,47 @@ pub enum Outer {
     Layout(DynLayout),
 }
 
+impl Swizzle {
+    /// CuTe's `upcast<N>(Swizzle<B,M,S>)` for elements `n` times wider (`n` a power of two): the
+    /// base bit moves down by `log2(n)`; bits that would go below bit 0 are dropped.
+    ///
+    /// ```
+    /// use const_layout::swizzle::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.upcast(2).unwrap().to_string(), "Sw<3,3,3>");
+    /// assert_eq!(sw.upcast(32).unwrap().to_string(), "Sw<2,0,3>");
+    /// ```
+    pub fn upcast(&self, n: isize) -> Result<Swizzle, LayoutError> {
+        let log2 = power_of_two("upcast", n)?;
+        let m = self.base() as i64 - log2 as i64;
+        if m >= 0 {
+            Swizzle::new(self.bits(), m as u32, self.shift())
+        } else {
+            Swizzle::new((self.bits() as i64 + m).max(0) as u32, 0, self.shift())
+        }
+    }
+
+    /// CuTe's `downcast<N>(Swizzle<B,M,S>)` for elements `n` times narrower: the base bit moves up
+    /// by `log2(n)`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().downcast(2).unwrap().to_string(), "Sw<3,5,3>");
+    /// ```
+    pub fn downcast(&self, n: isize) -> Result<Swizzle, LayoutError> {
+        let log2 = power_of_two("downcast", n)?;
+        Swizzle::new(self.bits(), self.base() + log2, self.shift())
+    }
+}
+
+/// `log2(n)`, or an error if `n` is not a positive power of two (CuTe's static assertion).
+fn power_of_two(op: &'static str, n: isize) -> Result<u32, LayoutError> {
+    if n <= 0 || n & (n - 1) != 0 {
+        return Err(LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::NotPowerOfTwo { n } });
+    }
+    Ok(n.trailing_zeros())
+}
+
 impl Outer {
     fn apply(&self, x: isize) -> isize {
         match self {
@@ -286,6 +327,41 @@ impl ComposedLayout {
     /// ```
     pub fn apply(&self, x: isize) -> isize {
         self.outer.apply(self.offset.value.wrapping_add(x))
+    }
+
+    /// CuTe's `upcast<N>` of a composed layout: each part cast (the swizzle's base moves down, the
+    /// offset and the inner layout are divided by `n`).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 4, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// assert_eq!(c.upcast(2).unwrap().to_string(), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
+    /// assert_eq!(c.downcast(2).unwrap().to_string(), "Sw<3,5,3> o _0 o (_8,_128):(_128,_1)");
+    /// ```
+    pub fn upcast(&self, n: isize) -> Result<Self, LayoutError> {
+        let outer = match self.outer {
+            Outer::Swizzle(s) => Outer::Swizzle(s.upcast(n)?),
+            Outer::Layout(l) => Outer::Layout(crate::algebra::upcast(&l, n)?),
+        };
+        if self.offset.value % n != 0 {
+            return Err(LayoutError::Inadmissible {
+                op: "upcast",
+                why: crate::algebra::Inadmissible::CastDivisibility { stride: self.offset.value, n },
+            });
+        }
+        let offset = self.offset.div(DynInt::fixed(n));
+        Ok(ComposedLayout { outer, offset, inner: crate::algebra::upcast(&self.inner, n)? })
+    }
+
+    /// CuTe's `downcast<N>` of a composed layout: each part cast (the swizzle's base moves up, the
+    /// offset is multiplied by `n`, the inner layout downcast).
+    pub fn downcast(&self, n: isize) -> Result<Self, LayoutError> {
+        let outer = match self.outer {
+            Outer::Swizzle(s) => Outer::Swizzle(s.downcast(n)?),
+            Outer::Layout(l) => Outer::Layout(crate::algebra::downcast(&l, n)?),
+        };
+        let offset = crate::algebra::mul_checked(self.offset, DynInt::fixed(n))?;
+        Ok(ComposedLayout { outer, offset, inner: crate::algebra::downcast(&self.inner, n)? })
     }
 
     /// CuTe's `slice_and_offset` / `domain_offset` in one: the composed layout of the inner

@@ -17,6 +17,8 @@
 //!   the CuTe column of FLIR's differences, `swizzle_xor16`, and the Fly dialect (which agrees with
 //!   CuTe). Where FLIR differs from CuTe, the row has CuTe's value (REFERENCE decision 5).
 //! - `Ref2`: REFERENCE decision 2's inadmissible compositions.
+//! - `Api`: behaviour CuTe's headers define without a documented example (`swizzle_layout.hpp`,
+//!   `layout_composed.hpp`: the casts of swizzles and swizzled layouts), on inputs chosen here.
 //!
 //! Every expected value was printed by CuTe itself: cutlass 4.2.0.0's headers compiled with
 //! `g++ -std=c++17`, one `print(...)` per row of the same expression (static integers as `Int<N>`,
@@ -29,8 +31,8 @@
 //! such rows are listed by `cargo test --test algebra_examples -- --nocapture` (currently none:
 //! every runtime result also prints as CuTe's). Integers, tuples and booleans are compared as text.
 //!
-//! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`;
-//! const-layout has no basis strides), its `mixedbits.cpp` (`MixedBits` has no counterpart), and the
+//! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`; identity
+//! layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp` (`MixedBits` has no counterpart), and the
 //! swizzle cases that compose a layout with a composed layout or invert a composed layout
 //! (`composition(L, Sw o L)`, `left_inverse`/`right_inverse` of `Sw o L`), which `eval` does not
 //! accept. The docs' "modding out" steps (`(6,2) % 2 => (2,1)`) name no function (CuTe has no
@@ -56,6 +58,7 @@ enum Src {
     Flir6,
     Fly7,
     Ref2,
+    Api,
 }
 
 /// What a row must evaluate to.
@@ -960,6 +963,27 @@ const SWIZZLE: &[Row] = &[
     (Unit, "crd2idx(5, composition(Sw<2,0,-3>, (_8,_8):(_8,_1)))", Cute("40")),
     (Unit, "crd2idx(27, composition(Sw<2,0,-3>, (_8,_8):(_8,_1)))", Cute("3")),
     (Unit, "crd2idx(63, composition(Sw<2,0,-3>, (_8,_8):(_8,_1)))", Cute("39")),
+    // The casts of a swizzled layout: every part cast, the swizzle's base bit moved by log2(N).
+    (Api, "upcast<2>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Cute("Sw<3,3,3> o _0 o (_8,_32):(_32,_1)")),
+    (Api, "upcast<16>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Cute("Sw<3,0,3> o _0 o (_8,_4):(_4,_1)")),
+    (Api, "upcast<32>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Cute("Sw<2,0,3> o _0 o (_8,_2):(_2,_1)")),
+    (
+        Api,
+        "downcast<2>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))",
+        Cute("Sw<3,5,3> o _0 o (_8,_128):(_128,_1)"),
+    ),
+    (
+        Api,
+        "recast_layout<16,32>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))",
+        Cute("Sw<3,3,3> o _0 o (_8,_32):(_32,_1)"),
+    ),
+    (
+        Api,
+        "recast_layout<32,16>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))",
+        Cute("Sw<3,5,3> o _0 o (_8,_128):(_128,_1)"),
+    ),
+    (Api, "upcast<2>(Sw<3,4,3>)", Cute("Sw<3,3,3>")),
+    (Api, "upcast<3>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Refused),
     (Unit, "crd2idx(5, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("41")),
     (Unit, "crd2idx(27, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("24")),
     (Unit, "crd2idx(63, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("60")),

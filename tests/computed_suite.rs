@@ -6,9 +6,10 @@
 //! through `layout!` and by the typed layouts themselves.
 
 use const_layout::layout::computed::{
-    blocked_product, coalesce, complement_to, composition, downcast, filter, flat_divide, left_inverse,
-    local_tile, logical_divide, logical_product, max_common_vector, raked_product, right_inverse,
-    tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
+    StaticLayout, blocked_product, coalesce, complement_to, composition, downcast, filter, flat_divide,
+    left_inverse, local_partition, local_tile, logical_divide, logical_product, max_common_vector,
+    raked_product, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide,
+    zipped_product,
 };
 use const_layout::{C, layout_type};
 
@@ -101,4 +102,27 @@ fn local_tile_agrees_with_the_runtime_algebra() {
         // An integer tile index is the same tile as its colexicographic coordinate.
         assert_eq!(local_tile(l!((8,6):(1,8)), (C::<4>, C::<3>), m + 2 * n).1, offset);
     }
+}
+
+#[test]
+fn local_partition_agrees_with_the_runtime_algebra() {
+    use const_layout::dynamic::DynInt;
+    // Thread layouts in column-major, row-major and nested order, over a (8,6) and a (16,8) tile.
+    fn check<A: StaticLayout + Copy, T: StaticLayout + Copy>(a: A, t: T, threads: usize) {
+        let (la, lt) = (A::LAYOUT, T::LAYOUT);
+        for index in 0..threads {
+            let p =
+                const_layout::algebra::local_partition(&la, &lt, DynInt::runtime(index as isize)).unwrap();
+            let (mine, offset) = local_partition(a, t, index);
+            assert_eq!(
+                (mine.to_string(), offset),
+                (p.layout.to_string(), p.offset),
+                "{la} / {lt} thread {index}"
+            );
+        }
+    }
+    check(l!((8,6):(1,8)), l!((4,3):(3,1)), 12);
+    check(l!((8,6):(1,8)), l!((4,3):(1,4)), 12);
+    check(l!((16,8):(8,1)), l!(((2,2),4):((1,8),2)), 16);
+    check(l!((16,8):(1,16)), l!(32:1), 32);
 }

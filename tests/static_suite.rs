@@ -62,3 +62,14 @@ fn static_suite_matches_cute() {
         .collect();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A swizzled shared-memory layout recast for wider elements, at compile time: every part cast
+/// (CuTe's `upcast<2>(Sw<3,4,3> o (8,64):(64,1))` prints `Sw<3,3,3> o _0 o (_8,_32):(_32,_1)`).
+#[test]
+fn static_swizzled_upcast() {
+    let smem = layout!(upcast<2>(composition(Sw<3,4,3>, (8,64):(64,1))));
+    assert_eq!(smem.to_string(), "Sw<3,3,3> o _0 o (_8,_32):(_32,_1)");
+    assert_eq!(core::mem::size_of_val(&smem), 0);
+    let o = 2 * 32 + 5;
+    assert_eq!(smem.crd2idx((2usize, 5usize)), o ^ ((o >> 3) & (0b111 << 3)));
+}

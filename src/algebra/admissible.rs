@@ -101,6 +101,12 @@ pub enum Inadmissible {
     },
     /// `downcast`: no mode has stride 1 (CuTe's "Downcast requires adjacent elements").
     NoUnitStride,
+    /// A swizzle is cast by a factor that is not a power of two (its bits move by the factor's
+    /// base-2 logarithm).
+    NotPowerOfTwo {
+        /// The factor.
+        n: isize,
+    },
     /// `tile_to_shape`: the block's extent does not divide the target's.
     TileDivisibility {
         /// Mode of the target shape.
@@ -177,6 +183,10 @@ impl Inadmissible {
                 m.text("stride ").num(stride).text(" is neither a multiple nor a divisor of ").num(n)
             }
             Inadmissible::NoUnitStride => m.text("no mode has stride 1"),
+            Inadmissible::NotPowerOfTwo { n } => m
+                .text("a swizzle's bits move by log2 of the factor, and ")
+                .num(n)
+                .text(" is not a power of two"),
             Inadmissible::TileDivisibility { mode, target, block } => m
                 .text("the block's extent ")
                 .num(block)

@@ -403,6 +403,20 @@ pub(crate) const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynL
     Ok((tri!(tile.finish()), tri!(mode_of(&z, 1))))
 }
 
+/// `zipped_divide(layout, product_each(shape(threads)))` as `local_partition` reads it: one tile
+/// (the threads' coordinates) and the tiles' arrangement (one thread's elements, its modes
+/// unpacked one level).
+pub(crate) const fn tile_and_tiles_of_threads(
+    layout: &DynLayout,
+    threads: &DynLayout,
+) -> R<(DynLayout, DynLayout)> {
+    let tiler = tri!(Tiler::from_shape(&tri!(ops::product_each(threads.shape()))));
+    let z = tri!(zipped_divide(layout, &tiler));
+    let mut rests = tri!(ModeBuilder::new());
+    tri!(keep_all(&tri!(mode_of(&z, 1)), &mut rests));
+    Ok((tri!(mode_of(&z, 0)), tri!(rests.finish())))
+}
+
 /// Fix `coord` in `m` (an integer: a 1-D index into the whole mode; a tuple: one coordinate per
 /// leading mode, the modes after it kept) and return the offset.
 fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<DynIntTuple> {

@@ -79,12 +79,12 @@ pub use coalesce::{
 };
 pub use complement::{complement, complement_to};
 pub use composition::{composition, composition_tiler};
-pub(crate) use divide::tile_and_tiles;
 pub use divide::{
     Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,
     zipped_divide, zipped_product,
 };
+pub(crate) use divide::{tile_and_tiles, tile_and_tiles_of_threads};
 pub use identity::make_identity_layout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{
@@ -162,6 +162,11 @@ pub(crate) const fn mode_of(l: &DynLayout, i: usize) -> R<DynLayout> {
 /// The layouts of the top-level modes (an integer layout is its own only mode).
 pub(crate) fn modes_of(l: &DynLayout) -> impl Iterator<Item = DynLayout> + '_ {
     (0..l.rank()).filter_map(move |i| l.mode(i))
+}
+
+/// `a * b` that is an error, not a wrap, on overflow (for the other modules of the crate).
+pub(crate) const fn mul_checked(a: DynInt, b: DynInt) -> R<DynInt> {
+    mul(a, b)
 }
 
 /// `a * b` that is an error, not a wrap, on overflow; static per CuTe's rules.

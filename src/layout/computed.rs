@@ -248,17 +248,7 @@ impl<E: StaticExpr> Static<E> {
     pub fn crd2idx<Crd: IntTuple>(&self, coord: Crd) -> isize {
         let mut leaves = [0isize; MAX_NODES];
         coord.store_values(&mut leaves, 0);
-        let plan = const { &Plan::<E, Crd>::PLAN };
-        let mut offset = 0isize;
-        let mut k = 0;
-        while k < plan.n {
-            let step = plan.steps[k];
-            let c = leaves[step.src as usize] as usize / step.div;
-            let c = if step.modulo == 0 { c } else { c % step.modulo };
-            offset += c as isize * step.stride;
-            k += 1;
-        }
-        offset
+        const { &Plan::<E, Crd>::PLAN }.offset(&leaves)
     }
 }
 
@@ -286,25 +276,44 @@ struct Step {
     stride: isize,
 }
 
-/// The index math of one layout for one coordinate type, computed at compile time.
+/// The index math of one layout for one coordinate structure, computed at compile time.
 #[derive(Clone, Copy)]
 struct CrdPlan {
     n: usize,
     steps: [Step; MAX_NODES],
 }
 
-struct Plan<E, Crd>(PhantomData<(E, Crd)>);
-
-impl<E: StaticExpr, Crd: IntTuple> Plan<E, Crd> {
-    const PLAN: CrdPlan = {
-        let layout = E::LAYOUT;
+impl CrdPlan {
+    /// The plan of `layout` for coordinates shaped like `coord` (its values are not read).
+    const fn new(coord: &DynIntTuple, layout: &DynLayout) -> CrdPlan {
         let mut plan = CrdPlan { n: 0, steps: [Step { src: 0, div: 1, modulo: 0, stride: 0 }; MAX_NODES] };
         let mut cursor = Cursor { coord_leaf: 0, shape_node: 0 };
-        match plan_mode(&mut plan, &Crd::TREE, 0, layout.shape(), layout.stride(), &mut cursor) {
+        match plan_mode(&mut plan, coord, 0, layout.shape(), layout.stride(), &mut cursor) {
             Ok(()) => plan,
             Err(e) => unwrap::<CrdPlan>("crd2idx", Err(e)),
         }
-    };
+    }
+
+    /// The offset of the coordinate whose integers are `leaves` (left to right).
+    #[inline(always)]
+    fn offset(&self, leaves: &[isize; MAX_NODES]) -> isize {
+        let mut offset = 0isize;
+        let mut k = 0;
+        while k < self.n {
+            let step = self.steps[k];
+            let c = leaves[step.src as usize] as usize / step.div;
+            let c = if step.modulo == 0 { c } else { c % step.modulo };
+            offset += c as isize * step.stride;
+            k += 1;
+        }
+        offset
+    }
+}
+
+struct Plan<E, Crd>(PhantomData<(E, Crd)>);
+
+impl<E: StaticExpr, Crd: IntTuple> Plan<E, Crd> {
+    const PLAN: CrdPlan = CrdPlan::new(&Crd::TREE, &E::LAYOUT);
 }
 
 /// Where the planner is: the next coordinate integer and the next node of the shape.
@@ -652,4 +661,117 @@ pub struct Tiles<A, T>(PhantomData<fn() -> (A, T)>);
 
 impl<A: StaticLayout, T: StaticTiler> StaticExpr for Tiles<A, T> {
     const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).1;
+}
+
+/// CuTe's `local_partition(tensor, thr_layout, index)` on static layouts: the elements thread
+/// `index` owns (zero-sized, the tiles' arrangement of `zipped_divide(layout,
+/// product_each(shape(thr)))`) and the offset of its first one, `index` usually a runtime thread
+/// index: the thread's coordinate (`thr.get_flat_coord(index)`) and its offset in the tile are
+/// folded index math.
+///
+/// ```
+/// use const_layout::layout::computed::local_partition;
+/// use const_layout::layout_type;
+/// let smem = <layout_type!((8,6):(1,8))>::default();
+/// let threads = <layout_type!((4,3):(3,1))>::default();
+/// let (mine, offset) = local_partition(smem, threads, 5);
+/// assert_eq!((mine.to_string(), offset), ("(_2,_2):(_4,_24)".to_string(), 17));
+/// ```
+#[inline(always)]
+pub fn local_partition<A: StaticLayout, Thr: StaticLayout>(
+    a: A,
+    thr: Thr,
+    index: usize,
+) -> (Static<LocalPartition<A, Thr>>, isize) {
+    let _ = (a, thr);
+    let p = const { &PartitionPlan::<A, Thr>::PLAN };
+    // get_hier_coord(index), each mode's integers folded to its 1-D coordinate (get_flat_coord).
+    let mut coord = [0isize; MAX_NODES];
+    let mut k = 0;
+    while k < p.n {
+        let leaf = p.thread[k];
+        if let Some(q) = index.checked_div(leaf.div) {
+            coord[leaf.mode] += (q % leaf.extent) as isize * leaf.weight;
+        }
+        k += 1;
+    }
+    (Static(PhantomData), p.tile.offset(&coord))
+}
+
+/// The elements of one thread in [`local_partition`]: the second mode of `zipped_divide(A,
+/// product_each(shape(Thr)))`, unpacked one level.
+pub struct LocalPartition<A, Thr>(PhantomData<fn() -> (A, Thr)>);
+
+impl<A: StaticLayout, Thr: StaticLayout> StaticExpr for LocalPartition<A, Thr> {
+    const LAYOUT: DynLayout =
+        unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &Thr::LAYOUT)).1;
+}
+
+/// One integer of the thread layout: its coordinate is `index / div % extent` (0 if `div` is 0),
+/// worth `weight` in mode `mode`'s 1-D coordinate.
+#[derive(Clone, Copy)]
+struct ThreadLeaf {
+    div: usize,
+    extent: usize,
+    weight: isize,
+    mode: usize,
+}
+
+/// [`local_partition`]'s index math, computed at compile time: the thread layout's integers, and
+/// the plan of the first mode of the divide (one tile) for one 1-D coordinate per mode.
+struct PartitionPlan<A, Thr>(PhantomData<(A, Thr)>);
+
+struct ThreadPlan {
+    n: usize,
+    thread: [ThreadLeaf; MAX_NODES],
+    tile: CrdPlan,
+}
+
+impl<A: StaticLayout, Thr: StaticLayout> PartitionPlan<A, Thr> {
+    const PLAN: ThreadPlan = {
+        let thr = Thr::LAYOUT;
+        let (tile, _) = unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &thr));
+        let (shape, stride) = (thr.shape(), thr.stride());
+        let modes = if shape.is_int() { 1 } else { shape.rank() };
+        let mut plan = ThreadPlan {
+            n: 0,
+            thread: [ThreadLeaf { div: 0, extent: 1, weight: 0, mode: 0 }; MAX_NODES],
+            tile: CrdPlan::new(&coordinate_tree(modes), &tile),
+        };
+        // Leaves in order; each mode's weights are the running products of its extents.
+        let (mut mode, mut weight, mut k) = (0, 1isize, 0);
+        let mut mode_end = if shape.is_int() { shape.node_count() } else { subtree_end(shape, 1) };
+        while k < shape.node_count() {
+            if k == mode_end {
+                mode += 1;
+                weight = 1;
+                mode_end = subtree_end(shape, k);
+            }
+            if let (Node::Int(s), Node::Int(d)) = (shape.node(k), stride.node(k)) {
+                // CuTe's get_hier_coord: a static extent 1 is coordinate _0 whatever its stride.
+                let div = if s.value == 1 { 0 } else { d.value.unsigned_abs() };
+                plan.thread[plan.n] = ThreadLeaf { div, extent: s.value as usize, weight, mode };
+                plan.n += 1;
+                weight *= s.value;
+            }
+            k += 1;
+        }
+        plan
+    };
+}
+
+/// The structure of a coordinate with one integer per mode (an integer for one mode).
+const fn coordinate_tree(modes: usize) -> DynIntTuple {
+    let one = DynIntTuple::int(crate::dynamic::DynInt::runtime(0));
+    if modes == 1 {
+        return one;
+    }
+    let mut t = DynIntTuple::builder();
+    let _ = t.push_node(Node::Tuple(modes as u8));
+    let mut k = 0;
+    while k < modes {
+        let _ = t.push_tuple(&one);
+        k += 1;
+    }
+    t
 }

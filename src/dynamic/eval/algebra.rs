@@ -81,6 +81,23 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             }
             Ok(Some(Value::Composed(ComposedLayout::new(*s, c.layout(2)?))))
         }
+        ("upcast" | "downcast", Some(Value::Composed(k))) => {
+            c.arity(&[1], "1")?;
+            let n = targs(c, 1, 1)?[0];
+            let r = if c.function == "upcast" { k.upcast(n) } else { k.downcast(n) };
+            Ok(Some(Value::Composed(r.map_err(lay(c))?)))
+        }
+        ("upcast" | "downcast", Some(Value::Swizzle(s))) => {
+            c.arity(&[1], "1")?;
+            let n = targs(c, 1, 1)?[0];
+            let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
+            Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
+        }
+        ("recast_layout", Some(Value::Composed(k))) => {
+            c.arity(&[1], "1")?;
+            let t = targs(c, 2, 2)?;
+            Ok(Some(Value::Composed(recast_composed(k, t[0], t[1]).map_err(lay(c))?)))
+        }
         ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
             Value::Composed(k) => {
                 let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
@@ -438,4 +455,23 @@ fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
 fn case_20(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     c.arity(&[1], "1")?;
     Ok(Some(layout(c, algebra::make_identity_layout(&c.tuple(1)?))?))
+}
+
+/// CuTe's `recast_layout<Old, New>` of a composed layout: `upcast`, `downcast` or both, by the
+/// ratio of the element widths.
+fn recast_composed(
+    k: &ComposedLayout,
+    old_bits: isize,
+    new_bits: isize,
+) -> Result<ComposedLayout, LayoutError> {
+    if old_bits <= 0 || new_bits <= 0 {
+        return Err(LayoutError::NonPositiveExtent { leaf: 0, value: old_bits.min(new_bits) });
+    }
+    let (mut a, mut b) = (old_bits, new_bits);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let (num, den) = (new_bits / a, old_bits / a);
+    let up = if num == 1 { *k } else { k.upcast(num)? };
+    if den == 1 { Ok(up) } else { up.downcast(den) }
 }
