@@ -18,7 +18,7 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
-use const_layout::layout::computed::{StaticLayout, local_partition, local_tile, zipped_divide};
+use const_layout::layout::computed::{StaticLayout, local_partition, local_tile, swizzle, zipped_divide};
 use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
@@ -310,4 +310,15 @@ pub fn probe_generic_partition(t: usize, a: usize, b: usize) -> isize {
 #[unsafe(no_mangle)]
 pub fn hand_generic_partition(t: usize, a: usize, b: usize) -> isize {
     (t / 3 % 4 + t % 3 * 8 + a * 4 + b * 24) as isize
+}
+
+/// The generic path's swizzle: `Sw<3,4,3> o (8,64):(64,1)` through a type parameter, at `(r, c)`.
+#[unsafe(no_mangle)]
+pub fn probe_generic_swizzled(r: usize, c: usize) -> isize {
+    swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default()).crd2idx((r, c))
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_swizzled(r: usize, c: usize) -> isize {
+    let o = (r * 64 + c) as isize;
+    o ^ ((o & (0b111 << 7)) >> 3)
 }

@@ -106,6 +106,7 @@ const EXPECT: &[Expect] = &[
     e("generic_divide", Mul::None, 0, ""),
     e("generic_local_tile", Mul::None, 0, ""),
     e("generic_partition", Mul::High, 1, GROUPED),
+    e("generic_swizzled", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -496,6 +497,9 @@ fn probes_match_their_twins() {
             hand_generic_local_tile(c, d, a, b),
             "generic_local_tile({k})"
         );
+    }
+    for (r, c) in (0..8).flat_map(|r| (0..64).map(move |c| (r, c))) {
+        assert_eq!(probe_generic_swizzled(r, c), hand_generic_swizzled(r, c), "generic_swizzled({r},{c})");
     }
     for t in 0..12usize {
         for (a, b) in [(0usize, 0usize), (1, 0), (0, 1), (1, 1)] {

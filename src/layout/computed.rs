@@ -248,7 +248,7 @@ impl<E: StaticExpr> Static<E> {
     pub fn crd2idx<Crd: IntTuple>(&self, coord: Crd) -> isize {
         let mut leaves = [0isize; MAX_NODES];
         coord.store_values(&mut leaves, 0);
-        const { &Plan::<E, Crd>::PLAN }.offset(&leaves)
+        const { &Plan::<Self, Crd>::PLAN }.offset(&leaves)
     }
 }
 
@@ -310,10 +310,10 @@ impl CrdPlan {
     }
 }
 
-struct Plan<E, Crd>(PhantomData<(E, Crd)>);
+struct Plan<L, Crd>(PhantomData<(L, Crd)>);
 
-impl<E: StaticExpr, Crd: IntTuple> Plan<E, Crd> {
-    const PLAN: CrdPlan = CrdPlan::new(&Crd::TREE, &E::LAYOUT);
+impl<L: StaticLayout, Crd: IntTuple> Plan<L, Crd> {
+    const PLAN: CrdPlan = CrdPlan::new(&Crd::TREE, &L::LAYOUT);
 }
 
 /// Where the planner is: the next coordinate integer and the next node of the shape.
@@ -774,4 +774,74 @@ const fn coordinate_tree(modes: usize) -> DynIntTuple {
         k += 1;
     }
     t
+}
+
+/// CuTe's `composition(Swizzle<B,M,S>{}, layout)` on a static layout: `Sw<B,M,S> o _0 o layout`,
+/// zero-sized, the swizzle applied to the layout's folded offset. The algebra applies to the
+/// layout before the swizzle (`Sw o (L o T)` is `(Sw o L) o T`): divide or partition the layout,
+/// then swizzle the result.
+///
+/// ```
+/// use const_layout::layout::computed::{swizzle, zipped_divide};
+/// use const_layout::{layout_type, C};
+/// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
+/// assert_eq!(smem.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+/// assert_eq!(smem.crd2idx((2usize, 1usize)), 129 ^ 16);
+/// // Tiles of the swizzled layout: the swizzle after the divided layout.
+/// let tiles = swizzle::<3, 4, 3, _>(zipped_divide(<layout_type!((8,64):(64,1))>::default(), (C::<8>, C::<8>)));
+/// assert_eq!(tiles.crd2idx(((2usize, 1usize), (0usize, 0usize))), 129 ^ 16);
+/// ```
+pub fn swizzle<const B: u32, const M: u32, const S: i32, A: StaticLayout>(
+    a: A,
+) -> StaticSwizzled<B, M, S, A> {
+    let _ = a;
+    StaticSwizzled(PhantomData)
+}
+
+/// `Sw<B,M,S> o _0 o A` for a static layout `A`: see [`swizzle`].
+pub struct StaticSwizzled<const B: u32, const M: u32, const S: i32, A>(PhantomData<fn() -> A>);
+
+impl<const B: u32, const M: u32, const S: i32, A> Clone for StaticSwizzled<B, M, S, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<const B: u32, const M: u32, const S: i32, A> Copy for StaticSwizzled<B, M, S, A> {}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B, M, S, A> {
+    /// The swizzle; a compile error (full build) naming the problem if `Sw<B,M,S>` is not one.
+    pub const SWIZZLE: crate::swizzle::Swizzle = unwrap("swizzle", crate::swizzle::Swizzle::new(B, M, S));
+
+    /// The layout before the swizzle.
+    pub const fn layout(&self) -> DynLayout {
+        A::LAYOUT
+    }
+
+    /// CuTe's `size`: the layout's.
+    pub const fn size(&self) -> isize {
+        A::LAYOUT.size().value
+    }
+
+    /// The swizzled offset of a coordinate (an index, or a coordinate of any profile the layout
+    /// accepts).
+    #[inline(always)]
+    pub fn crd2idx<Crd: IntTuple>(&self, coord: Crd) -> isize {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        let offset = const { &Plan::<A, Crd>::PLAN }.offset(&leaves);
+        const { Self::SWIZZLE }.apply(offset)
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> fmt::Display for StaticSwizzled<B, M, S, A> {
+    /// CuTe's print: `Sw<B,M,S> o _0 o layout`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o _0 o {}", Self::SWIZZLE, A::LAYOUT)
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> fmt::Debug for StaticSwizzled<B, M, S, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
