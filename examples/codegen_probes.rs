@@ -18,7 +18,9 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
-use const_layout::layout::computed::{StaticLayout, local_partition, local_tile, swizzle, zipped_divide};
+use const_layout::layout::computed::{
+    Keep, StaticLayout, local_partition, local_tile, slice_and_offset, swizzle, zipped_divide,
+};
 use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
@@ -321,4 +323,16 @@ pub fn probe_generic_swizzled(r: usize, c: usize) -> isize {
 pub fn hand_generic_swizzled(r: usize, c: usize) -> isize {
     let o = (r * 64 + c) as isize;
     o ^ ((o & (0b111 << 7)) >> 3)
+}
+
+/// The generic path's slice, CuTe's `tensor(_, k)`: column `k` of `(8,(2,3)):(1,(8,16))`, element
+/// `i` of it.
+#[unsafe(no_mangle)]
+pub fn probe_generic_slice(k: usize, i: usize) -> isize {
+    let (column, offset) = slice_and_offset((Keep, k), <layout_type!((8,(2,3)):(1,(8,16)))>::default());
+    offset + column.crd2idx(i)
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_slice(k: usize, i: usize) -> isize {
+    (k % 2 * 8 + k / 2 * 16 + i) as isize
 }

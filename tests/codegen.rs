@@ -107,6 +107,7 @@ const EXPECT: &[Expect] = &[
     e("generic_local_tile", Mul::None, 0, ""),
     e("generic_partition", Mul::High, 1, GROUPED),
     e("generic_swizzled", Mul::None, 0, ""),
+    e("generic_slice", Mul::Any, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -500,6 +501,9 @@ fn probes_match_their_twins() {
     }
     for (r, c) in (0..8).flat_map(|r| (0..64).map(move |c| (r, c))) {
         assert_eq!(probe_generic_swizzled(r, c), hand_generic_swizzled(r, c), "generic_swizzled({r},{c})");
+    }
+    for (k, i) in (0..6).flat_map(|k| (0..8).map(move |i| (k, i))) {
+        assert_eq!(probe_generic_slice(k, i), hand_generic_slice(k, i), "generic_slice({k},{i})");
     }
     for t in 0..12usize {
         for (a, b) in [(0usize, 0usize), (1, 0), (0, 1), (1, 1)] {

@@ -8,8 +8,8 @@
 use const_layout::layout::computed::{
     StaticLayout, blocked_product, coalesce, complement_to, composition, downcast, filter, flat_divide,
     left_inverse, local_partition, local_tile, logical_divide, logical_product, max_common_vector,
-    raked_product, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide,
-    zipped_product,
+    raked_product, right_inverse, slice, slice_and_offset, tile_to_shape, tiled_divide, tiled_product,
+    upcast, zipped_divide, zipped_product,
 };
 use const_layout::{C, layout_type};
 
@@ -125,4 +125,31 @@ fn local_partition_agrees_with_the_runtime_algebra() {
     check(l!((8,6):(1,8)), l!((4,3):(1,4)), 12);
     check(l!((16,8):(8,1)), l!(((2,2),4):((1,8),2)), 16);
     check(l!((16,8):(1,16)), l!(32:1), 32);
+}
+
+#[test]
+fn slices_agree_with_the_runtime_algebra() {
+    use const_layout::algebra::Slicer;
+    use const_layout::layout::computed::Keep;
+    let runtime = |coord: &str, layout: &str| {
+        let s: Slicer = coord.parse().unwrap();
+        let p = const_layout::algebra::slice_and_offset(&s, &layout.parse().unwrap()).unwrap();
+        (p.layout.to_string(), p.offset)
+    };
+    let l = l!((4,(2,3)):(1,(4,8)));
+    let text = "(_4,(_2,_3)):(_1,(_4,_8))";
+    for k in 0..4usize {
+        for j in 0..3usize {
+            let (s, o) = slice_and_offset((k, (Keep, j)), l);
+            assert_eq!((s.to_string(), o), runtime(&format!("({k},(_,{j}))"), text));
+            let (s, o) = slice_and_offset((Keep, (k % 2, j)), l);
+            assert_eq!((s.to_string(), o), runtime(&format!("(_,({},{j}))", k % 2), text));
+        }
+        // `_` for a whole nested mode, and an integer split over one.
+        let (s, o) = slice_and_offset((k, Keep), l);
+        assert_eq!((s.to_string(), o), runtime(&format!("({k},_)"), text));
+        let (s, o) = slice_and_offset((Keep, k), l);
+        assert_eq!((s.to_string(), o), runtime(&format!("(_,{k})"), text));
+    }
+    assert_eq!(slice((C::<1>, Keep), l).to_string(), "((_2,_3)):((_4,_8))");
 }

@@ -2,9 +2,8 @@
 
 use super::divide::Partition;
 use super::{ModeBuilder, R};
-use crate::dynamic::basis::add_values;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 use core::fmt;
 
 /// A coordinate in which some leaves are CuTe's `_` (keep this mode): `(_, 2)`, `(1, (_, 0))`.
@@ -32,7 +31,7 @@ impl Slicer {
     /// let s = Slicer::new("(0,2)".parse().unwrap(), "(1,0)".parse().unwrap()).unwrap();
     /// assert_eq!(s.to_string(), "(_,2)");
     /// ```
-    pub fn new(coord: DynIntTuple, keep: DynIntTuple) -> R<Self> {
+    pub const fn new(coord: DynIntTuple, keep: DynIntTuple) -> R<Self> {
         if !coord.congruent(&keep) {
             return Err(LayoutError::NotCongruent { what: "slice mask" });
         }
@@ -170,32 +169,23 @@ fn push_mode(t: &DynIntTuple, n: usize, m: &DynIntTuple) -> R<DynIntTuple> {
     DynIntTuple::from_modes(t.modes().take(n).chain(core::iter::once(*m)))
 }
 
-/// Collect the kept modes of `layout` under `s` into `out`, returning the offset of the fixed
-/// coordinates (CuTe's `lift_slice`: kept modes of nested tuples are concatenated).
-fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<DynIntTuple> {
-    match s.leaf() {
-        Some(None) => {
-            out.push(layout)?;
-            Ok(DynIntTuple::int(DynInt::fixed(0)))
-        }
-        Some(Some(c)) => layout.apply(&DynIntTuple::int(c)),
-        None => {
-            let rank = if layout.shape().is_int() { 1 } else { layout.rank() };
-            if layout.shape().is_int() || s.rank() != rank {
-                return Err(LayoutError::RankMismatch {
-                    what: "slice coordinate",
-                    got: s.rank(),
-                    expected: rank,
-                });
-            }
-            let mut offset = DynIntTuple::int(DynInt::fixed(0));
-            for (i, m) in super::modes_of(layout).enumerate() {
-                let sub = s.mode(i).ok_or(LayoutError::TooLarge)?;
-                offset = add_values(&offset, &lift(&sub, &m, out)?)?;
-            }
-            Ok(offset)
-        }
+/// Collect the kept modes of `layout` under the keep mask `keep` (congruent with the slicer) into
+/// `out` (CuTe's `lift_slice`: kept modes of nested tuples are concatenated).
+const fn keep_modes(keep: &DynIntTuple, layout: &DynLayout, out: &mut ModeBuilder) -> R<()> {
+    if let Some(k) = keep.as_int() {
+        return if k.value == 1 { out.push(layout) } else { Ok(()) };
     }
+    let rank = if layout.shape().is_int() { 1 } else { layout.rank() };
+    if layout.shape().is_int() || keep.rank() != rank {
+        return Err(LayoutError::RankMismatch { what: "slice coordinate", got: keep.rank(), expected: rank });
+    }
+    let mut i = 0;
+    while i < rank {
+        let (Some(k), Some(m)) = (keep.mode(i), layout.mode(i)) else { return Err(LayoutError::TooLarge) };
+        tri!(keep_modes(&k, &m, out));
+        i += 1;
+    }
+    Ok(())
 }
 
 /// CuTe's `slice_and_offset(coord, layout)`: the layout of the modes where `coord` is `_`, and the
@@ -208,20 +198,10 @@ fn lift(s: &Slicer, layout: &DynLayout, out: &mut ModeBuilder) -> R<DynIntTuple>
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_2):(_4)".to_string(), 10));
 /// ```
 pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<Partition> {
-    if coord.leaf() == Some(None) {
-        return Ok(Partition::new(*layout, DynIntTuple::int(DynInt::fixed(0))));
-    }
-    let mut out = ModeBuilder::new()?;
-    let offset = lift(coord, layout, &mut out)?;
-    let p = Partition::new(out.finish()?, offset);
-    if !layout.has_basis() {
-        return Ok(p);
-    }
-    // The origin as CuTe has it: the whole layout at the fixed coordinates (`_0` where `_`), so
-    // it has a component for every basis of the layout.
-    Ok(Partition { origin: Some(layout.apply(&coord.coord)?), offset: 0, ..p })
+    // The offset is the layout at the coordinate with `_` at 0 (for basis strides, a coordinate
+    // with a component for every basis, as CuTe's origin has).
+    Ok(Partition::new(slice(coord, layout)?, layout.apply(&coord.coord)?))
 }
-
 /// CuTe's `slice(coord, layout)`: the layout of the modes where `coord` is `_`.
 ///
 /// ```
@@ -230,6 +210,13 @@ pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<Partition> {
 /// assert_eq!(slice(&"(_,2)".parse().unwrap(), &l).unwrap().to_string(), "(_4):(_1)");
 /// assert_eq!(slice(&"(1,_)".parse().unwrap(), &l).unwrap().to_string(), "((_2,_3)):((_4,_8))");
 /// ```
-pub fn slice(coord: &Slicer, layout: &DynLayout) -> R<DynLayout> {
-    Ok(slice_and_offset(coord, layout)?.layout)
+pub const fn slice(coord: &Slicer, layout: &DynLayout) -> R<DynLayout> {
+    if let Some(k) = coord.keep.as_int()
+        && k.value == 1
+    {
+        return Ok(*layout);
+    }
+    let mut out = tri!(ModeBuilder::new());
+    tri!(keep_modes(&coord.keep, layout, &mut out));
+    out.finish()
 }

@@ -401,6 +401,19 @@ impl DynIntTuple {
         true
     }
 
+    /// The same structure with every integer a static 0.
+    pub(crate) const fn map_zero(&self) -> DynIntTuple {
+        let mut t = *self;
+        let mut k = 0;
+        while k < t.len as usize {
+            if let Node::Int(_) = t.nodes[k] {
+                t.nodes[k] = Node::Int(DynInt::fixed(0));
+            }
+            k += 1;
+        }
+        t
+    }
+
     /// Node `k` in preorder (`k` below the node count).
     pub(crate) const fn node(&self, k: usize) -> Node {
         self.nodes[k]

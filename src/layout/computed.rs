@@ -845,3 +845,105 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> fmt::Debug for S
         fmt::Display::fmt(self, f)
     }
 }
+
+/// A coordinate with CuTe's `_` in it, as a type: [`Keep`] where a mode is kept, integers (static
+/// or runtime) where it is fixed, in tuples shaped like the layout (`(Keep, usize)` is CuTe's
+/// `(_, k)`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a slice coordinate",
+    label = "expected integers and `Keep` (CuTe's `_`), in tuples",
+    note = "write `(Keep, k)` for CuTe's `(_, k)`"
+)]
+pub trait StaticSlicer {
+    /// The structure, with 1 where the coordinate is [`Keep`] and 0 where it is an integer.
+    const KEEP: DynIntTuple;
+    /// Write the integers (0 for [`Keep`]) into `out` from position `at`; return the position
+    /// after the last (as [`IntTuple::store_values`]).
+    fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize;
+}
+
+impl<T: crate::int::Int> StaticSlicer for T {
+    const KEEP: DynIntTuple = DynIntTuple::int(crate::dynamic::DynInt::fixed(0));
+    #[inline(always)]
+    fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize {
+        self.store_values(out, at)
+    }
+}
+
+impl StaticSlicer for Keep {
+    const KEEP: DynIntTuple = DynIntTuple::int(crate::dynamic::DynInt::fixed(1));
+    #[inline(always)]
+    fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize {
+        if let Some(slot) = out.get_mut(at) {
+            *slot = 0;
+        }
+        at + 1
+    }
+}
+
+macro_rules! impl_static_slicer {
+    ($([$i:tt $A:ident $B:ident $C:ident])+) => {
+        impl<$($A: StaticSlicer),+> StaticSlicer for ($($A,)+) {
+            const KEEP: DynIntTuple = unwrap("slice", DynIntTuple::tuple(&[$($A::KEEP),+]));
+            #[inline(always)]
+            fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize {
+                $(let at = self.$i.store_coordinate(out, at);)+
+                at
+            }
+        }
+    };
+}
+crate::arity::for_tuples!(impl_static_slicer);
+
+/// CuTe's `slice(coord, layout)` on a static layout: the modes where `coord` is [`Keep`] (`_`),
+/// zero-sized.
+///
+/// ```
+/// use const_layout::layout::computed::{Keep, slice};
+/// use const_layout::layout_type;
+/// let l = <layout_type!((4,(2,3)):(1,(4,8)))>::default();
+/// assert_eq!(slice((2usize, (Keep, 1usize)), l).to_string(), "(_2):(_4)");
+/// ```
+pub fn slice<Crd: StaticSlicer, A: StaticLayout>(coord: Crd, a: A) -> Static<Slice<A, Crd>> {
+    let _ = (coord, a);
+    Static(PhantomData)
+}
+
+/// CuTe's `slice_and_offset(coord, layout)` on a static layout: the kept modes (zero-sized) and
+/// the offset of the fixed coordinates, which are usually runtime values (`tensor(_, k)`), as
+/// folded index math.
+///
+/// ```
+/// use const_layout::layout::computed::{Keep, slice_and_offset};
+/// use const_layout::layout_type;
+/// let l = <layout_type!((4,(2,3)):(1,(4,8)))>::default();
+/// let (column, offset) = slice_and_offset((2usize, (Keep, 1usize)), l);
+/// assert_eq!((column.to_string(), offset), ("(_2):(_4)".to_string(), 10));
+/// ```
+#[inline(always)]
+pub fn slice_and_offset<Crd: StaticSlicer, A: StaticLayout>(
+    coord: Crd,
+    a: A,
+) -> (Static<Slice<A, Crd>>, isize) {
+    let _ = a;
+    let mut leaves = [0isize; MAX_NODES];
+    coord.store_coordinate(&mut leaves, 0);
+    (Static(PhantomData), const { &SlicePlan::<A, Crd>::PLAN }.offset(&leaves))
+}
+
+/// The kept modes of [`slice`].
+pub struct Slice<A, Crd>(PhantomData<fn() -> (A, Crd)>);
+
+impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for Slice<A, Crd> {
+    const LAYOUT: DynLayout = {
+        let zeros = Crd::KEEP.map_zero();
+        unwrap("slice", algebra::slice(&unwrap("slice", algebra::Slicer::new(zeros, Crd::KEEP)), &A::LAYOUT))
+    };
+}
+
+/// The offset of a slice's fixed coordinates: the layout's plan for the coordinate, `_` at 0.
+struct SlicePlan<A, Crd>(PhantomData<(A, Crd)>);
+
+impl<A: StaticLayout, Crd: StaticSlicer> SlicePlan<A, Crd> {
+    const PLAN: CrdPlan = CrdPlan::new(&Crd::KEEP, &A::LAYOUT);
+}
