@@ -19,7 +19,8 @@
 //! Run `cargo run --example codegen_probes` to print a few values.
 
 use const_layout::layout::computed::{
-    Keep, StaticLayout, local_partition, local_tile, slice_and_offset, swizzle, zipped_divide,
+    Keep, StaticLayout, local_partition, local_tile, make_identity_layout, slice_and_offset, swizzle,
+    zipped_divide,
 };
 use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
@@ -335,4 +336,18 @@ pub fn probe_generic_slice(k: usize, i: usize) -> isize {
 #[unsafe(no_mangle)]
 pub fn hand_generic_slice(k: usize, i: usize) -> isize {
     (k % 2 * 8 + k / 2 * 16 + i) as isize
+}
+
+/// Predication with a static identity layout: element `(i, j)` of tile `(bm, bn)` of
+/// `zipped_divide(make_identity_layout((_12,_16)), (_4,_8))` is row `i + 4 bm`, column `j + 8 bn`,
+/// checked against runtime bounds.
+#[unsafe(no_mangle)]
+pub fn probe_generic_identity(i: usize, j: usize, bm: usize, bn: usize, m: usize, n: usize) -> bool {
+    let tiles = zipped_divide(make_identity_layout((C::<12>, C::<16>)), (C::<4>, C::<8>));
+    let (row, col): (usize, usize) = tiles.coord(((i, j), (bm, bn)));
+    row < m && col < n
+}
+#[unsafe(no_mangle)]
+pub fn hand_generic_identity(i: usize, j: usize, bm: usize, bn: usize, m: usize, n: usize) -> bool {
+    i + 4 * bm < m && j + 8 * bn < n
 }

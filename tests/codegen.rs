@@ -108,6 +108,7 @@ const EXPECT: &[Expect] = &[
     e("generic_partition", Mul::High, 1, GROUPED),
     e("generic_swizzled", Mul::None, 0, ""),
     e("generic_slice", Mul::Any, 0, ""),
+    e("generic_identity", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -504,6 +505,14 @@ fn probes_match_their_twins() {
     }
     for (k, i) in (0..6).flat_map(|k| (0..8).map(move |i| (k, i))) {
         assert_eq!(probe_generic_slice(k, i), hand_generic_slice(k, i), "generic_slice({k},{i})");
+    }
+    for k in 0..256usize {
+        let (i, j, bm, bn) = (k % 4, k / 4 % 8, k / 32 % 3, k / 96 % 2);
+        assert_eq!(
+            probe_generic_identity(i, j, bm, bn, 10, 13),
+            hand_generic_identity(i, j, bm, bn, 10, 13),
+            "generic_identity({k})"
+        );
     }
     for t in 0..12usize {
         for (a, b) in [(0usize, 0usize), (1, 0), (0, 1), (1, 1)] {

@@ -153,3 +153,27 @@ fn slices_agree_with_the_runtime_algebra() {
     }
     assert_eq!(slice((C::<1>, Keep), l).to_string(), "((_2,_3)):((_4,_8))");
 }
+
+#[test]
+fn identity_layouts_agree_with_the_runtime_algebra() {
+    use const_layout::dynamic::{DynInt, DynIntTuple};
+    use const_layout::layout::computed::make_identity_layout;
+    let id = make_identity_layout((C::<12>, C::<16>));
+    let tiles = zipped_divide(id, (C::<4>, C::<8>));
+    let runtime = const_layout::algebra::zipped_divide(
+        &const_layout::algebra::make_identity_layout(&"(_12,_16)".parse().unwrap()).unwrap(),
+        &"<_4:_1, _8:_1>".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(tiles.to_string(), runtime.to_string());
+    for i in 0..tiles.size() {
+        let (m, n): (usize, usize) = tiles.coord(i as usize);
+        let want = runtime.apply(&DynIntTuple::int(DynInt::runtime(i))).unwrap();
+        assert_eq!(format!("({m},{n})"), want.to_string(), "index {i}");
+    }
+    // A nested shape: the coordinate type mirrors it.
+    let nested = make_identity_layout(((C::<2>, C::<3>), C::<4>));
+    assert_eq!(nested.to_string(), "((_2,_3),_4):((_1@0@0,_1@1@0),_1@1)");
+    let ((a, b), c): ((usize, usize), usize) = nested.coord(17usize);
+    assert_eq!((a, b, c), (1, 2, 2));
+}

@@ -9,8 +9,9 @@
 //! [`LayoutError::BasisStride`], as CuTe does not compile them.
 
 use super::R;
+use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{LayoutError, tri};
 
 /// CuTe's `make_identity_layout(shape)`: `make_layout(shape, make_basis_like(shape))`, the layout
 /// that maps every coordinate of `shape` (given as an index or as a coordinate of any profile) to
@@ -27,27 +28,33 @@ use crate::error::LayoutError;
 /// assert_eq!(tiles.to_string(), "((_4,_8),(3,2)):((_1@0,_1@1),(_4@0,_8@1))");
 /// assert_eq!(tiles.apply(&"((3,7),(2,1))".parse().unwrap()).unwrap().to_string(), "(11,15)");
 /// ```
-pub fn make_identity_layout(shape: &DynIntTuple) -> R<DynLayout> {
+pub const fn make_identity_layout(shape: &DynIntTuple) -> R<DynLayout> {
     if shape.is_int() {
         return DynLayout::new(*shape, DynIntTuple::int(DynInt::fixed(1)));
     }
-    DynLayout::new(*shape, basis_like(shape, None)?)
+    DynLayout::new(*shape, tri!(basis_like(shape, None)))
 }
 
 /// CuTe's `make_basis_like(shape)` below the basis `outer` (`None` at the root).
-fn basis_like(shape: &DynIntTuple, outer: Option<Basis>) -> R<DynIntTuple> {
+const fn basis_like(shape: &DynIntTuple, outer: Option<Basis>) -> R<DynIntTuple> {
     let too_deep = LayoutError::BasisStride { op: "make_identity_layout (deeper than 4 levels)" };
     if shape.is_int() {
-        let b = outer.ok_or(too_deep)?;
+        let Some(b) = outer else { return Err(too_deep) };
         return Ok(DynIntTuple::int(DynInt::fixed(1).scaled(b)));
     }
-    DynIntTuple::try_from_modes(shape.modes().enumerate().map(|(i, m)| {
+    let mut out = DynIntTuple::builder();
+    tri!(out.push_node(Node::Tuple(shape.rank() as u8)));
+    let mut i = 0;
+    while i < shape.rank() {
         let b = match outer {
             None => Basis::new(&[i]),
             Some(o) => o.child(i),
         };
-        basis_like(&m, Some(b.ok_or(too_deep)?))
-    }))
+        let (Some(b), Some(m)) = (b, shape.mode(i)) else { return Err(too_deep) };
+        tri!(out.push_tuple(&tri!(basis_like(&m, Some(b)))));
+        i += 1;
+    }
+    Ok(out)
 }
 
 /// `Err` naming `op` if any of `layouts` has basis strides.

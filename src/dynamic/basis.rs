@@ -52,6 +52,21 @@ impl Basis {
         Some(b)
     }
 
+    /// Whether this basis is `E<path...>` for the first `len` entries of `path`.
+    pub(crate) const fn is_path(&self, path: &[u8; MAX_BASIS_DEPTH], len: usize) -> bool {
+        if self.len as usize != len {
+            return false;
+        }
+        let mut k = 0;
+        while k < len {
+            if self.path[k] != path[k] {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
     pub(crate) fn path_slice(&self) -> &[u8] {
         &self.path[..self.len as usize]
     }

@@ -313,7 +313,14 @@ impl CrdPlan {
 struct Plan<L, Crd>(PhantomData<(L, Crd)>);
 
 impl<L: StaticLayout, Crd: IntTuple> Plan<L, Crd> {
-    const PLAN: CrdPlan = CrdPlan::new(&Crd::TREE, &L::LAYOUT);
+    const PLAN: CrdPlan = {
+        if L::LAYOUT.has_basis() {
+            panic!(
+                "crd2idx: the layout has basis strides (an identity layout): its values are coordinates; read them with `coord`"
+            );
+        }
+        CrdPlan::new(&Crd::TREE, &L::LAYOUT)
+    };
 }
 
 /// Where the planner is: the next coordinate integer and the next node of the shape.
@@ -946,4 +953,182 @@ struct SlicePlan<A, Crd>(PhantomData<(A, Crd)>);
 
 impl<A: StaticLayout, Crd: StaticSlicer> SlicePlan<A, Crd> {
     const PLAN: CrdPlan = CrdPlan::new(&Crd::KEEP, &A::LAYOUT);
+}
+
+/// CuTe's `make_identity_layout(shape)` on a static shape: the layout whose value at a coordinate
+/// is the coordinate itself (basis strides `_1@0`, `_1@1`, ...), zero-sized. Divide or partition
+/// it like any static layout; read its values with [`Static::coord`].
+///
+/// ```
+/// use const_layout::layout::computed::{make_identity_layout, zipped_divide};
+/// use const_layout::C;
+/// let id = make_identity_layout((C::<16>, C::<8>));
+/// assert_eq!(id.to_string(), "(_16,_8):(_1@0,_1@1)");
+/// // Element (2, 5) of tile (1, 0) of the 4x8 tiles is row 4 + 2, column 5: the coordinates a
+/// // kernel predicates on.
+/// let tiles = zipped_divide(id, (C::<4>, C::<8>));
+/// let (m, n): (usize, usize) = tiles.coord(((2usize, 5usize), (1usize, 0usize)));
+/// assert_eq!((m, n), (6, 5));
+/// ```
+pub fn make_identity_layout<S: StaticTuple>(shape: S) -> Static<Identity<S>> {
+    let _ = shape;
+    Static(PhantomData)
+}
+
+/// The expression type of [`make_identity_layout`].
+pub struct Identity<S>(PhantomData<fn() -> S>);
+
+impl<S: StaticTuple> StaticExpr for Identity<S> {
+    const LAYOUT: DynLayout = unwrap("make_identity_layout", algebra::make_identity_layout(&S::TREE));
+}
+
+/// A coordinate type to read a basis-strided layout's values into: runtime integers in tuples
+/// shaped like the identity layout's shape (`(usize, usize)` for `(_16,_8)`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a coordinate type",
+    note = "use runtime integers in tuples shaped like the identity layout's shape, such as `(usize, usize)`"
+)]
+pub trait Coordinate: IntTuple + Sized {
+    /// Build from `values` (one per integer, left to right) starting at `at`.
+    fn from_values(values: &[isize], at: &mut usize) -> Self;
+}
+
+impl<T: crate::int::Int> Coordinate for T {
+    #[inline(always)]
+    fn from_values(values: &[isize], at: &mut usize) -> Self {
+        let v = values.get(*at).copied().unwrap_or(0);
+        *at += 1;
+        T::from_value(v)
+    }
+}
+
+macro_rules! impl_coordinate {
+    ($([$i:tt $A:ident $B:ident $C:ident])+) => {
+        impl<$($A: Coordinate),+> Coordinate for ($($A,)+) {
+            #[inline(always)]
+            fn from_values(values: &[isize], at: &mut usize) -> Self {
+                ($($A::from_values(values, at),)+)
+            }
+        }
+    };
+}
+crate::arity::for_tuples!(impl_coordinate);
+
+impl<E: StaticExpr> Static<E> {
+    /// The value of a basis-strided layout (an identity layout, its tiles and partitions) at a
+    /// coordinate, as a coordinate of type `Out` (runtime integers shaped like the identity's
+    /// shape): component `p` of `Out` sums the terms whose stride scales the basis `E<p>`.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::{make_identity_layout, zipped_divide};
+    /// use const_layout::C;
+    /// let tiles = zipped_divide(make_identity_layout((C::<12>, C::<16>)), (C::<4>, C::<8>));
+    /// assert_eq!(tiles.to_string(), "((_4,_8),(_3,_2)):((_1@0,_1@1),(_4@0,_8@1))");
+    /// let c: (usize, usize) = tiles.coord(((3usize, 7usize), (2usize, 1usize)));
+    /// assert_eq!(c, (11, 15));
+    /// ```
+    #[inline(always)]
+    pub fn coord<Crd: IntTuple, Out: Coordinate>(&self, coord: Crd) -> Out {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        let p = const { &CoordPlan::<E, Crd, Out>::PLAN };
+        let mut values = [0isize; MAX_NODES];
+        let mut k = 0;
+        while k < p.plan.n {
+            let step = p.plan.steps[k];
+            let c = leaves[step.src as usize] as usize / step.div;
+            let c = if step.modulo == 0 { c } else { c % step.modulo };
+            values[p.dest[k]] += c as isize * step.stride;
+            k += 1;
+        }
+        Out::from_values(&values, &mut 0)
+    }
+}
+
+/// [`Static::coord`]'s index math: the layout's plan for the coordinate, and for every step the
+/// component of `Out` its basis names.
+struct CoordPlan<E, Crd, Out>(PhantomData<(E, Crd, Out)>);
+
+struct CoordSteps {
+    plan: CrdPlan,
+    dest: [usize; MAX_NODES],
+}
+
+impl<E: StaticExpr, Crd: IntTuple, Out: Coordinate> CoordPlan<E, Crd, Out> {
+    const PLAN: CoordSteps = {
+        let layout = E::LAYOUT;
+        let plan = CrdPlan::new(&Crd::TREE, &layout);
+        let mut dest = [0usize; MAX_NODES];
+        // Steps follow the layout's integers in order; step k's basis is the k-th stride's.
+        let (stride, out) = (layout.stride(), Out::TREE);
+        let (mut k, mut node) = (0, 0);
+        while k < plan.n {
+            while !matches!(stride.node(node), Node::Int(_)) {
+                node += 1;
+            }
+            let Node::Int(d) = stride.node(node) else { unreachable!() };
+            node += 1;
+            if d.value != 0 {
+                dest[k] = match out_leaf(&out, &d.basis) {
+                    Some(i) => i,
+                    None => panic!(
+                        "coord: the coordinate type has no component for a basis of the layout's strides"
+                    ),
+                };
+            }
+            k += 1;
+        }
+        CoordSteps { plan, dest }
+    };
+}
+
+/// The position (among its integers, left to right) of the integer of `out` at `basis`'s path
+/// (the root for no basis).
+const fn out_leaf(out: &DynIntTuple, basis: &crate::dynamic::Basis) -> Option<usize> {
+    // Walk the tree keeping the path of the current node.
+    let mut path = [0u8; crate::dynamic::MAX_BASIS_DEPTH];
+    let mut left = [0usize; crate::dynamic::MAX_BASIS_DEPTH + 1]; // modes left at each depth
+    let (mut depth, mut leaf, mut k) = (0usize, 0usize, 0usize);
+    while k < out.node_count() {
+        match out.node(k) {
+            Node::Int(_) => {
+                if basis.is_path(&path, depth) {
+                    return Some(leaf);
+                }
+                leaf += 1;
+            }
+            Node::Tuple(n) => {
+                if depth >= crate::dynamic::MAX_BASIS_DEPTH {
+                    return None;
+                }
+                left[depth + 1] = n as usize;
+                depth += 1;
+                path[depth - 1] = 0;
+                k += 1;
+                // An empty tuple closes at once.
+                while depth > 0 && left[depth] == 0 {
+                    depth -= 1;
+                    if depth > 0 {
+                        left[depth] -= 1;
+                        path[depth - 1] += 1;
+                    }
+                }
+                continue;
+            }
+        }
+        k += 1;
+        // Move to the next sibling, closing finished tuples.
+        if depth > 0 {
+            left[depth] -= 1;
+            path[depth - 1] += 1;
+            while depth > 0 && left[depth] == 0 {
+                depth -= 1;
+                if depth > 0 {
+                    left[depth] -= 1;
+                    path[depth - 1] += 1;
+                }
+            }
+        }
+    }
+    None
 }
