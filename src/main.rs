@@ -84,6 +84,21 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
             json_string(&t.to_string()),
             layout_json(&l)?.trim_end()
         ),
+        Value::ComposedPartition(c, offset) => {
+            let values = json_values(
+                c.size().value,
+                (0..c.size().value)
+                    .map(|i| Ok(DynIntTuple::int(DynInt::runtime(c.offset(i) + offset.value)))),
+            )?;
+            format!(
+                "{{\"kind\":\"composed_partition\",\"text\":{},\"offset\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
+                json_string(&c.to_string()),
+                offset.value,
+                c.size().value,
+                c.rank(),
+                values
+            )
+        }
         Value::Composed(c) => {
             let values = json_values(
                 c.size().value,

@@ -18,7 +18,7 @@
 //! assert_eq!((c.offset(1), c.offset(10)), (64, 129 ^ 16));
 //! ```
 
-use crate::dynamic::{DynInt, DynLayout};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use core::fmt;
 
@@ -149,6 +149,42 @@ pub enum Outer {
 }
 
 impl Swizzle {
+    /// The swizzle as a layout where it is linear (CuTe's `swizzle_layout` in `slice_and_offset`):
+    /// each of the `B` lower and `B` upper swizzle bits a mode of extent 2 whose stride is the
+    /// change it makes, given the bits `offset` has set (`+-Z` for a changed bit, `Y+-Z` for a
+    /// read bit, `Z`, `Y` the lowest changed and read bits).
+    fn decayed(&self, offset: DynInt, dynamic: isize) -> Result<DynLayout, LayoutError> {
+        let (m, b, s) = (self.base(), self.bits(), self.shift().unsigned_abs());
+        let z = self.zzz_mask() & self.zzz_mask().wrapping_neg();
+        let y = self.yyy_mask() & self.yyy_mask().wrapping_neg();
+        let stride = |changed: bool, i: u32| -> DynInt {
+            let bit = if changed { y << i } else { z << i };
+            let v = if changed {
+                if offset.value & bit == 0 { z << i } else { -(z << i) }
+            } else if offset.value & bit == 0 {
+                (y + z) << i
+            } else {
+                (y - z) << i
+            };
+            DynInt::new(v, dynamic & bit == 0)
+        };
+        let two = DynIntTuple::int(DynInt::fixed(2));
+        let group = |lower: bool| -> Result<(DynIntTuple, DynIntTuple), LayoutError> {
+            // The lower group holds the changed bits when they are below the read ones.
+            let changed = lower == (z < y);
+            let shapes = DynIntTuple::from_modes((0..b).map(|_| two))?;
+            let strides = DynIntTuple::from_modes((0..b).map(|i| DynIntTuple::int(stride(changed, i))))?;
+            Ok((shapes, strides))
+        };
+        let (lo_s, lo_d) = group(true)?;
+        let (hi_s, hi_d) = group(false)?;
+        let fixed = |v: isize| DynIntTuple::int(DynInt::fixed(v));
+        let shape = DynIntTuple::from_modes([fixed(1 << m), lo_s, fixed(1 << (s - b)), hi_s, fixed(1)])?;
+        let strides =
+            DynIntTuple::from_modes([fixed(1), lo_d, fixed(1 << (m + b)), hi_d, fixed(1 << (m + b + s))])?;
+        DynLayout::new(shape, strides)
+    }
+
     /// CuTe's `upcast<N>(Swizzle<B,M,S>)` for elements `n` times wider (`n` a power of two): the
     /// base bit moves down by `log2(n)`; bits that would go below bit 0 are dropped.
     ///
@@ -329,6 +365,72 @@ impl ComposedLayout {
         self.outer.apply(self.offset.value.wrapping_add(x))
     }
 
+    /// CuTe's `slice_and_offset(coord, Sw o offset o L)`: the kept modes and the offset taken out.
+    /// Where the sliced layout does not reach a bit the swizzle reads together with the bit it
+    /// changes, the swizzle is linear on it and CuTe decays the result to a plain layout (strides
+    /// `+-Z`, `Y+-Z` per swizzle bit, the fixed coordinates' bits deciding the signs) and an
+    /// offset; otherwise the result stays composed, with the swizzled bits of the fixed part in
+    /// its offset. Each result is checked point by point to be the original function (up to
+    /// 2^14 elements; beyond that, or if CuTe's answer would differ, the slice stays composed
+    /// with the whole fixed offset inside).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Sliced, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 4, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let (part, offset) = c.slice_and_offset(&"(_,_2)".parse().unwrap()).unwrap();
+    /// let Sliced::Layout(column) = part else { unreachable!() };
+    /// assert_eq!((column.to_string(), offset.to_string()), ("((_2,_4)):((_64,_144))".to_string(), "_2".to_string()));
+    /// ```
+    pub fn slice_and_offset(&self, coord: &crate::algebra::Slicer) -> Result<(Sliced, DynInt), LayoutError> {
+        let sliced = crate::algebra::slice(coord, &self.inner)?;
+        let (keep_coord, keep) = coord.parts();
+        let all_kept = keep.leaves().all(|k| k.value == 1);
+        let fixed = self
+            .inner
+            .apply(&keep_coord)?
+            .as_int()
+            .ok_or(LayoutError::NotCongruent { what: "coordinate" })?;
+        let folded = || -> Result<(Sliced, DynInt), LayoutError> {
+            Ok((
+                Sliced::Composed(ComposedLayout { inner: sliced, ..*self }.domain_offset(fixed.value)?),
+                DynInt::fixed(0),
+            ))
+        };
+        let Outer::Swizzle(sw) = self.outer else { return folded() };
+        if all_kept {
+            return Ok((Sliced::Composed(ComposedLayout { inner: sliced, ..*self }), DynInt::fixed(0)));
+        }
+        if sliced.size().value > 1 << 14 {
+            return folded();
+        }
+        let zy = sw.zzz_mask() | sw.yyy_mask();
+        let o = self.offset;
+        let only = DynInt::new(o.value ^ (fixed.value & zy), o.is_static && fixed.is_static);
+        let anti = DynInt::new(fixed.value & !zy, fixed.is_static);
+        // The original function on the slice, for the checks.
+        let original = |i: isize| sw.apply(o.value + fixed.value + sliced.offset(i));
+        let size = sliced.size().value;
+        let active = sliced.offset(size - 1) & zy;
+        if active & !sw.apply(active) != 0 {
+            // Bits the swizzle reads and the bits it changes both move: not linear.
+            let part = ComposedLayout { outer: self.outer, offset: only, inner: sliced };
+            if (0..size).all(|i| part.offset(i) + anti.value == original(i)) {
+                return Ok((Sliced::Composed(part), anti));
+            }
+            return folded();
+        }
+        // Bits a runtime fixed coordinate can set (CuTe's MixedBits): the rest of the offset is
+        // known at compile time, and so are the strides its bits decide.
+        let dynamic = if o.is_static { dynamic_bits(&keep_coord, &keep, &self.inner) } else { !0 };
+        let decayed = sw.decayed(only, dynamic)?;
+        let Ok(part) = crate::algebra::composition(&decayed, &sliced) else { return folded() };
+        let offset = DynInt::new(sw.apply(only.value) + anti.value, only.is_static && anti.is_static);
+        if part.size().value == size && (0..size).all(|i| part.offset(i) + offset.value == original(i)) {
+            return Ok((Sliced::Layout(part), offset));
+        }
+        folded()
+    }
+
     /// CuTe's `upcast<N>` of a composed layout: each part cast (the swizzle's base moves down, the
     /// offset and the inner layout are divided by `n`).
     ///
@@ -388,6 +490,46 @@ impl fmt::Display for ComposedLayout {
         }
         write!(f, " o {} o {}", self.offset, self.inner)
     }
+}
+
+/// The bits of `layout(coord)` that runtime integers of `coord` (its fixed modes, where `keep` is
+/// 0) can set: each such mode's span, bit by bit (all bits from its lowest stride up when an
+/// extent or stride is not a power of two).
+fn dynamic_bits(coord: &DynIntTuple, keep: &DynIntTuple, layout: &DynLayout) -> isize {
+    if let (Some(c), Some(k)) = (coord.as_int(), keep.as_int()) {
+        if k.value == 1 || (c.is_static && layout.stride().is_static()) {
+            return 0;
+        }
+        let mut bits = 0isize;
+        for (s, d) in layout.shape().leaves().zip(layout.stride().leaves()) {
+            let (s, d) = (s.value, d.value.unsigned_abs() as isize);
+            if s <= 1 || d == 0 {
+                continue;
+            }
+            let low = d.trailing_zeros();
+            bits |= if (s as usize).is_power_of_two() && (d as usize).is_power_of_two() {
+                ((1isize << s.trailing_zeros()) - 1) << low
+            } else {
+                !0isize << low
+            };
+        }
+        return bits;
+    }
+    (0..coord.rank())
+        .filter_map(|i| Some(dynamic_bits(&coord.mode(i)?, &keep.mode(i)?, &layout.mode(i)?)))
+        .fold(0, |a, b| a | b)
+}
+
+/// What slicing a composed layout gives: CuTe decays a swizzle to a plain layout where the slice
+/// lets it (see [`ComposedLayout::slice_and_offset`]).
+// No heap in the library, so both are held inline; a slice is made once per call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sliced {
+    /// The swizzle decayed: a plain layout.
+    Layout(DynLayout),
+    /// Still a composed layout.
+    Composed(ComposedLayout),
 }
 
 /// FLIR's `swizzle_xor16(row, col, k_blocks16)`: `col ^ ((row % k_blocks16) * 16)`, permuting the

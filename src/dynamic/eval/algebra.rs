@@ -4,7 +4,7 @@ use super::{Call, EvalError, Value, int_tuple_of};
 use crate::algebra::{self, Tiler};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
-use crate::swizzle::ComposedLayout;
+use crate::swizzle::{ComposedLayout, Sliced};
 
 /// Evaluate `c` if it is an algebra function; `None` leaves it to the other cases.
 pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
@@ -110,11 +110,18 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let s = slicer(c, 1)?;
             match c.arg(2).value {
                 Value::Composed(k) => {
-                    // The fixed coordinates' offset moves inside (the outer function need not be
-                    // linear), so the slice is the same function as the original restricted.
-                    let p = algebra::slice_and_offset(&s, k.inner()).map_err(lay(c))?;
-                    let sliced = k.with_inner(p.layout).domain_offset(p.offset).map_err(lay(c))?;
-                    Ok(Some(Value::Composed(sliced)))
+                    // CuTe's: the swizzle decays to a plain layout where it is linear on the
+                    // slice, and the offset comes out.
+                    let (part, offset) = k.slice_and_offset(&s).map_err(lay(c))?;
+                    let slice = c.function == "slice";
+                    Ok(Some(match part {
+                        Sliced::Layout(l) if slice => Value::Layout(l),
+                        Sliced::Composed(k) if slice => Value::Composed(k),
+                        Sliced::Layout(l) => {
+                            Value::Partition(algebra::Partition::new(l, DynIntTuple::int(offset)))
+                        }
+                        Sliced::Composed(k) => Value::ComposedPartition(k, offset),
+                    }))
                 }
                 Value::Layout(l) => {
                     let p = algebra::slice_and_offset(&s, &l).map_err(lay(c))?;

@@ -46,6 +46,9 @@ pub enum Value {
     /// A slice of a layout (`local_tile`, `local_partition`): its layout and the offset of its
     /// origin, printed `offset + layout`.
     Partition(Partition),
+    /// A slice of a composed layout that stays composed: the offset taken out and the composed
+    /// layout, printed `offset + composed`.
+    ComposedPartition(ComposedLayout, DynInt),
     /// `make_layout_tv`'s result: the tile shape and the `(thread, value)` layout, printed
     /// `tiler, layout`.
     LayoutTv(DynIntTuple, DynLayout),
@@ -69,6 +72,7 @@ impl fmt::Display for Value {
             Value::Composed(c) => write!(f, "{c}"),
             Value::Partition(p) => write!(f, "{} + {}", p.origin_value(), p.layout),
             Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
+            Value::ComposedPartition(k, o) => write!(f, "{o} + {k}"),
             Value::Slicer(s) => write!(f, "{s}"),
         }
     }
