@@ -185,6 +185,30 @@ impl Swizzle {
         DynLayout::new(shape, strides)
     }
 
+    /// CuTe's `make_swizzle<Y, Z>()`: the swizzle that reads the bits `y` and changes the bits
+    /// `z` (two runs of equally many bits). `Err` if there is none.
+    ///
+    /// ```
+    /// use const_layout::swizzle::Swizzle;
+    /// assert_eq!(Swizzle::from_masks(0b1000, 0b0100).unwrap().to_string(), "Sw<1,2,1>");
+    /// assert_eq!(Swizzle::from_masks(0b1100_0000, 0b0000_0110).unwrap().to_string(), "Sw<2,1,5>");
+    /// ```
+    pub fn from_masks(y: isize, z: isize) -> Result<Swizzle, LayoutError> {
+        let (b, ty, tz) = (y.count_ones(), y.trailing_zeros(), z.trailing_zeros());
+        let bad = LayoutError::Inadmissible {
+            op: "make_swizzle",
+            why: crate::algebra::Inadmissible::NotSwizzleMasks { y, z },
+        };
+        if y <= 0 || z <= 0 || z.count_ones() != b {
+            return Err(bad);
+        }
+        let sw = Swizzle::new(b, ty.min(tz), ty as i32 - tz as i32).map_err(|_| bad)?;
+        if sw.yyy_mask() | sw.zzz_mask() != y | z {
+            return Err(bad);
+        }
+        Ok(sw)
+    }
+
     /// CuTe's `upcast<N>(Swizzle<B,M,S>)` for elements `n` times wider (`n` a power of two): the
     /// base bit moves down by `log2(n)`; bits that would go below bit 0 are dropped.
     ///
@@ -429,6 +453,61 @@ impl ComposedLayout {
             return Ok((Sliced::Layout(part), offset));
         }
         folded()
+    }
+
+    /// CuTe's `right_inverse(Sw o _0 o L)`: `composition(right_inverse(L), Sw)`, the swizzle moved
+    /// through the inverse (CuTe's `composition(Layout, Swizzle)`: the swizzle reading `R(yyy)`
+    /// and changing `R(zzz)`). CuTe's rewrite holds in simple cases only, so the result is checked
+    /// to be a right inverse point by point; `Err` where it is not, or the offset is not 0.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 2).unwrap(), "(_4,_4):(_4,_1)".parse().unwrap());
+    /// assert_eq!(c.right_inverse().unwrap().to_string(), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
+    /// ```
+    pub fn right_inverse(&self) -> Result<ComposedLayout, LayoutError> {
+        self.inverse(true)
+    }
+
+    /// CuTe's `left_inverse(Sw o _0 o L)`: `composition(left_inverse(L), Sw)`, checked as
+    /// [`ComposedLayout::right_inverse`] is.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 2).unwrap(), "(_4,_4):(_1,_4)".parse().unwrap());
+    /// assert_eq!(c.left_inverse().unwrap().to_string(), "Sw<1,0,2> o _0 o _16:_1");
+    /// ```
+    pub fn left_inverse(&self) -> Result<ComposedLayout, LayoutError> {
+        self.inverse(false)
+    }
+
+    fn inverse(&self, right: bool) -> Result<ComposedLayout, LayoutError> {
+        let op = if right { "right_inverse" } else { "left_inverse" };
+        let fails =
+            LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::SwizzleThroughInverse };
+        let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
+        if self.offset.value != 0 {
+            return Err(fails);
+        }
+        let inv = if right {
+            crate::algebra::right_inverse(&self.inner)?
+        } else {
+            crate::algebra::left_inverse(&self.inner)?
+        };
+        let moved = Swizzle::from_masks(inv.offset(sw.yyy_mask()), inv.offset(sw.zzz_mask())).map_err(
+            |e| match e {
+                // CuTe's `make_swizzle` does not compile there.
+                LayoutError::Inadmissible { why, .. } => LayoutError::Inadmissible { op, why },
+                e => e,
+            },
+        )?;
+        let result = ComposedLayout::new(moved, inv);
+        let n = if right { result.size().value } else { self.size().value };
+        let ok = n <= 1 << 14
+            && (0..n).all(|i| {
+                if right { self.offset(result.offset(i)) == i } else { result.offset(self.offset(i)) == i }
+            });
+        if ok { Ok(result) } else { Err(fails) }
     }
 
     /// CuTe's `upcast<N>` of a composed layout: each part cast (the swizzle's base moves down, the

@@ -33,9 +33,8 @@
 //!
 //! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`; identity
 //! layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp` (`MixedBits` has no counterpart), and the
-//! swizzle cases that compose a layout with a composed layout or invert a composed layout
-//! (`composition(L, Sw o L)`, `left_inverse`/`right_inverse` of `Sw o L`), which `eval` does not
-//! accept. The docs' "modding out" steps (`(6,2) % 2 => (2,1)`) name no function (CuTe has no
+//! swizzle cases that compose a layout with a composed layout (`composition(L, Sw o L)`), which
+//! `eval` does not accept. The docs' "modding out" steps (`(6,2) % 2 => (2,1)`) name no function (CuTe has no
 //! `shape_mod`); the docs' `o 16:9` example, instantiated, covers them.
 
 use const_layout::dynamic::{DynLayout, Value, eval};
@@ -984,6 +983,25 @@ const SWIZZLE: &[Row] = &[
     ),
     (Api, "upcast<2>(Sw<3,4,3>)", Cute("Sw<3,3,3>")),
     (Api, "upcast<3>(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Refused),
+    // Inverses of swizzled layouts: the swizzle moved through the inverse layout.
+    (Api, "right_inverse(composition(Sw<1,0,2>, (_4,_4):(_1,_4)))", Cute("Sw<1,0,2> o _0 o _16:_1")),
+    (Api, "left_inverse(composition(Sw<1,0,2>, (_4,_4):(_1,_4)))", Cute("Sw<1,0,2> o _0 o _16:_1")),
+    (
+        Api,
+        "right_inverse(composition(Sw<1,0,2>, (_4,_4):(_4,_1)))",
+        Cute("Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)"),
+    ),
+    (
+        Api,
+        "right_inverse(composition(Sw<2,0,3>, (_8,_8):(_8,_1)))",
+        Cute("Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)"),
+    ),
+    (Api, "left_inverse(composition(Sw<2,0,-3>, (_8,_8):(_8,_1)))", Cute("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)")),
+    (Api, "right_inverse(composition(Sw<2,0,-3>, (_8,_8):(_1,_8)))", Cute("Sw<2,0,-3> o _0 o _64:_1")),
+    (Api, "left_inverse(composition(Sw<3,0,3>, (_8,_8):(_8,_1)))", Cute("Sw<3,0,-3> o _0 o (_8,_8):(_8,_1)")),
+    (Api, "right_inverse(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Refused),
+    // Slices of a swizzled layout: the swizzle decays to a plain layout where it is linear.
+    (Api, "slice((_,_2), composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Cute("((_2,_4)):((_64,_144))")),
     (Unit, "crd2idx(5, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("41")),
     (Unit, "crd2idx(27, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("24")),
     (Unit, "crd2idx(63, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("60")),

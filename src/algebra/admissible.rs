@@ -101,6 +101,16 @@ pub enum Inadmissible {
     },
     /// `downcast`: no mode has stride 1 (CuTe's "Downcast requires adjacent elements").
     NoUnitStride,
+    /// Masks that are not a swizzle's: `y` and `z` must be runs of equally many bits.
+    NotSwizzleMasks {
+        /// The bits read.
+        y: isize,
+        /// The bits changed.
+        z: isize,
+    },
+    /// CuTe's inverse of a swizzled layout moves the swizzle through the inverse layout, which
+    /// gives an inverse in simple cases only; here it would not.
+    SwizzleThroughInverse,
     /// A swizzle is cast by a factor that is not a power of two (its bits move by the factor's
     /// base-2 logarithm).
     NotPowerOfTwo {
@@ -183,6 +193,15 @@ impl Inadmissible {
                 m.text("stride ").num(stride).text(" is neither a multiple nor a divisor of ").num(n)
             }
             Inadmissible::NoUnitStride => m.text("no mode has stride 1"),
+            Inadmissible::NotSwizzleMasks { y, z } => m
+                .text("the bits read (")
+                .num(y)
+                .text(") and changed (")
+                .num(z)
+                .text(") are not two runs of equally many bits"),
+            Inadmissible::SwizzleThroughInverse => m.text(
+                "the swizzle does not pass through the inverse layout (CuTe's answer would not be an inverse)",
+            ),
             Inadmissible::NotPowerOfTwo { n } => m
                 .text("a swizzle's bits move by log2 of the factor, and ")
                 .num(n)

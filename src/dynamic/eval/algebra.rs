@@ -93,6 +93,16 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
             Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
+        ("right_inverse" | "left_inverse", Some(Value::Composed(k))) => {
+            c.arity(&[1], "1")?;
+            let r = if c.function == "right_inverse" { k.right_inverse() } else { k.left_inverse() };
+            let r = r.map_err(lay(c))?;
+            Ok(Some(match r.outer() {
+                // CuTe's `composition(Swizzle<0,..>, L)` is `L`.
+                crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
+                _ => Value::Composed(r),
+            }))
+        }
         ("recast_layout", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let t = targs(c, 2, 2)?;
