@@ -31,11 +31,12 @@
 //! such rows are listed by `cargo test --test algebra_examples -- --nocapture` (currently none:
 //! every runtime result also prints as CuTe's). Integers, tuples and booleans are compared as text.
 //!
-//! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`; identity
-//! layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp` (`MixedBits` has no counterpart), and the
-//! swizzle cases that compose a layout with a composed layout (`composition(L, Sw o L)`), which
-//! `eval` does not accept. The docs' "modding out" steps (`(6,2) % 2 => (2,1)`) name no function (CuTe has no
-//! `shape_mod`); the docs' `o 16:9` example, instantiated, covers them.
+//! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`;
+//! identity layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp`
+//! (`MixedBits` has no counterpart), and the swizzle cases that compose a layout with a composed
+//! layout (`composition(L, Sw o L)`), which `eval` does not accept. The docs' "modding out" steps
+//! (`(6,2) % 2 => (2,1)`) name no function (CuTe has no `shape_mod`); the docs' `o 16:9` example,
+//! instantiated, covers them.
 
 use const_layout::dynamic::{DynLayout, Value, eval};
 use const_layout::swizzle::{Swizzle, swizzle_xor16};
