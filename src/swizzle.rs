@@ -481,10 +481,42 @@ impl ComposedLayout {
         self.inverse(false)
     }
 
+    /// CuTe's `composition(a, Sw o _0 o L)`: `Sw' o _0 o composition(a, L)`, the swizzle moved
+    /// through `a` (the swizzle reading `a(yyy)` and changing `a(zzz)`), checked point by point to
+    /// be `a(Sw(L(i)))`; `Err` where it is not, or the offset is not 0 (CuTe requires 0).
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 2).unwrap(), "_16:_1".parse().unwrap());
+    /// let r = c.composed_after(&"(_4,_4):(_4,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
+    /// ```
+    pub fn composed_after(&self, a: &DynLayout) -> Result<ComposedLayout, LayoutError> {
+        let fails = LayoutError::Inadmissible {
+            op: "composition",
+            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
+        };
+        let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
+        if self.offset.value != 0 {
+            return Err(fails);
+        }
+        let moved =
+            Swizzle::from_masks(a.offset(sw.yyy_mask()), a.offset(sw.zzz_mask())).map_err(|e| match e {
+                LayoutError::Inadmissible { why, .. } => LayoutError::Inadmissible { op: "composition", why },
+                e => e,
+            })?;
+        let result = ComposedLayout::new(moved, crate::algebra::composition(a, &self.inner)?);
+        let n = self.size().value;
+        if n <= 1 << 14 && (0..n).all(|i| result.offset(i) == a.offset(self.offset(i))) {
+            Ok(result)
+        } else {
+            Err(fails)
+        }
+    }
+
     fn inverse(&self, right: bool) -> Result<ComposedLayout, LayoutError> {
         let op = if right { "right_inverse" } else { "left_inverse" };
-        let fails =
-            LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::SwizzleThroughInverse };
+        let fails = LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::SwizzleThroughLayout };
         let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
         if self.offset.value != 0 {
             return Err(fails);

@@ -33,8 +33,7 @@
 //!
 //! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`;
 //! identity layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp`
-//! (`MixedBits` has no counterpart), and the swizzle cases that compose a layout with a composed
-//! layout (`composition(L, Sw o L)`), which `eval` does not accept. The docs' "modding out" steps
+//! (`MixedBits` has no counterpart). The docs' "modding out" steps
 //! (`(6,2) % 2 => (2,1)`) name no function (CuTe has no `shape_mod`); the docs' `o 16:9` example,
 //! instantiated, covers them.
 
@@ -1001,6 +1000,17 @@ const SWIZZLE: &[Row] = &[
     (Api, "right_inverse(composition(Sw<2,0,-3>, (_8,_8):(_1,_8)))", Cute("Sw<2,0,-3> o _0 o _64:_1")),
     (Api, "left_inverse(composition(Sw<3,0,3>, (_8,_8):(_8,_1)))", Cute("Sw<3,0,-3> o _0 o (_8,_8):(_8,_1)")),
     (Api, "right_inverse(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Refused),
+    // A layout composed with a swizzled layout: the swizzle moved through the layout.
+    (
+        Api,
+        "composition((_4,_4):(_4,_1), composition(Sw<1,0,2>, _16:_1))",
+        Cute("Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)"),
+    ),
+    (
+        Api,
+        "composition((_8,_8):(_8,_1), composition(Sw<2,0,3>, (_8,_8):(_1,_8)))",
+        Cute("Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)"),
+    ),
     // Slices of a swizzled layout: the swizzle decays to a plain layout where it is linear.
     (Api, "slice((_,_2), composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Cute("((_2,_4)):((_64,_144))")),
     (Unit, "crd2idx(5, composition(Sw<2,0,3>, (_8,_8):(_8,_1)))", Cute("41")),

@@ -108,9 +108,10 @@ pub enum Inadmissible {
         /// The bits changed.
         z: isize,
     },
-    /// CuTe's inverse of a swizzled layout moves the swizzle through the inverse layout, which
-    /// gives an inverse in simple cases only; here it would not.
-    SwizzleThroughInverse,
+    /// CuTe moves a swizzle through a layout (`L o Sw` as `Sw' o L`, for inverses and for a layout
+    /// composed with a swizzled one), which is the same function in simple cases only; here it
+    /// would not be.
+    SwizzleThroughLayout,
     /// A swizzle is cast by a factor that is not a power of two (its bits move by the factor's
     /// base-2 logarithm).
     NotPowerOfTwo {
@@ -199,8 +200,8 @@ impl Inadmissible {
                 .text(") and changed (")
                 .num(z)
                 .text(") are not two runs of equally many bits"),
-            Inadmissible::SwizzleThroughInverse => m.text(
-                "the swizzle does not pass through the inverse layout (CuTe's answer would not be an inverse)",
+            Inadmissible::SwizzleThroughLayout => m.text(
+                "the swizzle does not pass through the layout (CuTe's rewrite would be another function)",
             ),
             Inadmissible::NotPowerOfTwo { n } => m
                 .text("a swizzle's bits move by log2 of the factor, and ")

@@ -93,6 +93,16 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
             Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
+        ("composition", Some(Value::Layout(a)))
+            if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
+        {
+            let Value::Composed(k) = c.arg(2).value else { unreachable!() };
+            let r = k.composed_after(&a).map_err(lay(c))?;
+            Ok(Some(match r.outer() {
+                crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
+                _ => Value::Composed(r),
+            }))
+        }
         ("right_inverse" | "left_inverse", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let r = if c.function == "right_inverse" { k.right_inverse() } else { k.left_inverse() };
