@@ -97,7 +97,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
         {
             let Value::Composed(k) = c.arg(2).value else { unreachable!() };
-            let r = k.composed_after(&a).map_err(lay(c))?;
+            let r = k.composed_after(a).map_err(lay(c))?;
             Ok(Some(match r.outer() {
                 crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
                 _ => Value::Composed(r),
