@@ -1000,6 +1000,13 @@ const SWIZZLE: &[Row] = &[
     (Api, "right_inverse(composition(Sw<2,0,-3>, (_8,_8):(_1,_8)))", Cute("Sw<2,0,-3> o _0 o _64:_1")),
     (Api, "left_inverse(composition(Sw<3,0,3>, (_8,_8):(_8,_1)))", Cute("Sw<3,0,-3> o _0 o (_8,_8):(_8,_1)")),
     (Api, "right_inverse(composition(Sw<3,4,3>, (_8,_64):(_64,_1)))", Refused),
+    // A swizzle with an offset (CuTe's three-argument composition), and its cast.
+    (Api, "composition(Sw<2,3,3>, _16, (_8,_32):(_32,_1))", Cute("Sw<2,3,3> o _16 o (_8,_32):(_32,_1)")),
+    (
+        Api,
+        "upcast<2>(composition(Sw<2,3,3>, _16, (_8,_32):(_32,_1)))",
+        Cute("Sw<2,2,3> o _8 o (_8,_16):(_16,_1)"),
+    ),
     // A layout composed with a swizzled layout: the swizzle moved through the layout.
     (
         Api,

@@ -73,3 +73,15 @@ fn static_swizzled_upcast() {
     let o = 2 * 32 + 5;
     assert_eq!(smem.crd2idx((2usize, 5usize)), o ^ ((o >> 3) & (0b111 << 3)));
 }
+
+/// CuTe's `composition(Sw<3,4,3>{}, Int<16>{}, layout)`: a static offset inside the swizzle.
+#[test]
+fn static_swizzled_offset() {
+    let smem = layout!(composition(Sw<3,4,3>, 16, (8,64):(64,1)));
+    assert_eq!(smem.to_string(), "Sw<3,4,3> o _16 o (_8,_64):(_64,_1)");
+    assert_eq!(core::mem::size_of_val(&smem), 0);
+    for (r, c) in [(0usize, 0usize), (3, 0), (5, 7)] {
+        let o = 16 + (r * 64 + c) as isize;
+        assert_eq!(smem.crd2idx((r, c)), o ^ ((o >> 3) & (0b111 << 4)));
+    }
+}

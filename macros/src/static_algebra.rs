@@ -156,11 +156,12 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
             tuple_value(&t)
         }
         Value::Bool(b) => quote!(#b),
-        Value::Composed(c) if c.offset_value().value == 0 => match c.outer() {
+        Value::Composed(c) if c.offset_value().is_static => match c.outer() {
             crate::swizzle::Outer::Swizzle(sw) => {
                 let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
+                let o = proc_macro2::Literal::isize_unsuffixed(c.offset_value().value);
                 let (shape, stride) = (tuple_value(c.inner().shape()), tuple_value(c.inner().stride()));
-                quote_spanned!(span=> ::const_layout::layout::SwizzledLayout::<#b, #m, #s, _, _>::new(
+                quote_spanned!(span=> ::const_layout::layout::SwizzledLayout::<#b, #m, #s, _, _, { #o }>::new(
                     ::const_layout::make_static_layout(#shape, #stride)
                 ))
             }

@@ -7,7 +7,8 @@ use crate::int_tuple::IntTuple;
 use crate::swizzle::Swizzle;
 use core::fmt;
 
-/// `Sw<B,M,S> o _0 o layout`: the offset of a coordinate is the layout's offset, swizzled. With a
+/// `Sw<B,M,S> o _O o layout`: the offset of a coordinate is the layout's offset plus `O`, swizzled
+/// (`O` is 0 unless given, as in CuTe's `composition(Sw<3,4,3>{}, Int<16>{}, layout)`). With a
 /// static layout it is zero-sized, and `layout!(composition(Sw<3,4,3>, (8,64):(64,1)))` gives one.
 ///
 /// ```
@@ -19,12 +20,12 @@ use core::fmt;
 /// assert_eq!(smem.crd2idx((2usize, 1usize)), 129 ^ 16);
 /// ```
 #[derive(Clone, Copy)]
-pub struct SwizzledLayout<const B: u32, const M: u32, const S: i32, Sh, St> {
+pub struct SwizzledLayout<const B: u32, const M: u32, const S: i32, Sh, St, const O: isize = 0> {
     layout: Layout<Sh, St>,
 }
 
-impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple>
-    SwizzledLayout<B, M, S, Sh, St>
+impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize>
+    SwizzledLayout<B, M, S, Sh, St, O>
 {
     /// The swizzle; a compile error (full build) if `Sw<B,M,S>` is not one.
     pub const SWIZZLE: Swizzle = match Swizzle::new(B, M, S) {
@@ -77,21 +78,21 @@ impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, S
     where
         super::OffsetOut<Crd, Sh, St>: Int,
     {
-        Self::SWIZZLE.apply(self.layout.crd2idx(coord).value())
+        Self::SWIZZLE.apply(O + self.layout.crd2idx(coord).value())
     }
 }
 
-impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple> fmt::Display
-    for SwizzledLayout<B, M, S, Sh, St>
+impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize>
+    fmt::Display for SwizzledLayout<B, M, S, Sh, St, O>
 {
-    /// CuTe's notation: `Sw<B,M,S> o _0 o layout`.
+    /// CuTe's notation: `Sw<B,M,S> o _O o layout`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Sw<{B},{M},{S}> o _0 o {}", self.layout)
+        write!(f, "Sw<{B},{M},{S}> o _{O} o {}", self.layout)
     }
 }
 
-impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple> fmt::Debug
-    for SwizzledLayout<B, M, S, Sh, St>
+impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize>
+    fmt::Debug for SwizzledLayout<B, M, S, Sh, St, O>
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self}")

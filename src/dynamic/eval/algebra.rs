@@ -67,8 +67,10 @@ const ON_INNER: &[&str] = &[
 fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
         ("composition", Some(Value::Swizzle(s))) => {
-            c.arity(&[2], "2")?;
-            let inner = c.layout(2)?;
+            // CuTe's `composition(Sw, L)` or `composition(Sw, offset, L)`.
+            let n = c.arity(&[2, 3], "2 or 3")?;
+            let offset = if n == 3 { c.int(2)? } else { DynInt::fixed(0) };
+            let inner = c.layout(n)?;
             if inner.has_basis() {
                 return Err(EvalError::Layout {
                     column: c.column,
@@ -76,10 +78,14 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 });
             }
             // `Sw<0,M,S>` is the identity: CuTe returns the layout itself.
-            if s.bits() == 0 {
-                return Ok(Some(Value::Layout(c.layout(2)?)));
+            if s.bits() == 0 && offset.value == 0 {
+                return Ok(Some(Value::Layout(inner)));
             }
-            Ok(Some(Value::Composed(ComposedLayout::new(*s, c.layout(2)?))))
+            Ok(Some(Value::Composed(ComposedLayout::with_offset(
+                crate::swizzle::Outer::Swizzle(*s),
+                offset,
+                inner,
+            ))))
         }
         ("upcast" | "downcast", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
