@@ -85,3 +85,20 @@ fn static_swizzled_offset() {
         assert_eq!(smem.crd2idx((r, c)), o ^ ((o >> 3) & (0b111 << 4)));
     }
 }
+
+/// CuTe's `(layout, offset)` results at compile time: a slice, a tile, a thread's partition, and
+/// `make_layout_tv`'s `(tiler, layout)`.
+#[test]
+fn static_pairs() {
+    use const_layout::int::Int;
+    let (column, offset) = layout!(slice_and_offset((_, 2), (4,8):(8,1)));
+    assert_eq!((column.to_string(), offset.value()), ("(_4):(_8)".to_string(), 2));
+    let (tile, offset) = layout!(local_tile((8,6):(1,8), (4,3), (1,1)));
+    assert_eq!((tile.to_string(), offset.value()), ("(_4,_3):(_1,_8)".to_string(), 28));
+    let (mine, offset) = layout!(local_partition((8,6):(1,8), (4,3):(3,1), 5));
+    assert_eq!((mine.to_string(), offset.value()), ("(_2,_2):(_4,_24)".to_string(), 17));
+    let (tiler, tv) = layout!(make_layout_tv((2,2):(2,1), (2,1):(1,0)));
+    assert_eq!(core::mem::size_of_val(&(tiler, tv)), 0);
+    let runtime = const_layout::dynamic::eval("make_layout_tv((_2,_2):(_2,_1), (_2,_1):(_1,_0))").unwrap();
+    assert_eq!(format!("{}, {tv}", tiler.display()), runtime.to_string());
+}

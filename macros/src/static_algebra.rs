@@ -156,6 +156,17 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
             tuple_value(&t)
         }
         Value::Bool(b) => quote!(#b),
+        // CuTe's `(layout, offset)` pairs: `slice_and_offset`, `local_tile`, `local_partition`.
+        Value::Partition(p) if p.origin.is_none() && !p.layout.has_basis() => {
+            let (shape, stride) = (tuple_value(p.layout.shape()), tuple_value(p.layout.stride()));
+            let offset = tuple_value(&DynIntTuple::int(crate::dynamic::DynInt::fixed(p.offset)));
+            quote_spanned!(span=> (::const_layout::make_static_layout(#shape, #stride), #offset))
+        }
+        // `make_layout_tv`: the tile's shape and the (thread, value) layout.
+        Value::LayoutTv(t, l) => {
+            let (tiler, shape, stride) = (tuple_value(&t), tuple_value(l.shape()), tuple_value(l.stride()));
+            quote_spanned!(span=> (#tiler, ::const_layout::make_static_layout(#shape, #stride)))
+        }
         Value::Composed(c) if c.offset_value().is_static => match c.outer() {
             crate::swizzle::Outer::Swizzle(sw) => {
                 let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
