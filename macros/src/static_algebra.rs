@@ -162,6 +162,23 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
             let offset = tuple_value(&DynIntTuple::int(crate::dynamic::DynInt::fixed(p.offset)));
             quote_spanned!(span=> (::const_layout::make_static_layout(#shape, #stride), #offset))
         }
+        // A slice of a swizzled layout that stays swizzled, and its offset.
+        Value::ComposedPartition(c, offset) if c.offset_value().is_static && offset.is_static => {
+            match c.outer() {
+                crate::swizzle::Outer::Swizzle(sw) => {
+                    let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
+                    let o = proc_macro2::Literal::isize_unsuffixed(c.offset_value().value);
+                    let (shape, stride) = (tuple_value(c.inner().shape()), tuple_value(c.inner().stride()));
+                    let offset = tuple_value(&DynIntTuple::int(offset));
+                    quote_spanned!(span=> (::const_layout::layout::SwizzledLayout::<#b, #m, #s, _, _, { #o }>::new(
+                        ::const_layout::make_static_layout(#shape, #stride)
+                    ), #offset))
+                }
+                crate::swizzle::Outer::Layout(_) => {
+                    syn::Error::new(span, "a layout composed after a layout has no static type yet").into_compile_error()
+                }
+            }
+        }
         // `make_layout_tv`: the tile's shape and the (thread, value) layout.
         Value::LayoutTv(t, l) => {
             let (tiler, shape, stride) = (tuple_value(&t), tuple_value(l.shape()), tuple_value(l.stride()));

@@ -346,6 +346,8 @@ pub struct Partition {
     /// For a layout with basis strides (an identity layout), the coordinate of the origin
     /// (CuTe's `ArithmeticTuple` offset); `None` for integer strides.
     pub origin: Option<DynIntTuple>,
+    /// Whether CuTe would know the offset at compile time (it prints `_28`, not `28`).
+    static_offset: bool,
 }
 
 impl Partition {
@@ -353,15 +355,15 @@ impl Partition {
     pub(crate) fn new(layout: DynLayout, value: DynIntTuple) -> Self {
         match value.as_int() {
             Some(v) if !value.has_basis() && !layout.has_basis() => {
-                Partition { layout, offset: v.value, origin: None }
+                Partition { layout, offset: v.value, origin: None, static_offset: v.is_static }
             }
-            _ => Partition { layout, offset: 0, origin: Some(value) },
+            _ => Partition { layout, offset: 0, origin: Some(value), static_offset: false },
         }
     }
 
     /// The origin as CuTe prints it: the offset, or the coordinate for basis strides.
     pub fn origin_value(&self) -> DynIntTuple {
-        self.origin.unwrap_or(DynIntTuple::int(DynInt::runtime(self.offset)))
+        self.origin.unwrap_or(DynIntTuple::int(DynInt::new(self.offset, self.static_offset)))
     }
 
     /// The value at index `i` of the sub-layout, origin included: an offset, or a coordinate for
