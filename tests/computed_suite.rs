@@ -177,3 +177,15 @@ fn identity_layouts_agree_with_the_runtime_algebra() {
     let ((a, b), c): ((usize, usize), usize) = nested.coord(17usize);
     assert_eq!((a, b, c), (1, 2, 2));
 }
+
+#[test]
+fn mode_operations_agree_with_the_runtime_algebra() {
+    use const_layout::layout::computed::{group, select2, select3, take};
+    let l = l!((2,3,4,5):(1,2,6,24));
+    let rt: const_layout::dynamic::DynLayout = "(_2,_3,_4,_5):(_1,_2,_6,_24)".parse().unwrap();
+    let eq = |got: String, want: const_layout::dynamic::DynLayout| assert_eq!(got, want.to_string());
+    eq(select2::<3, 0, _>(l).to_string(), const_layout::algebra::select(&rt, &[3, 0]).unwrap());
+    eq(select3::<1, 3, 2, _>(l).to_string(), const_layout::algebra::select(&rt, &[1, 3, 2]).unwrap());
+    eq(take::<1, 3, _>(l).to_string(), const_layout::algebra::take(&rt, 1, 3).unwrap());
+    eq(group::<1, 3, _>(l).to_string(), const_layout::algebra::group(&rt, 1, 3).unwrap());
+}

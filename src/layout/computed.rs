@@ -590,6 +590,14 @@ operations! {
     /// CuTe's `select<I, J>(layout)`: modes `I` and `J` (write `select2::<I, J, _>(layout)`).
     Select2 select2<const I: usize, const J: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J]);
 }
+operations! {
+    /// CuTe's `select<I, J, K>(layout)` (write `select3::<I, J, K, _>(layout)`).
+    Select3 select3<const I: usize, const J: usize, const K: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J, K]);
+}
+operations! {
+    /// CuTe's `select<I, J, K, L>(layout)` (write `select4::<I, J, K, L, _>(layout)`).
+    Select4 select4<const I: usize, const J: usize, const K: usize, const L: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J, K, L]);
+}
 
 operations! {
     /// CuTe's `replace<I>(layout, x)`: mode `I` replaced by `x` (write `replace::<I, _, _>(layout, x)`).
