@@ -415,10 +415,9 @@ impl ComposedLayout {
             .as_int()
             .ok_or(LayoutError::NotCongruent { what: "coordinate" })?;
         let folded = || -> Result<(Sliced, DynInt), LayoutError> {
-            Ok((
-                Sliced::Composed(ComposedLayout { inner: sliced, ..*self }.domain_offset(fixed.value)?),
-                DynInt::fixed(0),
-            ))
+            let value = self.offset.value.checked_add(fixed.value).ok_or(LayoutError::CosizeOverflow)?;
+            let offset = DynInt::new(value, self.offset.is_static && fixed.is_static);
+            Ok((Sliced::Composed(ComposedLayout { inner: sliced, offset, ..*self }), DynInt::fixed(0)))
         };
         let Outer::Swizzle(sw) = self.outer else { return folded() };
         if all_kept {
