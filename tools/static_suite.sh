@@ -18,7 +18,7 @@ echo "== rustc -O tests/static_suite.rs (the same results, through layout!)"
 touch tests/static_suite.rs
 /usr/bin/time -f "   %e s, peak %M KB" cargo test --release --test static_suite --no-run -q 2>&1 | grep -v Executable
 cargo test --release --test static_suite -q 2>&1 | grep "test result"
-echo "== rustc -O tests/computed_suite.rs (31 results through type parameters, const evaluation)"
+echo "== rustc -O tests/computed_suite.rs (31 results through type parameters, and more tests of that path)"
 touch tests/computed_suite.rs
 /usr/bin/time -f "   %e s, peak %M KB" cargo test --release --test computed_suite --no-run -q 2>&1 | grep -v Executable
 cargo test --release --test computed_suite -q 2>&1 | grep "test result"
