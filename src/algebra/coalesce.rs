@@ -138,14 +138,7 @@ pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
         // CuTe's fold over a one-element tuple returns that element.
         return Ok(DynIntTuple::int(out[0]));
     }
-    let mut t = DynIntTuple::builder();
-    tri!(t.push_node(Node::Tuple(n as u8)));
-    let mut k = 0;
-    while k < n {
-        tri!(t.push_node(Node::Int(out[k])));
-        k += 1;
-    }
-    Ok(t)
+    super::leaves::flat_tuple(&out, n)
 }
 
 /// CuTe's `filter_zeros(layout)`: every mode with a zero stride gets extent `_1`. (CuTe sees only

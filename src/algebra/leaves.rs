@@ -160,8 +160,8 @@ impl Leaves {
     }
 }
 
-/// The flat tuple of these integers, built in place (no tuple per integer).
-const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
+/// The flat tuple of the first `n` integers of `values`, built in place (no tuple per integer).
+pub(crate) const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
     if n > u8::MAX as usize {
         return Err(LayoutError::TooLarge);
     }
