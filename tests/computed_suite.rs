@@ -189,3 +189,16 @@ fn mode_operations_agree_with_the_runtime_algebra() {
     eq(take::<1, 3, _>(l).to_string(), const_layout::algebra::take(&rt, 1, 3).unwrap());
     eq(group::<1, 3, _>(l).to_string(), const_layout::algebra::group(&rt, 1, 3).unwrap());
 }
+
+#[test]
+fn idx2crd_agrees_with_the_runtime_layout() {
+    use const_layout::dynamic::{DynInt, DynIntTuple};
+    let tiles = zipped_divide(l!((8,6):(1,8)), (C::<4>, C::<3>));
+    let runtime = tiles.to_dyn();
+    for i in 0..tiles.size() {
+        let ((a, b), (c, d)): ((usize, usize), (usize, usize)) = tiles.idx2crd(i as usize);
+        let want = runtime.idx2crd(&DynIntTuple::int(DynInt::runtime(i))).unwrap();
+        let strip = want.to_string().replace('_', "");
+        assert_eq!(format!("(({a},{b}),({c},{d}))"), strip, "index {i}");
+    }
+}

@@ -1053,6 +1053,53 @@ impl<E: StaticExpr> Static<E> {
     }
 }
 
+impl<E: StaticExpr> Static<E> {
+    /// CuTe's `idx2crd(index, shape)`: the natural (colexicographic) coordinate of an index, as a
+    /// coordinate of type `Out` with one integer per integer of the shape (`((usize, usize), usize)`
+    /// for `((_2,_3),_4)`); the last integer takes what is past the end.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::zipped_divide;
+    /// use const_layout::{layout_type, C};
+    /// let tiles = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
+    /// let ((a, b), (c, d)): ((usize, usize), (usize, usize)) = tiles.idx2crd(29);
+    /// assert_eq!((a, b, c, d), (1, 1, 0, 1));
+    /// assert_eq!(tiles.crd2idx(((a, b), (c, d))), tiles.crd2idx(29usize));
+    /// ```
+    #[inline(always)]
+    pub fn idx2crd<Out: Coordinate>(&self, index: usize) -> Out {
+        let p = const { &Idx2CrdPlan::<E, Out>::PLAN };
+        let mut values = [0isize; MAX_NODES];
+        let mut k = 0;
+        while k < p.n {
+            let step = p.steps[k];
+            let c = index / step.div;
+            values[k] = (if step.modulo == 0 { c } else { c % step.modulo }) as isize;
+            k += 1;
+        }
+        Out::from_values(&values, &mut 0)
+    }
+}
+
+/// [`Static::idx2crd`]'s plan: the layout's plan for an integer index (each shape integer's
+/// divisor and modulus), checked against `Out`'s number of integers.
+struct Idx2CrdPlan<E, Out>(PhantomData<(E, Out)>);
+
+impl<E: StaticExpr, Out: Coordinate> Idx2CrdPlan<E, Out> {
+    const PLAN: CrdPlan = {
+        let plan = CrdPlan::new(&DynIntTuple::int(crate::dynamic::DynInt::runtime(0)), &E::LAYOUT);
+        if plan.n != Out::LEAVES {
+            let m = crate::error::Message::new()
+                .text("idx2crd: the coordinate type has ")
+                .num(Out::LEAVES as isize)
+                .text(" integers but the shape has ")
+                .num(plan.n as isize);
+            panic!("{}", m.as_str());
+        }
+        plan
+    };
+}
+
 /// [`Static::coord`]'s index math: the layout's plan for the coordinate, and for every step the
 /// component of `Out` its basis names.
 struct CoordPlan<E, Crd, Out>(PhantomData<(E, Crd, Out)>);
