@@ -202,3 +202,12 @@ fn idx2crd_agrees_with_the_runtime_layout() {
         assert_eq!(format!("(({a},{b}),({c},{d}))"), strip, "index {i}");
     }
 }
+
+#[test]
+fn modes_of_results() {
+    use const_layout::layout::computed::mode;
+    let tiles = zipped_divide(l!((8,6):(1,8)), (C::<4>, C::<3>));
+    assert_eq!(mode::<0, _>(tiles).to_string(), "(_4,_3):(_1,_8)");
+    assert_eq!(mode::<1, _>(tiles).to_string(), "(_2,_2):(_4,_24)");
+    assert_eq!(mode::<1, _>(tiles).crd2idx((1usize, 1usize)), 28);
+}

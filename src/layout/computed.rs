@@ -587,6 +587,19 @@ operations! {
 }
 
 operations! {
+    /// CuTe's `layout<I>(layout)` (`get<I>`): mode `I` as a layout (write `mode::<I, _>(layout)`).
+    Mode mode<const I: usize>(a: A: StaticLayout / LayoutArg) => |a| mode_at(a, I);
+}
+
+/// Mode `i` of `layout`, or the error naming the index and the rank.
+const fn mode_at(layout: &DynLayout, i: usize) -> Result<DynLayout, LayoutError> {
+    match layout.mode(i) {
+        Some(m) => Ok(m),
+        None => Err(LayoutError::ModeOutOfRange { op: "layout<I>", index: i, rank: layout.rank() }),
+    }
+}
+
+operations! {
     /// CuTe's `select<I, J>(layout)`: modes `I` and `J` (write `select2::<I, J, _>(layout)`).
     Select2 select2<const I: usize, const J: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J]);
 }
