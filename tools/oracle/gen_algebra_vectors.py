@@ -1933,15 +1933,18 @@ def tu_source(kernels, dropped):
     return CPP_PRELUDE + "\n".join(lines) + "\n" + table + "\n" + CPP_MAIN, head + 1
 
 
-def compile_tu(name, kernels, inc, build_dir):
+def compile_tu(name, kernels, inc, build_dir, source=None, label=str, attempts=6):
     """Compile; kernels that do not compile (CuTe's static_asserts) are dropped and the unit is
-    compiled again. Returns (executable, dropped kernel indices, seconds)."""
+    compiled again, up to `attempts` times. `source(kernels, dropped)` writes the unit (this
+    file's `tu_source` by default) and `label(kernel)` names a dropped kernel in the `.dropped`
+    log. Returns (executable, dropped kernel indices, seconds)."""
+    source = source or tu_source
     cpp_path = os.path.join(build_dir, name + ".cpp")
     exe = os.path.join(build_dir, name)
     dropped = set()
     t = time.time()
-    for _ in range(6):
-        src, first = tu_source(kernels, dropped)
+    for _ in range(attempts):
+        src, first = source(kernels, dropped)
         with open(cpp_path, "w") as f:
             f.write(src)
         r = subprocess.run(["g++", "-std=c++17", "-O1", "-ftemplate-backtrace-limit=1", *inc, cpp_path, "-o", exe],
@@ -1956,7 +1959,7 @@ def compile_tu(name, kernels, inc, build_dir):
             die("compiling %s failed outside any kernel:\n%s" % (cpp_path, r.stderr[-6000:]))
         dropped |= bad
         with open(cpp_path + ".dropped", "a") as f:
-            f.write("".join("k%d %s\n" % (k, kernels[k]) for k in sorted(bad)))
+            f.write("".join("k%d %s\n" % (k, label(kernels[k])) for k in sorted(bad)))
     die("compiling %s still fails after dropping kernels" % cpp_path)
 
 

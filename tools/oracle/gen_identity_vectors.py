@@ -896,28 +896,8 @@ def tu_source(kernels, dropped):
 
 
 def compile_tu(name, kernels, inc, build_dir):
-    cpp_path = os.path.join(build_dir, name + ".cpp")
-    exe = os.path.join(build_dir, name)
-    dropped = set()
-    t = time.time()
-    for _ in range(8):
-        src, first = tu_source(kernels, dropped)
-        with open(cpp_path, "w") as f:
-            f.write(src)
-        r = subprocess.run(["g++", "-std=c++17", "-O1", "-ftemplate-backtrace-limit=1", *inc, cpp_path, "-o", exe],
-                           capture_output=True, text=True)
-        if r.returncode == 0:
-            return exe, dropped, time.time() - t
-        with open(cpp_path + ".err", "a") as f:
-            f.write(r.stderr)
-        bad = {int(m) - first for m in re.findall(re.escape(cpp_path) + r":(\d+):", r.stderr)}
-        bad = {k for k in bad if 0 <= k < len(kernels)} - dropped
-        if not bad:
-            die("compiling %s failed outside any kernel:\n%s" % (cpp_path, r.stderr[-6000:]))
-        dropped |= bad
-        with open(cpp_path + ".dropped", "a") as f:
-            f.write("".join("k%d %s\n" % (k, kernels[k][0]) for k in sorted(bad)))
-    die("compiling %s still fails after dropping kernels" % cpp_path)
+    """gen_algebra_vectors' compile loop with this file's units (a kernel is `(call, kind)`)."""
+    return ga.compile_tu(name, kernels, inc, build_dir, source=tu_source, label=lambda k: k[0], attempts=8)
 
 
 CRASHED = []
