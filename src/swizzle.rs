@@ -209,6 +209,18 @@ impl Swizzle {
         Ok(sw)
     }
 
+    /// CuTe's `composition(layout, Swizzle)` rewrite `L o Sw = Sw' o L`: the swizzle reading
+    /// `L(yyy)` and changing `L(zzz)` (holds in simple cases only; callers check). `Err` under
+    /// `op`'s name where there is no such swizzle (CuTe's `make_swizzle` does not compile there).
+    fn through(&self, layout: &DynLayout, op: &'static str) -> Result<Swizzle, LayoutError> {
+        Swizzle::from_masks(layout.offset(self.yyy_mask()), layout.offset(self.zzz_mask())).map_err(|e| {
+            match e {
+                LayoutError::Inadmissible { why, .. } => LayoutError::Inadmissible { op, why },
+                e => e,
+            }
+        })
+    }
+
     /// CuTe's `upcast<N>(Swizzle<B,M,S>)` for elements `n` times wider (`n` a power of two): the
     /// base bit moves down by `log2(n)`; bits that would go below bit 0 are dropped.
     ///
@@ -499,11 +511,7 @@ impl ComposedLayout {
         if self.offset.value != 0 {
             return Err(fails);
         }
-        let moved =
-            Swizzle::from_masks(a.offset(sw.yyy_mask()), a.offset(sw.zzz_mask())).map_err(|e| match e {
-                LayoutError::Inadmissible { why, .. } => LayoutError::Inadmissible { op: "composition", why },
-                e => e,
-            })?;
+        let moved = sw.through(a, "composition")?;
         let result = ComposedLayout::new(moved, crate::algebra::composition(a, &self.inner)?);
         let n = self.size().value;
         if n <= 1 << 14 && (0..n).all(|i| result.offset(i) == a.offset(self.offset(i))) {
@@ -525,13 +533,7 @@ impl ComposedLayout {
         } else {
             crate::algebra::left_inverse(&self.inner)?
         };
-        let moved = Swizzle::from_masks(inv.offset(sw.yyy_mask()), inv.offset(sw.zzz_mask())).map_err(
-            |e| match e {
-                // CuTe's `make_swizzle` does not compile there.
-                LayoutError::Inadmissible { why, .. } => LayoutError::Inadmissible { op, why },
-                e => e,
-            },
-        )?;
+        let moved = sw.through(&inv, op)?;
         let result = ComposedLayout::new(moved, inv);
         let n = if right { result.size().value } else { self.size().value };
         let ok = n <= 1 << 14

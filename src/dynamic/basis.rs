@@ -88,18 +88,7 @@ impl Basis {
 
     /// `==` in a `const fn`.
     pub(crate) const fn same(&self, other: &Basis) -> bool {
-        self.len == other.len && (self.len == 0 || self.is_prefix_of_or_eq(other))
-    }
-
-    const fn is_prefix_of_or_eq(&self, other: &Basis) -> bool {
-        let mut k = 0;
-        while k < self.len as usize {
-            if self.path[k] != other.path[k] {
-                return false;
-            }
-            k += 1;
-        }
-        self.len <= other.len
+        self.is_path(&other.path, other.len as usize)
     }
 
     /// Whether this is [`Basis::NONE`].
