@@ -1,7 +1,8 @@
 //! Runtime cost of the layout algebra on runtime values, the operations of CuTe's anchor
 //! `../shared/anchors/cute_dyn_algebra.cpp` (composition, logical_divide, complement), with the
 //! same inputs: per operation, build the operands from runtime extents, run it, and read one
-//! offset and the size. `tools/bench_algebra.sh` runs the anchor and this bench in one go.
+//! offset and the size. `tools/bench_anchor.sh` runs the anchor and this bench in one go
+//! (group names are the anchor's lines).
 
 use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
@@ -31,9 +32,9 @@ fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
 
 fn algebra(c: &mut Criterion) {
     let mn = extents();
-    let mut g = c.benchmark_group("algebra on runtime values");
     let mut i = 0usize;
-    g.bench_function("composition dyn (m,n):(1,m) o (4,2):(2,8)", |b| {
+    let mut g = c.benchmark_group("composition dyn (m,n):(1,m) o (4,2):(2,8)");
+    g.bench_function("DynLayout", |b| {
         b.iter(|| {
             let (m, n) = black_box(mn[i & 1023]);
             i += 1;
@@ -43,7 +44,9 @@ fn algebra(c: &mut Criterion) {
             r.offset(3) + r.size().value
         })
     });
-    g.bench_function("logical_divide dyn (m,n) / (2,2)", |b| {
+    g.finish();
+    let mut g = c.benchmark_group("logical_divide dyn (m,n) / (2,2)");
+    g.bench_function("DynLayout", |b| {
         b.iter(|| {
             let (m, n) = black_box(mn[i & 1023]);
             i += 1;
@@ -58,7 +61,9 @@ fn algebra(c: &mut Criterion) {
             r.offset(5) + r.size().value
         })
     });
-    g.bench_function("complement (4,m):(_1,_16) dyn shape", |b| {
+    g.finish();
+    let mut g = c.benchmark_group("complement (4,m):(_1,_16) dyn shape");
+    g.bench_function("DynLayout", |b| {
         b.iter(|| {
             let (m, _) = black_box(mn[i & 1023]);
             i += 1;

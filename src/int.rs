@@ -128,6 +128,20 @@ pub trait Int: Copy + fmt::Debug + Sealed + 'static {
     fn from_value(v: isize) -> Self;
     /// Build from a value if it is representable: for a static integer, only its own value.
     fn try_from_value(v: isize) -> Option<Self>;
+    /// `(index % self, index / self)` for a non-negative index: one step of splitting an index
+    /// across a mode. A plain division, or [`FastDivmod`](crate::FastDivmod)'s multiplier. An
+    /// extent of 0 (never in a checked layout) gives `(0, 0)`.
+    ///
+    /// ```
+    /// use const_layout::int::Int;
+    /// use const_layout::{C, FastDivmod};
+    /// assert_eq!(C::<8>.split_index(29), (5, 3));
+    /// assert_eq!(FastDivmod::new(8).unwrap().split_index(29), (5, 3));
+    /// ```
+    #[inline(always)]
+    fn split_index(self, index: isize) -> (isize, isize) {
+        split_index(index, self.value())
+    }
     /// Write the integer in CuTe notation: `_8` if static, `8` if not.
     fn fmt_cute(self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if Self::STATIC.is_some() { write!(f, "_{}", self.value()) } else { write!(f, "{}", self.value()) }

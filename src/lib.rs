@@ -8,6 +8,7 @@ mod arity;
 pub mod diagnostics;
 pub mod dynamic;
 pub mod error;
+pub mod fast_div;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
@@ -17,6 +18,7 @@ pub mod text;
 extern crate self as const_layout;
 
 pub use error::LayoutError;
+pub use fast_div::FastDivmod;
 pub use int::C;
 pub use int::consts::*;
 pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layout, make_static_layout};

@@ -865,3 +865,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// A layout whose extents are `FastDivmod`s is the same function as with plain extents: every
+    /// integer index splits to the same coordinate and offset, in- and out-of-range (the last mode
+    /// takes the rest).
+    #[test]
+    fn fast_divmod_extents_agree(
+        a in 1usize..=40, b in 1usize..=40, c in 1usize..=9,
+        x in -50isize..=50, y in -50isize..=50, z in -50isize..=50,
+        big in 0usize..(1usize << 40),
+    ) {
+        use const_layout::FastDivmod;
+        let fd = |v: usize| FastDivmod::new(v).unwrap();
+        let plain = make_layout((a, (b, c)), (x, (y, z))).unwrap();
+        let fast = make_layout((fd(a), (fd(b), fd(c))), (x, (y, z))).unwrap();
+        let flat = make_layout((fd(a), fd(b), fd(c)), (x, y, z)).unwrap();
+        prop_assert_eq!(plain.to_string(), fast.to_string());
+        for i in (0..a * b * c + 5).chain([big]) {
+            prop_assert_eq!(plain.crd2idx(i), fast.crd2idx(i), "{} at {}", plain, i);
+            prop_assert_eq!(plain.crd2idx(i), flat.crd2idx(i), "{} flat at {}", plain, i);
+            let (p0, (p1, p2)) = plain.idx2crd(i);
+            let (f0, (f1, f2)) = fast.idx2crd(i);
+            prop_assert_eq!((p0, p1, p2), (f0, f1, f2), "{} idx2crd({})", plain, i);
+            prop_assert_eq!((p0, p1, p2), flat.idx2crd(i), "{} flat idx2crd({})", plain, i);
+        }
+    }
+}

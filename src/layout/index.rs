@@ -182,8 +182,7 @@ macro_rules! impl_index {
             fn idx2crd(idx: I, s: &($($A,)+)) -> Self::Coord {
                 let mut rest = idx.value();
                 ($({
-                    let extent = s.$i.size().value();
-                    let (r, q) = crate::int::split_index(rest, extent);
+                    let (r, q) = s.$i.size().split_index(rest);
                     let c = if is_last!([$($after)*]) { rest } else { r };
                     rest = q;
                     s.$i.idx2crd(Int::from_value(c))

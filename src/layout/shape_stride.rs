@@ -286,8 +286,7 @@ macro_rules! impl_layout_shape {
                 let mut rest = idx;
                 let mut off: isize = 0;
                 $(
-                    let extent = self.$i.size().value();
-                    let (r, q) = crate::int::split_index(rest, extent);
+                    let (r, q) = self.$i.size().split_index(rest);
                     let c = if is_last!([$($after)*]) { rest } else { r };
                     rest = q;
                     off = off.wrapping_add(self.$i.offset_of_index(&d.$i, c));
