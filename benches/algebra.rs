@@ -6,6 +6,8 @@
 
 use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::layout::tiling;
+use const_layout::{C, make_layout};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -59,6 +61,28 @@ fn algebra(c: &mut Criterion) {
             .expect("two modes");
             let r = logical_divide(&a, &t).expect("admissible");
             r.offset(5) + r.size().value
+        })
+    });
+    // The same operation on a typed layout with runtime values (`layout::tiling`): the structure is
+    // in the type, as in CuTe, so only the values are computed.
+    g.bench_function("typed (layout::tiling)", |b| {
+        b.iter(|| {
+            let (m, n) = black_box(mn[i & 1023]);
+            i += 1;
+            let (m, n) = (m as i32, n as i32);
+            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
+            let r = tiling::logical_divide(&a, (2i32, 2i32)).expect("divides");
+            r.crd2idx(5i32) + r.size() as isize
+        })
+    });
+    g.bench_function("typed, static tile _2", |b| {
+        b.iter(|| {
+            let (m, n) = black_box(mn[i & 1023]);
+            i += 1;
+            let (m, n) = (m as i32, n as i32);
+            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
+            let r = tiling::logical_divide(&a, (C::<2>, C::<2>)).expect("divides");
+            r.crd2idx(5i32) + r.size() as isize
         })
     });
     g.finish();

@@ -30,6 +30,7 @@ mod iter;
 mod ordered;
 mod shape_stride;
 mod swizzled;
+pub mod tiling;
 
 pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
