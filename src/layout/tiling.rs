@@ -85,6 +85,9 @@ pub type StepOut<T, D> = <<<T as Int>::Kind as Kind>::And<<D as Int>::Kind> as K
     <D as Int>::RtOr<isize>,
 >;
 
+/// A divided mode's number of tiles and step.
+type DividedMode<S, D, T> = (CeilDivOut<S, T>, StepOut<T, D>);
+
 /// One mode `s:d` divided by `t`: `(ceil(s/t), t*d)`, in the result's integer types.
 #[inline(always)]
 fn divide_mode<S: Int, D: Int, T: Int>(
@@ -92,7 +95,7 @@ fn divide_mode<S: Int, D: Int, T: Int>(
     d: D,
     t: T,
     leaf: usize,
-) -> Result<(CeilDivOut<S, T>, StepOut<T, D>), LayoutError> {
+) -> Result<DividedMode<S, D, T>, LayoutError> {
     let (sv, dv, tv) = (s.value(), d.value(), t.value());
     if tv <= 0 {
         return Err(LayoutError::NonPositiveExtent { leaf, value: tv });
@@ -266,6 +269,10 @@ where
     Layout::try_new(shape, stride)
 }
 
+/// What [`local_tile`] returns: the tile's layout and the offset of its first element.
+pub type TileAt<S, D, T> =
+    (Layout<<T as ShapeTiler<S, D>>::Tile, <T as ShapeTiler<S, D>>::TileStride>, isize);
+
 /// CuTe's `local_tile(layout, tiler, coord)` for a shape tiler: tile `coord` of
 /// [`zipped_divide`], as the tile's layout `T:d` and the offset of its first element,
 /// `sum(c * T * d)`. A coordinate outside the tiles (`c >= ceil(s/T)`) is an error.
@@ -286,7 +293,7 @@ pub fn local_tile<S, D, T, X>(
     layout: &Layout<S, D>,
     tiler: T,
     coord: X,
-) -> Result<(Layout<T::Tile, T::TileStride>, isize), LayoutError>
+) -> Result<TileAt<S, D, T>, LayoutError>
 where
     S: IntTuple + LayoutShape<D>,
     D: IntTuple,
