@@ -8,7 +8,7 @@ use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
 use const_layout::layout::tiling;
 use const_layout::{C, make_layout};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 /// The anchor's runtime extents: m, n in {2, 4, 8, 16} from a fixed sequence.
@@ -32,14 +32,20 @@ fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
     DynIntTuple::tuple(&[a, b]).expect("two modes")
 }
 
+/// Operations per criterion iteration (`tools/bench_anchor.sh` divides by it): a loop like the
+/// anchor's, so that a nanosecond operation is not dwarfed by criterion's per-iteration overhead.
+const OPS: usize = 256;
+
+fn per_op(b: &mut Bencher, f: impl Fn(usize) -> isize) {
+    b.iter(|| (0..OPS).fold(0isize, |acc, k| acc.wrapping_add(f(k))))
+}
+
 fn algebra(c: &mut Criterion) {
-    let mn = extents();
-    let mut i = 0usize;
+    let mn = black_box(extents());
     let mut g = c.benchmark_group("composition dyn (m,n):(1,m) o (4,2):(2,8)");
     g.bench_function("DynLayout", |b| {
-        b.iter(|| {
-            let (m, n) = black_box(mn[i & 1023]);
-            i += 1;
+        per_op(b, |k| {
+            let (m, n) = mn[k & 1023];
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
             let t = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
             let r = composition(&a, &t).expect("admissible");
@@ -49,9 +55,8 @@ fn algebra(c: &mut Criterion) {
     g.finish();
     let mut g = c.benchmark_group("logical_divide dyn (m,n) / (2,2)");
     g.bench_function("DynLayout", |b| {
-        b.iter(|| {
-            let (m, n) = black_box(mn[i & 1023]);
-            i += 1;
+        per_op(b, |k| {
+            let (m, n) = mn[k & 1023];
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
             let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::fixed(1))).expect("valid");
             let t = Tiler::by_mode(&[
@@ -66,9 +71,8 @@ fn algebra(c: &mut Criterion) {
     // The same operation on a typed layout with runtime values (`layout::tiling`): the structure is
     // in the type, as in CuTe, so only the values are computed.
     g.bench_function("typed (layout::tiling)", |b| {
-        b.iter(|| {
-            let (m, n) = black_box(mn[i & 1023]);
-            i += 1;
+        per_op(b, |k| {
+            let (m, n) = mn[k & 1023];
             let (m, n) = (m as i32, n as i32);
             let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
             let r = tiling::logical_divide(&a, (2i32, 2i32)).expect("divides");
@@ -76,9 +80,8 @@ fn algebra(c: &mut Criterion) {
         })
     });
     g.bench_function("typed, static tile _2", |b| {
-        b.iter(|| {
-            let (m, n) = black_box(mn[i & 1023]);
-            i += 1;
+        per_op(b, |k| {
+            let (m, n) = mn[k & 1023];
             let (m, n) = (m as i32, n as i32);
             let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
             let r = tiling::logical_divide(&a, (C::<2>, C::<2>)).expect("divides");
@@ -88,9 +91,8 @@ fn algebra(c: &mut Criterion) {
     g.finish();
     let mut g = c.benchmark_group("complement (4,m):(_1,_16) dyn shape");
     g.bench_function("DynLayout", |b| {
-        b.iter(|| {
-            let (m, _) = black_box(mn[i & 1023]);
-            i += 1;
+        per_op(b, |k| {
+            let (m, _) = mn[k & 1023];
             let a = DynLayout::new(
                 pair(DynIntTuple::int(DynInt::fixed(4)), rt(m)),
                 pair(DynIntTuple::int(DynInt::fixed(1)), DynIntTuple::int(DynInt::fixed(16))),

@@ -27,7 +27,7 @@ for line in open(f"{out}/cute.txt"):
     if m:
         cute[m.group(1).strip()] = float(m.group(2))
 rows = []
-for bench, ops in (("dyn_index", 65536), ("algebra", 1)):
+for bench, ops in (("dyn_index", 65536), ("algebra", 256)):
     text = open(f"{out}/{bench}.txt").read()
     for m in re.finditer(r"^(\S[^\n]*?)\s*\n?\s*time:\s+\[\S+ \S+ ([\d.]+) (\S+) \S+ \S+\]", text, re.M):
         name, t, u = m.group(1).strip(), float(m.group(2)), m.group(3)
