@@ -74,6 +74,11 @@ const NO_FOLD: &str = "a nested compact split is not folded back to `i` by LLVM"
 /// change the twin's code). Same operations, one instruction more.
 const GROUPED: &str = "the thread's offset and the element's are summed separately: one more instruction";
 
+/// The probe is the twin's arithmetic in another order, with one more register copy (`mov`);
+/// since index splits go through `Int::split_index` (which `FastDivmod` overrides), LLVM orders
+/// the three multiply-high divisions differently.
+const REGALLOC: &str = "same arithmetic, one more register-to-register mov";
+
 /// Every probe in `examples/codegen_probes.rs` (the test fails if the assembly has others or lacks
 /// one). A tolerance is the probe's count observed with rustc 1.95 (x86-64 baseline, release,
 /// codegen-units=1) minus its twin's, so any growth fails; 0 where the probe is no longer.
@@ -87,7 +92,7 @@ const EXPECT: &[Expect] = &[
     // (3,(5,7)):(1,(3,15))
     e("odd_index", Mul::High, 22, NO_FOLD),
     e("odd_hier", Mul::Any, 0, ""),
-    e("odd_idx2crd", Mul::High, 0, ""),
+    e("odd_idx2crd", Mul::High, 1, REGALLOC),
     e("odd_hier_coord", Mul::High, 11, SIGNED),
     // (4,8):(8,1), LayoutRight
     e("right_index", Mul::None, 0, ""),
