@@ -5,11 +5,13 @@
 //! compute a multiplier once (on the host) and divide by multiplying. [`FastDivmod`] is that, exact
 //! for *every* dividend and divisor (not only for the 31-bit ranges CUTLASS's and CK's versions
 //! assume). The method is Granlund and Montgomery's ("Division by invariant integers using
-//! multiplication", 1994, theorem 4.2) at 63 bits of precision: indices are non-negative `isize`s,
-//! so a dividend has 63 bits, and then the multiplier `m = ceil(2^(63+l) / d)`, `l = ceil(log2 d)`,
-//! fits in 64 bits for every `d` (no 65-bit fix-up as at 64 bits): `n / d` is the high half of
-//! `m * 2n` shifted right by `l`. A dividend of 64 bits (only reachable through the `usize`
-//! methods) takes a hardware division.
+//! multiplication", 1994, theorem 4.2): with `l = ceil(log2 d)` and `N` bits of dividend, the
+//! multiplier `m = ceil(2^(N+l) / d)` makes `n / d = (m * n) >> (N + l)` exact for every `n < 2^N`.
+//! Two multipliers are kept. At `N = 31` the multiplier fits in 32 bits, so a dividend and divisor
+//! below 2^31 (every index of a layout whose size fits `i32`) take one 64-bit multiply and a
+//! shift. At `N = 63` (indices are non-negative `isize`s) it fits in 64 bits, with no 65-bit
+//! fix-up as at 64 bits: the high half of `m * 2n` shifted right by `l`. A dividend of 64 bits
+//! (only reachable through the `usize` methods) takes a hardware division.
 //!
 //! A `FastDivmod` is also a runtime integer ([`Int`](crate::int::Int)): an extent of a layout's
 //! shape written as a `FastDivmod` is split with the precomputed multiplier wherever the layout
@@ -28,8 +30,8 @@
 use crate::int::{Dynamic, Int, Sealed};
 use core::fmt;
 
-/// A runtime divisor with its precomputed multiplier: `n / d` and `n % d` for every `n: usize` by a
-/// multiply-high and a shift (and a multiply and a subtract for the remainder). Build it once per extent (the constructor
+/// A runtime divisor with its precomputed multipliers: `n / d` and `n % d` for every `n: usize` by
+/// a multiply and a shift (and a multiply and a subtract for the remainder). Build it once per extent (the constructor
 /// divides), use it many times.
 ///
 /// ```
@@ -43,6 +45,8 @@ use core::fmt;
 pub struct FastDivmod {
     divisor: usize,
     multiplier: u64,
+    // `ceil(2^(31+l) / d)` if `d < 2^31`, else unused.
+    multiplier32: u32,
     shift: u32,
 }
 
@@ -63,7 +67,9 @@ impl FastDivmod {
         // condition for exactness on every dividend below 2^63.
         let shift = usize::BITS - (d - 1).leading_zeros();
         let multiplier = (1u128 << (63 + shift)).div_ceil(d as u128);
-        Some(FastDivmod { divisor: d, multiplier: multiplier as u64, shift })
+        // The same bound at 31 bits of dividend: 2^31 <= m32 < 2^32 when d < 2^31.
+        let multiplier32 = if d < 1 << 31 { (1u64 << (31 + shift)).div_ceil(d as u64) as u32 } else { 0 };
+        Some(FastDivmod { divisor: d, multiplier: multiplier as u64, multiplier32, shift })
     }
 
     /// The divisor.
@@ -83,6 +89,9 @@ impl FastDivmod {
     /// ```
     #[inline(always)]
     pub const fn div(&self, n: usize) -> usize {
+        if (n | self.divisor) >> 31 == 0 {
+            return ((self.multiplier32 as u64 * n as u64) >> (31 + self.shift)) as usize;
+        }
         if n > isize::MAX as usize {
             return n / self.divisor;
         }
@@ -145,7 +154,7 @@ impl Int for FastDivmod {
     fn from_value(v: isize) -> Self {
         match FastDivmod::new(v as usize) {
             Some(d) => d,
-            None => FastDivmod { divisor: 1, multiplier: 1 << 63, shift: 0 },
+            None => FastDivmod { divisor: 1, multiplier: 1 << 63, multiplier32: 1 << 31, shift: 0 },
         }
     }
     fn try_from_value(v: isize) -> Option<Self> {
@@ -187,7 +196,23 @@ mod tests {
 
     #[test]
     fn exact_at_the_edges() {
-        let ds = [1, 2, 3, 5, 7, 641, 6700417, 1 << 31, (1 << 31) + 1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1];
+        let ds = [
+            1,
+            2,
+            3,
+            5,
+            7,
+            641,
+            6700417,
+            (1 << 30) + 1,
+            (1 << 31) - 1,
+            (1 << 31) - 3,
+            1 << 31,
+            (1 << 31) + 1,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) + 1,
+        ];
         let big = [isize::MAX as usize, isize::MAX as usize - 1, (isize::MAX as usize) / 3 * 2 + 1];
         for &d in ds.iter().chain(big.iter()) {
             let top = isize::MAX as usize;
@@ -234,6 +259,10 @@ mod tests {
             let d = (next() >> shift).clamp(1, isize::MAX as usize);
             check(d, next());
             check(d, next() >> (next() % 64));
+            // Both below 2^31: the 32-bit multiplier's range.
+            let small = (next() >> (33 + next() % 31)).max(1);
+            check(small, next() >> 33);
+            check(small, (next() >> 33) / small * small);
         }
     }
 
