@@ -6,7 +6,7 @@
 
 use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
-use const_layout::layout::tiling;
+use const_layout::layout::{tiling, typed_algebra};
 use const_layout::{C, make_layout};
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -50,6 +50,17 @@ fn algebra(c: &mut Criterion) {
             let t = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
             let r = composition(&a, &t).expect("admissible");
             r.offset(3) + r.size().value
+        })
+    });
+    // Typed layouts with runtime values (`layout::typed_algebra`): the structure is in the type.
+    g.bench_function("typed (layout::typed_algebra)", |b| {
+        per_op(b, |k| {
+            let (m, n) = mn[k & 1023];
+            let (m, n) = (m as i32, n as i32);
+            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
+            let t = make_layout((4i32, 2i32), (2i32, 8i32)).expect("valid");
+            let r = typed_algebra::composition(&a, &t).expect("admissible");
+            r.crd2idx(3i32) + r.size()
         })
     });
     g.finish();
@@ -100,6 +111,14 @@ fn algebra(c: &mut Criterion) {
             .expect("valid");
             let r = complement_to(&a, &rt(4096)).expect("admissible");
             r.offset(1) + r.size().value
+        })
+    });
+    g.bench_function("typed (layout::typed_algebra)", |b| {
+        per_op(b, |k| {
+            let (m, _) = mn[k & 1023];
+            let a = make_layout((C::<4>, m as i32), (C::<1>, C::<16>)).expect("valid");
+            let r = typed_algebra::complement(&a, 4096i32).expect("admissible");
+            r.crd2idx(1i32) + r.size()
         })
     });
     g.finish();

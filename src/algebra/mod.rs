@@ -68,7 +68,7 @@ mod composition;
 mod divide;
 mod identity;
 mod inverse;
-mod leaves;
+pub(crate) mod leaves;
 mod modes;
 mod slice;
 mod tiler;

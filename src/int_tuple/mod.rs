@@ -221,6 +221,7 @@ impl<T: Int> IntTuple for T {
     fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         Int::fmt_cute(*self, f)
     }
+    #[inline]
     fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
         f(Leaf { value: self.try_value(), is_static: T::STATIC.is_some() })
     }
@@ -256,6 +257,7 @@ impl IntTuple for () {
     fn fmt_cute(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("()")
     }
+    #[inline]
     fn for_each_leaf(&self, _: &mut dyn FnMut(Leaf)) {}
     #[inline(always)]
     fn store_values(&self, _: &mut [isize], at: usize) -> usize {
@@ -334,6 +336,7 @@ macro_rules! impl_int_tuple {
                 )*
                 f.write_str(")")
             }
+            #[inline]
             fn for_each_leaf(&self, f: &mut dyn FnMut(Leaf)) {
                 self.$i0.for_each_leaf(f);
                 $(self.$i.for_each_leaf(f);)*

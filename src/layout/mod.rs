@@ -31,6 +31,7 @@ mod ordered;
 mod shape_stride;
 mod swizzled;
 pub mod tiling;
+pub mod typed_algebra;
 
 pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
@@ -119,6 +120,7 @@ impl<S: IntTuple, D: ExpandStride<S>> IntoStride<S> for D {
     fn into_stride(self, shape: &S) -> D::Output {
         self.expand(shape)
     }
+    #[inline]
     fn check(&self, shape: &S) -> Result<(), LayoutError> {
         self.check_expand(shape, &mut 0)
     }
@@ -130,6 +132,7 @@ impl<S: CompactLeft<CuteCompact, C<1>>> IntoStride<S> for LayoutLeft {
     fn into_stride(self, shape: &S) -> S::Output {
         shape.compact_left(C).0
     }
+    #[inline]
     fn check(&self, _: &S) -> Result<(), LayoutError> {
         Ok(()) // every compact stride is at most the size, which is checked
     }
@@ -141,6 +144,7 @@ impl<S: CompactRight<CuteCompact, C<1>>> IntoStride<S> for LayoutRight {
     fn into_stride(self, shape: &S) -> S::Output {
         shape.compact_right(C).0
     }
+    #[inline]
     fn check(&self, _: &S) -> Result<(), LayoutError> {
         Ok(())
     }
@@ -166,6 +170,7 @@ impl<S: CompactRight<CuteCompact, C<1>>> IntoStride<S> for LayoutRight {
 ///     LayoutError::ValueOutOfRange { part: "shape", leaf: 0 }
 /// );
 /// ```
+#[inline]
 pub fn make_layout<S, D>(shape: S, stride: D) -> Result<Layout<S, D::Stride>, LayoutError>
 where
     S: IntTuple + LayoutShape<D::Stride>,
@@ -179,6 +184,7 @@ where
 }
 
 /// Every extent positive and the size within `isize`.
+#[inline]
 pub(crate) fn check_shape<S: IntTuple>(shape: &S) -> Result<(), LayoutError> {
     let mut result = Ok(());
     let (mut leaf, mut size) = (0usize, 1isize);
@@ -244,6 +250,7 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
     ///     LayoutError::NonPositiveExtent { leaf: 1, value: 0 }
     /// );
     /// ```
+    #[inline]
     pub fn try_new(shape: S, stride: D) -> Result<Self, LayoutError> {
         let () = Self::STATIC_CHECK;
         let mut acc = Check::new();
@@ -255,15 +262,7 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         if <CosizeOut<S, D> as Int>::try_from_value(cosize).is_none() {
             return Err(LayoutError::TypeTooSmall { what: "cosize", value: cosize });
         }
-        let mut too_small = None;
-        stride.for_each_leaf(&mut |l| {
-            if too_small.is_none() && l.value.is_none() {
-                too_small = Some(());
-            }
-        });
-        if too_small.is_some() {
-            return Err(LayoutError::ValueOutOfRange { part: "stride", leaf: 0 });
-        }
+        // `check` read every stride too (congruent with the shape): each fits `isize`.
         Ok(Layout { shape, stride })
     }
 

@@ -218,6 +218,7 @@ impl<S: Int, D: Int> LayoutShape<D> for S {
     fn offset_of_index(&self, d: &D, idx: isize) -> isize {
         idx.wrapping_mul(d.value())
     }
+    #[inline]
     fn check(&self, d: &D, acc: &mut Check) -> Result<(), LayoutError> {
         let leaf = acc.leaf;
         let s = leaf_value(Leaf { value: self.try_value(), is_static: false }, "shape", leaf)?;
@@ -258,6 +259,7 @@ impl LayoutShape<()> for () {
     const STATIC_EXTENTS_POSITIVE: bool = true;
     const STATIC_SPAN: Option<isize> = Some(0);
     const FLAT: FlatPairs = FlatPairs::EMPTY;
+    #[inline]
     fn check(&self, _: &(), _: &mut Check) -> Result<(), LayoutError> {
         Ok(())
     }
@@ -299,6 +301,7 @@ macro_rules! impl_layout_shape {
                 $(let s = add_static(s, $A::STATIC_SPAN);)+
                 s
             };
+            #[inline]
             fn check(&self, d: &($($B,)+), acc: &mut Check) -> Result<(), LayoutError> {
                 $(self.$i.check(&d.$i, acc)?;)+
                 Ok(())
@@ -385,6 +388,7 @@ where
     fn expand(&self, s: &S) -> Self::Output {
         <(D::Form, S::Form)>::expand(self, s)
     }
+    #[inline]
     fn check_expand(&self, s: &S, leaf: &mut usize) -> Result<(), LayoutError> {
         <(D::Form, S::Form)>::check_expand(self, s, leaf)
     }
@@ -407,6 +411,7 @@ impl<D: Int, S: Int> StrideDispatch<D, S> for (IsInt, IsInt) {
     fn expand(d: &D, _: &S) -> D {
         *d
     }
+    #[inline]
     fn check_expand(_: &D, _: &S, leaf: &mut usize) -> Result<(), LayoutError> {
         *leaf += 1;
         Ok(())
@@ -416,6 +421,7 @@ impl<D: Int, S: Int> StrideDispatch<D, S> for (IsInt, IsInt) {
 impl StrideDispatch<(), ()> for (IsTuple, IsTuple) {
     type Output = ();
     fn expand(_: &(), _: &()) {}
+    #[inline]
     fn check_expand(_: &(), _: &(), _: &mut usize) -> Result<(), LayoutError> {
         Ok(())
     }
@@ -424,6 +430,7 @@ impl StrideDispatch<(), ()> for (IsTuple, IsTuple) {
 impl<D: Int> StrideDispatch<D, ()> for (IsInt, IsTuple) {
     type Output = ();
     fn expand(_: &D, _: &()) {}
+    #[inline]
     fn check_expand(_: &D, _: &(), _: &mut usize) -> Result<(), LayoutError> {
         Ok(())
     }
@@ -440,6 +447,7 @@ where
     fn expand(_: &D, s: &S) -> S {
         *s
     }
+    #[inline]
     fn check_expand(_: &D, _: &S, _: &mut usize) -> Result<(), LayoutError> {
         Ok(())
     }
@@ -448,6 +456,7 @@ where
 /// Checked column-major expansion of `d` against the integers of `s`: every stride must fit in
 /// `isize`, and in the integer type the expansion gives it (`expanded`, computed with wrapping), so
 /// that `(2u32, 2u32):i32` with a large `i32` stride is an error instead of a wrapped stride.
+#[inline]
 fn check_scalar_expansion<S: IntTuple, E: IntTuple>(
     d: isize,
     s: &S,
@@ -504,6 +513,7 @@ macro_rules! impl_expand {
             fn expand(d: &X, s: &($($A,)+)) -> Self::Output {
                 s.compact_left(*d).0
             }
+            #[inline]
             fn check_expand(d: &X, s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
                 check_scalar_expansion(d.value(), s, &s.compact_left(*d).0, leaf)
             }
@@ -516,6 +526,7 @@ macro_rules! impl_expand {
             fn expand(d: &($($B,)+), s: &($($A,)+)) -> Self::Output {
                 ($(d.$i.expand(&s.$i),)+)
             }
+            #[inline]
             fn check_expand(d: &($($B,)+), s: &($($A,)+), leaf: &mut usize) -> Result<(), LayoutError> {
                 $(d.$i.check_expand(&s.$i, leaf)?;)+
                 Ok(())
@@ -536,6 +547,7 @@ macro_rules! impl_stride_rank {
             fn expand(_: &($($B,)+), s: &($($P,)+)) -> Self::Output {
                 *s
             }
+            #[inline]
             fn check_expand(_: &($($B,)+), _: &($($P,)+), _: &mut usize) -> Result<(), LayoutError> {
                 Ok(())
             }

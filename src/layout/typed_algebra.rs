@@ -1,0 +1,644 @@
+//! CuTe's `composition` and `complement` on typed layouts whose modes are integers, with runtime
+//! values: the structure of the result is in its type, so only the values are computed, in a few
+//! loops over at most twelve integers, with no runtime-structured intermediate.
+//!
+//! The results are the same functions as those of [`crate::algebra`] (the runtime-structured
+//! algebra, tested against CuTe), with the same admissibility: an error where no layout is the
+//! mathematical result (decision 2 of the reference). The common case is computed here directly:
+//! for `composition`, a right stride that is positive and reaches the left modes (merged by value)
+//! where the divisibility conditions hold; for `complement`, positive strides that nest. Any other
+//! input is handed to [`crate::algebra`] and its answer put into the same typed structure (slow,
+//! but the same answer or the same error).
+//!
+//! The structure is fixed by the operands' ranks, as CuTe's is by their types (decision 3 of the
+//! reference allows any structure for runtime results with the same function, size and rank):
+//! `composition(A, B)` has one mode per mode of `B`, each with one integer per mode of `A` (the
+//! integers a result does not need are `1:0`); `complement(A, M)` has one more integer than `A`.
+//! Every integer is an `isize`. Fully static expressions belong to `layout!` or
+//! [`layout::computed`](crate::layout::computed), which keep CuTe's static structure.
+//!
+//! ```
+//! use const_layout::layout::typed_algebra::{complement, composition};
+//! use const_layout::make_layout;
+//! let (m, n) = (8usize, 4usize);
+//! let a = make_layout((m * 4, n * 4), (1isize, m as isize * 4)).unwrap();
+//! let b = make_layout((4usize, 2usize), (2isize, 8isize)).unwrap();
+//! let c = composition(&a, &b).unwrap();
+//! assert_eq!(c.to_string(), "((4,1),(2,1)):((2,0),(8,0))");
+//! assert_eq!((c.crd2idx(3usize), c.size()), (6, 8));
+//! let k = complement(&make_layout((4usize, m), (1isize, 16isize)).unwrap(), 4096usize).unwrap();
+//! assert_eq!(k.to_string(), "(1,4,32):(1,4,128)");
+//! ```
+
+use super::{Layout, LayoutShape};
+use crate::LayoutError;
+use crate::algebra;
+use crate::algebra::leaves::Leaves;
+use crate::dynamic::DynLayout;
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+
+/// The most integers a flat operand has (the largest tuple).
+const N: usize = crate::MAX_RANK;
+
+/// A flat int tuple: an integer, or a tuple of integers. Supplies the all-`isize` tuple of the
+/// same rank that typed runtime results are made of.
+///
+/// ```
+/// use const_layout::layout::typed_algebra::FlatTuple;
+/// use const_layout::C;
+/// let r: <(usize, C<4>) as FlatTuple>::Runtime = <(usize, C<4>)>::runtime(&[3, 5]);
+/// assert_eq!(r, (3isize, 5isize));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a flat int tuple",
+    label = "the typed runtime algebra takes layouts whose modes are integers",
+    note = "nested modes go through `const_layout::algebra` (runtime structure) or `layout::computed` (static)"
+)]
+pub trait FlatTuple: IntTuple {
+    /// The same rank with `isize` integers: an `isize` for an integer, `(isize, ..)` for a tuple.
+    type Runtime: FlatTuple + LayoutShape<Self::Runtime>;
+    /// [`Self::Runtime`] from the first `RANK` values (one per mode).
+    fn runtime(values: &[isize]) -> Self::Runtime;
+}
+
+/// The shape and stride type of `composition(A, B)`: `B`'s structure with every integer replaced
+/// by `A`'s structure in `isize`s.
+///
+/// ```
+/// use const_layout::layout::typed_algebra::Composed;
+/// let _: <(usize, usize) as Composed<(usize, usize, usize)>>::Out = ((1, 2, 3), (4, 5, 6));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a flat shape that composes with `{A}`",
+    note = "the typed runtime algebra takes layouts whose modes are integers"
+)]
+pub trait Composed<A: FlatTuple>: FlatTuple {
+    /// The result's shape (and stride) type.
+    type Out: IntTuple + LayoutShape<Self::Out>;
+    /// The result's shape and stride, mode `j` of each from `rows.row(j)`, called in order.
+    fn build<R: Rows<A>>(rows: &mut R) -> (Self::Out, Self::Out);
+}
+
+/// The shape and stride type of `complement(A, M)`: one `isize` more than `A` has.
+///
+/// ```
+/// use const_layout::layout::typed_algebra::Complemented;
+/// let _: <usize as Complemented>::Out = (1, 2);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a flat shape of at most 11 modes",
+    note = "the complement has one mode more than the layout, and tuples have at most 12"
+)]
+pub trait Complemented: FlatTuple {
+    /// The result's shape (and stride) type.
+    type Out: IntTuple + LayoutShape<Self::Out>;
+    /// The result from its values.
+    fn out(values: &[isize]) -> Self::Out;
+}
+
+/// The modes of a composition's result, one per right mode, each as the left layout's structure
+/// (a trait rather than a closure so that it inlines).
+pub trait Rows<A: FlatTuple> {
+    /// Mode `j`'s shape and stride.
+    fn row(&mut self, j: usize) -> (A::Runtime, A::Runtime);
+}
+
+/// Names one type per position of a macro repetition.
+pub trait Each<X> {
+    /// `X`.
+    type Out;
+}
+impl<B: ?Sized, X> Each<X> for B {
+    type Out = X;
+}
+
+impl<T: Int> FlatTuple for T {
+    type Runtime = isize;
+    #[inline(always)]
+    fn runtime(values: &[isize]) -> isize {
+        values[0]
+    }
+}
+
+impl<T: Int, A: FlatTuple> Composed<A> for T {
+    type Out = A::Runtime;
+    #[inline(always)]
+    fn build<R: Rows<A>>(rows: &mut R) -> (Self::Out, Self::Out) {
+        rows.row(0)
+    }
+}
+
+impl<T: Int> Complemented for T {
+    type Out = (isize, isize);
+    #[inline(always)]
+    fn out(v: &[isize]) -> Self::Out {
+        (v[0], v[1])
+    }
+}
+
+macro_rules! impl_flat {
+    ($([$i:tt $A:ident $B:ident $C:ident])+) => {
+        impl<$($A: Int),+> FlatTuple for ($($A,)+) {
+            type Runtime = ($(<$A as Each<isize>>::Out,)+);
+            #[inline(always)]
+            fn runtime(values: &[isize]) -> Self::Runtime {
+                ($(values[$i],)+)
+            }
+        }
+        impl<$($A: Int,)+ X: FlatTuple> Composed<X> for ($($A,)+) {
+            type Out = ($(<$A as Each<X::Runtime>>::Out,)+);
+            #[inline(always)]
+            fn build<R: Rows<X>>(rows: &mut R) -> (Self::Out, Self::Out) {
+                let modes = ($(rows.row($i),)+);
+                (($(modes.$i.0,)+), ($(modes.$i.1,)+))
+            }
+        }
+    };
+}
+crate::arity::for_tuples!(impl_flat);
+
+macro_rules! impl_complemented {
+    ($([$i:tt $A:ident])+; $last:tt) => {
+        impl<$($A: Int),+> Complemented for ($($A,)+) {
+            type Out = ($(<$A as Each<isize>>::Out,)+ isize);
+            #[inline(always)]
+            fn out(v: &[isize]) -> Self::Out {
+                ($(v[$i],)+ v[$last])
+            }
+        }
+    };
+}
+impl_complemented!([0 A0]; 1);
+impl_complemented!([0 A0] [1 A1]; 2);
+impl_complemented!([0 A0] [1 A1] [2 A2]; 3);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3]; 4);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4]; 5);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5]; 6);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6]; 7);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6] [7 A7]; 8);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6] [7 A7] [8 A8]; 9);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6] [7 A7] [8 A8] [9 A9]; 10);
+impl_complemented!([0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6] [7 A7] [8 A8] [9 A9] [10 A10]; 11);
+
+/// A layout's integers, flat: extents, strides, count.
+#[inline(always)]
+fn values<S: IntTuple, D: IntTuple>(s: &S, d: &D) -> ([isize; N], [isize; N], usize) {
+    let (mut sv, mut dv) = ([0isize; N], [0isize; N]);
+    s.store_values(&mut sv, 0);
+    d.store_values(&mut dv, 0);
+    // The count as a constant (not the one `store_values` returns), so that loops over it unroll.
+    (sv, dv, S::LEAVES.min(N))
+}
+
+/// A typed layout as a runtime-structured one, for the general algorithms.
+fn to_dyn<S: IntTuple + LayoutShape<D>, D: IntTuple>(l: &Layout<S, D>) -> Result<DynLayout, LayoutError> {
+    DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
+}
+
+/// The integers of a runtime-structured result into a row of `width` (the rest `1:0`).
+fn row_of(
+    l: &DynLayout,
+    width: usize,
+    shape: &mut [isize; N],
+    stride: &mut [isize; N],
+) -> Result<(), LayoutError> {
+    let leaves = Leaves::of(l);
+    if leaves.len() > width {
+        return Err(LayoutError::TooLarge);
+    }
+    for k in 0..width {
+        (shape[k], stride[k]) =
+            if k < leaves.len() { (leaves.shape(k).value, leaves.stride(k).value) } else { (1, 0) };
+    }
+    Ok(())
+}
+
+/// The layout [`composition`] returns for a left shape `SA` and a right shape `SB`.
+pub type CompositionOf<SA, SB> = Layout<<SB as Composed<SA>>::Out, <SB as Composed<SA>>::Out>;
+
+/// CuTe's `composition(A, B)` (`c -> A(B(c))`) of typed layouts whose modes are integers, with
+/// runtime values. The result has `B`'s rank (a mode per mode of `B`), each mode `A`'s rank of
+/// `isize` integers; see the [module](self).
+///
+/// ```
+/// use const_layout::layout::typed_algebra::composition;
+/// use const_layout::{C, make_layout};
+/// let a = make_layout((6usize, 4usize), (C::<1>, 8isize)).unwrap(); // columns of 6, padded to 8
+/// let b = make_layout(12usize, 2isize).unwrap(); // every other element
+/// let c = composition(&a, &b).unwrap();
+/// assert_eq!(c.to_string(), "(3,4):(2,8)");
+/// assert_eq!(c.crd2idx(5usize), a.crd2idx(10usize));
+/// // No layout is `A o B` here: the right stride 4 neither divides 6 nor is divided by it.
+/// let bad = make_layout(3usize, 4isize).unwrap();
+/// assert!(composition(&a, &bad).is_err());
+/// ```
+#[inline(always)]
+pub fn composition<SA, DA, SB, DB>(
+    a: &Layout<SA, DA>,
+    b: &Layout<SB, DB>,
+) -> Result<CompositionOf<SA, SB>, LayoutError>
+where
+    SA: FlatTuple + LayoutShape<DA>,
+    DA: IntTuple,
+    SB: Composed<SA> + LayoutShape<DB>,
+    DB: IntTuple,
+{
+    let mut walk = Walk::new(a, b);
+    let (shape, stride) = SB::build(&mut walk);
+    if walk.ok {
+        return Layout::try_new(shape, stride);
+    }
+    composition_general(a, b)
+}
+
+/// [`composition`] where the common case does not hold: the runtime-structured algebra's answer
+/// in the typed structure. Out of line, so that the common case inlines small.
+#[cold]
+#[inline(never)]
+fn composition_general<SA, DA, SB, DB>(
+    a: &Layout<SA, DA>,
+    b: &Layout<SB, DB>,
+) -> Result<CompositionOf<SA, SB>, LayoutError>
+where
+    SA: FlatTuple + LayoutShape<DA>,
+    DA: IntTuple,
+    SB: Composed<SA> + LayoutShape<DB>,
+    DB: IntTuple,
+{
+    let mut general =
+        General { whole: algebra::composition(&to_dyn(a)?, &to_dyn(b)?)?, int: SB::IS_INT, failed: None };
+    let (shape, stride) = SB::build(&mut general);
+    match general.failed {
+        Some(e) => Err(e),
+        None => Layout::try_new(shape, stride),
+    }
+}
+
+/// The rows of a runtime-structured composition.
+struct General {
+    whole: DynLayout,
+    /// Whether the right layout is an integer (the result is one mode, not a tuple of them).
+    int: bool,
+    failed: Option<LayoutError>,
+}
+
+impl<A: FlatTuple> Rows<A> for General {
+    fn row(&mut self, j: usize) -> (A::Runtime, A::Runtime) {
+        let (mut s, mut d) = ([1isize; N], [0isize; N]);
+        let mode = if self.int { Some(self.whole) } else { self.whole.mode(j) };
+        if let Err(e) = mode.ok_or(LayoutError::TooLarge).and_then(|m| row_of(&m, A::RANK, &mut s, &mut d)) {
+            self.failed = Some(e);
+        }
+        (A::runtime(&s), A::runtime(&d))
+    }
+}
+
+/// The common case of [`composition`], one right mode at a time: positive right strides that
+/// reach the left layout (merged by value, as the exact computation in `algebra::composition`
+/// merges it) where every divisibility holds, and right modes that do not carry into each other.
+/// `ok` turns `false` where anything else is needed.
+struct Walk {
+    /// The merged left layout: extents, strides, count.
+    ms: [isize; N],
+    md: [isize; N],
+    m: usize,
+    /// How far the right modes so far reach into each merged left mode (but the last).
+    reach: [isize; N],
+    /// The right layout's modes.
+    bs: [isize; N],
+    bd: [isize; N],
+    ok: bool,
+}
+
+impl<A: FlatTuple> Rows<A> for Walk {
+    #[inline(always)]
+    fn row(&mut self, j: usize) -> (A::Runtime, A::Runtime) {
+        let (mut s, mut d) = ([1isize; N], [0isize; N]);
+        self.ok = self.ok && self.mode(self.bs[j], self.bd[j], &mut s, &mut d);
+        (A::runtime(&s), A::runtime(&d))
+    }
+}
+
+impl Walk {
+    #[inline(always)]
+    fn new<S, D, SB, DB>(a: &Layout<S, D>, b: &Layout<SB, DB>) -> Walk
+    where
+        S: IntTuple + LayoutShape<D>,
+        D: IntTuple,
+        SB: IntTuple + LayoutShape<DB>,
+        DB: IntTuple,
+    {
+        let (sv, dv, n) = values(&a.shape(), &a.stride());
+        let (bs, bd, _) = values(&b.shape(), &b.stride());
+        // Extent-1 modes dropped but the last (which carries the function past the end), and
+        // `s0:d0, s1:s0*d0` joined.
+        let mut w = Walk { ms: [0; N], md: [0; N], m: 0, reach: [0; N], bs, bd, ok: true };
+        for k in 0..n {
+            let (s, d) = (sv[k], dv[k]);
+            if s == 1 && k + 1 != n {
+                continue;
+            }
+            if w.m > 0 && w.ms[w.m - 1].checked_mul(w.md[w.m - 1]) == Some(d) {
+                w.ms[w.m - 1] *= s; // within the checked size of A
+                continue;
+            }
+            (w.ms[w.m], w.md[w.m]) = (s, d);
+            w.m += 1;
+        }
+        w
+    }
+
+    /// The right mode `n:r` into `shape`, `stride` (one integer per left mode, unused ones left
+    /// `1:0`); `false` if this is not the common case.
+    #[inline(always)]
+    fn mode(&mut self, n: isize, r: isize, shape: &mut [isize; N], stride: &mut [isize; N]) -> bool {
+        let (mut rest_n, mut rest_r) = (n, r);
+        if rest_n == 1 || rest_r == 0 {
+            (shape[0], stride[0]) = (rest_n, 0);
+            return true;
+        }
+        if rest_r < 0 {
+            return false;
+        }
+        let mut out = 0;
+        for k in 0..self.m - 1 {
+            if rest_n == 1 {
+                break;
+            }
+            let (s, d) = (self.ms[k], self.md[k]);
+            if rest_r >= s {
+                if rest_r % s != 0 {
+                    return false;
+                }
+                rest_r /= s;
+                continue;
+            }
+            let fits = (s + rest_r - 1) / rest_r;
+            let Some(step) = rest_r.checked_mul(d) else { return false };
+            let used = if rest_n <= fits {
+                (shape[out], stride[out]) = (rest_n, step);
+                let used = (rest_n - 1) * rest_r;
+                rest_n = 1;
+                used
+            } else {
+                if s % rest_r != 0 || rest_n % fits != 0 {
+                    return false;
+                }
+                (shape[out], stride[out]) = (fits, step);
+                rest_n /= fits;
+                rest_r = 1;
+                s - s / fits
+            };
+            out += 1;
+            if used > 0 {
+                if self.reach[k] + used >= s {
+                    return false;
+                }
+                self.reach[k] += used;
+            }
+        }
+        if rest_n > 1 {
+            let Some(step) = rest_r.checked_mul(self.md[self.m - 1]) else { return false };
+            (shape[out], stride[out]) = (rest_n, step);
+        }
+        true
+    }
+}
+
+/// CuTe's `complement(A, M)` of a typed layout whose modes are integers, with runtime values: the
+/// offsets below `M` that `A` does not reach, in order, as a layout with one mode more than `A`
+/// (strides may be runtime at any rank; CuTe's own code accepts runtime strides only at rank 1).
+/// See the [module](self).
+///
+/// ```
+/// use const_layout::layout::typed_algebra::complement;
+/// use const_layout::{C, make_layout};
+/// let a = make_layout((C::<4>, 2usize), (C::<1>, 16isize)).unwrap();
+/// let k = complement(&a, 128usize).unwrap();
+/// assert_eq!(k.to_string(), "(1,4,4):(1,4,32)");
+/// // Strides that do not nest leave holes no layout can fill: an error.
+/// let bad = make_layout((C::<4>, 2usize), (C::<1>, 6isize)).unwrap();
+/// assert!(complement(&bad, 64usize).is_err());
+/// ```
+#[inline(always)]
+pub fn complement<S, D, M>(a: &Layout<S, D>, cotarget: M) -> Result<Layout<S::Out, S::Out>, LayoutError>
+where
+    S: Complemented + LayoutShape<D>,
+    D: IntTuple,
+    M: Int,
+{
+    let mut shape = [1isize; N];
+    let mut stride = [0isize; N];
+    if complement_direct(a, cotarget.value(), &mut shape, &mut stride) {
+        return Layout::try_new(S::out(&shape), S::out(&stride));
+    }
+    complement_general(a, cotarget)
+}
+
+/// [`complement`] where the common case does not hold (see [`composition_general`]).
+#[cold]
+#[inline(never)]
+fn complement_general<S, D, M>(a: &Layout<S, D>, cotarget: M) -> Result<Layout<S::Out, S::Out>, LayoutError>
+where
+    S: Complemented + LayoutShape<D>,
+    D: IntTuple,
+    M: Int,
+{
+    let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::new(
+        cotarget.try_value().ok_or(LayoutError::ValueOutOfRange { part: "cotarget", leaf: 0 })?,
+        M::STATIC.is_some(),
+    ));
+    let whole = algebra::complement_to(&to_dyn(a)?, &cotarget)?;
+    let (mut shape, mut stride) = ([1isize; N], [0isize; N]);
+    row_of(&whole, <S as IntTuple>::RANK + 1, &mut shape, &mut stride)?;
+    Layout::try_new(S::out(&shape), S::out(&stride))
+}
+
+/// The common case of [`complement`]: a positive cotarget and moving modes (extent above 1,
+/// stride above 0) whose strides, sorted, nest (each a multiple of the span below it). `false`
+/// where anything else is needed.
+#[inline(always)]
+fn complement_direct<S, D>(
+    a: &Layout<S, D>,
+    cotarget: isize,
+    shape: &mut [isize; N],
+    stride: &mut [isize; N],
+) -> bool
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+{
+    let (sv, dv, n) = values(&a.shape(), &a.stride());
+    // Every loop runs over all `n` integers (a constant once inlined) and tests what it needs, so
+    // that the compiler unrolls it. A mode that does not move (extent 1 or stride 0) adds nothing.
+    let moving = |k: usize| sv[k] != 1 && dv[k] != 0;
+    let mut count = 0;
+    for (k, &d) in dv.iter().enumerate().take(n) {
+        if moving(k) {
+            if d < 0 {
+                return false;
+            }
+            count += 1;
+        }
+    }
+    if count == 0 || cotarget <= 0 {
+        return false;
+    }
+    // In stride order, the result's mode for a mode k fills the gap below it: extent d_k / span,
+    // stride span, where span = s*d of the mode with the next smaller stride (1 if none). Its
+    // place is the number of modes with smaller strides.
+    let mut top = 1isize;
+    for k in 0..n {
+        if !moving(k) {
+            continue;
+        }
+        let (mut place, mut below, mut span) = (0, 0isize, 1isize);
+        for j in 0..n {
+            if j == k || !moving(j) {
+                continue;
+            }
+            if dv[j] == dv[k] {
+                return false;
+            }
+            if dv[j] < dv[k] {
+                place += 1;
+                if dv[j] > below {
+                    below = dv[j];
+                    let Some(x) = sv[j].checked_mul(dv[j]) else { return false };
+                    span = x;
+                }
+            }
+        }
+        if dv[k] < span || dv[k] % span != 0 {
+            return false;
+        }
+        (shape[place], stride[place]) = (dv[k] / span, span);
+        let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
+        top = top.max(x);
+    }
+    (shape[count], stride[count]) = (cotarget / top + (cotarget % top != 0) as isize, top);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::make_layout;
+    use std::vec::Vec;
+
+    /// A fixed pseudo-random sequence.
+    struct Gen(u64);
+    impl Gen {
+        fn next(&mut self, lo: isize, hi: isize) -> isize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (self.0 % (hi - lo + 1) as u64) as isize
+        }
+    }
+
+    fn offsets<S: IntTuple + LayoutShape<D>, D: IntTuple>(l: &Layout<S, D>) -> Vec<isize> {
+        l.iter().collect()
+    }
+
+    /// Typed `composition` against `algebra::composition` on generated flat layouts: the same
+    /// answer (Ok with the same function and rank, or the same error), and the direct path taken
+    /// in most admissible cases (so that its own results are what is compared).
+    #[test]
+    fn composition_is_the_runtime_algebras() {
+        let mut g = Gen(0x5eed_1234);
+        let (mut direct, mut ok, mut cases) = (0, 0, 0);
+        for _ in 0..6000 {
+            let s = [g.next(1, 8) as usize, g.next(1, 6) as usize, g.next(1, 5) as usize];
+            let pad = g.next(0, 3);
+            let d0: isize = [1, 1, 2, 3, 0, -1][g.next(0, 5) as usize];
+            let d1 = s[0] as isize * d0.abs().max(1) + pad;
+            let d = [d0, d1, d1 * s[1] as isize + [0, 0, 1, 5][g.next(0, 3) as usize]];
+            let a = make_layout((s[0], s[1], s[2]), (d[0], d[1], d[2])).unwrap();
+            let b =
+                make_layout((g.next(1, 6) as usize, g.next(1, 4) as usize), (g.next(-2, 12), g.next(0, 40)))
+                    .unwrap();
+            // Integers on either side: `A` of one mode, `B` of one mode.
+            let (a1, b1) = (make_layout(s[0] * s[1], d[0]).unwrap(), make_layout(s[2], d[1]).unwrap());
+            match (composition(&a, &b1), algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b1).unwrap())) {
+                (Ok(o), Ok(t)) => assert_eq!(offsets(&o), t.offsets().collect::<Vec<_>>(), "{a} o {b1}"),
+                (Err(o), Err(t)) => assert_eq!(o, t, "{a} o {b1}"),
+                (o, t) => panic!("{a} o {b1}: ours {o:?}, theirs {t:?}"),
+            }
+            match (composition(&a1, &b), algebra::composition(&to_dyn(&a1).unwrap(), &to_dyn(&b).unwrap())) {
+                (Ok(o), Ok(t)) => assert_eq!(offsets(&o), t.offsets().collect::<Vec<_>>(), "{a1} o {b}"),
+                (Err(o), Err(t)) => assert_eq!(o, t, "{a1} o {b}"),
+                (o, t) => panic!("{a1} o {b}: ours {o:?}, theirs {t:?}"),
+            }
+            cases += 1;
+            let took = {
+                let mut walk = Walk::new(&a, &b);
+                let (bs, bd, bn) = values(&b.shape(), &b.stride());
+                (0..bn).all(|j| walk.mode(bs[j], bd[j], &mut [1; N], &mut [0; N]))
+            };
+            let ours = composition(&a, &b);
+            let theirs = algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b).unwrap());
+            match (&ours, &theirs) {
+                (Ok(o), Ok(t)) => {
+                    ok += 1;
+                    direct += took as usize;
+                    assert_eq!(
+                        offsets(o),
+                        t.offsets().collect::<Vec<_>>(),
+                        "{a} o {b}: ours {o}, theirs {t}"
+                    );
+                    assert_eq!(t.rank(), 2, "{t}");
+                }
+                (Err(o), Err(t)) => {
+                    assert!(!took, "{a} o {b}: the direct path answered where there is no layout");
+                    assert_eq!(o, t, "{a} o {b}");
+                }
+                _ => panic!("{a} o {b}: ours {ours:?}, theirs {theirs:?}"),
+            }
+        }
+        assert!(ok * 3 > cases, "{ok} of {cases} admissible: the generator misses the common case");
+        assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
+    }
+
+    /// Typed `complement` against `algebra::complement_to`, likewise.
+    #[test]
+    fn complement_is_the_runtime_algebras() {
+        let mut g = Gen(0xc0ff_ee00);
+        let (mut direct, mut ok, mut cases) = (0, 0, 0);
+        for _ in 0..6000 {
+            let s = [g.next(1, 6) as usize, g.next(1, 5) as usize];
+            let d0: isize = [1, 1, 2, 3, 0, -1][g.next(0, 5) as usize];
+            let d1 = s[0] as isize * d0.abs().max(1) * [1, 1, 2, 3][g.next(0, 3) as usize]
+                + [0, 0, 0, 1][g.next(0, 3) as usize];
+            let (d0, d1) = if g.next(0, 1) == 0 { (d0, d1) } else { (d1, d0) };
+            let a = make_layout((s[0], s[1]), (d0, d1)).unwrap();
+            let m = g.next(1, 300) as usize;
+            cases += 1;
+            let (mut shape, mut stride) = ([1isize; N], [0isize; N]);
+            let took = complement_direct(&a, m as isize, &mut shape, &mut stride);
+            let ours = complement(&a, m);
+            let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
+            let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
+            match (&ours, &theirs) {
+                (Ok(o), Ok(t)) => {
+                    ok += 1;
+                    direct += took as usize;
+                    assert_eq!(
+                        offsets(o),
+                        t.offsets().collect::<Vec<_>>(),
+                        "complement({a}, {m}): ours {o}, theirs {t}"
+                    );
+                }
+                (Err(o), Err(t)) => {
+                    assert!(!took, "complement({a}, {m}): the direct path answered where there is no layout");
+                    assert_eq!(o, t, "complement({a}, {m})");
+                }
+                _ => panic!("complement({a}, {m}): ours {ours:?}, theirs {theirs:?}"),
+            }
+        }
+        assert!(ok * 3 > cases, "{ok} of {cases} admissible");
+        assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
+    }
+}
