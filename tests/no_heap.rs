@@ -85,6 +85,33 @@ fn runtime_algebra_allocates_nothing() {
 }
 
 #[test]
+fn typed_runtime_algebra_allocates_nothing() {
+    use const_layout::layout::{tiling, typed_algebra};
+    let (m, n) = (black_box(8i32), black_box(4i32));
+    let (count, value) = allocations_during(|| {
+        let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
+        let b = make_layout((4i32, 2i32), (2i32, 8i32)).expect("valid");
+        let c = typed_algebra::composition(&a, &b).expect("admissible");
+        let d = tiling::logical_divide(&a, (2i32, 2i32)).expect("divides");
+        let k = make_layout((C::<4>, m), (C::<1>, C::<16>)).expect("valid");
+        let e = typed_algebra::complement(&k, 4096i32).expect("admissible");
+        // Also the general path (a right stride the common case does not take).
+        let g =
+            typed_algebra::composition(&a, &make_layout(2i32, -1i32).expect("valid")).expect("admissible");
+        c.crd2idx(3i32)
+            + c.size()
+            + d.crd2idx(5i32)
+            + d.size() as isize
+            + e.crd2idx(1i32)
+            + e.size()
+            + g.crd2idx(1i32)
+    });
+    assert_eq!(count, 0, "the typed runtime algebra allocated {count} times");
+    // As in `runtime_algebra_allocates_nothing` with m = 8, n = 4; and g(1) = A(-1) = -1.
+    assert_eq!(value, 6 + 8 + 5 + 16 * 8 * 4 + 4 + 4 * 4096 / (16 * 8) - 1);
+}
+
+#[test]
 fn runtime_index_math_allocates_nothing() {
     let (m, n) = (black_box(12usize), black_box(7usize));
     let (count, value) = allocations_during(|| {
