@@ -31,60 +31,59 @@ fn global_matrix() -> Vec<f32> {
     (0..GM * GM).map(|i| i as f32).collect()
 }
 
-fn tiled_copy(c: &mut Criterion) {
+/// A tiled-copy kernel: source matrix, destination tile, tile coordinate.
+type Copy = fn(&[f32], &mut [f32], (usize, usize));
+
+/// Runs a const-layout copy kernel and its hand-written twin once, checks that they write the same
+/// tile and that `spot` (a destination index and its source index) is right, then benchmarks both.
+fn copy_pair(
+    c: &mut Criterion,
+    name: &str,
+    (const_layout, hand_written): (Copy, Copy),
+    tile: (usize, usize),
+    spot: (usize, usize),
+) {
     let src = global_matrix();
-    let tile = (black_box(2usize), black_box(1usize));
+    let tile = (black_box(tile.0), black_box(tile.1));
     let mut out_cl = vec![0f32; TILE * TILE];
     let mut out_hw = vec![0f32; TILE * TILE];
-
-    let (const_layout, hand_written) = (copy_tv_const_layout, copy_tv_hand_written);
     const_layout(&src, &mut out_cl, tile);
     hand_written(&src, &mut out_hw, tile);
     assert_eq!(out_cl, out_hw);
-    assert_eq!(out_cl[3 + 5 * TILE], src[(2 * TILE + 3) * GM + TILE + 5]);
+    assert_eq!(out_cl[spot.0], src[spot.1]);
 
-    let mut g = c.benchmark_group("tiled copy 128x128 f32, threads (32,8) x values (4,16)");
-    g.bench_function("const-layout", |b| {
-        b.iter(|| {
-            const_layout(black_box(&src), &mut out_cl, black_box(tile));
-            black_box(&mut out_cl);
-        })
-    });
-    g.bench_function("hand-written", |b| {
-        b.iter(|| {
-            hand_written(black_box(&src), &mut out_hw, black_box(tile));
-            black_box(&mut out_hw);
-        })
-    });
+    let mut g = c.benchmark_group(name);
+    for (label, kernel, out) in
+        [("const-layout", const_layout, &mut out_cl), ("hand-written", hand_written, &mut out_hw)]
+    {
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                kernel(black_box(&src), out, black_box(tile));
+                black_box(&mut *out);
+            })
+        });
+    }
     g.finish();
 }
 
+fn tiled_copy(c: &mut Criterion) {
+    copy_pair(
+        c,
+        "tiled copy 128x128 f32, threads (32,8) x values (4,16)",
+        (copy_tv_const_layout, copy_tv_hand_written),
+        (2, 1),
+        (3 + 5 * TILE, (2 * TILE + 3) * GM + TILE + 5),
+    );
+}
+
 fn tiled_copy_idx2crd(c: &mut Criterion) {
-    let src = global_matrix();
-    let tile = (black_box(1usize), black_box(3usize));
-    let mut out_cl = vec![0f32; TILE * TILE];
-    let mut out_hw = vec![0f32; TILE * TILE];
-
-    let (const_layout, hand_written) = (copy_idx2crd_const_layout, copy_idx2crd_hand_written);
-    const_layout(&src, &mut out_cl, tile);
-    hand_written(&src, &mut out_hw, tile);
-    assert_eq!(out_cl, out_hw);
-    assert_eq!(out_cl[3 + 5 * TILE], src[(TILE + 3) * GM + 3 * TILE + 5]);
-
-    let mut g = c.benchmark_group("tiled copy 128x128 f32, idx2crd over 0..16384");
-    g.bench_function("const-layout", |b| {
-        b.iter(|| {
-            const_layout(black_box(&src), &mut out_cl, black_box(tile));
-            black_box(&mut out_cl);
-        })
-    });
-    g.bench_function("hand-written", |b| {
-        b.iter(|| {
-            hand_written(black_box(&src), &mut out_hw, black_box(tile));
-            black_box(&mut out_hw);
-        })
-    });
-    g.finish();
+    copy_pair(
+        c,
+        "tiled copy 128x128 f32, idx2crd over 0..16384",
+        (copy_idx2crd_const_layout, copy_idx2crd_hand_written),
+        (1, 3),
+        (3 + 5 * TILE, (TILE + 3) * GM + 3 * TILE + 5),
+    );
 }
 
 fn swizzled_store(c: &mut Criterion) {

@@ -6,13 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ANCHOR=${ANCHOR:-../shared/anchors/cute_dyn_algebra.cpp}
-ORACLE=${ORACLE:-/tmp/oracle}
-INC="-I $ORACLE/ext/nvidia/cuda_cccl/include -I $ORACLE/ext/cutlass_library/source/include -I $ORACLE/ext/nvidia/cuda_runtime/include -I $ORACLE/ext/nvidia/cuda_nvcc/include"
+# shellcheck source=oracle/include.sh
+. tools/oracle/include.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cargo bench --bench dyn_index --bench algebra --no-run 2>/dev/null
 # shellcheck disable=SC2086
-g++ -std=c++17 -O2 $INC "$ANCHOR" -o "$out/anchor"
+g++ -std=c++17 -O2 $CUTE_INC "$ANCHOR" -o "$out/anchor"
 "$out/anchor" | tee "$out/cute.txt"
 # Operations per criterion iteration, per bench (see each bench's OPS).
 cargo bench --bench dyn_index -- --warm-up-time 1 --measurement-time 3 2>&1 | tee "$out/dyn_index.txt"

@@ -7,14 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ANCHOR=${ANCHOR:-../shared/anchors/cute_static_suite.cpp}
-ORACLE=${ORACLE:-/tmp/oracle}
-INC="-I $ORACLE/ext/nvidia/cuda_cccl/include -I $ORACLE/ext/cutlass_library/source/include -I $ORACLE/ext/nvidia/cuda_runtime/include -I $ORACLE/ext/nvidia/cuda_nvcc/include"
+# shellcheck source=oracle/include.sh
+. tools/oracle/include.sh
 out=$(mktemp -d)
 cargo build --release --example static_suite -q 2>/dev/null # dependencies first, untimed
 cargo test --release --test computed_suite --no-run -q 2>/dev/null
 echo "== g++ -O2 $ANCHOR"
 # shellcheck disable=SC2086
-/usr/bin/time -f "   %e s, peak %M KB" g++ -std=c++17 -O2 $INC "$ANCHOR" -o "$out/anchor"
+/usr/bin/time -f "   %e s, peak %M KB" g++ -std=c++17 -O2 $CUTE_INC "$ANCHOR" -o "$out/anchor"
 "$out/anchor" | cut -d= -f2- | sed 's/^ //' > tests/data/cute_static_suite.txt
 echo "== rustc -O examples/static_suite.rs (the same results, through layout!)"
 touch examples/static_suite.rs

@@ -249,25 +249,18 @@ where
     if walk.ok {
         return Layout::try_new(shape, stride);
     }
-    composition_general(a, b)
+    composition_general::<SA, SB>(to_dyn(a), to_dyn(b))
 }
 
 /// [`composition`] where the common case does not hold: the runtime-structured algebra's answer
 /// in the typed structure. Out of line, so that the common case inlines small.
 #[cold]
 #[inline(never)]
-fn composition_general<SA, DA, SB, DB>(
-    a: &Layout<SA, DA>,
-    b: &Layout<SB, DB>,
-) -> Result<CompositionOf<SA, SB>, LayoutError>
-where
-    SA: FlatTuple + LayoutShape<DA>,
-    DA: IntTuple,
-    SB: Composed<SA> + LayoutShape<DB>,
-    DB: IntTuple,
-{
-    let mut general =
-        General { whole: algebra::composition(&to_dyn(a)?, &to_dyn(b)?)?, int: SB::IS_INT, failed: None };
+fn composition_general<SA: FlatTuple, SB: Composed<SA>>(
+    a: Result<DynLayout, LayoutError>,
+    b: Result<DynLayout, LayoutError>,
+) -> Result<CompositionOf<SA, SB>, LayoutError> {
+    let mut general = General { whole: algebra::composition(&a?, &b?)?, int: SB::IS_INT, failed: None };
     let (shape, stride) = SB::build(&mut general);
     match general.failed {
         Some(e) => Err(e),
@@ -543,13 +536,36 @@ mod tests {
         l.iter().collect()
     }
 
+    /// One typed answer against the runtime algebra's: both the same function, or the same error
+    /// (and then not from the direct path). Counts admissible cases and direct answers.
+    fn tally<S: IntTuple + LayoutShape<D>, D: IntTuple>(
+        counts: &mut [usize; 2],
+        what: &str,
+        took: bool,
+        ours: Result<Layout<S, D>, LayoutError>,
+        theirs: Result<DynLayout, LayoutError>,
+    ) {
+        match (ours, theirs) {
+            (Ok(o), Ok(t)) => {
+                counts[0] += 1;
+                counts[1] += took as usize;
+                assert_eq!(offsets(&o), t.offsets().collect::<Vec<_>>(), "{what}: ours {o}, theirs {t}");
+            }
+            (Err(o), Err(t)) => {
+                assert!(!took, "{what}: the direct path answered where there is no layout");
+                assert_eq!(o, t, "{what}");
+            }
+            (o, t) => panic!("{what}: ours {o:?}, theirs {t:?}"),
+        }
+    }
+
     /// Typed `composition` against `algebra::composition` on generated flat layouts: the same
     /// answer (Ok with the same function and rank, or the same error), and the direct path taken
     /// in most admissible cases (so that its own results are what is compared).
     #[test]
     fn composition_is_the_runtime_algebras() {
         let mut g = Gen(0x5eed_1234);
-        let (mut direct, mut ok, mut cases) = (0, 0, 0);
+        let (mut counts, mut cases) = ([0usize; 2], 0);
         for _ in 0..6000 {
             let s = [g.next(1, 8) as usize, g.next(1, 6) as usize, g.next(1, 5) as usize];
             let pad = g.next(0, 3);
@@ -562,16 +578,11 @@ mod tests {
                     .unwrap();
             // Integers on either side: `A` of one mode, `B` of one mode.
             let (a1, b1) = (make_layout(s[0] * s[1], d[0]).unwrap(), make_layout(s[2], d[1]).unwrap());
-            match (composition(&a, &b1), algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b1).unwrap())) {
-                (Ok(o), Ok(t)) => assert_eq!(offsets(&o), t.offsets().collect::<Vec<_>>(), "{a} o {b1}"),
-                (Err(o), Err(t)) => assert_eq!(o, t, "{a} o {b1}"),
-                (o, t) => panic!("{a} o {b1}: ours {o:?}, theirs {t:?}"),
-            }
-            match (composition(&a1, &b), algebra::composition(&to_dyn(&a1).unwrap(), &to_dyn(&b).unwrap())) {
-                (Ok(o), Ok(t)) => assert_eq!(offsets(&o), t.offsets().collect::<Vec<_>>(), "{a1} o {b}"),
-                (Err(o), Err(t)) => assert_eq!(o, t, "{a1} o {b}"),
-                (o, t) => panic!("{a1} o {b}: ours {o:?}, theirs {t:?}"),
-            }
+            let mut side = [0usize; 2];
+            let t1 = algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b1).unwrap());
+            tally(&mut side, &std::format!("{a} o {b1}"), false, composition(&a, &b1), t1);
+            let t2 = algebra::composition(&to_dyn(&a1).unwrap(), &to_dyn(&b).unwrap());
+            tally(&mut side, &std::format!("{a1} o {b}"), false, composition(&a1, &b), t2);
             cases += 1;
             let took = {
                 let mut walk = Walk::new(&a, &b);
@@ -580,24 +591,12 @@ mod tests {
             };
             let ours = composition(&a, &b);
             let theirs = algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b).unwrap());
-            match (&ours, &theirs) {
-                (Ok(o), Ok(t)) => {
-                    ok += 1;
-                    direct += took as usize;
-                    assert_eq!(
-                        offsets(o),
-                        t.offsets().collect::<Vec<_>>(),
-                        "{a} o {b}: ours {o}, theirs {t}"
-                    );
-                    assert_eq!(t.rank(), 2, "{t}");
-                }
-                (Err(o), Err(t)) => {
-                    assert!(!took, "{a} o {b}: the direct path answered where there is no layout");
-                    assert_eq!(o, t, "{a} o {b}");
-                }
-                _ => panic!("{a} o {b}: ours {ours:?}, theirs {theirs:?}"),
+            if let Ok(t) = &theirs {
+                assert_eq!(t.rank(), 2, "{t}");
             }
+            tally(&mut counts, &std::format!("{a} o {b}"), took, ours, theirs);
         }
+        let [ok, direct] = counts;
         assert!(ok * 3 > cases, "{ok} of {cases} admissible: the generator misses the common case");
         assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
     }
@@ -606,7 +605,7 @@ mod tests {
     #[test]
     fn complement_is_the_runtime_algebras() {
         let mut g = Gen(0xc0ff_ee00);
-        let (mut direct, mut ok, mut cases) = (0, 0, 0);
+        let (mut counts, mut cases) = ([0usize; 2], 0);
         for _ in 0..6000 {
             let s = [g.next(1, 6) as usize, g.next(1, 5) as usize];
             let d0: isize = [1, 1, 2, 3, 0, -1][g.next(0, 5) as usize];
@@ -621,23 +620,9 @@ mod tests {
             let ours = complement(&a, m);
             let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
             let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
-            match (&ours, &theirs) {
-                (Ok(o), Ok(t)) => {
-                    ok += 1;
-                    direct += took as usize;
-                    assert_eq!(
-                        offsets(o),
-                        t.offsets().collect::<Vec<_>>(),
-                        "complement({a}, {m}): ours {o}, theirs {t}"
-                    );
-                }
-                (Err(o), Err(t)) => {
-                    assert!(!took, "complement({a}, {m}): the direct path answered where there is no layout");
-                    assert_eq!(o, t, "complement({a}, {m})");
-                }
-                _ => panic!("complement({a}, {m}): ours {ours:?}, theirs {theirs:?}"),
-            }
+            tally(&mut counts, &std::format!("complement({a}, {m})"), took, ours, theirs);
         }
+        let [ok, direct] = counts;
         assert!(ok * 3 > cases, "{ok} of {cases} admissible");
         assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
     }
