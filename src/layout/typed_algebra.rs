@@ -424,7 +424,8 @@ where
     let mut shape = [1isize; N];
     let mut stride = [0isize; N];
     if complement_direct(a, cotarget.value(), &mut shape, &mut stride) {
-        return Layout::try_new(S::out(&shape), S::out(&stride));
+        // Valid by construction (see `complement_direct`): no check to repeat.
+        return Ok(Layout { shape: S::out(&shape), stride: S::out(&stride) });
     }
     complement_general(a, cotarget)
 }
@@ -509,6 +510,13 @@ where
         (shape[place], stride[place]) = (dv[k] / span, span);
         let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
         top = top.max(x);
+    }
+    // The result is a layout without checking it: its extents are positive, and with `top` the
+    // largest span, its size is at most `top / size(A) * ceil(M / top) <= M + top` and its
+    // largest offset `sum(d_k - span_(k-1)) + (ceil(M / top) - 1) * top < top + M`; so
+    // everything fits when `M + top` does.
+    if cotarget.checked_add(top).is_none() {
+        return false;
     }
     (shape[count], stride[count]) = (cotarget / top + (cotarget % top != 0) as isize, top);
     true
@@ -620,9 +628,36 @@ mod tests {
             let ours = complement(&a, m);
             let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
             let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
+            if let Ok(o) = &ours {
+                // Built without `try_new`: it must pass it.
+                assert!(Layout::try_new(o.shape(), o.stride()).is_ok(), "complement({a}, {m}) = {o}");
+            }
             tally(&mut counts, &std::format!("complement({a}, {m})"), took, ours, theirs);
         }
         let [ok, direct] = counts;
+        // Cotargets at the end of `isize`: the direct path declines, the answer is the general one.
+        let a = make_layout((3usize, 2usize), (1isize, 3isize)).unwrap();
+        for m in [isize::MAX as usize, isize::MAX as usize - 5, isize::MAX as usize / 2 + 1] {
+            let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
+            let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
+            let took = complement_direct(&a, m as isize, &mut [1; N], &mut [0; N]);
+            let mut side = [0usize; 2];
+            let ours = complement(&a, m);
+            if let Ok(o) = &ours {
+                assert!(Layout::try_new(o.shape(), o.stride()).is_ok(), "complement({a}, {m}) = {o}");
+            }
+            match (ours, theirs) {
+                // Too large to enumerate: the size and offsets at both ends.
+                (Ok(o), Ok(t)) => {
+                    let size = t.size().value;
+                    assert_eq!(o.size(), size, "complement({a}, {m})");
+                    for i in [0, 1, 2, 5, 6, 7, size / 2, size - 1] {
+                        assert_eq!(o.crd2idx(i), t.offset(i), "complement({a}, {m}) at {i}");
+                    }
+                }
+                (ours, theirs) => tally(&mut side, "huge cotarget", took, ours, theirs),
+            }
+        }
         assert!(ok * 3 > cases, "{ok} of {cases} admissible");
         assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
     }
