@@ -121,6 +121,17 @@ impl FastDivmod {
     }
 }
 
+/// Division by 1.
+///
+/// ```
+/// assert_eq!(const_layout::FastDivmod::default().divmod(7), (7, 0));
+/// ```
+impl Default for FastDivmod {
+    fn default() -> Self {
+        FastDivmod { divisor: 1, multiplier: 1 << 63, multiplier32: 1 << 31, shift: 0 }
+    }
+}
+
 impl fmt::Debug for FastDivmod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.divisor)
@@ -152,10 +163,7 @@ impl Int for FastDivmod {
     }
     /// A non-positive value (which no layout accepts as an extent) divides as 1 does.
     fn from_value(v: isize) -> Self {
-        match FastDivmod::new(v as usize) {
-            Some(d) => d,
-            None => FastDivmod { divisor: 1, multiplier: 1 << 63, multiplier32: 1 << 31, shift: 0 },
-        }
+        FastDivmod::new(v as usize).unwrap_or_default()
     }
     fn try_from_value(v: isize) -> Option<Self> {
         if v > 0 { FastDivmod::new(v as usize) } else { None }

@@ -14,6 +14,7 @@ pub mod int_tuple;
 pub mod layout;
 pub mod swizzle;
 pub mod text;
+pub mod transform;
 
 extern crate self as const_layout;
 

@@ -1,0 +1,215 @@
+//! CK's merges: several lower dimensions (row-major: the last one fastest) seen as one upper
+//! dimension. The lower index is found by division; a move updates it by carries and borrows
+//! (legacy CK's `Merge_v1_carry_check`), with no division by the lengths.
+
+use super::linear::row_major_strides;
+use super::{InvertibleTransform, MultiIndex, Transform, values_of};
+use crate::error::LayoutError;
+use crate::fast_div::FastDivmod;
+use crate::int_tuple::ToArray;
+use generic_array::{ArrayLength, GenericArray};
+use typenum::U1;
+
+/// `t` split row-major over `lengths` (the first dimension takes what is left), by truncating
+/// division as CK's `merge_v3_division_mod` (C++ `/` and `%`). Lengths are positive.
+#[inline(always)]
+pub(super) fn split_row_major<N: ArrayLength>(t: isize, lengths: &MultiIndex<N>) -> MultiIndex<N> {
+    let mut out = MultiIndex::<N>::default();
+    let mut rest = t;
+    let n = lengths.len();
+    for i in (1..n).rev() {
+        out[i] = rest % lengths[i];
+        rest /= lengths[i];
+    }
+    if n > 0 {
+        out[0] = rest;
+    }
+    out
+}
+
+/// Every length positive, or the error naming the first that is not.
+fn check_lengths<N: ArrayLength>(lengths: &MultiIndex<N>) -> Result<(), LayoutError> {
+    match lengths.iter().position(|&l| l <= 0) {
+        Some(leaf) => Err(LayoutError::NonPositiveExtent { leaf, value: lengths[leaf] }),
+        None => Ok(()),
+    }
+}
+
+/// The carry/borrow update of a merged lower index `low` (in range in every dimension but the
+/// first) by the upper step `du`: `du` decomposed row-major (truncating), then added dimension
+/// by dimension from the fastest, carrying one up when a dimension overflows and borrowing one when
+/// it underflows. Returns the lower step.
+#[inline(always)]
+fn carry_borrow<N: ArrayLength>(
+    lengths: &MultiIndex<N>,
+    du: isize,
+    low: &mut MultiIndex<N>,
+) -> MultiIndex<N> {
+    let scan = row_major_strides(lengths);
+    let n = lengths.len();
+    // c_i = t / scan_i, t -= c_i * scan_i (C++ truncation), the last one taking the rest.
+    let mut c = MultiIndex::<N>::default();
+    let mut t = du;
+    for i in 0..n.saturating_sub(1) {
+        c[i] = t / scan[i];
+        t -= c[i] * scan[i];
+    }
+    if n > 0 {
+        c[n - 1] = t;
+    }
+    let mut step = MultiIndex::<N>::default();
+    let mut carry = 0isize;
+    for i in (1..n).rev() {
+        let v = low[i] + carry;
+        let (minus, plus) = (lengths[i] - c[i], lengths[i] + c[i]);
+        let (do_carry, do_borrow) = (v >= minus, v < -c[i]);
+        step[i] = if do_borrow {
+            plus
+        } else if do_carry {
+            -minus
+        } else {
+            c[i]
+        } + carry;
+        carry = if do_borrow { -1 } else { do_carry as isize };
+    }
+    if n > 0 {
+        step[0] = c[0] + carry;
+    }
+    for (l, s) in low.iter_mut().zip(step.iter()) {
+        *l += s;
+    }
+    step
+}
+
+/// CK's `merge_v2_magic_division` (`make_merge_transform`): the lower `lengths` merged into one
+/// upper dimension, divided by precomputed multipliers ([`FastDivmod`], exact for every
+/// non-negative index, where CK's magic division stops at 2^31). Moves use carries and borrows.
+///
+/// ```
+/// use const_layout::transform::{InvertibleTransform, Merge, Transform, multi_index};
+/// use const_layout::C;
+/// let t = Merge::new((C::<4>, C::<5>)).unwrap();
+/// assert_eq!(t.upper_lengths()[0], 20);
+/// let mut low = t.calculate_lower_index(&multi_index([9]));
+/// assert_eq!(low.as_slice(), &[1, 4]);
+/// let step = t.update_lower_index(&multi_index([3]), &mut low, &multi_index([12]));
+/// assert_eq!((low.as_slice(), step.as_slice()), (&[2, 2][..], &[1, -2][..]));
+/// assert!(Merge::new((4usize, 0usize)).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Merge<Ls: ToArray> {
+    lengths: Ls,
+    divisors: GenericArray<FastDivmod, Ls::Len>,
+}
+
+impl<Ls: ToArray> Merge<Ls> {
+    /// `make_merge_transform(lengths)`: the multipliers are computed here (a division each), once.
+    /// A length that is not positive is an error.
+    pub fn new(lengths: Ls) -> Result<Self, LayoutError> {
+        let values = values_of(&lengths);
+        check_lengths(&values)?;
+        let mut divisors = GenericArray::<FastDivmod, Ls::Len>::default();
+        for (d, &l) in divisors.iter_mut().zip(values.iter()) {
+            *d = FastDivmod::new(l as usize).ok_or(LayoutError::NonPositiveExtent { leaf: 0, value: l })?;
+        }
+        Ok(Merge { lengths, divisors })
+    }
+}
+
+impl<Ls: ToArray> Transform for Merge<Ls> {
+    type Low = Ls::Len;
+    type Up = U1;
+    #[inline(always)]
+    fn upper_lengths(&self) -> MultiIndex<U1> {
+        MultiIndex::<U1>::from([values_of(&self.lengths).iter().product()])
+    }
+    #[inline(always)]
+    fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<Ls::Len> {
+        let t = up[0];
+        if t < 0 {
+            // Below the range (a padded index above): the truncating split, as CK's v3 gives.
+            return split_row_major(t, &values_of(&self.lengths));
+        }
+        let mut out = MultiIndex::<Ls::Len>::default();
+        let mut rest = t as usize;
+        let n = out.len();
+        for i in (1..n).rev() {
+            let (q, r) = self.divisors[i].divmod(rest);
+            out[i] = r as isize;
+            rest = q;
+        }
+        if n > 0 {
+            out[0] = rest as isize;
+        }
+        out
+    }
+    #[inline(always)]
+    fn update_lower_index(
+        &self,
+        du: &MultiIndex<U1>,
+        low: &mut MultiIndex<Ls::Len>,
+        _: &MultiIndex<U1>,
+    ) -> MultiIndex<Ls::Len> {
+        carry_borrow(&values_of(&self.lengths), du[0], low)
+    }
+}
+
+impl<Ls: ToArray> InvertibleTransform for Merge<Ls> {
+    #[inline(always)]
+    fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
+        let scan = row_major_strides(&values_of(&self.lengths));
+        MultiIndex::<U1>::from([low.iter().zip(scan.iter()).map(|(l, s)| l * s).sum()])
+    }
+}
+
+/// CK's `merge_v3_division_mod`: [`Merge`] by plain division and remainder (by constants when the
+/// lengths are static, which the compiler turns into multiplications).
+///
+/// ```
+/// use const_layout::transform::{MergeDivMod, Transform, multi_index};
+/// use const_layout::C;
+/// let t = MergeDivMod::new((C::<2>, C::<3>, C::<4>)).unwrap();
+/// assert_eq!(t.calculate_lower_index(&multi_index([23])).as_slice(), &[1, 2, 3]);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct MergeDivMod<Ls> {
+    lengths: Ls,
+}
+
+impl<Ls: ToArray> MergeDivMod<Ls> {
+    /// `make_merge_transform_v3_division_mod(lengths)`. A length that is not positive is an error.
+    pub fn new(lengths: Ls) -> Result<Self, LayoutError> {
+        check_lengths(&values_of(&lengths))?;
+        Ok(MergeDivMod { lengths })
+    }
+}
+
+impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
+    type Low = Ls::Len;
+    type Up = U1;
+    #[inline(always)]
+    fn upper_lengths(&self) -> MultiIndex<U1> {
+        MultiIndex::<U1>::from([values_of(&self.lengths).iter().product()])
+    }
+    #[inline(always)]
+    fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<Ls::Len> {
+        split_row_major(up[0], &values_of(&self.lengths))
+    }
+    #[inline(always)]
+    fn update_lower_index(
+        &self,
+        du: &MultiIndex<U1>,
+        low: &mut MultiIndex<Ls::Len>,
+        _: &MultiIndex<U1>,
+    ) -> MultiIndex<Ls::Len> {
+        carry_borrow(&values_of(&self.lengths), du[0], low)
+    }
+}
+
+impl<Ls: ToArray> InvertibleTransform for MergeDivMod<Ls> {
+    #[inline(always)]
+    fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
+        let scan = row_major_strides(&values_of(&self.lengths));
+        MultiIndex::<U1>::from([low.iter().zip(scan.iter()).map(|(l, s)| l * s).sum()])
+    }
+}

@@ -1,0 +1,150 @@
+//! CK Tile's coordinate transforms: each maps an *upper* multi-index (what the user, or the next
+//! stage up, supplies) to a *lower* one (closer to memory), and can move a lower index
+//! incrementally when the upper one moves.
+//!
+//! The semantics are CK Tile's (`ck_tile/core/algorithm/coordinate_transform.hpp`, summarized in
+//! the reference's `ck_tile.md`), with its bugs fixed as the reference's decision 4 asks: `modulo`'s
+//! incremental update works (CK's does not compile, and would add the step twice), `left_pad` is a
+//! transform like any other, merges are exact for every index (CK's magic division is only for
+//! `0 <= n < 2^31`; here it is [`FastDivmod`](crate::FastDivmod)), and invertible transforms also
+//! go upward (`calculate_upper_index`, which CK does not have).
+//!
+//! Multi-indices are [`GenericArray`]s whose length is a typenum number ([`MultiIndex`]), so a
+//! transform given the wrong number of dimensions does not compile. Every parameter is an
+//! [`Int`](crate::int::Int): static (`C<4>`, folded into the code) or runtime (`usize`, ...).
+//!
+//! ```
+//! use const_layout::transform::{Merge, Transform, Unmerge, Embed, Pad, multi_index};
+//! use const_layout::C;
+//! // The reference's worked examples.
+//! let merge = Merge::new((C::<4>, C::<5>)).unwrap();
+//! assert_eq!(merge.calculate_lower_index(&multi_index([13])).as_slice(), &[2, 3]);
+//! let unmerge = Unmerge::new((3usize, 4usize, 2usize));
+//! assert_eq!(unmerge.calculate_lower_index(&multi_index([1, 3, 0])).as_slice(), &[14]);
+//! let embed = Embed::new((2usize, 3usize), (12isize, 1isize));
+//! assert_eq!(embed.calculate_lower_index(&multi_index([1, 2])).as_slice(), &[14]);
+//! let pad = Pad::new(3usize, 1usize, 1usize);
+//! assert_eq!(pad.upper_lengths().as_slice(), &[5]);
+//! let lower: Vec<isize> = (0..5).map(|u| pad.calculate_lower_index(&multi_index([u]))[0]).collect();
+//! assert_eq!(lower, [-1, 0, 1, 2, 3]);
+//! assert!(!pad.is_valid_upper_index(&multi_index([0])) && !pad.is_valid_upper_index(&multi_index([4])));
+//! ```
+
+mod linear;
+mod merge;
+mod nonlinear;
+
+pub use linear::{
+    Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
+};
+pub use merge::{Merge, MergeDivMod};
+pub use nonlinear::{Modulo, Xor};
+
+use crate::int_tuple::ToArray;
+use generic_array::{ArrayLength, GenericArray};
+
+/// A multi-index of `N` dimensions (`N` a typenum number): CK's `multi_index<N>`.
+pub type MultiIndex<N> = GenericArray<isize, N>;
+
+/// A multi-index from an array, its length taken from the array's.
+///
+/// ```
+/// use const_layout::transform::{multi_index, MultiIndex};
+/// let i: MultiIndex<typenum::U3> = multi_index([1, 2, 3]);
+/// assert_eq!(i.as_slice(), &[1, 2, 3]);
+/// ```
+pub fn multi_index<const K: usize, N: ArrayLength>(values: [isize; K]) -> MultiIndex<N>
+where
+    GenericArray<isize, N>: From<[isize; K]>,
+{
+    GenericArray::from(values)
+}
+
+/// The integers of a flat int tuple (the parameters of a transform) as a multi-index; static
+/// integers become constants after inlining.
+#[inline(always)]
+pub(crate) fn values_of<T: ToArray>(t: &T) -> MultiIndex<T::Len> {
+    let mut out = MultiIndex::<T::Len>::default();
+    t.store_values(out.as_mut_slice(), 0);
+    out
+}
+
+/// A CK Tile coordinate transform: upper multi-index to lower multi-index.
+///
+/// The incremental contract is CK's: [`Transform::update_lower_index`] is given the upper step,
+/// the *old* lower index (updated in place) and the *new* upper index, and returns the lower
+/// step, which an adaptor passes on to the next transform down. Linear transforms map the step;
+/// non-linear ones (merge, modulo, xor) work from the new upper index.
+///
+/// ```
+/// use const_layout::transform::{PassThrough, Transform, multi_index};
+/// let t = PassThrough::new(8usize);
+/// let mut low = t.calculate_lower_index(&multi_index([3]));
+/// let step = t.update_lower_index(&multi_index([2]), &mut low, &multi_index([5]));
+/// assert_eq!((low[0], step[0]), (5, 2));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a coordinate transform",
+    note = "the transforms are in `const_layout::transform`: PassThrough, Pad, Embed, Merge, Unmerge, ..."
+)]
+pub trait Transform {
+    /// The number of lower dimensions (CK's `NDimLow`).
+    type Low: ArrayLength;
+    /// The number of upper dimensions (CK's `NDimUp`).
+    type Up: ArrayLength;
+    /// Whether every upper index in range maps to a valid lower index (CK's
+    /// `is_valid_upper_index_always_mapped_to_valid_lower_index`): false only for the pads.
+    const ALWAYS_VALID: bool = true;
+    /// The extent of each upper dimension.
+    fn upper_lengths(&self) -> MultiIndex<Self::Up>;
+    /// The lower index of an upper index.
+    fn calculate_lower_index(&self, up: &MultiIndex<Self::Up>) -> MultiIndex<Self::Low>;
+    /// Move `low` (the lower index of the old upper index) to the lower index of `up_new` (the old
+    /// upper index plus `diff_up`); returns the lower step.
+    fn update_lower_index(
+        &self,
+        diff_up: &MultiIndex<Self::Up>,
+        low: &mut MultiIndex<Self::Low>,
+        up_new: &MultiIndex<Self::Up>,
+    ) -> MultiIndex<Self::Low>;
+    /// Whether this upper index maps to a valid lower index (CK's
+    /// `is_valid_upper_index_mapped_to_valid_lower_index`): false in the padding.
+    fn is_valid_upper_index(&self, _up: &MultiIndex<Self::Up>) -> bool {
+        true
+    }
+}
+
+/// A transform that can also go upward: the upper index of a lower index, so that
+/// `calculate_upper_index(calculate_lower_index(u)) == u` for every upper index in range.
+///
+/// ```
+/// use const_layout::transform::{InvertibleTransform, Merge, Transform, multi_index};
+/// let m = Merge::new((4usize, 5usize)).unwrap();
+/// assert_eq!(m.calculate_upper_index(&multi_index([2, 3]))[0], 13);
+/// ```
+pub trait InvertibleTransform: Transform {
+    /// The upper index of a lower index.
+    fn calculate_upper_index(&self, low: &MultiIndex<Self::Low>) -> MultiIndex<Self::Up>;
+}
+
+/// The step of a linear transform applied: `low += lower(diff_up)`, returning `lower(diff_up)`
+/// minus what a constant term adds (a linear transform's lower step is its lower index of the
+/// upper step, without the offset).
+#[inline(always)]
+fn linear_update<L: ArrayLength>(low: &mut MultiIndex<L>, step: MultiIndex<L>) -> MultiIndex<L> {
+    for (l, s) in low.iter_mut().zip(step.iter()) {
+        *l += s;
+    }
+    step
+}
+
+/// The step of a transform that recomputes: the new lower index, and the difference.
+#[inline(always)]
+fn recomputed<L: ArrayLength>(low: &mut MultiIndex<L>, new: MultiIndex<L>) -> MultiIndex<L> {
+    let mut step = MultiIndex::<L>::default();
+    for ((s, l), n) in step.iter_mut().zip(low.iter_mut()).zip(new.iter()) {
+        *s = n - *l;
+        *l = *n;
+    }
+    step
+}

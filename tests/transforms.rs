@@ -1,0 +1,222 @@
+//! CK Tile's coordinate transforms (`const_layout::transform`): the reference's worked examples
+//! (each an output of CK's own code, `../shared/reference/ck_tile.md`), the incremental updates
+//! against recomputing from scratch (exhaustively on small lengths), the inverses, and agreement
+//! with the layout algebra (`embed` and `unmerge` are layouts; `merge` is `idx2crd`).
+
+use const_layout::transform::{
+    Embed, Freeze, Insert, InvertibleTransform, LeftPad, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad,
+    PassThrough, Replicate, RightPad, Slice, Transform, Unmerge, Xor, multi_index,
+};
+use const_layout::{C, LayoutRight, make_layout};
+use generic_array::GenericArray;
+use typenum::{U1, U2, U3, U4};
+
+fn mi<N: generic_array::ArrayLength>(v: &[isize]) -> MultiIndex<N> {
+    GenericArray::try_from_iter(v.iter().copied()).expect("the right number of dimensions")
+}
+
+#[test]
+fn reference_worked_examples() {
+    // transforms.rst, confirmed against CK's code.
+    let merge = Merge::new((4usize, 5usize)).unwrap();
+    assert_eq!(merge.calculate_lower_index(&multi_index([13])).as_slice(), &[2, 3]);
+    let unmerge = Unmerge::new((3usize, 4usize, 2usize));
+    assert_eq!(unmerge.calculate_lower_index(&multi_index([1, 3, 0]))[0], 14);
+    let embed = Embed::new((2usize, 3usize), (12isize, 1isize));
+    assert_eq!(embed.calculate_lower_index(&multi_index([1, 2]))[0], 14);
+    let offset = Offset::new(48usize, 16usize);
+    assert_eq!(offset.calculate_lower_index(&multi_index([5]))[0], 21);
+    let pad = Pad::new(3usize, 1usize, 1usize);
+    let lower: Vec<isize> = (0..5).map(|u| pad.calculate_lower_index(&multi_index([u]))[0]).collect();
+    assert_eq!(lower, [-1, 0, 1, 2, 3]);
+    let valid: Vec<bool> = (0..5).map(|u| pad.is_valid_upper_index(&multi_index([u]))).collect();
+    assert_eq!(valid, [false, true, true, true, false]);
+    const { assert!(!<Pad<usize, usize, usize> as Transform>::ALWAYS_VALID) };
+    // Legacy CK's carry/borrow merge: L = (4,5), l = (1,4) (u = 9), du = +3 -> dl = (1,-2), l' = (2,2);
+    // l = (0,4), du = +11 -> dl = (3,-4), l' = (3,0).
+    let mut low = multi_index([1, 4]);
+    let step = merge.update_lower_index(&multi_index([3]), &mut low, &multi_index([12]));
+    assert_eq!((step.as_slice(), low.as_slice()), (&[1, -2][..], &[2, 2][..]));
+    let mut low = multi_index([0, 4]);
+    let step = merge.update_lower_index(&multi_index([11]), &mut low, &multi_index([15]));
+    assert_eq!((step.as_slice(), low.as_slice()), (&[3, -4][..], &[3, 0][..]));
+    // CK's magic division example: d = 5, n = 13 -> 2 (here by FastDivmod, for every n).
+    assert_eq!(
+        Merge::new((C::<100>, C::<5>)).unwrap().calculate_lower_index(&multi_index([13])).as_slice(),
+        &[2, 3]
+    );
+}
+
+/// Every in-range (index, step) pair of a merge: the carry/borrow update equals the lower index
+/// recomputed by division, for both forms; the inverse returns the index.
+fn merge_moves_exactly<
+    N: generic_array::ArrayLength,
+    Ls: const_layout::int_tuple::ToArray<Len = N> + Copy,
+>(
+    lengths: Ls,
+) {
+    let magic = Merge::new(lengths).unwrap();
+    let divmod = MergeDivMod::new(lengths).unwrap();
+    let size = magic.upper_lengths()[0];
+    assert_eq!(divmod.upper_lengths()[0], size);
+    for u in 0..size {
+        let fresh = magic.calculate_lower_index(&multi_index([u]));
+        assert_eq!(fresh, divmod.calculate_lower_index(&multi_index([u])), "u = {u}");
+        assert_eq!(magic.calculate_upper_index(&fresh)[0], u);
+        assert_eq!(divmod.calculate_upper_index(&fresh)[0], u);
+        for v in 0..size {
+            let du = v - u;
+            let target = magic.calculate_lower_index(&multi_index([v]));
+            for (name, low) in [("magic", &mut fresh.clone()), ("divmod", &mut fresh.clone())] {
+                let step = if name == "magic" {
+                    magic.update_lower_index(&multi_index([du]), low, &multi_index([v]))
+                } else {
+                    divmod.update_lower_index(&multi_index([du]), low, &multi_index([v]))
+                };
+                assert_eq!(*low, target, "{name}: {u} + {du}");
+                let expected: Vec<isize> = target.iter().zip(fresh.iter()).map(|(t, f)| t - f).collect();
+                assert_eq!(step.as_slice(), &expected[..], "{name}: step of {u} + {du}");
+            }
+        }
+    }
+}
+
+#[test]
+fn merge_updates_equal_recomputing() {
+    merge_moves_exactly((4usize, 5usize));
+    merge_moves_exactly((2usize, 3usize, 4usize));
+    merge_moves_exactly((3usize, 1usize, 5usize));
+    merge_moves_exactly((2usize, 2usize, 2usize, 2usize));
+    merge_moves_exactly((C::<3>, 4usize, C::<2>));
+    merge_moves_exactly(7usize);
+}
+
+#[test]
+fn merge_is_idx2crd_and_unmerge_and_embed_are_layouts() {
+    // Row-major: CK's merge of (a,b,c) is CuTe's idx2crd into the LayoutRight layout.
+    let (a, b, c) = (3usize, 4usize, 5usize);
+    let merge = Merge::new((a, b, c)).unwrap();
+    let unmerge = Unmerge::new((a, b, c));
+    let right = make_layout((a, b, c), LayoutRight).unwrap();
+    for u in 0..(a * b * c) as isize {
+        let low = merge.calculate_lower_index(&multi_index([u]));
+        assert_eq!(right.crd2idx((low[0] as usize, low[1] as usize, low[2] as usize)), u);
+        assert_eq!(unmerge.calculate_lower_index(&low)[0], u);
+        assert_eq!(unmerge.calculate_upper_index(&multi_index([u])), low);
+    }
+    // Embed is a layout's crd2idx.
+    let embed = Embed::new((3usize, 4usize, 2usize), (7isize, -2isize, 30isize));
+    let layout = make_layout((3usize, 4usize, 2usize), (7isize, -2isize, 30isize)).unwrap();
+    for i in 0..3 {
+        for j in 0..4 {
+            for k in 0..2 {
+                let up = multi_index([i, j, k]);
+                assert_eq!(
+                    embed.calculate_lower_index(&up)[0],
+                    layout.crd2idx((i as usize, j as usize, k as usize))
+                );
+            }
+        }
+    }
+}
+
+/// A transform's update from every upper index to every other (in a box) equals recomputing, and
+/// its inverse (if any) returns the index.
+fn moves_exactly<T: Transform>(t: &T, ups: &[MultiIndex<T::Up>]) {
+    for u in ups {
+        let fresh = t.calculate_lower_index(u);
+        for v in ups {
+            let du: MultiIndex<T::Up> = mi(&v.iter().zip(u.iter()).map(|(a, b)| a - b).collect::<Vec<_>>());
+            let mut low = fresh.clone();
+            let step = t.update_lower_index(&du, &mut low, v);
+            let target = t.calculate_lower_index(v);
+            assert_eq!(low, target, "{u:?} -> {v:?}");
+            let expected: Vec<isize> = target.iter().zip(fresh.iter()).map(|(a, b)| a - b).collect();
+            assert_eq!(step.as_slice(), &expected[..], "step {u:?} -> {v:?}");
+        }
+    }
+}
+
+fn all_1d(n: isize) -> Vec<MultiIndex<U1>> {
+    (0..n).map(|u| multi_index([u])).collect()
+}
+
+fn all_2d(a: isize, b: isize) -> Vec<MultiIndex<U2>> {
+    (0..a).flat_map(|i| (0..b).map(move |j| multi_index([i, j]))).collect()
+}
+
+#[test]
+fn every_transform_moves_exactly_and_inverts() {
+    let pt = PassThrough::new(C::<6>);
+    moves_exactly(&pt, &all_1d(6));
+    let pad = Pad::new(4usize, 2usize, 1usize);
+    moves_exactly(&pad, &all_1d(7));
+    let left = LeftPad::new(4usize, 2usize, C::<0>);
+    let right = RightPad::new(4usize, C::<0>, 3usize);
+    assert_eq!((left.upper_lengths()[0], right.upper_lengths()[0]), (6, 7));
+    assert_eq!(
+        (left.is_valid_upper_index(&multi_index([1])), right.is_valid_upper_index(&multi_index([4]))),
+        (false, false)
+    );
+    assert_eq!(
+        (left.is_valid_upper_index(&multi_index([2])), right.is_valid_upper_index(&multi_index([3]))),
+        (true, true)
+    );
+    let unchecked = Pad::unchecked(4usize, 2usize, 1usize);
+    assert!(
+        unchecked.is_valid_upper_index(&multi_index([0]))
+            && <Pad<usize, usize, usize, true> as Transform>::ALWAYS_VALID
+    );
+    let embed = Embed::new((3usize, 4usize), (5isize, 1isize));
+    moves_exactly(&embed, &all_2d(3, 4));
+    let unmerge = Unmerge::new((C::<3>, 4usize));
+    moves_exactly(&unmerge, &all_2d(3, 4));
+    let offset = Offset::new(5usize, 7isize);
+    moves_exactly(&offset, &all_1d(5));
+    let slice = Slice::new(10usize, 3usize, 8usize);
+    moves_exactly(&slice, &all_1d(5));
+    let modulo = Modulo::new(3usize, 10usize).unwrap();
+    moves_exactly(&modulo, &all_1d(10));
+    let xor = Xor::new(4usize, 8usize).unwrap();
+    moves_exactly(&xor, &all_2d(4, 8));
+    let freeze = Freeze::new(5usize);
+    let mut low = freeze.calculate_lower_index(&multi_index([]));
+    assert_eq!((low[0], freeze.update_lower_index(&multi_index([]), &mut low, &multi_index([]))[0]), (5, 0));
+    let insert = Insert::new(4usize);
+    assert_eq!((insert.upper_lengths()[0], insert.calculate_lower_index(&multi_index([3])).len()), (4, 0));
+    let replicate = Replicate::new((2usize, 3usize));
+    assert_eq!(replicate.upper_lengths().as_slice(), &[2, 3]);
+    // Inverses.
+    for u in all_1d(7) {
+        assert_eq!(pad.calculate_upper_index(&pad.calculate_lower_index(&u)), u);
+    }
+    for u in all_1d(5) {
+        for t in [
+            offset.calculate_upper_index(&offset.calculate_lower_index(&u)),
+            slice.calculate_upper_index(&slice.calculate_lower_index(&u)),
+            pt.calculate_upper_index(&pt.calculate_lower_index(&u)),
+        ] {
+            assert_eq!(t, u);
+        }
+    }
+    for u in all_2d(4, 8) {
+        assert_eq!(xor.calculate_upper_index(&xor.calculate_lower_index(&u)), u);
+    }
+    // The xor is a permutation of each row (the LDS swizzle never collides).
+    for i in 0..4 {
+        let mut row: Vec<isize> =
+            (0..8).map(|j| xor.calculate_lower_index(&multi_index([i, j]))[1]).collect();
+        row.sort();
+        assert_eq!(row, (0..8).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    assert!(Merge::new((4usize, 0usize)).is_err());
+    assert!(MergeDivMod::new((0usize, 4usize)).is_err());
+    assert!(Modulo::new(0usize, 4usize).is_err());
+    assert!(Xor::new(4usize, 0usize).is_err());
+    let _: MultiIndex<U3> = mi(&[1, 2, 3]);
+    let _: MultiIndex<U4> = mi(&[1, 2, 3, 4]);
+}
