@@ -30,10 +30,24 @@
 //! assert!(!pad.is_valid_upper_index(&multi_index([0])) && !pad.is_valid_upper_index(&multi_index([4])));
 //! ```
 
+mod adaptor;
+mod coordinate;
+mod descriptor;
 mod linear;
 mod merge;
 mod nonlinear;
 
+pub use adaptor::{
+    Chain, Ids, Renumbered, Shift, SingleStageAdaptor, Stage, Stages, TensorAdaptor, TransformedAdaptor,
+    UpCountOf, make_single_stage_tensor_adaptor, transform_tensor_adaptor,
+};
+pub use coordinate::{
+    TensorCoordinate, make_tensor_coordinate, move_adaptor_coordinate, move_tensor_coordinate,
+};
+pub use descriptor::{
+    TensorDescriptor, make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed,
+    transform_tensor_descriptor,
+};
 pub use linear::{
     Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
 };
