@@ -73,14 +73,12 @@ pub trait Stages {
     const ALWAYS_VALID: bool;
     /// Run every transform, top first, on the hidden index.
     fn calculate<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>);
-    /// Move the hidden index: the transforms whose upper dimensions moved (`touched`) update
-    /// their lower dimensions from the step `diff`, marking them touched.
-    fn update<H: ArrayLength>(
-        &self,
-        hidden: &mut MultiIndex<H>,
-        diff: &mut MultiIndex<H>,
-        touched: &mut GenericArray<bool, H>,
-    );
+    /// Move the hidden index by the step `diff` (given on the top dimensions): every transform,
+    /// top first, updates its lower dimensions from its upper step and writes their step. (CK
+    /// skips a transform none of whose upper dimensions moved; running it gives a zero step, so
+    /// the result is the same, and for the short chains of a kernel the bookkeeping costs more
+    /// than it saves.)
+    fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>);
     /// Whether every transform maps its current upper index to a valid lower one.
     fn is_valid<H: ArrayLength>(&self, hidden: &MultiIndex<H>) -> bool;
     /// Call `f` with each transform's upper ids and upper lengths, in transform order.
@@ -114,25 +112,13 @@ impl<T: Transform> Stages for Stage<T> {
         scatter(hidden, &self.lower, &low);
     }
     #[inline(always)]
-    fn update<H: ArrayLength>(
-        &self,
-        hidden: &mut MultiIndex<H>,
-        diff: &mut MultiIndex<H>,
-        touched: &mut GenericArray<bool, H>,
-    ) {
-        // CK's `JudgeDoTransforms`: a transform none of whose upper dimensions moved is skipped.
-        if !self.upper.iter().any(|&id| touched[id]) {
-            return;
-        }
+    fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>) {
         let up_new = gather(hidden, &self.upper);
         let du = gather(diff, &self.upper);
         let mut low = gather(hidden, &self.lower);
         let dl = self.transform.update_lower_index(&du, &mut low, &up_new);
         scatter(hidden, &self.lower, &low);
         scatter(diff, &self.lower, &dl);
-        for &id in self.lower.iter() {
-            touched[id] = true;
-        }
     }
     #[inline(always)]
     fn is_valid<H: ArrayLength>(&self, hidden: &MultiIndex<H>) -> bool {
@@ -166,14 +152,9 @@ where
         self.1.calculate(hidden);
     }
     #[inline(always)]
-    fn update<H: ArrayLength>(
-        &self,
-        hidden: &mut MultiIndex<H>,
-        diff: &mut MultiIndex<H>,
-        touched: &mut GenericArray<bool, H>,
-    ) {
-        self.0.update(hidden, diff, touched);
-        self.1.update(hidden, diff, touched);
+    fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>) {
+        self.0.update(hidden, diff);
+        self.1.update(hidden, diff);
     }
     #[inline(always)]
     fn is_valid<H: ArrayLength>(&self, hidden: &MultiIndex<H>) -> bool {
@@ -205,8 +186,8 @@ macro_rules! impl_stage_tuple {
                 $(self.$i.calculate(hidden);)+
             }
             #[inline(always)]
-            fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>, touched: &mut GenericArray<bool, H>) {
-                $(self.$i.update(hidden, diff, touched);)+
+            fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>) {
+                $(self.$i.update(hidden, diff);)+
             }
             #[inline(always)]
             fn is_valid<H: ArrayLength>(&self, hidden: &MultiIndex<H>) -> bool {
@@ -381,13 +362,8 @@ impl<S: Stages> Stages for Renumbered<S> {
         self.0.calculate(hidden)
     }
     #[inline(always)]
-    fn update<H: ArrayLength>(
-        &self,
-        hidden: &mut MultiIndex<H>,
-        diff: &mut MultiIndex<H>,
-        touched: &mut GenericArray<bool, H>,
-    ) {
-        self.0.update(hidden, diff, touched)
+    fn update<H: ArrayLength>(&self, hidden: &mut MultiIndex<H>, diff: &mut MultiIndex<H>) {
+        self.0.update(hidden, diff)
     }
     #[inline(always)]
     fn is_valid<H: ArrayLength>(&self, hidden: &MultiIndex<H>) -> bool {

@@ -5,7 +5,7 @@
 use super::MultiIndex;
 use super::adaptor::{Stages, TensorAdaptor};
 use super::descriptor::{TensorDescriptor, in_range};
-use generic_array::{ArrayLength, GenericArray};
+use generic_array::ArrayLength;
 use typenum::U1;
 
 /// CK's `tensor_adaptor_coordinate` / `tensor_coordinate`: the hidden index of a top index.
@@ -80,8 +80,9 @@ pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
 }
 
 /// CK's `move_tensor_coordinate`: add `step` to the top index and update the hidden index
-/// incrementally, running only the transforms whose upper dimensions moved. Returns the step of
-/// the offset. Always equal to making the coordinate afresh.
+/// incrementally (linear transforms add steps, merges carry and borrow, the others recompute from
+/// their new upper index). Returns the step of the offset. Always equal to making the coordinate
+/// afresh.
 #[inline(always)]
 pub fn move_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
     desc: &TensorDescriptor<S, H, Top>,
@@ -99,13 +100,11 @@ pub fn move_adaptor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength, Bott
     step: &MultiIndex<Top>,
 ) -> MultiIndex<Bottom> {
     let mut diff = MultiIndex::<H>::default();
-    let mut touched = GenericArray::<bool, H>::default();
     for (&id, &s) in adaptor.top_ids().iter().zip(step.iter()) {
         diff[id] = s;
-        touched[id] = s != 0;
         coord.hidden[id] += s;
     }
-    adaptor.stages().update(&mut coord.hidden, &mut diff, &mut touched);
+    adaptor.stages().update(&mut coord.hidden, &mut diff);
     let mut out = MultiIndex::<Bottom>::default();
     for (o, &id) in out.iter_mut().zip(adaptor.bottom_ids().iter()) {
         *o = diff[id];

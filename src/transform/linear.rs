@@ -203,15 +203,18 @@ pub(super) fn row_major_strides<N: ArrayLength>(lengths: &MultiIndex<N>) -> Mult
 /// assert_eq!(t.calculate_lower_index(&multi_index([1, 3, 0]))[0], 14);
 /// assert_eq!(t.calculate_upper_index(&multi_index([14])).as_slice(), &[1, 3, 0]);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Unmerge<Ls> {
+#[derive(Clone, Debug)]
+pub struct Unmerge<Ls: ToArray> {
     lengths: Ls,
+    // The suffix products, computed once: every index and move reads them.
+    scan: MultiIndex<Ls::Len>,
 }
 
 impl<Ls: ToArray> Unmerge<Ls> {
     /// `make_unmerge_transform(lengths)`.
     pub fn new(lengths: Ls) -> Self {
-        Unmerge { lengths }
+        let scan = row_major_strides(&values_of(&lengths));
+        Unmerge { lengths, scan }
     }
 }
 
@@ -224,8 +227,7 @@ impl<Ls: ToArray> Transform for Unmerge<Ls> {
     }
     #[inline(always)]
     fn calculate_lower_index(&self, up: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
-        let scan = row_major_strides(&values_of(&self.lengths));
-        one(up.iter().zip(scan.iter()).map(|(u, s)| u * s).sum())
+        one(up.iter().zip(self.scan.iter()).map(|(u, s)| u * s).sum())
     }
     #[inline(always)]
     fn update_lower_index(

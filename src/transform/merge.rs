@@ -7,6 +7,7 @@ use super::{InvertibleTransform, MultiIndex, Transform, values_of};
 use crate::error::LayoutError;
 use crate::fast_div::FastDivmod;
 use crate::int_tuple::ToArray;
+use core::marker::PhantomData;
 use generic_array::{ArrayLength, GenericArray};
 use typenum::U1;
 
@@ -42,17 +43,21 @@ fn check_lengths<N: ArrayLength>(lengths: &MultiIndex<N>) -> Result<(), LayoutEr
 #[inline(always)]
 fn carry_borrow<N: ArrayLength>(
     lengths: &MultiIndex<N>,
+    scan: &MultiIndex<N>,
     du: isize,
     low: &mut MultiIndex<N>,
 ) -> MultiIndex<N> {
-    let scan = row_major_strides(lengths);
     let n = lengths.len();
     // c_i = t / scan_i, t -= c_i * scan_i (C++ truncation), the last one taking the rest.
     let mut c = MultiIndex::<N>::default();
     let mut t = du;
     for i in 0..n.saturating_sub(1) {
-        c[i] = t / scan[i];
-        t -= c[i] * scan[i];
+        // A step smaller than the span below dimension i moves it by 0: no division (the common
+        // case: steps of one tile or less).
+        if t.unsigned_abs() >= scan[i].unsigned_abs() {
+            c[i] = t / scan[i];
+            t -= c[i] * scan[i];
+        }
     }
     if n > 0 {
         c[n - 1] = t;
@@ -98,8 +103,11 @@ fn carry_borrow<N: ArrayLength>(
 /// ```
 #[derive(Clone, Debug)]
 pub struct Merge<Ls: ToArray> {
-    lengths: Ls,
+    lengths: PhantomData<Ls>,
     divisors: GenericArray<FastDivmod, Ls::Len>,
+    // The lengths' values and suffix products, computed once: a move reads them.
+    values: MultiIndex<Ls::Len>,
+    scan: MultiIndex<Ls::Len>,
 }
 
 impl<Ls: ToArray> Merge<Ls> {
@@ -112,7 +120,8 @@ impl<Ls: ToArray> Merge<Ls> {
         for (d, &l) in divisors.iter_mut().zip(values.iter()) {
             *d = FastDivmod::new(l as usize).ok_or(LayoutError::NonPositiveExtent { leaf: 0, value: l })?;
         }
-        Ok(Merge { lengths, divisors })
+        let scan = row_major_strides(&values);
+        Ok(Merge { lengths: PhantomData, divisors, values, scan })
     }
 }
 
@@ -121,14 +130,14 @@ impl<Ls: ToArray> Transform for Merge<Ls> {
     type Up = U1;
     #[inline(always)]
     fn upper_lengths(&self) -> MultiIndex<U1> {
-        MultiIndex::<U1>::from([values_of(&self.lengths).iter().product()])
+        MultiIndex::<U1>::from([self.values.iter().product()])
     }
     #[inline(always)]
     fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<Ls::Len> {
         let t = up[0];
         if t < 0 {
             // Below the range (a padded index above): the truncating split, as CK's v3 gives.
-            return split_row_major(t, &values_of(&self.lengths));
+            return split_row_major(t, &self.values);
         }
         let mut out = MultiIndex::<Ls::Len>::default();
         let mut rest = t as usize;
@@ -150,15 +159,14 @@ impl<Ls: ToArray> Transform for Merge<Ls> {
         low: &mut MultiIndex<Ls::Len>,
         _: &MultiIndex<U1>,
     ) -> MultiIndex<Ls::Len> {
-        carry_borrow(&values_of(&self.lengths), du[0], low)
+        carry_borrow(&self.values, &self.scan, du[0], low)
     }
 }
 
 impl<Ls: ToArray> InvertibleTransform for Merge<Ls> {
     #[inline(always)]
     fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
-        let scan = row_major_strides(&values_of(&self.lengths));
-        MultiIndex::<U1>::from([low.iter().zip(scan.iter()).map(|(l, s)| l * s).sum()])
+        MultiIndex::<U1>::from([low.iter().zip(self.scan.iter()).map(|(l, s)| l * s).sum()])
     }
 }
 
@@ -171,16 +179,18 @@ impl<Ls: ToArray> InvertibleTransform for Merge<Ls> {
 /// let t = MergeDivMod::new((C::<2>, C::<3>, C::<4>)).unwrap();
 /// assert_eq!(t.calculate_lower_index(&multi_index([23])).as_slice(), &[1, 2, 3]);
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct MergeDivMod<Ls> {
+#[derive(Clone, Debug)]
+pub struct MergeDivMod<Ls: ToArray> {
     lengths: Ls,
+    scan: MultiIndex<Ls::Len>,
 }
 
 impl<Ls: ToArray> MergeDivMod<Ls> {
     /// `make_merge_transform_v3_division_mod(lengths)`. A length that is not positive is an error.
     pub fn new(lengths: Ls) -> Result<Self, LayoutError> {
-        check_lengths(&values_of(&lengths))?;
-        Ok(MergeDivMod { lengths })
+        let values = values_of(&lengths);
+        check_lengths(&values)?;
+        Ok(MergeDivMod { lengths, scan: row_major_strides(&values) })
     }
 }
 
@@ -202,14 +212,13 @@ impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
         low: &mut MultiIndex<Ls::Len>,
         _: &MultiIndex<U1>,
     ) -> MultiIndex<Ls::Len> {
-        carry_borrow(&values_of(&self.lengths), du[0], low)
+        carry_borrow(&values_of(&self.lengths), &self.scan, du[0], low)
     }
 }
 
 impl<Ls: ToArray> InvertibleTransform for MergeDivMod<Ls> {
     #[inline(always)]
     fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
-        let scan = row_major_strides(&values_of(&self.lengths));
-        MultiIndex::<U1>::from([low.iter().zip(scan.iter()).map(|(l, s)| l * s).sum()])
+        MultiIndex::<U1>::from([low.iter().zip(self.scan.iter()).map(|(l, s)| l * s).sum()])
     }
 }
