@@ -139,6 +139,23 @@ pub enum LayoutError {
         /// `SShift`.
         shift: i32,
     },
+    /// A tensor adaptor whose transforms are not wired as CK requires: every old top dimension
+    /// consumed once, every new one produced once.
+    Wiring {
+        /// What is miscounted.
+        what: &'static str,
+        /// How many there are.
+        got: usize,
+        /// How many there must be.
+        expected: usize,
+    },
+    /// A CK descriptor that is no CuTe layout, and the transform that makes it so.
+    NotALayout {
+        /// CK's name of the transform.
+        transform: &'static str,
+        /// Why.
+        why: &'static str,
+    },
     /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
     /// tiler with more modes than the layout).
     ModeOutOfRange {
@@ -225,6 +242,16 @@ impl LayoutError {
                 .text(",")
                 .num(shift as isize)
                 .text("> is not a swizzle: |S| must be at least B and B+M+|S| at most 62"),
+            LayoutError::Wiring { what, got, expected } => m
+                .text("tensor adaptor: ")
+                .text(what)
+                .text(": ")
+                .num(got as isize)
+                .text(" where there must be ")
+                .num(expected as isize),
+            LayoutError::NotALayout { transform, why } => {
+                m.text("not a CuTe layout because of its `").text(transform).text("` transform: ").text(why)
+            }
             LayoutError::ModeOutOfRange { op, index, rank } => m
                 .text(op)
                 .text(": mode ")

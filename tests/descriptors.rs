@@ -10,7 +10,7 @@ use const_layout::transform::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use typenum::{U2, U3, U4};
+use typenum::{U1, U2, U3, U4};
 
 /// The reference's merge + pad descriptor: packed NHWC (2,3,4,2), H and W padded by 1 on both
 /// sides, then (n, hp, wp) merged into m: lengths (60, 2), 11 hidden dimensions.
@@ -181,5 +181,100 @@ proptest! {
             prop_assert_eq!(coord.is_valid(&d), d.is_valid(&multi_index(to)));
             at = to;
         }
+    }
+}
+
+mod bridges {
+    use super::*;
+    use const_layout::LayoutError;
+    use const_layout::make_layout;
+    use const_layout::transform::{Offset, Xor, descriptor_to_layout, layout_to_descriptor};
+
+    proptest! {
+        #![proptest_config(Config { cases: 256, rng_seed: RngSeed::Fixed(0xb1d6e), failure_persistence: None, ..Config::default() })]
+
+        /// A flat layout as a descriptor has its offsets, and comes back as a layout with the
+        /// same offsets in the same (colexicographic) order.
+        #[test]
+        fn flat_layouts_round_trip(a in 1usize..=6, b in 1usize..=5, c in 1usize..=4, x in 0isize..=20, y in 0isize..=40, z in 0isize..=90) {
+            let l = make_layout((a, b, c), (x, y, z)).unwrap();
+            let d = layout_to_descriptor(&l).unwrap();
+            let mut offsets = Vec::new();
+            for k in 0..c {
+                for j in 0..b {
+                    for i in 0..a {
+                        let top = multi_index([i as isize, j as isize, k as isize]);
+                        prop_assert_eq!(d.calculate_offset(&top), l.crd2idx((i, j, k)));
+                        offsets.push(l.crd2idx((i, j, k)));
+                    }
+                }
+            }
+            let back = descriptor_to_layout(&d).unwrap();
+            prop_assert_eq!(back.offsets().collect::<Vec<_>>(), offsets, "{} came back as {}", l, back);
+        }
+    }
+
+    #[test]
+    fn merges_come_back_as_nested_modes() {
+        // packed (2,3,4), dimensions 1 and 2 merged: (m, n) with m = (j, k) row-major, which is
+        // CuTe's mode (4,3):(1,4) (colexicographic, the fastest first).
+        let p = make_naive_tensor_descriptor_packed((2usize, 3usize, 4usize)).unwrap();
+        let m = transform_tensor_descriptor::<_, _, _, _, U2>(
+            p,
+            (
+                Stage::new(PassThrough::new(2usize), [0], [0]),
+                Stage::new(Merge::new((3usize, 4usize)).unwrap(), [1, 2], [1]),
+            ),
+        )
+        .unwrap();
+        assert_eq!(descriptor_to_layout(&m).unwrap().to_string(), "(2,12):(12,1)");
+        // Padded rows of 6 in 8: the merged dimension is a nested mode.
+        let n = make_naive_tensor_descriptor((3usize, 6usize), (8isize, 1isize)).unwrap();
+        let m = transform_tensor_descriptor::<_, _, _, _, U1>(
+            n,
+            (Stage::new(Merge::new((3usize, 6usize)).unwrap(), [0, 1], [0]),),
+        )
+        .unwrap();
+        assert_eq!(descriptor_to_layout(&m).unwrap().to_string(), "((6,3)):((1,8))");
+    }
+
+    #[test]
+    fn non_layouts_name_the_transform() {
+        let n = make_naive_tensor_descriptor((3usize, 4usize), (4isize, 1isize)).unwrap();
+        let padded = transform_tensor_descriptor::<_, _, _, _, U2>(
+            n.clone(),
+            (
+                Stage::new(Pad::new(3usize, 1usize, 0usize), [0], [0]),
+                Stage::new(PassThrough::new(4usize), [1], [1]),
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            descriptor_to_layout(&padded).unwrap_err(),
+            LayoutError::NotALayout {
+                transform: "pad",
+                why: "its padded positions are invalid, and a layout has none"
+            }
+        );
+        let xored = transform_tensor_descriptor::<_, _, _, _, U2>(
+            n.clone(),
+            (Stage::new(Xor::new(3usize, 4usize).unwrap(), [0, 1], [0, 1]),),
+        )
+        .unwrap();
+        let e = descriptor_to_layout(&xored).unwrap_err();
+        assert!(matches!(e, LayoutError::NotALayout { transform: "xor", .. }), "{e}");
+        let shifted = transform_tensor_descriptor::<_, _, _, _, U2>(
+            n,
+            (
+                Stage::new(Offset::new(3usize, 1isize), [0], [0]),
+                Stage::new(PassThrough::new(4usize), [1], [1]),
+            ),
+        )
+        .unwrap();
+        assert_eq!(e.to_string().split(':').next(), Some("not a CuTe layout because of its `xor` transform"));
+        assert!(matches!(
+            descriptor_to_layout(&shifted),
+            Err(LayoutError::NotALayout { transform: "offset", .. })
+        ));
     }
 }

@@ -85,6 +85,8 @@ pub trait Stages {
     fn for_each_upper(&self, f: &mut dyn FnMut(&[usize], &[isize]));
     /// Call `f` with each transform's lower ids.
     fn for_each_lower(&self, f: &mut dyn FnMut(&[usize]));
+    /// Call `f` with each transform's name and whether it is always valid, top first.
+    fn for_each_transform(&self, f: &mut dyn FnMut(&'static str, bool));
     /// The largest hidden id used, plus one.
     fn id_bound(&self) -> usize;
 }
@@ -130,6 +132,9 @@ impl<T: Transform> Stages for Stage<T> {
     fn for_each_lower(&self, f: &mut dyn FnMut(&[usize])) {
         f(self.lower.as_slice());
     }
+    fn for_each_transform(&self, f: &mut dyn FnMut(&'static str, bool)) {
+        f(T::NAME, T::ALWAYS_VALID);
+    }
     fn id_bound(&self) -> usize {
         self.lower.iter().chain(self.upper.iter()).map(|&i| i.saturating_add(1)).max().unwrap_or(0)
     }
@@ -168,6 +173,10 @@ where
         self.0.for_each_lower(f);
         self.1.for_each_lower(f);
     }
+    fn for_each_transform(&self, f: &mut dyn FnMut(&'static str, bool)) {
+        self.0.for_each_transform(f);
+        self.1.for_each_transform(f);
+    }
     fn id_bound(&self) -> usize {
         self.0.id_bound().max(self.1.id_bound())
     }
@@ -198,6 +207,9 @@ macro_rules! impl_stage_tuple {
             }
             fn for_each_lower(&self, f: &mut dyn FnMut(&[usize])) {
                 $(self.$i.for_each_lower(f);)+
+            }
+            fn for_each_transform(&self, f: &mut dyn FnMut(&'static str, bool)) {
+                $(self.$i.for_each_transform(f);)+
             }
             fn id_bound(&self) -> usize {
                 0 $(.max(self.$i.id_bound()))+
@@ -259,7 +271,11 @@ impl<S: Stages, H: ArrayLength, Top: ArrayLength, Bottom: ArrayLength> TensorAda
     pub fn new(stages: S, top: Ids<Top>, bottom: Ids<Bottom>) -> Result<Self, LayoutError> {
         let h = H::USIZE;
         if stages.id_bound() > h || top.iter().chain(bottom.iter()).any(|&i| i >= h) {
-            return Err(LayoutError::ModeOutOfRange { op: "tensor_adaptor (hidden id)", index: h, rank: h });
+            return Err(LayoutError::Wiring {
+                what: "hidden ids in range (their bound)",
+                got: stages.id_bound(),
+                expected: h,
+            });
         }
         let mut top_lengths = MultiIndex::<Top>::default();
         let mut found = GenericArray::<u8, Top>::default();
@@ -374,6 +390,9 @@ impl<S: Stages> Stages for Renumbered<S> {
     }
     fn for_each_lower(&self, f: &mut dyn FnMut(&[usize])) {
         self.0.for_each_lower(f)
+    }
+    fn for_each_transform(&self, f: &mut dyn FnMut(&'static str, bool)) {
+        self.0.for_each_transform(f)
     }
     fn id_bound(&self) -> usize {
         self.0.id_bound()

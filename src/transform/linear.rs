@@ -34,6 +34,7 @@ impl<L: Int> PassThrough<L> {
 }
 
 impl<L: Int> Transform for PassThrough<L> {
+    const NAME: &'static str = "pass_through";
     type Low = U1;
     type Up = U1;
     #[inline(always)]
@@ -97,6 +98,7 @@ impl<L: Int, P: Int, Q: Int> Pad<L, P, Q, true> {
 }
 
 impl<L: Int, P: Int, Q: Int, const SKIP: bool> Transform for Pad<L, P, Q, SKIP> {
+    const NAME: &'static str = "pad";
     type Low = U1;
     type Up = U1;
     const ALWAYS_VALID: bool = SKIP;
@@ -158,6 +160,7 @@ impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> Embed<Ls, Cs> {
 }
 
 impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> Transform for Embed<Ls, Cs> {
+    const NAME: &'static str = "embed";
     type Low = U1;
     type Up = Ls::Len;
     #[inline(always)]
@@ -219,6 +222,7 @@ impl<Ls: ToArray> Unmerge<Ls> {
 }
 
 impl<Ls: ToArray> Transform for Unmerge<Ls> {
+    const NAME: &'static str = "unmerge";
     type Low = U1;
     type Up = Ls::Len;
     #[inline(always)]
@@ -268,6 +272,7 @@ impl<V: Int> Freeze<V> {
 }
 
 impl<V: Int> Transform for Freeze<V> {
+    const NAME: &'static str = "freeze";
     type Low = U1;
     type Up = U0;
     #[inline(always)]
@@ -310,6 +315,7 @@ impl<L: Int> Insert<L> {
 }
 
 impl<L: Int> Transform for Insert<L> {
+    const NAME: &'static str = "insert";
     type Low = U0;
     type Up = U1;
     #[inline(always)]
@@ -352,6 +358,7 @@ impl<Ls: ToArray> Replicate<Ls> {
 }
 
 impl<Ls: ToArray> Transform for Replicate<Ls> {
+    const NAME: &'static str = "replicate";
     type Low = U0;
     type Up = Ls::Len;
     #[inline(always)]
@@ -416,6 +423,7 @@ impl<L: Int, B: Int, E: Int> Slice<L, B, E> {
 }
 
 impl<L: Int, O: Int> Transform for Offset<L, O> {
+    const NAME: &'static str = "offset";
     type Low = U1;
     type Up = U1;
     #[inline(always)]
@@ -445,6 +453,7 @@ impl<L: Int, O: Int> InvertibleTransform for Offset<L, O> {
 }
 
 impl<L: Int, B: Int, E: Int> Transform for Slice<L, B, E> {
+    const NAME: &'static str = "slice";
     type Low = U1;
     type Up = U1;
     #[inline(always)]

@@ -126,6 +126,7 @@ impl<Ls: ToArray> Merge<Ls> {
 }
 
 impl<Ls: ToArray> Transform for Merge<Ls> {
+    const NAME: &'static str = "merge";
     type Low = Ls::Len;
     type Up = U1;
     #[inline(always)]
@@ -195,6 +196,7 @@ impl<Ls: ToArray> MergeDivMod<Ls> {
 }
 
 impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
+    const NAME: &'static str = "merge_v3_division_mod";
     type Low = Ls::Len;
     type Up = U1;
     #[inline(always)]

@@ -31,6 +31,7 @@
 //! ```
 
 mod adaptor;
+mod bridge;
 mod coordinate;
 mod descriptor;
 mod linear;
@@ -41,6 +42,7 @@ pub use adaptor::{
     Chain, Ids, Renumbered, Shift, SingleStageAdaptor, Stage, Stages, TensorAdaptor, TransformedAdaptor,
     UpCountOf, make_single_stage_tensor_adaptor, transform_tensor_adaptor,
 };
+pub use bridge::{MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor};
 pub use coordinate::{
     TensorCoordinate, make_tensor_coordinate, move_adaptor_coordinate, move_tensor_coordinate,
 };
@@ -102,6 +104,8 @@ pub(crate) fn values_of<T: ToArray>(t: &T) -> MultiIndex<T::Len> {
     note = "the transforms are in `const_layout::transform`: PassThrough, Pad, Embed, Merge, Unmerge, ..."
 )]
 pub trait Transform {
+    /// CK's name of the transform (`"merge"`, `"pad"`, ...), for messages.
+    const NAME: &'static str;
     /// The number of lower dimensions (CK's `NDimLow`).
     type Low: ArrayLength;
     /// The number of upper dimensions (CK's `NDimUp`).

@@ -33,6 +33,7 @@ impl<M: Int, L: Int> Modulo<M, L> {
 }
 
 impl<M: Int, L: Int> Transform for Modulo<M, L> {
+    const NAME: &'static str = "modulo";
     type Low = U1;
     type Up = U1;
     #[inline(always)]
@@ -81,6 +82,7 @@ impl<L0: Int, L1: Int> Xor<L0, L1> {
 }
 
 impl<L0: Int, L1: Int> Transform for Xor<L0, L1> {
+    const NAME: &'static str = "xor";
     type Low = U2;
     type Up = U2;
     #[inline(always)]

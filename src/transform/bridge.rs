@@ -1,0 +1,162 @@
+//! Between CuTe layouts and CK descriptors.
+//!
+//! A flat CuTe layout `(s0,s1,..):(d0,d1,..)` is CK's naive descriptor of the same lengths and
+//! strides: the same offset for every coordinate. The other way, a descriptor is a CuTe layout
+//! when its offset function is one: zero at the origin, a sum over the top dimensions, and along
+//! each top dimension a (possibly nested) CuTe mode, the colexicographic reading of CK's row-major
+//! merges. That is decided by evaluating the descriptor, exactly (on descriptors of up to 2^20
+//! elements); a descriptor with padding is never a layout (a layout has no invalid positions).
+
+use super::MultiIndex;
+use super::adaptor::Stages;
+use super::descriptor::{NaiveDescriptor, TensorDescriptor, make_naive_tensor_descriptor};
+use crate::algebra::leaves::flat_tuple;
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::error::LayoutError;
+use crate::int_tuple::ToArray;
+use crate::layout::{Layout, LayoutShape};
+use core::ops::Add;
+use generic_array::ArrayLength;
+use typenum::{Sum, U1};
+
+/// The largest descriptor [`descriptor_to_layout`] evaluates.
+pub const MAX_BRIDGE_SIZE: isize = 1 << 20;
+
+/// A flat CuTe layout as CK's naive tensor descriptor: top index = the layout's coordinate, the
+/// same offsets, element space size = cosize (for non-negative strides).
+///
+/// ```
+/// use const_layout::transform::{layout_to_descriptor, multi_index};
+/// use const_layout::{C, make_layout};
+/// let l = make_layout((C::<4>, 6usize), (C::<1>, 5isize)).unwrap();
+/// let d = layout_to_descriptor(&l).unwrap();
+/// assert_eq!(d.calculate_offset(&multi_index([3, 2])), l.crd2idx((3usize, 2usize)));
+/// assert_eq!(d.element_space_size(), l.cosize() as isize);
+/// ```
+pub fn layout_to_descriptor<S, D>(layout: &Layout<S, D>) -> Result<NaiveDescriptor<S, D>, LayoutError>
+where
+    S: ToArray + LayoutShape<D>,
+    D: ToArray<Len = S::Len>,
+    U1: Add<S::Len>,
+    Sum<U1, S::Len>: ArrayLength,
+{
+    make_naive_tensor_descriptor(layout.shape(), layout.stride())
+}
+
+/// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the
+/// error naming the transform that prevents it.
+///
+/// ```
+/// use const_layout::transform::{
+///     Merge, PassThrough, Stage, descriptor_to_layout, make_naive_tensor_descriptor, transform_tensor_descriptor,
+/// };
+/// // (4,6):(6,1) row-major, its two dimensions merged: the merged dimension reads them
+/// // row-major, which is CuTe's colexicographic mode (6,4):(1,6).
+/// let d = make_naive_tensor_descriptor((4usize, 6usize), (6isize, 1isize)).unwrap();
+/// let m = transform_tensor_descriptor::<_, _, _, _, typenum::U1>(
+///     d,
+///     (Stage::new(Merge::new((4usize, 6usize)).unwrap(), [0, 1], [0]),),
+/// )
+/// .unwrap();
+/// assert_eq!(descriptor_to_layout(&m).unwrap().to_string(), "(24):(1)");
+/// ```
+pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: ArrayLength>(
+    desc: &TensorDescriptor<S, H, Top>,
+) -> Result<DynLayout, LayoutError> {
+    // The transform to blame: the first that can invalidate, else the first non-linear one.
+    let (mut padding, mut nonlinear) = (None, None);
+    desc.adaptor().stages().for_each_transform(&mut |name, always_valid| {
+        if !always_valid && padding.is_none() {
+            padding = Some(name);
+        }
+        if matches!(name, "merge" | "merge_v3_division_mod" | "modulo" | "xor" | "offset" | "freeze")
+            && nonlinear.is_none()
+        {
+            nonlinear = Some(name);
+        }
+    });
+    if let Some(transform) = padding {
+        return Err(LayoutError::NotALayout {
+            transform,
+            why: "its padded positions are invalid, and a layout has none",
+        });
+    }
+    let blame = |why| LayoutError::NotALayout { transform: nonlinear.unwrap_or("embed"), why };
+    let lengths = desc.lengths().clone();
+    let size = lengths.iter().try_fold(1isize, |p, &l| p.checked_mul(l)).ok_or(LayoutError::SizeOverflow)?;
+    if size > MAX_BRIDGE_SIZE {
+        return Err(LayoutError::TooLarge);
+    }
+    let at = |top: &MultiIndex<Top>| desc.calculate_offset(top);
+    let origin = MultiIndex::<Top>::default();
+    if at(&origin) != 0 {
+        return Err(blame("the offset of the origin is not 0"));
+    }
+    // Along each top dimension, the offsets as a CuTe mode, found greedily and then checked.
+    let mut modes = [DynIntTuple::int(DynInt::runtime(1)); crate::MAX_RANK];
+    let mut strides = [DynIntTuple::int(DynInt::runtime(0)); crate::MAX_RANK];
+    if lengths.len() > crate::MAX_RANK {
+        return Err(LayoutError::TooLarge);
+    }
+    let mut along = [[0isize; crate::dynamic::MAX_NODES]; 2];
+    for (i, &len) in lengths.iter().enumerate() {
+        let offset = |k: isize| {
+            let mut top = origin.clone();
+            top[i] = k;
+            at(&top)
+        };
+        let (mut n, mut period) = (0usize, 1isize);
+        while period < len {
+            if n == along[0].len() {
+                return Err(LayoutError::TooLarge);
+            }
+            let stride = offset(period);
+            let mut extent = 2;
+            while period * extent < len && offset(period * extent) == extent * stride {
+                extent += 1;
+            }
+            let extent = if period * extent > len { len / period } else { extent };
+            if extent < 2 || len % (period * extent) != 0 {
+                return Err(blame("a top dimension's offsets are no CuTe mode"));
+            }
+            along[0][n] = extent;
+            along[1][n] = stride;
+            n += 1;
+            period *= extent;
+        }
+        let (shape, stride) = if n == 0 {
+            (DynIntTuple::int(DynInt::runtime(1)), DynIntTuple::int(DynInt::runtime(0)))
+        } else if n == 1 {
+            (DynIntTuple::int(DynInt::runtime(along[0][0])), DynIntTuple::int(DynInt::runtime(along[1][0])))
+        } else {
+            let s = core::array::from_fn(|k| DynInt::runtime(along[0][k]));
+            let d = core::array::from_fn(|k| DynInt::runtime(along[1][k]));
+            (flat_tuple(&s, n)?, flat_tuple(&d, n)?)
+        };
+        let mode = DynLayout::new(shape, stride)?;
+        if (0..len).any(|k| mode.offset(k) != offset(k)) {
+            return Err(blame("a top dimension's offsets are no CuTe mode"));
+        }
+        modes[i] = shape;
+        strides[i] = stride;
+    }
+    let layout = DynLayout::new(
+        DynIntTuple::tuple(&modes[..lengths.len()])?,
+        DynIntTuple::tuple(&strides[..lengths.len()])?,
+    )?;
+    // The offsets add up over the dimensions: every index checked.
+    let mut top = origin.clone();
+    for flat in 0..size {
+        let mut rest = flat;
+        let mut expected = 0;
+        for (i, &len) in lengths.iter().enumerate() {
+            top[i] = rest % len;
+            rest /= len;
+            expected += layout.mode(i).map_or(0, |m| m.offset(top[i]));
+        }
+        if at(&top) != expected {
+            return Err(blame("its offsets are not a sum over the top dimensions"));
+        }
+    }
+    Ok(layout)
+}
