@@ -517,3 +517,59 @@ where
     let new = Renumbered(new.relabel(&|k| old_top[k], &|p| order[p]));
     TensorAdaptor::new(Chain(new, old.stages), order, old.bottom)
 }
+
+/// The adaptor [`chain_tensor_adaptors`] builds: `a1`'s stages on top of `a0`'s.
+pub type ChainedAdaptor<S0, S1, H0, H1, Top1, Bottom0, Bottom1> =
+    TensorAdaptor<Chain<Renumbered<S1>, S0>, typenum::Diff<Sum<H0, H1>, Bottom1>, Top1, Bottom0>;
+
+/// CK's `chain_tensor_adaptors(a0, a1)`: `a1` read on top of `a0` (`a1`'s bottom dimensions are
+/// `a0`'s top dimensions, position by position). `a1`'s other hidden ids move past `a0`'s, as
+/// CK's do.
+///
+/// ```
+/// use const_layout::transform::{
+///     Merge, PassThrough, Stage, Unmerge, chain_tensor_adaptors, make_single_stage_tensor_adaptor, multi_index,
+/// };
+/// use typenum::{U1, U2, U3};
+/// // The reference's run: the single-stage adaptor pt(4), unmerge(2,3), then merge(2,4,3) on top.
+/// let a0 = make_single_stage_tensor_adaptor::<U2, _, U3>((
+///     Stage::new(PassThrough::new(4usize), [0], [1]),
+///     Stage::new(Unmerge::new((2usize, 3usize)), [1], [0, 2]),
+/// ))
+/// .unwrap();
+/// let a1 = make_single_stage_tensor_adaptor::<U3, _, U1>((Stage::new(Merge::new((2usize, 4usize, 3usize)).unwrap(), [0, 1, 2], [0]),)).unwrap();
+/// let c = chain_tensor_adaptors(a0, a1).unwrap();
+/// assert_eq!(c.top_ids().as_slice(), &[5]);
+/// assert_eq!(c.calculate_bottom_index(&multi_index([5])).as_slice(), &[1, 2]);
+/// assert_eq!(c.calculate_bottom_index(&multi_index([13])).as_slice(), &[0, 4]);
+/// assert_eq!(c.calculate_bottom_index(&multi_index([23])).as_slice(), &[3, 5]);
+/// ```
+pub fn chain_tensor_adaptors<S0, S1, H0, H1, Top0, Bottom0, Top1>(
+    a0: TensorAdaptor<S0, H0, Top0, Bottom0>,
+    a1: TensorAdaptor<S1, H1, Top1, Top0>,
+) -> Result<ChainedAdaptor<S0, S1, H0, H1, Top1, Bottom0, Top0>, LayoutError>
+where
+    S0: Stages,
+    S1: Stages + Shift,
+    H0: ArrayLength + Add<H1>,
+    H1: ArrayLength,
+    Top0: ArrayLength,
+    Bottom0: ArrayLength,
+    Top1: ArrayLength,
+    Sum<H0, H1>: core::ops::Sub<Top0>,
+    typenum::Diff<Sum<H0, H1>, Top0>: ArrayLength,
+    S1::UpCount: Add<S0::UpCount>,
+    Sum<S1::UpCount, S0::UpCount>: ArrayLength,
+{
+    let (h0, b1) = (H0::USIZE, Top0::USIZE);
+    let (bottom1, top0) = (a1.bottom.clone(), a0.top.clone());
+    // a1's bottom ids become a0's top ids; its other ids move past a0's (CK: by
+    // max_id(a0) + 1 - min_non_bottom_id(a1), here H0 - (number of a1's bottom ids)).
+    let relabel = |id: usize| match bottom1.iter().position(|&b| b == id) {
+        Some(k) => top0[k],
+        None => id + h0 - b1,
+    };
+    let top = Ids::<Top1>::from_iter(a1.top.iter().map(|&id| relabel(id)));
+    let stages = Renumbered(a1.stages.relabel(&relabel, &relabel));
+    TensorAdaptor::new(Chain(stages, a0.stages), top, a0.bottom)
+}

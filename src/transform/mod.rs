@@ -39,16 +39,17 @@ mod merge;
 mod nonlinear;
 
 pub use adaptor::{
-    Chain, Ids, Renumbered, Shift, SingleStageAdaptor, Stage, Stages, TensorAdaptor, TransformedAdaptor,
-    UpCountOf, make_single_stage_tensor_adaptor, transform_tensor_adaptor,
+    Chain, ChainedAdaptor, Ids, Renumbered, Shift, SingleStageAdaptor, Stage, Stages, TensorAdaptor,
+    TransformedAdaptor, UpCountOf, chain_tensor_adaptors, make_single_stage_tensor_adaptor,
+    transform_tensor_adaptor,
 };
 pub use bridge::{MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor};
 pub use coordinate::{
     TensorCoordinate, make_tensor_coordinate, move_adaptor_coordinate, move_tensor_coordinate,
 };
 pub use descriptor::{
-    TensorDescriptor, make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed,
-    transform_tensor_descriptor,
+    NaiveDescriptor, PackedDescriptor, TensorDescriptor, TransformedDescriptor, make_naive_tensor_descriptor,
+    make_naive_tensor_descriptor_packed, transform_tensor_descriptor,
 };
 pub use linear::{
     Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
@@ -62,19 +63,33 @@ use generic_array::{ArrayLength, GenericArray};
 /// A multi-index of `N` dimensions (`N` a typenum number): CK's `multi_index<N>`.
 pub type MultiIndex<N> = GenericArray<isize, N>;
 
-/// A multi-index from an array, its length taken from the array's.
+/// A multi-index from an array of `K` values, where `N` (the dimension count the transform,
+/// adaptor or descriptor expects) must be `K`: another count does not compile.
 ///
 /// ```
 /// use const_layout::transform::{multi_index, MultiIndex};
 /// let i: MultiIndex<typenum::U3> = multi_index([1, 2, 3]);
 /// assert_eq!(i.as_slice(), &[1, 2, 3]);
 /// ```
-pub fn multi_index<const K: usize, N: ArrayLength>(values: [isize; K]) -> MultiIndex<N>
-where
-    GenericArray<isize, N>: From<[isize; K]>,
-{
-    GenericArray::from(values)
+pub fn multi_index<const K: usize, N: Dims<K>>(values: [isize; K]) -> MultiIndex<N> {
+    // `Dims<K>` is implemented only for the typenum number `K`, so the lengths agree.
+    GenericArray::try_from_iter(values).unwrap_or_default()
 }
+
+/// The typenum number of dimensions that a multi-index of `K` values has: implemented for
+/// `U0`..`U12` with their own `K` only, so a multi-index of the wrong dimension count is a
+/// compile error that says so.
+#[diagnostic::on_unimplemented(
+    message = "a multi-index of {K} values where another number of dimensions is expected",
+    label = "this multi-index has {K} dimensions",
+    note = "the transform, adaptor or descriptor fixes the number of dimensions of its indices (its `Up` / `Top` count)"
+)]
+pub trait Dims<const K: usize>: ArrayLength {}
+
+macro_rules! dims {
+    ($($k:literal $u:ident),*) => { $(impl Dims<$k> for typenum::$u {})* };
+}
+dims!(0 U0, 1 U1, 2 U2, 3 U3, 4 U4, 5 U5, 6 U6, 7 U7, 8 U8, 9 U9, 10 U10, 11 U11, 12 U12);
 
 /// The integers of a flat int tuple (the parameters of a transform) as a multi-index; static
 /// integers become constants after inlining.
