@@ -220,3 +220,44 @@ fn bad_parameters_are_errors() {
     let _: MultiIndex<U3> = mi(&[1, 2, 3]);
     let _: MultiIndex<U4> = mi(&[1, 2, 3, 4]);
 }
+
+/// CK's own unit test, `test/ck_tile/coordinate_transform/test_coordinate_transform.cpp`
+/// (ROCm/composable_kernel @bc63757a): its inputs and expected values.
+#[test]
+fn upstream_unit_test_values() {
+    // Merge2Dto1D: (4,5), upper length 20; 0 -> (0,0), 7 -> (1,2), 19 -> (3,4).
+    let m = Merge::new((4usize, 5usize)).unwrap();
+    assert_eq!(m.upper_lengths()[0], 20);
+    for (u, low) in [(0, [0, 0]), (7, [1, 2]), (19, [3, 4])] {
+        assert_eq!(m.calculate_lower_index(&multi_index([u])).as_slice(), &low);
+    }
+    // Merge3Dto1D: (2,3,4), upper length 24; 23 -> (1,2,3), 6 -> (0,1,2), 0 -> (0,0,0).
+    let m = Merge::new((C::<2>, C::<3>, C::<4>)).unwrap();
+    assert_eq!(m.upper_lengths()[0], 24);
+    for (u, low) in [(23, [1, 2, 3]), (6, [0, 1, 2]), (0, [0, 0, 0])] {
+        assert_eq!(m.calculate_lower_index(&multi_index([u])).as_slice(), &low);
+    }
+    // Pad: length 10, left 2, right 3: upper length 15; 2 -> 0, 5 -> 3, 11 -> 9; valid 2..=11.
+    let p = Pad::new(10usize, 2usize, 3usize);
+    assert_eq!(p.upper_lengths()[0], 15);
+    for (u, l) in [(2, 0), (5, 3), (11, 9)] {
+        assert_eq!(p.calculate_lower_index(&multi_index([u]))[0], l);
+    }
+    for (u, valid) in [(0, false), (1, false), (2, true), (11, true), (12, false), (14, false)] {
+        assert_eq!(p.is_valid_upper_index(&multi_index([u])), valid, "{u}");
+    }
+    // Embed2Dto1D: lengths (4,5), coefficients (2,3) (im2col: dilation 2, stride 3).
+    let e = Embed::new((4usize, 5usize), (2isize, 3isize));
+    for (up, l) in [
+        ([0, 0], 0),
+        ([1, 0], 2),
+        ([2, 0], 4),
+        ([0, 1], 3),
+        ([1, 1], 5),
+        ([2, 1], 7),
+        ([0, 2], 6),
+        ([2, 2], 10),
+    ] {
+        assert_eq!(e.calculate_lower_index(&multi_index(up))[0], l, "{up:?}");
+    }
+}

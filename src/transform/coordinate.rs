@@ -79,6 +79,24 @@ pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
     TensorCoordinate { hidden: desc.adaptor().calculate_hidden_index(top) }
 }
 
+/// CK's `make_tensor_adaptor_coordinate`: the hidden index of a top index under any adaptor
+/// (moved with [`move_adaptor_coordinate`]).
+///
+/// ```
+/// use const_layout::transform::{Merge, Stage, make_single_stage_tensor_adaptor, make_tensor_adaptor_coordinate, move_adaptor_coordinate, multi_index};
+/// let a = make_single_stage_tensor_adaptor::<typenum::U2, _, typenum::U1>((Stage::new(Merge::new((4usize, 5usize)).unwrap(), [0, 1], [0]),)).unwrap();
+/// let mut c = make_tensor_adaptor_coordinate(&a, &multi_index([9]));
+/// let step = move_adaptor_coordinate(&a, &mut c, &multi_index([3]));
+/// assert_eq!((c.index(&a)[0], step.as_slice()), (12, &[1, -2][..]));
+/// ```
+#[inline(always)]
+pub fn make_tensor_adaptor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength, Bottom: ArrayLength>(
+    adaptor: &TensorAdaptor<S, H, Top, Bottom>,
+    top: &MultiIndex<Top>,
+) -> TensorCoordinate<H> {
+    TensorCoordinate { hidden: adaptor.calculate_hidden_index(top) }
+}
+
 /// CK's `move_tensor_coordinate`: add `step` to the top index and update the hidden index
 /// incrementally (linear transforms add steps, merges carry and borrow, the others recompute from
 /// their new upper index). Returns the step of the offset. Always equal to making the coordinate

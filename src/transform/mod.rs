@@ -45,7 +45,8 @@ pub use adaptor::{
 };
 pub use bridge::{MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor};
 pub use coordinate::{
-    TensorCoordinate, make_tensor_coordinate, move_adaptor_coordinate, move_tensor_coordinate,
+    TensorCoordinate, make_tensor_adaptor_coordinate, make_tensor_coordinate, move_adaptor_coordinate,
+    move_tensor_coordinate,
 };
 pub use descriptor::{
     NaiveDescriptor, PackedDescriptor, TensorDescriptor, TransformedDescriptor, make_naive_tensor_descriptor,
