@@ -13,6 +13,40 @@ fn one(v: isize) -> MultiIndex<U1> {
     MultiIndex::<U1>::from([v])
 }
 
+/// The impls of a one-to-one transform `l = u + shift` over an upper length (invertible, moves by
+/// the step): pass_through, offset, slice.
+macro_rules! shifted {
+    ($name:ident<$($p:ident),+>, $ck:literal, |$a:ident| $len:expr, |$b:ident| $shift:expr) => {
+        impl<$($p: Int),+> Transform for $name<$($p),+> {
+            const NAME: &'static str = $ck;
+            type Low = U1;
+            type Up = U1;
+            #[inline(always)]
+            fn upper_lengths(&self) -> MultiIndex<U1> {
+                let $a = self;
+                one($len)
+            }
+            #[inline(always)]
+            fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<U1> {
+                let $b = self;
+                one(up[0] + $shift)
+            }
+            #[inline(always)]
+            fn update_lower_index(&self, du: &MultiIndex<U1>, low: &mut MultiIndex<U1>, _: &MultiIndex<U1>) -> MultiIndex<U1> {
+                linear_update(low, *du)
+            }
+        }
+
+        impl<$($p: Int),+> InvertibleTransform for $name<$($p),+> {
+            #[inline(always)]
+            fn calculate_upper_index(&self, low: &MultiIndex<U1>) -> MultiIndex<U1> {
+                let $b = self;
+                one(low[0] - $shift)
+            }
+        }
+    };
+}
+
 /// CK's `pass_through`: `l = u`, over `length`.
 ///
 /// ```
@@ -33,35 +67,7 @@ impl<L: Int> PassThrough<L> {
     }
 }
 
-impl<L: Int> Transform for PassThrough<L> {
-    const NAME: &'static str = "pass_through";
-    type Low = U1;
-    type Up = U1;
-    #[inline(always)]
-    fn upper_lengths(&self) -> MultiIndex<U1> {
-        one(self.length.value())
-    }
-    #[inline(always)]
-    fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<U1> {
-        *up
-    }
-    #[inline(always)]
-    fn update_lower_index(
-        &self,
-        du: &MultiIndex<U1>,
-        low: &mut MultiIndex<U1>,
-        _: &MultiIndex<U1>,
-    ) -> MultiIndex<U1> {
-        linear_update(low, *du)
-    }
-}
-
-impl<L: Int> InvertibleTransform for PassThrough<L> {
-    #[inline(always)]
-    fn calculate_upper_index(&self, low: &MultiIndex<U1>) -> MultiIndex<U1> {
-        *low
-    }
-}
+shifted!(PassThrough<L>, "pass_through", |t| t.length.value(), |_t| 0);
 
 /// CK's `pad` (and, with one side 0, `left_pad` / `right_pad`): `length` extended by `left` and
 /// `right` padding positions, `l = u - left`. An upper index in the padding is not valid (its lower
@@ -422,62 +428,5 @@ impl<L: Int, B: Int, E: Int> Slice<L, B, E> {
     }
 }
 
-impl<L: Int, O: Int> Transform for Offset<L, O> {
-    const NAME: &'static str = "offset";
-    type Low = U1;
-    type Up = U1;
-    #[inline(always)]
-    fn upper_lengths(&self) -> MultiIndex<U1> {
-        one(self.length.value())
-    }
-    #[inline(always)]
-    fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<U1> {
-        one(up[0] + self.offset.value())
-    }
-    #[inline(always)]
-    fn update_lower_index(
-        &self,
-        du: &MultiIndex<U1>,
-        low: &mut MultiIndex<U1>,
-        _: &MultiIndex<U1>,
-    ) -> MultiIndex<U1> {
-        linear_update(low, *du)
-    }
-}
-
-impl<L: Int, O: Int> InvertibleTransform for Offset<L, O> {
-    #[inline(always)]
-    fn calculate_upper_index(&self, low: &MultiIndex<U1>) -> MultiIndex<U1> {
-        one(low[0] - self.offset.value())
-    }
-}
-
-impl<L: Int, B: Int, E: Int> Transform for Slice<L, B, E> {
-    const NAME: &'static str = "slice";
-    type Low = U1;
-    type Up = U1;
-    #[inline(always)]
-    fn upper_lengths(&self) -> MultiIndex<U1> {
-        one(self.end.value() - self.begin.value())
-    }
-    #[inline(always)]
-    fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<U1> {
-        one(up[0] + self.begin.value())
-    }
-    #[inline(always)]
-    fn update_lower_index(
-        &self,
-        du: &MultiIndex<U1>,
-        low: &mut MultiIndex<U1>,
-        _: &MultiIndex<U1>,
-    ) -> MultiIndex<U1> {
-        linear_update(low, *du)
-    }
-}
-
-impl<L: Int, B: Int, E: Int> InvertibleTransform for Slice<L, B, E> {
-    #[inline(always)]
-    fn calculate_upper_index(&self, low: &MultiIndex<U1>) -> MultiIndex<U1> {
-        one(low[0] - self.begin.value())
-    }
-}
+shifted!(Offset<L, O>, "offset", |t| t.length.value(), |t| t.offset.value());
+shifted!(Slice<L, B, E>, "slice", |t| t.end.value() - t.begin.value(), |t| t.begin.value());

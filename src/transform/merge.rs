@@ -167,8 +167,14 @@ impl<Ls: ToArray> Transform for Merge<Ls> {
 impl<Ls: ToArray> InvertibleTransform for Merge<Ls> {
     #[inline(always)]
     fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
-        MultiIndex::<U1>::from([low.iter().zip(self.scan.iter()).map(|(l, s)| l * s).sum()])
+        merged(low, &self.scan)
     }
+}
+
+/// The upper index of a merged lower index: `sum(l_i * scan_i)`.
+#[inline(always)]
+fn merged<N: ArrayLength>(low: &MultiIndex<N>, scan: &MultiIndex<N>) -> MultiIndex<U1> {
+    MultiIndex::<U1>::from([low.iter().zip(scan.iter()).map(|(l, s)| l * s).sum()])
 }
 
 /// CK's `merge_v3_division_mod`: [`Merge`] by plain division and remainder (by constants when the
@@ -221,6 +227,6 @@ impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
 impl<Ls: ToArray> InvertibleTransform for MergeDivMod<Ls> {
     #[inline(always)]
     fn calculate_upper_index(&self, low: &MultiIndex<Ls::Len>) -> MultiIndex<U1> {
-        MultiIndex::<U1>::from([low.iter().zip(self.scan.iter()).map(|(l, s)| l * s).sum()])
+        merged(low, &self.scan)
     }
 }
