@@ -188,7 +188,9 @@ mod bridges {
     use super::*;
     use const_layout::LayoutError;
     use const_layout::make_layout;
-    use const_layout::transform::{Offset, Xor, descriptor_to_layout, layout_to_descriptor};
+    use const_layout::transform::{
+        Offset, Xor, descriptor_to_layout, layout_to_descriptor, layout_to_naive_descriptor,
+    };
 
     proptest! {
         #![proptest_config(Config { cases: 256, rng_seed: RngSeed::Fixed(0xb1d6e), failure_persistence: None, ..Config::default() })]
@@ -198,7 +200,7 @@ mod bridges {
         #[test]
         fn flat_layouts_round_trip(a in 1usize..=6, b in 1usize..=5, c in 1usize..=4, x in 0isize..=20, y in 0isize..=40, z in 0isize..=90) {
             let l = make_layout((a, b, c), (x, y, z)).unwrap();
-            let d = layout_to_descriptor(&l).unwrap();
+            let d = layout_to_naive_descriptor(&l).unwrap();
             let mut offsets = Vec::new();
             for k in 0..c {
                 for j in 0..b {
@@ -207,6 +209,28 @@ mod bridges {
                         prop_assert_eq!(d.calculate_offset(&top), l.crd2idx((i, j, k)));
                         offsets.push(l.crd2idx((i, j, k)));
                     }
+                }
+            }
+            let back = descriptor_to_layout(&d).unwrap();
+            prop_assert_eq!(back.offsets().collect::<Vec<_>>(), offsets, "{} came back as {}", l, back);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(Config { cases: 256, rng_seed: RngSeed::Fixed(0x2e57), failure_persistence: None, ..Config::default() })]
+
+        /// Any (here nested) layout as a descriptor: the same offset at every flat coordinate,
+        /// and back as a layout with the same offsets.
+        #[test]
+        fn nested_layouts_round_trip(a in 1usize..=5, b in 1usize..=4, c in 1usize..=3, x in 0isize..=30, y in 0isize..=30, z in 0isize..=60) {
+            let l = make_layout((a, (b, c)), (x, (y, z))).unwrap();
+            let d = layout_to_descriptor(&l).unwrap();
+            prop_assert_eq!(d.lengths().as_slice(), &[a as isize, (b * c) as isize]);
+            let mut offsets = Vec::new();
+            for j in 0..b * c {
+                for i in 0..a {
+                    prop_assert_eq!(d.calculate_offset(&multi_index([i as isize, j as isize])), l.crd2idx((i, j)));
+                    offsets.push(l.crd2idx((i, j)));
                 }
             }
             let back = descriptor_to_layout(&d).unwrap();

@@ -8,12 +8,16 @@
 //! elements); a descriptor with padding is never a layout (a layout has no invalid positions).
 
 use super::MultiIndex;
-use super::adaptor::Stages;
+use super::adaptor::{Ids, Renumbered, Stage, Stages, make_single_stage_tensor_adaptor};
+use super::cute::{CuteLayout, TopModes};
 use super::descriptor::{NaiveDescriptor, TensorDescriptor, make_naive_tensor_descriptor};
 use crate::algebra::leaves::flat_tuple;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
 use crate::int_tuple::ToArray;
+use crate::layout::Crd2Idx;
 use crate::layout::{Layout, LayoutShape};
 use core::ops::Add;
 use generic_array::ArrayLength;
@@ -22,18 +26,19 @@ use typenum::{Sum, U1};
 /// The largest descriptor [`descriptor_to_layout`] evaluates.
 pub const MAX_BRIDGE_SIZE: isize = 1 << 20;
 
-/// A flat CuTe layout as CK's naive tensor descriptor: top index = the layout's coordinate, the
-/// same offsets, element space size = cosize (for non-negative strides).
+/// A flat CuTe layout as CK's naive tensor descriptor (one `embed`, CK's own transform): top
+/// index = the layout's coordinate, the same offsets, element space size = cosize (for
+/// non-negative strides). Any layout: [`layout_to_descriptor`].
 ///
 /// ```
-/// use const_layout::transform::{layout_to_descriptor, multi_index};
+/// use const_layout::transform::{layout_to_naive_descriptor as layout_to_descriptor, multi_index};
 /// use const_layout::{C, make_layout};
 /// let l = make_layout((C::<4>, 6usize), (C::<1>, 5isize)).unwrap();
 /// let d = layout_to_descriptor(&l).unwrap();
 /// assert_eq!(d.calculate_offset(&multi_index([3, 2])), l.crd2idx((3usize, 2usize)));
 /// assert_eq!(d.element_space_size(), l.cosize() as isize);
 /// ```
-pub fn layout_to_descriptor<S, D>(layout: &Layout<S, D>) -> Result<NaiveDescriptor<S, D>, LayoutError>
+pub fn layout_to_naive_descriptor<S, D>(layout: &Layout<S, D>) -> Result<NaiveDescriptor<S, D>, LayoutError>
 where
     S: ToArray + LayoutShape<D>,
     D: ToArray<Len = S::Len>,
@@ -41,6 +46,41 @@ where
     Sum<U1, S::Len>: ArrayLength,
 {
     make_naive_tensor_descriptor(layout.shape(), layout.stride())
+}
+
+/// The descriptor [`layout_to_descriptor`] builds.
+pub type LayoutDescriptor<S, D> = TensorDescriptor<
+    Renumbered<Stage<CuteLayout<S, D>>>,
+    Sum<U1, <S as TopModes>::Count>,
+    <S as TopModes>::Count,
+>;
+
+/// Any CuTe layout (nested, static or runtime) as a CK descriptor: one [`CuteLayout`] transform
+/// from the layout's top-level modes to the offset, so the top index is CuTe's flat coordinate
+/// (one 1-D coordinate per mode) and every offset is the layout's; the element space size is the
+/// cosize (for non-negative strides).
+///
+/// ```
+/// use const_layout::transform::{layout_to_descriptor, descriptor_to_layout, multi_index};
+/// use const_layout::layout;
+/// let l = layout!((4,(2,3)):(3,(1,8)));
+/// let d = layout_to_descriptor(&l).unwrap();
+/// assert_eq!(d.calculate_offset(&multi_index([1, 5])), l.crd2idx((1usize, 5usize)));
+/// assert_eq!(d.element_space_size(), 3 * 3 + 1 + 2 * 8 + 1);
+/// assert_eq!(descriptor_to_layout(&d).unwrap().to_string(), "(4,(2,3)):(3,(1,8))");
+/// ```
+pub fn layout_to_descriptor<S, D>(layout: &Layout<S, D>) -> Result<LayoutDescriptor<S, D>, LayoutError>
+where
+    S: TopModes + LayoutShape<D>,
+    D: IntTuple,
+    S::Coord: Crd2Idx<S, D>,
+    U1: Add<S::Count>,
+    Sum<U1, S::Count>: ArrayLength,
+{
+    let upper = Ids::<S::Count>::from_iter(0..<S::Count as typenum::Unsigned>::USIZE);
+    let stage = Stage::from_ids(CuteLayout::new(*layout), Ids::from([0]), upper);
+    let space = layout.cosize().value();
+    Ok(TensorDescriptor::from_adaptor(make_single_stage_tensor_adaptor::<U1, _, S::Count>(stage)?, space))
 }
 
 /// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the

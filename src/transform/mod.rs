@@ -33,6 +33,7 @@
 mod adaptor;
 mod bridge;
 mod coordinate;
+mod cute;
 mod descriptor;
 mod linear;
 mod merge;
@@ -43,11 +44,14 @@ pub use adaptor::{
     TransformedAdaptor, UpCountOf, chain_tensor_adaptors, make_single_stage_tensor_adaptor,
     transform_tensor_adaptor,
 };
-pub use bridge::{MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor};
+pub use bridge::{
+    LayoutDescriptor, MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor, layout_to_naive_descriptor,
+};
 pub use coordinate::{
     TensorCoordinate, make_tensor_adaptor_coordinate, make_tensor_coordinate, move_adaptor_coordinate,
     move_tensor_coordinate,
 };
+pub use cute::{CuteLayout, TopModes};
 pub use descriptor::{
     NaiveDescriptor, PackedDescriptor, TensorDescriptor, TransformedDescriptor, make_naive_tensor_descriptor,
     make_naive_tensor_descriptor_packed, transform_tensor_descriptor,
