@@ -156,6 +156,23 @@ pub enum LayoutError {
         /// Why.
         why: &'static str,
     },
+    /// A coordinate-graph edge that has no function in the direction asked (rocRoller's `Forget`
+    /// either way, `Split` forward, `Join` reverse), or that lacks what its function needs.
+    EdgeFunction {
+        /// rocRoller's name of the edge.
+        edge: &'static str,
+        /// Its tag.
+        tag: usize,
+        /// What is missing.
+        why: &'static str,
+    },
+    /// A coordinate graph that cannot answer: a dimension no traversal reaches, a bad tag.
+    Graph {
+        /// What went wrong.
+        what: &'static str,
+        /// The tag concerned.
+        tag: usize,
+    },
     /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
     /// tiler with more modes than the layout).
     ModeOutOfRange {
@@ -252,6 +269,10 @@ impl LayoutError {
             LayoutError::NotALayout { transform, why } => {
                 m.text("not a CuTe layout because of its `").text(transform).text("` transform: ").text(why)
             }
+            LayoutError::EdgeFunction { edge, tag, why } => {
+                m.text("edge ").num(tag as isize).text(" (").text(edge).text("): ").text(why)
+            }
+            LayoutError::Graph { what, tag } => m.text("coordinate graph: ").text(what).text(" (tag ").num(tag as isize).text(")"),
             LayoutError::ModeOutOfRange { op, index, rank } => m
                 .text(op)
                 .text(": mode ")

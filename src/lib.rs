@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod dynamic;
 pub mod error;
 pub mod fast_div;
+pub mod graph;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;

@@ -1,0 +1,339 @@
+//! rocRoller's coordinate graph: dimensions (nodes) joined by coordinate-transform and dataflow
+//! hyperedges, and a transformer that computes unknown coordinates from known ones by traversing
+//! it forward (along the edges) or in reverse (`../shared/reference/rocroller.md`).
+//!
+//! Each hyperedge has ordered sources and destinations; an edge fires only when all of its inputs
+//! (in the traversal's direction) are known, as rocRoller's `Hypergraph::path` requires. A
+//! direction that has no function (`Forget`; `Split` forward; `Join` reverse) is an error that
+//! names the edge, where rocRoller fails on an internal size assertion.
+//!
+//! This first version computes with integers (rocRoller's translate-time constants); the graph is
+//! a fixed-capacity value (no heap), like the runtime-structured layouts.
+//!
+//! ```
+//! use const_layout::graph::{CoordinateGraph, Dimension, Edge, Transformer};
+//! // rocRoller's "Basic" test: x(64), y(64) flattened into m.
+//! let mut g = CoordinateGraph::new();
+//! let x = g.add_dimension(Dimension::sub_dimension(0, 64, 1)).unwrap();
+//! let y = g.add_dimension(Dimension::sub_dimension(1, 64, 1)).unwrap();
+//! let m = g.add_dimension(Dimension::linear(4096, 1)).unwrap();
+//! g.add_edge(Edge::Flatten, &[x, y], &[m]).unwrap();
+//! let mut t = Transformer::new(&g);
+//! t.set_coordinate(x, 5);
+//! t.set_coordinate(y, 3);
+//! assert_eq!(t.forward(&[m]).unwrap(), [323]);
+//! let mut r = Transformer::new(&g);
+//! r.set_coordinate(m, 67);
+//! assert_eq!(r.reverse(&[x]).unwrap(), [1]); // y is not needed for x
+//! ```
+
+mod transformer;
+
+pub use transformer::Transformer;
+
+use crate::error::LayoutError;
+
+/// The most elements (dimensions and edges together, one tag space) a graph holds.
+pub const MAX_ELEMENTS: usize = 64;
+/// The most sources, or destinations, of one edge.
+pub const MAX_ENDS: usize = 8;
+
+/// An element's tag: dimensions and edges are numbered in one space, as in rocRoller.
+pub type Tag = usize;
+
+/// rocRoller's dimension kinds (`Dimension_fwd.hpp`). Sub-dimension kinds carry their `dim`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DimensionKind {
+    /// `ForLoop`: the iteration of a loop.
+    ForLoop,
+    /// `Adhoc`: a temporary dimension of one transform.
+    Adhoc,
+    /// `ElementNumber`: values of a thread tile held in registers.
+    ElementNumber(u8),
+    /// `Lane`: a lane within a wavefront.
+    Lane,
+    /// `LDS`: local memory.
+    Lds,
+    /// `Linear`: a linear (usually flattened) dimension.
+    Linear,
+    /// `MacroTile`: a workgroup's tile.
+    MacroTile,
+    /// `MacroTileIndex`: the index within a macro tile along `dim`.
+    MacroTileIndex(u8),
+    /// `MacroTileNumber`: the number of the macro tile along `dim`.
+    MacroTileNumber(u8),
+    /// `SubDimension`: one dimension of a tensor.
+    SubDimension(u8),
+    /// `ThreadTile`.
+    ThreadTile,
+    /// `ThreadTileIndex` along `dim`.
+    ThreadTileIndex(u8),
+    /// `ThreadTileNumber` along `dim`.
+    ThreadTileNumber(u8),
+    /// `Unroll`: an unrolled iteration.
+    Unroll,
+    /// `User`: a user's tensor.
+    User,
+    /// `VGPR`: register storage.
+    Vgpr,
+    /// `VGPRBlockNumber`.
+    VgprBlockNumber,
+    /// `VGPRBlockIndex`.
+    VgprBlockIndex,
+    /// `WaveTile`.
+    WaveTile,
+    /// `WaveTileIndex` along `dim`.
+    WaveTileIndex(u8),
+    /// `WaveTileNumber` along `dim`.
+    WaveTileNumber(u8),
+    /// `Wavefront` along `dim`.
+    Wavefront(u8),
+    /// `Workgroup` along `dim` (0, 1, 2 = x, y, z).
+    Workgroup(u8),
+    /// `Workitem` along `dim`.
+    Workitem(u8),
+}
+
+/// A dimension: its kind, and its size and stride where known (rocRoller's `BaseDimension`).
+///
+/// ```
+/// use const_layout::graph::{Dimension, DimensionKind};
+/// let d = Dimension::new(DimensionKind::Unroll).with_size(4);
+/// assert_eq!((d.size(), d.stride()), (Some(4), None));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dimension {
+    kind: DimensionKind,
+    size: Option<isize>,
+    stride: Option<isize>,
+}
+
+impl Dimension {
+    /// A dimension of a kind, size and stride unknown.
+    pub const fn new(kind: DimensionKind) -> Self {
+        Dimension { kind, size: None, stride: None }
+    }
+    /// With a size.
+    pub const fn with_size(mut self, size: isize) -> Self {
+        self.size = Some(size);
+        self
+    }
+    /// With a stride.
+    pub const fn with_stride(mut self, stride: isize) -> Self {
+        self.stride = Some(stride);
+        self
+    }
+    /// `SubDimension(dim, size, stride)`.
+    pub const fn sub_dimension(dim: u8, size: isize, stride: isize) -> Self {
+        Dimension::new(DimensionKind::SubDimension(dim)).with_size(size).with_stride(stride)
+    }
+    /// `Linear(size, stride)`.
+    pub const fn linear(size: isize, stride: isize) -> Self {
+        Dimension::new(DimensionKind::Linear).with_size(size).with_stride(stride)
+    }
+    /// The kind.
+    pub const fn kind(&self) -> DimensionKind {
+        self.kind
+    }
+    /// The size, if known.
+    pub const fn size(&self) -> Option<isize> {
+        self.size
+    }
+    /// The stride, if known.
+    pub const fn stride(&self) -> Option<isize> {
+        self.stride
+    }
+}
+
+/// rocRoller's edges (`CoordinateEdge_fwd.hpp`): coordinate transforms, which index traversal
+/// follows, and dataflow edges, which it never follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    /// Row-major flattening by the sources' sizes: `o = ((i0*n1 + i1)*n2 + i2)...`.
+    Flatten,
+    /// One source split row-major by the destinations' sizes (the first takes the rest).
+    Tile,
+    /// Many sources to one: `o = Σ i_k * stride(S_k)`. No reverse.
+    Join,
+    /// One source from many destinations: reverse `i = Σ o_k * stride(D_k)`. No forward.
+    Split,
+    /// Piecewise concatenation selected by the last source: `o = i_k + Σ_{j<k} size(S_j)`.
+    Sunder,
+    /// Identity.
+    PassThrough,
+    /// Identity (the destinations inherit the sources' coordinates).
+    Inherit,
+    /// Identity.
+    MakeOutput,
+    /// Coordinates are lost: no function either way.
+    Forget,
+    /// No index function.
+    ConstructMacroTile,
+    /// No index function.
+    DestructMacroTile,
+    /// Dataflow: data moves between storage nodes.
+    DataFlow,
+    /// Dataflow: register aliasing.
+    Alias,
+    /// Dataflow: a buffer descriptor.
+    Buffer,
+    /// Dataflow: storage duplicated.
+    Duplicate,
+    /// Dataflow: indexing into registers.
+    Index(i32),
+    /// Dataflow: the register holding a running offset.
+    Offset,
+    /// Dataflow: the register holding a per-iteration increment.
+    Stride,
+    /// Dataflow: a view of another node.
+    View,
+}
+
+impl Edge {
+    /// rocRoller's name.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Edge::Flatten => "Flatten",
+            Edge::Tile => "Tile",
+            Edge::Join => "Join",
+            Edge::Split => "Split",
+            Edge::Sunder => "Sunder",
+            Edge::PassThrough => "PassThrough",
+            Edge::Inherit => "Inherit",
+            Edge::MakeOutput => "MakeOutput",
+            Edge::Forget => "Forget",
+            Edge::ConstructMacroTile => "ConstructMacroTile",
+            Edge::DestructMacroTile => "DestructMacroTile",
+            Edge::DataFlow => "DataFlow",
+            Edge::Alias => "Alias",
+            Edge::Buffer => "Buffer",
+            Edge::Duplicate => "Duplicate",
+            Edge::Index(_) => "Index",
+            Edge::Offset => "Offset",
+            Edge::Stride => "Stride",
+            Edge::View => "View",
+        }
+    }
+
+    /// Whether index traversal follows it (a coordinate transform, not dataflow).
+    pub const fn is_coordinate_transform(&self) -> bool {
+        !matches!(
+            self,
+            Edge::DataFlow
+                | Edge::Alias
+                | Edge::Buffer
+                | Edge::Duplicate
+                | Edge::Index(_)
+                | Edge::Offset
+                | Edge::Stride
+                | Edge::View
+        )
+    }
+}
+
+/// Ordered ends of an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ends {
+    pub(crate) len: usize,
+    pub(crate) tags: [Tag; MAX_ENDS],
+}
+
+impl Ends {
+    pub(crate) fn as_slice(&self) -> &[Tag] {
+        &self.tags[..self.len]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Element {
+    Empty,
+    Dimension(Dimension),
+    Edge { edge: Edge, srcs: Ends, dsts: Ends },
+}
+
+/// rocRoller's `CoordinateGraph`: a hypergraph of [`Dimension`]s and [`Edge`]s in one tag space.
+#[derive(Clone, Debug)]
+pub struct CoordinateGraph {
+    elements: [Element; MAX_ELEMENTS],
+    count: usize,
+}
+
+impl Default for CoordinateGraph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CoordinateGraph {
+    /// An empty graph.
+    pub const fn new() -> Self {
+        CoordinateGraph { elements: [Element::Empty; MAX_ELEMENTS], count: 0 }
+    }
+
+    /// Add a dimension; its tag.
+    pub fn add_dimension(&mut self, d: Dimension) -> Result<Tag, LayoutError> {
+        self.push(Element::Dimension(d))
+    }
+
+    /// Add an edge from the ordered `srcs` to the ordered `dsts` (dimensions); its tag.
+    pub fn add_edge(&mut self, edge: Edge, srcs: &[Tag], dsts: &[Tag]) -> Result<Tag, LayoutError> {
+        let ends = |tags: &[Tag]| -> Result<Ends, LayoutError> {
+            if tags.len() > MAX_ENDS {
+                return Err(LayoutError::TooLarge);
+            }
+            let mut e = Ends { len: tags.len(), tags: [0; MAX_ENDS] };
+            for (k, &t) in tags.iter().enumerate() {
+                if self.dimension(t).is_none() {
+                    return Err(LayoutError::Graph { what: "an edge end is not a dimension", tag: t });
+                }
+                e.tags[k] = t;
+            }
+            Ok(e)
+        };
+        let (srcs, dsts) = (ends(srcs)?, ends(dsts)?);
+        self.push(Element::Edge { edge, srcs, dsts })
+    }
+
+    fn push(&mut self, e: Element) -> Result<Tag, LayoutError> {
+        if self.count == MAX_ELEMENTS {
+            return Err(LayoutError::TooLarge);
+        }
+        self.elements[self.count] = e;
+        self.count += 1;
+        Ok(self.count - 1)
+    }
+
+    /// The dimension of a tag, if it is one.
+    pub fn dimension(&self, tag: Tag) -> Option<&Dimension> {
+        match self.elements.get(tag) {
+            Some(Element::Dimension(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The edge of a tag with its sources and destinations, if it is one.
+    pub fn edge(&self, tag: Tag) -> Option<(Edge, &[Tag], &[Tag])> {
+        match self.elements.get(tag) {
+            Some(Element::Edge { edge, srcs, dsts }) => Some((*edge, srcs.as_slice(), dsts.as_slice())),
+            _ => None,
+        }
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the graph is empty.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The edges into a dimension (as a destination), or out of it (as a source).
+    pub(crate) fn edges_at(&self, dim: Tag, into: bool) -> impl Iterator<Item = Tag> + '_ {
+        (0..self.count).filter(move |&e| match self.edge(e) {
+            Some((_, s, d)) => (if into { d } else { s }).contains(&dim),
+            None => false,
+        })
+    }
+}

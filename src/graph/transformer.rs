@@ -1,0 +1,402 @@
+//! rocRoller's `Transformer`: known coordinates in, the others out, by traversing the graph;
+//! and the incremental derivation of a coordinate (how a target moves per unit of another).
+
+use super::{CoordinateGraph, Edge, MAX_ELEMENTS, MAX_ENDS, Tag};
+use crate::error::LayoutError;
+
+/// Which way values flow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    Forward,
+    Reverse,
+}
+
+/// Tags in traversal order (edges after their inputs).
+struct Order {
+    len: usize,
+    tags: [Tag; MAX_ELEMENTS],
+}
+
+impl Order {
+    fn new() -> Self {
+        Order { len: 0, tags: [0; MAX_ELEMENTS] }
+    }
+    fn push(&mut self, t: Tag) {
+        if self.len < MAX_ELEMENTS {
+            self.tags[self.len] = t;
+            self.len += 1;
+        }
+    }
+    fn extend(&mut self, o: &Order) {
+        for &t in &o.tags[..o.len] {
+            self.push(t);
+        }
+    }
+}
+
+/// rocRoller's `Transformer` over a [`CoordinateGraph`]: set the coordinates you know, ask for
+/// others forward (along the edges) or in reverse.
+///
+/// ```
+/// use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
+/// // rocRoller's Basic1D01: u -Split-> i(1024, stride 2) -Tile-> (wg, wf(64)).
+/// let mut g = CoordinateGraph::new();
+/// let u = g.add_dimension(Dimension::new(DimensionKind::User)).unwrap();
+/// let i = g.add_dimension(Dimension::linear(1024, 2)).unwrap();
+/// let wg = g.add_dimension(Dimension::new(DimensionKind::Workgroup(0))).unwrap();
+/// let wf = g.add_dimension(Dimension::new(DimensionKind::Workitem(0)).with_size(64)).unwrap();
+/// g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+/// g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+/// let mut t = Transformer::new(&g);
+/// t.set_coordinate(wg, 2);
+/// t.set_coordinate(wf, 33);
+/// assert_eq!(t.reverse(&[i, u]).unwrap(), [161, 322]);
+/// ```
+#[derive(Clone)]
+pub struct Transformer<'g> {
+    graph: &'g CoordinateGraph,
+    known: [Option<isize>; MAX_ELEMENTS],
+}
+
+impl<'g> Transformer<'g> {
+    /// No coordinate known yet.
+    pub fn new(graph: &'g CoordinateGraph) -> Self {
+        Transformer { graph, known: [None; MAX_ELEMENTS] }
+    }
+
+    /// Set a coordinate (rocRoller's `setCoordinate`).
+    pub fn set_coordinate(&mut self, tag: Tag, value: isize) {
+        if let Some(k) = self.known.get_mut(tag) {
+            *k = Some(value);
+        }
+    }
+
+    /// A coordinate set before, if any.
+    pub fn coordinate(&self, tag: Tag) -> Option<isize> {
+        self.known.get(tag).copied().flatten()
+    }
+
+    /// Forget a coordinate.
+    pub fn remove_coordinate(&mut self, tag: Tag) {
+        if let Some(k) = self.known.get_mut(tag) {
+            *k = None;
+        }
+    }
+
+    /// The coordinates `dsts` from the known ones, along the edges (rocRoller's `forward`).
+    pub fn forward<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+        self.traverse(Dir::Forward, dsts)
+    }
+
+    /// The coordinates `dsts` from the known ones, against the edges (rocRoller's `reverse`).
+    pub fn reverse<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+        self.traverse(Dir::Reverse, dsts)
+    }
+
+    /// How much each of `dsts` moves when `x` moves by `dx`, along the edges (rocRoller's
+    /// `forwardStride`): the other known coordinates stay; a target the step does not reach
+    /// moves by 0.
+    pub fn forward_stride<const N: usize>(
+        &self,
+        x: Tag,
+        dx: isize,
+        dsts: &[Tag; N],
+    ) -> Result<[isize; N], LayoutError> {
+        self.stride(Dir::Forward, x, dx, dsts)
+    }
+
+    /// The same against the edges (rocRoller's `reverseStride`).
+    pub fn reverse_stride<const N: usize>(
+        &self,
+        x: Tag,
+        dx: isize,
+        dsts: &[Tag; N],
+    ) -> Result<[isize; N], LayoutError> {
+        self.stride(Dir::Reverse, x, dx, dsts)
+    }
+
+    /// Whether `dsts` can be reached from the known coordinates (rocRoller's `hasPath`).
+    pub fn has_path(&self, dsts: &[Tag], forward: bool) -> bool {
+        let dir = if forward { Dir::Forward } else { Dir::Reverse };
+        let mut visited = [None; MAX_ELEMENTS];
+        let starts = |t: Tag| self.coordinate(t).is_some();
+        let mut order = Order::new();
+        for &d in dsts {
+            order.extend(&self.path(dir, &starts, d, &mut visited));
+        }
+        dsts.iter().all(|&d| visited.get(d) == Some(&Some(true)))
+    }
+
+    /// rocRoller's `Hypergraph::path`: from `end` back against the direction; a dimension is
+    /// reachable if any edge into it is, an edge only if all its inputs are. Post-order.
+    fn path(
+        &self,
+        dir: Dir,
+        starts: &dyn Fn(Tag) -> bool,
+        end: Tag,
+        visited: &mut [Option<bool>; MAX_ELEMENTS],
+    ) -> Order {
+        let mut out = Order::new();
+        if end >= MAX_ELEMENTS || visited[end].is_some() {
+            return out;
+        }
+        if self.graph.dimension(end).is_some() && starts(end) {
+            visited[end] = Some(true);
+            out.push(end);
+            return out;
+        }
+        visited[end] = Some(false);
+        let mut results = Order::new();
+        let mut inputs = [0; MAX_ELEMENTS];
+        let mut n = 0;
+        match self.graph.edge(end) {
+            Some((_, srcs, dsts)) => {
+                for &t in if dir == Dir::Forward { srcs } else { dsts } {
+                    inputs[n] = t;
+                    n += 1;
+                }
+            }
+            None => {
+                for e in self.graph.edges_at(end, dir == Dir::Forward) {
+                    if self.graph.edge(e).is_some_and(|(edge, _, _)| edge.is_coordinate_transform()) {
+                        inputs[n] = e;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let is_edge = self.graph.edge(end).is_some();
+        for k in 0..n {
+            let next = inputs[k];
+            results.extend(&self.path(dir, starts, next, visited));
+            let satisfied = !is_edge || inputs[..n].iter().all(|&z| visited[z] == Some(true));
+            visited[end] = Some((visited[end] == Some(true) || visited[next] == Some(true)) && satisfied);
+        }
+        if visited[end] == Some(true) {
+            out.extend(&results);
+            out.push(end);
+        }
+        out
+    }
+
+    fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+        let mut values = self.known;
+        let starts = |t: Tag| self.coordinate(t).is_some();
+        let mut visited = [None; MAX_ELEMENTS];
+        for &d in dsts {
+            let order = self.path(dir, &starts, d, &mut visited);
+            for &t in &order.tags[..order.len] {
+                if self.graph.edge(t).is_some() {
+                    self.fire(dir, t, &mut values)?;
+                }
+            }
+        }
+        let mut out = [0; N];
+        for (o, &d) in out.iter_mut().zip(dsts) {
+            *o = values
+                .get(d)
+                .copied()
+                .flatten()
+                .ok_or(LayoutError::Graph { what: "no path reaches this dimension", tag: d })?;
+        }
+        Ok(out)
+    }
+
+    /// The size (or stride) of a dimension an edge needs.
+    fn need(&self, tag: Tag, edge: Edge, at: Tag, stride: bool) -> Result<isize, LayoutError> {
+        let d = self.graph.dimension(tag).ok_or(LayoutError::Graph { what: "not a dimension", tag })?;
+        let v = if stride { d.stride() } else { d.size() };
+        v.ok_or(LayoutError::EdgeFunction {
+            edge: edge.name(),
+            tag: at,
+            why: if stride {
+                "a dimension it reads has no stride"
+            } else {
+                "a dimension it reads has no size"
+            },
+        })
+    }
+
+    /// Compute the outputs of edge `e` from its inputs, in direction `dir`.
+    fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<isize>; MAX_ELEMENTS]) -> Result<(), LayoutError> {
+        let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
+        let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
+        let mut v = [0isize; MAX_ENDS];
+        for (k, &t) in ins.iter().enumerate() {
+            match values[t] {
+                Some(x) => v[k] = x,
+                // An input without a value (an unselected Sunder branch): only Sunder may read it.
+                None if edge == Edge::Sunder => v[k] = 0,
+                None => return Ok(()),
+            }
+        }
+        let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+        let mut out = [0isize; MAX_ENDS];
+        match (edge, dir) {
+            (Edge::Flatten, Dir::Forward) => {
+                let mut acc = v[0];
+                for (k, &s) in srcs.iter().enumerate().skip(1) {
+                    acc = acc * self.need(s, edge, e, false)? + v[k];
+                }
+                out[0] = acc;
+            }
+            (Edge::Tile, Dir::Reverse) => {
+                let mut acc = v[0];
+                for (k, &d) in dsts.iter().enumerate().skip(1) {
+                    acc = acc * self.need(d, edge, e, false)? + v[k];
+                }
+                out[0] = acc;
+            }
+            (Edge::Tile, Dir::Forward) | (Edge::Flatten, Dir::Reverse) => {
+                let parts = if edge == Edge::Tile { dsts } else { srcs };
+                let mut t = v[0];
+                for k in (1..parts.len()).rev() {
+                    let size = self.need(parts[k], edge, e, false)?;
+                    if size <= 0 {
+                        return Err(none("a dimension it splits by has no positive size"));
+                    }
+                    out[k] = t.rem_euclid(size);
+                    t = t.div_euclid(size);
+                }
+                out[0] = t;
+            }
+            (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
+                let mut acc = 0;
+                for (k, &t) in ins.iter().enumerate() {
+                    acc += v[k] * self.need(t, edge, e, true)?;
+                }
+                out[0] = acc;
+            }
+            (Edge::Sunder, _) => {
+                let n = ins.len();
+                if n < 2 {
+                    return Err(none("Sunder needs branches and a selector"));
+                }
+                let k = values[ins[n - 1]].ok_or(none("its selector has no value"))?;
+                if k < 0 || k as usize >= n - 1 {
+                    return Err(none("its selector is not the index of a branch"));
+                }
+                let k = k as usize;
+                if values[ins[k]].is_none() {
+                    return Ok(());
+                }
+                let mut acc = v[k];
+                for &t in &ins[..k] {
+                    acc += self.need(t, edge, e, false)?;
+                }
+                out[0] = acc;
+            }
+            (Edge::Split, Dir::Forward) if outs.len() != 1 => {
+                return Err(none("Split has no forward function (one to many)"));
+            }
+            (Edge::Join, Dir::Reverse) if outs.len() != 1 => {
+                return Err(none("Join has no reverse function (one to many)"));
+            }
+            (Edge::Forget | Edge::ConstructMacroTile | Edge::DestructMacroTile, _) => {
+                return Err(none("no index function is defined for it"));
+            }
+            _ => {
+                // The identities (PassThrough, Inherit, MakeOutput; Split and Join of one end).
+                if ins.len() != outs.len() {
+                    return Err(none("an identity edge with different numbers of inputs and outputs"));
+                }
+                out[..ins.len()].copy_from_slice(&v[..ins.len()]);
+            }
+        }
+        for (k, &t) in outs.iter().enumerate() {
+            values[t] = Some(out[k]);
+        }
+        Ok(())
+    }
+
+    fn stride<const N: usize>(
+        &self,
+        dir: Dir,
+        x: Tag,
+        dx: isize,
+        dsts: &[Tag; N],
+    ) -> Result<[isize; N], LayoutError> {
+        let mut deltas: [Option<isize>; MAX_ELEMENTS] = [None; MAX_ELEMENTS];
+        if x < MAX_ELEMENTS {
+            deltas[x] = Some(dx);
+        }
+        let starts = |t: Tag| t == x || self.coordinate(t).is_some();
+        let mut visited = [None; MAX_ELEMENTS];
+        for &d in dsts {
+            let order = self.path(dir, &starts, d, &mut visited);
+            for &t in &order.tags[..order.len] {
+                if self.graph.edge(t).is_some() {
+                    self.fire_delta(dir, t, &mut deltas)?;
+                }
+            }
+        }
+        let mut out = [0; N];
+        for (o, &d) in out.iter_mut().zip(dsts) {
+            *o = deltas.get(d).copied().flatten().unwrap_or(0);
+        }
+        Ok(out)
+    }
+
+    /// rocRoller's edge "diff" visitors: the outputs' steps from the inputs' (missing as 0).
+    fn fire_delta(
+        &self,
+        dir: Dir,
+        e: Tag,
+        deltas: &mut [Option<isize>; MAX_ELEMENTS],
+    ) -> Result<(), LayoutError> {
+        let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
+        let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
+        let d = |t: Tag| deltas[t].unwrap_or(0);
+        let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+        let mut out = [0isize; MAX_ENDS];
+        match (edge, dir) {
+            (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
+                let mut acc = d(ins[0]);
+                for &t in &ins[1..] {
+                    acc = acc * self.need(t, edge, e, false)? + d(t);
+                }
+                out[0] = acc;
+            }
+            (Edge::Tile, Dir::Forward) | (Edge::Flatten, Dir::Reverse) => {
+                let mut t = d(ins[0]);
+                for k in (1..outs.len()).rev() {
+                    let size = self.need(outs[k], edge, e, false)?;
+                    if size <= 0 {
+                        return Err(none("a dimension it splits by has no positive size"));
+                    }
+                    out[k] = t % size;
+                    t /= size;
+                }
+                out[0] = t;
+            }
+            (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
+                let mut acc = 0;
+                for &t in ins {
+                    acc += d(t) * self.need(t, edge, e, true)?;
+                }
+                out[0] = acc;
+            }
+            (Edge::Sunder, _) => {
+                let n = ins.len();
+                let k = self.coordinate(ins[n.saturating_sub(1)]).ok_or(none("its selector has no value"))?;
+                if n < 2 || k < 0 || k as usize >= n - 1 {
+                    return Err(none("its selector is not the index of a branch"));
+                }
+                out[0] = d(ins[k as usize]);
+            }
+            (Edge::PassThrough, _) => {
+                for (k, &t) in ins.iter().enumerate().take(outs.len()) {
+                    out[k] = d(t);
+                }
+            }
+            _ => return Err(none("no derivative is defined for it in this direction")),
+        }
+        for (k, &t) in outs.iter().enumerate() {
+            // As rocRoller's `emplace`: a step already there stays.
+            if deltas[t].is_none() {
+                deltas[t] = Some(out[k]);
+            }
+        }
+        Ok(())
+    }
+}

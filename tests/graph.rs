@@ -1,0 +1,335 @@
+//! rocRoller's coordinate graph (`const_layout::graph`): every numeric expectation of rocRoller's
+//! `test/unit/CoordinateGraphTest.cpp` as the reference records them
+//! (`../shared/reference/rocroller.md` section 5, reproduced there by a re-implementation), the
+//! reference's extra cases, and traversal against the layout algebra.
+
+use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, Tag, Transformer};
+use const_layout::{LayoutError, LayoutRight, make_layout};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+fn dim(g: &mut CoordinateGraph, kind: DimensionKind, size: Option<isize>, stride: Option<isize>) -> Tag {
+    let mut d = Dimension::new(kind);
+    if let Some(s) = size {
+        d = d.with_size(s);
+    }
+    if let Some(s) = stride {
+        d = d.with_stride(s);
+    }
+    g.add_dimension(d).unwrap()
+}
+
+fn lin(g: &mut CoordinateGraph, size: isize, stride: isize) -> Tag {
+    g.add_dimension(Dimension::linear(size, stride)).unwrap()
+}
+
+fn edge_error(r: Result<impl core::fmt::Debug, LayoutError>) -> &'static str {
+    match r {
+        Err(LayoutError::EdgeFunction { edge, .. }) => edge,
+        Err(LayoutError::Graph { what, .. }) => what,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn basic_and_basic3d() {
+    let mut g = CoordinateGraph::new();
+    let (x, y) = (lin(&mut g, 64, 1), lin(&mut g, 64, 1));
+    let m = lin(&mut g, 4096, 1);
+    g.add_edge(Edge::Flatten, &[x, y], &[m]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(x, 5);
+    t.set_coordinate(y, 3);
+    assert_eq!(t.forward(&[m]).unwrap(), [323]);
+    let mut r = Transformer::new(&g);
+    r.set_coordinate(m, 67);
+    assert_eq!(r.reverse(&[x]).unwrap(), [1]);
+    assert_eq!(r.reverse(&[y]).unwrap(), [3]);
+
+    // Basic3D: strides are ignored by Flatten.
+    let mut g = CoordinateGraph::new();
+    let (x, y, z) = (lin(&mut g, 64, 1), lin(&mut g, 32, 4), lin(&mut g, 16, 8));
+    let m = lin(&mut g, 64 * 32 * 16, 1);
+    g.add_edge(Edge::Flatten, &[x, y, z], &[m]).unwrap();
+    let mut t = Transformer::new(&g);
+    for (tag, v) in [(x, 5), (y, 3), (z, 7)] {
+        t.set_coordinate(tag, v);
+    }
+    assert_eq!(t.forward(&[m]).unwrap(), [2615]);
+    for (mv, xyz) in [(5, [0, 0, 5]), (2615, [5, 3, 7])] {
+        let mut r = Transformer::new(&g);
+        r.set_coordinate(m, mv);
+        assert_eq!(r.reverse(&[x, y, z]).unwrap(), xyz, "m = {mv}");
+    }
+}
+
+#[test]
+fn basic_1d() {
+    // Basic1D01: u -Split-> i(1024, stride 2) -Tile-> (wg, wf(64)).
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let i = lin(&mut g, 1024, 2);
+    let wg = dim(&mut g, DimensionKind::Workgroup(0), None, None);
+    let wf = dim(&mut g, DimensionKind::Workitem(0), Some(64), None);
+    g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+    g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(wg, 2);
+    t.set_coordinate(wf, 33);
+    assert_eq!(t.reverse(&[i, u]).unwrap(), [161, 322]);
+    let mut f = Transformer::new(&g);
+    f.set_coordinate(i, 161);
+    assert_eq!(f.forward(&[wg, wf]).unwrap(), [2, 33]);
+
+    // Basic1D02: Tile(i; wg, wf(64), Unroll(4)).
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let i = lin(&mut g, 1024, 2);
+    let wg = dim(&mut g, DimensionKind::Workgroup(0), None, None);
+    let wf = dim(&mut g, DimensionKind::Workitem(0), Some(64), None);
+    let un = dim(&mut g, DimensionKind::Unroll, Some(4), None);
+    g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+    g.add_edge(Edge::Tile, &[i], &[wg, wf, un]).unwrap();
+    let mut t = Transformer::new(&g);
+    for (tag, v) in [(wg, 2), (wf, 33), (un, 2)] {
+        t.set_coordinate(tag, v);
+    }
+    assert_eq!(t.reverse(&[i, u]).unwrap(), [646, 1292]);
+
+    // Basic1D03: Tile(i; wg, wf(256)), Tile(wf; thread(64), Unroll(4)).
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let i = lin(&mut g, 1024, 2);
+    let wg = dim(&mut g, DimensionKind::Workgroup(0), None, None);
+    let wf = dim(&mut g, DimensionKind::Workitem(0), Some(256), None);
+    let th = dim(&mut g, DimensionKind::Adhoc, Some(64), None);
+    let un = dim(&mut g, DimensionKind::Unroll, Some(4), None);
+    g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+    g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    g.add_edge(Edge::Tile, &[wf], &[th, un]).unwrap();
+    let mut t = Transformer::new(&g);
+    for (tag, v) in [(wg, 2), (th, 33), (un, 2)] {
+        t.set_coordinate(tag, v);
+    }
+    assert_eq!(t.reverse(&[u]).unwrap(), [1292]);
+}
+
+/// TensorTile2DLoadStore: A -Split-> (Ai(M=100, stride K=300), Aj(K, 1)), each tiled by a
+/// workgroup and a 16-wide macro-tile index, the indices joined into the tile.
+fn tensor_tile(m: isize, n: isize) -> (CoordinateGraph, [Tag; 8]) {
+    let mut g = CoordinateGraph::new();
+    let a = dim(&mut g, DimensionKind::User, None, None);
+    let ai = dim(&mut g, DimensionKind::SubDimension(0), Some(m), Some(n));
+    let aj = dim(&mut g, DimensionKind::SubDimension(1), Some(n), Some(1));
+    let tx = dim(&mut g, DimensionKind::Workgroup(0), None, None);
+    let ty = dim(&mut g, DimensionKind::Workgroup(1), None, None);
+    let i = dim(&mut g, DimensionKind::MacroTileIndex(0), Some(16), Some(16));
+    let j = dim(&mut g, DimensionKind::MacroTileIndex(1), Some(16), Some(1));
+    let tile = dim(&mut g, DimensionKind::MacroTile, None, None);
+    g.add_edge(Edge::Split, &[a], &[ai, aj]).unwrap();
+    g.add_edge(Edge::Tile, &[ai], &[tx, i]).unwrap();
+    g.add_edge(Edge::Tile, &[aj], &[ty, j]).unwrap();
+    g.add_edge(Edge::Join, &[i, j], &[tile]).unwrap();
+    (g, [a, ai, aj, tx, ty, i, j, tile])
+}
+
+#[test]
+fn tensor_tile_2d() {
+    let (g, [a, ai, _aj, tx, ty, i, j, _tile]) = tensor_tile(100, 300);
+    let mut t = Transformer::new(&g);
+    for (tag, v) in [(tx, 4), (ty, 5), (i, 33), (j, 2)] {
+        t.set_coordinate(tag, v);
+    }
+    assert_eq!(t.reverse(&[ai, a]).unwrap(), [97, 29182]);
+    // With only (tx, i) known, Aj is unreachable and the Split cannot fire.
+    let mut p = Transformer::new(&g);
+    p.set_coordinate(tx, 4);
+    p.set_coordinate(i, 33);
+    assert_eq!(edge_error(p.reverse(&[a])), "no path reaches this dimension");
+    assert!(!p.has_path(&[a], false));
+    // Forward from Ai = 17: i = 17 mod 16.
+    let mut f = Transformer::new(&g);
+    f.set_coordinate(ai, 17);
+    assert_eq!(f.forward(&[i]).unwrap(), [1]);
+}
+
+#[test]
+fn tensor_tile_2d_strides() {
+    // TensorTile2DLoadStore03: M = 1600, N = 4800, plus Flatten(tx, i; Di), Flatten(ty, j; Dj),
+    // Join(Di(stride N), Dj(1); D). All coordinates zero-filled, as the code generator does.
+    let (mut g, [a, _ai, _aj, tx, ty, i, j, _tile]) = tensor_tile(1600, 4800);
+    let di = dim(&mut g, DimensionKind::Adhoc, Some(1600), Some(4800));
+    let dj = dim(&mut g, DimensionKind::Adhoc, Some(4800), Some(1));
+    let d = dim(&mut g, DimensionKind::User, None, None);
+    g.add_edge(Edge::Flatten, &[tx, i], &[di]).unwrap();
+    g.add_edge(Edge::Flatten, &[ty, j], &[dj]).unwrap();
+    g.add_edge(Edge::Join, &[di, dj], &[d]).unwrap();
+    let mut t = Transformer::new(&g);
+    for tag in [tx, ty, i, j] {
+        t.set_coordinate(tag, 0);
+    }
+    assert_eq!(t.reverse_stride(tx, 1, &[a]).unwrap(), [76800]);
+    assert_eq!(t.reverse_stride(i, 2, &[a]).unwrap(), [9600]);
+    assert_eq!(t.reverse_stride(j, 1, &[a]).unwrap(), [1]);
+    assert_eq!(t.reverse_stride(ty, 2, &[a]).unwrap(), [32]);
+    assert_eq!(t.forward_stride(ty, 2, &[d]).unwrap(), [32]);
+}
+
+#[test]
+fn sunder() {
+    // input -Sunder-> (linX(100), linY(24), linZ(17), sw(2)); each lin tiled.
+    let mut g = CoordinateGraph::new();
+    let input = dim(&mut g, DimensionKind::User, None, None);
+    let (x, y, z) = (lin(&mut g, 100, 1), lin(&mut g, 24, 1), lin(&mut g, 17, 1));
+    let sw = lin(&mut g, 2, 1);
+    g.add_edge(Edge::Sunder, &[input], &[x, y, z, sw]).unwrap();
+    let parts = [(x, 10), (y, 6), (z, 9)].map(|(l, inner)| {
+        let outer = dim(&mut g, DimensionKind::Adhoc, None, None);
+        let inner = dim(&mut g, DimensionKind::Adhoc, Some(inner), None);
+        g.add_edge(Edge::Tile, &[l], &[outer, inner]).unwrap();
+        (outer, inner)
+    });
+    let [(a, b), (c, dd), (e, f)] = parts;
+    let mut t = Transformer::new(&g);
+    for (tag, v) in [(a, 8), (b, 3), (c, 1), (dd, 4), (e, 0), (f, 19)] {
+        t.set_coordinate(tag, v);
+    }
+    for (s, expected) in [(0, 83), (1, 110), (2, 143)] {
+        t.set_coordinate(sw, s);
+        assert_eq!(t.reverse(&[input]).unwrap(), [expected], "sw = {s}");
+    }
+    t.set_coordinate(sw, 3);
+    assert_eq!(edge_error(t.reverse(&[input])), "Sunder");
+    // Strides: only the selected branch moves the input.
+    let cases = [
+        (0, b, 2, 2),
+        (0, a, 2, 20),
+        (0, dd, 2, 0),
+        (1, dd, 3, 3),
+        (1, c, 3, 18),
+        (2, f, 1, 1),
+        (2, e, 3, 27),
+    ];
+    for (s, x, dx, expected) in cases {
+        t.set_coordinate(sw, s);
+        assert_eq!(t.reverse_stride(x, dx, &[input]).unwrap(), [expected], "sw = {s}, tag {x} by {dx}");
+    }
+}
+
+#[test]
+fn has_path() {
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let (i, j) = (lin(&mut g, 16, 4), lin(&mut g, 4, 1));
+    let (wg, wf) = (
+        dim(&mut g, DimensionKind::Workgroup(0), None, None),
+        dim(&mut g, DimensionKind::Workitem(0), Some(4), None),
+    );
+    g.add_edge(Edge::Split, &[u], &[i, j]).unwrap();
+    g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    let knowing = |tags: &[Tag]| {
+        let mut t = Transformer::new(&g);
+        for &tag in tags {
+            t.set_coordinate(tag, 0);
+        }
+        t
+    };
+    assert!(knowing(&[wg, wf, j]).has_path(&[u], false));
+    assert!(!knowing(&[wg, j]).has_path(&[u], false));
+    assert!(!knowing(&[wg, wf]).has_path(&[u], false));
+    assert!(knowing(&[u]).has_path(&[i, j], true));
+    assert!(knowing(&[u]).has_path(&[wg], true));
+    assert!(knowing(&[i]).has_path(&[wg, wf], true));
+    assert!(!knowing(&[wg, wf]).has_path(&[j], true));
+}
+
+#[test]
+fn extra_cases_and_directions_without_function() {
+    // Join(i(16, s16), j(16, s1); T): forward (3,5) -> 53; no reverse.
+    let mut g = CoordinateGraph::new();
+    let (i, j) = (lin(&mut g, 16, 16), lin(&mut g, 16, 1));
+    let tile = dim(&mut g, DimensionKind::MacroTile, None, None);
+    g.add_edge(Edge::Join, &[i, j], &[tile]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(i, 3);
+    t.set_coordinate(j, 5);
+    assert_eq!(t.forward(&[tile]).unwrap(), [53]);
+    let mut r = Transformer::new(&g);
+    r.set_coordinate(tile, 53);
+    assert_eq!(edge_error(r.reverse(&[i])), "Join");
+    // Split(u; a(4, s8), b(8, s1)): reverse (3,5) -> 29; no forward.
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let (a, b) = (lin(&mut g, 4, 8), lin(&mut g, 8, 1));
+    g.add_edge(Edge::Split, &[u], &[a, b]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(a, 3);
+    t.set_coordinate(b, 5);
+    assert_eq!(t.reverse(&[u]).unwrap(), [29]);
+    let mut f = Transformer::new(&g);
+    f.set_coordinate(u, 29);
+    assert_eq!(edge_error(f.forward(&[a])), "Split");
+    // Tile(m(24); 2,3,4): forward 17 -> (1,1,1), forward step 5 -> (0,1,1).
+    let mut g = CoordinateGraph::new();
+    let m = lin(&mut g, 24, 1);
+    let (p, q, r2) = (lin(&mut g, 2, 1), lin(&mut g, 3, 1), lin(&mut g, 4, 1));
+    g.add_edge(Edge::Tile, &[m], &[p, q, r2]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(m, 17);
+    assert_eq!(t.forward(&[p, q, r2]).unwrap(), [1, 1, 1]);
+    assert_eq!(t.forward_stride(m, 5, &[p, q, r2]).unwrap(), [0, 1, 1]);
+    // Flatten(2,3,4; f): reverse 23 -> (1,2,3), reverse step 6 -> (0,1,2).
+    let mut g = CoordinateGraph::new();
+    let (p, q, r2) = (lin(&mut g, 2, 1), lin(&mut g, 3, 1), lin(&mut g, 4, 1));
+    let f = lin(&mut g, 24, 1);
+    g.add_edge(Edge::Flatten, &[p, q, r2], &[f]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(f, 23);
+    assert_eq!(t.reverse(&[p, q, r2]).unwrap(), [1, 2, 3]);
+    assert_eq!(t.reverse_stride(f, 6, &[p, q, r2]).unwrap(), [0, 1, 2]);
+    // Forget has no function either way.
+    let mut g = CoordinateGraph::new();
+    let (v, w) = (lin(&mut g, 4, 1), lin(&mut g, 4, 1));
+    g.add_edge(Edge::Forget, &[v], &[w]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(v, 1);
+    assert_eq!(edge_error(t.forward(&[w])), "Forget");
+    // Dataflow edges are never traversed.
+    let mut g = CoordinateGraph::new();
+    let (v, w) = (lin(&mut g, 4, 1), lin(&mut g, 4, 1));
+    g.add_edge(Edge::DataFlow, &[v], &[w]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(v, 1);
+    assert_eq!(edge_error(t.forward(&[w])), "no path reaches this dimension");
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 256, rng_seed: RngSeed::Fixed(0x6a9), failure_persistence: None, ..Config::default() })]
+
+    /// Flatten is `crd2idx` of the row-major (LayoutRight) layout of the sources' sizes; Tile is
+    /// its inverse, CuTe's `idx2crd` read row-major; both directions agree.
+    #[test]
+    fn flatten_and_tile_are_the_row_major_layout(a in 1isize..=6, b in 1isize..=6, c in 1isize..=6, seed in 0isize..10_000) {
+        let l = make_layout((a as usize, b as usize, c as usize), LayoutRight).unwrap();
+        let mut g = CoordinateGraph::new();
+        let (x, y, z) = (lin(&mut g, a, 1), lin(&mut g, b, 1), lin(&mut g, c, 1));
+        let f = lin(&mut g, a * b * c, 1);
+        let (p, q, r) = (lin(&mut g, a, 1), lin(&mut g, b, 1), lin(&mut g, c, 1));
+        g.add_edge(Edge::Flatten, &[x, y, z], &[f]).unwrap();
+        g.add_edge(Edge::Tile, &[f], &[p, q, r]).unwrap();
+        let u = seed % (a * b * c);
+        let coord = ((u / (b * c)) as usize, ((u / c) % b) as usize, (u % c) as usize);
+        let mut t = Transformer::new(&g);
+        t.set_coordinate(x, coord.0 as isize);
+        t.set_coordinate(y, coord.1 as isize);
+        t.set_coordinate(z, coord.2 as isize);
+        prop_assert_eq!(t.forward(&[f]).unwrap(), [l.crd2idx(coord)]);
+        prop_assert_eq!(t.forward(&[p, q, r]).unwrap(), [coord.0 as isize, coord.1 as isize, coord.2 as isize]);
+        let mut back = Transformer::new(&g);
+        back.set_coordinate(p, coord.0 as isize);
+        back.set_coordinate(q, coord.1 as isize);
+        back.set_coordinate(r, coord.2 as isize);
+        prop_assert_eq!(back.reverse(&[f]).unwrap(), [u]);
+        prop_assert_eq!(back.reverse(&[x, y, z]).unwrap(), [coord.0 as isize, coord.1 as isize, coord.2 as isize]);
+    }
+}
