@@ -333,3 +333,31 @@ proptest! {
         prop_assert_eq!(back.reverse(&[x, y, z]).unwrap(), [coord.0 as isize, coord.1 as isize, coord.2 as isize]);
     }
 }
+
+proptest! {
+    #![proptest_config(Config { cases: 128, rng_seed: RngSeed::Fixed(0x5e1), failure_persistence: None, ..Config::default() })]
+
+    /// The symbolic traversal (workgroup and index registers as variables) is the integer one:
+    /// its expression, evaluated at the values, gives the integer traversal's index and strides.
+    #[test]
+    fn symbolic_is_the_integers(tx in 0isize..8, ty in 0isize..8, i in 0isize..16, j in 0isize..16, dx in 1isize..4) {
+        use const_layout::graph::Arena;
+        let (g, [a, ai, _aj, txt, tyt, it, jt, _tile]) = tensor_tile(100, 300);
+        let mut n = Transformer::new(&g);
+        for (tag, v) in [(txt, tx), (tyt, ty), (it, i), (jt, j)] {
+            n.set_coordinate(tag, v);
+        }
+        let arena = Arena::new();
+        let mut s = Transformer::symbolic(&g, &arena);
+        for (tag, name) in [(txt, "tx"), (tyt, "ty"), (it, "i"), (jt, "j")] {
+            s.set_coordinate(tag, arena.var(name));
+        }
+        let value = |name: &str| match name { "tx" => tx, "ty" => ty, "i" => i, _ => j };
+        let [ea, eai] = s.reverse(&[a, ai]).unwrap();
+        prop_assert_eq!([ea.eval(&value), eai.eval(&value)], n.reverse(&[a, ai]).unwrap());
+        prop_assert_eq!(ea.c().to_string(), "(tx * 16 + i) * 300 + ty * 16 + j");
+        let [st] = s.reverse_stride(txt, arena.constant(dx), &[a]).unwrap();
+        prop_assert_eq!(st.as_const_value(), Some(n.reverse_stride(txt, dx, &[a]).unwrap()[0]));
+        prop_assert!(!arena.overflowed());
+    }
+}

@@ -27,8 +27,10 @@
 //! assert_eq!(r.reverse(&[x]).unwrap(), [1]); // y is not needed for x
 //! ```
 
+mod expr;
 mod transformer;
 
+pub use expr::{Arena, IndexValue, MAX_EXPR_NODES, Printed, Sym};
 pub use transformer::Transformer;
 
 use crate::error::LayoutError;

@@ -1,6 +1,7 @@
 //! rocRoller's `Transformer`: known coordinates in, the others out, by traversing the graph;
 //! and the incremental derivation of a coordinate (how a target moves per unit of another).
 
+use super::expr::{Arena, IndexValue, Sym};
 use super::{CoordinateGraph, Edge, MAX_ELEMENTS, MAX_ENDS, Tag};
 use crate::error::LayoutError;
 
@@ -53,26 +54,57 @@ impl Order {
 /// assert_eq!(t.reverse(&[i, u]).unwrap(), [161, 322]);
 /// ```
 #[derive(Clone)]
-pub struct Transformer<'g> {
+pub struct Transformer<'g, V: IndexValue = isize> {
     graph: &'g CoordinateGraph,
-    known: [Option<isize>; MAX_ELEMENTS],
+    known: [Option<V>; MAX_ELEMENTS],
+    zero: V,
 }
 
-impl<'g> Transformer<'g> {
-    /// No coordinate known yet.
+impl<'g> Transformer<'g, isize> {
+    /// No coordinate known yet; integer values.
     pub fn new(graph: &'g CoordinateGraph) -> Self {
-        Transformer { graph, known: [None; MAX_ELEMENTS] }
+        Transformer { graph, known: [None; MAX_ELEMENTS], zero: 0 }
     }
+}
 
+impl<'g, 'a> Transformer<'g, Sym<'a>> {
+    /// No coordinate known yet; symbolic values built in `arena` (set coordinates to
+    /// `arena.var("name")` for runtime values, `arena.constant(v)` for known ones).
+    ///
+    /// ```
+    /// use const_layout::graph::{Arena, CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
+    /// // Basic1D01 with the workitem a register: u = (wg * 64 + v0) * 2.
+    /// let mut g = CoordinateGraph::new();
+    /// let u = g.add_dimension(Dimension::new(DimensionKind::User)).unwrap();
+    /// let i = g.add_dimension(Dimension::linear(1024, 2)).unwrap();
+    /// let wg = g.add_dimension(Dimension::new(DimensionKind::Workgroup(0))).unwrap();
+    /// let wf = g.add_dimension(Dimension::new(DimensionKind::Workitem(0)).with_size(64)).unwrap();
+    /// g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+    /// g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    /// let arena = Arena::new();
+    /// let mut t = Transformer::symbolic(&g, &arena);
+    /// t.set_coordinate(wg, arena.constant(2));
+    /// t.set_coordinate(wf, arena.var("v0"));
+    /// let [e] = t.reverse(&[u]).unwrap();
+    /// assert_eq!(e.rust().to_string(), "(128 + v0) * 2");
+    /// assert_eq!(e.c().to_string(), "(128 + v0) * 2");
+    /// assert_eq!(e.eval(&|_| 33), 322);
+    /// ```
+    pub fn symbolic(graph: &'g CoordinateGraph, arena: &'a Arena) -> Self {
+        Transformer { graph, known: [None; MAX_ELEMENTS], zero: arena.constant(0) }
+    }
+}
+
+impl<'g, V: IndexValue> Transformer<'g, V> {
     /// Set a coordinate (rocRoller's `setCoordinate`).
-    pub fn set_coordinate(&mut self, tag: Tag, value: isize) {
+    pub fn set_coordinate(&mut self, tag: Tag, value: V) {
         if let Some(k) = self.known.get_mut(tag) {
             *k = Some(value);
         }
     }
 
     /// A coordinate set before, if any.
-    pub fn coordinate(&self, tag: Tag) -> Option<isize> {
+    pub fn coordinate(&self, tag: Tag) -> Option<V> {
         self.known.get(tag).copied().flatten()
     }
 
@@ -84,12 +116,12 @@ impl<'g> Transformer<'g> {
     }
 
     /// The coordinates `dsts` from the known ones, along the edges (rocRoller's `forward`).
-    pub fn forward<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+    pub fn forward<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
         self.traverse(Dir::Forward, dsts)
     }
 
     /// The coordinates `dsts` from the known ones, against the edges (rocRoller's `reverse`).
-    pub fn reverse<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+    pub fn reverse<const N: usize>(&self, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
         self.traverse(Dir::Reverse, dsts)
     }
 
@@ -99,9 +131,9 @@ impl<'g> Transformer<'g> {
     pub fn forward_stride<const N: usize>(
         &self,
         x: Tag,
-        dx: isize,
+        dx: V,
         dsts: &[Tag; N],
-    ) -> Result<[isize; N], LayoutError> {
+    ) -> Result<[V; N], LayoutError> {
         self.stride(Dir::Forward, x, dx, dsts)
     }
 
@@ -109,9 +141,9 @@ impl<'g> Transformer<'g> {
     pub fn reverse_stride<const N: usize>(
         &self,
         x: Tag,
-        dx: isize,
+        dx: V,
         dsts: &[Tag; N],
-    ) -> Result<[isize; N], LayoutError> {
+    ) -> Result<[V; N], LayoutError> {
         self.stride(Dir::Reverse, x, dx, dsts)
     }
 
@@ -179,7 +211,7 @@ impl<'g> Transformer<'g> {
         out
     }
 
-    fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[isize; N], LayoutError> {
+    fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
         let mut values = self.known;
         let starts = |t: Tag| self.coordinate(t).is_some();
         let mut visited = [None; MAX_ELEMENTS];
@@ -191,7 +223,7 @@ impl<'g> Transformer<'g> {
                 }
             }
         }
-        let mut out = [0; N];
+        let mut out = [self.zero; N];
         for (o, &d) in out.iter_mut().zip(dsts) {
             *o = values
                 .get(d)
@@ -218,32 +250,34 @@ impl<'g> Transformer<'g> {
     }
 
     /// Compute the outputs of edge `e` from its inputs, in direction `dir`.
-    fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<isize>; MAX_ELEMENTS]) -> Result<(), LayoutError> {
+    fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<V>; MAX_ELEMENTS]) -> Result<(), LayoutError> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
         let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
-        let mut v = [0isize; MAX_ENDS];
+        let z = self.zero;
+        let c = |x: isize| z.constant(x);
+        let mut v = [z; MAX_ENDS];
         for (k, &t) in ins.iter().enumerate() {
             match values[t] {
                 Some(x) => v[k] = x,
                 // An input without a value (an unselected Sunder branch): only Sunder may read it.
-                None if edge == Edge::Sunder => v[k] = 0,
+                None if edge == Edge::Sunder => v[k] = z,
                 None => return Ok(()),
             }
         }
         let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
-        let mut out = [0isize; MAX_ENDS];
+        let mut out = [z; MAX_ENDS];
         match (edge, dir) {
             (Edge::Flatten, Dir::Forward) => {
                 let mut acc = v[0];
                 for (k, &s) in srcs.iter().enumerate().skip(1) {
-                    acc = acc * self.need(s, edge, e, false)? + v[k];
+                    acc = acc.mul(c(self.need(s, edge, e, false)?)).add(v[k]);
                 }
                 out[0] = acc;
             }
             (Edge::Tile, Dir::Reverse) => {
                 let mut acc = v[0];
                 for (k, &d) in dsts.iter().enumerate().skip(1) {
-                    acc = acc * self.need(d, edge, e, false)? + v[k];
+                    acc = acc.mul(c(self.need(d, edge, e, false)?)).add(v[k]);
                 }
                 out[0] = acc;
             }
@@ -255,15 +289,15 @@ impl<'g> Transformer<'g> {
                     if size <= 0 {
                         return Err(none("a dimension it splits by has no positive size"));
                     }
-                    out[k] = t.rem_euclid(size);
-                    t = t.div_euclid(size);
+                    out[k] = t.rem(c(size));
+                    t = t.div(c(size));
                 }
                 out[0] = t;
             }
             (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
-                let mut acc = 0;
+                let mut acc = z;
                 for (k, &t) in ins.iter().enumerate() {
-                    acc += v[k] * self.need(t, edge, e, true)?;
+                    acc = acc.add(v[k].mul(c(self.need(t, edge, e, true)?)));
                 }
                 out[0] = acc;
             }
@@ -273,6 +307,7 @@ impl<'g> Transformer<'g> {
                     return Err(none("Sunder needs branches and a selector"));
                 }
                 let k = values[ins[n - 1]].ok_or(none("its selector has no value"))?;
+                let k = k.as_const().ok_or(none("its selector is not known at translate time"))?;
                 if k < 0 || k as usize >= n - 1 {
                     return Err(none("its selector is not the index of a branch"));
                 }
@@ -282,7 +317,7 @@ impl<'g> Transformer<'g> {
                 }
                 let mut acc = v[k];
                 for &t in &ins[..k] {
-                    acc += self.need(t, edge, e, false)?;
+                    acc = acc.add(c(self.need(t, edge, e, false)?));
                 }
                 out[0] = acc;
             }
@@ -313,10 +348,10 @@ impl<'g> Transformer<'g> {
         &self,
         dir: Dir,
         x: Tag,
-        dx: isize,
+        dx: V,
         dsts: &[Tag; N],
-    ) -> Result<[isize; N], LayoutError> {
-        let mut deltas: [Option<isize>; MAX_ELEMENTS] = [None; MAX_ELEMENTS];
+    ) -> Result<[V; N], LayoutError> {
+        let mut deltas: [Option<V>; MAX_ELEMENTS] = [None; MAX_ELEMENTS];
         if x < MAX_ELEMENTS {
             deltas[x] = Some(dx);
         }
@@ -330,9 +365,9 @@ impl<'g> Transformer<'g> {
                 }
             }
         }
-        let mut out = [0; N];
+        let mut out = [self.zero; N];
         for (o, &d) in out.iter_mut().zip(dsts) {
-            *o = deltas.get(d).copied().flatten().unwrap_or(0);
+            *o = deltas.get(d).copied().flatten().unwrap_or(self.zero);
         }
         Ok(out)
     }
@@ -342,18 +377,20 @@ impl<'g> Transformer<'g> {
         &self,
         dir: Dir,
         e: Tag,
-        deltas: &mut [Option<isize>; MAX_ELEMENTS],
+        deltas: &mut [Option<V>; MAX_ELEMENTS],
     ) -> Result<(), LayoutError> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
         let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
-        let d = |t: Tag| deltas[t].unwrap_or(0);
+        let z = self.zero;
+        let c = |x: isize| z.constant(x);
+        let d = |t: Tag| deltas[t].unwrap_or(z);
         let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
-        let mut out = [0isize; MAX_ENDS];
+        let mut out = [z; MAX_ENDS];
         match (edge, dir) {
             (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
                 let mut acc = d(ins[0]);
                 for &t in &ins[1..] {
-                    acc = acc * self.need(t, edge, e, false)? + d(t);
+                    acc = acc.mul(c(self.need(t, edge, e, false)?)).add(d(t));
                 }
                 out[0] = acc;
             }
@@ -364,21 +401,22 @@ impl<'g> Transformer<'g> {
                     if size <= 0 {
                         return Err(none("a dimension it splits by has no positive size"));
                     }
-                    out[k] = t % size;
-                    t /= size;
+                    out[k] = t.rem(c(size));
+                    t = t.div(c(size));
                 }
                 out[0] = t;
             }
             (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
-                let mut acc = 0;
+                let mut acc = z;
                 for &t in ins {
-                    acc += d(t) * self.need(t, edge, e, true)?;
+                    acc = acc.add(d(t).mul(c(self.need(t, edge, e, true)?)));
                 }
                 out[0] = acc;
             }
             (Edge::Sunder, _) => {
                 let n = ins.len();
                 let k = self.coordinate(ins[n.saturating_sub(1)]).ok_or(none("its selector has no value"))?;
+                let k = k.as_const().ok_or(none("its selector is not known at translate time"))?;
                 if n < 2 || k < 0 || k as usize >= n - 1 {
                     return Err(none("its selector is not the index of a branch"));
                 }
