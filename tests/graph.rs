@@ -361,3 +361,58 @@ proptest! {
         prop_assert!(!arena.overflowed());
     }
 }
+
+mod bridges {
+    use super::*;
+    use const_layout::dynamic::DynLayout;
+
+    proptest! {
+        #![proptest_config(Config { cases: 128, rng_seed: RngSeed::Fixed(0xb41), failure_persistence: None, ..Config::default() })]
+
+        /// A layout as a graph fragment (Tile, then Join): forward from the 1-D index gives the
+        /// layout's offset at every index, reverse from the integers' coordinates gives the index
+        /// back, and the path comes back as a layout with the same offsets.
+        #[test]
+        fn layout_fragments(a in 1isize..=5, b in 1isize..=4, c in 1isize..=3, x in 0isize..=20, y in 0isize..=20, z in 0isize..=60) {
+            let l: DynLayout = format!("({a},({b},{c})):({x},({y},{z}))").parse().unwrap();
+            let mut g = CoordinateGraph::new();
+            let f = g.add_layout(&l).unwrap();
+            prop_assert_eq!(f.count, 3);
+            for k in 0..a * b * c {
+                let mut t = Transformer::new(&g);
+                t.set_coordinate(f.index, k);
+                prop_assert_eq!(t.forward(&[f.offset]).unwrap(), [l.offset(k)], "{} at {}", l, k);
+                let coords = t.forward(&[f.leaves[0], f.leaves[1], f.leaves[2]]).unwrap();
+                prop_assert_eq!(coords, [k % a, (k / a) % b, k / (a * b)]);
+                let mut r = Transformer::new(&g);
+                for (tag, v) in f.leaves[..3].iter().zip(coords) {
+                    r.set_coordinate(*tag, v);
+                }
+                prop_assert_eq!(r.reverse(&[f.index]).unwrap(), [k]);
+            }
+            let back = g.to_layout(f.index, f.offset).unwrap();
+            prop_assert_eq!(back.offsets().collect::<Vec<_>>(), l.offsets().collect::<Vec<_>>(), "{} came back as {}", l, back);
+        }
+    }
+
+    #[test]
+    fn non_layout_paths_name_the_edge_and_dot_draws_the_graph() {
+        // A Forget on the path: no function, an error naming it.
+        let mut g = CoordinateGraph::new();
+        let u = lin(&mut g, 12, 1);
+        let (p, q) = (lin(&mut g, 3, 1), lin(&mut g, 4, 1));
+        g.add_edge(Edge::Tile, &[u], &[p, q]).unwrap();
+        let out = dim(&mut g, DimensionKind::Linear, None, None);
+        g.add_edge(Edge::Forget, &[p, q], &[out]).unwrap();
+        assert!(matches!(g.to_layout(u, out), Err(LayoutError::EdgeFunction { edge: "Forget", .. })));
+        // Tile then Flatten in the other order: a transposition, which is a layout.
+        let back = lin(&mut g, 12, 1);
+        g.add_edge(Edge::Flatten, &[q, p], &[back]).unwrap();
+        assert_eq!(g.to_layout(u, back).unwrap().to_string(), "(4,3):(3,1)");
+        let dot = g.dot().to_string();
+        assert!(dot.starts_with("digraph coordinates {"), "{dot}");
+        assert!(dot.contains("n3 [shape=box, label=\"3: Tile\"];"), "{dot}");
+        assert!(dot.contains("n0 -> n3") && dot.contains("n3 -> n1") && dot.contains("n3 -> n2"), "{dot}");
+        assert_eq!(dot.lines().filter(|l| l.contains("->")).count(), 3 + 3 + 3);
+    }
+}

@@ -27,9 +27,11 @@
 //! assert_eq!(r.reverse(&[x]).unwrap(), [1]); // y is not needed for x
 //! ```
 
+mod bridge;
 mod expr;
 mod transformer;
 
+pub use bridge::{Dot, LayoutFragment};
 pub use expr::{Arena, IndexValue, MAX_EXPR_NODES, Printed, Sym};
 pub use transformer::Transformer;
 

@@ -83,6 +83,46 @@ where
     Ok(TensorDescriptor::from_adaptor(make_single_stage_tensor_adaptor::<U1, _, S::Count>(stage)?, space))
 }
 
+/// The CuTe mode (a shape and a stride, nested where needed) whose offsets over `0..len` are
+/// `offset(k)`, if there is one: found greedily (each integer's stride is the offset at the
+/// running period, its extent as far as the offsets stay linear), then checked at every `k`.
+pub(crate) fn fit_mode(
+    len: isize,
+    offset: &dyn Fn(isize) -> isize,
+) -> Result<Option<(DynIntTuple, DynIntTuple)>, LayoutError> {
+    let mut along = [[0isize; crate::dynamic::MAX_NODES]; 2];
+    let (mut n, mut period) = (0usize, 1isize);
+    while period < len {
+        if n == along[0].len() {
+            return Err(LayoutError::TooLarge);
+        }
+        let stride = offset(period);
+        let mut extent = 2;
+        while period * extent < len && offset(period * extent) == extent * stride {
+            extent += 1;
+        }
+        let extent = if period * extent > len { len / period } else { extent };
+        if extent < 2 || len % (period * extent) != 0 {
+            return Ok(None);
+        }
+        along[0][n] = extent;
+        along[1][n] = stride;
+        n += 1;
+        period *= extent;
+    }
+    let (shape, stride) = if n == 0 {
+        (DynIntTuple::int(DynInt::runtime(1)), DynIntTuple::int(DynInt::runtime(0)))
+    } else if n == 1 {
+        (DynIntTuple::int(DynInt::runtime(along[0][0])), DynIntTuple::int(DynInt::runtime(along[1][0])))
+    } else {
+        let s = core::array::from_fn(|k| DynInt::runtime(along[0][k]));
+        let d = core::array::from_fn(|k| DynInt::runtime(along[1][k]));
+        (flat_tuple(&s, n)?, flat_tuple(&d, n)?)
+    };
+    let mode = DynLayout::new(shape, stride)?;
+    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) { Some((shape, stride)) } else { None })
+}
+
 /// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the
 /// error naming the transform that prevents it.
 ///
@@ -138,45 +178,14 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: ArrayLength>(
     if lengths.len() > crate::MAX_RANK {
         return Err(LayoutError::TooLarge);
     }
-    let mut along = [[0isize; crate::dynamic::MAX_NODES]; 2];
     for (i, &len) in lengths.iter().enumerate() {
         let offset = |k: isize| {
             let mut top = origin.clone();
             top[i] = k;
             at(&top)
         };
-        let (mut n, mut period) = (0usize, 1isize);
-        while period < len {
-            if n == along[0].len() {
-                return Err(LayoutError::TooLarge);
-            }
-            let stride = offset(period);
-            let mut extent = 2;
-            while period * extent < len && offset(period * extent) == extent * stride {
-                extent += 1;
-            }
-            let extent = if period * extent > len { len / period } else { extent };
-            if extent < 2 || len % (period * extent) != 0 {
-                return Err(blame("a top dimension's offsets are no CuTe mode"));
-            }
-            along[0][n] = extent;
-            along[1][n] = stride;
-            n += 1;
-            period *= extent;
-        }
-        let (shape, stride) = if n == 0 {
-            (DynIntTuple::int(DynInt::runtime(1)), DynIntTuple::int(DynInt::runtime(0)))
-        } else if n == 1 {
-            (DynIntTuple::int(DynInt::runtime(along[0][0])), DynIntTuple::int(DynInt::runtime(along[1][0])))
-        } else {
-            let s = core::array::from_fn(|k| DynInt::runtime(along[0][k]));
-            let d = core::array::from_fn(|k| DynInt::runtime(along[1][k]));
-            (flat_tuple(&s, n)?, flat_tuple(&d, n)?)
-        };
-        let mode = DynLayout::new(shape, stride)?;
-        if (0..len).any(|k| mode.offset(k) != offset(k)) {
-            return Err(blame("a top dimension's offsets are no CuTe mode"));
-        }
+        let (shape, stride) =
+            fit_mode(len, &offset)?.ok_or(blame("a top dimension's offsets are no CuTe mode"))?;
         modes[i] = shape;
         strides[i] = stride;
     }

@@ -31,7 +31,7 @@
 //! ```
 
 mod adaptor;
-mod bridge;
+pub(crate) mod bridge;
 mod coordinate;
 mod cute;
 mod descriptor;

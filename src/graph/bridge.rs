@@ -1,0 +1,167 @@
+//! Between CuTe layouts and coordinate graphs, and a Graphviz picture of a graph.
+
+use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, Tag, Transformer};
+use crate::algebra::leaves::Leaves;
+use crate::dynamic::DynLayout;
+use crate::error::LayoutError;
+use core::fmt;
+
+/// The tags a layout became in a graph: its 1-D index, each integer's coordinate (CuTe's order,
+/// first fastest), and the offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutFragment {
+    /// The layout's 1-D (colexicographic) index.
+    pub index: Tag,
+    /// The offset.
+    pub offset: Tag,
+    /// The coordinate of each integer of the layout, in CuTe's order.
+    pub leaves: [Tag; super::MAX_ENDS],
+    /// How many integers.
+    pub count: usize,
+}
+
+/// The graph cannot hold the largest values a traversal of a fragment reaches.
+const MAX_BRIDGE_SIZE: isize = 1 << 20;
+
+impl CoordinateGraph {
+    /// A layout as a graph fragment, as rocRoller writes one: its 1-D index `Tile`d into one
+    /// dimension per integer (row-major, so CuTe's integers in reverse: the first is fastest),
+    /// then `Join`ed with their strides into the offset.
+    ///
+    /// ```
+    /// use const_layout::graph::{CoordinateGraph, Transformer};
+    /// use const_layout::dynamic::DynLayout;
+    /// let l: DynLayout = "(4,(2,3)):(3,(1,8))".parse().unwrap();
+    /// let mut g = CoordinateGraph::new();
+    /// let f = g.add_layout(&l).unwrap();
+    /// let mut t = Transformer::new(&g);
+    /// t.set_coordinate(f.index, 13);
+    /// assert_eq!(t.forward(&[f.offset]).unwrap(), [l.offset(13)]);
+    /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2,3):(3,1,8)");
+    /// ```
+    pub fn add_layout(&mut self, layout: &DynLayout) -> Result<LayoutFragment, LayoutError> {
+        let leaves = Leaves::of(layout);
+        let n = leaves.len();
+        if n > super::MAX_ENDS {
+            return Err(LayoutError::TooLarge);
+        }
+        let size = layout.size().value;
+        let index = self.add_dimension(Dimension::linear(size, 1))?;
+        let mut tags = [0; super::MAX_ENDS];
+        for (k, tag) in tags.iter_mut().enumerate().take(n) {
+            let d = Dimension::new(DimensionKind::Adhoc)
+                .with_size(leaves.shape(k).value)
+                .with_stride(leaves.stride(k).value);
+            *tag = self.add_dimension(d)?;
+        }
+        let offset = self.add_dimension(Dimension::new(DimensionKind::Linear))?;
+        let mut reversed = [0; super::MAX_ENDS];
+        for k in 0..n {
+            reversed[k] = tags[n - 1 - k];
+        }
+        self.add_edge(Edge::Tile, &[index], &reversed[..n])?;
+        self.add_edge(Edge::Join, &tags[..n], &[offset])?;
+        Ok(LayoutFragment { index, offset, leaves: tags, count: n })
+    }
+
+    /// The CuTe layout that the path from dimension `from` (of known size) to `to` computes, where
+    /// there is one: the path is evaluated at every index of `from` (up to 2^20) and fitted to a
+    /// layout, checked at every index. Otherwise an error naming the first edge on the path that
+    /// is not `Tile`, `Flatten`, `Split`, `Join` or `PassThrough` (or the path).
+    pub fn to_layout(&self, from: Tag, to: Tag) -> Result<DynLayout, LayoutError> {
+        let size = self
+            .dimension(from)
+            .and_then(Dimension::size)
+            .ok_or(LayoutError::Graph { what: "the start of the path has no size", tag: from })?;
+        if size > MAX_BRIDGE_SIZE {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut culprit = "Tile";
+        for e in 0..self.len() {
+            if let Some((edge, _, _)) = self.edge(e)
+                && edge.is_coordinate_transform()
+                && !matches!(edge, Edge::Tile | Edge::Flatten | Edge::Split | Edge::Join | Edge::PassThrough)
+            {
+                culprit = edge.name();
+                break;
+            }
+        }
+        let failed = core::cell::Cell::new(None);
+        let value = |k: isize| {
+            let mut t = Transformer::new(self);
+            t.set_coordinate(from, k);
+            match t.forward(&[to]) {
+                Ok([v]) => v,
+                Err(e) => {
+                    failed.set(Some(e));
+                    0
+                }
+            }
+        };
+        let first = value(0);
+        let fitted = crate::transform::bridge::fit_mode(size, &|k| value(k) - first);
+        if let Some(e) = failed.get() {
+            return Err(e);
+        }
+        let Some((shape, stride)) = fitted? else {
+            return Err(LayoutError::NotALayout {
+                transform: culprit,
+                why: "the path's values are no CuTe layout",
+            });
+        };
+        if first != 0 {
+            return Err(LayoutError::NotALayout { transform: culprit, why: "the path does not map 0 to 0" });
+        }
+        DynLayout::new(shape, stride)
+    }
+
+    /// The graph in Graphviz's DOT language: dimensions as ellipses, coordinate-transform edges as
+    /// boxes, dataflow edges as dashed boxes, arrows in edge order.
+    ///
+    /// ```
+    /// use const_layout::graph::{CoordinateGraph, Dimension, Edge};
+    /// let mut g = CoordinateGraph::new();
+    /// let (x, y) = (g.add_dimension(Dimension::linear(4, 1)).unwrap(), g.add_dimension(Dimension::linear(4, 1)).unwrap());
+    /// g.add_edge(Edge::PassThrough, &[x], &[y]).unwrap();
+    /// let dot = g.dot().to_string();
+    /// assert!(dot.starts_with("digraph coordinates {") && dot.contains("n0 -> n2") && dot.contains("n2 -> n1"));
+    /// ```
+    pub fn dot(&self) -> Dot<'_> {
+        Dot(self)
+    }
+}
+
+/// A graph printed as DOT ([`CoordinateGraph::dot`]).
+pub struct Dot<'g>(&'g CoordinateGraph);
+
+impl fmt::Display for Dot<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "digraph coordinates {{")?;
+        for (tag, e) in self.0.elements[..self.0.len()].iter().enumerate() {
+            match e {
+                Element::Dimension(d) => {
+                    write!(f, "  n{tag} [label=\"{tag}: {:?}", d.kind())?;
+                    if let Some(s) = d.size() {
+                        write!(f, " size {s}")?;
+                    }
+                    if let Some(s) = d.stride() {
+                        write!(f, " stride {s}")?;
+                    }
+                    writeln!(f, "\"];")?;
+                }
+                Element::Edge { edge, srcs, dsts } => {
+                    let style = if edge.is_coordinate_transform() { "box" } else { "box, style=dashed" };
+                    writeln!(f, "  n{tag} [shape={style}, label=\"{tag}: {}\"];", edge.name())?;
+                    for s in srcs.as_slice() {
+                        writeln!(f, "  n{s} -> n{tag};")?;
+                    }
+                    for d in dsts.as_slice() {
+                        writeln!(f, "  n{tag} -> n{d};")?;
+                    }
+                }
+                Element::Empty => {}
+            }
+        }
+        writeln!(f, "}}")
+    }
+}
