@@ -416,3 +416,27 @@ mod bridges {
         assert_eq!(dot.lines().filter(|l| l.contains("->")).count(), 3 + 3 + 3);
     }
 }
+
+#[test]
+fn piecewise_affine_join() {
+    use const_layout::graph::{Arena, PiecewiseAffine};
+    // Rows below 4 at stride 10, the rest at stride 20 from 40 on (a padded second block).
+    let p = PiecewiseAffine::new(0, 4, [10, 1], 0, [20, 1], -40);
+    let mut g = CoordinateGraph::new();
+    let (r, c) = (lin(&mut g, 8, 1), lin(&mut g, 10, 1));
+    let out = dim(&mut g, DimensionKind::Linear, None, None);
+    g.add_edge(Edge::PiecewiseAffineJoin(p), &[r, c], &[out]).unwrap();
+    for (row, col, expected) in [(0, 0, 0), (3, 7, 37), (4, 0, 40), (7, 9, 109)] {
+        let mut t = Transformer::new(&g);
+        t.set_coordinate(r, row);
+        t.set_coordinate(c, col);
+        assert_eq!(t.forward(&[out]).unwrap(), [expected], "({row},{col})");
+        assert_eq!(t.forward_stride(c, 1, &[out]).unwrap(), [0], "rocRoller's step: the first input's");
+    }
+    // A symbolic row leaves the branch undecided: an error naming the edge, not a wrong value.
+    let arena = Arena::new();
+    let mut s = Transformer::symbolic(&g, &arena);
+    s.set_coordinate(r, arena.var("row"));
+    s.set_coordinate(c, arena.constant(1));
+    assert_eq!(edge_error(s.forward(&[out])), "PiecewiseAffineJoin");
+}

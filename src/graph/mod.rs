@@ -163,6 +163,9 @@ pub enum Edge {
     Split,
     /// Piecewise concatenation selected by the last source: `o = i_k + Σ_{j<k} size(S_j)`.
     Sunder,
+    /// An affine function chosen by a condition on the inputs: `Σ i_k * T_k + t0` where the
+    /// condition holds, else `Σ i_k * F_k + f0` (the same over the destinations in reverse).
+    PiecewiseAffineJoin(PiecewiseAffine),
     /// Identity.
     PassThrough,
     /// Identity (the destinations inherit the sources' coordinates).
@@ -202,6 +205,7 @@ impl Edge {
             Edge::Join => "Join",
             Edge::Split => "Split",
             Edge::Sunder => "Sunder",
+            Edge::PiecewiseAffineJoin(_) => "PiecewiseAffineJoin",
             Edge::PassThrough => "PassThrough",
             Edge::Inherit => "Inherit",
             Edge::MakeOutput => "MakeOutput",
@@ -232,6 +236,46 @@ impl Edge {
                 | Edge::Stride
                 | Edge::View
         )
+    }
+}
+
+/// The parameters of [`Edge::PiecewiseAffineJoin`]. rocRoller's condition is any expression of
+/// the inputs; here it is `input[which] < bound`, decided at translate time.
+///
+/// ```
+/// use const_layout::graph::PiecewiseAffine;
+/// let p = PiecewiseAffine::new(0, 4, [1, 4], 0, [1, 8], -16);
+/// assert_eq!((p.eval(&[2, 3]), p.eval(&[5, 3])), (2 + 12, 5 + 24 - 16));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PiecewiseAffine {
+    which: u8,
+    bound: isize,
+    when_true: ([isize; MAX_ENDS], isize),
+    when_false: ([isize; MAX_ENDS], isize),
+}
+
+impl PiecewiseAffine {
+    /// `input[which] < bound ? Σ i_k * t_k + t0 : Σ i_k * f_k + f0` (up to [`MAX_ENDS`] inputs).
+    pub fn new<const K: usize>(which: u8, bound: isize, t: [isize; K], t0: isize, f: [isize; K], f0: isize) -> Self {
+        let pad = |v: [isize; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(0));
+        PiecewiseAffine { which, bound, when_true: (pad(t), t0), when_false: (pad(f), f0) }
+    }
+
+    /// The value at integer inputs.
+    pub fn eval(&self, inputs: &[isize]) -> isize {
+        let (s, c) = if inputs.get(self.which as usize).is_some_and(|&v| v < self.bound) { self.when_true } else { self.when_false };
+        inputs.iter().zip(s.iter()).map(|(i, s)| i * s).sum::<isize>() + c
+    }
+
+    /// Which branch, if the deciding input is known; then the strides and constant.
+    pub(crate) fn branch(&self, decider: Option<isize>) -> Option<([isize; MAX_ENDS], isize)> {
+        decider.map(|v| if v < self.bound { self.when_true } else { self.when_false })
+    }
+
+    /// The input the condition reads.
+    pub(crate) fn which(&self) -> usize {
+        self.which as usize
     }
 }
 

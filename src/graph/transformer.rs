@@ -321,6 +321,16 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
                 }
                 out[0] = acc;
             }
+            (Edge::PiecewiseAffineJoin(p), _) => {
+                let decider = ins.get(p.which()).and_then(|&t| values[t]).and_then(|v| v.as_const());
+                let (strides, constant) =
+                    p.branch(decider).ok_or(none("its condition is not known at translate time"))?;
+                let mut acc = c(constant);
+                for k in 0..ins.len() {
+                    acc = acc.add(v[k].mul(c(strides[k])));
+                }
+                out[0] = acc;
+            }
             (Edge::Split, Dir::Forward) if outs.len() != 1 => {
                 return Err(none("Split has no forward function (one to many)"));
             }
@@ -427,6 +437,8 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
                     out[k] = d(t);
                 }
             }
+            // rocRoller's (marked "TODO: This isn't right"): the first input's step.
+            (Edge::PiecewiseAffineJoin(_), _) => out[0] = d(ins[0]),
             _ => return Err(none("no derivative is defined for it in this direction")),
         }
         for (k, &t) in outs.iter().enumerate() {
