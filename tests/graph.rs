@@ -440,3 +440,32 @@ fn piecewise_affine_join() {
     s.set_coordinate(c, arena.constant(1));
     assert_eq!(edge_error(s.forward(&[out])), "PiecewiseAffineJoin");
 }
+
+#[test]
+fn runtime_sizes_need_a_symbolic_traversal() {
+    use const_layout::graph::Arena;
+    // A(M, N) split with the runtime leading dimension N: A = ai * N + aj.
+    let mut g = CoordinateGraph::new();
+    let a = dim(&mut g, DimensionKind::User, None, None);
+    let ai = g
+        .add_dimension(
+            Dimension::new(DimensionKind::SubDimension(0)).with_runtime_size("M").with_runtime_stride("N"),
+        )
+        .unwrap();
+    let aj = g
+        .add_dimension(Dimension::new(DimensionKind::SubDimension(1)).with_runtime_size("N").with_stride(1))
+        .unwrap();
+    g.add_edge(Edge::Split, &[a], &[ai, aj]).unwrap();
+    let mut n = Transformer::new(&g);
+    n.set_coordinate(ai, 3);
+    n.set_coordinate(aj, 4);
+    assert_eq!(edge_error(n.reverse(&[a])), "Split");
+    let arena = Arena::new();
+    let mut s = Transformer::symbolic(&g, &arena);
+    s.set_coordinate(ai, arena.var("i"));
+    s.set_coordinate(aj, arena.constant(4));
+    let [e] = s.reverse(&[a]).unwrap();
+    assert_eq!((e.rust().to_string(), e.c().to_string()), ("i * N + 4".to_string(), "i * N + 4".to_string()));
+    let [st] = s.reverse_stride(ai, arena.constant(1), &[a]).unwrap();
+    assert_eq!(st.rust().to_string(), "N");
+}

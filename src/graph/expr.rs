@@ -19,6 +19,9 @@ pub trait IndexValue: Copy + fmt::Debug {
     fn rem(self, o: Self) -> Self;
     /// The value, if it is known now (a constant).
     fn as_const(&self) -> Option<isize>;
+    /// A runtime value by name, if this kind of value can hold one (expressions can, integers
+    /// cannot).
+    fn runtime(&self, name: &'static str) -> Option<Self>;
 }
 
 impl IndexValue for isize {
@@ -39,6 +42,9 @@ impl IndexValue for isize {
     }
     fn as_const(&self) -> Option<isize> {
         Some(*self)
+    }
+    fn runtime(&self, _: &'static str) -> Option<Self> {
+        None
     }
 }
 
@@ -217,6 +223,9 @@ impl IndexValue for Sym<'_> {
             Node::Const(v) => Some(v),
             _ => None,
         }
+    }
+    fn runtime(&self, name: &'static str) -> Option<Self> {
+        Some(self.arena.var(name))
     }
 }
 

@@ -108,8 +108,18 @@ pub enum DimensionKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dimension {
     kind: DimensionKind,
-    size: Option<isize>,
-    stride: Option<isize>,
+    size: Option<Extent>,
+    stride: Option<Extent>,
+}
+
+/// A dimension's size or stride: known at translate time, or a runtime value by name (a kernel
+/// argument such as `N`), which only a symbolic traversal can use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// A translate-time integer.
+    Known(isize),
+    /// A runtime value.
+    Runtime(&'static str),
 }
 
 impl Dimension {
@@ -119,12 +129,28 @@ impl Dimension {
     }
     /// With a size.
     pub const fn with_size(mut self, size: isize) -> Self {
-        self.size = Some(size);
+        self.size = Some(Extent::Known(size));
         self
     }
     /// With a stride.
     pub const fn with_stride(mut self, stride: isize) -> Self {
-        self.stride = Some(stride);
+        self.stride = Some(Extent::Known(stride));
+        self
+    }
+    /// With a size known only at run time, by name.
+    ///
+    /// ```
+    /// use const_layout::graph::{Dimension, Extent};
+    /// let d = Dimension::linear(4, 1).with_runtime_stride("N");
+    /// assert_eq!((d.size(), d.stride(), d.stride_extent()), (Some(4), None, Some(Extent::Runtime("N"))));
+    /// ```
+    pub const fn with_runtime_size(mut self, name: &'static str) -> Self {
+        self.size = Some(Extent::Runtime(name));
+        self
+    }
+    /// With a stride known only at run time, by name.
+    pub const fn with_runtime_stride(mut self, name: &'static str) -> Self {
+        self.stride = Some(Extent::Runtime(name));
         self
     }
     /// `SubDimension(dim, size, stride)`.
@@ -139,12 +165,26 @@ impl Dimension {
     pub const fn kind(&self) -> DimensionKind {
         self.kind
     }
-    /// The size, if known.
+    /// The size, if known at translate time.
     pub const fn size(&self) -> Option<isize> {
+        match self.size {
+            Some(Extent::Known(v)) => Some(v),
+            _ => None,
+        }
+    }
+    /// The stride, if known at translate time.
+    pub const fn stride(&self) -> Option<isize> {
+        match self.stride {
+            Some(Extent::Known(v)) => Some(v),
+            _ => None,
+        }
+    }
+    /// The size, known or runtime.
+    pub const fn size_extent(&self) -> Option<Extent> {
         self.size
     }
-    /// The stride, if known.
-    pub const fn stride(&self) -> Option<isize> {
+    /// The stride, known or runtime.
+    pub const fn stride_extent(&self) -> Option<Extent> {
         self.stride
     }
 }
@@ -257,14 +297,25 @@ pub struct PiecewiseAffine {
 
 impl PiecewiseAffine {
     /// `input[which] < bound ? Σ i_k * t_k + t0 : Σ i_k * f_k + f0` (up to [`MAX_ENDS`] inputs).
-    pub fn new<const K: usize>(which: u8, bound: isize, t: [isize; K], t0: isize, f: [isize; K], f0: isize) -> Self {
+    pub fn new<const K: usize>(
+        which: u8,
+        bound: isize,
+        t: [isize; K],
+        t0: isize,
+        f: [isize; K],
+        f0: isize,
+    ) -> Self {
         let pad = |v: [isize; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(0));
         PiecewiseAffine { which, bound, when_true: (pad(t), t0), when_false: (pad(f), f0) }
     }
 
     /// The value at integer inputs.
     pub fn eval(&self, inputs: &[isize]) -> isize {
-        let (s, c) = if inputs.get(self.which as usize).is_some_and(|&v| v < self.bound) { self.when_true } else { self.when_false };
+        let (s, c) = if inputs.get(self.which as usize).is_some_and(|&v| v < self.bound) {
+            self.when_true
+        } else {
+            self.when_false
+        };
         inputs.iter().zip(s.iter()).map(|(i, s)| i * s).sum::<isize>() + c
     }
 

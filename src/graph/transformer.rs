@@ -2,7 +2,7 @@
 //! and the incremental derivation of a coordinate (how a target moves per unit of another).
 
 use super::expr::{Arena, IndexValue, Sym};
-use super::{CoordinateGraph, Edge, MAX_ELEMENTS, MAX_ENDS, Tag};
+use super::{CoordinateGraph, Edge, Extent, MAX_ELEMENTS, MAX_ENDS, Tag};
 use crate::error::LayoutError;
 
 /// Which way values flow.
@@ -235,18 +235,18 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
     }
 
     /// The size (or stride) of a dimension an edge needs.
-    fn need(&self, tag: Tag, edge: Edge, at: Tag, stride: bool) -> Result<isize, LayoutError> {
+    fn need(&self, tag: Tag, edge: Edge, at: Tag, stride: bool) -> Result<V, LayoutError> {
         let d = self.graph.dimension(tag).ok_or(LayoutError::Graph { what: "not a dimension", tag })?;
-        let v = if stride { d.stride() } else { d.size() };
-        v.ok_or(LayoutError::EdgeFunction {
-            edge: edge.name(),
-            tag: at,
-            why: if stride {
-                "a dimension it reads has no stride"
-            } else {
-                "a dimension it reads has no size"
-            },
-        })
+        let missing = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: at, why };
+        match if stride { d.stride_extent() } else { d.size_extent() } {
+            Some(Extent::Known(v)) => Ok(self.zero.constant(v)),
+            Some(Extent::Runtime(name)) => self
+                .zero
+                .runtime(name)
+                .ok_or(missing("a dimension it reads is sized at run time: traverse symbolically")),
+            None if stride => Err(missing("a dimension it reads has no stride")),
+            None => Err(missing("a dimension it reads has no size")),
+        }
     }
 
     /// Compute the outputs of edge `e` from its inputs, in direction `dir`.
@@ -270,14 +270,14 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
             (Edge::Flatten, Dir::Forward) => {
                 let mut acc = v[0];
                 for (k, &s) in srcs.iter().enumerate().skip(1) {
-                    acc = acc.mul(c(self.need(s, edge, e, false)?)).add(v[k]);
+                    acc = acc.mul(self.need(s, edge, e, false)?).add(v[k]);
                 }
                 out[0] = acc;
             }
             (Edge::Tile, Dir::Reverse) => {
                 let mut acc = v[0];
                 for (k, &d) in dsts.iter().enumerate().skip(1) {
-                    acc = acc.mul(c(self.need(d, edge, e, false)?)).add(v[k]);
+                    acc = acc.mul(self.need(d, edge, e, false)?).add(v[k]);
                 }
                 out[0] = acc;
             }
@@ -286,18 +286,18 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
                 let mut t = v[0];
                 for k in (1..parts.len()).rev() {
                     let size = self.need(parts[k], edge, e, false)?;
-                    if size <= 0 {
+                    if size.as_const().is_some_and(|s| s <= 0) {
                         return Err(none("a dimension it splits by has no positive size"));
                     }
-                    out[k] = t.rem(c(size));
-                    t = t.div(c(size));
+                    out[k] = t.rem(size);
+                    t = t.div(size);
                 }
                 out[0] = t;
             }
             (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
                 let mut acc = z;
                 for (k, &t) in ins.iter().enumerate() {
-                    acc = acc.add(v[k].mul(c(self.need(t, edge, e, true)?)));
+                    acc = acc.add(v[k].mul(self.need(t, edge, e, true)?));
                 }
                 out[0] = acc;
             }
@@ -317,7 +317,7 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
                 }
                 let mut acc = v[k];
                 for &t in &ins[..k] {
-                    acc = acc.add(c(self.need(t, edge, e, false)?));
+                    acc = acc.add(self.need(t, edge, e, false)?);
                 }
                 out[0] = acc;
             }
@@ -392,7 +392,6 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
         let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
         let z = self.zero;
-        let c = |x: isize| z.constant(x);
         let d = |t: Tag| deltas[t].unwrap_or(z);
         let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
         let mut out = [z; MAX_ENDS];
@@ -400,7 +399,7 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
             (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
                 let mut acc = d(ins[0]);
                 for &t in &ins[1..] {
-                    acc = acc.mul(c(self.need(t, edge, e, false)?)).add(d(t));
+                    acc = acc.mul(self.need(t, edge, e, false)?).add(d(t));
                 }
                 out[0] = acc;
             }
@@ -408,18 +407,18 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
                 let mut t = d(ins[0]);
                 for k in (1..outs.len()).rev() {
                     let size = self.need(outs[k], edge, e, false)?;
-                    if size <= 0 {
+                    if size.as_const().is_some_and(|s| s <= 0) {
                         return Err(none("a dimension it splits by has no positive size"));
                     }
-                    out[k] = t.rem(c(size));
-                    t = t.div(c(size));
+                    out[k] = t.rem(size);
+                    t = t.div(size);
                 }
                 out[0] = t;
             }
             (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
                 let mut acc = z;
                 for &t in ins {
-                    acc = acc.add(d(t).mul(c(self.need(t, edge, e, true)?)));
+                    acc = acc.add(d(t).mul(self.need(t, edge, e, true)?));
                 }
                 out[0] = acc;
             }
