@@ -343,6 +343,8 @@ impl Ends {
     }
 }
 
+// Stored inline in the graph's fixed array (no heap, so no boxing the larger edge variant).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Element {
     Empty,
