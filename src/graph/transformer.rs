@@ -249,6 +249,51 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         }
     }
 
+    /// `((x0 * n1 + x1) * n2 + x2) ...`, `n_k` the size of `parts[k]`: Flatten forward, Tile reverse.
+    fn flatten(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, LayoutError> {
+        let mut acc = x[0];
+        for (k, &t) in parts.iter().enumerate().skip(1) {
+            acc = acc.mul(self.need(t, edge, e, false)?).add(x[k]);
+        }
+        Ok(acc)
+    }
+
+    /// `t` split row-major by the sizes of `parts[1..]` (the first takes the rest), into `out`:
+    /// Tile forward, Flatten reverse.
+    fn split(
+        &self,
+        t: V,
+        parts: &[Tag],
+        edge: Edge,
+        e: Tag,
+        out: &mut [V; MAX_ENDS],
+    ) -> Result<(), LayoutError> {
+        let mut t = t;
+        for k in (1..parts.len()).rev() {
+            let size = self.need(parts[k], edge, e, false)?;
+            if size.as_const().is_some_and(|s| s <= 0) {
+                return Err(LayoutError::EdgeFunction {
+                    edge: edge.name(),
+                    tag: e,
+                    why: "a dimension it splits by has no positive size",
+                });
+            }
+            out[k] = t.rem(size);
+            t = t.div(size);
+        }
+        out[0] = t;
+        Ok(())
+    }
+
+    /// `Σ x_k * stride(parts[k])`: Join forward, Split reverse.
+    fn join(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, LayoutError> {
+        let mut acc = self.zero;
+        for (k, &t) in parts.iter().enumerate() {
+            acc = acc.add(x[k].mul(self.need(t, edge, e, true)?));
+        }
+        Ok(acc)
+    }
+
     /// Compute the outputs of edge `e` from its inputs, in direction `dir`.
     fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<V>; MAX_ELEMENTS]) -> Result<(), LayoutError> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
@@ -267,39 +312,14 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
         let mut out = [z; MAX_ENDS];
         match (edge, dir) {
-            (Edge::Flatten, Dir::Forward) => {
-                let mut acc = v[0];
-                for (k, &s) in srcs.iter().enumerate().skip(1) {
-                    acc = acc.mul(self.need(s, edge, e, false)?).add(v[k]);
-                }
-                out[0] = acc;
-            }
-            (Edge::Tile, Dir::Reverse) => {
-                let mut acc = v[0];
-                for (k, &d) in dsts.iter().enumerate().skip(1) {
-                    acc = acc.mul(self.need(d, edge, e, false)?).add(v[k]);
-                }
-                out[0] = acc;
+            (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
+                out[0] = self.flatten(&v, ins, edge, e)?
             }
             (Edge::Tile, Dir::Forward) | (Edge::Flatten, Dir::Reverse) => {
-                let parts = if edge == Edge::Tile { dsts } else { srcs };
-                let mut t = v[0];
-                for k in (1..parts.len()).rev() {
-                    let size = self.need(parts[k], edge, e, false)?;
-                    if size.as_const().is_some_and(|s| s <= 0) {
-                        return Err(none("a dimension it splits by has no positive size"));
-                    }
-                    out[k] = t.rem(size);
-                    t = t.div(size);
-                }
-                out[0] = t;
+                self.split(v[0], outs, edge, e, &mut out)?
             }
             (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
-                let mut acc = z;
-                for (k, &t) in ins.iter().enumerate() {
-                    acc = acc.add(v[k].mul(self.need(t, edge, e, true)?));
-                }
-                out[0] = acc;
+                out[0] = self.join(&v, ins, edge, e)?
             }
             (Edge::Sunder, _) => {
                 let n = ins.len();
@@ -396,31 +416,22 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
         let mut out = [z; MAX_ENDS];
         match (edge, dir) {
-            (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
-                let mut acc = d(ins[0]);
-                for &t in &ins[1..] {
-                    acc = acc.mul(self.need(t, edge, e, false)?).add(d(t));
+            (Edge::Flatten, Dir::Forward)
+            | (Edge::Tile, Dir::Reverse)
+            | (Edge::Join, Dir::Forward)
+            | (Edge::Split, Dir::Reverse) => {
+                let mut v = [z; MAX_ENDS];
+                for (x, &t) in v.iter_mut().zip(ins) {
+                    *x = d(t);
                 }
-                out[0] = acc;
+                out[0] = if matches!(edge, Edge::Join | Edge::Split) {
+                    self.join(&v, ins, edge, e)?
+                } else {
+                    self.flatten(&v, ins, edge, e)?
+                };
             }
             (Edge::Tile, Dir::Forward) | (Edge::Flatten, Dir::Reverse) => {
-                let mut t = d(ins[0]);
-                for k in (1..outs.len()).rev() {
-                    let size = self.need(outs[k], edge, e, false)?;
-                    if size.as_const().is_some_and(|s| s <= 0) {
-                        return Err(none("a dimension it splits by has no positive size"));
-                    }
-                    out[k] = t.rem(size);
-                    t = t.div(size);
-                }
-                out[0] = t;
-            }
-            (Edge::Join, Dir::Forward) | (Edge::Split, Dir::Reverse) => {
-                let mut acc = z;
-                for &t in ins {
-                    acc = acc.add(d(t).mul(self.need(t, edge, e, true)?));
-                }
-                out[0] = acc;
+                self.split(d(ins[0]), outs, edge, e, &mut out)?
             }
             (Edge::Sunder, _) => {
                 let n = ins.len();
