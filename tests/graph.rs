@@ -469,3 +469,28 @@ fn runtime_sizes_need_a_symbolic_traversal() {
     let [st] = s.reverse_stride(ai, arena.constant(1), &[a]).unwrap();
     assert_eq!(st.rust().to_string(), "N");
 }
+
+#[test]
+fn long_chains_fit() {
+    // 120 dimensions in a line of PassThroughs and Tiles: 239 elements, deep traversal.
+    let mut g = CoordinateGraph::new();
+    let first = lin(&mut g, 1 << 20, 1);
+    let mut last = first;
+    for k in 0..119 {
+        let next = lin(&mut g, 1 << 20, 1);
+        g.add_edge(if k % 2 == 0 { Edge::PassThrough } else { Edge::Inherit }, &[last], &[next]).unwrap();
+        last = next;
+    }
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(first, 12345);
+    assert_eq!(t.forward(&[last]).unwrap(), [12345]);
+    let mut r = Transformer::new(&g);
+    r.set_coordinate(last, 777);
+    assert_eq!(r.reverse(&[first]).unwrap(), [777]);
+    // The 257th element does not fit: an error, not a panic.
+    let mut full = CoordinateGraph::new();
+    for _ in 0..256 {
+        lin(&mut full, 1, 1);
+    }
+    assert_eq!(full.add_dimension(Dimension::linear(1, 1)), Err(LayoutError::TooLarge));
+}

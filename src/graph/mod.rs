@@ -7,8 +7,9 @@
 //! direction that has no function (`Forget`; `Split` forward; `Join` reverse) is an error that
 //! names the edge, where rocRoller fails on an internal size assertion.
 //!
-//! This first version computes with integers (rocRoller's translate-time constants); the graph is
-//! a fixed-capacity value (no heap), like the runtime-structured layouts.
+//! Values are integers (rocRoller's translate-time constants) or symbolic expressions
+//! ([`Sym`]); the graph is a fixed-capacity value ([`MAX_ELEMENTS`] dimensions and edges, no
+//! heap), like the runtime-structured layouts.
 //!
 //! ```
 //! use const_layout::graph::{CoordinateGraph, Dimension, Edge, Transformer};
@@ -38,7 +39,7 @@ pub use transformer::Transformer;
 use crate::error::LayoutError;
 
 /// The most elements (dimensions and edges together, one tag space) a graph holds.
-pub const MAX_ELEMENTS: usize = 64;
+pub const MAX_ELEMENTS: usize = 256;
 /// The most sources, or destinations, of one edge.
 pub const MAX_ENDS: usize = 8;
 

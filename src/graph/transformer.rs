@@ -28,11 +28,6 @@ impl Order {
             self.len += 1;
         }
     }
-    fn extend(&mut self, o: &Order) {
-        for &t in &o.tags[..o.len] {
-            self.push(t);
-        }
-    }
 }
 
 /// rocRoller's `Transformer` over a [`CoordinateGraph`]: set the coordinates you know, ask for
@@ -154,7 +149,7 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         let starts = |t: Tag| self.coordinate(t).is_some();
         let mut order = Order::new();
         for &d in dsts {
-            order.extend(&self.path(dir, &starts, d, &mut visited));
+            self.path(dir, &starts, d, &mut visited, &mut order);
         }
         dsts.iter().all(|&d| visited.get(d) == Some(&Some(true)))
     }
@@ -167,60 +162,57 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         starts: &dyn Fn(Tag) -> bool,
         end: Tag,
         visited: &mut [Option<bool>; MAX_ELEMENTS],
-    ) -> Order {
-        let mut out = Order::new();
+        order: &mut Order,
+    ) {
         if end >= MAX_ELEMENTS || visited[end].is_some() {
-            return out;
+            return;
         }
         if self.graph.dimension(end).is_some() && starts(end) {
             visited[end] = Some(true);
-            out.push(end);
-            return out;
+            order.push(end);
+            return;
         }
         visited[end] = Some(false);
-        let mut results = Order::new();
-        let mut inputs = [0; MAX_ELEMENTS];
-        let mut n = 0;
+        // What the inputs add to the order is kept only if `end` is reached (rocRoller returns
+        // them with `end` or drops them); one shared list, cut back, keeps the stack small.
+        let mark = order.len;
         match self.graph.edge(end) {
             Some((_, srcs, dsts)) => {
-                for &t in if dir == Dir::Forward { srcs } else { dsts } {
-                    inputs[n] = t;
-                    n += 1;
+                let inputs = if dir == Dir::Forward { srcs } else { dsts };
+                for &next in inputs {
+                    self.path(dir, starts, next, visited, order);
                 }
+                visited[end] = Some(!inputs.is_empty() && inputs.iter().all(|&z| visited[z] == Some(true)));
             }
             None => {
                 for e in self.graph.edges_at(end, dir == Dir::Forward) {
                     if self.graph.edge(e).is_some_and(|(edge, _, _)| edge.is_coordinate_transform()) {
-                        inputs[n] = e;
-                        n += 1;
+                        self.path(dir, starts, e, visited, order);
+                        if visited[e] == Some(true) {
+                            visited[end] = Some(true);
+                        }
                     }
                 }
             }
         }
-        let is_edge = self.graph.edge(end).is_some();
-        for k in 0..n {
-            let next = inputs[k];
-            results.extend(&self.path(dir, starts, next, visited));
-            let satisfied = !is_edge || inputs[..n].iter().all(|&z| visited[z] == Some(true));
-            visited[end] = Some((visited[end] == Some(true) || visited[next] == Some(true)) && satisfied);
-        }
         if visited[end] == Some(true) {
-            out.extend(&results);
-            out.push(end);
+            order.push(end);
+        } else {
+            order.len = mark;
         }
-        out
     }
 
     fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
         let mut values = self.known;
         let starts = |t: Tag| self.coordinate(t).is_some();
         let mut visited = [None; MAX_ELEMENTS];
+        let mut order = Order::new();
         for &d in dsts {
-            let order = self.path(dir, &starts, d, &mut visited);
-            for &t in &order.tags[..order.len] {
-                if self.graph.edge(t).is_some() {
-                    self.fire(dir, t, &mut values)?;
-                }
+            self.path(dir, &starts, d, &mut visited, &mut order);
+        }
+        for &t in &order.tags[..order.len] {
+            if self.graph.edge(t).is_some() {
+                self.fire(dir, t, &mut values)?;
             }
         }
         let mut out = [self.zero; N];
@@ -387,12 +379,13 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         }
         let starts = |t: Tag| t == x || self.coordinate(t).is_some();
         let mut visited = [None; MAX_ELEMENTS];
+        let mut order = Order::new();
         for &d in dsts {
-            let order = self.path(dir, &starts, d, &mut visited);
-            for &t in &order.tags[..order.len] {
-                if self.graph.edge(t).is_some() {
-                    self.fire_delta(dir, t, &mut deltas)?;
-                }
+            self.path(dir, &starts, d, &mut visited, &mut order);
+        }
+        for &t in &order.tags[..order.len] {
+            if self.graph.edge(t).is_some() {
+                self.fire_delta(dir, t, &mut deltas)?;
             }
         }
         let mut out = [self.zero; N];
