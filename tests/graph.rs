@@ -494,3 +494,22 @@ fn long_chains_fit() {
     }
     assert_eq!(full.add_dimension(Dimension::linear(1, 1)), Err(LayoutError::TooLarge));
 }
+
+#[test]
+fn macro_tile_dimensions() {
+    // A 16x16 macro tile: its indices' sizes and strides as rocRoller's MacroTile gives them, joined
+    // into the tile's own linear index (the reference's Join(i(16,s16), j(16,s1)) example).
+    let mut g = CoordinateGraph::new();
+    let i = g.add_dimension(Dimension::macro_tile_index(&[16, 16], 0, 1).unwrap()).unwrap();
+    let j = g.add_dimension(Dimension::macro_tile_index(&[16, 16], 1, 1).unwrap()).unwrap();
+    let tile = dim(&mut g, DimensionKind::MacroTile, None, None);
+    g.add_edge(Edge::Join, &[i, j], &[tile]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(i, 3);
+    t.set_coordinate(j, 5);
+    assert_eq!(t.forward(&[tile]).unwrap(), [53]);
+    // Jamming by 2 doubles the index's size; a dimension past the sizes is None.
+    assert_eq!(Dimension::macro_tile_index(&[16, 16], 0, 2).unwrap().size(), Some(32));
+    assert!(Dimension::macro_tile_index(&[16, 16], 2, 1).is_none());
+    assert_eq!(Dimension::macro_tile_number(0, 7).stride(), Some(1));
+}

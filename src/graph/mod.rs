@@ -162,6 +162,29 @@ impl Dimension {
     pub const fn linear(size: isize, stride: isize) -> Self {
         Dimension::new(DimensionKind::Linear).with_size(size).with_stride(stride)
     }
+    /// rocRoller's `MacroTile::tileIndex(sdim, jamming)` for a macro tile of `sizes` (row-major):
+    /// the index within the tile along `sdim`, of size `sizes[sdim] * jamming` and stride the
+    /// product of the later sizes. `None` if `sdim` is past the sizes or a product overflows.
+    ///
+    /// ```
+    /// use const_layout::graph::{Dimension, DimensionKind};
+    /// let i = Dimension::macro_tile_index(&[64, 32, 8], 1, 1).unwrap();
+    /// assert_eq!((i.kind(), i.size(), i.stride()), (DimensionKind::MacroTileIndex(1), Some(32), Some(8)));
+    /// let n = Dimension::macro_tile_number(1, 100);
+    /// assert_eq!((n.size(), n.stride()), (Some(100), Some(1)));
+    /// ```
+    pub fn macro_tile_index(sizes: &[isize], sdim: u8, jamming: isize) -> Option<Self> {
+        let k = sdim as usize;
+        let size = sizes.get(k)?.checked_mul(jamming)?;
+        let stride = sizes[k + 1..].iter().try_fold(1isize, |p, &s| p.checked_mul(s))?;
+        Some(Dimension::new(DimensionKind::MacroTileIndex(sdim)).with_size(size).with_stride(stride))
+    }
+
+    /// rocRoller's `MacroTile::tileNumber(sdim, size)`: the number of the tile along `sdim`, stride 1.
+    pub const fn macro_tile_number(sdim: u8, size: isize) -> Self {
+        Dimension::new(DimensionKind::MacroTileNumber(sdim)).with_size(size).with_stride(1)
+    }
+
     /// The kind.
     pub const fn kind(&self) -> DimensionKind {
         self.kind
