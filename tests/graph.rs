@@ -513,3 +513,27 @@ fn macro_tile_dimensions() {
     assert!(Dimension::macro_tile_index(&[16, 16], 2, 1).is_none());
     assert_eq!(Dimension::macro_tile_number(0, 7).stride(), Some(1));
 }
+
+#[test]
+fn code_generation_helpers() {
+    use const_layout::graph::Arena;
+    // The tensor-tile graph: workgroups from the kernel's registers, the tile indices left out
+    // and zero-filled, as rocRoller's load generator does for the first iteration's offset.
+    let (g, [a, _ai, _aj, tx, ty, i, j, _tile]) = tensor_tile(100, 300);
+    let arena = Arena::new();
+    let mut t = Transformer::symbolic(&g, &arena);
+    let wg = [arena.var("blockIdx.x"), arena.var("blockIdx.y"), arena.var("blockIdx.z")];
+    let wi = [arena.var("threadIdx.x"), arena.var("threadIdx.y"), arena.var("threadIdx.z")];
+    t.fill_execution_coordinates(wg, wi);
+    assert_eq!(t.coordinate(tx).map(|v| v.c().to_string()), Some("blockIdx.x".to_string()));
+    assert_eq!(t.coordinate(ty).map(|v| v.c().to_string()), Some("blockIdx.y".to_string()));
+    assert_eq!(t.zero_fill_required(a, false), 2); // i and j
+    assert_eq!(
+        (t.coordinate(i).and_then(|v| v.as_const_value()), t.coordinate(j).and_then(|v| v.as_const_value())),
+        (Some(0), Some(0))
+    );
+    let [offset] = t.reverse(&[a]).unwrap();
+    assert_eq!(offset.c().to_string(), "blockIdx.x * 16 * 300 + blockIdx.y * 16");
+    let [step] = t.reverse_stride(i, arena.constant(1), &[a]).unwrap();
+    assert_eq!(step.as_const_value(), Some(300));
+}

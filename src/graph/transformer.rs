@@ -2,7 +2,7 @@
 //! and the incremental derivation of a coordinate (how a target moves per unit of another).
 
 use super::expr::{Arena, IndexValue, Sym};
-use super::{CoordinateGraph, Edge, Extent, MAX_ELEMENTS, MAX_ENDS, Tag};
+use super::{CoordinateGraph, DimensionKind, Edge, Extent, MAX_ELEMENTS, MAX_ENDS, Tag};
 use crate::error::LayoutError;
 
 /// Which way values flow.
@@ -140,6 +140,69 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         dsts: &[Tag; N],
     ) -> Result<[V; N], LayoutError> {
         self.stride(Dir::Reverse, x, dx, dsts)
+    }
+
+    /// rocRoller's `fillExecutionCoordinates`: every `Workgroup(d)` dimension takes
+    /// `workgroup[d]` and every `Workitem(d)` dimension `workitem[d]` (the kernel's launch
+    /// indices, registers in a symbolic traversal).
+    pub fn fill_execution_coordinates(&mut self, workgroup: [V; 3], workitem: [V; 3]) {
+        for tag in 0..self.graph.len() {
+            match self.graph.dimension(tag).map(|d| d.kind()) {
+                Some(DimensionKind::Workgroup(d)) if (d as usize) < 3 => {
+                    self.set_coordinate(tag, workgroup[d as usize])
+                }
+                Some(DimensionKind::Workitem(d)) if (d as usize) < 3 => {
+                    self.set_coordinate(tag, workitem[d as usize])
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The code generator's zero-fill (rocRoller's `findRequiredCoordinates` then
+    /// `setCoordinate(tag, 0)`): every coordinate `target` depends on in this direction that has
+    /// no edge computing it and no value yet is set to 0, so that the offset of the loop's first
+    /// iteration (or of the coordinates left out) can be computed. Returns how many were set.
+    pub fn zero_fill_required(&mut self, target: Tag, forward: bool) -> usize {
+        let mut seen = [false; MAX_ELEMENTS];
+        let mut stack = [0; MAX_ELEMENTS];
+        let (mut top, mut filled) = (0, 0);
+        if target < MAX_ELEMENTS {
+            stack[0] = target;
+            top = 1;
+            seen[target] = true;
+        }
+        while top > 0 {
+            top -= 1;
+            let dim = stack[top];
+            let mut fed = false;
+            for e in self.graph.edges_at(dim, forward) {
+                let Some((edge, srcs, dsts)) = self.graph.edge(e) else { continue };
+                // Only an edge that computes `dim` in this direction makes it not a leaf.
+                let one_to_many = match edge {
+                    Edge::Join => !forward && srcs.len() > 1,
+                    Edge::Split => forward && dsts.len() > 1,
+                    Edge::Forget | Edge::ConstructMacroTile | Edge::DestructMacroTile => true,
+                    _ => false,
+                };
+                if !edge.is_coordinate_transform() || one_to_many {
+                    continue;
+                }
+                fed = true;
+                for &t in if forward { srcs } else { dsts } {
+                    if !seen[t] {
+                        seen[t] = true;
+                        stack[top] = t;
+                        top += 1;
+                    }
+                }
+            }
+            if !fed && dim != target && self.coordinate(dim).is_none() {
+                self.set_coordinate(dim, self.zero);
+                filled += 1;
+            }
+        }
+        filled
     }
 
     /// Whether `dsts` can be reached from the known coordinates (rocRoller's `hasPath`).
