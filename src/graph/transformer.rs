@@ -265,19 +265,31 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
         }
     }
 
-    fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
-        let mut values = self.known;
-        let starts = |t: Tag| self.coordinate(t).is_some();
+    /// The edges on the paths from `starts` to `dsts`, in order (inputs first), each given to `f`.
+    fn each_edge(
+        &self,
+        dir: Dir,
+        starts: &dyn Fn(Tag) -> bool,
+        dsts: &[Tag],
+        f: &mut dyn FnMut(Tag) -> Result<(), LayoutError>,
+    ) -> Result<(), LayoutError> {
         let mut visited = [None; MAX_ELEMENTS];
         let mut order = Order::new();
         for &d in dsts {
-            self.path(dir, &starts, d, &mut visited, &mut order);
+            self.path(dir, starts, d, &mut visited, &mut order);
         }
         for &t in &order.tags[..order.len] {
             if self.graph.edge(t).is_some() {
-                self.fire(dir, t, &mut values)?;
+                f(t)?;
             }
         }
+        Ok(())
+    }
+
+    fn traverse<const N: usize>(&self, dir: Dir, dsts: &[Tag; N]) -> Result<[V; N], LayoutError> {
+        let mut values = self.known;
+        let starts = |t: Tag| self.coordinate(t).is_some();
+        self.each_edge(dir, &starts, dsts, &mut |e| self.fire(dir, e, &mut values))?;
         let mut out = [self.zero; N];
         for (o, &d) in out.iter_mut().zip(dsts) {
             *o = values
@@ -441,16 +453,7 @@ impl<'g, V: IndexValue> Transformer<'g, V> {
             deltas[x] = Some(dx);
         }
         let starts = |t: Tag| t == x || self.coordinate(t).is_some();
-        let mut visited = [None; MAX_ELEMENTS];
-        let mut order = Order::new();
-        for &d in dsts {
-            self.path(dir, &starts, d, &mut visited, &mut order);
-        }
-        for &t in &order.tags[..order.len] {
-            if self.graph.edge(t).is_some() {
-                self.fire_delta(dir, t, &mut deltas)?;
-            }
-        }
+        self.each_edge(dir, &starts, dsts, &mut |e| self.fire_delta(dir, e, &mut deltas))?;
         let mut out = [self.zero; N];
         for (o, &d) in out.iter_mut().zip(dsts) {
             *o = deltas.get(d).copied().flatten().unwrap_or(self.zero);
