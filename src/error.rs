@@ -173,6 +173,18 @@ pub enum LayoutError {
         /// The tag concerned.
         tag: usize,
     },
+    /// A rocRoller tile whose sizes do not fit together (a wave tile that does not divide its
+    /// macro tile, a zero sub-tile size).
+    TileSizes {
+        /// Which tile.
+        what: &'static str,
+        /// The dimension.
+        dim: usize,
+        /// The size along it.
+        size: isize,
+        /// What it must be a positive multiple of.
+        part: isize,
+    },
     /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
     /// tiler with more modes than the layout).
     ModeOutOfRange {
@@ -273,6 +285,14 @@ impl LayoutError {
                 m.text("edge ").num(tag as isize).text(" (").text(edge).text("): ").text(why)
             }
             LayoutError::Graph { what, tag } => m.text("coordinate graph: ").text(what).text(" (tag ").num(tag as isize).text(")"),
+            LayoutError::TileSizes { what, dim, size, part } => m
+                .text(what)
+                .text(": size ")
+                .num(size)
+                .text(" along dimension ")
+                .num(dim as isize)
+                .text(" is not a positive multiple of ")
+                .num(part),
             LayoutError::ModeOutOfRange { op, index, rank } => m
                 .text(op)
                 .text(": mode ")

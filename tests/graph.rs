@@ -354,7 +354,9 @@ proptest! {
         }
         let value = |name: &str| match name { "tx" => tx, "ty" => ty, "i" => i, _ => j };
         let [ea, eai] = s.reverse(&[a, ai]).unwrap();
-        prop_assert_eq!([ea.eval(&value), eai.eval(&value)], n.reverse(&[a, ai]).unwrap());
+        prop_assert_eq!([ea.eval(&value).unwrap(), eai.eval(&value).unwrap()], n.reverse(&[a, ai]).unwrap());
+        // rocRoller's fast arithmetic changes the expression, not its value.
+        prop_assert_eq!(ea.fast_arithmetic().eval(&value), ea.eval(&value));
         prop_assert_eq!(ea.c().to_string(), "(tx * 16 + i) * 300 + ty * 16 + j");
         let [st] = s.reverse_stride(txt, arena.constant(dx), &[a]).unwrap();
         prop_assert_eq!(st.as_const_value(), Some(n.reverse_stride(txt, dx, &[a]).unwrap()[0]));
@@ -419,26 +421,261 @@ mod bridges {
 
 #[test]
 fn piecewise_affine_join() {
-    use const_layout::graph::{Arena, PiecewiseAffine};
-    // Rows below 4 at stride 10, the rest at stride 20 from 40 on (a padded second block).
-    let p = PiecewiseAffine::new(0, 4, [10, 1], 0, [20, 1], -40);
+    use const_layout::graph::{Arena, PiecewiseAffine, Positional};
+    // Rows below 4 at stride 10, the rest at stride 20 from -40 (rocRoller's workgroup remapping
+    // shape: `cond(i...) ? Σ i_k T_k + t0 : Σ i_k F_k + f0`).
+    let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap();
     let mut g = CoordinateGraph::new();
     let (r, c) = (lin(&mut g, 8, 1), lin(&mut g, 10, 1));
     let out = dim(&mut g, DimensionKind::Linear, None, None);
+    let p = g.add_piecewise_affine(p).unwrap();
     g.add_edge(Edge::PiecewiseAffineJoin(p), &[r, c], &[out]).unwrap();
-    for (row, col, expected) in [(0, 0, 0), (3, 7, 37), (4, 0, 40), (7, 9, 109)] {
-        let mut t = Transformer::new(&g);
-        t.set_coordinate(r, row);
-        t.set_coordinate(c, col);
-        assert_eq!(t.forward(&[out]).unwrap(), [expected], "({row},{col})");
-        assert_eq!(t.forward_stride(c, 1, &[out]).unwrap(), [0], "rocRoller's step: the first input's");
+    for row in 0..8 {
+        for col in 0..10 {
+            let expected = if row < 4 { row * 10 + col } else { row * 20 + col - 40 };
+            let mut t = Transformer::new(&g);
+            t.set_coordinate(r, row);
+            t.set_coordinate(c, col);
+            assert_eq!(t.forward(&[out]).unwrap(), [expected], "({row},{col})");
+            // The derivative of the selected branch (rocRoller passes the first input's step,
+            // "TODO: This isn't right": 1 for the row).
+            assert_eq!(t.forward_stride(c, 1, &[out]).unwrap(), [1]);
+            assert_eq!(t.forward_stride(r, 1, &[out]).unwrap(), [if row < 4 { 10 } else { 20 }]);
+        }
     }
-    // A symbolic row leaves the branch undecided: an error naming the edge, not a wrong value.
+    // A symbolic row leaves the condition to run time: rocRoller's Conditional.
     let arena = Arena::new();
     let mut s = Transformer::symbolic(&g, &arena);
     s.set_coordinate(r, arena.var("row"));
     s.set_coordinate(c, arena.constant(1));
-    assert_eq!(edge_error(s.forward(&[out])), "PiecewiseAffineJoin");
+    let [e] = s.forward(&[out]).unwrap();
+    assert_eq!(e.c().to_string(), "row < 4 ? row * 10 + 1 : -40 + row * 20 + 1");
+    assert_eq!(e.rust().to_string(), "if row < 4 { row * 10 + 1 } else { -40 + row * 20 + 1 }");
+    for row in 0..8 {
+        let mut t = Transformer::new(&g);
+        t.set_coordinate(r, row);
+        t.set_coordinate(c, 1);
+        assert_eq!(e.eval(&|_| row), Some(t.forward(&[out]).unwrap()[0]));
+    }
+    let [step] = s.forward_stride(r, arena.constant(1), &[out]).unwrap();
+    assert_eq!(step.c().to_string(), "row < 4 ? 10 : 20");
+    // A known row decides it while building: no conditional in the expression.
+    s.set_coordinate(r, arena.constant(6));
+    s.set_coordinate(c, arena.var("col"));
+    assert_eq!(s.forward(&[out]).unwrap()[0].c().to_string(), "80 + col");
+
+    // Reverse: the same formula over the destinations; a compound condition.
+    let p = PiecewiseAffine::new(
+        (Positional::arg(0) % 2).equal(0).and(Positional::arg(1).ge(3)),
+        [1, 100],
+        0,
+        [1, 1000],
+        7,
+    )
+    .unwrap();
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let (x, y) = (lin(&mut g, 4, 1), lin(&mut g, 5, 1));
+    let id = g.add_piecewise_affine(p).unwrap();
+    g.add_edge(Edge::PiecewiseAffineJoin(id), &[u], &[x, y]).unwrap();
+    for (xv, yv) in [(0, 3), (2, 4), (1, 3), (0, 2)] {
+        let mut t = Transformer::new(&g);
+        t.set_coordinate(x, xv);
+        t.set_coordinate(y, yv);
+        let expected = if xv % 2 == 0 && yv >= 3 { xv + 100 * yv } else { xv + 1000 * yv + 7 };
+        assert_eq!(t.reverse(&[u]).unwrap(), [expected]);
+        assert_eq!(p.eval(&[xv, yv]), Ok(expected));
+    }
+    let arena = Arena::new();
+    let mut s = Transformer::symbolic(&g, &arena);
+    s.set_coordinate(x, arena.var("x"));
+    s.set_coordinate(y, arena.var("y"));
+    let [e] = s.reverse(&[u]).unwrap();
+    assert_eq!(e.c().to_string(), "x % 2 == 0 && y >= 3 ? x + y * 100 : 7 + x + y * 1000");
+    assert_eq!(
+        e.rust().to_string(),
+        "if x.rem_euclid(2) == 0 && y >= 3 { x + y * 100 } else { 7 + x + y * 1000 }"
+    );
+
+    // A condition reading an input the edge lacks, and strides of the wrong count, are errors.
+    assert!(PiecewiseAffine::new(Positional::arg(3).lt(1), [1, 1], 0, [1, 1], 0).is_err());
+    let q = PiecewiseAffine::new(Positional::arg(0).lt(1), [1, 1, 1], 0, [1, 1, 1], 0).unwrap();
+    let mut g = CoordinateGraph::new();
+    let (a, b, o) = (lin(&mut g, 4, 1), lin(&mut g, 4, 1), lin(&mut g, 16, 1));
+    let q = g.add_piecewise_affine(q).unwrap();
+    g.add_edge(Edge::PiecewiseAffineJoin(q), &[a, b], &[o]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(a, 0);
+    t.set_coordinate(b, 0);
+    assert_eq!(edge_error(t.forward(&[o])), "PiecewiseAffineJoin");
+}
+
+#[test]
+fn pair_swap_and_rotate() {
+    // rocRoller's LDS remappings (reverse only): out from (col, row).
+    let cases = [
+        Edge::PairSwap { rows_per_group: 4 },
+        Edge::Rotate { num_positions: 8, rows_per_group: 2, inverse: false },
+        Edge::Rotate { num_positions: 8, rows_per_group: 2, inverse: true },
+    ];
+    for edge in cases {
+        let mut g = CoordinateGraph::new();
+        let out = lin(&mut g, 8, 1);
+        let (col, row) = (lin(&mut g, 8, 1), lin(&mut g, 32, 1));
+        g.add_edge(edge, &[out], &[col, row]).unwrap();
+        let mut seen = [[false; 8]; 32];
+        for rv in 0..32isize {
+            for cv in 0..8isize {
+                let expected = match edge {
+                    Edge::PairSwap { .. } => cv ^ (((rv >> 2) ^ 1) & 1),
+                    Edge::Rotate { inverse: false, .. } => (cv + 8 - ((rv >> 1) >> 1 << 1)) & 7,
+                    _ => (cv + ((rv >> 1) >> 1 << 1)) & 7,
+                };
+                let mut t = Transformer::new(&g);
+                t.set_coordinate(col, cv);
+                t.set_coordinate(row, rv);
+                let [o] = t.reverse(&[out]).unwrap();
+                assert_eq!(o, expected, "{edge:?} ({cv},{rv})");
+                seen[rv as usize][o as usize] = true;
+                assert_eq!(t.reverse_stride(col, 1, &[out]).unwrap(), [1], "rocRoller: the column's step");
+            }
+        }
+        // Each row's columns are permuted: a bijection, so no bank is hit twice.
+        assert!(seen.iter().all(|r| r.iter().all(|&b| b)), "{edge:?}");
+        let mut f = Transformer::new(&g);
+        f.set_coordinate(out, 3);
+        assert_eq!(edge_error(f.forward(&[col])), edge.name());
+    }
+    // Not powers of two: an error naming the edge.
+    let mut g = CoordinateGraph::new();
+    let out = lin(&mut g, 8, 1);
+    let (col, row) = (lin(&mut g, 8, 1), lin(&mut g, 32, 1));
+    g.add_edge(Edge::PairSwap { rows_per_group: 3 }, &[out], &[col, row]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(col, 1);
+    t.set_coordinate(row, 1);
+    assert_eq!(edge_error(t.reverse(&[out])), "PairSwap");
+}
+
+#[test]
+fn fast_arithmetic_and_overflow() {
+    use const_layout::graph::Arena;
+    // Basic1D01 with the workitem in register v0: rocRoller's FastArithmetic gives
+    // `AddShiftL(128, v0, 1)`, here `(128 + v0) << 1`.
+    let mut g = CoordinateGraph::new();
+    let u = dim(&mut g, DimensionKind::User, None, None);
+    let i = lin(&mut g, 1024, 2);
+    let wg = dim(&mut g, DimensionKind::Workgroup(0), None, None);
+    let wf = dim(&mut g, DimensionKind::Workitem(0), Some(64), None);
+    g.add_edge(Edge::Split, &[u], &[i]).unwrap();
+    g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    let arena = Arena::new();
+    let mut t = Transformer::symbolic(&g, &arena);
+    t.set_coordinate(wg, arena.constant(2));
+    t.set_coordinate(wf, arena.var("v0"));
+    let [e] = t.reverse(&[u]).unwrap();
+    assert_eq!(e.c().to_string(), "(128 + v0) * 2");
+    assert_eq!(e.fast_arithmetic().c().to_string(), "(128 + v0) << 1");
+    assert_eq!(e.fast_arithmetic().rust().to_string(), "(128 + v0) << 1");
+    // Forward from a register: division and remainder by 64 become a shift and a mask.
+    let mut f = Transformer::symbolic(&g, &arena);
+    f.set_coordinate(i, arena.var("idx"));
+    let [gw, gf] = f.forward(&[wg, wf]).unwrap();
+    assert_eq!(
+        (gw.fast_arithmetic().c().to_string(), gf.fast_arithmetic().c().to_string()),
+        ("idx >> 6".into(), "idx & 63".into())
+    );
+
+    // Integer overflow is an error naming the edge, never a wrapped index.
+    let mut g = CoordinateGraph::new();
+    let (x, y) = (lin(&mut g, isize::MAX / 2, 1), lin(&mut g, 1 << 40, 1));
+    let m = lin(&mut g, 1, 1);
+    g.add_edge(Edge::Flatten, &[x, y], &[m]).unwrap();
+    let mut t = Transformer::new(&g);
+    t.set_coordinate(x, 1 << 30);
+    t.set_coordinate(y, 1);
+    assert_eq!(edge_error(t.forward(&[m])), "Flatten");
+    // A symbolic constant that would overflow is not folded, and its value says so.
+    let a = Arena::new();
+    assert_eq!((a.constant(isize::MAX) + 1).eval(&|_| 0), None);
+    assert_eq!((a.var("x") / 0).eval(&|_| 3), None);
+}
+
+#[test]
+fn wave_and_macro_tiles() {
+    use const_layout::graph::{LayoutType, MacroTile, MemoryType, ThreadTile, WaveTile};
+    // rocRoller's WaveTileBasic, both forms: from the macro tile and from explicit sizes.
+    let mac =
+        MacroTile::new(&[32, 32, 32, 32], LayoutType::MatrixA, &[32, 0, 2, 0], MemoryType::Wave).unwrap();
+    for w in [WaveTile::from_macro_tile(&mac).unwrap(), WaveTile::new(&[32, 2], LayoutType::MatrixA).unwrap()]
+    {
+        let (ai, aj) = (w.tile_index(0).unwrap(), w.tile_index(1).unwrap());
+        assert_eq!(
+            (ai.kind(), aj.kind()),
+            (DimensionKind::WaveTileIndex(0), DimensionKind::WaveTileIndex(1))
+        );
+        assert_eq!((ai.size(), aj.size(), ai.stride(), aj.stride()), (Some(32), Some(2), Some(2), Some(1)));
+    }
+    let w = WaveTile::from_macro_tile(&mac).unwrap();
+    let (n0, n1) = (w.tile_number(0).unwrap(), w.tile_number(1).unwrap());
+    assert_eq!(
+        (n0.kind(), n0.size(), n1.size(), n1.stride()),
+        (DimensionKind::WaveTileNumber(0), Some(1), Some(16), Some(1))
+    );
+    assert!(WaveTile::new(&[32, 2], LayoutType::MatrixA).unwrap().tile_number(0).is_err());
+    // B is K x N, the accumulator M x N; padding scales by the wave tiles along each dimension.
+    let b = MacroTile::new(&[64, 128], LayoutType::MatrixB, &[32, 32, 16], MemoryType::Lds)
+        .unwrap()
+        .padded(&[4, 8])
+        .unwrap();
+    let wb = WaveTile::from_macro_tile(&b).unwrap();
+    assert_eq!((wb.sizes(), wb.wave_counts()), (&[16, 32][..], Some(&[4, 4][..])));
+    assert_eq!(wb.padding_bytes(), Some(32 * (4 * 4) + 16 * (4 * 8)));
+    assert_eq!(b.padding_bytes(), Some(128 * 4 + 64 * 8));
+    let acc =
+        MacroTile::new(&[64, 128], LayoutType::MatrixAccumulator, &[32, 32, 16], MemoryType::Vgpr).unwrap();
+    assert_eq!(WaveTile::from_macro_tile(&acc).unwrap().sizes(), &[32, 32]);
+    assert!(acc.padded(&[4, 4]).is_err()); // only A and B are padded
+    // A wave tile that does not divide the macro tile is an error with the numbers (rocRoller
+    // truncates the division).
+    let bad = MacroTile::new(&[48, 32], LayoutType::MatrixA, &[32, 32, 16], MemoryType::Wave).unwrap();
+    let err = WaveTile::from_macro_tile(&bad).unwrap_err();
+    assert_eq!(err.to_string(), "WaveTile: size 48 along dimension 0 is not a positive multiple of 32");
+    // The macro tile's own index dimensions, in a graph: Join(i, j) is the tile's row-major index.
+    let t = MacroTile::new(&[16, 8], LayoutType::None, &[4, 2], MemoryType::Vgpr).unwrap();
+    let mut g = CoordinateGraph::new();
+    let i = g.add_dimension(t.tile_index(0, 1).unwrap()).unwrap();
+    let j = g.add_dimension(t.tile_index(1, 1).unwrap()).unwrap();
+    let tile = g.add_dimension(t.dimension()).unwrap();
+    g.add_edge(Edge::Join, &[i, j], &[tile]).unwrap();
+    let mut tr = Transformer::new(&g);
+    tr.set_coordinate(i, 5);
+    tr.set_coordinate(j, 3);
+    assert_eq!(tr.forward(&[tile]).unwrap(), [43]);
+    let th = ThreadTile::from_macro_tile(&t).unwrap();
+    assert_eq!((th.sizes(), th.counts()), (&[4, 2][..], &[4, 4][..]));
+    assert_eq!(th.tile_index(1).unwrap().kind(), DimensionKind::ThreadTileIndex(1));
+    assert!(t.tile_index(2, 1).is_err());
+}
+
+#[test]
+fn printing_rust_and_c() {
+    use const_layout::graph::Arena;
+    let a = Arena::new();
+    let (i, j) = (a.var("i"), a.var("j"));
+    // A truth value used as a number: Rust converts it, C does not need to.
+    let e = i.lt(4) * 3 + j;
+    assert_eq!(e.c().to_string(), "(i < 4) * 3 + j");
+    assert_eq!(e.rust().to_string(), "isize::from(i < 4) * 3 + j");
+    assert_eq!(e.eval(&|v| if v == "i" { 2 } else { 5 }), Some(8));
+    // A number used as a truth value, and Rust's bit operations binding tighter than comparisons.
+    let f = (i & 1).and(j.equal(i ^ 3));
+    assert_eq!(f.c().to_string(), "i & 1 && j == (i ^ 3)");
+    assert_eq!(f.rust().to_string(), "(i & 1 != 0) && j == i ^ 3");
+    // Subtraction and division keep their right operands' parentheses.
+    assert_eq!((i - (j - 1)).c().to_string(), "i - (j - 1)");
+    assert_eq!((i * (j / 2)).c().to_string(), "i * (j / 2)");
+    assert_eq!((i + (j + 1)).c().to_string(), "i + j + 1");
 }
 
 #[test]
@@ -493,6 +730,27 @@ fn long_chains_fit() {
         lin(&mut full, 1, 1);
     }
     assert_eq!(full.add_dimension(Dimension::linear(1, 1)), Err(LayoutError::TooLarge));
+    // A larger graph by its capacity: 1,201 dimensions alternately tiled and flattened back.
+    let mut big: Box<CoordinateGraph<2048>> = Box::new(CoordinateGraph::with_capacity());
+    let first = big.add_dimension(Dimension::linear(1 << 20, 1)).unwrap();
+    let mut last = first;
+    for _ in 0..400 {
+        let (hi, lo) = (
+            big.add_dimension(Dimension::linear(1 << 10, 1)).unwrap(),
+            big.add_dimension(Dimension::linear(1 << 10, 1)).unwrap(),
+        );
+        big.add_edge(Edge::Tile, &[last], &[hi, lo]).unwrap();
+        let next = big.add_dimension(Dimension::linear(1 << 20, 1)).unwrap();
+        big.add_edge(Edge::Flatten, &[hi, lo], &[next]).unwrap();
+        last = next;
+    }
+    assert_eq!(big.len(), 1 + 400 * 5);
+    let mut t = Transformer::new(&*big);
+    t.set_coordinate(first, 654_321);
+    assert_eq!(t.forward(&[last]).unwrap(), [654_321]);
+    let mut r = Transformer::new(&*big);
+    r.set_coordinate(last, 123_456);
+    assert_eq!(r.reverse(&[first]).unwrap(), [123_456]);
 }
 
 #[test]

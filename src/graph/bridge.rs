@@ -1,6 +1,6 @@
 //! Between CuTe layouts and coordinate graphs, and a Graphviz picture of a graph.
 
-use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, Tag, Transformer};
+use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, MAX_ELEMENTS, Tag, Transformer};
 use crate::algebra::leaves::Leaves;
 use crate::dynamic::DynLayout;
 use crate::error::LayoutError;
@@ -23,7 +23,7 @@ pub struct LayoutFragment {
 /// The graph cannot hold the largest values a traversal of a fragment reaches.
 const MAX_BRIDGE_SIZE: isize = 1 << 20;
 
-impl CoordinateGraph {
+impl<const N: usize> CoordinateGraph<N> {
     /// A layout as a graph fragment, as rocRoller writes one: its 1-D index `Tile`d into one
     /// dimension per integer (row-major, so CuTe's integers in reverse: the first is fastest),
     /// then `Join`ed with their strides into the offset.
@@ -126,15 +126,15 @@ impl CoordinateGraph {
     /// let dot = g.dot().to_string();
     /// assert!(dot.starts_with("digraph coordinates {") && dot.contains("n0 -> n2") && dot.contains("n2 -> n1"));
     /// ```
-    pub fn dot(&self) -> Dot<'_> {
+    pub fn dot(&self) -> Dot<'_, N> {
         Dot(self)
     }
 }
 
 /// A graph printed as DOT ([`CoordinateGraph::dot`]).
-pub struct Dot<'g>(&'g CoordinateGraph);
+pub struct Dot<'g, const N: usize = MAX_ELEMENTS>(&'g CoordinateGraph<N>);
 
-impl fmt::Display for Dot<'_> {
+impl<const N: usize> fmt::Display for Dot<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "digraph coordinates {{")?;
         for (tag, e) in self.0.elements[..self.0.len()].iter().enumerate() {
@@ -151,7 +151,14 @@ impl fmt::Display for Dot<'_> {
                 }
                 Element::Edge { edge, srcs, dsts } => {
                     let style = if edge.is_coordinate_transform() { "box" } else { "box, style=dashed" };
-                    writeln!(f, "  n{tag} [shape={style}, label=\"{tag}: {}\"];", edge.name())?;
+                    write!(f, "  n{tag} [shape={style}, label=\"{tag}: {}", edge.name())?;
+                    if let Some(p) = match edge {
+                        Edge::PiecewiseAffineJoin(id) => self.0.piecewise_affine(*id),
+                        _ => None,
+                    } {
+                        write!(f, " if {}", p.condition())?;
+                    }
+                    writeln!(f, "\"];")?;
                     for s in srcs.as_slice() {
                         writeln!(f, "  n{s} -> n{tag};")?;
                     }

@@ -1,22 +1,157 @@
 //! Index values for graph traversal: integers, or symbolic expressions over runtime values
 //! (rocRoller's `Expression` trees), built in a fixed arena and folded as they are built, so that
 //! a traversal yields an index expression to emit into a kernel, printable as Rust or as C.
+//!
+//! Arithmetic is checked: an integer result that does not fit in `isize`, a division by zero or a
+//! shift past the width is `None` from [`IndexValue::apply`] (the traversal reports it as an
+//! error naming the edge), never a wrapped value.
 
 use core::cell::RefCell;
 use core::fmt;
+
+/// The operations of index expressions (rocRoller's `Expression` operators that index math
+/// uses). Division and remainder are Euclidean (floor for positive divisors), so `x / 2^k` is
+/// `x >> k` and `x % 2^k` is `x & (2^k - 1)` for every `x`. Comparisons and the logical
+/// operations give 1 or 0.
+///
+/// ```
+/// use const_layout::graph::Op;
+/// assert_eq!(Op::Div.apply(-7, 2), Some(-4));
+/// assert_eq!(Op::Lt.apply(3, 4), Some(1));
+/// assert_eq!(Op::Mul.apply(isize::MAX, 2), None); // overflow is no value
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// Euclidean `/`.
+    Div,
+    /// Euclidean `%`.
+    Rem,
+    /// `<<`
+    Shl,
+    /// `>>` (arithmetic)
+    Shr,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl Op {
+    /// The operation on integers; `None` on overflow, division by zero or a shift outside
+    /// `0..isize::BITS`.
+    pub const fn apply(self, a: isize, b: isize) -> Option<isize> {
+        let shift_ok = b >= 0 && b < isize::BITS as isize;
+        match self {
+            Op::Add => a.checked_add(b),
+            Op::Sub => a.checked_sub(b),
+            Op::Mul => a.checked_mul(b),
+            Op::Div => a.checked_div_euclid(b),
+            Op::Rem => a.checked_rem_euclid(b),
+            // `<<` that loses bits is an overflow like `*`.
+            Op::Shl if shift_ok && (a << b) >> b == a => Some(a << b),
+            Op::Shr if shift_ok => Some(a >> b),
+            Op::Shl | Op::Shr => None,
+            Op::BitAnd => Some(a & b),
+            Op::BitOr => Some(a | b),
+            Op::BitXor => Some(a ^ b),
+            Op::Lt => Some((a < b) as isize),
+            Op::Le => Some((a <= b) as isize),
+            Op::Gt => Some((a > b) as isize),
+            Op::Ge => Some((a >= b) as isize),
+            Op::Eq => Some((a == b) as isize),
+            Op::Ne => Some((a != b) as isize),
+            Op::And => Some((a != 0 && b != 0) as isize),
+            Op::Or => Some((a != 0 || b != 0) as isize),
+        }
+    }
+
+    /// Whether the result is a truth value (a comparison or a logical operation).
+    pub const fn is_boolean(self) -> bool {
+        matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne | Op::And | Op::Or)
+    }
+
+    const fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => " + ",
+            Op::Sub => " - ",
+            Op::Mul => " * ",
+            Op::Div => " / ",
+            Op::Rem => " % ",
+            Op::Shl => " << ",
+            Op::Shr => " >> ",
+            Op::BitAnd => " & ",
+            Op::BitOr => " | ",
+            Op::BitXor => " ^ ",
+            Op::Lt => " < ",
+            Op::Le => " <= ",
+            Op::Gt => " > ",
+            Op::Ge => " >= ",
+            Op::Eq => " == ",
+            Op::Ne => " != ",
+            Op::And => " && ",
+            Op::Or => " || ",
+        }
+    }
+
+    /// Binding strength in C (higher binds tighter) and in Rust, where the bit operations bind
+    /// tighter than comparisons and comparisons do not chain.
+    const fn precedence(self, c: bool) -> u8 {
+        match self {
+            Op::Mul | Op::Div | Op::Rem => 11,
+            Op::Add | Op::Sub => 10,
+            Op::Shl | Op::Shr => 9,
+            Op::Lt | Op::Le | Op::Gt | Op::Ge if c => 8,
+            Op::Eq | Op::Ne if c => 7,
+            Op::BitAnd if c => 6,
+            Op::BitXor if c => 5,
+            Op::BitOr if c => 4,
+            Op::BitAnd => 8,
+            Op::BitXor => 7,
+            Op::BitOr => 6,
+            Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => 5,
+            Op::And => 3,
+            Op::Or => 2,
+        }
+    }
+
+    /// `a op (b op c) == (a op b) op c`, so the right operand needs no parentheses for itself.
+    const fn associative(self) -> bool {
+        matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor | Op::And | Op::Or)
+    }
+}
 
 /// What a traversal computes with: `isize` (translate-time integers) or [`Sym`] (expressions).
 pub trait IndexValue: Copy + fmt::Debug {
     /// A constant.
     fn constant(&self, v: isize) -> Self;
-    /// `self + o`.
-    fn add(self, o: Self) -> Self;
-    /// `self * o`.
-    fn mul(self, o: Self) -> Self;
-    /// `self / o` (both non-negative in an index computation).
-    fn div(self, o: Self) -> Self;
-    /// `self % o`.
-    fn rem(self, o: Self) -> Self;
+    /// `self op o`; `None` where an integer result does not exist (overflow, division by zero).
+    fn apply(self, op: Op, o: Self) -> Option<Self>;
+    /// `t` where `self` is non-zero, else `f` (rocRoller's `Conditional`).
+    fn select(self, t: Self, f: Self) -> Self;
     /// The value, if it is known now (a constant).
     fn as_const(&self) -> Option<isize>;
     /// A runtime value by name, if this kind of value can hold one (expressions can, integers
@@ -28,17 +163,11 @@ impl IndexValue for isize {
     fn constant(&self, v: isize) -> Self {
         v
     }
-    fn add(self, o: Self) -> Self {
-        self + o
+    fn apply(self, op: Op, o: Self) -> Option<Self> {
+        op.apply(self, o)
     }
-    fn mul(self, o: Self) -> Self {
-        self * o
-    }
-    fn div(self, o: Self) -> Self {
-        self.div_euclid(o)
-    }
-    fn rem(self, o: Self) -> Self {
-        self.rem_euclid(o)
+    fn select(self, t: Self, f: Self) -> Self {
+        if self != 0 { t } else { f }
     }
     fn as_const(&self) -> Option<isize> {
         Some(*self)
@@ -48,34 +177,37 @@ impl IndexValue for isize {
     }
 }
 
-/// The most nodes an [`Arena`] holds.
+/// How many nodes an [`Arena`] holds unless told otherwise.
 pub const MAX_EXPR_NODES: usize = 512;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     Const(isize),
     Var(&'static str),
-    Add(u16, u16),
-    Mul(u16, u16),
-    Div(u16, u16),
-    Rem(u16, u16),
+    Bin(Op, u16, u16),
+    Select(u16, u16, u16),
 }
 
-/// Storage for symbolic index expressions (no heap). Expressions are [`Sym`] handles into it.
+/// Storage for symbolic index expressions (no heap), `N` nodes (512 unless given). Expressions
+/// are [`Sym`] handles into it; equal nodes are stored once.
 ///
 /// ```
-/// use const_layout::graph::{Arena, IndexValue};
+/// use const_layout::graph::Arena;
 /// let a = Arena::new();
 /// let wg = a.var("wg");
-/// let e = wg.mul(a.constant(64)).add(a.constant(33)).mul(a.constant(2));
+/// let e = (wg * 64 + 33) * 2;
 /// assert_eq!(e.rust().to_string(), "(wg * 64 + 33) * 2");
-/// let t = wg.div(a.constant(4)).add(wg.rem(a.constant(4)));
+/// let t = wg / 4 + wg % 4;
 /// assert_eq!(t.rust().to_string(), "wg.div_euclid(4) + wg.rem_euclid(4)");
 /// assert_eq!(t.c().to_string(), "wg / 4 + wg % 4");
-/// assert_eq!(a.constant(3).mul(a.constant(4)).add(a.constant(0)).as_const(), Some(12));
+/// assert_eq!((a.constant(3) * 4 + 0).as_const_value(), Some(12));
+/// // rocRoller's fast arithmetic: multiplications and divisions by powers of two become shifts.
+/// assert_eq!(e.fast_arithmetic().c().to_string(), "((wg << 6) + 33) << 1");
+/// let big: Arena<4096> = Arena::with_capacity();
+/// assert_eq!(big.var("x").c().to_string(), "x");
 /// ```
-pub struct Arena {
-    nodes: RefCell<([Node; MAX_EXPR_NODES], usize)>,
+pub struct Arena<const N: usize = MAX_EXPR_NODES> {
+    nodes: RefCell<([Node; N], usize)>,
 }
 
 impl Default for Arena {
@@ -85,12 +217,20 @@ impl Default for Arena {
 }
 
 impl Arena {
-    /// An empty arena.
+    /// An empty arena of [`MAX_EXPR_NODES`] nodes.
     pub fn new() -> Self {
-        Arena { nodes: RefCell::new(([Node::Const(0); MAX_EXPR_NODES], 0)) }
+        Self::with_capacity()
+    }
+}
+
+impl<const N: usize> Arena<N> {
+    /// An empty arena of `N` nodes (at most 65,536: nodes are numbered by `u16`).
+    pub fn with_capacity() -> Self {
+        const { assert!(N > 0 && N <= 1 << 16, "an Arena holds 1 to 65536 nodes") };
+        Arena { nodes: RefCell::new(([Node::Const(0); N], 0)) }
     }
 
-    fn push(&self, n: Node) -> Sym<'_> {
+    fn push(&self, n: Node) -> Sym<'_, N> {
         let mut nodes = self.nodes.borrow_mut();
         let (store, len) = &mut *nodes;
         // Reuse an equal node (constants and variables recur), and stop growing when full: the
@@ -98,9 +238,9 @@ impl Arena {
         if let Some(k) = store[..*len].iter().position(|m| *m == n) {
             return Sym { arena: self, id: k as u16 };
         }
-        let id = (*len).min(MAX_EXPR_NODES - 1);
+        let id = (*len).min(N - 1);
         store[id] = n;
-        if *len < MAX_EXPR_NODES {
+        if *len < N {
             *len += 1;
         }
         Sym { arena: self, id: id as u16 }
@@ -108,16 +248,16 @@ impl Arena {
 
     /// Whether the arena ran out of nodes (its expressions are then not to be trusted).
     pub fn overflowed(&self) -> bool {
-        self.nodes.borrow().1 >= MAX_EXPR_NODES
+        self.nodes.borrow().1 >= N
     }
 
     /// A constant.
-    pub fn constant(&self, v: isize) -> Sym<'_> {
+    pub fn constant(&self, v: isize) -> Sym<'_, N> {
         self.push(Node::Const(v))
     }
 
     /// A runtime value named `name` (a register, a kernel argument).
-    pub fn var(&self, name: &'static str) -> Sym<'_> {
+    pub fn var(&self, name: &'static str) -> Sym<'_, N> {
         self.push(Node::Var(name))
     }
 
@@ -126,103 +266,251 @@ impl Arena {
     }
 }
 
-/// A symbolic index expression in an [`Arena`].
+/// A symbolic index expression in an [`Arena`]. The operators (`+ - * / % << >> & | ^`, with a
+/// `Sym` or an `isize` on the right) fold constants and the identities (`x+0`, `x*1`, `x*0`,
+/// `x/1`, `x%1`, shifts by 0) as they build; a constant result that overflows stays unfolded
+/// (and [`Sym::eval`] reports it).
 #[derive(Clone, Copy)]
-pub struct Sym<'a> {
-    arena: &'a Arena,
+pub struct Sym<'a, const N: usize = MAX_EXPR_NODES> {
+    arena: &'a Arena<N>,
     id: u16,
 }
 
-impl fmt::Debug for Sym<'_> {
+impl<const N: usize> fmt::Debug for Sym<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.rust())
     }
 }
 
-impl PartialEq for Sym<'_> {
+impl<const N: usize> PartialEq for Sym<'_, N> {
     fn eq(&self, o: &Self) -> bool {
         core::ptr::eq(self.arena, o.arena) && self.id == o.id
     }
 }
 
-impl<'a> Sym<'a> {
-    fn binary(self, o: Self, make: fn(u16, u16) -> Node) -> Self {
-        self.arena.push(make(self.id, o.id))
-    }
-
-    /// The expression as Rust source (`isize` arithmetic).
-    pub fn rust(self) -> Printed<'a> {
+impl<'a, const N: usize> Sym<'a, N> {
+    /// The expression as Rust source (`isize` arithmetic; truth values are `bool`s, converted
+    /// where an integer is needed).
+    pub fn rust(self) -> Printed<'a, N> {
         Printed { sym: self, c: false }
     }
 
     /// The expression as C source.
-    pub fn c(self) -> Printed<'a> {
+    pub fn c(self) -> Printed<'a, N> {
         Printed { sym: self, c: true }
     }
 
-    /// The value with every variable given by `value` (for checking an expression).
-    pub fn eval(self, value: &dyn Fn(&str) -> isize) -> isize {
+    /// The value with every variable given by `value`; `None` where an operation has no
+    /// integer result (overflow, division by zero).
+    pub fn eval(self, value: &dyn Fn(&str) -> isize) -> Option<isize> {
         match self.arena.node(self.id) {
-            Node::Const(v) => v,
-            Node::Var(n) => value(n),
-            Node::Add(a, b) => self.at(a).eval(value) + self.at(b).eval(value),
-            Node::Mul(a, b) => self.at(a).eval(value) * self.at(b).eval(value),
-            Node::Div(a, b) => self.at(a).eval(value).div_euclid(self.at(b).eval(value)),
-            Node::Rem(a, b) => self.at(a).eval(value).rem_euclid(self.at(b).eval(value)),
+            Node::Const(v) => Some(v),
+            Node::Var(n) => Some(value(n)),
+            Node::Bin(op, a, b) => op.apply(self.at(a).eval(value)?, self.at(b).eval(value)?),
+            Node::Select(c, t, f) => {
+                if self.at(c).eval(value)? != 0 {
+                    self.at(t).eval(value)
+                } else {
+                    self.at(f).eval(value)
+                }
+            }
         }
     }
 
     /// The value, if the expression folded to a constant.
     pub fn as_const_value(self) -> Option<isize> {
-        self.as_const()
-    }
-
-    fn at(self, id: u16) -> Sym<'a> {
-        Sym { arena: self.arena, id }
-    }
-}
-
-impl IndexValue for Sym<'_> {
-    fn constant(&self, v: isize) -> Self {
-        self.arena.constant(v)
-    }
-    // Constant folding and the identities x+0, x*1, x*0, x/1, x%1, as rocRoller's simplifier.
-    fn add(self, o: Self) -> Self {
-        match (self.as_const(), o.as_const()) {
-            (Some(a), Some(b)) => self.constant(a + b),
-            (Some(0), _) => o,
-            (_, Some(0)) => self,
-            _ => self.binary(o, Node::Add),
-        }
-    }
-    fn mul(self, o: Self) -> Self {
-        match (self.as_const(), o.as_const()) {
-            (Some(a), Some(b)) => self.constant(a * b),
-            (Some(0), _) | (_, Some(0)) => self.constant(0),
-            (Some(1), _) => o,
-            (_, Some(1)) => self,
-            _ => self.binary(o, Node::Mul),
-        }
-    }
-    fn div(self, o: Self) -> Self {
-        match (self.as_const(), o.as_const()) {
-            (Some(a), Some(b)) if b != 0 => self.constant(a.div_euclid(b)),
-            (_, Some(1)) => self,
-            _ => self.binary(o, Node::Div),
-        }
-    }
-    fn rem(self, o: Self) -> Self {
-        match (self.as_const(), o.as_const()) {
-            (Some(a), Some(b)) if b != 0 => self.constant(a.rem_euclid(b)),
-            (_, Some(1)) => self.constant(0),
-            _ => self.binary(o, Node::Rem),
-        }
-    }
-    fn as_const(&self) -> Option<isize> {
         match self.arena.node(self.id) {
             Node::Const(v) => Some(v),
             _ => None,
         }
+    }
+
+    /// `self op o`, folded where the operands allow; `None` only where constants have no result.
+    fn fold(self, op: Op, o: Self) -> Option<Self> {
+        let (a, b) = (self.as_const_value(), o.as_const_value());
+        if let (Some(a), Some(b)) = (a, b) {
+            return op.apply(a, b).map(|v| self.arena.constant(v));
+        }
+        let boolean = |s: Self| matches!(s.arena.node(s.id), Node::Bin(op, ..) if op.is_boolean());
+        let zero = self.arena.constant(0);
+        Some(match (op, a, b) {
+            (Op::Add | Op::BitOr | Op::BitXor, Some(0), _) => o,
+            (Op::Add | Op::Sub | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr, _, Some(0)) => self,
+            (Op::Mul | Op::BitAnd, Some(0), _) | (Op::Mul | Op::BitAnd, _, Some(0)) => zero,
+            (Op::Shl | Op::Shr | Op::Div | Op::Rem, Some(0), _) => zero,
+            (Op::Div | Op::Rem, _, Some(0)) => return None,
+            (Op::Mul, Some(1), _) => o,
+            (Op::Mul | Op::Div, _, Some(1)) => self,
+            (Op::Rem, _, Some(1)) => zero,
+            (Op::And, Some(0), _) | (Op::And, _, Some(0)) => zero,
+            (Op::And, Some(_), _) if boolean(o) => o,
+            (Op::And, _, Some(_)) if boolean(self) => self,
+            (Op::Or, Some(0), _) if boolean(o) => o,
+            (Op::Or, _, Some(0)) if boolean(self) => self,
+            _ => self.arena.push(Node::Bin(op, self.id, o.id)),
+        })
+    }
+
+    /// `self op o` as an operator builds it: folded, or the node itself.
+    fn build(self, op: Op, o: Self) -> Self {
+        self.fold(op, o).unwrap_or_else(|| self.arena.push(Node::Bin(op, self.id, o.id)))
+    }
+
+    /// `self < o` (1 or 0).
+    pub fn lt(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Lt, o.into_sym(self.arena))
+    }
+    /// `self <= o`.
+    pub fn le(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Le, o.into_sym(self.arena))
+    }
+    /// `self > o`.
+    pub fn gt(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Gt, o.into_sym(self.arena))
+    }
+    /// `self >= o`.
+    pub fn ge(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Ge, o.into_sym(self.arena))
+    }
+    /// `self == o`.
+    pub fn equal(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Eq, o.into_sym(self.arena))
+    }
+    /// `self != o`.
+    pub fn not_equal(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Ne, o.into_sym(self.arena))
+    }
+    /// `self && o`.
+    pub fn and(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::And, o.into_sym(self.arena))
+    }
+    /// `self || o`.
+    pub fn or(self, o: impl IntoSym<'a, N>) -> Self {
+        self.build(Op::Or, o.into_sym(self.arena))
+    }
+
+    /// rocRoller's `Conditional`: `t` where `self` holds, else `f` (folded when `self` is a
+    /// constant or both branches are equal).
+    ///
+    /// ```
+    /// use const_layout::graph::Arena;
+    /// let a = Arena::new();
+    /// let (i, j) = (a.var("i"), a.var("j"));
+    /// let e = i.lt(4).select(i * 10 + j, i * 20 + j - 40);
+    /// assert_eq!(e.c().to_string(), "i < 4 ? i * 10 + j : i * 20 + j - 40");
+    /// assert_eq!(e.rust().to_string(), "if i < 4 { i * 10 + j } else { i * 20 + j - 40 }");
+    /// assert_eq!(e.eval(&|v| if v == "i" { 5 } else { 1 }), Some(61));
+    /// ```
+    pub fn select(self, t: Self, f: Self) -> Self {
+        match self.as_const_value() {
+            Some(0) => f,
+            Some(_) => t,
+            None if t == f => t,
+            None => self.arena.push(Node::Select(self.id, t.id, f.id)),
+        }
+    }
+
+    /// rocRoller's fast-arithmetic rewrite: multiplication by a power of two becomes `<<`,
+    /// division by one `>>`, remainder by one `&` (exact for every value: division and remainder
+    /// are Euclidean).
+    ///
+    /// ```
+    /// use const_layout::graph::Arena;
+    /// let a = Arena::new();
+    /// let x = a.var("x");
+    /// let e = (x / 16 * 64 + x % 16).fast_arithmetic();
+    /// assert_eq!(e.c().to_string(), "((x >> 4) << 6) + (x & 15)");
+    /// assert_eq!(e.eval(&|_| 100), (x / 16 * 64 + x % 16).eval(&|_| 100));
+    /// ```
+    pub fn fast_arithmetic(self) -> Self {
+        let pow2 = |s: Self| {
+            s.as_const_value().filter(|&v| v > 1 && v.count_ones() == 1).map(|v| v.trailing_zeros())
+        };
+        match self.arena.node(self.id) {
+            Node::Const(_) | Node::Var(_) => self,
+            Node::Select(c, t, f) => self
+                .at(c)
+                .fast_arithmetic()
+                .select(self.at(t).fast_arithmetic(), self.at(f).fast_arithmetic()),
+            Node::Bin(op, a, b) => {
+                let (a, b) = (self.at(a).fast_arithmetic(), self.at(b).fast_arithmetic());
+                let k = |s| self.arena.constant(s as isize);
+                match (op, pow2(a), pow2(b)) {
+                    (Op::Mul, _, Some(s)) => a.build(Op::Shl, k(s)),
+                    (Op::Mul, Some(s), _) => b.build(Op::Shl, k(s)),
+                    (Op::Div, _, Some(s)) => a.build(Op::Shr, k(s)),
+                    (Op::Rem, _, Some(_)) => a.build(Op::BitAnd, b.build(Op::Sub, self.arena.constant(1))),
+                    _ => a.build(op, b),
+                }
+            }
+        }
+    }
+
+    fn at(self, id: u16) -> Sym<'a, N> {
+        Sym { arena: self.arena, id }
+    }
+}
+
+/// A right operand of a [`Sym`] operator: another `Sym` or an `isize` constant.
+pub trait IntoSym<'a, const N: usize> {
+    /// The operand in `arena`.
+    fn into_sym(self, arena: &'a Arena<N>) -> Sym<'a, N>;
+}
+
+impl<'a, const N: usize> IntoSym<'a, N> for Sym<'a, N> {
+    fn into_sym(self, _: &'a Arena<N>) -> Sym<'a, N> {
+        self
+    }
+}
+
+impl<'a, const N: usize> IntoSym<'a, N> for isize {
+    fn into_sym(self, arena: &'a Arena<N>) -> Sym<'a, N> {
+        arena.constant(self)
+    }
+}
+
+/// `impl core::ops::$Trait<R> for $ty` for every arithmetic operator, through `$ty::$method(op, r)`.
+macro_rules! impl_operators {
+    ($gen:tt $ty:ty, $rhs:ty, $method:ident) => {
+        impl_operators!(@each $gen $ty, $rhs, $method,
+            Add add Add, Sub sub Sub, Mul mul Mul, Div div Div, Rem rem Rem, Shl shl Shl,
+            Shr shr Shr, BitAnd bitand BitAnd, BitOr bitor BitOr, BitXor bitxor BitXor);
+    };
+    (@each $gen:tt $ty:ty, $rhs:ty, $method:ident, $($tr:ident $f:ident $op:ident),*) => {
+        $(impl_operators!(@one $gen $ty, $rhs, $method, $tr $f $op);)*
+    };
+    (@one [$($g:tt)*] $ty:ty, $rhs:ty, $method:ident, $tr:ident $f:ident $op:ident) => {
+        impl<$($g)*> core::ops::$tr<$rhs> for $ty {
+            type Output = $ty;
+            fn $f(self, o: $rhs) -> $ty {
+                self.$method(Op::$op, o)
+            }
+        }
+    };
+}
+pub(crate) use impl_operators;
+
+impl<'a, const N: usize> Sym<'a, N> {
+    fn operator(self, op: Op, o: impl IntoSym<'a, N>) -> Self {
+        self.build(op, o.into_sym(self.arena))
+    }
+}
+
+impl_operators!(['a, const N: usize] Sym<'a, N>, Sym<'a, N>, operator);
+impl_operators!(['a, const N: usize] Sym<'a, N>, isize, operator);
+
+impl<const N: usize> IndexValue for Sym<'_, N> {
+    fn constant(&self, v: isize) -> Self {
+        self.arena.constant(v)
+    }
+    fn apply(self, op: Op, o: Self) -> Option<Self> {
+        self.fold(op, o)
+    }
+    fn select(self, t: Self, f: Self) -> Self {
+        Sym::select(self, t, f)
+    }
+    fn as_const(&self) -> Option<isize> {
+        self.as_const_value()
     }
     fn runtime(&self, name: &'static str) -> Option<Self> {
         Some(self.arena.var(name))
@@ -230,62 +518,108 @@ impl IndexValue for Sym<'_> {
 }
 
 /// An expression printed as Rust or C (see [`Sym::rust`], [`Sym::c`]).
-pub struct Printed<'a> {
-    sym: Sym<'a>,
+pub struct Printed<'a, const N: usize = MAX_EXPR_NODES> {
+    sym: Sym<'a, N>,
     c: bool,
 }
 
-impl fmt::Display for Printed<'_> {
+impl<const N: usize> fmt::Display for Printed<'_, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(f, self.sym, 0)
+        self.write(f, self.sym, 0, self.boolean(self.sym))
     }
 }
 
-impl Printed<'_> {
-    /// Write `s`, in parentheses if it binds less tightly than `min` (1: sum, 2: product, 3: an
-    /// operand of a method call).
-    fn write(&self, f: &mut fmt::Formatter<'_>, s: Sym<'_>, min: u8) -> fmt::Result {
-        let open = match s.arena.node(s.id) {
-            Node::Const(v) => v < 0 && min > 2,
-            Node::Var(_) => false,
-            Node::Add(..) => min > 1,
-            Node::Div(..) | Node::Rem(..) if !self.c => false,
-            _ => min > 2,
-        };
+/// Binding strength of what is always safe as an operand (atoms, method calls in Rust).
+const ATOM: u8 = 13;
+
+impl<const N: usize> Printed<'_, N> {
+    fn boolean(&self, s: Sym<'_, N>) -> bool {
+        matches!(s.arena.node(s.id), Node::Bin(op, ..) if op.is_boolean())
+    }
+
+    /// How tightly `s` binds as printed.
+    fn precedence(&self, s: Sym<'_, N>) -> u8 {
+        match s.arena.node(s.id) {
+            Node::Const(v) if v < 0 => 12,
+            Node::Const(_) | Node::Var(_) => ATOM,
+            Node::Bin(Op::Div | Op::Rem, ..) if !self.c => ATOM,
+            Node::Bin(op, ..) => op.precedence(self.c),
+            // C's `?:` binds loosest of all; Rust's `if` is parenthesized inside any operator.
+            Node::Select(..) => u8::from(self.c),
+        }
+    }
+
+    /// Write `s` in parentheses if it binds less tightly than `min`; `want_bool`: the context
+    /// needs a truth value (Rust converts between `bool` and `isize` explicitly).
+    fn write(&self, f: &mut fmt::Formatter<'_>, s: Sym<'_, N>, min: u8, want_bool: bool) -> fmt::Result {
+        let is_bool = self.boolean(s);
+        if !self.c && is_bool != want_bool {
+            return if want_bool {
+                f.write_str("(")?;
+                self.write(f, s, Op::Ne.precedence(false) + 1, false)?;
+                f.write_str(" != 0)")
+            } else {
+                f.write_str("isize::from(")?;
+                self.write(f, s, 0, true)?;
+                f.write_str(")")
+            };
+        }
+        let open = self.precedence(s) < min;
         if open {
             f.write_str("(")?;
         }
         match s.arena.node(s.id) {
             Node::Const(v) => write!(f, "{v}")?,
             Node::Var(n) => f.write_str(n)?,
-            Node::Add(a, b) => {
-                // Addition is associative: neither side needs parentheses for a sum.
-                self.write(f, s.at(a), 1)?;
-                f.write_str(" + ")?;
-                self.write(f, s.at(b), 1)?;
+            Node::Bin(op @ (Op::Div | Op::Rem), a, b) if !self.c => {
+                self.write(f, s.at(a), ATOM, false)?;
+                f.write_str(if op == Op::Div { ".div_euclid(" } else { ".rem_euclid(" })?;
+                self.write(f, s.at(b), 0, false)?;
+                f.write_str(")")?;
             }
-            Node::Mul(a, b) => self.infix(f, s.at(a), " * ", s.at(b))?,
-            Node::Div(a, b) if self.c => self.infix(f, s.at(a), " / ", s.at(b))?,
-            Node::Rem(a, b) if self.c => self.infix(f, s.at(a), " % ", s.at(b))?,
-            Node::Div(a, b) => self.method(f, s.at(a), ".div_euclid(", s.at(b))?,
-            Node::Rem(a, b) => self.method(f, s.at(a), ".rem_euclid(", s.at(b))?,
+            Node::Bin(op, a, b) => {
+                let p = op.precedence(self.c);
+                // Operands of `&&`, `||` are truth values; of the others, integers (C compares
+                // anything; Rust compares integers).
+                let logical = matches!(op, Op::And | Op::Or);
+                // Shifts and bit operations take parenthesized operands unless chained (what C
+                // compilers' -Wparentheses asks for: `(a + b) << 1`, not `a + b << 1`).
+                let bitwise = matches!(op, Op::Shl | Op::Shr | Op::BitAnd | Op::BitOr | Op::BitXor);
+                let chained = |x: u16| matches!(s.arena.node(x), Node::Bin(child, ..) if child == op && op.associative());
+                let operand = |x: u16, min: u8| {
+                    if bitwise && !chained(x) && matches!(s.arena.node(x), Node::Bin(..)) {
+                        ATOM
+                    } else {
+                        min
+                    }
+                };
+                let right_min = operand(b, if chained(b) { p } else { p + 1 });
+                // Rust's comparisons do not chain: both sides bind tighter.
+                let left_min = operand(a, if !self.c && op.is_boolean() && !logical { p + 1 } else { p });
+                self.write(f, s.at(a), left_min, logical)?;
+                f.write_str(op.symbol())?;
+                self.write(f, s.at(b), right_min, logical)?;
+            }
+            Node::Select(c, t, e) if self.c => {
+                self.write(f, s.at(c), 2, true)?;
+                f.write_str(" ? ")?;
+                self.write(f, s.at(t), 1, false)?;
+                f.write_str(" : ")?;
+                self.write(f, s.at(e), 1, false)?;
+            }
+            Node::Select(c, t, e) => {
+                f.write_str("if ")?;
+                self.write(f, s.at(c), 0, true)?;
+                f.write_str(" { ")?;
+                self.write(f, s.at(t), 0, false)?;
+                f.write_str(" } else { ")?;
+                self.write(f, s.at(e), 0, false)?;
+                f.write_str(" }")?;
+            }
         }
         if open {
             f.write_str(")")?;
         }
         Ok(())
-    }
-
-    fn infix(&self, f: &mut fmt::Formatter<'_>, a: Sym<'_>, op: &str, b: Sym<'_>) -> fmt::Result {
-        self.write(f, a, 2)?;
-        f.write_str(op)?;
-        self.write(f, b, 3)
-    }
-
-    fn method(&self, f: &mut fmt::Formatter<'_>, a: Sym<'_>, name: &str, b: Sym<'_>) -> fmt::Result {
-        self.write(f, a, 3)?;
-        f.write_str(name)?;
-        self.write(f, b, 0)?;
-        f.write_str(")")
     }
 }

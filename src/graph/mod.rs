@@ -8,8 +8,8 @@
 //! names the edge, where rocRoller fails on an internal size assertion.
 //!
 //! Values are integers (rocRoller's translate-time constants) or symbolic expressions
-//! ([`Sym`]); the graph is a fixed-capacity value ([`MAX_ELEMENTS`] dimensions and edges, no
-//! heap), like the runtime-structured layouts.
+//! ([`Sym`]); the graph is a fixed-capacity value (`N` dimensions and edges, [`MAX_ELEMENTS`]
+//! unless given, no heap), like the runtime-structured layouts.
 //!
 //! ```
 //! use const_layout::graph::{CoordinateGraph, Dimension, Edge, Transformer};
@@ -30,15 +30,20 @@
 
 mod bridge;
 mod expr;
+mod positional;
+mod tile;
 mod transformer;
 
 pub use bridge::{Dot, LayoutFragment};
-pub use expr::{Arena, IndexValue, MAX_EXPR_NODES, Printed, Sym};
+pub use expr::{Arena, IndexValue, IntoSym, MAX_EXPR_NODES, Op, Printed, Sym};
+pub use positional::{MAX_POSITIONAL_STEPS, Positional};
+pub use tile::{LayoutType, MAX_TILE_RANK, MacroTile, MemoryType, ThreadTile, WaveTile};
 pub use transformer::Transformer;
 
 use crate::error::LayoutError;
 
-/// The most elements (dimensions and edges together, one tag space) a graph holds.
+/// The most elements (dimensions and edges together, one tag space) a graph holds unless told
+/// otherwise (`CoordinateGraph::<N>::with_capacity`).
 pub const MAX_ELEMENTS: usize = 256;
 /// The most sources, or destinations, of one edge.
 pub const MAX_ENDS: usize = 8;
@@ -174,10 +179,8 @@ impl Dimension {
     /// assert_eq!((n.size(), n.stride()), (Some(100), Some(1)));
     /// ```
     pub fn macro_tile_index(sizes: &[isize], sdim: u8, jamming: isize) -> Option<Self> {
-        let k = sdim as usize;
-        let size = sizes.get(k)?.checked_mul(jamming)?;
-        let stride = sizes[k + 1..].iter().try_fold(1isize, |p, &s| p.checked_mul(s))?;
-        Some(Dimension::new(DimensionKind::MacroTileIndex(sdim)).with_size(size).with_stride(stride))
+        let kind = DimensionKind::MacroTileIndex(sdim);
+        tile::TileSizes::new(sizes).ok()?.index("MacroTile", sdim as usize, kind, jamming).ok()
     }
 
     /// rocRoller's `MacroTile::tileNumber(sdim, size)`: the number of the tile along `sdim`, stride 1.
@@ -228,8 +231,30 @@ pub enum Edge {
     /// Piecewise concatenation selected by the last source: `o = i_k + Σ_{j<k} size(S_j)`.
     Sunder,
     /// An affine function chosen by a condition on the inputs: `Σ i_k * T_k + t0` where the
-    /// condition holds, else `Σ i_k * F_k + f0` (the same over the destinations in reverse).
-    PiecewiseAffineJoin(PiecewiseAffine),
+    /// condition holds, else `Σ i_k * F_k + f0` (the same over the destinations in reverse). A
+    /// condition that integers cannot decide yet (symbolic inputs) becomes a conditional
+    /// expression, as rocRoller's `Conditional`.
+    /// The parameters are kept in the graph ([`CoordinateGraph::add_piecewise_affine`]), so that
+    /// an edge stays a few bytes.
+    PiecewiseAffineJoin(AffineId),
+    /// Swaps adjacent pairs of the first coordinate by the parity of a group of rows (rocRoller's
+    /// LDS bank-conflict remapping), `srcs = [out]`, `dsts = [col, row]`; reverse only:
+    /// `out = col ^ (((row >> log2(rows_per_group)) ^ 1) & 1)`.
+    PairSwap {
+        /// Rows that share a parity (a power of two).
+        rows_per_group: u32,
+    },
+    /// Rotates the first coordinate by the group of rows, `srcs = [out]`, `dsts = [col, row]`;
+    /// reverse only: with `h = ((row >> log2(rows_per_group)) >> 1) << 1`,
+    /// `out = (col + n - h) & (n - 1)`, or `(col + h) & (n - 1)` for the inverse.
+    Rotate {
+        /// `n`, the number of positions (a power of two: the mask is a modulo).
+        num_positions: u32,
+        /// Rows per group (a power of two).
+        rows_per_group: u32,
+        /// Rotate the other way.
+        inverse: bool,
+    },
     /// Identity.
     PassThrough,
     /// Identity (the destinations inherit the sources' coordinates).
@@ -270,6 +295,8 @@ impl Edge {
             Edge::Split => "Split",
             Edge::Sunder => "Sunder",
             Edge::PiecewiseAffineJoin(_) => "PiecewiseAffineJoin",
+            Edge::PairSwap { .. } => "PairSwap",
+            Edge::Rotate { .. } => "Rotate",
             Edge::PassThrough => "PassThrough",
             Edge::Inherit => "Inherit",
             Edge::MakeOutput => "MakeOutput",
@@ -303,56 +330,112 @@ impl Edge {
     }
 }
 
-/// The parameters of [`Edge::PiecewiseAffineJoin`]. rocRoller's condition is any expression of
-/// the inputs; here it is `input[which] < bound`, decided at translate time.
+/// The parameters of [`Edge::PiecewiseAffineJoin`]: a condition on the inputs by position, and
+/// for each outcome a stride per input and an initial value (each known, or a runtime value by
+/// name, like a dimension's size).
 ///
 /// ```
-/// use const_layout::graph::PiecewiseAffine;
-/// let p = PiecewiseAffine::new(0, 4, [1, 4], 0, [1, 8], -16);
-/// assert_eq!((p.eval(&[2, 3]), p.eval(&[5, 3])), (2 + 12, 5 + 24 - 16));
+/// use const_layout::graph::{PiecewiseAffine, Positional};
+/// // rows below 4 at stride 10, the others at stride 20 from -40.
+/// let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap();
+/// assert_eq!((p.eval(&[2, 3]), p.eval(&[5, 3])), (Ok(23), Ok(63)));
+/// assert!(PiecewiseAffine::new(Positional::arg(2).lt(4), [10, 1], 0, [20, 1], 0).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PiecewiseAffine {
-    which: u8,
-    bound: isize,
-    when_true: ([isize; MAX_ENDS], isize),
-    when_false: ([isize; MAX_ENDS], isize),
+    condition: Positional,
+    count: u8,
+    when_true: ([Extent; MAX_ENDS], Extent),
+    when_false: ([Extent; MAX_ENDS], Extent),
 }
 
 impl PiecewiseAffine {
-    /// `input[which] < bound ? Σ i_k * t_k + t0 : Σ i_k * f_k + f0` (up to [`MAX_ENDS`] inputs).
+    /// `condition ? Σ i_k * t_k + t0 : Σ i_k * f_k + f0` over `K` inputs (at most [`MAX_ENDS`]).
+    /// An error if the condition reads an input past `K` or did not fit.
     pub fn new<const K: usize>(
-        which: u8,
-        bound: isize,
+        condition: Positional,
         t: [isize; K],
         t0: isize,
         f: [isize; K],
         f0: isize,
-    ) -> Self {
-        let pad = |v: [isize; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(0));
-        PiecewiseAffine { which, bound, when_true: (pad(t), t0), when_false: (pad(f), f0) }
+    ) -> Result<Self, LayoutError> {
+        Self::with_extents(
+            condition,
+            t.map(Extent::Known),
+            Extent::Known(t0),
+            f.map(Extent::Known),
+            Extent::Known(f0),
+        )
     }
 
-    /// The value at integer inputs.
-    pub fn eval(&self, inputs: &[isize]) -> isize {
-        let (s, c) = if inputs.get(self.which as usize).is_some_and(|&v| v < self.bound) {
-            self.when_true
-        } else {
-            self.when_false
+    /// The same with strides and initial values that may be runtime values.
+    pub fn with_extents<const K: usize>(
+        condition: Positional,
+        t: [Extent; K],
+        t0: Extent,
+        f: [Extent; K],
+        f0: Extent,
+    ) -> Result<Self, LayoutError> {
+        let bad = |what| Err(LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why: what });
+        if K > MAX_ENDS || K == 0 {
+            return bad("it needs 1 to 8 inputs");
+        }
+        if !condition.is_complete() {
+            return bad("its condition has more than 16 steps");
+        }
+        if condition.max_arg().is_some_and(|k| k as usize >= K) {
+            return bad("its condition reads an input the edge does not have");
+        }
+        let pad = |v: [Extent; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(Extent::Known(0)));
+        Ok(PiecewiseAffine { condition, count: K as u8, when_true: (pad(t), t0), when_false: (pad(f), f0) })
+    }
+
+    /// The condition.
+    pub fn condition(&self) -> &Positional {
+        &self.condition
+    }
+
+    /// How many inputs it takes.
+    pub fn inputs(&self) -> usize {
+        self.count as usize
+    }
+
+    /// The value at integer inputs (known strides only).
+    pub fn eval(&self, inputs: &[isize]) -> Result<isize, LayoutError> {
+        let why = |why| LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why };
+        if inputs.len() != self.inputs() {
+            return Err(why("its strides do not match its inputs"));
+        }
+        let (s, c) =
+            if self.condition.eval(inputs).map_err(why)? != 0 { self.when_true } else { self.when_false };
+        let known = |e: Extent| match e {
+            Extent::Known(v) => Ok(v),
+            Extent::Runtime(_) => Err(why("a stride is a runtime value: traverse symbolically")),
         };
-        inputs.iter().zip(s.iter()).map(|(i, s)| i * s).sum::<isize>() + c
+        inputs.iter().zip(&s).try_fold(known(c)?, |acc, (&i, &s)| {
+            i.checked_mul(known(s)?).and_then(|p| acc.checked_add(p)).ok_or(why("its value overflows isize"))
+        })
     }
 
-    /// Which branch, if the deciding input is known; then the strides and constant.
-    pub(crate) fn branch(&self, decider: Option<isize>) -> Option<([isize; MAX_ENDS], isize)> {
-        decider.map(|v| if v < self.bound { self.when_true } else { self.when_false })
-    }
-
-    /// The input the condition reads.
-    pub(crate) fn which(&self) -> usize {
-        self.which as usize
+    /// The strides and initial value where the condition holds (`true`) or not.
+    pub(crate) fn branch(&self, holds: bool) -> &([Extent; MAX_ENDS], Extent) {
+        if holds { &self.when_true } else { &self.when_false }
     }
 }
+
+/// A [`PiecewiseAffine`] kept in a graph, by number ([`CoordinateGraph::add_piecewise_affine`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AffineId(u8);
+
+/// The most [`PiecewiseAffine`]s one graph keeps.
+pub const MAX_AFFINES: usize = 16;
+
+const NO_AFFINE: PiecewiseAffine = PiecewiseAffine {
+    condition: Positional::constant(0),
+    count: 0,
+    when_true: ([Extent::Known(0); MAX_ENDS], Extent::Known(0)),
+    when_false: ([Extent::Known(0); MAX_ENDS], Extent::Known(0)),
+};
 
 /// Ordered ends of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,11 +459,28 @@ pub(crate) enum Element {
     Edge { edge: Edge, srcs: Ends, dsts: Ends },
 }
 
-/// rocRoller's `CoordinateGraph`: a hypergraph of [`Dimension`]s and [`Edge`]s in one tag space.
+/// rocRoller's `CoordinateGraph`: a hypergraph of [`Dimension`]s and [`Edge`]s in one tag space,
+/// holding up to `N` elements ([`MAX_ELEMENTS`] unless given).
+///
+/// ```
+/// use const_layout::graph::{CoordinateGraph, Dimension};
+/// let mut big: CoordinateGraph<2048> = CoordinateGraph::with_capacity();
+/// for _ in 0..2000 {
+///     big.add_dimension(Dimension::linear(4, 1)).unwrap();
+/// }
+/// assert_eq!(big.len(), 2000);
+/// let mut small = CoordinateGraph::new(); // 256 elements
+/// for _ in 0..256 {
+///     small.add_dimension(Dimension::linear(4, 1)).unwrap();
+/// }
+/// assert!(small.add_dimension(Dimension::linear(4, 1)).is_err());
+/// ```
 #[derive(Clone, Debug)]
-pub struct CoordinateGraph {
-    elements: [Element; MAX_ELEMENTS],
+pub struct CoordinateGraph<const N: usize = MAX_ELEMENTS> {
+    elements: [Element; N],
     count: usize,
+    affines: [PiecewiseAffine; MAX_AFFINES],
+    affine_count: usize,
 }
 
 impl Default for CoordinateGraph {
@@ -390,9 +490,22 @@ impl Default for CoordinateGraph {
 }
 
 impl CoordinateGraph {
-    /// An empty graph.
+    /// An empty graph of [`MAX_ELEMENTS`] elements.
     pub const fn new() -> Self {
-        CoordinateGraph { elements: [Element::Empty; MAX_ELEMENTS], count: 0 }
+        Self::with_capacity()
+    }
+}
+
+impl<const N: usize> CoordinateGraph<N> {
+    /// An empty graph of `N` elements (kept by value: a large graph belongs in a `static` or a
+    /// `Box`).
+    pub const fn with_capacity() -> Self {
+        CoordinateGraph {
+            elements: [Element::Empty; N],
+            count: 0,
+            affines: [NO_AFFINE; MAX_AFFINES],
+            affine_count: 0,
+        }
     }
 
     /// Add a dimension; its tag.
@@ -416,16 +529,50 @@ impl CoordinateGraph {
             Ok(e)
         };
         let (srcs, dsts) = (ends(srcs)?, ends(dsts)?);
+        if let Edge::PiecewiseAffineJoin(id) = edge
+            && self.piecewise_affine(id).is_none()
+        {
+            let what = "a PiecewiseAffineJoin's parameters are not in this graph";
+            return Err(LayoutError::Graph { what, tag: id.0 as usize });
+        }
         self.push(Element::Edge { edge, srcs, dsts })
     }
 
     fn push(&mut self, e: Element) -> Result<Tag, LayoutError> {
-        if self.count == MAX_ELEMENTS {
+        if self.count == N {
             return Err(LayoutError::TooLarge);
         }
         self.elements[self.count] = e;
         self.count += 1;
         Ok(self.count - 1)
+    }
+
+    /// Keep a [`PiecewiseAffine`] for [`Edge::PiecewiseAffineJoin`] edges; its number (an
+    /// error past [`MAX_AFFINES`]).
+    ///
+    /// ```
+    /// use const_layout::graph::{CoordinateGraph, Dimension, Edge, PiecewiseAffine, Positional, Transformer};
+    /// let mut g = CoordinateGraph::new();
+    /// let (r, c, out) = (g.add_dimension(Dimension::linear(8, 1)).unwrap(), g.add_dimension(Dimension::linear(10, 1)).unwrap(), g.add_dimension(Dimension::linear(160, 1)).unwrap());
+    /// let p = g.add_piecewise_affine(PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap()).unwrap();
+    /// g.add_edge(Edge::PiecewiseAffineJoin(p), &[r, c], &[out]).unwrap();
+    /// let mut t = Transformer::new(&g);
+    /// t.set_coordinate(r, 5);
+    /// t.set_coordinate(c, 2);
+    /// assert_eq!(t.forward(&[out]).unwrap(), [5 * 20 + 2 - 40]);
+    /// ```
+    pub fn add_piecewise_affine(&mut self, p: PiecewiseAffine) -> Result<AffineId, LayoutError> {
+        if self.affine_count == MAX_AFFINES {
+            return Err(LayoutError::TooLarge);
+        }
+        self.affines[self.affine_count] = p;
+        self.affine_count += 1;
+        Ok(AffineId((self.affine_count - 1) as u8))
+    }
+
+    /// The [`PiecewiseAffine`] kept as `id`.
+    pub fn piecewise_affine(&self, id: AffineId) -> Option<&PiecewiseAffine> {
+        self.affines[..self.affine_count].get(id.0 as usize)
     }
 
     /// The dimension of a tag, if it is one.

@@ -1,0 +1,176 @@
+//! Expressions of an edge's inputs by position (rocRoller's `PositionalArgument` expressions):
+//! the condition of a `PiecewiseAffineJoin`. Stored inline (a fixed postfix program, no heap) so
+//! that an edge stays a plain value, and evaluated with any [`IndexValue`]: integers decide it,
+//! symbolic inputs turn it into an expression (a `Conditional` in the emitted index).
+
+use super::MAX_ENDS;
+use super::expr::{Arena, IndexValue, Op, impl_operators};
+use core::fmt;
+
+/// The most steps (arguments, constants, operations) a [`Positional`] holds.
+pub const MAX_POSITIONAL_STEPS: usize = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Arg(u8),
+    Const(isize),
+    Bin(Op),
+}
+
+/// An expression of an edge's inputs by position: `Positional::arg(0).lt(4).and(Positional::arg(1).ge(2))`.
+/// The operators `+ - * / % << >> & | ^` take another `Positional` or an `isize`.
+///
+/// ```
+/// use const_layout::graph::{Arena, Positional};
+/// let p = (Positional::arg(0) % 8).lt(4).and(Positional::arg(1).not_equal(0));
+/// assert_eq!(p.to_string(), "$0 % 8 < 4 && $1 != 0");
+/// assert_eq!(p.eval(&[3isize, 1]), Ok(1));
+/// assert_eq!(p.eval(&[5isize, 1]), Ok(0));
+/// let a = Arena::new();
+/// let e = p.eval(&[a.var("wg"), a.constant(1)]).unwrap();
+/// assert_eq!(e.c().to_string(), "wg % 8 < 4");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Positional {
+    steps: [Step; MAX_POSITIONAL_STEPS],
+    len: u8,
+    /// Set when a combination did not fit: the expression is then refused where it is used.
+    too_long: bool,
+}
+
+impl Positional {
+    /// Input `k` of the edge.
+    pub const fn arg(k: u8) -> Self {
+        Self::one(Step::Arg(k))
+    }
+
+    /// A constant.
+    pub const fn constant(v: isize) -> Self {
+        Self::one(Step::Const(v))
+    }
+
+    const fn one(s: Step) -> Self {
+        let mut steps = [Step::Const(0); MAX_POSITIONAL_STEPS];
+        steps[0] = s;
+        Positional { steps, len: 1, too_long: false }
+    }
+
+    /// `self op o`.
+    pub fn combine(self, op: Op, o: impl Into<Positional>) -> Self {
+        let o = o.into();
+        let (a, b) = (self.len as usize, o.len as usize);
+        let mut r = self;
+        if self.too_long || o.too_long || a + b + 1 > MAX_POSITIONAL_STEPS {
+            r.too_long = true;
+            return r;
+        }
+        r.steps[a..a + b].copy_from_slice(&o.steps[..b]);
+        r.steps[a + b] = Step::Bin(op);
+        r.len = (a + b + 1) as u8;
+        r
+    }
+
+    /// `self < o` (1 or 0).
+    pub fn lt(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Lt, o)
+    }
+    /// `self <= o`.
+    pub fn le(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Le, o)
+    }
+    /// `self > o`.
+    pub fn gt(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Gt, o)
+    }
+    /// `self >= o`.
+    pub fn ge(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Ge, o)
+    }
+    /// `self == o`.
+    pub fn equal(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Eq, o)
+    }
+    /// `self != o`.
+    pub fn not_equal(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Ne, o)
+    }
+    /// `self && o`.
+    pub fn and(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::And, o)
+    }
+    /// `self || o`.
+    pub fn or(self, o: impl Into<Positional>) -> Self {
+        self.combine(Op::Or, o)
+    }
+
+    /// Whether it fits in [`MAX_POSITIONAL_STEPS`] steps.
+    pub const fn is_complete(&self) -> bool {
+        !self.too_long
+    }
+
+    /// The highest input position it reads.
+    pub fn max_arg(&self) -> Option<u8> {
+        self.steps[..self.len as usize]
+            .iter()
+            .filter_map(|s| match s {
+                Step::Arg(k) => Some(*k),
+                _ => None,
+            })
+            .max()
+    }
+
+    /// Its value at `args` (integers, or symbolic expressions); an error saying why there is none
+    /// (an input it reads is missing, an operation overflows, it did not fit).
+    pub fn eval<V: IndexValue>(&self, args: &[V]) -> Result<V, &'static str> {
+        if self.too_long {
+            return Err("its condition has more than 16 steps");
+        }
+        let mut stack: [Option<V>; MAX_POSITIONAL_STEPS] = [None; MAX_POSITIONAL_STEPS];
+        let mut top = 0;
+        for s in &self.steps[..self.len as usize] {
+            let v = match *s {
+                Step::Arg(k) => {
+                    *args.get(k as usize).ok_or("its condition reads an input the edge does not have")?
+                }
+                Step::Const(c) => match args.first() {
+                    Some(a) => a.constant(c),
+                    None => return Err("its condition reads an input the edge does not have"),
+                },
+                Step::Bin(op) => {
+                    // Well formed by construction: every operation follows its two operands.
+                    let (Some(a), Some(b)) = (stack[top - 2], stack[top - 1]) else {
+                        return Err("its condition is malformed");
+                    };
+                    top -= 2;
+                    a.apply(op, b)
+                        .ok_or("its condition has no integer value (overflow or division by zero)")?
+                }
+            };
+            stack[top] = Some(v);
+            top += 1;
+        }
+        stack[0].filter(|_| top == 1).ok_or("its condition is malformed")
+    }
+}
+
+impl From<isize> for Positional {
+    fn from(v: isize) -> Self {
+        Positional::constant(v)
+    }
+}
+
+impl_operators!([] Positional, Positional, combine);
+impl_operators!([] Positional, isize, combine);
+
+/// Printed as C, inputs as `$0`, `$1`, ...
+impl fmt::Display for Positional {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const NAMES: [&str; MAX_ENDS] = ["$0", "$1", "$2", "$3", "$4", "$5", "$6", "$7"];
+        let arena: Arena<{ 2 * MAX_POSITIONAL_STEPS + MAX_ENDS }> = Arena::with_capacity();
+        let args: [_; MAX_ENDS] = core::array::from_fn(|k| arena.var(NAMES[k]));
+        match self.eval(&args) {
+            Ok(e) => write!(f, "{}", e.c()),
+            Err(why) => write!(f, "<{why}>"),
+        }
+    }
+}
