@@ -63,9 +63,8 @@ fn basic_and_basic3d() {
     }
 }
 
-#[test]
-fn basic_1d() {
-    // Basic1D01: u -Split-> i(1024, stride 2) -Tile-> (wg, wf(64)).
+/// Basic1D01: u -Split-> i(1024, stride 2) -Tile-> (wg, wf(64)).
+fn basic_1d01() -> (CoordinateGraph, [Tag; 4]) {
     let mut g = CoordinateGraph::new();
     let u = dim(&mut g, DimensionKind::User, None, None);
     let i = lin(&mut g, 1024, 2);
@@ -73,6 +72,12 @@ fn basic_1d() {
     let wf = dim(&mut g, DimensionKind::Workitem(0), Some(64), None);
     g.add_edge(Edge::Split, &[u], &[i]).unwrap();
     g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    (g, [u, i, wg, wf])
+}
+
+#[test]
+fn basic_1d() {
+    let (g, [u, i, wg, wf]) = basic_1d01();
     let mut t = Transformer::new(&g);
     t.set_coordinate(wg, 2);
     t.set_coordinate(wf, 33);
@@ -562,13 +567,7 @@ fn fast_arithmetic_and_overflow() {
     use const_layout::graph::Arena;
     // Basic1D01 with the workitem in register v0: rocRoller's FastArithmetic gives
     // `AddShiftL(128, v0, 1)`, here `(128 + v0) << 1`.
-    let mut g = CoordinateGraph::new();
-    let u = dim(&mut g, DimensionKind::User, None, None);
-    let i = lin(&mut g, 1024, 2);
-    let wg = dim(&mut g, DimensionKind::Workgroup(0), None, None);
-    let wf = dim(&mut g, DimensionKind::Workitem(0), Some(64), None);
-    g.add_edge(Edge::Split, &[u], &[i]).unwrap();
-    g.add_edge(Edge::Tile, &[i], &[wg, wf]).unwrap();
+    let (g, [u, i, wg, wf]) = basic_1d01();
     let arena = Arena::new();
     let mut t = Transformer::symbolic(&g, &arena);
     t.set_coordinate(wg, arena.constant(2));

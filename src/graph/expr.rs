@@ -9,6 +9,23 @@
 use core::cell::RefCell;
 use core::fmt;
 
+/// The comparison and logical methods (`lt`, `le`, `gt`, `ge`, `equal`, `not_equal`, `and`,
+/// `or`) of an expression type, through `self.$method(op, o)` with `o: $rhs`.
+macro_rules! comparisons {
+    ($rhs:ty, $method:ident) => {
+        comparisons!(@each $rhs, $method,
+            lt Lt "`self < o` (1 or 0).", le Le "`self <= o`.", gt Gt "`self > o`.", ge Ge "`self >= o`.",
+            equal Eq "`self == o`.", not_equal Ne "`self != o`.", and And "`self && o`.", or Or "`self || o`.");
+    };
+    (@each $rhs:ty, $method:ident, $($f:ident $op:ident $doc:literal),*) => {$(
+        #[doc = $doc]
+        pub fn $f(self, o: $rhs) -> Self {
+            self.$method(Op::$op, o)
+        }
+    )*};
+}
+pub(crate) use comparisons;
+
 /// The operations of index expressions (rocRoller's `Expression` operators that index math
 /// uses). Division and remainder are Euclidean (floor for positive divisors), so `x / 2^k` is
 /// `x >> k` and `x % 2^k` is `x & (2^k - 1)` for every `x`. Comparisons and the logical
@@ -356,38 +373,7 @@ impl<'a, const N: usize> Sym<'a, N> {
         self.fold(op, o).unwrap_or_else(|| self.arena.push(Node::Bin(op, self.id, o.id)))
     }
 
-    /// `self < o` (1 or 0).
-    pub fn lt(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Lt, o.into_sym(self.arena))
-    }
-    /// `self <= o`.
-    pub fn le(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Le, o.into_sym(self.arena))
-    }
-    /// `self > o`.
-    pub fn gt(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Gt, o.into_sym(self.arena))
-    }
-    /// `self >= o`.
-    pub fn ge(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Ge, o.into_sym(self.arena))
-    }
-    /// `self == o`.
-    pub fn equal(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Eq, o.into_sym(self.arena))
-    }
-    /// `self != o`.
-    pub fn not_equal(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Ne, o.into_sym(self.arena))
-    }
-    /// `self && o`.
-    pub fn and(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::And, o.into_sym(self.arena))
-    }
-    /// `self || o`.
-    pub fn or(self, o: impl IntoSym<'a, N>) -> Self {
-        self.build(Op::Or, o.into_sym(self.arena))
-    }
+    comparisons!(impl IntoSym<'a, N>, operator);
 
     /// rocRoller's `Conditional`: `t` where `self` holds, else `f` (folded when `self` is a
     /// constant or both branches are equal).

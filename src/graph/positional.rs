@@ -4,7 +4,7 @@
 //! symbolic inputs turn it into an expression (a `Conditional` in the emitted index).
 
 use super::MAX_ENDS;
-use super::expr::{Arena, IndexValue, Op, impl_operators};
+use super::expr::{Arena, IndexValue, Op, comparisons, impl_operators};
 use core::fmt;
 
 /// The most steps (arguments, constants, operations) a [`Positional`] holds.
@@ -70,38 +70,7 @@ impl Positional {
         r
     }
 
-    /// `self < o` (1 or 0).
-    pub fn lt(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Lt, o)
-    }
-    /// `self <= o`.
-    pub fn le(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Le, o)
-    }
-    /// `self > o`.
-    pub fn gt(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Gt, o)
-    }
-    /// `self >= o`.
-    pub fn ge(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Ge, o)
-    }
-    /// `self == o`.
-    pub fn equal(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Eq, o)
-    }
-    /// `self != o`.
-    pub fn not_equal(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Ne, o)
-    }
-    /// `self && o`.
-    pub fn and(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::And, o)
-    }
-    /// `self || o`.
-    pub fn or(self, o: impl Into<Positional>) -> Self {
-        self.combine(Op::Or, o)
-    }
+    comparisons!(impl Into<Positional>, combine);
 
     /// Whether it fits in [`MAX_POSITIONAL_STEPS`] steps.
     pub const fn is_complete(&self) -> bool {
