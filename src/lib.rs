@@ -13,6 +13,7 @@ pub mod graph;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
+pub mod picture;
 pub mod swizzle;
 pub mod text;
 pub mod transform;

@@ -2,12 +2,18 @@
 //!
 //! With no arguments, a short tour of the design card's layout `(8,(4,2)):(1,8)`. `layout eval EXPR`
 //! evaluates a CuTe expression and prints the result in CuTe notation; `--json` prints one JSON
-//! object instead. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
+//! object instead. `layout table EXPR` prints CuTe's `print_layout` table of a rank-2 layout,
+//! `layout latex EXPR` CuTe's `print_latex` (TikZ) and `layout svg EXPR [-o FILE]` an SVG picture
+//! (`const_layout::picture`): of a layout, of a TV layout (`make_layout_tv`) or of a swizzled
+//! layout. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
 
 use const_layout::LayoutError;
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, EvalError, FUNCTIONS, Value, eval};
 use const_layout::int::Int;
 use const_layout::layout;
+use const_layout::picture::{
+    print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_swizzle, print_svg_tv,
+};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -17,6 +23,19 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      layout eval '(8,(4,2)):(1,8)'
                                      layout eval 'crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))'
                                      layout eval 'idx2crd(13, (4,(2,3)))'
+       layout table EXPR           CuTe's print_layout: the offsets of a rank-2 layout as a table
+                                     layout table '(_4,(_2,_2)):(_2,(_1,_8))'
+       layout latex EXPR           CuTe's print_latex: a TikZ picture (a standalone LaTeX document)
+                                     layout latex '(_4,_8):(_8,_1)'
+                                     layout latex 'make_layout_tv((_4,_2):(_2,_1), (_2,_2):(_1,_2))'
+       layout svg [-o FILE] [--bank-groups UNIT,COUNT] EXPR
+                                   an SVG picture, written to FILE (default: stdout):
+                                     a layout (rank 1 or 2): offsets, coloured by offset
+                                     a TV layout (make_layout_tv): T{thread} over V{value}, coloured by thread
+                                     a swizzled layout (composition(Sw<B,M,S>, L)): offsets, coloured by
+                                     bank group (offset / 2^M) mod 2^B, or (offset / UNIT) mod COUNT
+                                     layout svg -o sw.svg 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
+                                   EXPR is anything `eval` accepts
        layout functions            list the functions `eval` knows
        layout --help | --version";
 
@@ -34,6 +53,12 @@ fn main() -> ExitCode {
         ["functions"] => Ok(FUNCTIONS.iter().map(|(f, a)| format!("{f}{a}\n")).collect()),
         ["eval"] => Err("`eval` needs an expression, e.g. layout eval 'size((4,8))'".to_string()),
         ["eval", expr @ ..] => evaluate(&expr.join(" "), json),
+        [cmd @ ("table" | "latex" | "svg"), ..] if json => {
+            Err(format!("`--json` applies to `eval`; `{cmd}` prints a picture"))
+        }
+        ["table", expr @ ..] => expression("table", expr).and_then(|e| table(&e)),
+        ["latex", expr @ ..] => expression("latex", expr).and_then(|e| latex(&e)),
+        ["svg", args @ ..] => svg(args),
         [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
         [other, ..] => Err(format!("unknown command `{other}`; run `layout --help`")),
     };
@@ -50,6 +75,128 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The expression of a picture command: its arguments joined, or an error if there are none.
+fn expression(cmd: &str, args: &[&str]) -> Result<String, String> {
+    if args.is_empty() {
+        return Err(format!("`{cmd}` needs an expression, e.g. layout {cmd} '(_4,_8):(_8,_1)'"));
+    }
+    Ok(args.join(" "))
+}
+
+/// What a value is, for errors of the picture commands.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Int(_) => "an integer",
+        Value::Tuple(_) => "an int tuple",
+        Value::Layout(_) => "a layout",
+        Value::Bool(_) => "a truth value",
+        Value::Major(_) => "a major (LayoutLeft/LayoutRight)",
+        Value::Tiler(_) => "a tiler",
+        Value::Swizzle(_) => {
+            "a swizzle (compose it with a layout: composition(Sw<3,3,3>, (_8,_64):(_64,_1)))"
+        }
+        Value::Composed(_) => "a composed layout",
+        Value::Partition(_) => "a partition (origin + layout)",
+        Value::ComposedPartition(..) => "a partition of a composed layout (origin + composed layout)",
+        Value::LayoutTv(..) => "a TV layout",
+        Value::Slicer(_) => "a coordinate with `_`",
+    }
+}
+
+fn eval_picture(expr: &str) -> Result<Value, String> {
+    eval(expr).map_err(|e: EvalError| format!("{e} in `{expr}`"))
+}
+
+/// `layout table EXPR`: CuTe's `print_layout` of a rank-2 layout (or of a TV layout's
+/// `(thread, value) -> index` layout).
+fn table(expr: &str) -> Result<String, String> {
+    let l = match eval_picture(expr)? {
+        Value::Layout(l) | Value::LayoutTv(_, l) => l,
+        other => {
+            return Err(format!(
+                "`table` prints a rank-2 layout (CuTe's print_layout); `{expr}` is {}",
+                kind(&other)
+            ));
+        }
+    };
+    if l.has_basis() {
+        return Err(format!("`table` prints offsets; `{expr}` is {l}, whose basis strides give coordinates"));
+    }
+    match l.print_layout() {
+        Some(t) => Ok(t.to_string()),
+        None => Err(format!(
+            "`table` prints a rank-2 layout (CuTe's print_layout); `{expr}` is {l}, of rank {}",
+            l.rank()
+        )),
+    }
+}
+
+const PICTURE_KINDS: &str = "a layout, a composed (swizzled) layout or a TV layout (make_layout_tv)";
+
+/// `layout latex EXPR`: CuTe's `print_latex` / `print_latex_tv`.
+fn latex(expr: &str) -> Result<String, String> {
+    let err = |e: const_layout::picture::PictureError| format!("{e} in `{expr}`");
+    match eval_picture(expr)? {
+        Value::Layout(l) => Ok(print_latex(&l).map_err(err)?.to_string()),
+        Value::Composed(c) => Ok(print_latex_composed(&c).map_err(err)?.to_string()),
+        Value::LayoutTv(tile, tv) => Ok(print_latex_tv(&tv, &tile).map_err(err)?.to_string()),
+        other => Err(format!("`latex` draws {PICTURE_KINDS}; `{expr}` is {}", kind(&other))),
+    }
+}
+
+/// `layout svg [-o FILE] [--bank-groups UNIT,COUNT] EXPR`.
+fn svg(args: &[&str]) -> Result<String, String> {
+    let (mut output, mut groups, mut words) = (None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(&a) = it.next() {
+        match a {
+            "-o" | "--output" => {
+                let file = it.next().ok_or_else(|| format!("`{a}` needs a file name"))?;
+                output = Some(*file);
+            }
+            "--bank-groups" => {
+                let v = it.next().ok_or("`--bank-groups` needs UNIT,COUNT, e.g. --bank-groups 2,32")?;
+                let parsed = v
+                    .split_once(',')
+                    .and_then(|(u, c)| Some((u.trim().parse().ok()?, c.trim().parse().ok()?)));
+                groups =
+                    Some(parsed.ok_or_else(|| {
+                        format!("`--bank-groups` needs UNIT,COUNT (two integers), got `{v}`")
+                    })?);
+            }
+            _ => words.push(a),
+        }
+    }
+    let expr = expression("svg", &words)?;
+    let err = |e: const_layout::picture::PictureError| format!("{e} in `{expr}`");
+    let value = eval_picture(&expr)?;
+    if groups.is_some() && !matches!(value, Value::Composed(_)) {
+        return Err(format!(
+            "`--bank-groups` colours a composed (swizzled) layout; `{expr}` is {}",
+            kind(&value)
+        ));
+    }
+    let text = match value {
+        Value::Layout(l) => print_svg(&l).map_err(err)?.to_string(),
+        Value::Composed(c) => {
+            let mut picture = print_svg_swizzle(&c).map_err(err)?;
+            if let Some((unit, count)) = groups {
+                picture = picture.bank_groups(unit, count).map_err(err)?;
+            }
+            picture.to_string()
+        }
+        Value::LayoutTv(tile, tv) => print_svg_tv(&tv, &tile).map_err(err)?.to_string(),
+        other => return Err(format!("`svg` draws {PICTURE_KINDS}; `{expr}` is {}", kind(&other))),
+    };
+    match output {
+        Some(file) => {
+            std::fs::write(file, text).map_err(|e| format!("cannot write `{file}`: {e}"))?;
+            Ok(String::new())
+        }
+        None => Ok(text),
     }
 }
 
