@@ -15,9 +15,12 @@ pub mod int_tuple;
 pub mod layout;
 pub mod picture;
 pub mod swizzle;
+pub mod tensor;
 pub mod text;
 pub mod transform;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 extern crate self as const_layout;
 
 pub use error::LayoutError;
@@ -25,6 +28,7 @@ pub use fast_div::FastDivmod;
 pub use int::C;
 pub use int::consts::*;
 pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layout, make_static_layout};
+pub use tensor::{Tensor, TensorMut, make_tensor, make_tensor_mut};
 
 /// The largest number of modes a tuple may have at one level.
 pub const MAX_RANK: usize = 12;
