@@ -1,0 +1,167 @@
+//! A tiled SGEMM written with tensors, next to the same loop written by hand.
+//!
+//! `C += A * B` with row-major `A` `(M,K)`, `B` `(K,N)` and `C` `(M,N)`: block tiles of
+//! `(_64,_64,_64)` (a block of each operand stays in L1/L2), and inside a block a `(_4,_8)`
+//! register tile of `C` (32 accumulators) swept along `K`. Every tile is a [`local_tile`] of static
+//! shape over the runtime-sized matrices, and every element is read by its coordinate in a tile,
+//! as a CuTe kernel reads it; the hand-written twin has the same loops with the index arithmetic
+//! spelled out.
+//!
+//! ```sh
+//! cargo run --release --example sgemm             # 256^3, both ways, checked against a reference
+//! cargo run --release --example sgemm -- layout 128   # one kernel, for callgrind
+//! ```
+//!
+//! `benches/sgemm.rs` times both next to the `matrixmultiply` crate's `sgemm`;
+//! `tools/kernel_counts.sh` counts their instructions.
+
+use const_layout::tensor::{TensorError, local_tile, make_tensor, make_tensor_mut};
+use const_layout::{C, LayoutRight, make_layout};
+
+/// The block edge (M, N and K).
+pub const BLOCK: usize = 64;
+/// The register tile: rows of `C`.
+pub const MR: usize = 4;
+/// The register tile: columns of `C` (two 4-wide vectors).
+pub const NR: usize = 8;
+
+type Static<const V: isize> = C<V>;
+const B: isize = BLOCK as isize;
+const R: isize = MR as isize;
+const Q: isize = NR as isize;
+
+/// `C += A * B` with tensors. `m`, `n`, `k` must be multiples of [`BLOCK`]
+/// (else `TensorError::NotDivisible`); the slices must hold the matrices.
+#[inline(never)]
+pub fn sgemm_layout(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+) -> Result<(), TensorError> {
+    for (mode, extent) in [m, n, k].into_iter().enumerate() {
+        if !extent.is_multiple_of(BLOCK) {
+            return Err(TensorError::NotDivisible { mode, extent: extent as isize, tile: B });
+        }
+    }
+    let ma = make_tensor(a, make_layout((m, k), LayoutRight)?)?;
+    let mb = make_tensor(b, make_layout((k, n), LayoutRight)?)?;
+    let mut mc = make_tensor_mut(c, make_layout((m, n), LayoutRight)?)?;
+    let block = (Static::<B>::default(), Static::<B>::default());
+    for bi in 0..m / BLOCK {
+        for bj in 0..n / BLOCK {
+            let mut gc = local_tile(&mut mc, block, (bi, bj))?;
+            for bk in 0..k / BLOCK {
+                let ga = local_tile(&ma, block, (bi, bk))?; // (_64,_64):(k,_1)
+                let gb = local_tile(&mb, block, (bk, bj))?; // (_64,_64):(n,_1)
+                for ti in 0..BLOCK / MR {
+                    let ta = local_tile(&ga, (Static::<R>::default(), Static::<B>::default()), (ti, 0))?; // (_4,_64)
+                    for tj in 0..BLOCK / NR {
+                        let tb = local_tile(&gb, (Static::<B>::default(), Static::<Q>::default()), (0, tj))?; // (_64,_8)
+                        let mut tc =
+                            local_tile(&mut gc, (Static::<R>::default(), Static::<Q>::default()), (ti, tj))?; // (_4,_8)
+                        let mut acc = [[0.0f32; NR]; MR];
+                        for (r, row) in acc.iter_mut().enumerate() {
+                            for (q, x) in row.iter_mut().enumerate() {
+                                *x = tc[(r, q)];
+                            }
+                        }
+                        for p in 0..BLOCK {
+                            for (r, row) in acc.iter_mut().enumerate() {
+                                let x = ta[(r, p)];
+                                for (q, y) in row.iter_mut().enumerate() {
+                                    *y += x * tb[(p, q)];
+                                }
+                            }
+                        }
+                        for (r, row) in acc.iter().enumerate() {
+                            for (q, x) in row.iter().enumerate() {
+                                tc[(r, q)] = *x;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The same loops by hand.
+#[inline(never)]
+pub fn sgemm_hand(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    assert!(m.is_multiple_of(BLOCK) && n.is_multiple_of(BLOCK) && k.is_multiple_of(BLOCK));
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    for bi in (0..m).step_by(BLOCK) {
+        for bj in (0..n).step_by(BLOCK) {
+            for bk in (0..k).step_by(BLOCK) {
+                for i in (bi..bi + BLOCK).step_by(MR) {
+                    for j in (bj..bj + BLOCK).step_by(NR) {
+                        let mut acc = [[0.0f32; NR]; MR];
+                        for (r, row) in acc.iter_mut().enumerate() {
+                            for (q, x) in row.iter_mut().enumerate() {
+                                *x = c[(i + r) * n + j + q];
+                            }
+                        }
+                        for p in bk..bk + BLOCK {
+                            for (r, row) in acc.iter_mut().enumerate() {
+                                let x = a[(i + r) * k + p];
+                                for (q, y) in row.iter_mut().enumerate() {
+                                    *y += x * b[p * n + j + q];
+                                }
+                            }
+                        }
+                        for (r, row) in acc.iter().enumerate() {
+                            for (q, x) in row.iter().enumerate() {
+                                c[(i + r) * n + j + q] = *x;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Small integers, exact in `f32` sums of this size.
+pub fn operand(len: usize, seed: usize) -> Vec<f32> {
+    (0..len).map(|x| ((x * 7 + seed) % 13) as f32 - 6.0).collect()
+}
+
+/// The product by the definition (f64 sums: exact here).
+pub fn reference(m: usize, n: usize, k: usize, a: &[f32], b: &[f32]) -> Vec<f32> {
+    let mut c = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * n + j] = (0..k).map(|p| a[i * k + p] as f64 * b[p * n + j] as f64).sum::<f64>() as f32;
+        }
+    }
+    c
+}
+
+#[allow(dead_code)] // the benchmark includes this file for its kernels
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let which = args.first().map(String::as_str).unwrap_or("both");
+    let s: usize = args.get(1).map(|s| s.parse()).transpose()?.unwrap_or(256);
+    let (a, b) = (operand(s * s, 1), operand(s * s, 5));
+    let want = reference(s, s, s, &a, &b);
+    let mut c = vec![0.0f32; s * s];
+    if matches!(which, "layout" | "both") {
+        sgemm_layout(s, s, s, &a, &b, &mut c).map_err(|e| e.to_string())?;
+        assert_eq!(c, want);
+        println!("layout: {s}^3 multiplied");
+    }
+    if matches!(which, "hand" | "both") {
+        c.fill(0.0);
+        sgemm_hand(s, s, s, &a, &b, &mut c);
+        assert_eq!(c, want);
+        println!("hand:   {s}^3 multiplied");
+    }
+    if !matches!(which, "layout" | "hand" | "both") {
+        return Err(format!("unknown kernel `{which}`: layout, hand or both").into());
+    }
+    Ok(())
+}
