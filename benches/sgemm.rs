@@ -20,7 +20,9 @@ fn matrixmultiply_sgemm(a: &[f32], b: &[f32], c: &mut [f32]) {
     assert!(a.len() >= S * S && b.len() >= S * S && c.len() >= S * S);
     // SAFETY: matrixmultiply's sgemm takes raw pointers; each points to an S x S row-major
     // matrix inside its slice (checked above), and `c` is borrowed mutably, so it aliases neither.
-    unsafe { matrixmultiply::sgemm(S, S, S, 1.0, a.as_ptr(), s, 1, b.as_ptr(), s, 1, 1.0, c.as_mut_ptr(), s, 1) };
+    unsafe {
+        matrixmultiply::sgemm(S, S, S, 1.0, a.as_ptr(), s, 1, b.as_ptr(), s, 1, 1.0, c.as_mut_ptr(), s, 1)
+    };
 }
 
 fn bench(cr: &mut Criterion) {
