@@ -16,6 +16,11 @@
 //! - `control_*` functions are deliberately *not* straight-line (a runtime extent): the test
 //!   checks that the checker flags them, so a broken checker cannot pass silently.
 //!
+//! - `loop_tensor_X` / `loop_hand_X` pairs are whole loops over a static-layout tensor and the
+//!   same loop over a slice written by hand (loads, stores and loops allowed): the test checks
+//!   the tensor's is no longer than the hand-written one, i.e. that the tensor's bounds checks
+//!   fold away as the hand-written loop's do.
+//!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
 use const_layout::layout::computed::{
@@ -350,4 +355,74 @@ pub fn probe_generic_identity(i: usize, j: usize, bm: usize, bn: usize, m: usize
 #[unsafe(no_mangle)]
 pub fn hand_generic_identity(i: usize, j: usize, bm: usize, bn: usize, m: usize, n: usize) -> bool {
     i + 4 * bm < m && j + 8 * bn < n
+}
+
+// --- Tensor loops: a static-layout tensor against the same loop over a slice. ---
+
+/// The 32x32 column-major layout of the tensor loops.
+type Tile32 = layout_type!((32,32):(1,32));
+
+/// Sum of a 32x32 column-major tile by `(i, j)`; 0 if the slice is too short.
+#[unsafe(no_mangle)]
+pub fn loop_tensor_sum(a: &[f32]) -> f32 {
+    let Ok(t) = const_layout::make_tensor(a, Tile32::default()) else { return 0.0 };
+    let mut s = 0.0;
+    for j in 0..32usize {
+        for i in 0..32usize {
+            s += t[(i, j)];
+        }
+    }
+    s
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_sum(a: &[f32]) -> f32 {
+    let Some(a) = a.get(..1024) else { return 0.0 };
+    let mut s = 0.0;
+    for j in 0..32 {
+        for i in 0..32 {
+            s += a[i + 32 * j];
+        }
+    }
+    s
+}
+
+/// Scale a 32x32 column-major tile in place by `(i, j)`.
+#[unsafe(no_mangle)]
+pub fn loop_tensor_scale(a: &mut [f32], x: f32) {
+    let Ok(mut t) = const_layout::make_tensor_mut(a, Tile32::default()) else { return };
+    for j in 0..32usize {
+        for i in 0..32usize {
+            t[(i, j)] *= x;
+        }
+    }
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_scale(a: &mut [f32], x: f32) {
+    let Some(a) = a.get_mut(..1024) else { return };
+    for j in 0..32 {
+        for i in 0..32 {
+            a[i + 32 * j] *= x;
+        }
+    }
+}
+
+/// Transpose a 32x32 tile: row-major source, column-major destination, by `tensor::copy`.
+#[unsafe(no_mangle)]
+pub fn loop_tensor_transpose(src: &[f32], dst: &mut [f32]) {
+    let (Ok(a), Ok(mut b)) = (
+        const_layout::make_tensor(src, <layout_type!((32,32):(32,1))>::default()),
+        const_layout::make_tensor_mut(dst, Tile32::default()),
+    ) else {
+        return;
+    };
+    let _ = const_layout::tensor::copy(&a, &mut b);
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_transpose(src: &[f32], dst: &mut [f32]) {
+    let (Some(src), Some(dst)) = (src.get(..1024), dst.get_mut(..1024)) else { return };
+    for j in 0..32 {
+        for i in 0..32 {
+            dst[i + 32 * j] = src[i * 32 + j];
+        }
+    }
 }

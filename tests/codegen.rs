@@ -438,6 +438,24 @@ fn static_index_math_is_straight_line() {
     if control_seen == 0 {
         failures.push("no control_* function in the assembly".to_string());
     }
+    // Tensor loops: no longer than the same loop over a slice (their bounds checks fold away).
+    let loops: BTreeSet<&str> = listing.symbols().filter_map(|k| k.strip_prefix("loop_tensor_")).collect();
+    if loops.is_empty() {
+        failures.push("no loop_tensor_* function in the assembly".to_string());
+    }
+    for name in loops {
+        let (tensor, hand) = (format!("loop_tensor_{name}"), format!("loop_hand_{name}"));
+        let (Some((tn, tb)), Some((hn, hb))) = (listing.resolve(&tensor), listing.resolve(&hand)) else {
+            failures.push(format!("{tensor}: it or its twin {hand} is missing from the assembly"));
+            continue;
+        };
+        let (tc, hc) = (instruction_count(tb), instruction_count(hb));
+        let note = if tn == hn { "the same code as the twin (merged)" } else { "" };
+        println!("{:<18} {tc:>5} {hc:>5} {hc:>5}  {note}", format!("loop {name}"));
+        if tc > hc {
+            failures.push(format!("{tensor}: {tc} instructions, more than the hand-written loop's {hc}"));
+        }
+    }
     println!("(release build of the probes {build_time:.1?}, whole check {:.1?})", start.elapsed());
 
     assert!(failures.is_empty(), "codegen check failed:\n  {}", failures.join("\n  "));
@@ -447,6 +465,24 @@ fn static_index_math_is_straight_line() {
 #[test]
 fn static_index_math_is_straight_line() {
     println!("codegen check skipped: it reads x86_64 assembly, and this target is not x86_64");
+}
+
+/// Each tensor loop computes what its hand-written twin does (every target).
+#[test]
+fn tensor_loops_match_their_twins() {
+    use probes::*;
+    let src: Vec<f32> = (0..1024).map(|x| x as f32).collect();
+    assert_eq!(loop_tensor_sum(&src), loop_hand_sum(&src));
+    assert_eq!(loop_tensor_sum(&src[..1000]), 0.0);
+    let (mut a, mut b) = (src.clone(), src.clone());
+    loop_tensor_scale(&mut a, 3.0);
+    loop_hand_scale(&mut b, 3.0);
+    assert_eq!(a, b);
+    let (mut a, mut b) = (vec![0.0; 1024], vec![0.0; 1024]);
+    loop_tensor_transpose(&src, &mut a);
+    loop_hand_transpose(&src, &mut b);
+    assert_eq!(a, b);
+    assert_eq!(a[1], src[32]);
 }
 
 /// Each probe computes what its hand-written twin does, over the whole shape (every target).
