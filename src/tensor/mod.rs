@@ -565,9 +565,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// ```
     #[inline(always)]
     pub fn get<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd) -> Option<&T> {
-        let off = self.layout.checked_crd2idx(crd).ok()?;
-        let (pos, len) = position(&self.layout, self.base, self.data.len(), off);
-        self.data.get(..len)?.get(pos)
+        self.as_tensor().get(crd)
     }
 
     /// The element at `crd`, mutably, or `None` outside the shape.
