@@ -1,11 +1,13 @@
 //! A tiled SGEMM written with tensors, next to the same loop written by hand.
 //!
 //! `C += A * B` with row-major `A` `(M,K)`, `B` `(K,N)` and `C` `(M,N)`: block tiles of
-//! `(_64,_64,_64)` (a block of each operand stays in L1/L2), and inside a block a `(_4,_8)`
-//! register tile of `C` (32 accumulators) swept along `K`. Every tile is a [`local_tile`] of static
-//! shape over the runtime-sized matrices, and every element is read by its coordinate in a tile,
-//! as a CuTe kernel reads it; the hand-written twin has the same loops with the index arithmetic
-//! spelled out.
+//! `(_64,_64,_64)`, each block of `A` and `B` first [`copy`]'d into a packed buffer with a static
+//! layout (CuTe's global-to-shared staging), and inside a block a `(_4,_8)` register tile of `C`
+//! (32 accumulators) swept along `K`. Every tile is a [`local_tile`] of static shape (over the
+//! runtime-sized matrices, or over the static packed blocks), and every element is read by its
+//! coordinate in a tile, as a CuTe kernel reads it; the hand-written twin has the same loops with
+//! the index arithmetic spelled out. Packing is what lets the optimizer see constant offsets and
+//! vectorize the inner loop (without it: 1.40x the twin's instructions, both scalar).
 //!
 //! ```sh
 //! cargo run --release --example sgemm             # 256^3, both ways, checked against a reference
@@ -15,8 +17,8 @@
 //! `benches/sgemm.rs` times both next to the `matrixmultiply` crate's `sgemm`;
 //! `tools/kernel_counts.sh` counts their instructions.
 
-use const_layout::tensor::{TensorError, local_tile, make_tensor, make_tensor_mut};
-use const_layout::{C, LayoutRight, make_layout};
+use const_layout::tensor::{TensorError, copy, local_tile, make_tensor, make_tensor_mut};
+use const_layout::{C, LayoutRight, layout_type, make_layout};
 
 /// The block edge (M, N and K).
 pub const BLOCK: usize = 64;
@@ -29,6 +31,9 @@ type Static<const V: isize> = C<V>;
 const B: isize = BLOCK as isize;
 const R: isize = MR as isize;
 const Q: isize = NR as isize;
+
+/// A packed block: `(_64,_64)` row-major, a static layout (CuTe's shared-memory tile).
+type Packed = layout_type!((64,64):(64,1));
 
 /// `C += A * B` with tensors. `m`, `n`, `k` must be multiples of [`BLOCK`]
 /// (else `TensorError::NotDivisible`); the slices must hold the matrices.
@@ -50,16 +55,28 @@ pub fn sgemm_layout(
     let mb = make_tensor(b, make_layout((k, n), LayoutRight)?)?;
     let mut mc = make_tensor_mut(c, make_layout((m, n), LayoutRight)?)?;
     let block = (Static::<B>::default(), Static::<B>::default());
+    // The blocks of A and B, packed: with static layouts every access below is a constant
+    // offset from the tile's start, and the bounds checks fold away.
+    let (mut a_buf, mut b_buf) = ([0.0f32; BLOCK * BLOCK], [0.0f32; BLOCK * BLOCK]);
     for bi in 0..m / BLOCK {
         for bj in 0..n / BLOCK {
             let mut gc = local_tile(&mut mc, block, (bi, bj))?;
             for bk in 0..k / BLOCK {
-                let ga = local_tile(&ma, block, (bi, bk))?; // (_64,_64):(k,_1)
-                let gb = local_tile(&mb, block, (bk, bj))?; // (_64,_64):(n,_1)
+                // Global to "shared": rows of 64 contiguous in both, copied as runs.
+                copy(
+                    &local_tile(&ma, block, (bi, bk))?,
+                    &mut make_tensor_mut(&mut a_buf, Packed::default())?,
+                )?;
+                copy(
+                    &local_tile(&mb, block, (bk, bj))?,
+                    &mut make_tensor_mut(&mut b_buf, Packed::default())?,
+                )?;
+                let (sa, sb) =
+                    (make_tensor(&a_buf, Packed::default())?, make_tensor(&b_buf, Packed::default())?);
                 for ti in 0..BLOCK / MR {
-                    let ta = local_tile(&ga, (Static::<R>::default(), Static::<B>::default()), (ti, 0))?; // (_4,_64)
+                    let ta = local_tile(&sa, (Static::<R>::default(), Static::<B>::default()), (ti, 0))?; // (_4,_64)
                     for tj in 0..BLOCK / NR {
-                        let tb = local_tile(&gb, (Static::<B>::default(), Static::<Q>::default()), (0, tj))?; // (_64,_8)
+                        let tb = local_tile(&sb, (Static::<B>::default(), Static::<Q>::default()), (0, tj))?; // (_64,_8)
                         let mut tc =
                             local_tile(&mut gc, (Static::<R>::default(), Static::<Q>::default()), (ti, tj))?; // (_4,_8)
                         let mut acc = [[0.0f32; NR]; MR];
@@ -94,28 +111,33 @@ pub fn sgemm_layout(
 pub fn sgemm_hand(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     assert!(m.is_multiple_of(BLOCK) && n.is_multiple_of(BLOCK) && k.is_multiple_of(BLOCK));
     assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    let (mut a_buf, mut b_buf) = ([0.0f32; BLOCK * BLOCK], [0.0f32; BLOCK * BLOCK]);
     for bi in (0..m).step_by(BLOCK) {
         for bj in (0..n).step_by(BLOCK) {
             for bk in (0..k).step_by(BLOCK) {
-                for i in (bi..bi + BLOCK).step_by(MR) {
-                    for j in (bj..bj + BLOCK).step_by(NR) {
+                for r in 0..BLOCK {
+                    a_buf[r * BLOCK..][..BLOCK].copy_from_slice(&a[(bi + r) * k + bk..][..BLOCK]);
+                    b_buf[r * BLOCK..][..BLOCK].copy_from_slice(&b[(bk + r) * n + bj..][..BLOCK]);
+                }
+                for i in (0..BLOCK).step_by(MR) {
+                    for j in (0..BLOCK).step_by(NR) {
                         let mut acc = [[0.0f32; NR]; MR];
                         for (r, row) in acc.iter_mut().enumerate() {
                             for (q, x) in row.iter_mut().enumerate() {
-                                *x = c[(i + r) * n + j + q];
+                                *x = c[(bi + i + r) * n + bj + j + q];
                             }
                         }
-                        for p in bk..bk + BLOCK {
+                        for p in 0..BLOCK {
                             for (r, row) in acc.iter_mut().enumerate() {
-                                let x = a[(i + r) * k + p];
+                                let x = a_buf[(i + r) * BLOCK + p];
                                 for (q, y) in row.iter_mut().enumerate() {
-                                    *y += x * b[p * n + j + q];
+                                    *y += x * b_buf[p * BLOCK + j + q];
                                 }
                             }
                         }
                         for (r, row) in acc.iter().enumerate() {
                             for (q, x) in row.iter().enumerate() {
-                                c[(i + r) * n + j + q] = *x;
+                                c[(bi + i + r) * n + bj + j + q] = *x;
                             }
                         }
                     }
