@@ -108,6 +108,20 @@ fn cell_texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The fill colours of the first column of a 64-column swizzle picture's 8 rows (cells, not the
+/// index column at x=0).
+fn column0_colours(svg: &str) -> std::collections::BTreeSet<&str> {
+    let fills: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<rect x=\"") && !l.contains("x=\"0\""))
+        .map(|l| {
+            let f = l.find("fill=\"").unwrap() + 6;
+            &l[f..f + l[f..].find('"').unwrap()]
+        })
+        .collect();
+    (0..8).map(|m| fills[m * 64]).collect()
+}
+
 #[test]
 fn svg_of_a_layout_has_one_labelled_cell_per_element() {
     for (text, rows, cols) in [
@@ -207,32 +221,14 @@ fn svg_swizzle_colours_by_bank_group() {
     let texts = cell_texts(&svg);
     let column0: Vec<isize> = (0..8).map(|m| texts[m * 64].parse().unwrap()).collect();
     assert_eq!(column0, [0, 72, 144, 216, 288, 360, 432, 504]);
-    let fills: Vec<&str> = svg
-        .lines()
-        .filter(|l| l.starts_with("<rect x=\"") && !l.contains("x=\"0\""))
-        .map(|l| {
-            let f = l.find("fill=\"").unwrap() + 6;
-            &l[f..f + l[f..].find('"').unwrap()]
-        })
-        .collect();
-    let col0: std::collections::BTreeSet<&str> = (0..8).map(|m| fills[m * 64]).collect();
-    assert_eq!(col0.len(), 8, "a conflict-free column shows eight colours");
+    assert_eq!(column0_colours(&svg).len(), 8, "a conflict-free column shows eight colours");
     // The swizzle's groups are (offset / 2^M) mod 2^B.
     let again = print_svg_swizzle(&c).unwrap().bank_groups(8, 8).unwrap().to_string();
     assert_eq!(again, svg);
     // Without the swizzle (Sw<0,3,3> is the identity) the same column is one bank group: one colour.
     let plain = ComposedLayout::new(Swizzle::new(0, 3, 3).unwrap(), lay("(_8,_64):(_64,_1)"));
     let plain = print_svg_swizzle(&plain).unwrap().bank_groups(8, 8).unwrap().to_string();
-    let fills: Vec<&str> = plain
-        .lines()
-        .filter(|l| l.starts_with("<rect x=\"") && !l.contains("x=\"0\""))
-        .map(|l| {
-            let f = l.find("fill=\"").unwrap() + 6;
-            &l[f..f + l[f..].find('"').unwrap()]
-        })
-        .collect();
-    let col0: std::collections::BTreeSet<&str> = (0..8).map(|m| fills[m * 64]).collect();
-    assert_eq!(col0.len(), 1, "an unswizzled column is one bank group");
+    assert_eq!(column0_colours(&plain).len(), 1, "an unswizzled column is one bank group");
     let row = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), lay("_4:_1"));
     assert_eq!(cell_texts(&print_svg_swizzle(&row).unwrap().to_string()), ["0", "1", "3", "2"]);
 }

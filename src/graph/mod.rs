@@ -601,9 +601,9 @@ impl<const N: usize> CoordinateGraph<N> {
         self.count == 0
     }
 
-    /// The edges into a dimension (as a destination), or out of it (as a source).
-    pub(crate) fn edges_at(&self, dim: Tag, into: bool) -> impl Iterator<Item = Tag> + '_ {
-        (0..self.count).filter(move |&e| match self.edge(e) {
+    /// The edges into a dimension (as a destination), or out of it (as a source), from tag `from` on.
+    pub(crate) fn edges_at(&self, dim: Tag, into: bool, from: Tag) -> impl Iterator<Item = Tag> + '_ {
+        (from..self.count).filter(move |&e| match self.edge(e) {
             Some((_, s, d)) => (if into { d } else { s }).contains(&dim),
             None => false,
         })

@@ -176,7 +176,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
             top -= 1;
             let dim = stack[top];
             let mut fed = false;
-            for e in self.graph.edges_at(dim, forward) {
+            for e in self.graph.edges_at(dim, forward, 0) {
                 let Some((edge, srcs, dsts)) = self.graph.edge(e) else { continue };
                 // Only an edge that computes `dim` in this direction makes it not a leaf.
                 let one_to_many = match edge {
@@ -304,12 +304,11 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
                 let inputs = if dir == Dir::Forward { srcs } else { dsts };
                 inputs.get(from).map(|&t| (t, from + 1))
             }
-            None => (from..self.graph.len()).find_map(|e| match self.graph.edge(e) {
-                Some((edge, s, d)) if edge.is_coordinate_transform() => {
-                    (if dir == Dir::Forward { d } else { s }).contains(&end).then_some((e, e + 1))
-                }
-                _ => None,
-            }),
+            None => self
+                .graph
+                .edges_at(end, dir == Dir::Forward, from)
+                .find(|&e| self.graph.edge(e).is_some_and(|(edge, _, _)| edge.is_coordinate_transform()))
+                .map(|e| (e, e + 1)),
         }
     }
 
