@@ -126,6 +126,20 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     /// assert_eq!(out, [3, 2, 7, 0]);
     /// ```
     fn store_values(&self, out: &mut [isize], at: usize) -> usize;
+    /// The number of runtime integers (the ones a value of this type stores).
+    const RUNTIME_LEAVES: usize;
+    /// Write each runtime integer's value as 32 bits into `out` from position `at` (unsigned types
+    /// zero-extended, signed ones sign-extended when read back), and return the position after the
+    /// last; `Err(leaf)` names the first integer (counting all integers from `leaf`) whose value
+    /// does not survive the round trip through 32 bits. Static integers are skipped: their value
+    /// is the type. The kernel-parameter form of layouts,
+    /// [`LayoutParam`](crate::layout::param::LayoutParam), is built on this.
+    #[doc(hidden)]
+    fn store_runtime_u32(&self, out: &mut [u32], at: usize, leaf: usize) -> Result<(usize, usize), usize>;
+    /// Rebuild from the words [`IntTuple::store_runtime_u32`] wrote, starting at `*at`; static
+    /// integers are their type's value. No check: the words come from a checked value.
+    #[doc(hidden)]
+    fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self;
     /// The structure and static values as a compile-time constant: runtime integers appear as
     /// non-static zeros. Evaluating it for a tuple of more than
     /// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes is a compile-time error; it is only used
@@ -232,6 +246,30 @@ impl<T: Int> IntTuple for T {
         }
         at + 1
     }
+    const RUNTIME_LEAVES: usize = if T::STATIC.is_some() { 0 } else { 1 };
+    #[inline]
+    fn store_runtime_u32(&self, out: &mut [u32], at: usize, leaf: usize) -> Result<(usize, usize), usize> {
+        if T::STATIC.is_some() {
+            return Ok((at, leaf + 1));
+        }
+        let v = self.try_value().ok_or(leaf)?;
+        let bits = v as u32;
+        let slot = out.get_mut(at).ok_or(leaf)?;
+        *slot = bits;
+        if int_from_u32::<T>(bits).try_value() != Some(v) {
+            return Err(leaf);
+        }
+        Ok((at + 1, leaf + 1))
+    }
+    #[inline(always)]
+    fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self {
+        if T::STATIC.is_some() {
+            return T::from_value(0);
+        }
+        let bits = words.get(*at).copied().unwrap_or(0);
+        *at += 1;
+        int_from_u32::<T>(bits)
+    }
     fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
         let value =
             self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
@@ -263,6 +301,13 @@ impl IntTuple for () {
     fn store_values(&self, _: &mut [isize], at: usize) -> usize {
         at
     }
+    const RUNTIME_LEAVES: usize = 0;
+    #[inline]
+    fn store_runtime_u32(&self, _: &mut [u32], at: usize, leaf: usize) -> Result<(usize, usize), usize> {
+        Ok((at, leaf))
+    }
+    #[inline(always)]
+    fn load_runtime_u32(_: &[u32], _: &mut usize) -> Self {}
     fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
         Ok(crate::dynamic::DynIntTuple::EMPTY)
     }
@@ -284,6 +329,14 @@ crate::int::static_int_type! {
         Some(v) => v,
         None => panic!("StaticSize of an int tuple with runtime integers"),
     };
+}
+
+/// A runtime integer from the 32 bits [`IntTuple::store_runtime_u32`] wrote: sign-extended for a
+/// signed type, zero-extended otherwise (the test folds away for every concrete type).
+#[inline(always)]
+fn int_from_u32<T: Int>(bits: u32) -> T {
+    let signed = T::try_from_value(-1).is_some();
+    T::from_value(if signed { bits as i32 as isize } else { bits as isize })
 }
 
 const fn mul_static(a: Option<isize>, b: Option<isize>) -> Option<isize> {
@@ -346,6 +399,17 @@ macro_rules! impl_int_tuple {
                 let at = self.$i0.store_values(out, at);
                 $(let at = self.$i.store_values(out, at);)*
                 at
+            }
+            const RUNTIME_LEAVES: usize = $A0::RUNTIME_LEAVES $(+ $A::RUNTIME_LEAVES)*;
+            #[inline]
+            fn store_runtime_u32(&self, out: &mut [u32], at: usize, leaf: usize) -> Result<(usize, usize), usize> {
+                let (at, leaf) = self.$i0.store_runtime_u32(out, at, leaf)?;
+                $(let (at, leaf) = self.$i.store_runtime_u32(out, at, leaf)?;)*
+                Ok((at, leaf))
+            }
+            #[inline(always)]
+            fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self {
+                ($A0::load_runtime_u32(words, at), $($A::load_runtime_u32(words, at),)*)
             }
             fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
                 crate::dynamic::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])

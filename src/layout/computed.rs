@@ -633,6 +633,51 @@ operations! {
     RecastLayout recast_layout<const OLD: isize, const NEW: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::recast_layout(a, OLD, NEW);
 }
 
+/// CuTe's `make_layout_tv(thr_layout, val_layout)` on static layouts: the tile that threads laid
+/// out as `thr`, each holding values laid out as `val`, cover, as its identity layout (a coordinate
+/// per index, basis strides), and the `(thread, value) -> index` layout into that tile. Compose the
+/// two for each thread's coordinates, as CuTe's `TiledCopy` does (and `print_latex_tv` draws):
+///
+/// ```
+/// use const_layout::layout::computed::{composition, make_layout_tv};
+/// use const_layout::layout_type;
+/// // 4x2 threads (row-major), each with a 2x2 block of values (column-major).
+/// let (tile, tv) = make_layout_tv(<layout_type!((4,2):(2,1))>::default(), <layout_type!((2,2):(1,2))>::default());
+/// assert_eq!(tile.to_string(), "(_8,_4):(_1@0,_1@1)");
+/// assert_eq!(tv.to_string(), "((_2,_4),(_2,_2)):((_16,_2),(_1,_8))");
+/// let coords = composition(tile, tv);
+/// // Thread 3 (row 1, column 1 of the threads) holds the block at (2..4, 2..4).
+/// let c: (usize, usize) = coords.coord((3usize, 3usize));
+/// assert_eq!(c, (3, 3));
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn make_layout_tv<Thr: StaticLayout, Val: StaticLayout>(
+    thr: Thr,
+    val: Val,
+) -> (Static<TvTile<Thr, Val>>, Static<LayoutTv<Thr, Val>>) {
+    let _ = (thr, val);
+    (Static(PhantomData), Static(PhantomData))
+}
+
+/// The tile of [`make_layout_tv`], as its identity layout.
+pub struct TvTile<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
+
+impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for TvTile<Thr, Val> {
+    const LAYOUT: DynLayout = unwrap(
+        "make_layout_tv",
+        algebra::make_identity_layout(
+            &unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0,
+        ),
+    );
+}
+
+/// The `(thread, value) -> index` layout of [`make_layout_tv`].
+pub struct LayoutTv<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
+
+impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for LayoutTv<Thr, Val> {
+    const LAYOUT: DynLayout = unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).1;
+}
+
 /// CuTe's `max_common_vector(a, b)` on static layouts: the number of contiguous elements on which
 /// they agree, a constant.
 ///

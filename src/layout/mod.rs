@@ -28,6 +28,7 @@ pub mod computed;
 mod index;
 mod iter;
 mod ordered;
+pub mod param;
 mod shape_stride;
 mod swizzled;
 pub mod tiling;

@@ -1,0 +1,267 @@
+//! The PTX instructions the device layer is made of (nvptx64 only). Every function is one or two
+//! instructions of inline PTX (or a `core::arch::nvptx` intrinsic), `#[inline(always)]`, and the
+//! only place in the project where device memory is touched through an address. The safe types
+//! of the crate ([`Gmem`](crate::Gmem), [`SmemArray`](crate::SmemArray),
+//! [`GlobalTile`](crate::GlobalTile), ...) check or prove their bounds and then call these.
+//!
+//! Memory instructions are inline assembly rather than Rust loads and stores: they name the
+//! state space (`ld.shared` with a 32-bit address compiles to `LDS`, where a generic pointer
+//! would give `LD.E`), their width (a 128-bit vector is one instruction, not a hope), and they
+//! are opaque to Rust's memory model, so threads of a block sharing memory between barriers is
+//! the hardware's model (PTX's), not a data race in Rust's. Loads are `pure, readonly`: the
+//! optimizer may drop an unused one or merge two identical ones, but not move one across a
+//! barrier or a store, which are ordinary (memory-clobbering) assembly.
+
+use core::arch::asm;
+
+// The launch's dynamic shared memory: one array, sized by the launch (`%dynamic_smem_size`).
+core::arch::global_asm!(".extern .shared .align 16 .b8 const_layout_dynamic_smem[];");
+
+/// `%tid.x`, `%tid.y`, `%tid.z`.
+#[inline(always)]
+pub(crate) fn thread_idx() -> [u32; 3] {
+    // SAFETY: reading special registers has no effect and no precondition.
+    unsafe {
+        [
+            core::arch::nvptx::_thread_idx_x() as u32,
+            core::arch::nvptx::_thread_idx_y() as u32,
+            core::arch::nvptx::_thread_idx_z() as u32,
+        ]
+    }
+}
+
+/// `%ctaid.x`, `%ctaid.y`, `%ctaid.z`.
+#[inline(always)]
+pub(crate) fn block_idx() -> [u32; 3] {
+    // SAFETY: as in `thread_idx`.
+    unsafe {
+        [
+            core::arch::nvptx::_block_idx_x() as u32,
+            core::arch::nvptx::_block_idx_y() as u32,
+            core::arch::nvptx::_block_idx_z() as u32,
+        ]
+    }
+}
+
+/// `%ntid.x`, `%ntid.y`, `%ntid.z`.
+#[inline(always)]
+pub(crate) fn block_dim() -> [u32; 3] {
+    // SAFETY: as in `thread_idx`.
+    unsafe {
+        [
+            core::arch::nvptx::_block_dim_x() as u32,
+            core::arch::nvptx::_block_dim_y() as u32,
+            core::arch::nvptx::_block_dim_z() as u32,
+        ]
+    }
+}
+
+/// `%nctaid.x`, `%nctaid.y`, `%nctaid.z`.
+#[inline(always)]
+pub(crate) fn grid_dim() -> [u32; 3] {
+    // SAFETY: as in `thread_idx`.
+    unsafe {
+        [
+            core::arch::nvptx::_grid_dim_x() as u32,
+            core::arch::nvptx::_grid_dim_y() as u32,
+            core::arch::nvptx::_grid_dim_z() as u32,
+        ]
+    }
+}
+
+/// `bar.sync 0`: CUDA's `__syncthreads()`.
+#[inline(always)]
+pub(crate) fn sync_threads() {
+    // SAFETY: a barrier has no memory precondition; every thread of the block reaching it (or
+    // having exited) is the kernel's contract, as in CUDA.
+    unsafe { core::arch::nvptx::_syncthreads() }
+}
+
+/// `trap`: ends the kernel with an error the host sees at its next synchronization.
+#[inline(always)]
+pub(crate) fn trap() -> ! {
+    // SAFETY: `trap` aborts the launch; nothing runs after it.
+    unsafe { core::arch::nvptx::trap() }
+}
+
+/// `%dynamic_smem_size`: the bytes of dynamic shared memory the launch asked for.
+#[inline(always)]
+pub(crate) fn dynamic_smem_size() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {r}, %dynamic_smem_size;", r = out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// The 32-bit shared address of the dynamic shared memory.
+#[inline(always)]
+pub(crate) fn dynamic_smem_base() -> u32 {
+    let r: u32;
+    // SAFETY: takes the address of a symbol; no memory is accessed.
+    unsafe {
+        asm!("mov.u32 {r}, const_layout_dynamic_smem;", r = out(reg32) r, options(pure, nomem, nostack))
+    };
+    r
+}
+
+/// `cvta.to.global`: the global address of a generic one (the identity on current GPUs, but
+/// PTX does not promise it).
+#[inline(always)]
+pub(crate) fn to_global(generic: u64) -> u64 {
+    let r: u64;
+    // SAFETY: an address conversion; no memory is accessed.
+    unsafe {
+        asm!("cvta.to.global.u64 {r}, {a};", r = out(reg64) r, a = in(reg64) generic, options(pure, nomem, nostack))
+    };
+    r
+}
+
+macro_rules! loads {
+    ($($(#[$doc:meta])* $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
+        $(#[$doc])*
+        /// # Safety
+        /// `addr` is a 4-byte aligned address of 4 readable bytes in the state space.
+        #[inline(always)]
+        pub(crate) unsafe fn $name(addr: $space) -> u32 {
+            let r: u32;
+            // SAFETY: the caller's contract.
+            unsafe { asm!($ins, r = out(reg32) r, a = in($reg) addr, options(pure, readonly, nostack)) };
+            r
+        }
+        $(#[$doc])*
+        /// 128 bits at once.
+        ///
+        /// # Safety
+        /// `addr` is a 16-byte aligned address of 16 readable bytes in the state space.
+        #[inline(always)]
+        pub(crate) unsafe fn $name4(addr: $space) -> [u32; 4] {
+            let (a, b, c, d): (u32, u32, u32, u32);
+            // SAFETY: the caller's contract.
+            unsafe {
+                asm!($ins4, r0 = out(reg32) a, r1 = out(reg32) b, r2 = out(reg32) c, r3 = out(reg32) d,
+                     a = in($reg) addr, options(pure, readonly, nostack))
+            };
+            [a, b, c, d]
+        }
+    )*};
+}
+
+loads! {
+    /// `ld.shared.b32`: a load from shared memory by its 32-bit address.
+    ld_shared ld_shared4: "ld.shared.b32 {r}, [{a}];" "ld.shared.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u32 reg32;
+    /// `ld.global.b32`: a load from global memory.
+    ld_global ld_global4: "ld.global.b32 {r}, [{a}];" "ld.global.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u64 reg64;
+    /// `ld.global.nc.b32`: a load from global memory that no thread writes during the kernel,
+    /// through the read-only (non-coherent) path.
+    ld_global_nc ld_global_nc4: "ld.global.nc.b32 {r}, [{a}];" "ld.global.nc.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u64 reg64;
+}
+
+macro_rules! stores {
+    ($($(#[$doc:meta])* $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
+        $(#[$doc])*
+        /// # Safety
+        /// `addr` is a 4-byte aligned address of 4 writable bytes in the state space.
+        #[inline(always)]
+        pub(crate) unsafe fn $name(addr: $space, v: u32) {
+            // SAFETY: the caller's contract.
+            unsafe { asm!($ins, a = in($reg) addr, v = in(reg32) v, options(nostack)) };
+        }
+        $(#[$doc])*
+        /// 128 bits at once.
+        ///
+        /// # Safety
+        /// `addr` is a 16-byte aligned address of 16 writable bytes in the state space.
+        #[inline(always)]
+        pub(crate) unsafe fn $name4(addr: $space, v: [u32; 4]) {
+            // SAFETY: the caller's contract.
+            unsafe {
+                asm!($ins4, a = in($reg) addr, v0 = in(reg32) v[0], v1 = in(reg32) v[1], v2 = in(reg32) v[2],
+                     v3 = in(reg32) v[3], options(nostack))
+            };
+        }
+    )*};
+}
+
+stores! {
+    /// `st.shared.b32`: a store to shared memory by its 32-bit address.
+    st_shared st_shared4: "st.shared.b32 [{a}], {v};" "st.shared.v4.b32 [{a}], {{{v0}, {v1}, {v2}, {v3}}};" u32 reg32;
+    /// `st.global.b32`: a store to global memory.
+    st_global st_global4: "st.global.b32 [{a}], {v};" "st.global.v4.b32 [{a}], {{{v0}, {v1}, {v2}, {v3}}};" u64 reg64;
+}
+
+/// `cp.async.ca.shared.global` of 4 bytes: an asynchronous copy from global to shared memory,
+/// zero-filled when `src_bytes` is 0 (CuTe's `SM80_CP_ASYNC_CACHEALWAYS_ZFILL`).
+///
+/// # Safety
+/// `dst` is a 4-byte aligned shared address of 4 writable bytes; `src` a 4-byte aligned global
+/// address of 4 readable bytes when `src_bytes` is 4 (it is not read when 0).
+#[inline(always)]
+pub(crate) unsafe fn cp_async4(dst: u32, src: u64, src_bytes: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("cp.async.ca.shared.global [{d}], [{s}], 4, {n};", d = in(reg32) dst, s = in(reg64) src,
+             n = in(reg32) src_bytes, options(nostack))
+    };
+}
+
+/// `cp.async.cg.shared.global` of 16 bytes (bypassing L1), zero-filled when `src_bytes` is 0.
+///
+/// # Safety
+/// `dst` is a 16-byte aligned shared address of 16 writable bytes; `src` a 16-byte aligned
+/// global address of 16 readable bytes when `src_bytes` is 16 (not read when 0).
+#[inline(always)]
+pub(crate) unsafe fn cp_async16(dst: u32, src: u64, src_bytes: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("cp.async.cg.shared.global [{d}], [{s}], 16, {n};", d = in(reg32) dst, s = in(reg64) src,
+             n = in(reg32) src_bytes, options(nostack))
+    };
+}
+
+/// `cp.async.commit_group`.
+#[inline(always)]
+pub(crate) fn cp_async_commit() {
+    // SAFETY: groups the thread's outstanding copies; no memory precondition.
+    unsafe { asm!("cp.async.commit_group;", options(nostack)) };
+}
+
+/// `cp.async.wait_group N`: wait until at most `N` of the thread's committed groups are pending.
+#[inline(always)]
+pub(crate) fn cp_async_wait<const N: u32>() {
+    // SAFETY: waits; no memory precondition. Memory-clobbering, so no load moves above it.
+    unsafe { asm!("cp.async.wait_group {n};", n = const N, options(nostack)) };
+}
+
+/// `ldmatrix.sync.aligned.m8n8.x4.shared.b16`: four 8x8 matrices of 16-bit elements, each row's
+/// 16 bytes at the address lane `8 * matrix + row` gives.
+///
+/// # Safety
+/// Every lane of the warp executes it together; each lane's `addr` is a 16-byte aligned shared
+/// address of 16 readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
+    let (a, b, c, d): (u32, u32, u32, u32);
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];",
+             r0 = out(reg32) a, r1 = out(reg32) b, r2 = out(reg32) c, r3 = out(reg32) d, a = in(reg32) addr,
+             options(readonly, nostack))
+    };
+    [a, b, c, d]
+}
+
+/// `ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16`: as [`ldmatrix_x4`], each matrix transposed.
+///
+/// # Safety
+/// As [`ldmatrix_x4`].
+#[inline(always)]
+pub(crate) unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
+    let (a, b, c, d): (u32, u32, u32, u32);
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];",
+             r0 = out(reg32) a, r1 = out(reg32) b, r2 = out(reg32) c, r3 = out(reg32) d, a = in(reg32) addr,
+             options(readonly, nostack))
+    };
+    [a, b, c, d]
+}

@@ -1,0 +1,463 @@
+//! The CPU grid emulator: a kernel body runs on the host with blocks and threads as OS threads,
+//! barriers honoured, so `cargo test` runs every kernel without a GPU.
+//!
+//! [`launch`] runs one OS thread per thread of a block (the block's threads really run at the
+//! same time, so a barrier is a real rendezvous) and the blocks one after another. Each thread
+//! finds its indices, its block's shared memory and its barrier in a thread-local context, which
+//! is what the device functions ([`thread_idx`](crate::thread_idx),
+//! [`sync_threads`](crate::sync_threads), [`SmemRegion::dynamic`](crate::SmemRegion::dynamic), ...)
+//! read on the host. Memory is made of `AtomicU32` words accessed with relaxed ordering: the
+//! barrier orders them, as on the GPU.
+//!
+//! The emulator is stricter than the hardware where the hardware is silent:
+//! - **Shared-memory races.** Every shared word remembers which thread last wrote it and which
+//!   read it since the last barrier. A thread reading a word another thread wrote since the last
+//!   barrier, or writing a word another thread read or wrote since then, is a race (a missing
+//!   `__syncthreads()`), reported with both threads and the word.
+//! - **Uninitialized shared memory** is a signalling NaN pattern at the start of every block, so
+//!   a kernel that reads before it writes computes NaN.
+//! - A fault (an index past an array, a misaligned vector) or any panic in a thread stops the
+//!   launch and is returned as an [`EmuError`] naming the block and thread.
+//!
+//! ```
+//! use const_layout_device::emu::{launch, LaunchConfig};
+//! use const_layout_device::{block_idx, sync_threads, thread_idx, Dim3, Gmem, GmemMut, SmemRegion};
+//! use std::sync::atomic::AtomicU32;
+//!
+//! // Reverse each block of 64 words through shared memory.
+//! let input: Vec<AtomicU32> = (0..256).map(AtomicU32::new).collect();
+//! let output: Vec<AtomicU32> = (0..256).map(|_| AtomicU32::new(0)).collect();
+//! let (src, dst) = (Gmem::<u32>::from_cells(&input), GmemMut::<u32>::from_cells(&output));
+//! let cfg = LaunchConfig { grid: Dim3::x(4), block: Dim3::x(64), dynamic_smem_bytes: 256 };
+//! launch(&cfg, || {
+//!     let smem = SmemRegion::dynamic().array::<u32, 64>(0).unwrap();
+//!     let (t, b) = (thread_idx().x as usize, block_idx().x as usize);
+//!     smem.store(t, src.load(b * 64 + t));
+//!     sync_threads();
+//!     dst.store(b * 64 + t, smem.load(63 - t));
+//! })
+//! .unwrap();
+//! assert_eq!(output[0].load(std::sync::atomic::Ordering::Relaxed), 63);
+//! ```
+
+use crate::Dim3;
+use std::boxed::Box;
+use std::cell::RefCell;
+use std::fmt;
+use std::string::{String, ToString};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex, Once};
+use std::vec::Vec;
+
+/// The largest dynamic shared memory a block may ask for: an H100's opt-in limit per block.
+pub const MAX_SHARED_BYTES: u32 = 227 * 1024;
+/// The most threads a block may have.
+pub const MAX_BLOCK_THREADS: u32 = 1024;
+/// The most blocks the emulator runs in one launch (each runs its threads for real, one block
+/// after another; larger grids belong on the GPU).
+pub const MAX_BLOCKS: u64 = 1 << 16;
+/// The pattern uninitialized shared memory holds: a signalling NaN as `f32`.
+pub const POISON: u32 = 0x7fa0_dead;
+
+/// A kernel launch's geometry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    /// Blocks in the grid.
+    pub grid: Dim3,
+    /// Threads in a block.
+    pub block: Dim3,
+    /// Bytes of dynamic shared memory per block.
+    pub dynamic_smem_bytes: u32,
+}
+
+/// Why an emulated launch failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmuError {
+    /// The geometry is not launchable (a zero extent, too many threads, too much shared memory).
+    Config(String),
+    /// A thread faulted or panicked: its block, its thread and the message.
+    Thread {
+        /// The block's index.
+        block: Dim3,
+        /// The thread's index.
+        thread: Dim3,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for EmuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmuError::Config(m) => write!(f, "cannot launch: {m}"),
+            EmuError::Thread { block, thread, message } => {
+                write!(f, "block {block}, thread {thread}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EmuError {}
+
+/// The panic payload that unwinds the other threads of a launch once one has failed.
+struct Abandon;
+
+/// A barrier that threads may leave (an exited thread no longer holds the others back, as on the
+/// GPU) and that a failure can break.
+struct Rendezvous {
+    state: Mutex<RvState>,
+    cv: Condvar,
+}
+
+struct RvState {
+    live: usize,
+    arrived: usize,
+    generation: u64,
+    broken: bool,
+}
+
+impl Rendezvous {
+    fn new(live: usize) -> Self {
+        Rendezvous {
+            state: Mutex::new(RvState { live, arrived: 0, generation: 0, broken: false }),
+            cv: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, RvState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait for every live thread; the generation after the release.
+    fn wait(&self) -> u64 {
+        let mut s = self.lock();
+        if s.broken {
+            drop(s);
+            std::panic::panic_any(Abandon);
+        }
+        s.arrived += 1;
+        let generation = s.generation;
+        if s.arrived == s.live {
+            s.arrived = 0;
+            s.generation += 1;
+            self.cv.notify_all();
+            return s.generation;
+        }
+        while s.generation == generation && !s.broken {
+            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        if s.broken {
+            drop(s);
+            std::panic::panic_any(Abandon);
+        }
+        s.generation
+    }
+
+    /// A thread is done: the others no longer wait for it.
+    fn leave(&self) {
+        let mut s = self.lock();
+        s.live -= 1;
+        if s.live > 0 && s.arrived == s.live {
+            s.arrived = 0;
+            s.generation += 1;
+        }
+        self.cv.notify_all();
+    }
+
+    /// Ready for the next block: every thread live again, and a new generation, so that the
+    /// race tags of the block before never match the new block's.
+    fn reset(&self, live: usize) {
+        let mut s = self.lock();
+        s.live = live;
+        s.arrived = 0;
+        s.generation += 1;
+    }
+
+    fn generation(&self) -> u64 {
+        self.lock().generation
+    }
+
+    fn break_all(&self) {
+        self.lock().broken = true;
+        self.cv.notify_all();
+    }
+}
+
+/// A shared word's history since the last barrier, for race detection: `epoch << 32 | (thread +
+/// 1)` of the last write and of the last read (`MANY` when several threads read it).
+struct Tags {
+    write: Vec<AtomicU64>,
+    read: Vec<AtomicU64>,
+}
+
+const MANY: u64 = 0xffff_ffff;
+
+/// One launch's state, shared by its threads.
+pub(crate) struct Launch {
+    cfg: LaunchConfig,
+    threads: usize,
+    smem: Vec<AtomicU32>,
+    tags: Tags,
+    barrier: Rendezvous,
+    block_end: Rendezvous,
+    warps: Vec<Rendezvous>,
+    warp_slots: Vec<AtomicU32>,
+    failure: Mutex<Option<EmuError>>,
+}
+
+/// The thread-local context of an emulated thread.
+pub(crate) struct Ctx {
+    pub(crate) launch: Arc<Launch>,
+    pub(crate) thread: Dim3,
+    pub(crate) block: Dim3,
+    pub(crate) linear: usize,
+    epoch: u64,
+}
+
+std::thread_local! {
+    static CTX: RefCell<Option<Ctx>> = const { RefCell::new(None) };
+}
+
+/// Run `f` with the calling thread's emulator context; outside a launch, a clear panic.
+pub(crate) fn with<R>(f: impl FnOnce(&mut Ctx) -> R) -> R {
+    CTX.with(|c| {
+        let mut c = c.borrow_mut();
+        let ctx = c.as_mut().unwrap_or_else(|| {
+            panic!(
+                "a device function was called outside a kernel launch (use const_layout_device::emu::launch)"
+            )
+        });
+        f(ctx)
+    })
+}
+
+fn silence_abandon() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if info.payload().downcast_ref::<Abandon>().is_none() {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Run `kernel` on an emulated grid: every block, every thread of it, barriers honoured. Returns
+/// the first thread's failure, if any (the others are stopped).
+///
+/// Blocks run one after another; a block's threads run concurrently as OS threads (the same ones
+/// for every block). A thread that returns early is treated as exited: barriers no longer wait
+/// for it.
+pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuError> {
+    let threads = cfg.block.count();
+    let blocks = cfg.grid.count();
+    if threads == 0 || blocks == 0 {
+        return Err(EmuError::Config(std::format!("empty grid {} or block {}", cfg.grid, cfg.block)));
+    }
+    if threads > MAX_BLOCK_THREADS as u64 {
+        return Err(EmuError::Config(std::format!(
+            "{threads} threads in a block (at most {MAX_BLOCK_THREADS})"
+        )));
+    }
+    if blocks > MAX_BLOCKS {
+        return Err(EmuError::Config(std::format!(
+            "{blocks} blocks (the emulator runs at most {MAX_BLOCKS})"
+        )));
+    }
+    if cfg.dynamic_smem_bytes > MAX_SHARED_BYTES {
+        return Err(EmuError::Config(std::format!(
+            "{} bytes of shared memory (at most {MAX_SHARED_BYTES})",
+            cfg.dynamic_smem_bytes
+        )));
+    }
+    silence_abandon();
+    let threads = threads as usize;
+    let words = cfg.dynamic_smem_bytes.div_ceil(4) as usize;
+    let warps = threads.div_ceil(32);
+    let launch = Arc::new(Launch {
+        cfg: *cfg,
+        threads,
+        smem: (0..words).map(|_| AtomicU32::new(POISON)).collect(),
+        tags: Tags {
+            write: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            read: (0..words).map(|_| AtomicU64::new(0)).collect(),
+        },
+        barrier: Rendezvous::new(threads),
+        block_end: Rendezvous::new(threads),
+        warps: (0..warps).map(|w| Rendezvous::new((threads - 32 * w).min(32))).collect(),
+        warp_slots: (0..threads).map(|_| AtomicU32::new(0)).collect(),
+        failure: Mutex::new(None),
+    });
+    let kernel = &kernel;
+    std::thread::scope(|scope| {
+        for linear in 0..threads {
+            let launch = Arc::clone(&launch);
+            std::thread::Builder::new()
+                .stack_size(1 << 20)
+                .spawn_scoped(scope, move || run_thread(launch, linear, kernel))
+                .expect("the emulator could not start a thread");
+        }
+    });
+    match launch.failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
+    let (b, threads) = (launch.cfg.block, launch.threads);
+    let thread =
+        Dim3 { x: (linear as u32) % b.x, y: (linear as u32 / b.x) % b.y, z: linear as u32 / (b.x * b.y) };
+    let g = launch.cfg.grid;
+    for block_linear in 0..g.count() {
+        let block = Dim3 {
+            x: (block_linear % g.x as u64) as u32,
+            y: ((block_linear / g.x as u64) % g.y as u64) as u32,
+            z: (block_linear / (g.x as u64 * g.y as u64)) as u32,
+        };
+        let epoch = launch.barrier.generation();
+        CTX.with(|c| {
+            *c.borrow_mut() = Some(Ctx { launch: Arc::clone(&launch), thread, block, linear, epoch });
+        });
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(kernel));
+        CTX.with(|c| *c.borrow_mut() = None);
+        if let Err(payload) = result {
+            if payload.downcast_ref::<Abandon>().is_none() {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string());
+                let mut failure = launch.failure.lock().unwrap_or_else(|e| e.into_inner());
+                failure.get_or_insert(EmuError::Thread { block, thread, message });
+            }
+            launch.barrier.break_all();
+            launch.block_end.break_all();
+            launch.warps.iter().for_each(Rendezvous::break_all);
+            return;
+        }
+        launch.barrier.leave();
+        launch.warps[linear / 32].leave();
+        // Every thread finished the block; thread 0 prepares the next one.
+        if std::panic::catch_unwind(|| launch.block_end.wait()).is_err() {
+            return;
+        }
+        if linear == 0 {
+            launch.smem.iter().for_each(|w| w.store(POISON, Relaxed));
+            launch.barrier.reset(threads);
+            for (w, r) in launch.warps.iter().enumerate() {
+                r.reset((threads - 32 * w).min(32));
+            }
+        }
+        if std::panic::catch_unwind(|| launch.block_end.wait()).is_err() {
+            return;
+        }
+    }
+}
+
+/// `__syncthreads()` on the host.
+pub(crate) fn sync_threads() {
+    let launch = with(|c| Arc::clone(&c.launch));
+    let epoch = launch.barrier.wait();
+    with(|c| c.epoch = epoch);
+}
+
+/// A warp-wide rendezvous (for the emulation of warp-collective instructions).
+fn sync_warp(launch: &Launch, linear: usize) {
+    launch.warps[linear / 32].wait();
+}
+
+pub(crate) fn dynamic_smem_bytes() -> u32 {
+    with(|c| c.launch.cfg.dynamic_smem_bytes)
+}
+
+pub(crate) fn block_dim() -> Dim3 {
+    with(|c| c.launch.cfg.block)
+}
+
+pub(crate) fn grid_dim() -> Dim3 {
+    with(|c| c.launch.cfg.grid)
+}
+
+/// Read shared word `word`, checking for a race with writes since the last barrier.
+pub(crate) fn smem_read(word: usize) -> u32 {
+    with(|c| {
+        let me = c.linear as u64 + 1;
+        let tags = &c.launch.tags;
+        let w = tags.write[word].load(Relaxed);
+        if w >> 32 == c.epoch && w & MANY != me && w != 0 {
+            panic!(
+                "shared-memory race: thread {} reads word {word} (byte {}), which thread {} wrote since the last barrier",
+                c.linear,
+                4 * word,
+                (w & MANY) - 1
+            );
+        }
+        let r = tags.read[word].load(Relaxed);
+        let new = if r >> 32 == c.epoch && r & MANY != me { MANY } else { me };
+        tags.read[word].store(c.epoch << 32 | new, Relaxed);
+        c.launch.smem[word].load(Relaxed)
+    })
+}
+
+/// Write shared word `word`, checking for a race with reads and writes since the last barrier.
+pub(crate) fn smem_write(word: usize, v: u32) {
+    with(|c| {
+        let me = c.linear as u64 + 1;
+        let tags = &c.launch.tags;
+        let w = tags.write[word].load(Relaxed);
+        if w >> 32 == c.epoch && w & MANY != me && w != 0 {
+            panic!(
+                "shared-memory race: threads {} and {} write word {word} (byte {}) between the same barriers",
+                (w & MANY) - 1,
+                c.linear,
+                4 * word
+            );
+        }
+        let r = tags.read[word].load(Relaxed);
+        if r >> 32 == c.epoch && r & MANY != me && r != 0 {
+            let reader = if r & MANY == MANY {
+                "several threads".to_string()
+            } else {
+                std::format!("thread {}", (r & MANY) - 1)
+            };
+            panic!(
+                "shared-memory race: thread {} writes word {word} (byte {}), which {reader} read since the last barrier",
+                c.linear,
+                4 * word
+            );
+        }
+        tags.write[word].store(c.epoch << 32 | me, Relaxed);
+        c.launch.smem[word].store(v, Relaxed);
+    })
+}
+
+/// The emulation of `ldmatrix.x4` (`trans`: each matrix transposed): every lane publishes its row
+/// address, then reads the elements the PTX fragment layout gives it (lane `t` holds row `t / 4`,
+/// columns `2 (t % 4)` and `2 (t % 4) + 1` of each matrix).
+pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    let warp = linear / 32 * 32;
+    let lanes = (launch.threads - warp).min(32);
+    if lanes != 32 {
+        panic!("ldmatrix needs a full warp; warp {} has {lanes} threads", linear / 32);
+    }
+    launch.warp_slots[linear].store(addr, Relaxed);
+    sync_warp(&launch, linear);
+    let lane = linear - warp;
+    let half = |m: usize, row: usize, col: usize| -> u32 {
+        let a = launch.warp_slots[warp + 8 * m + row].load(Relaxed) as usize + 2 * col;
+        let word = smem_read(a / 4);
+        if a % 4 == 0 { word & 0xffff } else { word >> 16 }
+    };
+    let mut out = [0u32; 4];
+    for (m, o) in out.iter_mut().enumerate() {
+        let (r, c) = (lane / 4, 2 * (lane % 4));
+        let (lo, hi) =
+            if trans { (half(m, c, r), half(m, c + 1, r)) } else { (half(m, r, c), half(m, r, c + 1)) };
+        *o = lo | hi << 16;
+    }
+    sync_warp(&launch, linear);
+    out
+}

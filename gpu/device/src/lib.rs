@@ -1,0 +1,50 @@
+//! const-layout's GPU device layer: the Rust counterpart of CuTe's `cute::arch`.
+//!
+//! Kernels written with [const-layout](const_layout) call this crate for everything that touches
+//! the hardware: thread and block indices ([`thread_idx`], [`block_idx`], [`Thread`]), barriers
+//! ([`sync_threads`]), shared memory by 32-bit address ([`SmemRegion`], [`SmemArray`],
+//! [`static_shared!`] on the GPU), global memory ([`Gmem`], [`GmemMut`]) and tensors on it with
+//! CuTe's residue predication ([`GlobalTensor`], [`GlobalTile`]), 128-bit vector accesses,
+//! `cp.async` with commit and wait, and `ldmatrix`. Kernel parameters are checked on the host
+//! ([`TensorParam`], [`const_layout::layout::param::LayoutParam`]).
+//!
+//! The same source compiles for two targets:
+//! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
+//!   `core::arch::nvptx` intrinsic (the `arch` module, the only `unsafe` code of the GPU
+//!   kernels: each block states why it is sound).
+//! - **the host**: the [`emu`] module runs a kernel on an emulated grid (threads as OS threads,
+//!   barriers honoured, shared-memory races and out-of-bounds accesses reported), so `cargo test`
+//!   checks every kernel without a GPU.
+//!
+//! Safety is by construction, as in the rest of const-layout: an array access is checked
+//! against a static length (the check folds for indices the compiler can bound), a tile access
+//! is made only inside the tensor's shape (CuTe's predicate, which bounds the offset by the
+//! checked cosize), and the raw parameters of a kernel become safe values in one place, its entry
+//! point, whose safety comment states what the host promised.
+#![no_std]
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, stdarch_nvptx))]
+
+#[cfg(not(target_arch = "nvptx64"))]
+extern crate std;
+
+#[cfg(target_arch = "nvptx64")]
+mod arch;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod emu;
+mod gmem;
+mod param;
+mod smem;
+mod tensor;
+mod thread;
+mod unroll;
+mod word;
+
+pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
+pub use param::{ParamError, TensorParam};
+pub use smem::{SmemArray, SmemRegion};
+pub use tensor::{
+    Access, DeviceTensor, Full, GlobalTensor, GlobalTile, Partial, Residue, Scalar, Tiled, Vector4,
+    cp_async_commit, cp_async_wait,
+};
+pub use thread::{Dim3, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
+pub use word::Word;

@@ -1,0 +1,169 @@
+//! Kernel parameters: a tensor in device memory, checked on the host and passed by value.
+
+use crate::word::Word;
+use const_layout::int::Int;
+use const_layout::layout::LayoutShape;
+use const_layout::layout::param::LayoutParam;
+use const_layout::{Layout, LayoutError};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A rank-2 tensor of `T` in device memory as a kernel parameter: the allocation's address and
+/// length and the layout's [`LayoutParam`], `#[repr(C)]`. The host builds it with
+/// [`TensorParam::new`], which makes every check a kernel would need; the kernel's entry point
+/// turns it into a [`GlobalTensor`](crate::GlobalTensor) with none.
+///
+/// ```
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::{ParamError, TensorParam};
+/// let a = make_layout((100u32, 64u32), (C::<1>, 100u32)).unwrap();
+/// let p = TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 6400, &a).unwrap();
+/// assert_eq!(p.len(), 6400);
+/// assert_eq!(TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 6399, &a).unwrap_err(),
+///            ParamError::TooSmall { cosize: 6400, len: 6399 });
+/// assert_eq!(TensorParam::<f32, _, _>::new(0x7f00_0000_0004, 6400, &a).unwrap_err(),
+///            ParamError::Misaligned { addr: 0x7f00_0000_0004 });
+/// ```
+#[repr(C)]
+pub struct TensorParam<T, S, D> {
+    addr: u64,
+    len: u64,
+    layout: LayoutParam<S, D>,
+    elem: PhantomData<fn() -> T>,
+}
+
+impl<T, S, D> Clone for TensorParam<T, S, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, S, D> Copy for TensorParam<T, S, D> {}
+
+impl<T, S: const_layout::int_tuple::IntTuple + LayoutShape<D>, D: const_layout::int_tuple::IntTuple>
+    fmt::Debug for TensorParam<T, S, D>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TensorParam({:#x}, {} elements, {})", self.addr, self.len, self.layout.layout())
+    }
+}
+
+/// Why a [`TensorParam`] was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// The allocation's address is not 16-byte aligned.
+    Misaligned {
+        /// The address.
+        addr: u64,
+    },
+    /// A stride is negative (device tensors start at their allocation).
+    NegativeStride {
+        /// The mode.
+        mode: usize,
+        /// The stride.
+        stride: isize,
+    },
+    /// The layout reaches past the allocation.
+    TooSmall {
+        /// The layout's cosize.
+        cosize: u64,
+        /// The allocation's length in elements.
+        len: u64,
+    },
+    /// The layout's runtime integers do not fit the parameter form.
+    Layout(LayoutError),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Misaligned { addr } => write!(f, "device address {addr:#x} is not 16-byte aligned"),
+            ParamError::NegativeStride { mode, stride } => {
+                write!(
+                    f,
+                    "mode {mode} has the negative stride {stride}; device tensors need non-negative strides"
+                )
+            }
+            ParamError::TooSmall { cosize, len } => {
+                write!(f, "the layout reaches element {} but the allocation has {len}", cosize)
+            }
+            ParamError::Layout(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> TensorParam<T, (S0, S1), (D0, D1)>
+where
+    (S0, S1): LayoutShape<(D0, D1)>,
+{
+    /// The parameter for the tensor laid out as `layout` in the allocation of `len` elements at
+    /// device address `addr`: checks that the address is 16-byte aligned, the strides are
+    /// non-negative, the layout's cosize is at most `len`, and its runtime integers fit 32 bits.
+    pub fn new(addr: u64, len: usize, layout: &Layout<(S0, S1), (D0, D1)>) -> Result<Self, ParamError> {
+        if addr % 16 != 0 {
+            return Err(ParamError::Misaligned { addr });
+        }
+        let d = layout.stride();
+        for (mode, stride) in [d.0.value(), d.1.value()].into_iter().enumerate() {
+            if stride < 0 {
+                return Err(ParamError::NegativeStride { mode, stride });
+            }
+        }
+        let cosize = layout.cosize().value() as u64;
+        if cosize > len as u64 {
+            return Err(ParamError::TooSmall { cosize, len: len as u64 });
+        }
+        let layout = LayoutParam::new(layout).map_err(ParamError::Layout)?;
+        Ok(TensorParam { addr, len: len as u64, layout, elem: PhantomData })
+    }
+
+    /// The allocation's length in elements.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the allocation is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The layout.
+    #[inline(always)]
+    pub fn layout(&self) -> Layout<(S0, S1), (D0, D1)> {
+        self.layout.layout()
+    }
+
+    /// The tensor, read-only.
+    ///
+    /// # Safety
+    /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
+    /// the kernel, and no thread writes it during the kernel.
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    pub unsafe fn read_only<'a>(&self) -> crate::GlobalTensor<crate::Gmem<'a, T>, S0, S1, D0, D1> {
+        // SAFETY: `new` checked the alignment, and the caller the allocation and its use; `new`
+        // checked the strides and the cosize against `len`.
+        unsafe {
+            crate::GlobalTensor::new_unchecked(
+                crate::Gmem::from_raw(self.addr, self.len as usize),
+                self.layout(),
+            )
+        }
+    }
+
+    /// The tensor, writable.
+    ///
+    /// # Safety
+    /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
+    /// the kernel, and no other tensor of the kernel overlaps it.
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    pub unsafe fn writable<'a>(&self) -> crate::GlobalTensor<crate::GmemMut<'a, T>, S0, S1, D0, D1> {
+        // SAFETY: as in `read_only`.
+        unsafe {
+            crate::GlobalTensor::new_unchecked(
+                crate::GmemMut::from_raw(self.addr, self.len as usize),
+                self.layout(),
+            )
+        }
+    }
+}

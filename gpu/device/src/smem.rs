@@ -1,0 +1,209 @@
+//! Shared memory: a block's region (the launch's dynamic shared memory, or a static array declared
+//! with [`static_shared!`](crate::static_shared)) carved into typed arrays addressed by 32-bit
+//! shared-state-space addresses, the form `ld.shared`, `cp.async` and `ldmatrix` take.
+//!
+//! Every access is checked against the array's static length; an index known at compile time
+//! (an unrolled loop, a static layout's offset) folds the check away, and an index that only
+//! depends on the thread is checked once outside the loops that use it. Which thread may touch
+//! which word between barriers is the kernel's business, as in CUDA; the emulator reports
+//! violations.
+
+use crate::Word;
+use crate::thread::fault;
+use core::marker::PhantomData;
+
+/// A region of the block's shared memory: its 32-bit shared address and its size in bytes.
+/// Every thread of a block sees the same region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmemRegion {
+    addr: u32,
+    bytes: u32,
+}
+
+impl SmemRegion {
+    /// The launch's dynamic shared memory (CUDA's `extern __shared__`), as many bytes as the
+    /// launch asked for (`%dynamic_smem_size`).
+    #[inline(always)]
+    pub fn dynamic() -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        return SmemRegion {
+            addr: crate::arch::dynamic_smem_base(),
+            bytes: crate::arch::dynamic_smem_size(),
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        return SmemRegion { addr: 0, bytes: crate::emu::dynamic_smem_bytes() };
+    }
+
+    /// A region of a static shared array (what [`static_shared!`](crate::static_shared) returns).
+    ///
+    /// # Safety
+    /// `addr` is the 16-byte aligned shared address of `bytes` bytes of shared memory that nothing
+    /// else in the kernel uses.
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    pub unsafe fn from_static(addr: u32, bytes: u32) -> Self {
+        SmemRegion { addr, bytes }
+    }
+
+    /// The size in bytes.
+    #[inline(always)]
+    pub fn bytes(&self) -> u32 {
+        self.bytes
+    }
+
+    /// `N` elements of type `T` at `byte_offset` in the region; `None` if they do not fit or the
+    /// offset is not a multiple of 16 (so that 128-bit accesses to the array are aligned).
+    ///
+    /// ```
+    /// use const_layout_device::emu::{launch, LaunchConfig};
+    /// use const_layout_device::{Dim3, SmemRegion};
+    /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 1024 }, || {
+    ///     let smem = SmemRegion::dynamic();
+    ///     assert!(smem.array::<f32, 128>(512).is_some());
+    ///     assert!(smem.array::<f32, 129>(512).is_none()); // 516 bytes past 512 do not fit
+    ///     assert!(smem.array::<f32, 4>(8).is_none()); // not 16-byte aligned
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn array<T: Word, const N: usize>(self, byte_offset: u32) -> Option<SmemArray<T, N>> {
+        let end = byte_offset as u64 + 4 * N as u64;
+        if byte_offset % 16 != 0 || end > self.bytes as u64 {
+            return None;
+        }
+        Some(SmemArray { addr: self.addr + byte_offset, elem: PhantomData })
+    }
+}
+
+/// Declare a static shared array of `$bytes` bytes named `$name` in the kernel's PTX module and
+/// return its [`SmemRegion`] (nvptx64 only; in the emulator kernels take their region from the
+/// launch). The name must be unique in the module.
+///
+/// The expansion contains `unsafe` code: use it in the crate that defines the kernel entry
+/// points, which is where the raw parameters of a kernel become safe values.
+#[cfg(target_arch = "nvptx64")]
+#[macro_export]
+macro_rules! static_shared {
+    ($name:ident, $bytes:expr) => {{
+        core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
+        let addr: u32;
+        // SAFETY: takes the address of the symbol declared above; no memory is accessed.
+        unsafe {
+            core::arch::asm!(concat!("mov.u32 {r}, ", stringify!($name), ";"), r = out(reg32) addr,
+                options(pure, nomem, nostack))
+        };
+        // SAFETY: the symbol is `$bytes` bytes, 16-byte aligned, and used by this region alone.
+        unsafe { $crate::SmemRegion::from_static(addr, $bytes) }
+    }};
+}
+
+/// `N` elements of `T` in shared memory, by 32-bit address. `Copy`: every thread holds the same
+/// handle.
+#[derive(Debug)]
+pub struct SmemArray<T, const N: usize> {
+    addr: u32,
+    elem: PhantomData<T>,
+}
+
+impl<T, const N: usize> Clone for SmemArray<T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const N: usize> Copy for SmemArray<T, N> {}
+
+impl<T: Word, const N: usize> SmemArray<T, N> {
+    /// The number of elements.
+    pub const LEN: usize = N;
+
+    /// The 32-bit shared address of element `i` (for instructions that take addresses, such as
+    /// `cp.async` and `ldmatrix`); faults if `i >= N`.
+    #[inline(always)]
+    pub fn address(&self, i: usize) -> u32 {
+        if i >= N {
+            fault("shared-memory index out of bounds");
+        }
+        self.addr + 4 * i as u32
+    }
+
+    /// Element `i`; faults if `i >= N`.
+    #[inline(always)]
+    pub fn load(&self, i: usize) -> T {
+        let a = self.address(i);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: `a` is element `i < N` of the array, inside the region (checked when carved),
+        // 4-byte aligned.
+        return T::from_bits(unsafe { crate::arch::ld_shared(a) });
+        #[cfg(not(target_arch = "nvptx64"))]
+        return T::from_bits(crate::emu::smem_read(a as usize / 4));
+    }
+
+    /// Store `v` at element `i`; faults if `i >= N`.
+    #[inline(always)]
+    pub fn store(&self, i: usize, v: T) {
+        let a = self.address(i);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: as in `load`; shared memory is writable.
+        unsafe {
+            crate::arch::st_shared(a, v.to_bits())
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        crate::emu::smem_write(a as usize / 4, v.to_bits());
+    }
+
+    /// The address of a 128-bit access at `i`: faults unless `i` is a multiple of 4 and
+    /// `i + 4 <= N`.
+    #[inline(always)]
+    fn address4(&self, i: usize) -> u32 {
+        if i % 4 != 0 || i + 4 > N {
+            fault("shared-memory vector access out of bounds or misaligned");
+        }
+        self.addr + 4 * i as u32
+    }
+
+    /// Elements `i..i + 4` in one 128-bit load (`LDS.128`); `i` a multiple of 4.
+    #[inline(always)]
+    pub fn load4(&self, i: usize) -> [T; 4] {
+        let a = self.address4(i);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: `i % 4 == 0` and the array starts 16-byte aligned, so `a` is 16-byte aligned,
+        // and `i + 4 <= N` keeps the 16 bytes inside the array.
+        let w = unsafe { crate::arch::ld_shared4(a) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
+        w.map(T::from_bits)
+    }
+
+    /// Store elements `i..i + 4` in one 128-bit store (`STS.128`); `i` a multiple of 4.
+    #[inline(always)]
+    pub fn store4(&self, i: usize, v: [T; 4]) {
+        let a = self.address4(i);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: as in `load4`.
+        unsafe {
+            crate::arch::st_shared4(a, v.map(T::to_bits))
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        for (k, x) in v.iter().enumerate() {
+            crate::emu::smem_write(a as usize / 4 + k, x.to_bits());
+        }
+    }
+
+    /// CUDA's `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (`trans`: `.trans`): four 8x8 matrices
+    /// of 16-bit elements; lane `8 m + r` gives the address of row `r` of matrix `m` as element
+    /// `row` of this array (a multiple of 4), and every lane receives, for each matrix, row `lane /
+    /// 4`, columns `2 (lane % 4)` and `2 (lane % 4) + 1`, packed low half first. All 32 lanes of
+    /// the warp must execute it together.
+    #[inline(always)]
+    pub fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
+        let a = self.address4(row);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: `a` is a 16-byte aligned address of 16 bytes inside the array (`address4`); the
+        // converged warp is the caller's contract.
+        return unsafe {
+            if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        return crate::emu::ldmatrix_x4(a, trans);
+    }
+}

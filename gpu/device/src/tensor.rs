@@ -1,0 +1,596 @@
+//! Global tensors and their tiles: a view of global memory with a rank-2 layout (static or runtime
+//! integers), cut into static tiles by block coordinate, with CuTe's predication of the residue.
+//!
+//! A kernel never checks an access against the allocation. The tensor is checked once (its
+//! strides are non-negative and its cosize fits the view: [`GlobalTensor::new`] on either side,
+//! or [`TensorParam::new`](crate::TensorParam::new) on the host), and a tile access is made only
+//! at a coordinate inside the tensor's shape, which is CuTe's predicate (`elem_less(coord,
+//! shape)` on the identity tensor) and which bounds the offset by the cosize. A tile that lies
+//! wholly inside the shape ([`Full`]) has no predicate at all: its coordinates are bounded by its
+//! static extents, which fold at compile time. A kernel written once, generic over the
+//! [`Residue`], is compiled for both and picks one per block ([`Tiled`]).
+//!
+//! ```
+//! use const_layout::{make_layout, C};
+//! use const_layout_device::{DeviceTensor, GlobalTensor, Gmem, Tiled};
+//! use std::sync::atomic::AtomicU32;
+//! // A 10x6 column-major matrix in 8x4 tiles: the tile (1, 1) is cut at 2 x 2.
+//! let words: Vec<AtomicU32> = (0..60).map(AtomicU32::new).collect();
+//! let a = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((10u32, 6u32), (C::<1>, 10u32)).unwrap()).unwrap();
+//! assert!(matches!(a.local_tile((C::<8>, C::<4>), (0, 0)), Tiled::Full(_)));
+//! let Tiled::Partial(t) = a.local_tile((C::<8>, C::<4>), (1, 1)) else { panic!() };
+//! assert_eq!(t.residue(), (2, 2));
+//! assert_eq!(t.load((1, 1)), Some(9 + 5 * 10));
+//! assert_eq!(t.load((2, 0)), None); // row 10 is past the matrix
+//! ```
+
+use crate::gmem::{Memory, MemoryMut};
+use crate::smem::SmemArray;
+use crate::thread::fault;
+use const_layout::int::Int;
+use const_layout::{C, Layout};
+use core::marker::PhantomData;
+
+/// Access by single elements (any layout).
+#[derive(Clone, Copy, Debug)]
+pub struct Scalar;
+
+/// Access by 128-bit vectors of 4 elements along the mode whose stride is a static 1, as well as
+/// by single elements: see [`GlobalTensor::vectorized`].
+#[derive(Clone, Copy, Debug)]
+pub struct Vector4;
+
+/// A rank-2 tensor in global memory: a view (`M`, [`Gmem`](crate::Gmem) or
+/// [`GmemMut`](crate::GmemMut)) and a layout `(S0,S1):(D0,D1)` whose offsets all lie in the view.
+/// `V` is [`Scalar`] or [`Vector4`].
+pub struct GlobalTensor<M, S0, S1, D0, D1, V = Scalar> {
+    mem: M,
+    layout: Layout<(S0, S1), (D0, D1)>,
+    access: PhantomData<V>,
+}
+
+impl<M: Copy, S0: Copy, S1: Copy, D0: Copy, D1: Copy, V> Clone for GlobalTensor<M, S0, S1, D0, D1, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M: Copy, S0: Copy, S1: Copy, D0: Copy, D1: Copy, V> Copy for GlobalTensor<M, S0, S1, D0, D1, V> {}
+
+impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V> core::fmt::Debug
+    for GlobalTensor<M, S0, S1, D0, D1, V>
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "GlobalTensor({} elements, {})", self.mem.len(), self.layout)
+    }
+}
+
+/// The mode whose stride is a static 1, if any (mode 0 first).
+const fn unit_mode<D0: Int, D1: Int>() -> Option<usize> {
+    match (D0::STATIC, D1::STATIC) {
+        (Some(1), _) => Some(0),
+        (_, Some(1)) => Some(1),
+        _ => None,
+    }
+}
+
+impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, D1, Scalar> {
+    /// A tensor of `mem` laid out as `layout`; `None` if a stride is negative or an offset of the
+    /// layout falls outside the view (`cosize > len`).
+    #[inline(always)]
+    pub fn new(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Option<Self> {
+        let (d0, d1) = (layout.stride().0.value(), layout.stride().1.value());
+        if d0 < 0 || d1 < 0 || layout.cosize().value() as usize > mem.len() {
+            return None;
+        }
+        Some(GlobalTensor { mem, layout, access: PhantomData })
+    }
+
+    /// A tensor whose checks the host made ([`TensorParam`](crate::TensorParam)).
+    ///
+    /// # Safety
+    /// The strides are non-negative and the layout's cosize is at most `mem.len()`.
+    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) unsafe fn new_unchecked(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Self {
+        GlobalTensor { mem, layout, access: PhantomData }
+    }
+}
+
+/// A tile, wholly inside its tensor or cut by its edge: what [`GlobalTensor::local_tile`] returns.
+#[derive(Clone, Copy, Debug)]
+pub enum Tiled<Tn, const B0: isize, const B1: isize> {
+    /// Every coordinate of the tile is inside the tensor: no predicate.
+    Full(GlobalTile<Tn, B0, B1, Full>),
+    /// The tile reaches past the tensor's shape in some mode: accesses are predicated.
+    Partial(GlobalTile<Tn, B0, B1, Partial>),
+}
+
+/// What a kernel body generic over its tensors needs of a [`GlobalTensor`]: its view, its
+/// extents, the offset of a coordinate inside its shape, its tiles. Implemented by every
+/// `GlobalTensor`; sealed.
+pub trait DeviceTensor: Copy + sealed::Sealed {
+    /// The view: [`Gmem`](crate::Gmem) or [`GmemMut`](crate::GmemMut).
+    type Mem: Memory;
+    /// [`Scalar`] or [`Vector4`].
+    type Access: Access;
+    /// The same tensor with 128-bit access.
+    type Vectorized: DeviceTensor<Mem = Self::Mem, Access = Vector4>;
+    /// The mode whose stride is a static 1, if any.
+    const UNIT_MODE: Option<usize>;
+    /// The view.
+    fn memory(&self) -> Self::Mem;
+    /// The shape's two extents.
+    fn extents(&self) -> (usize, usize);
+    /// The offset of `(i, j)`; meaningful (and below the view's length) only inside the shape.
+    fn offset(&self, i: usize, j: usize) -> usize;
+    /// The same tensor with 128-bit access along its unit-stride mode, if that is exact: a mode
+    /// has the static stride 1, its extent is a multiple of 4 and the other stride is too (the
+    /// view's base is 16-byte aligned, which [`TensorParam`](crate::TensorParam) checks). Then
+    /// every vector whose first coordinate is in the shape lies wholly inside it and is aligned.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let w: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+    /// let g = Gmem::<u32>::from_cells(&w);
+    /// let rows = |m: u32, ld: u32| GlobalTensor::new(g, make_layout((m, 4u32), (C::<1>, ld)).unwrap()).unwrap();
+    /// assert!(rows(8, 8).vectorized().is_some());
+    /// assert!(rows(6, 8).vectorized().is_none()); // the extent 6 is not a multiple of 4
+    /// assert!(rows(8, 9).vectorized().is_none()); // the second column would start misaligned
+    /// ```
+    fn vectorized(self) -> Option<Self::Vectorized>;
+
+    /// CuTe's `local_tile(tensor, tiler, coord)` for a static `B0 x B1` tiler: the tile at block
+    /// coordinate `coord` (tile `coord.0` along mode 0, `coord.1` along mode 1), [`Full`] when it
+    /// lies wholly inside the shape, else [`Partial`] with its residue. A tile past the end has a
+    /// residue of zero: every access is predicated off.
+    #[inline(always)]
+    fn local_tile<const B0: isize, const B1: isize>(
+        &self,
+        tiler: (C<B0>, C<B1>),
+        coord: (u32, u32),
+    ) -> Tiled<Self, B0, B1> {
+        let (r0, r1) = residue(self.extents(), tiler, coord);
+        let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
+        if r0 >= B0 && r1 >= B1 {
+            Tiled::Full(GlobalTile { tensor: *self, origin, pred: Full })
+        } else {
+            let pred = Partial { r0: r0.clamp(0, B0) as usize, r1: r1.clamp(0, B1) as usize };
+            Tiled::Partial(GlobalTile { tensor: *self, origin, pred })
+        }
+    }
+
+    /// [`local_tile`](Self::local_tile) with the predicate chosen by the caller: always `Some`
+    /// for [`Partial`], `None` for [`Full`] when the tile is cut. For a kernel body generic over
+    /// the [`Residue`] that takes several tiles in turn (the k-tiles of a GEMM).
+    #[inline(always)]
+    fn local_tile_as<P: Residue, const B0: isize, const B1: isize>(
+        &self,
+        tiler: (C<B0>, C<B1>),
+        coord: (u32, u32),
+    ) -> Option<GlobalTile<Self, B0, B1, P>> {
+        let (r0, r1) = residue(self.extents(), tiler, coord);
+        let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
+        Some(GlobalTile { tensor: *self, origin, pred: P::new(r0, r1, B0, B1)? })
+    }
+}
+
+/// The extents left from tile `coord`'s origin to the end of the shape (possibly negative).
+#[inline(always)]
+fn residue<const B0: isize, const B1: isize>(
+    extents: (usize, usize),
+    _: (C<B0>, C<B1>),
+    coord: (u32, u32),
+) -> (isize, isize) {
+    const {
+        assert!(B0 > 0 && B1 > 0 && B0 <= 1 << 24 && B1 <= 1 << 24, "tile extents must be in 1..=2^24");
+    }
+    // u32 coordinates times extents up to 2^24 stay far inside isize, and so do checked extents.
+    (extents.0 as isize - coord.0 as isize * B0, extents.1 as isize - coord.1 as isize * B1)
+}
+
+impl<M, S0, S1, D0, D1, V> sealed::Sealed for GlobalTensor<M, S0, S1, D0, D1, V> {}
+
+impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
+    for GlobalTensor<M, S0, S1, D0, D1, V>
+{
+    type Mem = M;
+    type Access = V;
+    type Vectorized = GlobalTensor<M, S0, S1, D0, D1, Vector4>;
+    const UNIT_MODE: Option<usize> = unit_mode::<D0, D1>();
+    #[inline(always)]
+    fn memory(&self) -> M {
+        self.mem
+    }
+    #[inline(always)]
+    fn extents(&self) -> (usize, usize) {
+        let s = self.layout.shape();
+        (s.0.value() as usize, s.1.value() as usize)
+    }
+    #[inline(always)]
+    fn offset(&self, i: usize, j: usize) -> usize {
+        self.layout.crd2idx((i, j)) as usize
+    }
+    #[inline(always)]
+    fn vectorized(self) -> Option<Self::Vectorized> {
+        let (s, d) = (self.layout.shape(), self.layout.stride());
+        let (extent, other) = match const { unit_mode::<D0, D1>() } {
+            Some(0) => (s.0.value(), d.1.value()),
+            Some(_) => (s.1.value(), d.0.value()),
+            None => return None,
+        };
+        if extent % 4 != 0 || other % 4 != 0 {
+            return None;
+        }
+        Some(GlobalTensor { mem: self.mem, layout: self.layout, access: PhantomData })
+    }
+}
+
+impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V> GlobalTensor<M, S0, S1, D0, D1, V> {
+    /// The layout.
+    #[inline(always)]
+    pub fn layout(&self) -> Layout<(S0, S1), (D0, D1)> {
+        self.layout
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// How a tile bounds its coordinates: [`Full`] (its static extents) or [`Partial`] (the residue
+/// too). Sealed.
+pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
+    /// The predicate of a `b0 x b1` tile with `r0 x r1` left to the end of the shape, or `None`
+    /// if this kind cannot represent it.
+    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self>;
+    /// Whether `(i, j)`, inside the tile's extents, is inside the shape.
+    fn contains(&self, i: usize, j: usize) -> bool;
+    /// The extents inside the shape, given the tile's.
+    fn extents(&self, b0: usize, b1: usize) -> (usize, usize);
+}
+
+/// A tile wholly inside its tensor: only the static extents bound a coordinate.
+#[derive(Clone, Copy, Debug)]
+pub struct Full;
+
+/// A tile cut by the tensor's edge: `r0 x r1` of it is inside.
+#[derive(Clone, Copy, Debug)]
+pub struct Partial {
+    r0: usize,
+    r1: usize,
+}
+
+impl sealed::Sealed for Full {}
+impl Residue for Full {
+    #[inline(always)]
+    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self> {
+        if r0 >= b0 && r1 >= b1 { Some(Full) } else { None }
+    }
+    #[inline(always)]
+    fn contains(&self, _: usize, _: usize) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn extents(&self, b0: usize, b1: usize) -> (usize, usize) {
+        (b0, b1)
+    }
+}
+
+impl sealed::Sealed for Partial {}
+impl Residue for Partial {
+    #[inline(always)]
+    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self> {
+        Some(Partial { r0: r0.clamp(0, b0) as usize, r1: r1.clamp(0, b1) as usize })
+    }
+    #[inline(always)]
+    fn contains(&self, i: usize, j: usize) -> bool {
+        i < self.r0 && j < self.r1
+    }
+    #[inline(always)]
+    fn extents(&self, _: usize, _: usize) -> (usize, usize) {
+        (self.r0, self.r1)
+    }
+}
+
+/// A `B0 x B1` tile of a [`GlobalTensor`] `Tn` at an origin, with its predicate `P`. Coordinates
+/// are the tile's own, `(0..B0, 0..B1)`.
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalTile<Tn, const B0: isize, const B1: isize, P> {
+    tensor: Tn,
+    origin: (usize, usize),
+    pred: P,
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<Tn, B0, B1, P> {
+    /// The tile's first coordinate in the tensor.
+    #[inline(always)]
+    pub fn origin(&self) -> (usize, usize) {
+        self.origin
+    }
+
+    /// The extents of the part inside the tensor (`(B0, B1)` for a [`Full`] tile).
+    #[inline(always)]
+    pub fn residue(&self) -> (usize, usize) {
+        self.pred.extents(B0 as usize, B1 as usize)
+    }
+
+    /// CuTe's predicate (`elem_less(identity(crd), shape)`): whether tile coordinate `crd` is in
+    /// the tile and inside the tensor.
+    #[inline(always)]
+    pub fn contains(&self, (i, j): (usize, usize)) -> bool {
+        i < B0 as usize && j < B1 as usize && self.pred.contains(i, j)
+    }
+
+    /// The offset of a contained coordinate.
+    #[inline(always)]
+    fn offset(&self, (i, j): (usize, usize)) -> usize {
+        self.tensor.offset(self.origin.0 + i, self.origin.1 + j)
+    }
+
+    /// The element at tile coordinate `crd`, or `None` outside the tensor.
+    #[inline(always)]
+    pub fn load(&self, crd: (usize, usize)) -> Option<<Tn::Mem as Memory>::Elem> {
+        if !self.contains(crd) {
+            return None;
+        }
+        // SAFETY: `crd` is inside the tensor's shape, so its offset is below the cosize, which is
+        // at most the view's length (the tensor's invariant); strides are non-negative.
+        Some(unsafe { self.tensor.memory().load_at(self.offset(crd)) })
+    }
+
+    /// [`load`](Self::load), zero outside the tensor (CuTe's zero-filling copy).
+    #[inline(always)]
+    pub fn load_or_zero(&self, crd: (usize, usize)) -> <Tn::Mem as Memory>::Elem {
+        self.load(crd).unwrap_or_default()
+    }
+
+    /// Copy the element at `crd` into `dst[di]` asynchronously (`cp.async` of 4 bytes),
+    /// zero-filled outside the tensor. Complete it with [`cp_async_commit`] and
+    /// [`cp_async_wait`] (and a barrier before other threads read it).
+    #[inline(always)]
+    pub fn copy_async<const N: usize>(
+        &self,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        let inside = self.contains(crd);
+        let d = dst.address(di);
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let src = if inside {
+                self.tensor.memory().address_of(self.offset(crd))
+            } else {
+                self.tensor.memory().address_of(0)
+            };
+            // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
+            // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
+            unsafe { crate::arch::cp_async4(d, src, if inside { 4 } else { 0 }) };
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = d;
+            dst.store(di, if inside { self.load(crd).unwrap_or_default() } else { Default::default() });
+        }
+    }
+}
+
+impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Residue>
+    GlobalTile<Tn, B0, B1, P>
+{
+    /// Store `v` at tile coordinate `crd` if it is inside the tensor (CuTe's `copy_if`).
+    #[inline(always)]
+    pub fn store(&self, crd: (usize, usize), v: <Tn::Mem as Memory>::Elem) {
+        if self.contains(crd) {
+            // SAFETY: as in `load`; the view is writable.
+            unsafe { self.tensor.memory().store_at(self.offset(crd), v) }
+        }
+    }
+}
+
+impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Residue>
+    GlobalTile<Tn, B0, B1, P>
+{
+    /// The unit-stride mode, and a check that the tile extent along it keeps vectors aligned.
+    const VMODE: usize = {
+        let m = match Tn::UNIT_MODE {
+            Some(m) => m,
+            None => panic!("a Vector4 tensor has a unit-stride mode"),
+        };
+        assert!(
+            (if m == 0 { B0 } else { B1 }) % 4 == 0,
+            "vector access needs a tile extent along the unit-stride mode that is a multiple of 4"
+        );
+        m
+    };
+
+    /// Whether `crd` starts a vector: its coordinate along the unit-stride mode is a multiple of 4
+    /// (faults otherwise) and it is inside the tensor.
+    #[inline(always)]
+    fn vector_inside(&self, crd: (usize, usize)) -> bool {
+        let along = if Self::VMODE == 0 { crd.0 } else { crd.1 };
+        if along % 4 != 0 {
+            fault("a vector access starts at a coordinate that is not a multiple of 4");
+        }
+        self.contains(crd)
+    }
+
+    /// The 4 elements from tile coordinate `crd` along the unit-stride mode, in one 128-bit load,
+    /// or `None` outside the tensor. `crd`'s coordinate along that mode is a multiple of 4.
+    #[inline(always)]
+    pub fn load4(&self, crd: (usize, usize)) -> Option<[<Tn::Mem as Memory>::Elem; 4]> {
+        if !self.vector_inside(crd) {
+            return None;
+        }
+        // SAFETY: the vector's first coordinate is inside the shape and a multiple of 4 along the
+        // unit-stride mode, whose extent is a multiple of 4, so all four are inside; the offset is
+        // a multiple of 4 (the other stride is, and the tile origin is, since the tile extent is),
+        // so with the 16-byte aligned base the access is aligned (`vectorized`'s invariant).
+        Some(unsafe { self.tensor.memory().load4_at(self.offset(crd)) })
+    }
+
+    /// Copy the 4 elements from `crd` into `dst[di..di + 4]` asynchronously (`cp.async` of 16
+    /// bytes), zero-filled outside the tensor; `di` a multiple of 4.
+    #[inline(always)]
+    pub fn copy_async4<const N: usize>(
+        &self,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        let inside = self.vector_inside(crd);
+        if di % 4 != 0 || di + 4 > N {
+            fault("cp.async destination out of bounds or misaligned");
+        }
+        let d = dst.address(di);
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let src = if inside {
+                self.tensor.memory().address_of(self.offset(crd))
+            } else {
+                self.tensor.memory().address_of(0)
+            };
+            // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16
+            // bytes inside the array; when `inside`, `src` is 16 readable, aligned bytes (as in
+            // `load4`); otherwise nothing is read.
+            unsafe { crate::arch::cp_async16(d, src, if inside { 16 } else { 0 }) };
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = d;
+            let v = if inside { self.load4(crd).unwrap_or_default() } else { Default::default() };
+            dst.store4(di, v);
+        }
+    }
+}
+
+impl<Tn: DeviceTensor<Access = Vector4, Mem: MemoryMut>, const B0: isize, const B1: isize, P: Residue>
+    GlobalTile<Tn, B0, B1, P>
+{
+    /// Store 4 elements from tile coordinate `crd` along the unit-stride mode in one 128-bit
+    /// store, if inside the tensor.
+    #[inline(always)]
+    pub fn store4(&self, crd: (usize, usize), v: [<Tn::Mem as Memory>::Elem; 4]) {
+        if self.vector_inside(crd) {
+            // SAFETY: as in `load4`; the view is writable.
+            unsafe { self.tensor.memory().store4_at(self.offset(crd), v) }
+        }
+    }
+}
+
+/// `cp.async.commit_group`: close the group of this thread's asynchronous copies issued since the
+/// last commit (a no-op in the emulator, whose copies complete at once).
+#[inline(always)]
+pub fn cp_async_commit() {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch::cp_async_commit();
+}
+
+/// `cp.async.wait_group N`: wait until at most `N` of this thread's committed groups are still in
+/// flight. Other threads see the data after a barrier.
+#[inline(always)]
+pub fn cp_async_wait<const N: u32>() {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch::cp_async_wait::<N>();
+}
+
+/// How a tile moves 4 consecutive elements along its tensor's unit-stride mode (mode 0 if it has
+/// none): [`Vector4`] in one 128-bit instruction, [`Scalar`] in four predicated ones. What
+/// [`GlobalTile::load_vec4`] and [`GlobalTile::store_vec4`] dispatch on; sealed.
+pub trait Access: sealed::Sealed {
+    #[doc(hidden)]
+    fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+    ) -> [<Tn::Mem as Memory>::Elem; 4];
+    #[doc(hidden)]
+    fn store_vec4<
+        Tn: DeviceTensor<Access = Self, Mem: MemoryMut>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        v: [<Tn::Mem as Memory>::Elem; 4],
+    );
+}
+
+/// The coordinate `k` steps from `crd` along the unit-stride mode of `Tn` (mode 0 if none).
+#[inline(always)]
+fn step<Tn: DeviceTensor>(crd: (usize, usize), k: usize) -> (usize, usize) {
+    if Tn::UNIT_MODE == Some(1) { (crd.0, crd.1 + k) } else { (crd.0 + k, crd.1) }
+}
+
+impl sealed::Sealed for Scalar {}
+impl Access for Scalar {
+    #[inline(always)]
+    fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+    ) -> [<Tn::Mem as Memory>::Elem; 4] {
+        core::array::from_fn(|k| tile.load_or_zero(step::<Tn>(crd, k)))
+    }
+    #[inline(always)]
+    fn store_vec4<
+        Tn: DeviceTensor<Access = Self, Mem: MemoryMut>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        v: [<Tn::Mem as Memory>::Elem; 4],
+    ) {
+        for (k, x) in v.into_iter().enumerate() {
+            tile.store(step::<Tn>(crd, k), x);
+        }
+    }
+}
+
+impl sealed::Sealed for Vector4 {}
+impl Access for Vector4 {
+    #[inline(always)]
+    fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+    ) -> [<Tn::Mem as Memory>::Elem; 4] {
+        tile.load4(crd).unwrap_or_default()
+    }
+    #[inline(always)]
+    fn store_vec4<
+        Tn: DeviceTensor<Access = Self, Mem: MemoryMut>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        v: [<Tn::Mem as Memory>::Elem; 4],
+    ) {
+        tile.store4(crd, v)
+    }
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<Tn, B0, B1, P> {
+    /// The 4 elements from `crd` along the tensor's unit-stride mode (mode 0 if it has none),
+    /// zero where outside the tensor: one 128-bit load on a [`Vector4`] tensor (`crd` then a
+    /// multiple of 4 along that mode), four predicated loads on a [`Scalar`] one.
+    #[inline(always)]
+    pub fn load_vec4(&self, crd: (usize, usize)) -> [<Tn::Mem as Memory>::Elem; 4] {
+        <Tn::Access as Access>::load_vec4(self, crd)
+    }
+}
+
+impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Residue>
+    GlobalTile<Tn, B0, B1, P>
+{
+    /// Store 4 elements from `crd` along the tensor's unit-stride mode where inside the tensor:
+    /// one 128-bit store on a [`Vector4`] tensor, four predicated stores on a [`Scalar`] one.
+    #[inline(always)]
+    pub fn store_vec4(&self, crd: (usize, usize), v: [<Tn::Mem as Memory>::Elem; 4]) {
+        <Tn::Access as Access>::store_vec4(self, crd, v)
+    }
+}
