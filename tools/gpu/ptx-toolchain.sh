@@ -10,14 +10,20 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-$ROOT/target/ptx-toolchain}
 mkdir -p "$DIR/bin"
 RUSTC=/usr/bin/rustc
-have_rustc() { "$RUSTC" -vV 2> /dev/null | grep -q '^release: 1\.\(9[6-9]\|[1-9][0-9][0-9]\)'; }
+# (The version is read into a variable first: `grep -q` on a pipe would end rustc with SIGPIPE.)
+have_rustc() {
+  local v
+  v=$("$RUSTC" -vV 2> /dev/null) || return 1
+  grep -q '^release: 1\.\(9[6-9]\|[1-9][0-9][0-9]\)' <<< "$v"
+}
 if ! have_rustc; then
   echo "ptx-toolchain: installing rustc-web, cargo-web, rust-web-src (Debian)" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rustc-web cargo-web rust-web-src > /dev/null
 fi
 have_rustc || { echo "ptx-toolchain: /usr/bin/rustc is not 1.96 or newer" >&2; exit 1; }
-LLVM_MAJOR=$("$RUSTC" -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+VERSION=$("$RUSTC" -vV)
+LLVM_MAJOR=$(sed -n 's/^LLVM version: \([0-9]*\).*/\1/p' <<< "$VERSION")
 if [ ! -x "/usr/lib/llvm-$LLVM_MAJOR/bin/llc" ]; then
   echo "ptx-toolchain: installing llvm-$LLVM_MAJOR (Debian)" >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "llvm-$LLVM_MAJOR" > /dev/null

@@ -265,3 +265,16 @@ pub(crate) unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
     };
     [a, b, c, d]
 }
+
+/// `fma.rn.f32`: `a * b + c` rounded once (Rust does not contract `a * b + c` into one
+/// instruction, and `f32::mul_add` is not in `core`).
+#[inline(always)]
+pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
+    let d: f32;
+    // SAFETY: arithmetic on registers; no memory is accessed.
+    unsafe {
+        asm!("fma.rn.f32 {d}, {a}, {b}, {c};", d = out(reg32) d, a = in(reg32) a, b = in(reg32) b, c = in(reg32) c,
+             options(pure, nomem, nostack))
+    };
+    d
+}

@@ -449,7 +449,7 @@ pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
     let half = |m: usize, row: usize, col: usize| -> u32 {
         let a = launch.warp_slots[warp + 8 * m + row].load(Relaxed) as usize + 2 * col;
         let word = smem_read(a / 4);
-        if a % 4 == 0 { word & 0xffff } else { word >> 16 }
+        if a.is_multiple_of(4) { word & 0xffff } else { word >> 16 }
     };
     let mut out = [0u32; 4];
     for (m, o) in out.iter_mut().enumerate() {

@@ -168,7 +168,7 @@ impl<T: Word> GmemMut<'_, T> {
     /// `i + 4 <= len`.
     #[inline(always)]
     pub fn store4(&self, i: usize, v: [T; 4]) {
-        if i % 4 != 0 || i >= self.len || self.len - i < 4 {
+        if !i.is_multiple_of(4) || i >= self.len || self.len - i < 4 {
             fault("global-memory vector access out of bounds or misaligned");
         }
         // SAFETY: checked just above.

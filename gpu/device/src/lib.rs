@@ -32,6 +32,7 @@ mod arch;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emu;
 mod gmem;
+mod math;
 mod param;
 mod smem;
 mod tensor;
@@ -40,6 +41,7 @@ mod unroll;
 mod word;
 
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
+pub use math::fma;
 pub use param::{ParamError, TensorParam};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{

@@ -99,7 +99,7 @@ where
     /// device address `addr`: checks that the address is 16-byte aligned, the strides are
     /// non-negative, the layout's cosize is at most `len`, and its runtime integers fit 32 bits.
     pub fn new(addr: u64, len: usize, layout: &Layout<(S0, S1), (D0, D1)>) -> Result<Self, ParamError> {
-        if addr % 16 != 0 {
+        if !addr.is_multiple_of(16) {
             return Err(ParamError::Misaligned { addr });
         }
         let d = layout.stride();

@@ -68,7 +68,7 @@ impl SmemRegion {
     #[inline(always)]
     pub fn array<T: Word, const N: usize>(self, byte_offset: u32) -> Option<SmemArray<T, N>> {
         let end = byte_offset as u64 + 4 * N as u64;
-        if byte_offset % 16 != 0 || end > self.bytes as u64 {
+        if !byte_offset.is_multiple_of(16) || end > self.bytes as u64 {
             return None;
         }
         Some(SmemArray { addr: self.addr + byte_offset, elem: PhantomData })
@@ -77,7 +77,8 @@ impl SmemRegion {
 
 /// Declare a static shared array of `$bytes` bytes named `$name` in the kernel's PTX module and
 /// return its [`SmemRegion`] (nvptx64 only; in the emulator kernels take their region from the
-/// launch). The name must be unique in the module.
+/// launch). The name must be unique in the module; `$bytes` is a constant expression that does not
+/// depend on local names (a literal, or a path through a crate name).
 ///
 /// The expansion contains `unsafe` code: use it in the crate that defines the kernel entry
 /// points, which is where the raw parameters of a kernel become safe values.
@@ -85,7 +86,11 @@ impl SmemRegion {
 #[macro_export]
 macro_rules! static_shared {
     ($name:ident, $bytes:expr) => {{
-        core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
+        // An item of its own: `global_asm!` declares the array at module level.
+        #[allow(non_snake_case)]
+        mod $name {
+            core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
+        }
         let addr: u32;
         // SAFETY: takes the address of the symbol declared above; no memory is accessed.
         unsafe {
@@ -93,7 +98,7 @@ macro_rules! static_shared {
                 options(pure, nomem, nostack))
         };
         // SAFETY: the symbol is `$bytes` bytes, 16-byte aligned, and used by this region alone.
-        unsafe { $crate::SmemRegion::from_static(addr, $bytes) }
+        unsafe { $crate::SmemRegion::from_static(addr, ($bytes) as u32) }
     }};
 }
 
@@ -126,6 +131,30 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
         self.addr + 4 * i as u32
     }
 
+    /// Elements `start..start + M` as an array of their own (one stage of a multi-stage buffer);
+    /// faults unless they are inside this array and `start` is a multiple of 4 (so that the part
+    /// stays 16-byte aligned). One check where the part is taken; accesses to the part are then
+    /// checked against `M`, which folds for offsets the compiler can bound.
+    ///
+    /// ```
+    /// use const_layout_device::emu::{launch, LaunchConfig};
+    /// use const_layout_device::{Dim3, SmemRegion};
+    /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 64 }, || {
+    ///     let all = SmemRegion::dynamic().array::<u32, 16>(0).unwrap();
+    ///     let stage = 2;
+    ///     all.part::<4>(4 * stage).store(1, 7);
+    ///     assert_eq!(all.load(9), 7);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn part<const M: usize>(&self, start: usize) -> SmemArray<T, M> {
+        if !start.is_multiple_of(4) || start > N || N - start < M {
+            fault("shared-memory part out of bounds or misaligned");
+        }
+        SmemArray { addr: self.addr + 4 * start as u32, elem: PhantomData }
+    }
+
     /// Element `i`; faults if `i >= N`.
     #[inline(always)]
     pub fn load(&self, i: usize) -> T {
@@ -155,7 +184,7 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     /// `i + 4 <= N`.
     #[inline(always)]
     fn address4(&self, i: usize) -> u32 {
-        if i % 4 != 0 || i + 4 > N {
+        if !i.is_multiple_of(4) || i + 4 > N {
             fault("shared-memory vector access out of bounds or misaligned");
         }
         self.addr + 4 * i as u32
@@ -192,10 +221,13 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     /// CUDA's `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (`trans`: `.trans`): four 8x8 matrices
     /// of 16-bit elements; lane `8 m + r` gives the address of row `r` of matrix `m` as element
     /// `row` of this array (a multiple of 4), and every lane receives, for each matrix, row `lane /
-    /// 4`, columns `2 (lane % 4)` and `2 (lane % 4) + 1`, packed low half first. All 32 lanes of
-    /// the warp must execute it together.
+    /// 4`, columns `2 (lane % 4)` and `2 (lane % 4) + 1`, packed low half first.
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute it together, converged (PTX's `.sync.aligned`; a diverged
+    /// warp is undefined behaviour on the GPU). The emulator reports a partial warp.
     #[inline(always)]
-    pub fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
+    pub unsafe fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
         let a = self.address4(row);
         #[cfg(target_arch = "nvptx64")]
         // SAFETY: `a` is a 16-byte aligned address of 16 bytes inside the array (`address4`); the

@@ -441,7 +441,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         di: usize,
     ) {
         let inside = self.vector_inside(crd);
-        if di % 4 != 0 || di + 4 > N {
+        if !di.is_multiple_of(4) || di + 4 > N {
             fault("cp.async destination out of bounds or misaligned");
         }
         let d = dst.address(di);
@@ -516,6 +516,19 @@ pub trait Access: sealed::Sealed {
         crd: (usize, usize),
         v: [<Tn::Mem as Memory>::Elem; 4],
     );
+    #[doc(hidden)]
+    fn copy_async_vec4<
+        Tn: DeviceTensor<Access = Self>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+        const N: usize,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    );
 }
 
 /// The coordinate `k` steps from `crd` along the unit-stride mode of `Tn` (mode 0 if none).
@@ -548,6 +561,23 @@ impl Access for Scalar {
             tile.store(step::<Tn>(crd, k), x);
         }
     }
+    #[inline(always)]
+    fn copy_async_vec4<
+        Tn: DeviceTensor<Access = Self>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+        const N: usize,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        for k in 0..4 {
+            tile.copy_async(step::<Tn>(crd, k), dst, di + k);
+        }
+    }
 }
 
 impl sealed::Sealed for Vector4 {}
@@ -572,6 +602,21 @@ impl Access for Vector4 {
     ) {
         tile.store4(crd, v)
     }
+    #[inline(always)]
+    fn copy_async_vec4<
+        Tn: DeviceTensor<Access = Self>,
+        const B0: isize,
+        const B1: isize,
+        P: Residue,
+        const N: usize,
+    >(
+        tile: &GlobalTile<Tn, B0, B1, P>,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        tile.copy_async4(crd, dst, di)
+    }
 }
 
 impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<Tn, B0, B1, P> {
@@ -581,6 +626,19 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     #[inline(always)]
     pub fn load_vec4(&self, crd: (usize, usize)) -> [<Tn::Mem as Memory>::Elem; 4] {
         <Tn::Access as Access>::load_vec4(self, crd)
+    }
+
+    /// Copy the 4 elements from `crd` along the tensor's unit-stride mode into `dst[di..di + 4]`
+    /// asynchronously, zero-filled outside the tensor: one `cp.async` of 16 bytes on a
+    /// [`Vector4`] tensor (`di` a multiple of 4), four of 4 bytes on a [`Scalar`] one.
+    #[inline(always)]
+    pub fn copy_async_vec4<const N: usize>(
+        &self,
+        crd: (usize, usize),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        <Tn::Access as Access>::copy_async_vec4(self, crd, dst, di)
     }
 }
 

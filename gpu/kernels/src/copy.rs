@@ -59,31 +59,37 @@ where
         fault("copy: source and destination shapes differ");
     }
     let b = block_idx();
+    // 128-bit vectors run along the first mode: both tensors need it as their unit-stride mode.
+    let along_first = S::UNIT_MODE == Some(0) && D::UNIT_MODE == Some(0);
     match (src.vectorized(), dst.vectorized()) {
-        (Some(s), Some(d)) => copy_block(s, d, (b.x, b.y), t),
-        _ => copy_block(src, dst, (b.x, b.y), t),
+        (Some(s), Some(d)) if along_first => copy_block::<_, _, true>(s, d, (b.x, b.y), t),
+        _ => copy_block::<_, _, false>(src, dst, (b.x, b.y), t),
     }
 }
 
 /// One block: its tile of each tensor, with or without predicates.
 #[inline(always)]
-fn copy_block<S, D>(src: S, dst: D, coord: (u32, u32), t: Thread<THREADS>)
+fn copy_block<S, D, const VEC: bool>(src: S, dst: D, coord: (u32, u32), t: Thread<THREADS>)
 where
     S: DeviceTensor,
     D: DeviceTensor<Mem: MemoryMut<Elem = <S::Mem as Memory>::Elem>>,
 {
     match (src.local_tile(TILE, coord), dst.local_tile(TILE, coord)) {
-        (Tiled::Full(s), Tiled::Full(d)) => copy_tile(s, d, t),
-        (Tiled::Partial(s), Tiled::Partial(d)) => copy_tile(s, d, t),
+        (Tiled::Full(s), Tiled::Full(d)) => copy_tile::<_, _, _, VEC>(s, d, t),
+        (Tiled::Partial(s), Tiled::Partial(d)) => copy_tile::<_, _, _, VEC>(s, d, t),
         // Equal shapes cut equal tiles.
         _ => fault("copy: tiles differ"),
     }
 }
 
-/// One tile: each thread reads its 8 vectors into registers, then writes them.
+/// One tile: each thread reads its 8 vectors into registers, then writes them; 128-bit accesses
+/// with `VEC` (both tensors' unit-stride mode is the first), else element by element.
 #[inline(always)]
-fn copy_tile<S, D, P>(s: GlobalTile<S, 128, 64, P>, d: GlobalTile<D, 128, 64, P>, t: Thread<THREADS>)
-where
+fn copy_tile<S, D, P, const VEC: bool>(
+    s: GlobalTile<S, 128, 64, P>,
+    d: GlobalTile<D, 128, 64, P>,
+    t: Thread<THREADS>,
+) where
     S: DeviceTensor,
     D: DeviceTensor<Mem: MemoryMut<Elem = <S::Mem as Memory>::Elem>>,
     P: Residue,
@@ -94,10 +100,20 @@ where
     let (m, n): (usize, usize) = coords.coord((t.get(), 0usize));
     let mut frag = [[<S::Mem as Memory>::Elem::default(); 4]; 8];
     unroll!(r in 0..8 => {
-        frag[r] = s.load_vec4((m, n + 8 * r));
+        frag[r] = if VEC {
+            s.load_vec4((m, n + 8 * r))
+        } else {
+            core::array::from_fn(|v| s.load_or_zero((m + v, n + 8 * r)))
+        };
     });
     unroll!(r in 0..8 => {
-        d.store_vec4((m, n + 8 * r), frag[r]);
+        if VEC {
+            d.store_vec4((m, n + 8 * r), frag[r]);
+        } else {
+            unroll!(v in 0..4 => {
+                d.store((m + v, n + 8 * r), frag[r][v]);
+            });
+        }
     });
 }
 

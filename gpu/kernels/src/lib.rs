@@ -4,6 +4,10 @@
 //!
 //! - [`copy`]: CuTe's `tiled_copy.cu` with `tiled_copy_if.cu`'s predicates: a tiled, 128-bit
 //!   vectorized copy between any two layouts of one shape.
+//! - [`transpose`]: a row-major tensor into a column-major one through a shared-memory tile
+//!   swizzled with `Sw<3,2,6>`, 128-bit accesses on both sides.
+//! - [`sgemm`]: CuTe's `sgemm_2.cu` (SIMT fp32 GEMM, NT and TN): `cp.async` into shared tiles
+//!   (three stages), 16x16 threads of 8x8 register tiles, 128-bit shared loads.
 //!
 //! Every kernel takes its tensors as [`DeviceTensor`](const_layout_device::DeviceTensor)s with
 //! runtime extents and static tiles, uses const-layout's static layouts for its tiles, thread and
@@ -14,3 +18,5 @@
 #![no_std]
 
 pub mod copy;
+pub mod sgemm;
+pub mod transpose;

@@ -9,15 +9,18 @@
 //! overlap nothing else. That is the contract every `SAFETY` comment below relies on, and the
 //! launcher (`gpu/launcher`) keeps it.
 #![no_std]
-#![feature(abi_ptx)]
+#![feature(abi_ptx, asm_experimental_arch)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 use const_layout::C;
 use const_layout_device::TensorParam;
-use const_layout_kernels::copy;
+use const_layout_device::{SmemRegion, static_shared};
+use const_layout_kernels::{copy, sgemm, transpose};
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
 pub type ColMajor = TensorParam<f32, (u32, u32), (C<1>, u32)>;
+/// An `f32` matrix with runtime extents and leading dimension, row-major: `(m,n):(ld,_1)`.
+pub type RowMajor = TensorParam<f32, (u32, u32), (u32, C<1>)>;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
@@ -34,4 +37,40 @@ pub unsafe extern "ptx-kernel" fn copy_f32(src: ColMajor, dst: ColMajor) {
     // overlapping nothing.
     let (s, d) = unsafe { (src.read_only(), dst.writable()) };
     copy::copy(s, d)
+}
+
+/// [`transpose::transpose`]: `dst` (column-major) gets `src` (row-major) of the same shape, through
+/// a static shared array of [`transpose::SMEM_BYTES`].
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn transpose_f32(src: RowMajor, dst: ColMajor) {
+    // SAFETY: as in `copy_f32`.
+    let (s, d) = unsafe { (src.read_only(), dst.writable()) };
+    let smem: SmemRegion = static_shared!(transpose_tile, const_layout_kernels::transpose::SMEM_BYTES);
+    transpose::transpose(s, d, smem)
+}
+
+/// [`sgemm::sgemm`], NT: `a` (m,k) and `b` (n,k) column-major, in the launch's dynamic shared
+/// memory ([`sgemm::SMEM_BYTES`]).
+///
+/// # Safety
+/// As [`copy_f32`]; `c` overlaps neither `a` nor `b`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(a: ColMajor, b: ColMajor, c: ColMajor, alpha: f32, beta: f32) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.read_only(), b.read_only(), c.writable()) };
+    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
+}
+
+/// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous).
+///
+/// # Safety
+/// As [`sgemm_nt_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(a: RowMajor, b: RowMajor, c: ColMajor, alpha: f32, beta: f32) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.read_only(), b.read_only(), c.writable()) };
+    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
 }

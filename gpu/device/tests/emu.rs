@@ -1,0 +1,200 @@
+//! The emulator's promises: barriers order shared memory, races and faults are reported with the
+//! block and thread, exited threads do not hold barriers, warp collectives follow PTX.
+
+use const_layout::{C, make_layout};
+use const_layout_device::DeviceTensor;
+use const_layout_device::emu::{EmuError, LaunchConfig, launch};
+use const_layout_device::{
+    Dim3, Full, GlobalTensor, Gmem, GmemMut, Partial, SmemRegion, Thread, block_idx, cp_async_commit,
+    cp_async_wait, sync_threads, thread_idx,
+};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+fn cfg(blocks: u32, threads: u32, smem: u32) -> LaunchConfig {
+    LaunchConfig { grid: Dim3::x(blocks), block: Dim3::x(threads), dynamic_smem_bytes: smem }
+}
+
+fn words(n: usize, f: impl Fn(usize) -> u32) -> Vec<AtomicU32> {
+    (0..n).map(|i| AtomicU32::new(f(i))).collect()
+}
+
+#[test]
+fn a_barrier_orders_shared_memory() {
+    let out = words(4 * 128, |_| 0);
+    let g = GmemMut::<u32>::from_cells(&out);
+    launch(&cfg(4, 128, 512), || {
+        let s = SmemRegion::dynamic().array::<u32, 128>(0).unwrap();
+        let (t, b) = (thread_idx().x as usize, block_idx().x as usize);
+        s.store(t, (b * 1000 + t) as u32);
+        sync_threads();
+        // Every thread reads what its neighbour wrote; then everyone overwrites after a barrier.
+        let v = s.load((t + 1) % 128);
+        sync_threads();
+        s.store(t, 0);
+        g.store(b * 128 + t, v);
+    })
+    .unwrap();
+    for b in 0..4 {
+        for t in 0..128 {
+            assert_eq!(out[b * 128 + t].load(Relaxed), (b * 1000 + (t + 1) % 128) as u32);
+        }
+    }
+}
+
+#[test]
+fn a_missing_barrier_is_a_reported_race() {
+    // Read after another thread's write with no barrier between.
+    let e = launch(&cfg(1, 64, 256), || {
+        let s = SmemRegion::dynamic().array::<u32, 64>(0).unwrap();
+        let t = thread_idx().x as usize;
+        s.store(t, 1);
+        if t == 0 {
+            // Give the writers time: the race is detected whatever the order.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = s.load((t + 1) % 64);
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("shared-memory race"), "{e}");
+    // Write after another thread's read (the second barrier of a double-buffered loop, missing).
+    let e = launch(&cfg(1, 64, 256), || {
+        let s = SmemRegion::dynamic().array::<u32, 64>(0).unwrap();
+        let t = thread_idx().x as usize;
+        s.store(t, 1);
+        sync_threads();
+        let _ = s.load((t + 1) % 64);
+        if t == 0 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        s.store(t, 2);
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("shared-memory race"), "{e}");
+}
+
+#[test]
+fn uninitialized_shared_memory_is_a_nan() {
+    let out = words(1, |_| 0);
+    let g = GmemMut::<f32>::from_cells(&out);
+    launch(&cfg(1, 1, 64), || g.store(0, SmemRegion::dynamic().array::<f32, 16>(0).unwrap().load(3)))
+        .unwrap();
+    assert!(f32::from_bits(out[0].load(Relaxed)).is_nan());
+}
+
+#[test]
+fn faults_and_panics_name_block_and_thread() {
+    let e = launch(&cfg(3, 32, 64), || {
+        let s = SmemRegion::dynamic().array::<u32, 16>(0).unwrap();
+        if block_idx().x == 2 && thread_idx().x == 5 {
+            s.store(16 + thread_idx().x as usize, 0);
+        }
+    })
+    .unwrap_err();
+    match e {
+        EmuError::Thread { block, thread, message } => {
+            assert_eq!((block.x, thread.x), (2, 5));
+            assert!(message.contains("out of bounds"), "{message}");
+        }
+        other => panic!("{other}"),
+    }
+    let e = launch(&cfg(1, 1, 0), || panic!("boom")).unwrap_err();
+    assert!(e.to_string().contains("boom"));
+}
+
+#[test]
+fn exited_threads_do_not_hold_the_barrier() {
+    let out = words(64, |_| 0);
+    let g = GmemMut::<u32>::from_cells(&out);
+    launch(&cfg(2, 64, 0), || {
+        let t = thread_idx().x as usize;
+        if t >= 32 {
+            return;
+        }
+        sync_threads();
+        sync_threads();
+        g.store(t + 32 * block_idx().x as usize, 1);
+    })
+    .unwrap();
+    assert_eq!(out.iter().filter(|w| w.load(Relaxed) == 1).count(), 64);
+}
+
+#[test]
+fn bad_geometry_is_an_error() {
+    assert!(matches!(launch(&cfg(0, 32, 0), || ()), Err(EmuError::Config(_))));
+    assert!(matches!(launch(&cfg(1, 2048, 0), || ()), Err(EmuError::Config(_))));
+    assert!(matches!(launch(&cfg(1, 32, 1 << 20), || ()), Err(EmuError::Config(_))));
+    let e = launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::xy(32, 2), dynamic_smem_bytes: 0 }, || {
+        Thread::<32>::index();
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("thread count"), "{e}");
+}
+
+#[test]
+fn tiles_predicate_their_residue_and_copy_asynchronously() {
+    // A 10x6 column-major tensor in 8x4 tiles, copied through shared memory with cp.async.
+    let src = words(60, |i| i as u32 + 1);
+    let out = words(4 * 32, |_| u32::MAX);
+    let a = GlobalTensor::new(
+        Gmem::<u32>::from_cells(&src),
+        make_layout((10u32, 6u32), (C::<1>, 10u32)).unwrap(),
+    )
+    .unwrap();
+    let g = GmemMut::<u32>::from_cells(&out);
+    launch(&LaunchConfig { grid: Dim3::xy(2, 2), block: Dim3::x(32), dynamic_smem_bytes: 128 }, || {
+        let (b, t) = (block_idx(), thread_idx().x as usize);
+        let s = SmemRegion::dynamic().array::<u32, 32>(0).unwrap();
+        let tile = a.local_tile_as::<Partial, 8, 4>((C, C), (b.x, b.y)).unwrap();
+        tile.copy_async((t % 8, t / 8), s, t);
+        cp_async_commit();
+        cp_async_wait::<0>();
+        sync_threads();
+        g.store(32 * (b.x + 2 * b.y) as usize + t, s.load(t));
+        // Full is refused for a cut tile, granted for a whole one.
+        assert_eq!(a.local_tile_as::<Full, 8, 4>((C, C), (b.x, b.y)).is_some(), (b.x, b.y) == (0, 0));
+    })
+    .unwrap();
+    for (tile, (bx, by)) in [(0usize, (0, 0)), (1, (1, 0)), (2, (0, 1)), (3, (1, 1))] {
+        for t in 0..32 {
+            let (i, j) = (8 * bx + t % 8, 4 * by + t / 8);
+            let want = if i < 10 && j < 6 { (i + 10 * j + 1) as u32 } else { 0 };
+            assert_eq!(out[32 * tile + t].load(Relaxed), want, "tile {tile} thread {t}");
+        }
+    }
+}
+
+#[test]
+fn ldmatrix_follows_the_ptx_fragment_layout() {
+    // Four 8x8 matrices of 16-bit values m * 64 + r * 8 + c, row-major, one 16-byte row each.
+    let out = words(32 * 8, |_| 0);
+    let g = GmemMut::<u32>::from_cells(&out);
+    launch(&cfg(1, 32, 512), || {
+        let lane = thread_idx().x as usize;
+        let s = SmemRegion::dynamic().array::<u32, 128>(0).unwrap();
+        for w in 0..4 {
+            let e = 8 * lane + 2 * w; // the two 16-bit values of word w of row `lane`
+            s.store(4 * lane + w, (e as u32) | ((e as u32 + 1) << 16));
+        }
+        sync_threads();
+        // Lane 8 m + r points at row r of matrix m: row 8 m + r of the buffer.
+        // SAFETY: all 32 lanes of the warp execute it together.
+        let plain = unsafe { s.ldmatrix_x4(4 * lane, false) };
+        // SAFETY: as above.
+        let trans = unsafe { s.ldmatrix_x4(4 * lane, true) };
+        for k in 0..4 {
+            g.store(8 * lane + k, plain[k]);
+            g.store(8 * lane + 4 + k, trans[k]);
+        }
+    })
+    .unwrap();
+    let half = |w: u32, hi: bool| if hi { w >> 16 } else { w & 0xffff };
+    for lane in 0..32u32 {
+        let (r, c) = (lane / 4, 2 * (lane % 4));
+        for m in 0..4u32 {
+            let p = out[(8 * lane + m) as usize].load(Relaxed);
+            assert_eq!((half(p, false), half(p, true)), (m * 64 + r * 8 + c, m * 64 + r * 8 + c + 1));
+            let t = out[(8 * lane + 4 + m) as usize].load(Relaxed);
+            assert_eq!((half(t, false), half(t, true)), (m * 64 + c * 8 + r, m * 64 + (c + 1) * 8 + r));
+        }
+    }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the GPU kernels' PTX module (gpu/ptx) for sm_90 with Debian's rustc and checks it.
+#   usage: tools/gpu/build-ptx.sh [--no-install]
+# Installs the toolchain first if it is missing (tools/gpu/ptx-toolchain.sh; needs root for apt
+# unless --no-install). Writes target/ptx/const_layout_kernels.ptx, then runs
+# tools/gpu/check-ptx.py on it (no division or remainder instruction, no local memory, no call).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+if [ "${1:-}" = "--no-install" ]; then
+  BIN=$ROOT/target/ptx-toolchain/bin
+  [ -x "$BIN/llvm-bitcode-linker" ] || { echo "build-ptx: no toolchain in $BIN (run tools/gpu/ptx-toolchain.sh)" >&2; exit 1; }
+else
+  BIN=$(bash "$ROOT/tools/gpu/ptx-toolchain.sh")
+fi
+OUT=$ROOT/target/ptx
+cd "$ROOT/gpu/ptx"
+# rustup's proxies come first on PATH; this build is Debian's rustc (1.96, with core's source).
+PATH="$BIN:/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$OUT" \
+  /usr/bin/cargo build --release --locked --target nvptx64-nvidia-cuda -Zbuild-std=core \
+  --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90"]'
+cp "$OUT/nvptx64-nvidia-cuda/release/const_layout_ptx.ptx" "$OUT/const_layout_kernels.ptx"
+python3 "$ROOT/tools/gpu/check-ptx.py" "$OUT/const_layout_kernels.ptx"

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Checks the kernels' PTX for what zero-cost index math forbids, and prints a line per kernel.
+
+usage: check-ptx.py FILE.ptx
+
+Fails (exit 1, naming the kernel and the line) on:
+- `div` or `rem` instructions: static extents divide by multiply-shift, runtime ones by
+  FastDivmod; a division in a kernel means index math that did not fold;
+- local memory (`.local`, `local_depot`, `ld.local`/`st.local`): a register array spilled or
+  indexed at run time;
+- `call`: every device function is inlined; a call is a missed inlining (or a panic path).
+"""
+import re
+import sys
+
+FORBIDDEN = [
+    (re.compile(r"^\s*(@%p\d+\s+)?(div|rem)\.[a-z0-9.]+\s"), "a division or remainder instruction"),
+    (re.compile(r"\.local\b|local_depot"), "local memory"),
+    (re.compile(r"^\s*(@%p\d+\s+)?call(\.uni)?\b"), "a call"),
+]
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    text = open(sys.argv[1]).read().splitlines()
+    entry, counts, failures = None, {}, []
+    for n, line in enumerate(text, 1):
+        m = re.match(r"\.visible \.entry (\w+)\(", line)
+        if m:
+            entry = m.group(1)
+            counts[entry] = 0
+            continue
+        if entry is None or line.lstrip().startswith("//"):
+            continue
+        counts[entry] += bool(line.strip()) and not line.strip().startswith(("//", "{", "}", ".reg", "$L"))
+        for pattern, what in FORBIDDEN:
+            if pattern.search(line):
+                failures.append(f"{sys.argv[1]}:{n}: {entry}: {what}: {line.strip()}")
+    if not counts:
+        failures.append(f"{sys.argv[1]}: no kernel entry point")
+    for name, c in counts.items():
+        print(f"check-ptx: {name}: {c} PTX instructions")
+    for f in failures:
+        print(f"check-ptx: {f}", file=sys.stderr)
+    if failures:
+        return 1
+    print(f"check-ptx: {len(counts)} kernels, no division, local memory or call")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
