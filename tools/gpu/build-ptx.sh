@@ -2,7 +2,8 @@
 # Builds the GPU kernels' PTX module (gpu/ptx) for sm_90 with Debian's rustc and checks it.
 #   usage: tools/gpu/build-ptx.sh [--no-install]
 # Installs the toolchain first if it is missing (tools/gpu/ptx-toolchain.sh; needs root for apt
-# unless --no-install). Writes target/ptx/const_layout_kernels.ptx, then runs
+# unless --no-install). Writes target/ptx/const_layout_kernels.ptx with the entry points' launch
+# bounds (tools/gpu/launch-bounds.py), then runs
 # tools/gpu/check-ptx.py on it (no division or remainder instruction, no local memory, no call).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,4 +20,5 @@ PATH="$BIN:/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_D
   /usr/bin/cargo build --release --locked --target nvptx64-nvidia-cuda -Zbuild-std=core \
   --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90"]'
 cp "$OUT/nvptx64-nvidia-cuda/release/const_layout_ptx.ptx" "$OUT/const_layout_kernels.ptx"
+python3 "$ROOT/tools/gpu/launch-bounds.py" "$OUT/const_layout_kernels.ptx" "$ROOT/gpu/ptx/src/lib.rs"
 python3 "$ROOT/tools/gpu/check-ptx.py" "$OUT/const_layout_kernels.ptx"

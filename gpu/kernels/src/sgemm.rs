@@ -193,14 +193,15 @@ where
     Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
 {
     let Args { sa, sb, coord, t, k_tiles, .. } = args;
-    let issue = |kt: u32, stage: usize| {
-        copy_operand::<P, A>(a, coord.0, kt, sa.part::<STAGE>(stage * STAGE), t);
-        copy_operand::<P, B>(b, coord.1, kt, sb.part::<STAGE>(stage * STAGE), t);
+    let issue = |kt: u32, stage: u32| {
+        let at = stage as usize * STAGE;
+        copy_operand::<P, A>(a, coord.0, kt, sa.part::<STAGE>(at), t);
+        copy_operand::<P, B>(b, coord.1, kt, sb.part::<STAGE>(at), t);
     };
     // Prologue: the first STAGES - 1 tiles in flight (empty groups past the end keep the count).
     unroll!(s in 0..2 => {
         if (s as u32) < k_tiles {
-            issue(s as u32, s);
+            issue(s as u32, s as u32);
         }
         cp_async_commit();
     });
@@ -209,7 +210,9 @@ where
     let (row, col): (usize, usize) = composition(tile_layout, tv).coord((t.get(), 0usize));
     let mut acc = [[0f32; 8]; 8];
     let s = SmemOperand::default();
-    let (mut read, mut write) = (0usize, STAGES - 1);
+    // Stage indices as u32: 32-bit counters where usize would cost register pairs.
+    let last = STAGES as u32 - 1;
+    let (mut read, mut write) = (0u32, last);
     for kt in 0..k_tiles {
         // Tile kt has landed (at most STAGES - 2 younger groups pending), for every thread, and
         // every thread is done with the stage the next copy overwrites.
@@ -219,7 +222,8 @@ where
             issue(kt + STAGES as u32 - 1, write);
         }
         cp_async_commit();
-        let (ra, rb) = (sa.part::<STAGE>(read * STAGE), sb.part::<STAGE>(read * STAGE));
+        let at = read as usize * STAGE;
+        let (ra, rb) = (sa.part::<STAGE>(at), sb.part::<STAGE>(at));
         unroll!(p in 0..8 => {
             let mut fa = [0f32; 8];
             let mut fb = [0f32; 8];
@@ -237,8 +241,8 @@ where
                 });
             });
         });
-        read = if read == STAGES - 1 { 0 } else { read + 1 };
-        write = if write == STAGES - 1 { 0 } else { write + 1 };
+        read = if read == last { 0 } else { read + 1 };
+        write = if write == last { 0 } else { write + 1 };
     }
     epilogue::<P, Cm>(c, &acc, (row, col), args);
 }

@@ -53,10 +53,13 @@ pub unsafe extern "ptx-kernel" fn transpose_f32(src: RowMajor, dst: ColMajor) {
 }
 
 /// [`sgemm::sgemm`], NT: `a` (m,k) and `b` (n,k) column-major, in the launch's dynamic shared
-/// memory ([`sgemm::SMEM_BYTES`]).
+/// memory ([`sgemm::SMEM_BYTES`]). Two blocks of 256 threads per multiprocessor (CUDA's
+/// `__launch_bounds__(256, 2)`, written into the PTX by `tools/gpu/launch-bounds.py`): at most 128
+/// registers a thread.
 ///
 /// # Safety
 /// As [`copy_f32`]; `c` overlaps neither `a` nor `b`.
+// launch-bounds: sgemm_nt_f32 256 2
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(a: ColMajor, b: ColMajor, c: ColMajor, alpha: f32, beta: f32) {
     // SAFETY: as in `copy_f32`.
@@ -64,10 +67,12 @@ pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(a: ColMajor, b: ColMajor, c: ColM
     sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
 }
 
-/// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous).
+/// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous). Launch bounds as
+/// [`sgemm_nt_f32`].
 ///
 /// # Safety
 /// As [`sgemm_nt_f32`].
+// launch-bounds: sgemm_tn_f32 256 2
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(a: RowMajor, b: RowMajor, c: ColMajor, alpha: f32, beta: f32) {
     // SAFETY: as in `copy_f32`.

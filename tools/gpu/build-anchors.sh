@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the anchors the GPU kernels are measured against: CuTe's own tutorial kernel
+# `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as ../shared/reference/gpu.md's figures
+# were taken), from NVIDIA's wheels on PyPI, so nothing of CuTe is kept in this repository.
+#   usage: tools/gpu/build-anchors.sh [OUT]   (OUT: default target/gpu)
+# Writes OUT/cute_sgemm_2 (static CUDA runtime; runs on any CUDA 13 driver) and its cubin
+# OUT/cute_sgemm_2.cubin for SASS comparisons; leaves the CUDA tools (nvcc, ptxas, cuobjdump) in
+# target/gpu-tools/cuda/bin for tools/gpu/sass.sh.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${1:-$ROOT/target/gpu}
+TOOLS=$ROOT/target/gpu-tools
+mkdir -p "$OUT" "$TOOLS/wheels"
+if [ ! -x "$TOOLS/cuda/bin/nvcc" ] || [ ! -d "$TOOLS/cutlass/include/cute" ]; then
+  python3 -m pip download -q --no-deps -d "$TOOLS/wheels" nvidia-cutlass==4.2.0.0 nvidia-cuda-nvcc==13.0.88 \
+    nvidia-nvvm==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-cuda-cccl==13.0.85 nvidia-cuda-crt==13.0.88 \
+    nvidia-cuda-cuobjdump==13.2.51 nvidia-cuda-nvdisasm==13.2.51
+  rm -rf "$TOOLS/ext" && mkdir -p "$TOOLS/ext"
+  for w in "$TOOLS"/wheels/*.whl; do unzip -q -o "$w" -d "$TOOLS/ext"; done
+  rm -rf "$TOOLS/cuda" "$TOOLS/cutlass"
+  ln -s "$TOOLS/ext/nvidia/cu13" "$TOOLS/cuda"
+  ln -s "$TOOLS/ext/cutlass_library/source" "$TOOLS/cutlass"
+fi
+CUDA=$TOOLS/cuda
+W=$TOOLS/cutlass
+FLAGS=(-O3 -std=c++17 -arch=sm_90a --expt-relaxed-constexpr -I "$W/include" -I "$W/tools/util/include" -I "$CUDA/include/cccl")
+SRC=$W/examples/cute/tutorial/sgemm_2.cu
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_2" "$SRC" &
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_sgemm_2.cubin" "$SRC" &
+wait
+echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU (after tools/gpu/prepare.sh here, with target/gpu carried
+# there): the GPU kernels and their anchors in one run on one GPU, one table at the end.
+#   usage: tools/gpu/run.sh [gpu-bench options...]
+# Anchors: CuTe's sgemm_2 (NT and TN, 5120x5120x4096) built by tools/gpu/build-anchors.sh,
+# PyTorch's cuBLAS fp32 (no TF32) and device-to-device copy (tools/gpu/torch_anchors.py, when
+# PyTorch is installed), and inside gpu-bench itself cuBLAS through cudarc and cuMemcpyDtoD.
+# Results go to $OUT (or target/gpu-out): anchors.tsv, table.md, the logs.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+G=$ROOT/target/gpu
+OUT=${OUT:-$ROOT/target/gpu-out}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/gpu.txt"
+ANCHORS=$OUT/anchors.tsv
+: > "$ANCHORS"
+for form in "N T nt" "T N tn"; do
+  set -- $form
+  "$G/cute_sgemm_2" 5120 5120 4096 "$1" "$2" > "$OUT/cute_sgemm_$3.log" 2>&1
+  v=$(sed -n 's/.*\[ *\([0-9.]*\)\]GFlop\/s.*/\1/p' "$OUT/cute_sgemm_$3.log" | tail -1)
+  if [ -n "$v" ]; then printf 'cute_sgemm_%s\t%s\tGFLOP/s\n' "$3" "$v" >> "$ANCHORS"; else echo "CuTe sgemm_2 $1$2 failed: $(tail -2 "$OUT/cute_sgemm_$3.log")"; fi
+done
+if python3 -c 'import torch' 2> /dev/null; then
+  python3 "$ROOT/tools/gpu/torch_anchors.py" 5120 5120 4096 8192 8192 >> "$ANCHORS" 2> "$OUT/torch.log" ||
+    echo "PyTorch anchors failed: $(tail -2 "$OUT/torch.log")"
+fi
+cat "$ANCHORS"
+"$G/gpu-bench" --ptx "$G/const_layout_kernels.ptx" --anchors "$ANCHORS" "$@" 2>&1 | tee "$OUT/table.md"
