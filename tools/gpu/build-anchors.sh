@@ -3,8 +3,8 @@
 # `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as ../shared/reference/gpu.md's figures
 # were taken), from NVIDIA's wheels on PyPI, so nothing of CuTe is kept in this repository.
 #   usage: tools/gpu/build-anchors.sh [OUT]   (OUT: default target/gpu)
-# Writes OUT/cute_sgemm_2 (static CUDA runtime; runs on any CUDA 13 driver) and its cubin
-# OUT/cute_sgemm_2.cubin for SASS comparisons; leaves the CUDA tools (nvcc, ptxas, cuobjdump) in
+# Writes OUT/cute_sgemm_2 and OUT/cute_tiled_copy (static CUDA runtime; they run on any CUDA 13
+# driver) and their cubins for SASS comparisons; leaves the CUDA tools (nvcc, ptxas, cuobjdump) in
 # target/gpu-tools/cuda/bin for tools/gpu/sass.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,8 +24,11 @@ fi
 CUDA=$TOOLS/cuda
 W=$TOOLS/cutlass
 FLAGS=(-O3 -std=c++17 -arch=sm_90a --expt-relaxed-constexpr -I "$W/include" -I "$W/tools/util/include" -I "$CUDA/include/cccl")
-SRC=$W/examples/cute/tutorial/sgemm_2.cu
-"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_2" "$SRC" &
-"$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_sgemm_2.cubin" "$SRC" &
+T=$W/examples/cute/tutorial
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_2" "$T/sgemm_2.cu" &
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_sgemm_2.cubin" "$T/sgemm_2.cu" &
+wait
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_tiled_copy" "$T/tiled_copy.cu" &
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_tiled_copy.cubin" "$T/tiled_copy.cu" &
 wait
 echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"

@@ -25,4 +25,12 @@ if python3 -c 'import torch' 2> /dev/null; then
     echo "PyTorch anchors failed: $(tail -2 "$OUT/torch.log")"
 fi
 cat "$ANCHORS"
-"$G/gpu-bench" --ptx "$G/const_layout_kernels.ptx" --anchors "$ANCHORS" "$@" 2>&1 | tee "$OUT/table.md"
+# gpu-bench loads libcublas at run time: from the CUDA toolkit, or from PyTorch's wheels.
+for d in /usr/local/cuda/lib64 $(python3 -c 'import glob, os, site; print(" ".join(sorted({os.path.dirname(p) for s in site.getsitepackages() for p in glob.glob(s + "/nvidia/**/libcublas.so*", recursive=True)})))' 2> /dev/null); do
+  [ -d "$d" ] && LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+export LD_LIBRARY_PATH
+"$G/gpu-bench" --ptx "$G/const_layout_kernels.ptx" --anchors "$ANCHORS" "$@" 2> "$OUT/gpu-bench.log" | tee "$OUT/table.md"
+status=${PIPESTATUS[0]}
+[ "$status" = 0 ] || { echo "gpu-bench failed ($status):"; tail -5 "$OUT/gpu-bench.log"; }
+exit "$status"

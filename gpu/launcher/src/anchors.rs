@@ -1,0 +1,137 @@
+//! The anchors file (`--anchors`): figures measured by other programs of the same run on the same
+//! GPU. One anchor a line, `key<TAB>value<TAB>unit`; blank lines and `#` comments are skipped.
+
+use crate::error::Error;
+use crate::report::Rate;
+use std::path::Path;
+
+/// The kernel an anchor is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `copy_f32` (a bandwidth).
+    Copy,
+    /// `sgemm_nt_f32` (a FLOP rate).
+    SgemmNt,
+    /// `sgemm_tn_f32` (a FLOP rate).
+    SgemmTn,
+    /// No kernel: listed as an extra row.
+    Extra,
+}
+
+/// The keys `gpu-bench` knows, and what each is compared with. `torch_*` are written by
+/// `tools/gpu/torch_anchors.py`, `cute_*` by `tools/gpu/run.sh`.
+const KNOWN: [(&str, Target); 7] = [
+    ("cute_copy", Target::Copy),
+    ("torch_copy", Target::Copy),
+    ("cute_sgemm_nt", Target::SgemmNt),
+    ("torch_cublas_sgemm_nt", Target::SgemmNt),
+    ("cute_sgemm_tn", Target::SgemmTn),
+    ("torch_cublas_sgemm_tn", Target::SgemmTn),
+    // Informational: a cuBLAS SGEMM of PyTorch's choosing, an extra row.
+    ("torch_cublas_sgemm", Target::Extra),
+];
+
+/// One anchor figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Anchor {
+    /// The key.
+    pub key: String,
+    /// The value, in `unit`.
+    pub value: f64,
+    /// The unit as written.
+    pub unit: String,
+    /// The value as a rate, when the unit is one of GB/s, TB/s, GFLOP/s, TFLOP/s.
+    pub rate: Option<Rate>,
+    /// The kernel it is compared with.
+    pub target: Target,
+}
+
+/// The rate of `value` `unit`.
+fn rate(value: f64, unit: &str) -> Option<Rate> {
+    match unit {
+        "GB/s" => Some(Rate::Bytes(value * 1e9)),
+        "TB/s" => Some(Rate::Bytes(value * 1e12)),
+        "GFLOP/s" => Some(Rate::Flops(value * 1e9)),
+        "TFLOP/s" => Some(Rate::Flops(value * 1e12)),
+        _ => None,
+    }
+}
+
+/// Reads and parses the anchors file at `path`.
+pub fn read(path: &Path) -> Result<Vec<Anchor>, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::new(format!("cannot read the anchors file {}: {e}", path.display())))?;
+    parse(&text).map_err(|e| Error::new(format!("anchors file {}: {e}", path.display())))
+}
+
+/// Parses an anchors file's text.
+pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
+    let mut anchors: Vec<Anchor> = Vec::new();
+    for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let anchor = parse_line(line).map_err(|why| Error::new(format!("line {number}: {why}")))?;
+        if anchors.iter().any(|a| a.key == anchor.key) {
+            return Err(Error::new(format!("line {number}: `{}` is given twice", anchor.key)));
+        }
+        anchors.push(anchor);
+    }
+    Ok(anchors)
+}
+
+/// One anchor line, or what is wrong with it.
+fn parse_line(line: &str) -> Result<Anchor, String> {
+    let shown: String = line.chars().take(60).collect::<String>().replace('\t', "<TAB>");
+    let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+    let [key, value, unit] = fields[..] else {
+        return Err(format!("expected key<TAB>value<TAB>unit, got `{shown}`"));
+    };
+    let value: f64 = match value.parse() {
+        Ok(v) if v > 0.0 && f64::is_finite(v) && !key.is_empty() && !unit.is_empty() => v,
+        _ => return Err(format!("expected key<TAB>positive number<TAB>unit, got `{shown}`")),
+    };
+    let target = KNOWN.iter().find(|(k, _)| *k == key).map_or(Target::Extra, |(_, t)| *t);
+    let rate = rate(value, unit);
+    let fits = match target {
+        Target::Copy => matches!(rate, Some(Rate::Bytes(_))),
+        Target::SgemmNt | Target::SgemmTn => matches!(rate, Some(Rate::Flops(_))),
+        Target::Extra => true,
+    };
+    if !fits {
+        let want = if target == Target::Copy { "GB/s or TB/s" } else { "GFLOP/s or TFLOP/s" };
+        return Err(format!("`{key}` needs a figure in {want}, got `{unit}`"));
+    }
+    Ok(Anchor { key: key.to_string(), value, unit: unit.to_string(), rate, target })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_known_and_extra_keys() {
+        let text =
+            "# CuTe\n\ncute_sgemm_nt\t44213.2\tGFLOP/s\ncute_copy\t2.9\tTB/s\nmy_probe\t7\twidgets/s\n";
+        let a = parse(text).unwrap();
+        assert_eq!(a.len(), 3);
+        assert_eq!((a[0].target, a[0].rate), (Target::SgemmNt, Some(Rate::Flops(44213.2e9))));
+        assert_eq!((a[1].target, a[1].rate), (Target::Copy, Some(Rate::Bytes(2.9e12))));
+        assert_eq!((a[2].target, a[2].rate, a[2].unit.as_str()), (Target::Extra, None, "widgets/s"));
+    }
+
+    #[test]
+    fn malformed_lines_are_one_line_errors() {
+        let e = |t: &str| parse(t).unwrap_err().to_string();
+        assert!(
+            e("ok\t1\tGB/s\ncute_copy 2841 GB/s\n").starts_with("line 2: expected key<TAB>value<TAB>unit")
+        );
+        assert!(e("cute_copy\tfast\tGB/s").contains("positive number"));
+        assert!(e("cute_copy\t-3\tGB/s").contains("positive number"));
+        assert!(e("cute_copy\tNaN\tGB/s").contains("positive number"));
+        assert!(e("cute_copy\t1\tGB/s\textra").contains("expected key"));
+        assert!(e("cute_sgemm_tn\t1\tGB/s").contains("needs a figure in GFLOP/s"));
+        assert!(e("cute_copy\t1\tGB/s\ncute_copy\t2\tGB/s").contains("given twice"));
+        assert!(!e("x\ty\tz").contains('\n'));
+    }
+}

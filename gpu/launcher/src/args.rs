@@ -1,0 +1,244 @@
+//! The command line, parsed by hand: every size checked (positive, within `i32`, each buffer's
+//! bytes computed with checked arithmetic and at most 2^34, the grid within CUDA's limits) before
+//! anything is allocated.
+
+use crate::error::Error;
+use crate::kernels::{COPY, Geometry, SGEMM_NT, TRANSPOSE};
+use std::path::PathBuf;
+
+/// The usage text (`--help`).
+pub const USAGE: &str = "\
+usage: gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
+                 [--only copy|transpose|sgemm] [--runs R] [--check-only]
+
+Checks and times const-layout's GPU kernels (copy_f32, transpose_f32, sgemm_nt_f32, sgemm_tn_f32)
+against cuMemcpyDtoD, cuBLAS and the anchors of --anchors; prints one markdown table.
+
+  --ptx PATH          the kernels' PTX module (default target/ptx/const_layout_kernels.ptx)
+  --anchors FILE      extra anchor figures, one `key<TAB>value<TAB>unit` a line
+  --size-copy M N     copy and transpose size (default 8192 8192)
+  --size-gemm M N K   SGEMM size (default 5120 5120 4096)
+  --only KERNEL       copy, transpose or sgemm (NT and TN)
+  --runs R            timed launches per measurement, after 3 warm-ups (default 20)
+  --check-only        correctness runs only, no timing
+  -h, --help          this text
+";
+
+/// The largest buffer `gpu-bench` allocates, in bytes (16 GiB).
+pub const MAX_BUFFER_BYTES: u64 = 1 << 34;
+/// The most timed runs per measurement.
+pub const MAX_RUNS: u32 = 100_000;
+
+/// Which kernels to run (`--only`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Only {
+    /// `copy_f32`.
+    Copy,
+    /// `transpose_f32`.
+    Transpose,
+    /// `sgemm_nt_f32` and `sgemm_tn_f32`.
+    Sgemm,
+}
+
+/// The options of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The PTX module.
+    pub ptx: PathBuf,
+    /// The anchors file, if any.
+    pub anchors: Option<PathBuf>,
+    /// Copy and transpose size, `(m, n)`.
+    pub copy: (u32, u32),
+    /// SGEMM size, `(m, n, k)`.
+    pub gemm: (u32, u32, u32),
+    /// Only these kernels (all when `None`).
+    pub only: Option<Only>,
+    /// Timed runs per measurement.
+    pub runs: u32,
+    /// Correctness runs only.
+    pub check_only: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            ptx: PathBuf::from("target/ptx/const_layout_kernels.ptx"),
+            anchors: None,
+            copy: (8192, 8192),
+            gemm: (5120, 5120, 4096),
+            only: None,
+            runs: 20,
+            check_only: false,
+        }
+    }
+}
+
+impl Options {
+    /// Whether the kernels `which` run.
+    pub fn runs(&self, which: Only) -> bool {
+        self.only.is_none_or(|o| o == which)
+    }
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Print the usage.
+    Help,
+    /// Check (and time) the kernels.
+    Run(Options),
+}
+
+/// Parses the arguments (without the program name) and checks every size.
+pub fn parse(args: &[String]) -> Result<Command, Error> {
+    let mut o = Options::default();
+    let mut rest = args.iter().map(String::as_str);
+    while let Some(flag) = rest.next() {
+        let mut values = |n: usize| take(&mut rest, flag, n);
+        match flag {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--ptx" => o.ptx = PathBuf::from(values(1)?[0]),
+            "--anchors" => o.anchors = Some(PathBuf::from(values(1)?[0])),
+            "--size-copy" => o.copy = extents::<2>(flag, &values(2)?)?.into(),
+            "--size-gemm" => o.gemm = extents::<3>(flag, &values(3)?)?.into(),
+            "--only" => o.only = Some(only(values(1)?[0])?),
+            "--runs" => o.runs = runs(values(1)?[0])?,
+            "--check-only" => o.check_only = true,
+            _ => return Err(Error::new(format!("unknown argument `{flag}` (see --help)"))),
+        }
+    }
+    check_sizes(&o)?;
+    Ok(Command::Run(o))
+}
+
+/// The `n` values after `flag`.
+fn take<'a>(rest: &mut impl Iterator<Item = &'a str>, flag: &str, n: usize) -> Result<Vec<&'a str>, Error> {
+    let values: Vec<&str> = rest.take(n).collect();
+    if values.len() == n {
+        Ok(values)
+    } else {
+        Err(Error::new(format!("{flag} needs {n} value{}", if n == 1 { "" } else { "s" })))
+    }
+}
+
+/// `N` extents: positive integers that fit `i32` (cuBLAS's `int`, so also the kernels' `u32`).
+fn extents<const N: usize>(flag: &str, values: &[&str]) -> Result<[u32; N], Error> {
+    let mut out = [0u32; N];
+    for (slot, text) in out.iter_mut().zip(values) {
+        let bad = |why: &str| Error::new(format!("{flag}: `{text}` {why}"));
+        let v: u64 = text.parse().map_err(|_| bad("is not a size (a positive integer)"))?;
+        if v == 0 {
+            return Err(bad("is zero: sizes must be positive"));
+        }
+        *slot =
+            i32::try_from(v).map_err(|_| bad("is too large: an extent must be at most 2147483647"))? as u32;
+    }
+    Ok(out)
+}
+
+/// The value of `--only`.
+fn only(text: &str) -> Result<Only, Error> {
+    match text {
+        "copy" => Ok(Only::Copy),
+        "transpose" => Ok(Only::Transpose),
+        "sgemm" => Ok(Only::Sgemm),
+        _ => Err(Error::new(format!("--only: `{text}` is not one of copy, transpose, sgemm"))),
+    }
+}
+
+/// The value of `--runs`.
+fn runs(text: &str) -> Result<u32, Error> {
+    match text.parse::<u32>() {
+        Ok(r) if (1..=MAX_RUNS).contains(&r) => Ok(r),
+        _ => Err(Error::new(format!("--runs: `{text}` is not a number of runs (1 to {MAX_RUNS})"))),
+    }
+}
+
+/// The bytes of a `rows x cols` `f32` buffer, or an error naming it, with checked arithmetic.
+pub fn buffer_bytes(name: &str, rows: u32, cols: u32) -> Result<u64, Error> {
+    u64::from(rows)
+        .checked_mul(u64::from(cols))
+        .and_then(|e| e.checked_mul(4))
+        .filter(|b| *b <= MAX_BUFFER_BYTES)
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{name} ({rows}x{cols} f32) is larger than the limit of {MAX_BUFFER_BYTES} bytes (2^34) per buffer"
+            ))
+        })
+}
+
+/// Checks every buffer and grid the sizes of `o` lead to.
+fn check_sizes(o: &Options) -> Result<(), Error> {
+    let (m, n) = o.copy;
+    let (gm, gn, gk) = o.gemm;
+    let in_copy = |what: &str| format!("--size-copy {m} {n}: {what}");
+    let in_gemm = |what: &str| format!("--size-gemm {gm} {gn} {gk}: {what}");
+    buffer_bytes(&in_copy("the matrix"), m, n)?;
+    buffer_bytes(&in_gemm("A"), gm, gk)?;
+    buffer_bytes(&in_gemm("B"), gn, gk)?;
+    buffer_bytes(&in_gemm("C"), gm, gn)?;
+    let grids: [(String, Geometry); 3] = [
+        (in_copy(COPY.name), COPY.geometry(m, n)),
+        (in_copy(TRANSPOSE.name), TRANSPOSE.geometry(m, n)),
+        (in_gemm(SGEMM_NT.name), SGEMM_NT.geometry(gm, gn)),
+    ];
+    grids.iter().try_for_each(|(what, g)| g.check(what))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Command, Error> {
+        parse(&line.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    fn error(line: &str) -> String {
+        parse_str(line).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn defaults_and_every_flag() {
+        assert_eq!(parse_str("").unwrap(), Command::Run(Options::default()));
+        let Command::Run(o) = parse_str(
+            "--ptx k.ptx --anchors a.tsv --size-copy 100 200 --size-gemm 1 2 3 --only sgemm --runs 5 --check-only",
+        )
+        .unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(o.ptx, PathBuf::from("k.ptx"));
+        assert_eq!(o.anchors, Some(PathBuf::from("a.tsv")));
+        assert_eq!((o.copy, o.gemm, o.runs, o.check_only), ((100, 200), (1, 2, 3), 5, true));
+        assert!(o.runs(Only::Sgemm) && !o.runs(Only::Copy));
+        assert_eq!(parse_str("--runs 3 --help").unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn bad_sizes_are_refused() {
+        assert!(error("--size-copy 0 8").contains("is zero"));
+        assert!(error("--size-copy 8 x8").contains("`x8` is not a size"));
+        assert!(error("--size-copy 8 -1").contains("is not a size"));
+        assert!(error("--size-gemm 8 8 3000000000").contains("at most 2147483647"));
+        assert!(error("--size-gemm 70000 70000 70000").contains("larger than the limit"));
+        assert!(error("--size-copy 65536 65537").contains("per buffer"));
+        assert!(error("--size-copy 8").contains("needs 2 values"));
+        // 2^32 bytes fit the buffer limit but not the grid: 2^26 columns need 2^20 blocks in y.
+        assert!(error("--size-copy 16 67108864").contains("exceeds CUDA's limits"));
+    }
+
+    #[test]
+    fn bad_flags_are_refused() {
+        assert!(error("--sizes 8 8").contains("unknown argument `--sizes`"));
+        assert!(error("extra").contains("unknown argument"));
+        assert!(error("--only gemm").contains("not one of"));
+        assert!(error("--runs 0").contains("1 to 100000"));
+        assert!(error("--ptx").contains("needs 1 value"));
+    }
+
+    #[test]
+    fn buffer_bytes_use_checked_arithmetic() {
+        assert_eq!(buffer_bytes("x", 8192, 8192).unwrap(), 1 << 28);
+        assert_eq!(buffer_bytes("x", 1 << 16, 1 << 16).unwrap(), 1 << 34);
+        assert!(buffer_bytes("x", u32::MAX, u32::MAX).is_err());
+    }
+}

@@ -1,0 +1,139 @@
+//! `gpu-bench`: the host launcher of const-layout's GPU kernels. It loads the PTX module built
+//! from `gpu/kernels` (by `gpu/ptx` and `tools/gpu/build-ptx.sh`), checks every kernel against a
+//! CPU reference, times it with CUDA events and compares it with anchors measured in the same
+//! process on the same GPU (cuMemcpyDtoD, cuBLAS) and given by other programs (`--anchors`).
+//!
+//! ```text
+//! gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
+//!           [--only copy|transpose|sgemm] [--runs R] [--check-only]
+//! ```
+//!
+//! - `--ptx PATH`: the PTX module (default `target/ptx/const_layout_kernels.ptx`, relative to the
+//!   current directory).
+//! - `--anchors FILE`: one figure a line, `key<TAB>value<TAB>unit` (GB/s, TB/s, GFLOP/s,
+//!   TFLOP/s); blank lines and `#` comments are skipped. `cute_copy` and `torch_copy` are
+//!   compared with `copy_f32`, `cute_sgemm_nt`/`torch_cublas_sgemm_nt` with `sgemm_nt_f32`,
+//!   `cute_sgemm_tn`/`torch_cublas_sgemm_tn` with `sgemm_tn_f32`; `torch_cublas_sgemm` and
+//!   unknown keys are listed as extra rows.
+//! - `--size-copy M N` (default 8192 8192): `copy_f32` and `transpose_f32`;
+//!   `--size-gemm M N K` (default 5120 5120 4096): `sgemm_nt_f32` and `sgemm_tn_f32`.
+//! - `--only copy|transpose|sgemm`, `--runs R` (default 20), `--check-only` (no timing).
+//!
+//! For each kernel: inputs of random non-zero values, outputs poisoned with NaN, one launch, the
+//! result checked (copy and transpose bit for bit; SGEMM: every element finite, 2048 sampled
+//! elements against `f64` dot products and, with cuBLAS, every element against cuBLAS, both
+//! within 1e-5 of `sum_k |a_ik b_jk|`). A failed check ends the program with status 1 before any
+//! timing. Then 3 warm-up launches and `R` launches each between two events; the median is
+//! reported (min and max on stderr): GB/s of bytes read and written for copy and transpose,
+//! TFLOP/s of `2 m n k` for SGEMM. The anchors are timed the same way: cuMemcpyDtoD of the copy
+//! size, and `cublasSgemm` in the matching form (NT: `('N','T')`, TN: `('T','N')`, default math
+//! mode, no TF32), or `n/a (libcublas not found)`. stdout gets the device, the driver and one
+//! markdown table, `| kernel | size | ours | anchor | anchor figure | ours / anchor | check |`;
+//! stderr the progress.
+//!
+//! Errors (bad arguments, sizes whose buffers overflow or exceed 2^34 bytes, a missing PTX file or
+//! kernel, no driver or GPU, any CUDA error by name, a failed check) are one line on stderr,
+//! `gpu-bench: ...`, and status 1; the program does not panic (a library's panic is caught and
+//! reported the same way).
+//!
+//! # The ABI contract
+//!
+//! The PTX entry points (`gpu/ptx`) turn their parameters into tensors without a check; their
+//! safety rests on what this launcher guarantees, and `kernels` is where it is kept:
+//! - each tensor parameter is a `const_layout_device::TensorParam` made by `TensorParam::new`
+//!   (16-byte aligned address, non-negative strides, cosize within the allocation), of the
+//!   `#[repr(C)]` type the entry point declares (`ColMajor` or `RowMajor`), in its order;
+//! - for live, distinct allocations: a parameter borrows its buffer (an input shared, the output
+//!   exclusively), so no buffer is freed while it can be launched with, and buffers are freed on
+//!   the launch stream, after the launches;
+//! - inputs are never written by the kernel and the output overlaps no input;
+//! - the grid, block and shared memory are the kernel crate's own for the output's extents.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+mod anchors;
+mod args;
+mod bench;
+mod blas;
+mod check;
+mod error;
+mod gpu;
+mod kernels;
+mod report;
+mod rng;
+
+use crate::args::{Command, Options};
+use crate::error::{Error, guard};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A progress line on stderr (best effort: a closed stderr is not an error).
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+fn main() -> ExitCode {
+    // Panics are caught by `guard` and reported as one line; the default hook would print more.
+    std::panic::set_hook(Box::new(|_| {}));
+    match guard("internal error", run) {
+        Ok(code) => code,
+        Err(e) => {
+            note(&format!("gpu-bench: {e}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The program; its error is printed by `main`.
+fn run() -> Result<ExitCode, Error> {
+    let args = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string().map_err(|a| Error::new(format!("the argument {a:?} is not UTF-8"))))
+        .collect::<Result<Vec<String>, Error>>()?;
+    let opts = match args::parse(&args)? {
+        Command::Help => {
+            print_stdout(args::USAGE)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Run(opts) => opts,
+    };
+    let anchors = match &opts.anchors {
+        Some(path) => anchors::read(path)?,
+        None => Vec::new(),
+    };
+    let ptx = read_ptx(&opts.ptx)?;
+    let gpu = gpu::Gpu::open(ptx, &opts.ptx.display().to_string())?;
+    let device = gpu.describe()?;
+    let cublas = blas::Blas::open(gpu.stream());
+    let cublas_line = cublas.as_ref().map_or_else(|why| format!("n/a ({why})"), |b| b.version());
+    note(&format!("device: {device}; cuBLAS {cublas_line}"));
+    let rows = bench::run(&gpu, cublas, &opts, &anchors)?;
+    print_stdout(&format!("{}\n{}", header(&opts, &device, &cublas_line), report::table(&rows)))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The lines above the table.
+fn header(opts: &Options, device: &str, cublas: &str) -> String {
+    let timing = if opts.check_only {
+        "none (--check-only)".to_string()
+    } else {
+        format!("CUDA events, median of {} launches after {} warm-ups", opts.runs, gpu::WARMUPS)
+    };
+    format!("device: {device}\ncuBLAS: {cublas}\nPTX: {}\ntiming: {timing}\n", opts.ptx.display())
+}
+
+/// The PTX module's text.
+fn read_ptx(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::new(format!("cannot read the PTX file {}: {e}", path.display())))?;
+    String::from_utf8(bytes)
+        .map_err(|_| Error::new(format!("the PTX file {} is not UTF-8 text", path.display())))
+}
+
+/// Writes `text` to stdout (a closed stdout is an error, not a panic).
+fn print_stdout(text: &str) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::new(format!("writing to stdout: {e}")))
+}
