@@ -14,12 +14,14 @@ mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/gpu.txt"
 ANCHORS=$OUT/anchors.tsv
 : > "$ANCHORS"
-for form in "N T nt" "T N tn"; do
-  set -- $form
+cute_sgemm() { # TRANS_A TRANS_B KEY
   "$G/cute_sgemm_2" 5120 5120 4096 "$1" "$2" > "$OUT/cute_sgemm_$3.log" 2>&1
+  local v
   v=$(sed -n 's/.*\[ *\([0-9.]*\)\]GFlop\/s.*/\1/p' "$OUT/cute_sgemm_$3.log" | tail -1)
   if [ -n "$v" ]; then printf 'cute_sgemm_%s\t%s\tGFLOP/s\n' "$3" "$v" >> "$ANCHORS"; else echo "CuTe sgemm_2 $1$2 failed: $(tail -2 "$OUT/cute_sgemm_$3.log")"; fi
-done
+}
+cute_sgemm N T nt
+cute_sgemm T N tn
 if python3 -c 'import torch' 2> /dev/null; then
   python3 "$ROOT/tools/gpu/torch_anchors.py" 5120 5120 4096 8192 8192 >> "$ANCHORS" 2> "$OUT/torch.log" ||
     echo "PyTorch anchors failed: $(tail -2 "$OUT/torch.log")"

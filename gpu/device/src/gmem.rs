@@ -214,7 +214,7 @@ mod sealed {
 
 /// What the device layer's tensors need of a view: unchecked loads (the tensor proves the bound).
 /// Implemented by [`Gmem`] and [`GmemMut`]; sealed.
-pub trait Memory: Copy + sealed::Sealed {
+pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     /// The element type.
     type Elem: Word;
     /// The number of elements.
@@ -234,6 +234,12 @@ pub trait Memory: Copy + sealed::Sealed {
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     fn address_of(&self, i: usize) -> u64;
+    /// The view of elements `n..len` (a tile's elements from its origin on).
+    ///
+    /// # Safety
+    /// `n <= len`.
+    #[doc(hidden)]
+    unsafe fn skip(&self, n: usize) -> Self;
     #[doc(hidden)]
     #[cfg(not(target_arch = "nvptx64"))]
     fn cells(&self) -> &[AtomicU32];
@@ -278,6 +284,13 @@ macro_rules! memory {
             #[cfg(not(target_arch = "nvptx64"))]
             fn cells(&self) -> &[AtomicU32] {
                 self.cells
+            }
+            #[inline(always)]
+            unsafe fn skip(&self, n: usize) -> Self {
+                #[cfg(target_arch = "nvptx64")]
+                return $name { addr: self.addr + 4 * n as u64, len: self.len - n, elem: PhantomData };
+                #[cfg(not(target_arch = "nvptx64"))]
+                return $name { cells: &self.cells[n..], len: self.len - n, elem: PhantomData };
             }
         }
     )*};

@@ -69,6 +69,11 @@ pub enum ParamError {
         /// The allocation's length in elements.
         len: u64,
     },
+    /// The layout reaches past 2^32 elements: offsets in device tiles are 32-bit.
+    TooLarge {
+        /// The layout's cosize.
+        cosize: u64,
+    },
     /// The layout's runtime integers do not fit the parameter form.
     Layout(LayoutError),
 }
@@ -86,6 +91,9 @@ impl fmt::Display for ParamError {
             ParamError::TooSmall { cosize, len } => {
                 write!(f, "the layout reaches element {} but the allocation has {len}", cosize)
             }
+            ParamError::TooLarge { cosize } => {
+                write!(f, "the layout reaches element {cosize}, past the 2^32 elements of a device tensor")
+            }
             ParamError::Layout(e) => write!(f, "{e}"),
         }
     }
@@ -97,7 +105,8 @@ where
 {
     /// The parameter for the tensor laid out as `layout` in the allocation of `len` elements at
     /// device address `addr`: checks that the address is 16-byte aligned, the strides are
-    /// non-negative, the layout's cosize is at most `len`, and its runtime integers fit 32 bits.
+    /// non-negative, the layout's cosize is at most `len` and at most 2^32, and its runtime
+    /// integers fit 32 bits.
     pub fn new(addr: u64, len: usize, layout: &Layout<(S0, S1), (D0, D1)>) -> Result<Self, ParamError> {
         if !addr.is_multiple_of(16) {
             return Err(ParamError::Misaligned { addr });
@@ -111,6 +120,9 @@ where
         let cosize = layout.cosize().value() as u64;
         if cosize > len as u64 {
             return Err(ParamError::TooSmall { cosize, len: len as u64 });
+        }
+        if cosize > crate::tensor::MAX_COSIZE {
+            return Err(ParamError::TooLarge { cosize });
         }
         let layout = LayoutParam::new(layout).map_err(ParamError::Layout)?;
         Ok(TensorParam { addr, len: len as u64, layout, elem: PhantomData })

@@ -31,6 +31,10 @@ use const_layout::int::Int;
 use const_layout::{C, Layout};
 use core::marker::PhantomData;
 
+/// The largest cosize of a device tensor: offsets inside a tile are computed in 32 bits (as
+/// CuTe's `int` strides are), from a 64-bit address of the tile's origin.
+pub const MAX_COSIZE: u64 = 1 << 32;
+
 /// Access by single elements (any layout).
 #[derive(Clone, Copy, Debug)]
 pub struct Scalar;
@@ -74,12 +78,13 @@ const fn unit_mode<D0: Int, D1: Int>() -> Option<usize> {
 }
 
 impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, D1, Scalar> {
-    /// A tensor of `mem` laid out as `layout`; `None` if a stride is negative or an offset of the
-    /// layout falls outside the view (`cosize > len`).
+    /// A tensor of `mem` laid out as `layout`; `None` if a stride is negative, an offset of the
+    /// layout falls outside the view (`cosize > len`), or the cosize exceeds [`MAX_COSIZE`].
     #[inline(always)]
     pub fn new(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Option<Self> {
         let (d0, d1) = (layout.stride().0.value(), layout.stride().1.value());
-        if d0 < 0 || d1 < 0 || layout.cosize().value() as usize > mem.len() {
+        let cosize = layout.cosize().value() as u64;
+        if d0 < 0 || d1 < 0 || cosize > mem.len() as u64 || cosize > MAX_COSIZE {
             return None;
         }
         Some(GlobalTensor { mem, layout, access: PhantomData })
@@ -88,7 +93,8 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, 
     /// A tensor whose checks the host made ([`TensorParam`](crate::TensorParam)).
     ///
     /// # Safety
-    /// The strides are non-negative and the layout's cosize is at most `mem.len()`.
+    /// The strides are non-negative and the layout's cosize is at most `mem.len()` and
+    /// [`MAX_COSIZE`].
     #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     #[inline(always)]
     pub(crate) unsafe fn new_unchecked(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Self {
@@ -98,7 +104,7 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, 
 
 /// A tile, wholly inside its tensor or cut by its edge: what [`GlobalTensor::local_tile`] returns.
 #[derive(Clone, Copy, Debug)]
-pub enum Tiled<Tn, const B0: isize, const B1: isize> {
+pub enum Tiled<Tn: DeviceTensor, const B0: isize, const B1: isize> {
     /// Every coordinate of the tile is inside the tensor: no predicate.
     Full(GlobalTile<Tn, B0, B1, Full>),
     /// The tile reaches past the tensor's shape in some mode: accesses are predicated.
@@ -123,6 +129,10 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     fn extents(&self) -> (usize, usize);
     /// The offset of `(i, j)`; meaningful (and below the view's length) only inside the shape.
     fn offset(&self, i: usize, j: usize) -> usize;
+    /// The layout's function `i * d0 + j * d1` in 32-bit arithmetic: exact whenever the result is
+    /// an offset of the tensor (below its cosize, at most [`MAX_COSIZE`]), which is how tiles use
+    /// it (a coordinate's offset from the tile's origin). CuTe's `int` strides do the same.
+    fn offset32(&self, i: u32, j: u32) -> u32;
     /// The same tensor with 128-bit access along its unit-stride mode, if that is exact: a mode
     /// has the static stride 1, its extent is a multiple of 4 and the other stride is too (the
     /// view's base is 16-byte aligned, which [`TensorParam`](crate::TensorParam) checks). Then
@@ -153,11 +163,12 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     ) -> Tiled<Self, B0, B1> {
         let (r0, r1) = residue(self.extents(), tiler, coord);
         let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
+        let base = tile_base(self, origin, r0 > 0 && r1 > 0);
         if r0 >= B0 && r1 >= B1 {
-            Tiled::Full(GlobalTile { tensor: *self, origin, pred: Full })
+            Tiled::Full(GlobalTile { tensor: *self, base, origin, pred: Full })
         } else {
-            let pred = Partial { r0: r0.clamp(0, B0) as usize, r1: r1.clamp(0, B1) as usize };
-            Tiled::Partial(GlobalTile { tensor: *self, origin, pred })
+            let pred = Partial { r0: r0.clamp(0, B0) as u32, r1: r1.clamp(0, B1) as u32 };
+            Tiled::Partial(GlobalTile { tensor: *self, base, origin, pred })
         }
     }
 
@@ -172,7 +183,21 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     ) -> Option<GlobalTile<Self, B0, B1, P>> {
         let (r0, r1) = residue(self.extents(), tiler, coord);
         let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
-        Some(GlobalTile { tensor: *self, origin, pred: P::new(r0, r1, B0, B1)? })
+        let pred = P::new(r0, r1, B0, B1)?;
+        Some(GlobalTile { tensor: *self, base: tile_base(self, origin, r0 > 0 && r1 > 0), origin, pred })
+    }
+}
+
+/// The view from a tile's origin on, when the origin is inside the tensor (`inside`); the whole
+/// view otherwise (no access is made through it then: every coordinate is predicated off).
+#[inline(always)]
+fn tile_base<T: DeviceTensor>(t: &T, origin: (usize, usize), inside: bool) -> T::Mem {
+    if inside {
+        // SAFETY: the origin is inside the shape, so its offset is below the cosize, at most the
+        // view's length (the tensor's invariant).
+        unsafe { t.memory().skip(t.offset(origin.0, origin.1)) }
+    } else {
+        t.memory()
     }
 }
 
@@ -213,6 +238,11 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
         self.layout.crd2idx((i, j)) as usize
     }
     #[inline(always)]
+    fn offset32(&self, i: u32, j: u32) -> u32 {
+        let d = self.layout.stride();
+        i.wrapping_mul(d.0.value() as u32).wrapping_add(j.wrapping_mul(d.1.value() as u32))
+    }
+    #[inline(always)]
     fn vectorized(self) -> Option<Self::Vectorized> {
         let (s, d) = (self.layout.shape(), self.layout.stride());
         let (extent, other) = match const { unit_mode::<D0, D1>() } {
@@ -246,7 +276,7 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
     /// if this kind cannot represent it.
     fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self>;
     /// Whether `(i, j)`, inside the tile's extents, is inside the shape.
-    fn contains(&self, i: usize, j: usize) -> bool;
+    fn contains(&self, i: u32, j: u32) -> bool;
     /// The extents inside the shape, given the tile's.
     fn extents(&self, b0: usize, b1: usize) -> (usize, usize);
 }
@@ -258,8 +288,8 @@ pub struct Full;
 /// A tile cut by the tensor's edge: `r0 x r1` of it is inside.
 #[derive(Clone, Copy, Debug)]
 pub struct Partial {
-    r0: usize,
-    r1: usize,
+    r0: u32,
+    r1: u32,
 }
 
 impl sealed::Sealed for Full {}
@@ -269,7 +299,7 @@ impl Residue for Full {
         if r0 >= b0 && r1 >= b1 { Some(Full) } else { None }
     }
     #[inline(always)]
-    fn contains(&self, _: usize, _: usize) -> bool {
+    fn contains(&self, _: u32, _: u32) -> bool {
         true
     }
     #[inline(always)]
@@ -282,23 +312,25 @@ impl sealed::Sealed for Partial {}
 impl Residue for Partial {
     #[inline(always)]
     fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self> {
-        Some(Partial { r0: r0.clamp(0, b0) as usize, r1: r1.clamp(0, b1) as usize })
+        Some(Partial { r0: r0.clamp(0, b0) as u32, r1: r1.clamp(0, b1) as u32 })
     }
     #[inline(always)]
-    fn contains(&self, i: usize, j: usize) -> bool {
+    fn contains(&self, i: u32, j: u32) -> bool {
         i < self.r0 && j < self.r1
     }
     #[inline(always)]
     fn extents(&self, _: usize, _: usize) -> (usize, usize) {
-        (self.r0, self.r1)
+        (self.r0 as usize, self.r1 as usize)
     }
 }
 
 /// A `B0 x B1` tile of a [`GlobalTensor`] `Tn` at an origin, with its predicate `P`. Coordinates
 /// are the tile's own, `(0..B0, 0..B1)`.
 #[derive(Clone, Copy, Debug)]
-pub struct GlobalTile<Tn, const B0: isize, const B1: isize, P> {
+pub struct GlobalTile<Tn: DeviceTensor, const B0: isize, const B1: isize, P> {
     tensor: Tn,
+    /// The view from the origin's offset on.
+    base: Tn::Mem,
     origin: (usize, usize),
     pred: P,
 }
@@ -319,30 +351,32 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     /// CuTe's predicate (`elem_less(identity(crd), shape)`): whether tile coordinate `crd` is in
     /// the tile and inside the tensor.
     #[inline(always)]
-    pub fn contains(&self, (i, j): (usize, usize)) -> bool {
-        i < B0 as usize && j < B1 as usize && self.pred.contains(i, j)
+    pub fn contains(&self, (i, j): (u32, u32)) -> bool {
+        i < B0 as u32 && j < B1 as u32 && self.pred.contains(i, j)
     }
 
-    /// The offset of a contained coordinate.
+    /// The offset of a contained coordinate from the tile's origin: the layout is linear in each
+    /// mode, so it is the layout at `(i, j)` itself, and it is below the cosize (at most 2^32):
+    /// computed in 32 bits, added to the origin's 64-bit address (one `IMAD.WIDE` an access).
     #[inline(always)]
-    fn offset(&self, (i, j): (usize, usize)) -> usize {
-        self.tensor.offset(self.origin.0 + i, self.origin.1 + j)
+    fn offset(&self, (i, j): (u32, u32)) -> usize {
+        self.tensor.offset32(i, j) as usize
     }
 
     /// The element at tile coordinate `crd`, or `None` outside the tensor.
     #[inline(always)]
-    pub fn load(&self, crd: (usize, usize)) -> Option<<Tn::Mem as Memory>::Elem> {
+    pub fn load(&self, crd: (u32, u32)) -> Option<<Tn::Mem as Memory>::Elem> {
         if !self.contains(crd) {
             return None;
         }
         // SAFETY: `crd` is inside the tensor's shape, so its offset is below the cosize, which is
         // at most the view's length (the tensor's invariant); strides are non-negative.
-        Some(unsafe { self.tensor.memory().load_at(self.offset(crd)) })
+        Some(unsafe { self.base.load_at(self.offset(crd)) })
     }
 
     /// [`load`](Self::load), zero outside the tensor (CuTe's zero-filling copy).
     #[inline(always)]
-    pub fn load_or_zero(&self, crd: (usize, usize)) -> <Tn::Mem as Memory>::Elem {
+    pub fn load_or_zero(&self, crd: (u32, u32)) -> <Tn::Mem as Memory>::Elem {
         self.load(crd).unwrap_or_default()
     }
 
@@ -352,7 +386,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     #[inline(always)]
     pub fn copy_async<const N: usize>(
         &self,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
@@ -360,11 +394,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
         let d = dst.address(di);
         #[cfg(target_arch = "nvptx64")]
         {
-            let src = if inside {
-                self.tensor.memory().address_of(self.offset(crd))
-            } else {
-                self.tensor.memory().address_of(0)
-            };
+            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
             // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
             // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
             unsafe { crate::arch::cp_async4(d, src, if inside { 4 } else { 0 }) };
@@ -382,10 +412,10 @@ impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Resi
 {
     /// Store `v` at tile coordinate `crd` if it is inside the tensor (CuTe's `copy_if`).
     #[inline(always)]
-    pub fn store(&self, crd: (usize, usize), v: <Tn::Mem as Memory>::Elem) {
+    pub fn store(&self, crd: (u32, u32), v: <Tn::Mem as Memory>::Elem) {
         if self.contains(crd) {
             // SAFETY: as in `load`; the view is writable.
-            unsafe { self.tensor.memory().store_at(self.offset(crd), v) }
+            unsafe { self.base.store_at(self.offset(crd), v) }
         }
     }
 }
@@ -409,7 +439,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
     /// Whether `crd` starts a vector: its coordinate along the unit-stride mode is a multiple of 4
     /// (faults otherwise) and it is inside the tensor.
     #[inline(always)]
-    fn vector_inside(&self, crd: (usize, usize)) -> bool {
+    fn vector_inside(&self, crd: (u32, u32)) -> bool {
         let along = if Self::VMODE == 0 { crd.0 } else { crd.1 };
         if along % 4 != 0 {
             fault("a vector access starts at a coordinate that is not a multiple of 4");
@@ -420,7 +450,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
     /// The 4 elements from tile coordinate `crd` along the unit-stride mode, in one 128-bit load,
     /// or `None` outside the tensor. `crd`'s coordinate along that mode is a multiple of 4.
     #[inline(always)]
-    pub fn load4(&self, crd: (usize, usize)) -> Option<[<Tn::Mem as Memory>::Elem; 4]> {
+    pub fn load4(&self, crd: (u32, u32)) -> Option<[<Tn::Mem as Memory>::Elem; 4]> {
         if !self.vector_inside(crd) {
             return None;
         }
@@ -428,7 +458,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         // unit-stride mode, whose extent is a multiple of 4, so all four are inside; the offset is
         // a multiple of 4 (the other stride is, and the tile origin is, since the tile extent is),
         // so with the 16-byte aligned base the access is aligned (`vectorized`'s invariant).
-        Some(unsafe { self.tensor.memory().load4_at(self.offset(crd)) })
+        Some(unsafe { self.base.load4_at(self.offset(crd)) })
     }
 
     /// Copy the 4 elements from `crd` into `dst[di..di + 4]` asynchronously (`cp.async` of 16
@@ -436,7 +466,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
     #[inline(always)]
     pub fn copy_async4<const N: usize>(
         &self,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
@@ -447,11 +477,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         let d = dst.address(di);
         #[cfg(target_arch = "nvptx64")]
         {
-            let src = if inside {
-                self.tensor.memory().address_of(self.offset(crd))
-            } else {
-                self.tensor.memory().address_of(0)
-            };
+            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
             // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16
             // bytes inside the array; when `inside`, `src` is 16 readable, aligned bytes (as in
             // `load4`); otherwise nothing is read.
@@ -472,10 +498,10 @@ impl<Tn: DeviceTensor<Access = Vector4, Mem: MemoryMut>, const B0: isize, const 
     /// Store 4 elements from tile coordinate `crd` along the unit-stride mode in one 128-bit
     /// store, if inside the tensor.
     #[inline(always)]
-    pub fn store4(&self, crd: (usize, usize), v: [<Tn::Mem as Memory>::Elem; 4]) {
+    pub fn store4(&self, crd: (u32, u32), v: [<Tn::Mem as Memory>::Elem; 4]) {
         if self.vector_inside(crd) {
             // SAFETY: as in `load4`; the view is writable.
-            unsafe { self.tensor.memory().store4_at(self.offset(crd), v) }
+            unsafe { self.base.store4_at(self.offset(crd), v) }
         }
     }
 }
@@ -503,7 +529,7 @@ pub trait Access: sealed::Sealed {
     #[doc(hidden)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
     ) -> [<Tn::Mem as Memory>::Elem; 4];
     #[doc(hidden)]
     fn store_vec4<
@@ -513,7 +539,7 @@ pub trait Access: sealed::Sealed {
         P: Residue,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         v: [<Tn::Mem as Memory>::Elem; 4],
     );
     #[doc(hidden)]
@@ -525,7 +551,7 @@ pub trait Access: sealed::Sealed {
         const N: usize,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     );
@@ -533,7 +559,8 @@ pub trait Access: sealed::Sealed {
 
 /// The coordinate `k` steps from `crd` along the unit-stride mode of `Tn` (mode 0 if none).
 #[inline(always)]
-fn step<Tn: DeviceTensor>(crd: (usize, usize), k: usize) -> (usize, usize) {
+fn step<Tn: DeviceTensor>(crd: (u32, u32), k: usize) -> (u32, u32) {
+    let k = k as u32;
     if Tn::UNIT_MODE == Some(1) { (crd.0, crd.1 + k) } else { (crd.0 + k, crd.1) }
 }
 
@@ -542,7 +569,7 @@ impl Access for Scalar {
     #[inline(always)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
     ) -> [<Tn::Mem as Memory>::Elem; 4] {
         core::array::from_fn(|k| tile.load_or_zero(step::<Tn>(crd, k)))
     }
@@ -554,7 +581,7 @@ impl Access for Scalar {
         P: Residue,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         v: [<Tn::Mem as Memory>::Elem; 4],
     ) {
         for (k, x) in v.into_iter().enumerate() {
@@ -570,7 +597,7 @@ impl Access for Scalar {
         const N: usize,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
@@ -585,7 +612,7 @@ impl Access for Vector4 {
     #[inline(always)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
     ) -> [<Tn::Mem as Memory>::Elem; 4] {
         tile.load4(crd).unwrap_or_default()
     }
@@ -597,7 +624,7 @@ impl Access for Vector4 {
         P: Residue,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         v: [<Tn::Mem as Memory>::Elem; 4],
     ) {
         tile.store4(crd, v)
@@ -611,7 +638,7 @@ impl Access for Vector4 {
         const N: usize,
     >(
         tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
@@ -624,7 +651,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     /// zero where outside the tensor: one 128-bit load on a [`Vector4`] tensor (`crd` then a
     /// multiple of 4 along that mode), four predicated loads on a [`Scalar`] one.
     #[inline(always)]
-    pub fn load_vec4(&self, crd: (usize, usize)) -> [<Tn::Mem as Memory>::Elem; 4] {
+    pub fn load_vec4(&self, crd: (u32, u32)) -> [<Tn::Mem as Memory>::Elem; 4] {
         <Tn::Access as Access>::load_vec4(self, crd)
     }
 
@@ -634,7 +661,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     #[inline(always)]
     pub fn copy_async_vec4<const N: usize>(
         &self,
-        crd: (usize, usize),
+        crd: (u32, u32),
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
@@ -648,7 +675,7 @@ impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Resi
     /// Store 4 elements from `crd` along the tensor's unit-stride mode where inside the tensor:
     /// one 128-bit store on a [`Vector4`] tensor, four predicated stores on a [`Scalar`] one.
     #[inline(always)]
-    pub fn store_vec4(&self, crd: (usize, usize), v: [<Tn::Mem as Memory>::Elem; 4]) {
+    pub fn store_vec4(&self, crd: (u32, u32), v: [<Tn::Mem as Memory>::Elem; 4]) {
         <Tn::Access as Access>::store_vec4(self, crd, v)
     }
 }

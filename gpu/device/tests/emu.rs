@@ -145,7 +145,7 @@ fn tiles_predicate_their_residue_and_copy_asynchronously() {
         let (b, t) = (block_idx(), thread_idx().x as usize);
         let s = SmemRegion::dynamic().array::<u32, 32>(0).unwrap();
         let tile = a.local_tile_as::<Partial, 8, 4>((C, C), (b.x, b.y)).unwrap();
-        tile.copy_async((t % 8, t / 8), s, t);
+        tile.copy_async(((t % 8) as u32, (t / 8) as u32), s, t);
         cp_async_commit();
         cp_async_wait::<0>();
         sync_threads();

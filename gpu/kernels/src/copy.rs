@@ -97,21 +97,21 @@ fn copy_tile<S, D, P, const VEC: bool>(
     // CuTe's TiledCopy: (thread, value) -> coordinate in the 128x8 tile the threads cover.
     let (tile, tv) = make_layout_tv(ThrLayout::default(), ValLayout::default());
     let coords = composition(tile, tv);
-    let (m, n): (usize, usize) = coords.coord((t.get(), 0usize));
+    let (m, n): (u32, u32) = coords.coord((t.get(), 0usize));
     let mut frag = [[<S::Mem as Memory>::Elem::default(); 4]; 8];
     unroll!(r in 0..8 => {
         frag[r] = if VEC {
-            s.load_vec4((m, n + 8 * r))
+            s.load_vec4((m, n + 8 * r as u32))
         } else {
-            core::array::from_fn(|v| s.load_or_zero((m + v, n + 8 * r)))
+            core::array::from_fn(|v| s.load_or_zero((m + v as u32, n + 8 * r as u32)))
         };
     });
     unroll!(r in 0..8 => {
         if VEC {
-            d.store_vec4((m, n + 8 * r), frag[r]);
+            d.store_vec4((m, n + 8 * r as u32), frag[r]);
         } else {
             unroll!(v in 0..4 => {
-                d.store((m + v, n + 8 * r), frag[r][v]);
+                d.store((m + v as u32, n + 8 * r as u32), frag[r][v]);
             });
         }
     });

@@ -171,14 +171,14 @@ fn copy_operand<P: Residue, T: DeviceTensor<Mem: Memory<Elem = f32>>>(
     if T::UNIT_MODE == Some(0) {
         // 4 consecutive rows of one k: contiguous in global and in shared memory.
         let (tile_layout, tv) = make_layout_tv(CopyThreadsMajor::default(), CopyValuesMajor::default());
-        let (i, p): (usize, usize) = composition(tile_layout, tv).coord((t.get(), 0usize));
+        let (i, p): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
         tile.copy_async_vec4((i, p), dst, s.crd2idx((i, p)) as usize);
     } else {
         // 4 consecutive k of one row: contiguous in global, a column of the m-major shared tile.
         let (tile_layout, tv) = make_layout_tv(CopyThreadsK::default(), CopyValuesK::default());
-        let (i, p): (usize, usize) = composition(tile_layout, tv).coord((t.get(), 0usize));
+        let (i, p): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
         unroll!(v in 0..4 => {
-            tile.copy_async((i, p + v), dst, s.crd2idx((i, p + v)) as usize);
+            tile.copy_async((i, p + v as u32), dst, s.crd2idx((i, p + v as u32)) as usize);
         });
     }
 }
@@ -207,7 +207,7 @@ where
     });
     // This thread's 8x8 values of C: rows 4 tx + 64 h + i, columns 4 ty + 64 g + j.
     let (tile_layout, tv) = make_layout_tv(MmaThreads::default(), MmaValues::default());
-    let (row, col): (usize, usize) = composition(tile_layout, tv).coord((t.get(), 0usize));
+    let (row, col): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
     let mut acc = [[0f32; 8]; 8];
     let s = SmemOperand::default();
     // Stage indices as u32: 32-bit counters where usize would cost register pairs.
@@ -228,8 +228,8 @@ where
             let mut fa = [0f32; 8];
             let mut fb = [0f32; 8];
             unroll!(h in 0..2 => {
-                let x = ra.load4(s.crd2idx((row + 64 * h, p)) as usize);
-                let y = rb.load4(s.crd2idx((col + 64 * h, p)) as usize);
+                let x = ra.load4(s.crd2idx((row + 64 * h as u32, p)) as usize);
+                let y = rb.load4(s.crd2idx((col + 64 * h as u32, p)) as usize);
                 unroll!(q in 0..4 => {
                     fa[4 * h + q] = x[q];
                     fb[4 * h + q] = y[q];
@@ -252,7 +252,7 @@ where
 fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>>(
     c: Cm,
     acc: &[[f32; 8]; 8],
-    (row, col): (usize, usize),
+    (row, col): (u32, u32),
     args: Args,
 ) {
     let tile = match c.local_tile_as::<P, 128, 128>((C, C), args.coord) {
@@ -262,7 +262,7 @@ fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>>(
     let (alpha, beta) = (args.alpha, args.beta);
     unroll!(h in 0..2 => {
         unroll!(j in 0..8 => {
-            let crd = (row + 64 * h, col + 64 * (j / 4) + j % 4);
+            let crd = (row + 64 * h as u32, col + (64 * (j / 4) + j % 4) as u32);
             let old = if beta == 0.0 { [0.0; 4] } else { tile.load_vec4(crd) };
             let mut out = [0f32; 4];
             unroll!(i in 0..4 => {

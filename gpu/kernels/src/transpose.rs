@@ -119,7 +119,7 @@ fn transpose_block<S, D>(
 
 /// The first coordinate of thread `t`'s vector in the tile its thread and value layouts cover.
 #[inline(always)]
-fn first_coord<Thr, Val>(thr: Thr, val: Val, t: Thread<THREADS>) -> (usize, usize)
+fn first_coord<Thr, Val>(thr: Thr, val: Val, t: Thread<THREADS>) -> (u32, u32)
 where
     Thr: const_layout::layout::computed::StaticLayout,
     Val: const_layout::layout::computed::StaticLayout,
@@ -144,19 +144,19 @@ fn transpose_tile<S, D, P>(
     let (m, n) = first_coord(ReadThreads::default(), ReadValues::default(), t);
     let mut rows = [[<S::Mem as Memory>::Elem::default(); 4]; 4];
     unroll!(r in 0..4 => {
-        rows[r] = s.load_vec4((m + 16 * r, n));
+        rows[r] = s.load_vec4((m + 16 * r as u32, n));
     });
     unroll!(r in 0..4 => {
-        tile.store4(sw.crd2idx((m + 16 * r, n)) as usize, rows[r]);
+        tile.store4(sw.crd2idx((m + 16 * r as u32, n)) as usize, rows[r]);
     });
     sync_threads();
     // Columns out: the 32x32 block the write layouts cover, twice down and twice across.
     let (m, n) = first_coord(WriteThreads::default(), WriteValues::default(), t);
     unroll!(q in 0..4 => {
-        let (i, j) = (m + 32 * (q % 2), n + 32 * (q / 2));
+        let (i, j) = (m + 32 * (q % 2) as u32, n + 32 * (q / 2) as u32);
         let mut column = [<S::Mem as Memory>::Elem::default(); 4];
         unroll!(k in 0..4 => {
-            column[k] = tile.load(sw.crd2idx((i + k, j)) as usize);
+            column[k] = tile.load(sw.crd2idx((i + k as u32, j)) as usize);
         });
         d.store_vec4((i, j), column);
     });
