@@ -186,6 +186,82 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         let pred = P::new(r0, r1, B0, B1)?;
         Some(GlobalTile { tensor: *self, base: tile_base(self, origin, r0 > 0 && r1 > 0), origin, pred })
     }
+
+    /// CuTe's `local_tile(tensor, tiler, (row, _))`: the `B0 x B1` tiles of block row `row`, one
+    /// for each coordinate along mode 1 (a GEMM's k tiles), taken in turn with
+    /// [`TileSeq::tile`]. The row's origin address is computed once; each tile is one step of
+    /// `B1` columns from it, and a [`Full`] sequence knows how many of its tiles are whole.
+    #[inline(always)]
+    fn local_tile_seq<P: Residue, const B0: isize, const B1: isize>(
+        &self,
+        tiler: (C<B0>, C<B1>),
+        row: u32,
+    ) -> TileSeq<Self, B0, B1, P> {
+        let (r0, _) = residue(self.extents(), tiler, (row, 0));
+        let extent1 = self.extents().1;
+        let origin0 = row as usize * B0 as usize;
+        let whole = if r0 >= B0 { (extent1 / B1 as usize).min(u32::MAX as usize) as u32 } else { 0 };
+        // Only used when at least tile 1 is whole, and then below the cosize: 32 bits suffice.
+        let step = self.offset(0, B1 as usize).min(u32::MAX as usize) as u32;
+        TileSeq {
+            tensor: *self,
+            base: tile_base(self, (origin0, 0), r0 > 0 && extent1 > 0),
+            origin0,
+            whole,
+            step,
+            pred: core::marker::PhantomData,
+        }
+    }
+}
+
+/// The tiles of one block row of a tensor along its mode 1: see
+/// [`DeviceTensor::local_tile_seq`].
+#[derive(Clone, Copy, Debug)]
+pub struct TileSeq<Tn: DeviceTensor, const B0: isize, const B1: isize, P> {
+    tensor: Tn,
+    /// The view from the row's origin `(origin0, 0)` on (the whole view if it is outside).
+    base: Tn::Mem,
+    origin0: usize,
+    /// How many tiles from the start are wholly inside the tensor.
+    whole: u32,
+    /// The offset of `(0, B1)`: one tile along mode 1 (capped: only used for whole tiles).
+    step: u32,
+    pred: core::marker::PhantomData<P>,
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> TileSeq<Tn, B0, B1, P> {
+    /// Tile `k` of the row: for a [`Full`] sequence, `None` unless it lies wholly inside the
+    /// tensor; for a [`Partial`] one, always, predicated.
+    #[inline(always)]
+    pub fn tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, P>> {
+        P::seq_tile(self, k)
+    }
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Full> {
+    #[inline(always)]
+    fn whole_tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, Full>> {
+        if k >= self.whole {
+            return None;
+        }
+        // SAFETY: tile k is whole, so its origin (origin0, k B1) is inside the shape and its offset
+        // from the row's origin, k * step, stays below the rest of the view (the tensor's
+        // invariant, as in `tile_base`).
+        let base = unsafe { self.base.skip((k as u64 * self.step as u64) as usize) };
+        Some(GlobalTile {
+            tensor: self.tensor,
+            base,
+            origin: (self.origin0, k as usize * B1 as usize),
+            pred: Full,
+        })
+    }
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Partial> {
+    #[inline(always)]
+    fn cut_tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, Partial>> {
+        self.tensor.local_tile_as::<Partial, B0, B1>((C, C), ((self.origin0 / B0 as usize) as u32, k))
+    }
 }
 
 /// The view from a tile's origin on, when the origin is inside the tensor (`inside`); the whole
@@ -279,6 +355,11 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
     fn contains(&self, i: u32, j: u32) -> bool;
     /// The extents inside the shape, given the tile's.
     fn extents(&self, b0: usize, b1: usize) -> (usize, usize);
+    #[doc(hidden)]
+    fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
+        seq: &TileSeq<Tn, B0, B1, Self>,
+        k: u32,
+    ) -> Option<GlobalTile<Tn, B0, B1, Self>>;
 }
 
 /// A tile wholly inside its tensor: only the static extents bound a coordinate.
@@ -306,6 +387,13 @@ impl Residue for Full {
     fn extents(&self, b0: usize, b1: usize) -> (usize, usize) {
         (b0, b1)
     }
+    #[inline(always)]
+    fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
+        seq: &TileSeq<Tn, B0, B1, Self>,
+        k: u32,
+    ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
+        seq.whole_tile(k)
+    }
 }
 
 impl sealed::Sealed for Partial {}
@@ -321,6 +409,13 @@ impl Residue for Partial {
     #[inline(always)]
     fn extents(&self, _: usize, _: usize) -> (usize, usize) {
         (self.r0 as usize, self.r1 as usize)
+    }
+    #[inline(always)]
+    fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
+        seq: &TileSeq<Tn, B0, B1, Self>,
+        k: u32,
+    ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
+        seq.cut_tile(k)
     }
 }
 

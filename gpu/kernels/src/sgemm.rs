@@ -43,7 +43,7 @@
 use const_layout::layout::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
 use const_layout_device::{
-    DeviceTensor, Dim3, Full, GlobalTile, Memory, MemoryMut, Partial, Residue, SmemArray, SmemRegion, Thread,
+    DeviceTensor, Dim3, Full, Memory, MemoryMut, Partial, Residue, SmemArray, SmemRegion, Thread, TileSeq,
     block_idx, cp_async_commit, cp_async_wait, fault, fma, sync_threads, unroll,
 };
 
@@ -58,13 +58,15 @@ pub const BK: usize = 8;
 /// Shared-memory stages: tiles in flight.
 pub const STAGES: usize = 3;
 /// Shared memory per block: `STAGES` tiles of `A` and of `B`.
-pub const SMEM_BYTES: u32 = (STAGES * (BM + BN) * BK * 4) as u32;
+pub const SMEM_BYTES: u32 = (STAGES * 2 * STAGE * 4) as u32;
 
-/// One stage of an operand's shared tile, m-major (n-major for `B`): `(_128,_8):(_1,_128)`.
-/// The stages follow one another (`STAGES` of them).
-pub type SmemOperand = layout_type!((128, 8):(1, 128));
+/// One stage of an operand's shared tile, m-major (n-major for `B`) with 4 elements of padding
+/// between its columns: `(_128,_8):(_1,_132)` (`BK` columns). The padding makes the TN copy's writes (8
+/// consecutive `k` of 4 rows from one warp) fall in 32 distinct banks; 132 keeps every column
+/// 16-byte aligned for the 128-bit reads. The stages follow one another (`STAGES` of them).
+pub type SmemOperand = layout_type!((128, 8):(1, 132));
 /// Elements of one stage of one operand.
-const STAGE: usize = BM * BK;
+const STAGE: usize = 132 * BK;
 /// The compute threads: 16x16, the first mode fastest (CuTe's `Layout<Shape<_16,_16>>`).
 pub type MmaThreads = layout_type!((16, 16));
 /// A thread's values in one 64x64 repetition: a 4x4 block.
@@ -74,11 +76,12 @@ pub type MmaValues = layout_type!((4, 4));
 pub type CopyThreadsMajor = layout_type!((32, 8));
 /// See [`CopyThreadsMajor`].
 pub type CopyValuesMajor = layout_type!((4, 1));
-/// Copying an operand whose unit stride is along `k` (TN): 128x2 threads, each 4 consecutive
-/// elements of `k`.
-pub type CopyThreadsK = layout_type!((128, 2));
+/// Copying an operand whose unit stride is along `k` (TN): 32x8 threads, `k` fastest (a warp
+/// reads 4 rows of 8 consecutive `k`: whole 32-byte sectors), one element each, 4 times down the
+/// tile (CuTe's TN `Layout<Shape<_32,_8>,Stride<_8,_1>>`).
+pub type CopyThreadsK = layout_type!((32, 8):(8, 1));
 /// See [`CopyThreadsK`].
-pub type CopyValuesK = layout_type!((1, 4));
+pub type CopyValuesK = layout_type!((1, 1));
 
 /// The grid for an `m x n` result: one block per 128x128 tile.
 pub fn grid(m: u32, n: u32) -> Dim3 {
@@ -116,8 +119,8 @@ where
         fault("sgemm: the shapes of A (m,k), B (n,k) and C (m,n) do not match");
     }
     let (Some(sa), Some(sb)) = (
-        smem.array::<f32, { BM * BK * STAGES }>(0),
-        smem.array::<f32, { BN * BK * STAGES }>((BM * BK * STAGES * 4) as u32),
+        smem.array::<f32, { STAGE * STAGES }>(0),
+        smem.array::<f32, { STAGE * STAGES }>((STAGE * STAGES * 4) as u32),
     ) else {
         fault("sgemm: the block has less shared memory than SMEM_BYTES");
     };
@@ -131,7 +134,9 @@ where
     match (a.vectorized(), b.vectorized(), c.vectorized()) {
         (Some(a), Some(b), Some(c)) if full => block_tile::<Full, _, _, _>(a, b, c, args),
         (Some(a), Some(b), Some(c)) => block_tile::<Partial, _, _, _>(a, b, c, args),
-        _ if full => block_tile::<Full, _, _, _>(a, b, c, args),
+        // Tensors that forbid 128-bit access are rare (a leading dimension that is not a multiple
+        // of 4): one predicated path serves all their blocks, which keeps the kernel's code (and
+        // its registers) to three variants.
         _ => block_tile::<Partial, _, _, _>(a, b, c, args),
     }
 }
@@ -148,38 +153,40 @@ struct Args {
     k_tiles: u32,
 }
 
-/// The tile of an operand (`BM x BK` of `A` or `BN x BK` of `B`) for k tile `kt`.
-#[inline(always)]
-fn operand_tile<P: Residue, T: DeviceTensor>(x: T, row: u32, kt: u32) -> GlobalTile<T, 128, 8, P> {
-    match x.local_tile_as::<P, 128, 8>((C, C), (row, kt)) {
-        Some(tile) => tile,
-        None => fault("sgemm: a tile the block expected whole is cut"),
-    }
-}
+/// An operand's k tiles (`BM x BK` of `A` or `BN x BK` of `B`) for the block's row.
+type Ktiles<T, P> = TileSeq<T, 128, { BK as isize }, P>;
 
 /// Issue the asynchronous copy of an operand's k tile into its shared stage.
 #[inline(always)]
 fn copy_operand<P: Residue, T: DeviceTensor<Mem: Memory<Elem = f32>>>(
-    x: T,
-    row: u32,
+    tiles: &Ktiles<T, P>,
     kt: u32,
     dst: Stage,
     t: Thread<THREADS>,
 ) {
-    let tile = operand_tile::<P, T>(x, row, kt);
+    let Some(tile) = tiles.tile(kt) else {
+        fault("sgemm: a tile the block expected whole is cut");
+    };
     let s = SmemOperand::default();
     if T::UNIT_MODE == Some(0) {
         // 4 consecutive rows of one k: contiguous in global and in shared memory.
         let (tile_layout, tv) = make_layout_tv(CopyThreadsMajor::default(), CopyValuesMajor::default());
         let (i, p): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
-        tile.copy_async_vec4((i, p), dst, s.crd2idx((i, p)) as usize);
+        for r in 0..BK as u32 / 8 {
+            let crd = (i, p + 8 * r);
+            tile.copy_async_vec4(crd, dst, s.crd2idx(crd) as usize);
+        }
     } else {
-        // 4 consecutive k of one row: contiguous in global, a column of the m-major shared tile.
+        // One element of each 32x8 block: k contiguous across the warp in global memory, each
+        // element to its transposed place in the m-major shared tile.
         let (tile_layout, tv) = make_layout_tv(CopyThreadsK::default(), CopyValuesK::default());
         let (i, p): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
-        unroll!(v in 0..4 => {
-            tile.copy_async((i, p + v as u32), dst, s.crd2idx((i, p + v as u32)) as usize);
-        });
+        for r in 0..BK as u32 / 8 {
+            unroll!(q in 0..4 => {
+                let crd = (i + 32 * q as u32, p + 8 * r);
+                tile.copy_async(crd, dst, s.crd2idx(crd) as usize);
+            });
+        }
     }
 }
 
@@ -193,10 +200,14 @@ where
     Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
 {
     let Args { sa, sb, coord, t, k_tiles, .. } = args;
+    let (a_tiles, b_tiles) = (
+        a.local_tile_seq::<P, 128, { BK as isize }>((C, C), coord.0),
+        b.local_tile_seq::<P, 128, { BK as isize }>((C, C), coord.1),
+    );
     let issue = |kt: u32, stage: u32| {
         let at = stage as usize * STAGE;
-        copy_operand::<P, A>(a, coord.0, kt, sa.part::<STAGE>(at), t);
-        copy_operand::<P, B>(b, coord.1, kt, sb.part::<STAGE>(at), t);
+        copy_operand::<P, A>(&a_tiles, kt, sa.part::<STAGE>(at), t);
+        copy_operand::<P, B>(&b_tiles, kt, sb.part::<STAGE>(at), t);
     };
     // Prologue: the first STAGES - 1 tiles in flight (empty groups past the end keep the count).
     unroll!(s in 0..2 => {
@@ -224,23 +235,32 @@ where
         cp_async_commit();
         let at = read as usize * STAGE;
         let (ra, rb) = (sa.part::<STAGE>(at), sb.part::<STAGE>(at));
-        unroll!(p in 0..8 => {
-            let mut fa = [0f32; 8];
-            let mut fb = [0f32; 8];
-            unroll!(h in 0..2 => {
-                let x = ra.load4(s.crd2idx((row + 64 * h as u32, p)) as usize);
-                let y = rb.load4(s.crd2idx((col + 64 * h as u32, p)) as usize);
-                unroll!(q in 0..4 => {
-                    fa[4 * h + q] = x[q];
-                    fb[4 * h + q] = y[q];
+        for k8 in 0..BK as u32 / 8 {
+            unroll!(p8 in 0..8 => {
+                let p = 8 * k8 + p8 as u32;
+                let mut fa = [0f32; 8];
+                let mut fb = [0f32; 8];
+                unroll!(h in 0..2 => {
+                    let x = ra.load4(s.crd2idx((row + 64 * h as u32, p)) as usize);
+                    let y = rb.load4(s.crd2idx((col + 64 * h as u32, p)) as usize);
+                    unroll!(q in 0..4 => {
+                        fa[4 * h + q] = x[q];
+                        fb[4 * h + q] = y[q];
+                    });
+                });
+                // CuTe's serpentine order: two rows at a time, the columns forward then back, so
+                // consecutive FFMAs share both operands (the register reuse caches hold them).
+                unroll!(i2 in 0..4 => {
+                    unroll!(jj in 0..8 => {
+                        let j = if i2 % 2 == 0 { jj } else { 7 - jj };
+                        unroll!(ii in 0..2 => {
+                            let i = 2 * i2 + ii;
+                            acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
+                        });
+                    });
                 });
             });
-            unroll!(i in 0..8 => {
-                unroll!(j in 0..8 => {
-                    acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
-                });
-            });
-        });
+        }
         read = if read == last { 0 } else { read + 1 };
         write = if write == last { 0 } else { write + 1 };
     }
