@@ -5,15 +5,18 @@
 //!
 //! Each block computes a 128x128 tile of `C` with 256 threads, walking `k` in tiles of 8:
 //! - **Copy.** The 128x8 tiles of `A` and `B` go from global to shared memory with `cp.async`
-//!   (three stages in flight, so loads overlap the arithmetic), zero-filled outside the tensors.
+//!   (two stages: the next tile's copy overlaps this tile's arithmetic), zero-filled outside the
+//!   tensors.
 //!   A thread copies 4 elements: along the unit-stride mode when that is the tile's first mode
-//!   (NT: one 16-byte `cp.async`), else 4 elements along `k` into their transposed places (TN).
-//!   Shared tiles are m-major (`(_128,_8):(_1,_128)`, one per stage).
+//!   (NT: one 16-byte `cp.async`), else one element of each of four 32x8 blocks, `k` contiguous
+//!   across the warp, into their transposed places (TN). Shared tiles are m-major, padded
+//!   (`(_128,_8):(_1,_132)`, one per stage) so the transposed writes meet no bank conflict.
 //! - **Compute.** CuTe's `TiledMMA` of 16x16 threads, each thread a 4x4 value block
-//!   (`make_layout_tv((16,16), (4,4))`, a 64x64 tile), repeated 2x2 over the 128x128 tile: a
+//!   (`make_layout_tv(threads, (4,4))`, a 64x64 tile), repeated 2x2 over the 128x128 tile: a
 //!   thread owns 8x8 values of `C` in registers and per `k` reads 8 values of `A` and 8 of `B`
 //!   as four 128-bit shared loads (CuTe's `sgemm_2` reads them as 16 single ones) for 64 fused
-//!   multiply-adds.
+//!   multiply-adds. The thread layout puts each warp on an 8x4 block of threads
+//!   ([`MmaThreads`]), which halves the distinct shared addresses a warp reads.
 //! - **Epilogue.** `alpha * acc + beta * C`, stored 4 elements along `m` at a time (128-bit
 //!   where `C` allows it); `C` is not read when `beta` is 0 (BLAS's rule).
 //!
@@ -55,8 +58,9 @@ pub const BM: usize = 128;
 pub const BN: usize = 128;
 /// See [`BM`].
 pub const BK: usize = 8;
-/// Shared-memory stages: tiles in flight.
-pub const STAGES: usize = 3;
+/// Shared-memory stages: the tile being computed and the one being copied (measured on an H100:
+/// two stages at least as fast as three or four here, with fewer registers).
+pub const STAGES: usize = 2;
 /// Shared memory per block: `STAGES` tiles of `A` and of `B`.
 pub const SMEM_BYTES: u32 = (STAGES * 2 * STAGE * 4) as u32;
 
@@ -67,8 +71,12 @@ pub const SMEM_BYTES: u32 = (STAGES * 2 * STAGE * 4) as u32;
 pub type SmemOperand = layout_type!((128, 8):(1, 132));
 /// Elements of one stage of one operand.
 const STAGE: usize = 132 * BK;
-/// The compute threads: 16x16, the first mode fastest (CuTe's `Layout<Shape<_16,_16>>`).
-pub type MmaThreads = layout_type!((16, 16));
+/// The compute threads: 16x16 in tiles of 8x4 per warp, `((_8,_2),(_4,_4)):((_1,_32),(_8,_64))`:
+/// lane `l` is thread `(l % 8, l / 8)` of its warp's 8x4 tile and the 8 warps are 2x4 of those
+/// tiles. A warp then reads 8 distinct 128-bit values of `A` and 4 of `B` for each `k` (one
+/// shared-memory wavefront each), where CuTe's `Layout<Shape<_16,_16>>` (a warp as 16x2
+/// threads) reads 16 and 2 (three wavefronts): 46.1 against 43.4 TFLOP/s on an H100.
+pub type MmaThreads = layout_type!(((8, 2), (4, 4)):((1, 32), (8, 64)));
 /// A thread's values in one 64x64 repetition: a 4x4 block.
 pub type MmaValues = layout_type!((4, 4));
 /// Copying an operand whose unit stride is along the tile's first mode (NT): 32x8 threads,
@@ -210,12 +218,12 @@ where
         copy_operand::<P, B>(&b_tiles, kt, sb.part::<STAGE>(at), t);
     };
     // Prologue: the first STAGES - 1 tiles in flight (empty groups past the end keep the count).
-    unroll!(s in 0..2 => {
-        if (s as u32) < k_tiles {
-            issue(s as u32, s as u32);
+    for s in 0..STAGES as u32 - 1 {
+        if s < k_tiles {
+            issue(s, s);
         }
         cp_async_commit();
-    });
+    }
     // This thread's 8x8 values of C: rows 4 tx + 64 h + i, columns 4 ty + 64 g + j.
     let (tile_layout, tv) = make_layout_tv(MmaThreads::default(), MmaValues::default());
     let (row, col): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));

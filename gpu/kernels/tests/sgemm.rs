@@ -151,3 +151,46 @@ fn mismatched_shapes_fault() {
     let e = launch(&cfg, || sgemm::sgemm(ta, tb, tc, 1.0, 0.0, SmemRegion::dynamic())).unwrap_err();
     assert!(e.to_string().contains("do not match"), "{e}");
 }
+
+/// The thread and value layouts the kernel uses, checked against what it relies on: the 256
+/// threads' 8x8 values cover the 128x128 tile once; a warp reads 8 distinct 128-bit values of `A`
+/// and 4 of `B` for each `k` (one shared-memory wavefront each); the TN copy's transposed writes
+/// into the padded shared tile meet no bank conflict.
+#[test]
+fn thread_layouts_cover_the_tile_and_spare_the_banks() {
+    use const_layout::layout::computed::{composition, make_layout_tv};
+    use sgemm::{CopyThreadsK, CopyValuesK, MmaThreads, MmaValues, SmemOperand};
+    let (tile, tv) = make_layout_tv(MmaThreads::default(), MmaValues::default());
+    let mma = composition(tile, tv);
+    let mut seen = vec![0u8; 128 * 128];
+    for t in 0..256usize {
+        let (row, col): (usize, usize) = mma.coord((t, 0usize));
+        assert_eq!((row % 4, col % 4), (0, 0));
+        for v in 0..16usize {
+            let c: (usize, usize) = mma.coord((t, v));
+            assert_eq!(c, (row + v % 4, col + v / 4), "thread {t} value {v}");
+        }
+        for (i, j) in (0..8).flat_map(|i| (0..8).map(move |j| (i, j))) {
+            seen[(row + 64 * (i / 4) + i % 4) + 128 * (col + 64 * (j / 4) + j % 4)] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&s| s == 1));
+    for warp in 0..8 {
+        let coords: Vec<(usize, usize)> = (0..32).map(|l| mma.coord((32 * warp + l, 0usize))).collect();
+        let rows: std::collections::BTreeSet<_> = coords.iter().map(|c| c.0).collect();
+        let cols: std::collections::BTreeSet<_> = coords.iter().map(|c| c.1).collect();
+        assert_eq!((rows.len(), cols.len()), (8, 4), "warp {warp}");
+    }
+    let (tile, tv) = make_layout_tv(CopyThreadsK::default(), CopyValuesK::default());
+    let copy = composition(tile, tv);
+    let s = SmemOperand::default();
+    for warp in 0..8 {
+        let banks: std::collections::BTreeSet<_> = (0..32)
+            .map(|l| {
+                let (i, p): (usize, usize) = copy.coord((32 * warp + l, 0usize));
+                s.crd2idx((i, p)) as usize % 32
+            })
+            .collect();
+        assert_eq!(banks.len(), 32, "TN copy, warp {warp}");
+    }
+}
