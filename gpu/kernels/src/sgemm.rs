@@ -260,7 +260,7 @@ where
                 // consecutive FFMAs share both operands (the register reuse caches hold them).
                 unroll!(i2 in 0..4 => {
                     unroll!(jj in 0..8 => {
-                        let j = if i2 % 2 == 0 { jj } else { 7 - jj };
+                        let j = if i2.is_multiple_of(2) { jj } else { 7 - jj };
                         unroll!(ii in 0..2 => {
                             let i = 2 * i2 + ii;
                             acc[i][j] = fma(fa[i], fb[j], acc[i][j]);
