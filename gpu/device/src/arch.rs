@@ -278,3 +278,17 @@ pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
     };
     d
 }
+
+/// `add.s64`: an address plus a byte offset, opaque to the optimizer. A tile's origin address is
+/// computed once this way and stays in a register, so that each access adds its 32-bit offset to
+/// it (one `IMAD.WIDE.U32`); left to itself, the optimizer folds the origin's 64-bit offset into
+/// every access's arithmetic (a 64-bit add and shift each).
+#[inline(always)]
+pub(crate) fn add_address(addr: u64, bytes: u64) -> u64 {
+    let r: u64;
+    // SAFETY: arithmetic on registers; no memory is accessed.
+    unsafe {
+        asm!("add.s64 {r}, {a}, {b};", r = out(reg64) r, a = in(reg64) addr, b = in(reg64) bytes, options(pure, nomem, nostack))
+    };
+    r
+}

@@ -234,12 +234,20 @@ pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     #[doc(hidden)]
     #[cfg(target_arch = "nvptx64")]
     fn address_of(&self, i: usize) -> u64;
-    /// The view of elements `n..len` (a tile's elements from its origin on).
+    /// The view of elements `n..len` (a tile's elements from its origin on), its address held
+    /// opaque to the optimizer (see `arch::add_address`).
     ///
     /// # Safety
     /// `n <= len`.
     #[doc(hidden)]
     unsafe fn skip(&self, n: usize) -> Self;
+    /// [`Memory::skip`] with the address left to the optimizer: for a view whose offset changes
+    /// in a loop (the next k tile), where folding it into the accesses costs nothing.
+    ///
+    /// # Safety
+    /// `n <= len`.
+    #[doc(hidden)]
+    unsafe fn advance(&self, n: usize) -> Self;
     #[doc(hidden)]
     #[cfg(not(target_arch = "nvptx64"))]
     fn cells(&self) -> &[AtomicU32];
@@ -286,9 +294,16 @@ macro_rules! memory {
                 self.cells
             }
             #[inline(always)]
-            unsafe fn skip(&self, n: usize) -> Self {
+            unsafe fn advance(&self, n: usize) -> Self {
                 #[cfg(target_arch = "nvptx64")]
                 return $name { addr: self.addr + 4 * n as u64, len: self.len - n, elem: PhantomData };
+                #[cfg(not(target_arch = "nvptx64"))]
+                return $name { cells: &self.cells[n..], len: self.len - n, elem: PhantomData };
+            }
+            #[inline(always)]
+            unsafe fn skip(&self, n: usize) -> Self {
+                #[cfg(target_arch = "nvptx64")]
+                return $name { addr: crate::arch::add_address(self.addr, 4 * n as u64), len: self.len - n, elem: PhantomData };
                 #[cfg(not(target_arch = "nvptx64"))]
                 return $name { cells: &self.cells[n..], len: self.len - n, elem: PhantomData };
             }

@@ -161,14 +161,13 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         tiler: (C<B0>, C<B1>),
         coord: (u32, u32),
     ) -> Tiled<Self, B0, B1> {
-        let (r0, r1) = residue(self.extents(), tiler, coord);
-        let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
-        let base = tile_base(self, origin, r0 > 0 && r1 > 0);
-        if r0 >= B0 && r1 >= B1 {
-            Tiled::Full(GlobalTile { tensor: *self, base, origin, pred: Full })
-        } else {
-            let pred = Partial { r0: r0.clamp(0, B0) as u32, r1: r1.clamp(0, B1) as u32 };
-            Tiled::Partial(GlobalTile { tensor: *self, base, origin, pred })
+        match self.local_tile_as::<Full, B0, B1>(tiler, coord) {
+            Some(tile) => Tiled::Full(tile),
+            None => match self.local_tile_as::<Partial, B0, B1>(tiler, coord) {
+                Some(tile) => Tiled::Partial(tile),
+                // A Partial tile always exists.
+                None => crate::thread::fault("local_tile: no tile"),
+            },
         }
     }
 
@@ -181,10 +180,11 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         tiler: (C<B0>, C<B1>),
         coord: (u32, u32),
     ) -> Option<GlobalTile<Self, B0, B1, P>> {
-        let (r0, r1) = residue(self.extents(), tiler, coord);
+        let () = TileExtents::<B0, B1>::CHECK;
+        let _ = tiler;
         let origin = (coord.0 as usize * B0 as usize, coord.1 as usize * B1 as usize);
-        let pred = P::new(r0, r1, B0, B1)?;
-        Some(GlobalTile { tensor: *self, base: tile_base(self, origin, r0 > 0 && r1 > 0), origin, pred })
+        let (pred, inside) = P::new(self.extents(), coord, B0, B1)?;
+        Some(GlobalTile { tensor: *self, base: tile_base(self, origin, inside), origin, pred })
     }
 
     /// CuTe's `local_tile(tensor, tiler, (row, _))`: the `B0 x B1` tiles of block row `row`, one
@@ -197,15 +197,22 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         tiler: (C<B0>, C<B1>),
         row: u32,
     ) -> TileSeq<Self, B0, B1, P> {
-        let (r0, _) = residue(self.extents(), tiler, (row, 0));
-        let extent1 = self.extents().1;
+        let () = TileExtents::<B0, B1>::CHECK;
+        let _ = tiler;
+        let (extent0, extent1) = self.extents();
         let origin0 = row as usize * B0 as usize;
-        let whole = if r0 >= B0 { (extent1 / B1 as usize).min(u32::MAX as usize) as u32 } else { 0 };
+        // Whole rows: `row < extent0 / B0` (a division by a constant, and 32-bit arithmetic for
+        // 32-bit extents); then the first `extent1 / B1` tiles are whole.
+        let whole = if (row as usize) < extent0 / B0 as usize {
+            (extent1 / B1 as usize).min(u32::MAX as usize) as u32
+        } else {
+            0
+        };
         // Only used when at least tile 1 is whole, and then below the cosize: 32 bits suffice.
         let step = self.offset(0, B1 as usize).min(u32::MAX as usize) as u32;
         TileSeq {
             tensor: *self,
-            base: tile_base(self, (origin0, 0), r0 > 0 && extent1 > 0),
+            base: tile_base(self, (origin0, 0), origin0 < extent0 && extent1 > 0),
             origin0,
             whole,
             step,
@@ -247,7 +254,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Ful
         // SAFETY: tile k is whole, so its origin (origin0, k B1) is inside the shape and its offset
         // from the row's origin, k * step, stays below the rest of the view (the tensor's
         // invariant, as in `tile_base`).
-        let base = unsafe { self.base.skip((k as u64 * self.step as u64) as usize) };
+        let base = unsafe { self.base.advance((k as u64 * self.step as u64) as usize) };
         Some(GlobalTile {
             tensor: self.tensor,
             base,
@@ -277,18 +284,20 @@ fn tile_base<T: DeviceTensor>(t: &T, origin: (usize, usize), inside: bool) -> T:
     }
 }
 
+/// A tile's static extents, checked when a tile of them is taken: positive, and at most 2^24 (so
+/// that block coordinates times extents, and tile coordinates, stay far inside their types).
+struct TileExtents<const B0: isize, const B1: isize>;
+
+impl<const B0: isize, const B1: isize> TileExtents<B0, B1> {
+    const CHECK: () =
+        assert!(B0 > 0 && B1 > 0 && B0 <= 1 << 24 && B1 <= 1 << 24, "tile extents must be in 1..=2^24");
+}
+
 /// The extents left from tile `coord`'s origin to the end of the shape (possibly negative).
 #[inline(always)]
-fn residue<const B0: isize, const B1: isize>(
-    extents: (usize, usize),
-    _: (C<B0>, C<B1>),
-    coord: (u32, u32),
-) -> (isize, isize) {
-    const {
-        assert!(B0 > 0 && B1 > 0 && B0 <= 1 << 24 && B1 <= 1 << 24, "tile extents must be in 1..=2^24");
-    }
+fn residue(extents: (usize, usize), (b0, b1): (isize, isize), coord: (u32, u32)) -> (isize, isize) {
     // u32 coordinates times extents up to 2^24 stay far inside isize, and so do checked extents.
-    (extents.0 as isize - coord.0 as isize * B0, extents.1 as isize - coord.1 as isize * B1)
+    (extents.0 as isize - coord.0 as isize * b0, extents.1 as isize - coord.1 as isize * b1)
 }
 
 impl<M, S0, S1, D0, D1, V> sealed::Sealed for GlobalTensor<M, S0, S1, D0, D1, V> {}
@@ -348,9 +357,10 @@ mod sealed {
 /// How a tile bounds its coordinates: [`Full`] (its static extents) or [`Partial`] (the residue
 /// too). Sealed.
 pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
-    /// The predicate of a `b0 x b1` tile with `r0 x r1` left to the end of the shape, or `None`
-    /// if this kind cannot represent it.
-    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self>;
+    /// The predicate of the `b0 x b1` tile at block coordinate `coord` of a tensor of `extents`,
+    /// and whether the tile's origin is inside the tensor; `None` if this kind cannot represent
+    /// the tile.
+    fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)>;
     /// Whether `(i, j)`, inside the tile's extents, is inside the shape.
     fn contains(&self, i: u32, j: u32) -> bool;
     /// The extents inside the shape, given the tile's.
@@ -376,8 +386,10 @@ pub struct Partial {
 impl sealed::Sealed for Full {}
 impl Residue for Full {
     #[inline(always)]
-    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self> {
-        if r0 >= b0 && r1 >= b1 { Some(Full) } else { None }
+    fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
+        let (r0, r1) = residue(extents, (b0, b1), coord);
+        let whole = r0 >= b0 && r1 >= b1;
+        if whole { Some((Full, true)) } else { None }
     }
     #[inline(always)]
     fn contains(&self, _: u32, _: u32) -> bool {
@@ -399,8 +411,9 @@ impl Residue for Full {
 impl sealed::Sealed for Partial {}
 impl Residue for Partial {
     #[inline(always)]
-    fn new(r0: isize, r1: isize, b0: isize, b1: isize) -> Option<Self> {
-        Some(Partial { r0: r0.clamp(0, b0) as u32, r1: r1.clamp(0, b1) as u32 })
+    fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
+        let (r0, r1) = residue(extents, (b0, b1), coord);
+        Some((Partial { r0: r0.clamp(0, b0) as u32, r1: r1.clamp(0, b1) as u32 }, r0 > 0 && r1 > 0))
     }
     #[inline(always)]
     fn contains(&self, i: u32, j: u32) -> bool {
