@@ -210,7 +210,10 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         };
         // Only used when at least tile 1 is whole, and then below the cosize: 32 bits suffice.
         let step = self.offset(0, B1 as usize).min(u32::MAX as usize) as u32;
+        let inside = origin0 < extent0;
+        let count = if inside { extent1.div_ceil(B1 as usize).min(u32::MAX as usize) as u32 } else { 0 };
         TileSeq {
+            count,
             tensor: *self,
             base: tile_base(self, (origin0, 0), origin0 < extent0 && extent1 > 0),
             origin0,
@@ -231,6 +234,8 @@ pub struct TileSeq<Tn: DeviceTensor, const B0: isize, const B1: isize, P> {
     origin0: usize,
     /// How many tiles from the start are wholly inside the tensor.
     whole: u32,
+    /// How many tiles reach into the tensor: `ceil(extent1 / B1)` (0 when the row is outside).
+    count: u32,
     /// The offset of `(0, B1)`: one tile along mode 1 (capped: only used for whole tiles).
     step: u32,
     pred: core::marker::PhantomData<P>,
@@ -242,6 +247,14 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> TileSeq<Tn,
     #[inline(always)]
     pub fn tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, P>> {
         P::seq_tile(self, k)
+    }
+
+    /// How many tiles [`tile`](Self::tile) gives: the whole ones for a [`Full`] sequence, every
+    /// one that reaches into the tensor for a [`Partial`] one. A loop bounded by it takes tiles
+    /// without a failed check, which the optimizer sees: the check folds away.
+    #[inline(always)]
+    pub fn count(&self) -> u32 {
+        P::seq_count(self.whole, self.count)
     }
 }
 
@@ -370,6 +383,8 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
         seq: &TileSeq<Tn, B0, B1, Self>,
         k: u32,
     ) -> Option<GlobalTile<Tn, B0, B1, Self>>;
+    #[doc(hidden)]
+    fn seq_count(whole: u32, count: u32) -> u32;
 }
 
 /// A tile wholly inside its tensor: only the static extents bound a coordinate.
@@ -406,6 +421,10 @@ impl Residue for Full {
     ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
         seq.whole_tile(k)
     }
+    #[inline(always)]
+    fn seq_count(whole: u32, _: u32) -> u32 {
+        whole
+    }
 }
 
 impl sealed::Sealed for Partial {}
@@ -429,6 +448,10 @@ impl Residue for Partial {
         k: u32,
     ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
         seq.cut_tile(k)
+    }
+    #[inline(always)]
+    fn seq_count(_: u32, count: u32) -> u32 {
+        count
     }
 }
 

@@ -138,7 +138,7 @@ where
     let full = m as isize - (coord.0 as isize * BM as isize) >= BM as isize
         && n as isize - (coord.1 as isize * BN as isize) >= BN as isize
         && k % BK == 0;
-    let args = Args { alpha, beta, sa, sb, coord, t, k_tiles: k.div_ceil(BK) as u32 };
+    let args = Args { alpha, beta, sa, sb, coord, t };
     match (a.vectorized(), b.vectorized(), c.vectorized()) {
         (Some(a), Some(b), Some(c)) if full => block_tile::<Full, _, _, _>(a, b, c, args),
         (Some(a), Some(b), Some(c)) => block_tile::<Partial, _, _, _>(a, b, c, args),
@@ -158,7 +158,6 @@ struct Args {
     sb: Stages,
     coord: (u32, u32),
     t: Thread<THREADS>,
-    k_tiles: u32,
 }
 
 /// An operand's k tiles (`BM x BK` of `A` or `BN x BK` of `B`) for the block's row.
@@ -207,11 +206,14 @@ where
     B: DeviceTensor<Mem: Memory<Elem = f32>>,
     Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
 {
-    let Args { sa, sb, coord, t, k_tiles, .. } = args;
+    let Args { sa, sb, coord, t, .. } = args;
     let (a_tiles, b_tiles) = (
         a.local_tile_seq::<P, 128, { BK as isize }>((C, C), coord.0),
         b.local_tile_seq::<P, 128, { BK as isize }>((C, C), coord.1),
     );
+    // Both sequences have ceil(k / BK) tiles (k tiles all whole in a `Full` block): bounding the
+    // loop by their counts lets the optimizer drop the check in `tile`.
+    let k_tiles = a_tiles.count().min(b_tiles.count());
     let issue = |kt: u32, stage: u32| {
         let at = stage as usize * STAGE;
         copy_operand::<P, A>(&a_tiles, kt, sa.part::<STAGE>(at), t);
@@ -229,10 +231,9 @@ where
     let (row, col): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
     let mut acc = [[0f32; 8]; 8];
     let s = SmemOperand::default();
-    // Stage indices as u32: 32-bit counters where usize would cost register pairs.
-    let last = STAGES as u32 - 1;
-    let (mut read, mut write) = (0u32, last);
     for kt in 0..k_tiles {
+        // Tile kt is in stage kt % STAGES (a mask for two stages).
+        let (read, write) = (kt % STAGES as u32, (kt + STAGES as u32 - 1) % STAGES as u32);
         // Tile kt has landed (at most STAGES - 2 younger groups pending), for every thread, and
         // every thread is done with the stage the next copy overwrites.
         cp_async_wait::<{ (STAGES - 2) as u32 }>();
@@ -269,8 +270,6 @@ where
                 });
             });
         }
-        read = if read == last { 0 } else { read + 1 };
-        write = if write == last { 0 } else { write + 1 };
     }
     epilogue::<P, Cm>(c, &acc, (row, col), args);
 }
