@@ -231,18 +231,22 @@ where
     let (row, col): (u32, u32) = composition(tile_layout, tv).coord((t.get(), 0usize));
     let mut acc = [[0f32; 8]; 8];
     let s = SmemOperand::default();
-    for kt in 0..k_tiles {
-        // Tile kt is in stage kt % STAGES (a mask for two stages).
-        let (read, write) = (kt % STAGES as u32, (kt + STAGES as u32 - 1) % STAGES as u32);
+    // One k tile: wait for it, start the copy of the tile STAGES - 1 ahead, compute. `read` and
+    // `write` are its stages; the loop below passes them as constants. A macro, not a closure:
+    // the body is large, and a closure called three times is not inlined (the accumulators would
+    // go to local memory).
+    macro_rules! step {
+        ($kt:expr, $read:expr, $write:expr) => {{
+        let (kt, read, write): (u32, usize, usize) = ($kt, $read, $write);
         // Tile kt has landed (at most STAGES - 2 younger groups pending), for every thread, and
         // every thread is done with the stage the next copy overwrites.
         cp_async_wait::<{ (STAGES - 2) as u32 }>();
         sync_threads();
         if kt + (STAGES as u32 - 1) < k_tiles {
-            issue(kt + STAGES as u32 - 1, write);
+            issue(kt + STAGES as u32 - 1, write as u32);
         }
         cp_async_commit();
-        let at = read as usize * STAGE;
+        let at = read * STAGE;
         let (ra, rb) = (sa.part::<STAGE>(at), sb.part::<STAGE>(at));
         for k8 in 0..BK as u32 / 8 {
             unroll!(p8 in 0..8 => {
@@ -270,6 +274,19 @@ where
                 });
             });
         }
+        }};
+    }
+    // The k loop unrolled by the stage count, so that every stage's shared addresses are constants
+    // (a rotating stage index costs integer instructions every k tile).
+    const { assert!(STAGES == 2, "the k loop is unrolled for two stages") };
+    let mut kt = 0;
+    while kt + 1 < k_tiles {
+        step!(kt, 0, 1);
+        step!(kt + 1, 1, 0);
+        kt += 2;
+    }
+    if kt < k_tiles {
+        step!(kt, 0, 1);
     }
     epilogue::<P, Cm>(c, &acc, (row, col), args);
 }
