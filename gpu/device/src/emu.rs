@@ -231,12 +231,20 @@ pub(crate) fn with<R>(f: impl FnOnce(&mut Ctx) -> R) -> R {
     })
 }
 
-fn silence_abandon() {
+std::thread_local! {
+    /// Whether this OS thread runs an emulated GPU thread: its panics are the launch's result
+    /// (`EmuError`), not messages for the terminal.
+    static EMULATED: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Keep emulated threads' panics off the terminal (a failing launch of 256 threads would print
+/// 256 messages); the launch returns the first one.
+fn silence_emulated_threads() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<Abandon>().is_none() {
+            if !EMULATED.with(|e| e.get()) {
                 previous(info);
             }
         }));
@@ -271,7 +279,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
             cfg.dynamic_smem_bytes
         )));
     }
-    silence_abandon();
+    silence_emulated_threads();
     let threads = threads as usize;
     let words = cfg.dynamic_smem_bytes.div_ceil(4) as usize;
     let warps = threads.div_ceil(32);
@@ -306,6 +314,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
 }
 
 fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
+    EMULATED.with(|e| e.set(true));
     let (b, threads) = (launch.cfg.block, launch.threads);
     let thread =
         Dim3 { x: (linear as u32) % b.x, y: (linear as u32 / b.x) % b.y, z: linear as u32 / (b.x * b.y) };

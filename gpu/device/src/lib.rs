@@ -45,8 +45,8 @@ pub use math::fma;
 pub use param::{ParamError, TensorParam};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{
-    Access, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar, TileSeq,
-    Tiled, Vector4, cp_async_commit, cp_async_wait,
+    Access, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar, Shifted,
+    TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
 pub use thread::{Dim3, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use word::Word;

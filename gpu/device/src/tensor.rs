@@ -129,10 +129,11 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     fn extents(&self) -> (usize, usize);
     /// The offset of `(i, j)`; meaningful (and below the view's length) only inside the shape.
     fn offset(&self, i: usize, j: usize) -> usize;
-    /// The layout's function `i * d0 + j * d1` in 32-bit arithmetic: exact whenever the result is
-    /// an offset of the tensor (below its cosize, at most [`MAX_COSIZE`]), which is how tiles use
-    /// it (a coordinate's offset from the tile's origin). CuTe's `int` strides do the same.
-    fn offset32(&self, i: u32, j: u32) -> u32;
+    /// The strides as 32-bit integers: exact for every mode of extent 2 or more (a stride there
+    /// is below the cosize, at most [`MAX_COSIZE`]); a mode of extent 1 has only the coordinate
+    /// 0, which any value multiplies to 0. Tiles compute offsets from them, as CuTe's `int`
+    /// strides do.
+    fn strides32(&self) -> (u32, u32);
     /// The same tensor with 128-bit access along its unit-stride mode, if that is exact: a mode
     /// has the static stride 1, its extent is a multiple of 4 and the other stride is too (the
     /// view's base is 16-byte aligned, which [`TensorParam`](crate::TensorParam) checks). Then
@@ -284,6 +285,13 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Par
     }
 }
 
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Shifted> {
+    #[inline(always)]
+    fn shifted_tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, Shifted>> {
+        self.tensor.local_tile_as::<Shifted, B0, B1>((C, C), ((self.origin0 / B0 as usize) as u32, k))
+    }
+}
+
 /// The view from a tile's origin on, when the origin is inside the tensor (`inside`); the whole
 /// view otherwise (no access is made through it then: every coordinate is predicated off).
 #[inline(always)]
@@ -336,9 +344,9 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
         self.layout.crd2idx((i, j)) as usize
     }
     #[inline(always)]
-    fn offset32(&self, i: u32, j: u32) -> u32 {
+    fn strides32(&self) -> (u32, u32) {
         let d = self.layout.stride();
-        i.wrapping_mul(d.0.value() as u32).wrapping_add(j.wrapping_mul(d.1.value() as u32))
+        (d.0.value() as u32, d.1.value() as u32)
     }
     #[inline(always)]
     fn vectorized(self) -> Option<Self::Vectorized> {
@@ -378,6 +386,11 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
     fn contains(&self, i: u32, j: u32) -> bool;
     /// The extents inside the shape, given the tile's.
     fn extents(&self, b0: usize, b1: usize) -> (usize, usize);
+    /// Whether accesses form their offsets in 64 bits from 32-bit factors (for constant
+    /// coordinates: `mul.wide` with a constant, one `IMAD.WIDE` an access) rather than in 32-bit
+    /// arithmetic (for coordinates that vary at run time).
+    #[doc(hidden)]
+    const WIDE: bool = false;
     #[doc(hidden)]
     fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
         seq: &TileSeq<Tn, B0, B1, Self>,
@@ -455,6 +468,45 @@ impl Residue for Partial {
     }
 }
 
+/// A tile seen from one of its coordinates ([`GlobalTile::from`]): bounded, like [`Partial`], by
+/// what is left of the tile and of the tensor. Its accesses are meant at constant offsets (a
+/// thread's values), so their offsets are formed in 64 bits from 32-bit factors: one multiply-add
+/// from the origin's address each.
+#[derive(Clone, Copy, Debug)]
+pub struct Shifted {
+    r0: u32,
+    r1: u32,
+}
+
+impl sealed::Sealed for Shifted {}
+impl Residue for Shifted {
+    const WIDE: bool = true;
+    #[inline(always)]
+    fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
+        let (p, inside) = Partial::new(extents, coord, b0, b1)?;
+        Some((Shifted { r0: p.r0, r1: p.r1 }, inside))
+    }
+    #[inline(always)]
+    fn contains(&self, i: u32, j: u32) -> bool {
+        i < self.r0 && j < self.r1
+    }
+    #[inline(always)]
+    fn extents(&self, _: usize, _: usize) -> (usize, usize) {
+        (self.r0 as usize, self.r1 as usize)
+    }
+    #[inline(always)]
+    fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
+        seq: &TileSeq<Tn, B0, B1, Self>,
+        k: u32,
+    ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
+        seq.shifted_tile(k)
+    }
+    #[inline(always)]
+    fn seq_count(_: u32, count: u32) -> u32 {
+        count
+    }
+}
+
 /// A `B0 x B1` tile of a [`GlobalTensor`] `Tn` at an origin, with its predicate `P`. Coordinates
 /// are the tile's own, `(0..B0, 0..B1)`.
 #[derive(Clone, Copy, Debug)]
@@ -487,11 +539,49 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     }
 
     /// The offset of a contained coordinate from the tile's origin: the layout is linear in each
-    /// mode, so it is the layout at `(i, j)` itself, and it is below the cosize (at most 2^32):
-    /// computed in 32 bits, added to the origin's 64-bit address (one `IMAD.WIDE` an access).
+    /// mode, so it is the layout at `(i, j)` itself, `i d0 + j d1`. It is below the cosize (at
+    /// most 2^32), and so is each term: 32-bit arithmetic is exact. A [`Shifted`] tile forms the
+    /// products in 64 bits from 32-bit factors instead (`mul.wide.u32` by a constant, fused with
+    /// the add to the origin's address: one `IMAD.WIDE` an access); for coordinates that vary at
+    /// run time, 32-bit arithmetic is shorter (both measured). Only meaningful for a contained
+    /// coordinate.
     #[inline(always)]
     fn offset(&self, (i, j): (u32, u32)) -> usize {
-        self.tensor.offset32(i, j) as usize
+        let (d0, d1) = self.tensor.strides32();
+        if P::WIDE {
+            (i as u64 * d0 as u64 + j as u64 * d1 as u64) as usize
+        } else {
+            i.wrapping_mul(d0).wrapping_add(j.wrapping_mul(d1)) as usize
+        }
+    }
+
+    /// The tile seen from tile coordinate `from` (a thread's first element, as in CuTe's
+    /// `local_partition`): coordinates are offsets from `from`, bounded by what is left of the
+    /// tile and of the tensor ([`Shifted`]: the bounds are values, which the optimizer folds where
+    /// it knows `from`'s range, as for a thread index). Its origin's address is computed once, so
+    /// an access at a constant coordinate is one multiply-add from it. On a [`Vector4`] tensor,
+    /// `from` is a multiple of 4 along the unit-stride mode (faults otherwise), which keeps the
+    /// origin aligned.
+    #[inline(always)]
+    pub fn from(&self, from: (u32, u32)) -> GlobalTile<Tn, B0, B1, Shifted> {
+        if <Tn::Access as Access>::VECTOR {
+            let along = if Tn::UNIT_MODE == Some(1) { from.1 } else { from.0 };
+            if !along.is_multiple_of(4) {
+                fault("a vector tile seen from a coordinate that is not a multiple of 4");
+            }
+        }
+        let (e0, e1) = self.pred.extents(B0 as usize, B1 as usize);
+        let (e0, e1) = (e0 as u32, e1 as u32);
+        let base = if from.0 < e0 && from.1 < e1 {
+            // SAFETY: `from` is contained (below the tile's extents and its residue), so its
+            // offset from the origin is below the rest of the view (the tensor's invariant).
+            unsafe { self.base.skip(self.offset(from)) }
+        } else {
+            self.base
+        };
+        let pred = Shifted { r0: e0.saturating_sub(from.0), r1: e1.saturating_sub(from.1) };
+        let origin = (self.origin.0 + from.0 as usize, self.origin.1 + from.1 as usize);
+        GlobalTile { tensor: self.tensor, base, origin, pred }
     }
 
     /// The element at tile coordinate `crd`, or `None` outside the tensor.
@@ -657,6 +747,9 @@ pub fn cp_async_wait<const N: u32>() {
 /// none): [`Vector4`] in one 128-bit instruction, [`Scalar`] in four predicated ones. What
 /// [`GlobalTile::load_vec4`] and [`GlobalTile::store_vec4`] dispatch on; sealed.
 pub trait Access: sealed::Sealed {
+    /// Whether accesses are 128-bit vectors (so a tile's origin stays a multiple of 4 along the
+    /// unit-stride mode).
+    const VECTOR: bool;
     #[doc(hidden)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,
@@ -697,6 +790,7 @@ fn step<Tn: DeviceTensor>(crd: (u32, u32), k: usize) -> (u32, u32) {
 
 impl sealed::Sealed for Scalar {}
 impl Access for Scalar {
+    const VECTOR: bool = false;
     #[inline(always)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,
@@ -740,6 +834,7 @@ impl Access for Scalar {
 
 impl sealed::Sealed for Vector4 {}
 impl Access for Vector4 {
+    const VECTOR: bool = true;
     #[inline(always)]
     fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
         tile: &GlobalTile<Tn, B0, B1, P>,

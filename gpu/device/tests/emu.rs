@@ -198,3 +198,38 @@ fn ldmatrix_follows_the_ptx_fragment_layout() {
         }
     }
 }
+
+#[test]
+fn a_tile_seen_from_a_coordinate_keeps_its_bounds() {
+    // A 10x6 column-major tensor, 128-bit access along mode 0 (extent 10 is not a multiple of 4,
+    // so it stays element-wise); the tile (1, 1) of 8x4 is cut to 2x2.
+    let words = words(60, |i| i as u32);
+    let a = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((10u32, 6u32), (C::<1>, 10u32)).unwrap())
+        .unwrap();
+    let whole = a.local_tile_as::<Full, 8, 4>((C, C), (0, 0)).unwrap();
+    let from = whole.from((2, 1));
+    assert_eq!(from.origin(), (2, 1));
+    assert_eq!(from.residue(), (6, 3));
+    assert_eq!(from.load((0, 0)), Some(2 + 10));
+    assert_eq!(from.load((5, 2)), Some(7 + 30));
+    assert_eq!(from.load((6, 0)), None); // past the tile
+    let cut = a.local_tile_as::<Partial, 8, 4>((C, C), (1, 1)).unwrap().from((1, 1));
+    assert_eq!(cut.residue(), (1, 1));
+    assert_eq!(cut.load((0, 0)), Some(9 + 50));
+    assert_eq!(cut.load((1, 0)), None);
+    // Seen from outside the tile: nothing is accessible.
+    assert_eq!(whole.from((9, 9)).residue(), (0, 0));
+    // On a 128-bit tensor, a coordinate that is not a multiple of 4 along the unit-stride mode
+    // would misalign the vectors: a fault.
+    let v = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((8u32, 6u32), (C::<1>, 8u32)).unwrap())
+        .unwrap()
+        .vectorized()
+        .unwrap();
+    let e = launch(&cfg(1, 1, 0), || {
+        let t = v.local_tile_as::<Full, 8, 4>((C, C), (0, 0)).unwrap();
+        assert_eq!(t.from((4, 1)).load4((0, 0)), Some([12, 13, 14, 15]));
+        let _ = t.from((2, 0));
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("not a multiple of 4"), "{e}");
+}

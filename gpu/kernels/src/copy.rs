@@ -98,20 +98,20 @@ fn copy_tile<S, D, P, const VEC: bool>(
     let (tile, tv) = make_layout_tv(ThrLayout::default(), ValLayout::default());
     let coords = composition(tile, tv);
     let (m, n): (u32, u32) = coords.coord((t.get(), 0usize));
+    // The tiles as this thread sees them (CuTe's partition): its vectors are 8 apart along mode 1.
+    let (s, d) = (s.from((m, n)), d.from((m, n)));
     let mut frag = [[<S::Mem as Memory>::Elem::default(); 4]; 8];
     unroll!(r in 0..8 => {
-        frag[r] = if VEC {
-            s.load_vec4((m, n + 8 * r as u32))
-        } else {
-            core::array::from_fn(|v| s.load_or_zero((m + v as u32, n + 8 * r as u32)))
-        };
+        let at = (0, 8 * r as u32);
+        frag[r] = if VEC { s.load_vec4(at) } else { core::array::from_fn(|v| s.load_or_zero((v as u32, at.1))) };
     });
     unroll!(r in 0..8 => {
+        let at = (0, 8 * r as u32);
         if VEC {
-            d.store_vec4((m, n + 8 * r as u32), frag[r]);
+            d.store_vec4(at, frag[r]);
         } else {
             unroll!(v in 0..4 => {
-                d.store((m + v as u32, n + 8 * r as u32), frag[r][v]);
+                d.store((v as u32, at.1), frag[r][v]);
             });
         }
     });

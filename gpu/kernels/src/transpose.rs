@@ -143,8 +143,9 @@ fn transpose_tile<S, D, P>(
     // Rows in: the 16x64 band the read layouts cover, four times down the tile.
     let (m, n) = first_coord(ReadThreads::default(), ReadValues::default(), t);
     let mut rows = [[<S::Mem as Memory>::Elem::default(); 4]; 4];
+    let from = s.from((m, n));
     unroll!(r in 0..4 => {
-        rows[r] = s.load_vec4((m + 16 * r as u32, n));
+        rows[r] = from.load_vec4((16 * r as u32, 0));
     });
     unroll!(r in 0..4 => {
         tile.store4(sw.crd2idx((m + 16 * r as u32, n)) as usize, rows[r]);
@@ -152,12 +153,14 @@ fn transpose_tile<S, D, P>(
     sync_threads();
     // Columns out: the 32x32 block the write layouts cover, twice down and twice across.
     let (m, n) = first_coord(WriteThreads::default(), WriteValues::default(), t);
+    let to = d.from((m, n));
     unroll!(q in 0..4 => {
-        let (i, j) = (m + 32 * (q % 2) as u32, n + 32 * (q / 2) as u32);
+        let (di, dj) = (32 * (q % 2) as u32, 32 * (q / 2) as u32);
+        let (i, j) = (m + di, n + dj);
         let mut column = [<S::Mem as Memory>::Elem::default(); 4];
         unroll!(k in 0..4 => {
             column[k] = tile.load(sw.crd2idx((i + k as u32, j)) as usize);
         });
-        d.store_vec4((i, j), column);
+        to.store_vec4((di, dj), column);
     });
 }
