@@ -389,22 +389,31 @@ pub(crate) fn grid_dim() -> Dim3 {
     with(|c| c.launch.cfg.grid)
 }
 
+/// The other thread a race tag names, if it was set in `epoch` by a thread other than `me`
+/// (`MANY`: several threads).
+fn other(tag: u64, epoch: u64, me: u64) -> Option<u64> {
+    (tag != 0 && tag >> 32 == epoch && tag & MANY != me).then_some(tag & MANY)
+}
+
+/// A thread of a race tag, for a message.
+fn who(tag: u64) -> String {
+    if tag == MANY { "several threads".to_string() } else { std::format!("thread {}", tag - 1) }
+}
+
 /// Read shared word `word`, checking for a race with writes since the last barrier.
 pub(crate) fn smem_read(word: usize) -> u32 {
     with(|c| {
         let me = c.linear as u64 + 1;
         let tags = &c.launch.tags;
-        let w = tags.write[word].load(Relaxed);
-        if w >> 32 == c.epoch && w & MANY != me && w != 0 {
+        if let Some(writer) = other(tags.write[word].load(Relaxed), c.epoch, me) {
             panic!(
-                "shared-memory race: thread {} reads word {word} (byte {}), which thread {} wrote since the last barrier",
+                "shared-memory race: thread {} reads word {word} (byte {}), which {} wrote since the last barrier",
                 c.linear,
                 4 * word,
-                (w & MANY) - 1
+                who(writer)
             );
         }
-        let r = tags.read[word].load(Relaxed);
-        let new = if r >> 32 == c.epoch && r & MANY != me { MANY } else { me };
+        let new = if other(tags.read[word].load(Relaxed), c.epoch, me).is_some() { MANY } else { me };
         tags.read[word].store(c.epoch << 32 | new, Relaxed);
         c.launch.smem[word].load(Relaxed)
     })
@@ -415,26 +424,18 @@ pub(crate) fn smem_write(word: usize, v: u32) {
     with(|c| {
         let me = c.linear as u64 + 1;
         let tags = &c.launch.tags;
-        let w = tags.write[word].load(Relaxed);
-        if w >> 32 == c.epoch && w & MANY != me && w != 0 {
+        let (w, r) = (tags.write[word].load(Relaxed), tags.read[word].load(Relaxed));
+        let race = match (other(w, c.epoch, me), other(r, c.epoch, me)) {
+            (Some(writer), _) => Some((writer, "wrote")),
+            (None, Some(reader)) => Some((reader, "read")),
+            (None, None) => None,
+        };
+        if let Some((them, did)) = race {
             panic!(
-                "shared-memory race: threads {} and {} write word {word} (byte {}) between the same barriers",
-                (w & MANY) - 1,
+                "shared-memory race: thread {} writes word {word} (byte {}), which {} {did} since the last barrier",
                 c.linear,
-                4 * word
-            );
-        }
-        let r = tags.read[word].load(Relaxed);
-        if r >> 32 == c.epoch && r & MANY != me && r != 0 {
-            let reader = if r & MANY == MANY {
-                "several threads".to_string()
-            } else {
-                std::format!("thread {}", (r & MANY) - 1)
-            };
-            panic!(
-                "shared-memory race: thread {} writes word {word} (byte {}), which {reader} read since the last barrier",
-                c.linear,
-                4 * word
+                4 * word,
+                who(them)
             );
         }
         tags.write[word].store(c.epoch << 32 | me, Relaxed);

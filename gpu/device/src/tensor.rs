@@ -278,20 +278,6 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Ful
     }
 }
 
-impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Partial> {
-    #[inline(always)]
-    fn cut_tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, Partial>> {
-        self.tensor.local_tile_as::<Partial, B0, B1>((C, C), ((self.origin0 / B0 as usize) as u32, k))
-    }
-}
-
-impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Shifted> {
-    #[inline(always)]
-    fn shifted_tile(&self, k: u32) -> Option<GlobalTile<Tn, B0, B1, Shifted>> {
-        self.tensor.local_tile_as::<Shifted, B0, B1>((C, C), ((self.origin0 / B0 as usize) as u32, k))
-    }
-}
-
 /// The view from a tile's origin on, when the origin is inside the tensor (`inside`); the whole
 /// view otherwise (no access is made through it then: every coordinate is predicated off).
 #[inline(always)]
@@ -404,13 +390,6 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
 #[derive(Clone, Copy, Debug)]
 pub struct Full;
 
-/// A tile cut by the tensor's edge: `r0 x r1` of it is inside.
-#[derive(Clone, Copy, Debug)]
-pub struct Partial {
-    r0: u32,
-    r1: u32,
-}
-
 impl sealed::Sealed for Full {}
 impl Residue for Full {
     #[inline(always)]
@@ -440,51 +419,31 @@ impl Residue for Full {
     }
 }
 
-impl sealed::Sealed for Partial {}
-impl Residue for Partial {
-    #[inline(always)]
-    fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
-        let (r0, r1) = residue(extents, (b0, b1), coord);
-        Some((Partial { r0: r0.clamp(0, b0) as u32, r1: r1.clamp(0, b1) as u32 }, r0 > 0 && r1 > 0))
-    }
-    #[inline(always)]
-    fn contains(&self, i: u32, j: u32) -> bool {
-        i < self.r0 && j < self.r1
-    }
-    #[inline(always)]
-    fn extents(&self, _: usize, _: usize) -> (usize, usize) {
-        (self.r0 as usize, self.r1 as usize)
-    }
-    #[inline(always)]
-    fn seq_tile<Tn: DeviceTensor, const B0: isize, const B1: isize>(
-        seq: &TileSeq<Tn, B0, B1, Self>,
-        k: u32,
-    ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
-        seq.cut_tile(k)
-    }
-    #[inline(always)]
-    fn seq_count(_: u32, count: u32) -> u32 {
-        count
-    }
-}
-
-/// A tile seen from one of its coordinates ([`GlobalTile::from`]): bounded, like [`Partial`], by
-/// what is left of the tile and of the tensor. Its accesses are meant at constant offsets (a
-/// thread's values), so their offsets are formed in 64 bits from 32-bit factors: one multiply-add
-/// from the origin's address each.
+/// A tile whose coordinates are bounded by values, `r0 x r1`: [`Partial`] (a tile cut by the
+/// tensor's edge) or [`Shifted`] (a tile seen from one of its coordinates). `WIDE` chooses how
+/// an access's offset is formed (see [`GlobalTile`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Shifted {
+pub struct Bounded<const WIDE: bool> {
     r0: u32,
     r1: u32,
 }
 
-impl sealed::Sealed for Shifted {}
-impl Residue for Shifted {
-    const WIDE: bool = true;
+/// A tile cut by the tensor's edge: `r0 x r1` of it is inside.
+pub type Partial = Bounded<false>;
+
+/// A tile seen from one of its coordinates ([`GlobalTile::from`]): bounded by what is left of the
+/// tile and of the tensor. Its accesses are meant at constant offsets (a thread's values), so
+/// their offsets are formed in 64 bits from 32-bit factors: one multiply-add from the origin's
+/// address each.
+pub type Shifted = Bounded<true>;
+
+impl<const WIDE: bool> sealed::Sealed for Bounded<WIDE> {}
+impl<const WIDE: bool> Residue for Bounded<WIDE> {
+    const WIDE: bool = WIDE;
     #[inline(always)]
     fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
-        let (p, inside) = Partial::new(extents, coord, b0, b1)?;
-        Some((Shifted { r0: p.r0, r1: p.r1 }, inside))
+        let (r0, r1) = residue(extents, (b0, b1), coord);
+        Some((Bounded { r0: r0.clamp(0, b0) as u32, r1: r1.clamp(0, b1) as u32 }, r0 > 0 && r1 > 0))
     }
     #[inline(always)]
     fn contains(&self, i: u32, j: u32) -> bool {
@@ -499,7 +458,7 @@ impl Residue for Shifted {
         seq: &TileSeq<Tn, B0, B1, Self>,
         k: u32,
     ) -> Option<GlobalTile<Tn, B0, B1, Self>> {
-        seq.shifted_tile(k)
+        seq.tensor.local_tile_as::<Self, B0, B1>((C, C), ((seq.origin0 / B0 as usize) as u32, k))
     }
     #[inline(always)]
     fn seq_count(_: u32, count: u32) -> u32 {
@@ -579,7 +538,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
         } else {
             self.base
         };
-        let pred = Shifted { r0: e0.saturating_sub(from.0), r1: e1.saturating_sub(from.1) };
+        let pred = Bounded { r0: e0.saturating_sub(from.0), r1: e1.saturating_sub(from.1) };
         let origin = (self.origin.0 + from.0 as usize, self.origin.1 + from.1 as usize);
         GlobalTile { tensor: self.tensor, base, origin, pred }
     }
@@ -788,88 +747,57 @@ fn step<Tn: DeviceTensor>(crd: (u32, u32), k: usize) -> (u32, u32) {
     if Tn::UNIT_MODE == Some(1) { (crd.0, crd.1 + k) } else { (crd.0 + k, crd.1) }
 }
 
-impl sealed::Sealed for Scalar {}
-impl Access for Scalar {
-    const VECTOR: bool = false;
-    #[inline(always)]
-    fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-    ) -> [<Tn::Mem as Memory>::Elem; 4] {
-        core::array::from_fn(|k| tile.load_or_zero(step::<Tn>(crd, k)))
-    }
-    #[inline(always)]
-    fn store_vec4<
-        Tn: DeviceTensor<Access = Self, Mem: MemoryMut>,
-        const B0: isize,
-        const B1: isize,
-        P: Residue,
-    >(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-        v: [<Tn::Mem as Memory>::Elem; 4],
-    ) {
+/// `Access` for one access kind: the three operations' bodies, the signatures written once.
+macro_rules! access {
+    ($kind:ident, $vector:literal,
+     load($lt:ident, $lc:ident) $load:block
+     store($st:ident, $sc:ident, $sv:ident) $store:block
+     copy($ct:ident, $cc:ident, $cd:ident, $ci:ident) $copy:block) => {
+        impl sealed::Sealed for $kind {}
+        impl Access for $kind {
+            const VECTOR: bool = $vector;
+            #[inline(always)]
+            fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
+                $lt: &GlobalTile<Tn, B0, B1, P>,
+                $lc: (u32, u32),
+            ) -> [<Tn::Mem as Memory>::Elem; 4] $load
+            #[inline(always)]
+            fn store_vec4<Tn: DeviceTensor<Access = Self, Mem: MemoryMut>, const B0: isize, const B1: isize, P: Residue>(
+                $st: &GlobalTile<Tn, B0, B1, P>,
+                $sc: (u32, u32),
+                $sv: [<Tn::Mem as Memory>::Elem; 4],
+            ) $store
+            #[inline(always)]
+            fn copy_async_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue, const N: usize>(
+                $ct: &GlobalTile<Tn, B0, B1, P>,
+                $cc: (u32, u32),
+                $cd: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+                $ci: usize,
+            ) $copy
+        }
+    };
+}
+
+access! {
+    Scalar, false,
+    load(tile, crd) { core::array::from_fn(|k| tile.load_or_zero(step::<Tn>(crd, k))) }
+    store(tile, crd, v) {
         for (k, x) in v.into_iter().enumerate() {
             tile.store(step::<Tn>(crd, k), x);
         }
     }
-    #[inline(always)]
-    fn copy_async_vec4<
-        Tn: DeviceTensor<Access = Self>,
-        const B0: isize,
-        const B1: isize,
-        P: Residue,
-        const N: usize,
-    >(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
-        di: usize,
-    ) {
+    copy(tile, crd, dst, di) {
         for k in 0..4 {
             tile.copy_async(step::<Tn>(crd, k), dst, di + k);
         }
     }
 }
 
-impl sealed::Sealed for Vector4 {}
-impl Access for Vector4 {
-    const VECTOR: bool = true;
-    #[inline(always)]
-    fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-    ) -> [<Tn::Mem as Memory>::Elem; 4] {
-        tile.load4(crd).unwrap_or_default()
-    }
-    #[inline(always)]
-    fn store_vec4<
-        Tn: DeviceTensor<Access = Self, Mem: MemoryMut>,
-        const B0: isize,
-        const B1: isize,
-        P: Residue,
-    >(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-        v: [<Tn::Mem as Memory>::Elem; 4],
-    ) {
-        tile.store4(crd, v)
-    }
-    #[inline(always)]
-    fn copy_async_vec4<
-        Tn: DeviceTensor<Access = Self>,
-        const B0: isize,
-        const B1: isize,
-        P: Residue,
-        const N: usize,
-    >(
-        tile: &GlobalTile<Tn, B0, B1, P>,
-        crd: (u32, u32),
-        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
-        di: usize,
-    ) {
-        tile.copy_async4(crd, dst, di)
-    }
+access! {
+    Vector4, true,
+    load(tile, crd) { tile.load4(crd).unwrap_or_default() }
+    store(tile, crd, v) { tile.store4(crd, v) }
+    copy(tile, crd, dst, di) { tile.copy_async4(crd, dst, di) }
 }
 
 impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<Tn, B0, B1, P> {

@@ -204,8 +204,11 @@ fn a_tile_seen_from_a_coordinate_keeps_its_bounds() {
     // A 10x6 column-major tensor, 128-bit access along mode 0 (extent 10 is not a multiple of 4,
     // so it stays element-wise); the tile (1, 1) of 8x4 is cut to 2x2.
     let words = words(60, |i| i as u32);
-    let a = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((10u32, 6u32), (C::<1>, 10u32)).unwrap())
-        .unwrap();
+    let a = GlobalTensor::new(
+        Gmem::<u32>::from_cells(&words),
+        make_layout((10u32, 6u32), (C::<1>, 10u32)).unwrap(),
+    )
+    .unwrap();
     let whole = a.local_tile_as::<Full, 8, 4>((C, C), (0, 0)).unwrap();
     let from = whole.from((2, 1));
     assert_eq!(from.origin(), (2, 1));
@@ -221,10 +224,13 @@ fn a_tile_seen_from_a_coordinate_keeps_its_bounds() {
     assert_eq!(whole.from((9, 9)).residue(), (0, 0));
     // On a 128-bit tensor, a coordinate that is not a multiple of 4 along the unit-stride mode
     // would misalign the vectors: a fault.
-    let v = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((8u32, 6u32), (C::<1>, 8u32)).unwrap())
-        .unwrap()
-        .vectorized()
-        .unwrap();
+    let v = GlobalTensor::new(
+        Gmem::<u32>::from_cells(&words),
+        make_layout((8u32, 6u32), (C::<1>, 8u32)).unwrap(),
+    )
+    .unwrap()
+    .vectorized()
+    .unwrap();
     let e = launch(&cfg(1, 1, 0), || {
         let t = v.local_tile_as::<Full, 8, 4>((C, C), (0, 0)).unwrap();
         assert_eq!(t.from((4, 1)).load4((0, 0)), Some([12, 13, 14, 15]));
