@@ -15,6 +15,7 @@ use const_layout::picture::{
     print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_swizzle, print_svg_tv,
 };
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -42,11 +43,124 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
 /// The largest layout whose offsets `--json` lists.
 const MAX_JSON_VALUES: isize = 1 << 20;
 
+/// The most cells `table` prints (a 256 x 256 table): its text and time grow with the cells.
+const MAX_TABLE_CELLS: isize = 1 << 16;
+
+/// The most characters of the user's input an error message repeats.
+const MAX_ECHO_CHARS: usize = 80;
+
+/// The longest error message, in characters (after escaping).
+const MAX_ERROR_CHARS: usize = 400;
+
+/// The stack of the thread that evaluates: the evaluator keeps its values on the stack, about
+/// 0.2 MiB per nesting level in an unoptimized build, and nests at most
+/// `const_layout::text::MAX_NESTING` levels; only the pages used are ever touched.
+const EVAL_STACK: usize = 64 << 20;
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let json = args.iter().any(|a| a == "--json");
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let json = raw.iter().any(|a| a == "--json");
+    // Panics are bugs: reported on one line by `run_guarded`, not by the default hook.
+    std::panic::set_hook(Box::new(|_| {}));
+    let work = move || -> Result<String, String> {
+        let mut args = Vec::with_capacity(raw.len());
+        for (i, a) in raw.into_iter().enumerate() {
+            match a.into_string() {
+                Ok(s) => args.push(s),
+                Err(a) => {
+                    return Err(format!(
+                        "argument {} is not UTF-8: {}",
+                        i + 1,
+                        quote(&a.to_string_lossy())
+                    ));
+                }
+            }
+        }
+        run(&args, json)
+    };
+    let outcome = match std::thread::Builder::new().stack_size(EVAL_STACK).spawn(work) {
+        Ok(handle) => handle.join(),
+        Err(e) => Err(Box::new(format!("cannot start the evaluating thread: {e}")) as Box<_>),
+    };
+    let (result, status) = match outcome {
+        Ok(r) => (r, None),
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            (Err(format!("internal error (a bug, please report it): {what}")), Some(ExitCode::from(101)))
+        }
+    };
+    match result {
+        Ok(out) => write_stdout(&out),
+        Err(msg) => {
+            let msg = one_line(&msg);
+            if json {
+                let _ = write_stdout(&format!("{{\"error\":{}}}\n", json_string(&msg)));
+            } else {
+                let _ = writeln!(std::io::stderr(), "layout: {msg}");
+            }
+            status.unwrap_or(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Write the output: a closed pipe (`| head`) ends quietly with status 0, as other Unix tools
+/// do; any other failure (a full disk) is a one-line error and status 1.
+fn write_stdout(out: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "layout: cannot write the output: {}", one_line(&e.to_string()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A message as one line of bounded length: control characters escaped, the rest cut with an
+/// ellipsis.
+fn one_line(msg: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in msg.chars().enumerate() {
+        if n == MAX_ERROR_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The user's text as an error repeats it: in backquotes, control characters escaped, at most
+/// `MAX_ECHO_CHARS` characters and an ellipsis.
+fn quote(text: &str) -> String {
+    let mut out = String::from("`");
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_ECHO_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
+fn run(args: &[String], json: bool) -> Result<String, String> {
     let rest: Vec<&str> = args.iter().map(String::as_str).filter(|a| *a != "--json").collect();
-    let result: Result<String, String> = match rest.as_slice() {
+    match rest.as_slice() {
         [] if !json => Ok(tour()),
         ["--help" | "-h" | "help"] => Ok(format!("{USAGE}\n")),
         ["--version" | "-V"] => Ok(format!("layout {}\n", env!("CARGO_PKG_VERSION"))),
@@ -60,21 +174,7 @@ fn main() -> ExitCode {
         ["latex", expr @ ..] => expression("latex", expr).and_then(|e| latex(&e)),
         ["svg", args @ ..] => svg(args),
         [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
-        [other, ..] => Err(format!("unknown command `{other}`; run `layout --help`")),
-    };
-    match result {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
-        Err(msg) => {
-            if json {
-                println!("{{\"error\":{}}}", json_string(&msg));
-            } else {
-                eprintln!("layout: {msg}");
-            }
-            ExitCode::FAILURE
-        }
+        [other, ..] => Err(format!("unknown command {}; run `layout --help`", quote(other))),
     }
 }
 
@@ -107,7 +207,7 @@ fn kind(value: &Value) -> &'static str {
 }
 
 fn eval_picture(expr: &str) -> Result<Value, String> {
-    eval(expr).map_err(|e: EvalError| format!("{e} in `{expr}`"))
+    eval(expr).map_err(|e: EvalError| format!("{e} in {}", quote(expr)))
 }
 
 /// `layout table EXPR`: CuTe's `print_layout` of a rank-2 layout (or of a TV layout's
@@ -117,18 +217,30 @@ fn table(expr: &str) -> Result<String, String> {
         Value::Layout(l) | Value::LayoutTv(_, l) => l,
         other => {
             return Err(format!(
-                "`table` prints a rank-2 layout (CuTe's print_layout); `{expr}` is {}",
+                "`table` prints a rank-2 layout (CuTe's print_layout); {} is {}",
+                quote(expr),
                 kind(&other)
             ));
         }
     };
     if l.has_basis() {
-        return Err(format!("`table` prints offsets; `{expr}` is {l}, whose basis strides give coordinates"));
+        return Err(format!(
+            "`table` prints offsets; {} is {l}, whose basis strides give coordinates",
+            quote(expr)
+        ));
+    }
+    if l.size().value > MAX_TABLE_CELLS {
+        return Err(format!(
+            "`table` prints at most {MAX_TABLE_CELLS} cells; {} has {}",
+            quote(expr),
+            l.size().value
+        ));
     }
     match l.print_layout() {
         Some(t) => Ok(t.to_string()),
         None => Err(format!(
-            "`table` prints a rank-2 layout (CuTe's print_layout); `{expr}` is {l}, of rank {}",
+            "`table` prints a rank-2 layout (CuTe's print_layout); {} is {l}, of rank {}",
+            quote(expr),
             l.rank()
         )),
     }
@@ -138,12 +250,12 @@ const PICTURE_KINDS: &str = "a layout, a composed (swizzled) layout or a TV layo
 
 /// `layout latex EXPR`: CuTe's `print_latex` / `print_latex_tv`.
 fn latex(expr: &str) -> Result<String, String> {
-    let err = |e: const_layout::picture::PictureError| format!("{e} in `{expr}`");
+    let err = |e: const_layout::picture::PictureError| format!("{e} in {}", quote(expr));
     match eval_picture(expr)? {
         Value::Layout(l) => Ok(print_latex(&l).map_err(err)?.to_string()),
         Value::Composed(c) => Ok(print_latex_composed(&c).map_err(err)?.to_string()),
         Value::LayoutTv(tile, tv) => Ok(print_latex_tv(&tv, &tile).map_err(err)?.to_string()),
-        other => Err(format!("`latex` draws {PICTURE_KINDS}; `{expr}` is {}", kind(&other))),
+        other => Err(format!("`latex` draws {PICTURE_KINDS}; {} is {}", quote(expr), kind(&other))),
     }
 }
 
@@ -154,7 +266,7 @@ fn svg(args: &[&str]) -> Result<String, String> {
     while let Some(&a) = it.next() {
         match a {
             "-o" | "--output" => {
-                let file = it.next().ok_or_else(|| format!("`{a}` needs a file name"))?;
+                let file = it.next().ok_or_else(|| format!("{} needs a file name", quote(a)))?;
                 output = Some(*file);
             }
             "--bank-groups" => {
@@ -164,18 +276,19 @@ fn svg(args: &[&str]) -> Result<String, String> {
                     .and_then(|(u, c)| Some((u.trim().parse().ok()?, c.trim().parse().ok()?)));
                 groups =
                     Some(parsed.ok_or_else(|| {
-                        format!("`--bank-groups` needs UNIT,COUNT (two integers), got `{v}`")
+                        format!("`--bank-groups` needs UNIT,COUNT (two integers), got {}", quote(v))
                     })?);
             }
             _ => words.push(a),
         }
     }
     let expr = expression("svg", &words)?;
-    let err = |e: const_layout::picture::PictureError| format!("{e} in `{expr}`");
+    let err = |e: const_layout::picture::PictureError| format!("{e} in {}", quote(&expr));
     let value = eval_picture(&expr)?;
     if groups.is_some() && !matches!(value, Value::Composed(_)) {
         return Err(format!(
-            "`--bank-groups` colours a composed (swizzled) layout; `{expr}` is {}",
+            "`--bank-groups` colours a composed (swizzled) layout; {} is {}",
+            quote(&expr),
             kind(&value)
         ));
     }
@@ -189,11 +302,11 @@ fn svg(args: &[&str]) -> Result<String, String> {
             picture.to_string()
         }
         Value::LayoutTv(tile, tv) => print_svg_tv(&tv, &tile).map_err(err)?.to_string(),
-        other => return Err(format!("`svg` draws {PICTURE_KINDS}; `{expr}` is {}", kind(&other))),
+        other => return Err(format!("`svg` draws {PICTURE_KINDS}; {} is {}", quote(&expr), kind(&other))),
     };
     match output {
         Some(file) => {
-            std::fs::write(file, text).map_err(|e| format!("cannot write `{file}`: {e}"))?;
+            std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", quote(file)))?;
             Ok(String::new())
         }
         None => Ok(text),
@@ -201,7 +314,7 @@ fn svg(args: &[&str]) -> Result<String, String> {
 }
 
 fn evaluate(expr: &str, json: bool) -> Result<String, String> {
-    let value = eval(expr).map_err(|e: EvalError| format!("{e} in `{expr}`"))?;
+    let value = eval(expr).map_err(|e: EvalError| format!("{e} in {}", quote(expr)))?;
     if !json {
         return Ok(format!("{value}\n"));
     }

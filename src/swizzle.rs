@@ -543,6 +543,60 @@ impl ComposedLayout {
         if ok { Ok(result) } else { Err(fails) }
     }
 
+    /// CuTe's `max_common_vector` of a swizzled layout and a layout (either order): the plain
+    /// layouts' common vector, at most `2^M` (the swizzle keeps bits below `M`), checked to be
+    /// contiguous through this swizzle at this offset (CuTe assumes the offset allows it); `other`
+    /// may itself be swizzled (CuTe's rule: the same swizzle keeps the common vector, another
+    /// bounds it by its own `2^M` too). `Err` for a layout outer function (CuTe has no such
+    /// overload) or where the bound does not hold.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_8):(_8,_1)".parse().unwrap());
+    /// assert_eq!(c.max_common_vector(&"(_8,_8):(_8,_1)".parse().unwrap(), None).unwrap().to_string(), "_8");
+    /// assert_eq!(c.max_common_vector(c.inner(), Some(&c)).unwrap().to_string(), "_64");
+    /// ```
+    pub fn max_common_vector(
+        &self,
+        other: &DynLayout,
+        other_composed: Option<&ComposedLayout>,
+    ) -> Result<DynInt, LayoutError> {
+        let fails = LayoutError::Inadmissible {
+            op: "max_common_vector",
+            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
+        };
+        let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
+        let inner_b = match other_composed {
+            Some(k) => *k.inner(),
+            None => *other,
+        };
+        let vec = crate::algebra::max_common_vector(&self.inner, &inner_b)?;
+        let base = |s: &Swizzle| 1isize.checked_shl(s.base()).unwrap_or(isize::MAX);
+        // Contiguous through `s` at offset `o` for the first `n` elements.
+        let linear = |s: &Swizzle, o: isize, n: isize| {
+            (0..n).all(|i| o.checked_add(i).is_some_and(|x| s.apply(x) == s.apply(o) + i))
+        };
+        let mut n = vec.value.min(base(&sw));
+        let mut is_static = vec.is_static && self.offset.is_static;
+        if let Some(k) = other_composed {
+            let Outer::Swizzle(sw1) = k.outer else { return Err(fails) };
+            let same = sw1 == sw && self.offset.value == 0 && k.offset.value == 0;
+            // The same swizzle on both sides cancels where it maps [0, vec) onto itself.
+            if same && vec.value > 0 && (vec.value & (vec.value - 1)) == 0 {
+                return Ok(vec);
+            }
+            n = n.min(base(&sw1));
+            is_static = is_static && k.offset.is_static;
+            if !linear(&sw1, k.offset.value, n) {
+                return Err(fails);
+            }
+        }
+        if !linear(&sw, self.offset.value, n) {
+            return Err(fails);
+        }
+        Ok(DynInt::new(n, is_static))
+    }
+
     /// CuTe's `upcast<N>` of a composed layout: each part cast (the swizzle's base moves down, the
     /// offset and the inner layout are divided by `n`).
     ///

@@ -13,7 +13,7 @@
 //! ```
 
 use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_BASIS_DEPTH};
+use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_BASIS_DEPTH, MAX_NODES};
 use crate::error::LayoutError;
 use core::fmt;
 use core::str::FromStr;
@@ -46,6 +46,8 @@ impl fmt::Display for ParseError {
         }
         write!(f, "column {}: expected {}, found ", self.column, self.expected)?;
         match self.found {
+            // A control character would break the one-line error: written escaped.
+            Some(c) if c.is_control() => write!(f, "`{}`", c.escape_debug()),
             Some(c) => write!(f, "`{c}`"),
             None => f.write_str("the end of the input"),
         }
@@ -54,15 +56,40 @@ impl fmt::Display for ParseError {
 
 impl core::error::Error for ParseError {}
 
+/// The most parentheses that may be open at once where parsing recurses (slicing coordinates,
+/// and calls and tuples holding expressions in [`eval`](crate::dynamic::eval)). Deeper text is a
+/// [`ParseError`] naming this limit, never a stack overflow: recursion costs stack at every
+/// level, and a kernel's thread may have little (tested at 100,000 levels on a 256 KiB thread).
+/// Int tuples and layouts are parsed without recursion; their depth is bounded by the
+/// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes a tuple holds.
+///
+/// ```
+/// use const_layout::algebra::Slicer;
+/// let deep = format!("{}_{}", "(".repeat(100_000), ")".repeat(100_000));
+/// let err = deep.parse::<Slicer>().unwrap_err().to_string();
+/// assert_eq!(err, "column 17: expected at most 16 nested parentheses (the parser's limit), found `(`");
+/// ```
+pub const MAX_NESTING: usize = 16;
+
+const TOO_DEEP: &str = "at most 16 nested parentheses (the parser's limit)";
+const _: () = assert!(MAX_NESTING == 16, "keep TOO_DEEP's number in step");
+
 /// A cursor over text in CuTe notation; shared by [`FromStr`] and the expression evaluator.
 pub(crate) struct Parser<'a> {
     pub(crate) text: &'a str,
     pub(crate) pos: usize,
+    /// Parentheses open through `eat`/`expect` (the recursive parsers).
+    depth: usize,
+    /// Set when a `(` was refused for depth: the next error reports the limit.
+    too_deep: bool,
+    /// The last position whose column was counted, and that column: columns are counted from
+    /// there, so a long input costs linear time, not quadratic.
+    counted: core::cell::Cell<(usize, usize)>,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        Parser { text, pos: 0 }
+        Parser { text, pos: 0, depth: 0, too_deep: false, counted: core::cell::Cell::new((0, 1)) }
     }
 
     pub(crate) fn skip_ws(&mut self) {
@@ -86,12 +113,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn column(&self) -> usize {
-        self.text[..self.pos].chars().count() + 1
+        let (at, col) = self.counted.get();
+        let pos = self.pos.min(self.text.len());
+        let col = match (self.text.get(at.min(pos)..at.max(pos)), pos >= at) {
+            (Some(between), true) => col + between.chars().count(),
+            (Some(between), false) => col - between.chars().count(),
+            (None, _) => self.text.get(..pos).map_or(0, |t| t.chars().count()) + 1,
+        };
+        self.counted.set((pos, col));
+        col
     }
 
     pub(crate) fn error(&mut self, expected: &'static str) -> ParseError {
         self.skip_ws();
-        ParseError { column: self.column(), expected, found: self.peek_raw(), invalid: None }
+        self.error_raw(expected)
     }
 
     pub(crate) fn invalid(&self, column: usize, e: LayoutError) -> ParseError {
@@ -100,22 +135,26 @@ impl<'a> Parser<'a> {
 
     /// Consume `c` (after spaces) or fail expecting `expected`.
     pub(crate) fn expect(&mut self, c: char, expected: &'static str) -> Result<(), ParseError> {
-        if self.peek() == Some(c) {
-            self.pos += c.len_utf8();
-            Ok(())
-        } else {
-            Err(self.error(expected))
-        }
+        if self.eat(c) { Ok(()) } else { Err(self.error(expected)) }
     }
 
-    /// Consume `c` if it is next.
+    /// Consume `c` if it is next. Parentheses are counted: a `(` beyond [`MAX_NESTING`] is not
+    /// consumed, and the error that follows names the limit.
     pub(crate) fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += c.len_utf8();
-            true
-        } else {
-            false
+        if self.peek() != Some(c) {
+            return false;
         }
+        match c {
+            '(' if self.depth >= MAX_NESTING => {
+                self.too_deep = true;
+                return false;
+            }
+            '(' => self.depth += 1,
+            ')' => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        self.pos += c.len_utf8();
+        true
     }
 
     pub(crate) fn at_end(&mut self) -> bool {
@@ -196,36 +235,74 @@ impl<'a> Parser<'a> {
     }
 
     fn error_raw(&self, expected: &'static str) -> ParseError {
+        let expected = if self.too_deep { TOO_DEEP } else { expected };
         ParseError { column: self.column(), expected, found: self.peek_raw(), invalid: None }
     }
 
-    /// An int tuple: an integer or `( int_tuple, ... )`.
+    /// An int tuple: an integer or `( int_tuple, ... )`. Parsed without recursion (an explicit
+    /// list of open tuples), so no text can exhaust the stack: nesting is bounded by the
+    /// [`MAX_NODES`] nodes a tuple holds, and an error says so.
     pub(crate) fn int_tuple(&mut self) -> Result<DynIntTuple, ParseError> {
-        if self.peek() == Some('(') {
+        if self.peek() != Some('(') {
+            return Ok(DynIntTuple::int(self.int()?));
+        }
+        // The nodes in preorder; each open tuple's node index, column and modes so far.
+        let mut nodes = [Node::Tuple(0); MAX_NODES];
+        let mut len = 0usize;
+        let mut open = [(0usize, 0usize, 0usize); MAX_NODES];
+        let mut depth = 0usize;
+        'mode: loop {
+            // A mode starts here: a tuple or an integer.
+            self.skip_ws();
             let col = self.column();
-            self.pos += 1;
-            let mut t = DynIntTuple::builder();
-            t.push_node(Node::Tuple(0)).map_err(|e| self.invalid(col, e))?;
-            let mut n = 0usize;
-            if !self.eat(')') {
-                loop {
-                    let m = self.int_tuple()?;
-                    t.push_tuple(&m).map_err(|e| self.invalid(col, e))?;
-                    n += 1;
-                    if self.eat(')') {
-                        break;
-                    }
-                    self.expect(',', "`,` or `)`")?;
-                }
-            }
-            if n > u8::MAX as usize {
+            if len == MAX_NODES {
                 return Err(self.invalid(col, LayoutError::TooLarge));
             }
-            t.set_root_arity(n as u8);
-            Ok(t)
-        } else {
-            Ok(DynIntTuple::int(self.int()?))
+            if self.peek_raw() == Some('(') {
+                self.pos += 1;
+                nodes[len] = Node::Tuple(0);
+                open[depth] = (len, col, 0);
+                len += 1;
+                depth += 1;
+                if self.peek() != Some(')') {
+                    continue 'mode;
+                }
+                // `()`: closed below with no modes.
+            } else {
+                nodes[len] = Node::Int(self.int()?);
+                len += 1;
+                if depth == 0 {
+                    break 'mode;
+                }
+                open[depth - 1].2 += 1;
+            }
+            // A mode ended: close tuples or go on after a comma.
+            loop {
+                match self.peek() {
+                    Some(')') => {
+                        self.pos += 1;
+                        depth -= 1;
+                        let (at, col, n) = open[depth];
+                        let n = u8::try_from(n).map_err(|_| self.invalid(col, LayoutError::TooLarge))?;
+                        nodes[at] = Node::Tuple(n);
+                        if depth == 0 {
+                            break 'mode;
+                        }
+                        open[depth - 1].2 += 1;
+                    }
+                    Some(',') => {
+                        self.pos += 1;
+                        continue 'mode;
+                    }
+                    _ => return Err(self.error("`,` or `)`")),
+                }
+            }
         }
+        let mut t = DynIntTuple::builder();
+        for n in &nodes[..len] {
+            t.push_node(*n).map_err(|e| self.invalid(1, e))?;
+        }
+        Ok(t)
     }
 }
 

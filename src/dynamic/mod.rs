@@ -22,6 +22,6 @@ mod layout;
 pub(crate) mod ops;
 
 pub use basis::{Basis, MAX_BASIS_DEPTH};
-pub use eval::{EvalError, FUNCTIONS, Value, eval};
+pub use eval::{EvalError, FUNCTIONS, MAX_EXPRESSION_LEN, Value, eval};
 pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
 pub use layout::{DynLayout, PrintLayout};

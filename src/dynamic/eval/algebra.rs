@@ -99,10 +99,8 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
             Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
-        ("composition", Some(Value::Layout(a)))
-            if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
-        {
-            let Value::Composed(k) = c.arg(2).value else { unreachable!() };
+        ("composition", Some(Value::Layout(a))) if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) => {
+            let Value::Composed(k) = c.arg(2).value else { return Ok(None) };
             let r = k.composed_after(a).map_err(lay(c))?;
             Ok(Some(match r.outer() {
                 crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
@@ -160,6 +158,22 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 _ => Err(c.argument(2, "a layout or a composed layout")),
             }
         }
+        ("max_common_vector", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
+            // CuTe's overloads take swizzled layouts only.
+            (Value::Composed(k), _) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
+                Err(c.argument(1, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+            }
+            (_, Value::Composed(k)) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
+                Err(c.argument(2, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+            }
+            (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
+                Ok(Some(Value::Int(a.max_common_vector(&b, None).map_err(lay(c))?)))
+            }
+            (Value::Composed(a), Value::Composed(b)) => {
+                Ok(Some(Value::Int(a.max_common_vector(b.inner(), Some(&b)).map_err(lay(c))?)))
+            }
+            _ => Ok(None),
+        },
         ("size" | "rank", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let v = if c.function == "size" { k.size() } else { DynInt::fixed(k.rank() as isize) };
@@ -250,10 +264,11 @@ fn index(c: &Call<'_>, v: isize) -> Result<usize, EvalError> {
 fn case_0(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     Ok(Some({
         let mut parts = [DynLayout::default(); super::MAX_ARGS];
-        for (i, part) in parts.iter_mut().enumerate().take(c.n) {
+        let n = c.n.min(super::MAX_ARGS);
+        for (i, part) in parts.iter_mut().enumerate().take(n) {
             *part = c.layout(i + 1)?;
         }
-        layout(c, algebra::make_layout_of(&parts[..c.n]))?
+        layout(c, algebra::make_layout_of(&parts[..n]))?
     }))
 }
 

@@ -8,7 +8,7 @@ use super::int_tuple::{DynInt, DynIntTuple};
 use super::layout::DynLayout;
 use super::ops::{self, Division};
 use crate::algebra::{Partition, Slicer, Tiler};
-use crate::swizzle::{ComposedLayout, Swizzle};
+use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;
 use crate::error::LayoutError;
@@ -141,7 +141,23 @@ pub enum EvalError {
         /// Why.
         error: LayoutError,
     },
+    /// The text is longer than [`MAX_EXPRESSION_LEN`] bytes.
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
 }
+
+/// The longest expression [`eval`] reads, in bytes. Everything the evaluator prints is far
+/// shorter (a layout holds at most 2 x 64 integers); the bound keeps the time of one call
+/// bounded, since every call in the text is evaluated.
+///
+/// ```
+/// use const_layout::dynamic::{eval, MAX_EXPRESSION_LEN};
+/// let long = "1".repeat(MAX_EXPRESSION_LEN + 1);
+/// assert_eq!(eval(&long).unwrap_err().to_string(), "the expression is 16385 bytes long; at most 16384 are read");
+/// ```
+pub const MAX_EXPRESSION_LEN: usize = 16 * 1024;
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -160,6 +176,9 @@ impl fmt::Display for EvalError {
             }
             EvalError::Misplaced { column, what } => write!(f, "column {column}: {what}"),
             EvalError::Layout { column, error } => write!(f, "column {column}: {error}"),
+            EvalError::TooLong { len } => {
+                write!(f, "the expression is {len} bytes long; at most {MAX_EXPRESSION_LEN} are read")
+            }
         }
     }
 }
@@ -186,8 +205,30 @@ impl From<ParseError> for EvalError {
 /// assert_eq!(eval("make_layout((_4,_8), LayoutRight)").unwrap().to_string(), "(_4,_8):(_8,_1)");
 /// ```
 pub fn eval(text: &str) -> Result<Value, EvalError> {
+    if text.len() > MAX_EXPRESSION_LEN {
+        return Err(EvalError::TooLong { len: text.len() });
+    }
     let mut p = Parser::new(text);
     let v = expr(&mut p)?;
+    // `tile, layout`: how a TV layout (`make_layout_tv`) prints, read back at the top level.
+    if p.peek() == Some(',') {
+        p.eat(',');
+        let tile = int_tuple_of(&v).ok_or(EvalError::Misplaced {
+            column: v.column,
+            what: "`tile, layout` (a TV layout) needs an int tuple before the comma",
+        })?;
+        let l = expr(&mut p)?;
+        let Value::Layout(layout) = l.value else {
+            return Err(EvalError::Misplaced {
+                column: l.column,
+                what: "`tile, layout` (a TV layout) needs a layout after the comma",
+            });
+        };
+        if !p.at_end() {
+            return Err(p.error("the end of the expression").into());
+        }
+        return Ok(Value::LayoutTv(tile, layout));
+    }
     if !p.at_end() {
         return Err(p.error("the end of the expression").into());
     }
@@ -270,7 +311,108 @@ struct Located {
 const MAX_ARGS: usize = 8;
 const MAX_TARGS: usize = 8;
 
+/// An expression: a term, a composed layout `outer o offset o inner`, or a partition
+/// `offset + layout` (how `slice_and_offset`, `local_tile` and `local_partition` print).
 fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+    let first = composed_expr(p)?;
+    if !p.eat('+') {
+        return Ok(first);
+    }
+    let second = composed_expr(p)?;
+    let column = first.column;
+    let value = match (first.value, second.value) {
+        (Value::Int(o), Value::Composed(k)) => Value::ComposedPartition(k, o),
+        (Value::Int(_) | Value::Tuple(_), Value::Layout(l)) => {
+            let origin = int_tuple_of(&first).unwrap_or(DynIntTuple::EMPTY);
+            if origin.has_basis() && !l.has_basis() {
+                return Err(EvalError::Misplaced {
+                    column,
+                    what: "a coordinate origin (basis elements) goes with a layout of basis strides",
+                });
+            }
+            Value::Partition(Partition::new(l, origin))
+        }
+        (Value::Int(_) | Value::Tuple(_), _) => {
+            return Err(EvalError::Misplaced {
+                column: second.column,
+                what: "`offset + x` needs a layout or a composed layout after `+`",
+            });
+        }
+        _ => {
+            return Err(EvalError::Misplaced {
+                column,
+                what: "`offset + x` needs an integer or int tuple offset before `+`",
+            });
+        }
+    };
+    Ok(Located { value, column })
+}
+
+/// `outer o offset o inner` (CuTe's `ComposedLayout`, as it prints), or a term.
+fn composed_expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+    let first = term(p)?;
+    if !eat_word(p, "o") {
+        return Ok(first);
+    }
+    let column = first.column;
+    let outer = match first.value {
+        Value::Swizzle(s) => Outer::Swizzle(s),
+        Value::Layout(l) if !l.has_basis() => Outer::Layout(l),
+        _ => {
+            return Err(EvalError::Misplaced {
+                column,
+                what: "`outer o offset o inner` needs a swizzle `Sw<B,M,S>` or a layout (integer strides) as outer",
+            });
+        }
+    };
+    let offset = term(p)?;
+    let Value::Int(offset_value) = offset.value else {
+        return Err(EvalError::Misplaced {
+            column: offset.column,
+            what: "`outer o offset o inner` needs an integer offset",
+        });
+    };
+    if offset_value.has_basis() {
+        return Err(EvalError::Misplaced {
+            column: offset.column,
+            what: "`outer o offset o inner` needs an integer offset",
+        });
+    }
+    if !eat_word(p, "o") {
+        return Err(p.error("`o` and the inner layout (`outer o offset o inner`)").into());
+    }
+    let inner = term(p)?;
+    let Value::Layout(inner_layout) = inner.value else {
+        return Err(EvalError::Misplaced {
+            column: inner.column,
+            what: "`outer o offset o inner` needs a layout as inner",
+        });
+    };
+    if inner_layout.has_basis() {
+        return Err(EvalError::Layout {
+            column: inner.column,
+            error: LayoutError::BasisStride { op: "a composed layout" },
+        });
+    }
+    let k = ComposedLayout::with_offset(outer, offset_value, inner_layout);
+    Ok(Located { value: Value::Composed(k), column })
+}
+
+/// Consume the word `w` if it is next and stands alone (not the start of a longer name).
+fn eat_word(p: &mut Parser<'_>, w: &str) -> bool {
+    p.skip_ws();
+    let rest = &p.text[p.pos..];
+    let alone = rest.strip_prefix(w).is_some_and(|after| {
+        !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '<')
+    });
+    if alone {
+        p.pos += w.len();
+    }
+    alone
+}
+
+/// A primary, or a layout `shape:stride`.
+fn term(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     p.skip_ws();
     let column = p.column();
     let first = primary(p)?;
@@ -284,10 +426,8 @@ fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
         invalid: None,
     })?;
     p.skip_ws();
-    let stride_col = p.column();
     let second = primary(p)?;
     let stride = int_tuple_of(&second).ok_or(p.error("an int tuple after `:`"))?;
-    let _ = stride_col;
     let layout = DynLayout::new(shape, stride).map_err(|error| EvalError::Layout { column, error })?;
     Ok(Located { value: Value::Layout(layout), column })
 }
@@ -313,7 +453,18 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     match p.peek() {
         // Each form in its own function: a frame here is paid once per nesting level of the
         // expression, so it must stay small (a call holds its arguments, a tuple its modes).
-        Some('(') => tuple_literal(p, column),
+        Some('(') => {
+            // An int tuple literal needs no recursion (and no nesting limit); a tuple holding
+            // expressions or `_` is parsed recursively.
+            let start = p.pos;
+            match p.int_tuple() {
+                Ok(t) => Ok(Located { value: Value::Tuple(t), column }),
+                Err(_) => {
+                    p.pos = start;
+                    tuple_literal(p, column)
+                }
+            }
+        }
         Some('_') if p.is_underscore() => {
             p.pos += 1;
             Ok(Located { value: Value::Slicer(Slicer::all()), column })
@@ -329,7 +480,10 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
 
 #[inline(never)]
 fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
-    p.eat('(');
+    if !p.eat('(') {
+        // Refused for depth: the error names the limit.
+        return Err(p.error("`(`").into());
+    }
     // Coordinates and, congruent with them, where `_` stands (a slicing coordinate).
     let mut coords = DynIntTuple::EMPTY;
     let mut keeps = DynIntTuple::EMPTY;
@@ -390,9 +544,10 @@ fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
         let mut k = 0usize;
         loop {
             let v = p.int()?;
-            if k < MAX_TARGS {
-                targs[k] = v.value;
-            }
+            let Some(slot) = targs.get_mut(k) else {
+                return Err(EvalError::Misplaced { column, what: "a call takes at most 8 template arguments" });
+            };
+            *slot = v.value;
             k += 1;
             if p.eat('>') {
                 break;
@@ -430,9 +585,10 @@ fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
     if !p.eat(')') {
         loop {
             let a = expr(p)?;
-            if n < MAX_ARGS {
-                args[n] = Some(a);
-            }
+            let Some(slot) = args.get_mut(n) else {
+                return Err(EvalError::Misplaced { column, what: "a call takes at most 8 arguments" });
+            };
+            *slot = Some(a);
             n += 1;
             if p.eat(')') {
                 break;
@@ -488,7 +644,10 @@ fn call(
         "make_layout" => case_15(&c)?,
         "make_ordered_layout" => case_16(&c)?,
         "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => case_17(&c)?,
-        _ => unreachable!("every name in FUNCTIONS has a case"),
+        // The algebra's cases answer every well-formed call of the others; what reaches here
+        // has the wrong number or kind of arguments.
+        "slice" | "slice_and_offset" => c.arity(&[], "2").map(|_| Value::Bool(false))?,
+        _ => return Err(c.argument(1, "an argument this function takes (see `layout functions`)")),
     })
 }
 
@@ -509,13 +668,15 @@ impl Call<'_> {
         }
     }
 
-    /// Argument `i` (1-based); only called after `arity` accepted the count.
+    /// Argument `i` (1-based); called after `arity` accepted the count. A missing one reads as
+    /// a truth value, which every function refuses with an argument error (never a panic).
     fn arg(&self, i: usize) -> &Located {
-        self.args[i - 1].as_ref().expect("arity checked")
+        static MISSING: Located = Located { value: Value::Bool(false), column: 0 };
+        self.args.get(i.wrapping_sub(1)).and_then(Option::as_ref).unwrap_or(&MISSING)
     }
 
     fn argument(&self, i: usize, expected: &'static str) -> EvalError {
-        let column = self.args.get(i - 1).and_then(|a| a.as_ref()).map_or(self.column, |a| a.column);
+        let column = self.args.get(i.wrapping_sub(1)).and_then(|a| a.as_ref()).map_or(self.column, |a| a.column);
         EvalError::Argument { column, function: self.function, index: i, expected }
     }
 
