@@ -246,13 +246,22 @@ impl<'a> Parser<'a> {
         if self.peek() != Some('(') {
             return Ok(DynIntTuple::int(self.int()?));
         }
-        // The nodes in preorder; each open tuple's node index, column and modes so far.
+        Ok(self.tuple_nodes(false)?.0)
+    }
+
+    /// A tuple whose leaves are integers or, if `underscores`, CuTe's `_`: the coordinate (`_0`
+    /// where `_` stands) and the congruent mask (`_1` where `_` stands), without recursion.
+    /// The next character must be `(`.
+    pub(crate) fn tuple_nodes(&mut self, underscores: bool) -> Result<(DynIntTuple, DynIntTuple), ParseError> {
+        // The nodes in preorder (coordinate and mask); each open tuple's node index, column and
+        // modes so far.
         let mut nodes = [Node::Tuple(0); MAX_NODES];
+        let mut keeps = [Node::Tuple(0); MAX_NODES];
         let mut len = 0usize;
         let mut open = [(0usize, 0usize, 0usize); MAX_NODES];
         let mut depth = 0usize;
         'mode: loop {
-            // A mode starts here: a tuple or an integer.
+            // A mode starts here: a tuple, an integer or `_`.
             self.skip_ws();
             let col = self.column();
             if len == MAX_NODES {
@@ -269,7 +278,14 @@ impl<'a> Parser<'a> {
                 }
                 // `()`: closed below with no modes.
             } else {
-                nodes[len] = Node::Int(self.int()?);
+                if underscores && self.is_underscore() {
+                    self.pos += 1;
+                    nodes[len] = Node::Int(DynInt::fixed(0));
+                    keeps[len] = Node::Int(DynInt::fixed(1));
+                } else {
+                    nodes[len] = Node::Int(self.int()?);
+                    keeps[len] = Node::Int(DynInt::fixed(0));
+                }
                 len += 1;
                 if depth == 0 {
                     break 'mode;
@@ -285,6 +301,7 @@ impl<'a> Parser<'a> {
                         let (at, col, n) = open[depth];
                         let n = u8::try_from(n).map_err(|_| self.invalid(col, LayoutError::TooLarge))?;
                         nodes[at] = Node::Tuple(n);
+                        keeps[at] = Node::Tuple(n);
                         if depth == 0 {
                             break 'mode;
                         }
@@ -298,11 +315,12 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let mut t = DynIntTuple::builder();
-        for n in &nodes[..len] {
+        let (mut t, mut k) = (DynIntTuple::builder(), DynIntTuple::builder());
+        for (n, m) in nodes[..len].iter().zip(&keeps[..len]) {
             t.push_node(*n).map_err(|e| self.invalid(1, e))?;
+            k.push_node(*m).map_err(|e| self.invalid(1, e))?;
         }
-        Ok(t)
+        Ok((t, k))
     }
 }
 

@@ -323,13 +323,8 @@ fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     let value = match (first.value, second.value) {
         (Value::Int(o), Value::Composed(k)) => Value::ComposedPartition(k, o),
         (Value::Int(_) | Value::Tuple(_), Value::Layout(l)) => {
+            // The origin is an offset, or a coordinate where the layout has basis strides.
             let origin = int_tuple_of(&first).unwrap_or(DynIntTuple::EMPTY);
-            if origin.has_basis() && !l.has_basis() {
-                return Err(EvalError::Misplaced {
-                    column,
-                    what: "a coordinate origin (basis elements) goes with a layout of basis strides",
-                });
-            }
             Value::Partition(Partition::new(l, origin))
         }
         (Value::Int(_) | Value::Tuple(_), _) => {
@@ -454,11 +449,17 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
         // Each form in its own function: a frame here is paid once per nesting level of the
         // expression, so it must stay small (a call holds its arguments, a tuple its modes).
         Some('(') => {
-            // An int tuple literal needs no recursion (and no nesting limit); a tuple holding
-            // expressions or `_` is parsed recursively.
+            // A literal of integers and `_` needs no recursion (and no nesting limit); a tuple
+            // holding expressions is parsed recursively.
             let start = p.pos;
-            match p.int_tuple() {
-                Ok(t) => Ok(Located { value: Value::Tuple(t), column }),
+            match p.tuple_nodes(true) {
+                Ok((t, keep)) if keep.leaves().all(|k| k.value == 0) => {
+                    Ok(Located { value: Value::Tuple(t), column })
+                }
+                Ok((t, keep)) => {
+                    let s = Slicer::new(t, keep).map_err(|error| EvalError::Layout { column, error })?;
+                    Ok(Located { value: Value::Slicer(s), column })
+                }
                 Err(_) => {
                     p.pos = start;
                     tuple_literal(p, column)
