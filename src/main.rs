@@ -68,11 +68,7 @@ fn main() -> ExitCode {
             match a.into_string() {
                 Ok(s) => args.push(s),
                 Err(a) => {
-                    return Err(format!(
-                        "argument {} is not UTF-8: {}",
-                        i + 1,
-                        quote(&a.to_string_lossy())
-                    ));
+                    return Err(format!("argument {} is not UTF-8: {}", i + 1, quote(&a.to_string_lossy())));
                 }
             }
         }
@@ -115,7 +111,8 @@ fn write_stdout(out: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "layout: cannot write the output: {}", one_line(&e.to_string()));
+            let _ =
+                writeln!(std::io::stderr(), "layout: cannot write the output: {}", one_line(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -274,10 +271,9 @@ fn svg(args: &[&str]) -> Result<String, String> {
                 let parsed = v
                     .split_once(',')
                     .and_then(|(u, c)| Some((u.trim().parse().ok()?, c.trim().parse().ok()?)));
-                groups =
-                    Some(parsed.ok_or_else(|| {
-                        format!("`--bank-groups` needs UNIT,COUNT (two integers), got {}", quote(v))
-                    })?);
+                groups = Some(parsed.ok_or_else(|| {
+                    format!("`--bank-groups` needs UNIT,COUNT (two integers), got {}", quote(v))
+                })?);
             }
             _ => words.push(a),
         }

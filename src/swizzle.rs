@@ -443,13 +443,21 @@ impl ComposedLayout {
         let only = DynInt::new(o.value ^ (fixed.value & zy), o.is_static && fixed.is_static);
         let anti = DynInt::new(fixed.value & !zy, fixed.is_static);
         // The original function on the slice, for the checks.
-        let original = |i: isize| sw.apply(o.value + fixed.value + sliced.offset(i));
+        // Checked: an offset near `isize::MAX` is an error, not a wrap.
+        let original = |i: isize| {
+            o.value
+                .checked_add(fixed.value)
+                .and_then(|v| v.checked_add(sliced.offset(i)))
+                .map(|v| sw.apply(v))
+        };
         let size = sliced.size().value;
         let active = sliced.offset(size - 1) & zy;
         if active & !sw.apply(active) != 0 {
             // Bits the swizzle reads and the bits it changes both move: not linear.
             let part = ComposedLayout { outer: self.outer, offset: only, inner: sliced };
-            if (0..size).all(|i| part.offset(i) + anti.value == original(i)) {
+            if (0..size)
+                .all(|i| part.offset(i).checked_add(anti.value).is_some_and(|v| Some(v) == original(i)))
+            {
                 return Ok((Sliced::Composed(part), anti));
             }
             return folded();
@@ -459,8 +467,12 @@ impl ComposedLayout {
         let dynamic = if o.is_static { dynamic_bits(&keep_coord, &keep, &self.inner) } else { !0 };
         let decayed = sw.decayed(only, dynamic)?;
         let Ok(part) = crate::algebra::composition(&decayed, &sliced) else { return folded() };
-        let offset = DynInt::new(sw.apply(only.value) + anti.value, only.is_static && anti.is_static);
-        if part.size().value == size && (0..size).all(|i| part.offset(i) + offset.value == original(i)) {
+        let value = sw.apply(only.value).checked_add(anti.value).ok_or(LayoutError::CosizeOverflow)?;
+        let offset = DynInt::new(value, only.is_static && anti.is_static);
+        if part.size().value == size
+            && (0..size)
+                .all(|i| part.offset(i).checked_add(offset.value).is_some_and(|v| Some(v) == original(i)))
+        {
             return Ok((Sliced::Layout(part), offset));
         }
         folded()

@@ -56,18 +56,22 @@ impl fmt::Display for ParseError {
 
 impl core::error::Error for ParseError {}
 
-/// The most parentheses that may be open at once where parsing recurses (slicing coordinates,
-/// and calls and tuples holding expressions in [`eval`](crate::dynamic::eval)). Deeper text is a
-/// [`ParseError`] naming this limit, never a stack overflow: recursion costs stack at every
-/// level, and a kernel's thread may have little (tested at 100,000 levels on a 256 KiB thread).
-/// Int tuples and layouts are parsed without recursion; their depth is bounded by the
-/// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes a tuple holds.
+/// The most parentheses that may be open at once where parsing recurses: calls, and tuples
+/// holding expressions, in [`eval`](crate::dynamic::eval). Deeper text is an error naming this
+/// limit, never a stack overflow (each level holds values on the stack: about 0.2 MiB in a debug
+/// build, see [`eval`](crate::dynamic::eval)). Literals of integers and `_` (int tuples,
+/// layouts, tilers, slicing coordinates) are parsed without recursion, here and by every
+/// `FromStr`; their depth is bounded by the [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes a
+/// tuple holds (tested at 100,000 levels on a 256 KiB thread).
 ///
 /// ```
-/// use const_layout::algebra::Slicer;
-/// let deep = format!("{}_{}", "(".repeat(100_000), ")".repeat(100_000));
-/// let err = deep.parse::<Slicer>().unwrap_err().to_string();
-/// assert_eq!(err, "column 17: expected at most 16 nested parentheses (the parser's limit), found `(`");
+/// use const_layout::dynamic::{eval, DynIntTuple};
+/// let calls = format!("{}4:1{}", "coalesce(".repeat(17), ")".repeat(17));
+/// let err = eval(&calls).unwrap_err().to_string();
+/// assert_eq!(err, "column 145: expected at most 16 nested parentheses (the parser's limit), found `(`");
+/// let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+/// let err = deep.parse::<DynIntTuple>().unwrap_err().to_string();
+/// assert_eq!(err, "column 65: more than 64 nodes in one int tuple");
 /// ```
 pub const MAX_NESTING: usize = 16;
 
@@ -252,7 +256,10 @@ impl<'a> Parser<'a> {
     /// A tuple whose leaves are integers or, if `underscores`, CuTe's `_`: the coordinate (`_0`
     /// where `_` stands) and the congruent mask (`_1` where `_` stands), without recursion.
     /// The next character must be `(`.
-    pub(crate) fn tuple_nodes(&mut self, underscores: bool) -> Result<(DynIntTuple, DynIntTuple), ParseError> {
+    pub(crate) fn tuple_nodes(
+        &mut self,
+        underscores: bool,
+    ) -> Result<(DynIntTuple, DynIntTuple), ParseError> {
         // The nodes in preorder (coordinate and mask); each open tuple's node index, column and
         // modes so far.
         let mut nodes = [Node::Tuple(0); MAX_NODES];

@@ -232,3 +232,121 @@ mod pictures {
         }
     }
 }
+
+/// The crashes of issue 16, each now a one-line error with status 1 (or a quiet end).
+mod hostile {
+    use super::*;
+    use std::ffi::OsStr;
+    use std::process::Stdio;
+
+    fn fails_on_one_line(args: &[&OsStr], message: &str) {
+        let o = Command::new(env!("CARGO_BIN_EXE_layout")).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.chars().count() < 500, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+
+    fn s(x: &str) -> &OsStr {
+        OsStr::new(x)
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_naming_the_limit() {
+        let parens = "(".repeat(313);
+        fails_on_one_line(&[s("eval"), s(&parens)], "at most 16 nested parentheses");
+        let calls = "coalesce(".repeat(139);
+        fails_on_one_line(&[s("eval"), s(&calls)], "at most 16 nested parentheses");
+        let huge = "(".repeat(100_000);
+        fails_on_one_line(&[s("eval"), s(&huge)], "at most 16384 are read");
+        fails_on_one_line(&[s("table"), s(&parens)], "at most 16 nested parentheses");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_that_are_not_utf8_are_an_error() {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = OsStr::from_bytes(b"\xff");
+        fails_on_one_line(&[s("eval"), bad], "argument 2 is not UTF-8");
+        fails_on_one_line(&[bad], "argument 1 is not UTF-8");
+    }
+
+    #[test]
+    fn calls_with_missing_arguments_are_errors() {
+        fails_on_one_line(&[s("eval"), s("slice()")], "`slice` takes 2 arguments, got 0");
+        fails_on_one_line(&[s("eval"), s("slice((_,1), (), (4,4):(1,4))")], "takes 2 arguments, got 3");
+        fails_on_one_line(&[s("eval"), s("slice_and_offset<0>(4)")], "takes 2 arguments, got 1");
+        let nine = vec!["4:1"; 9].join(", ");
+        fails_on_one_line(&[s("eval"), s(&format!("make_layout({nine})"))], "at most 8 arguments");
+    }
+
+    #[test]
+    fn tables_are_bounded() {
+        fails_on_one_line(
+            &[s("table"), s("(10000,10000):(1,10000)")],
+            "`table` prints at most 65536 cells; `(10000,10000):(1,10000)` has 100000000",
+        );
+        fails_on_one_line(&[s("table"), s("complement(4:2, 4294967296)")], "has 1073741824");
+        let o = layout(&["eval", "--json", "(2048,1024):(1,2048)"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stdout(&o),
+            "{\"error\":\"the layout has 2097152 offsets; --json lists at most 1048576\"}\n"
+        );
+    }
+
+    #[test]
+    fn errors_echo_input_escaped_and_truncated() {
+        fails_on_one_line(&[s("eval"), s("\n")], "in `\\n`");
+        let long = format!("({}", "1,".repeat(500_00));
+        let o = layout(&["eval", &long]);
+        let err = stderr(&o);
+        assert!(err.lines().count() == 1 && err.contains("…`") && err.chars().count() < 500, "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_full_disk_is_an_error_and_a_closed_pipe_a_quiet_end() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_layout")).arg("--help").stdout(full).output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.starts_with("layout: cannot write the output:") && err.lines().count() == 1, "{err}");
+        // `| head -c 10`: the reader goes away after 10 bytes.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
+            .args(["table", "(256,256):(1,256)"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 10];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stderr(&o), "");
+    }
+
+    #[test]
+    fn what_eval_prints_evaluates_back() {
+        for expr in [
+            "slice_and_offset((_,2), Sw<3,4,3> o _0 o (_8,_64):(_64,_1))",
+            "local_tile(make_identity_layout((12,16)), <_4:_1, _8:_1>, (1,1))",
+            "make_layout_tv((_4,_2):(_2,_1), (_2,_2):(_1,_2))",
+            "composition(Sw<3,4,3>, (_8,_64):(_64,_1))",
+            "make_identity_layout((_4,(_2,3)))",
+            "(_,(1,_))",
+            "<_, _4:_2, (_2,_2)>",
+        ] {
+            let first = stdout(&layout(&["eval", expr]));
+            let again = stdout(&layout(&["eval", first.trim()]));
+            assert_eq!(first, again, "{expr}");
+            // --json's text is the same text (a partition's and a TV layout's in parts).
+            let j = stdout(&layout(&["eval", "--json", expr]));
+            if !first.contains(" + ") && !first.contains(", ") {
+                assert!(j.contains(&format!("\"text\":\"{}\"", first.trim())), "{j}");
+            }
+        }
+    }
+}

@@ -38,7 +38,9 @@ impl Rng {
 /// Any integer: small, or at the edges of `isize`.
 fn any_value(r: &mut Rng) -> isize {
     match r.below(10) {
-        0 => [isize::MIN, isize::MIN + 1, isize::MAX, isize::MAX - 1, 1 << 62, -(1 << 40)][r.below(6) as usize],
+        0 => {
+            [isize::MIN, isize::MIN + 1, isize::MAX, isize::MAX - 1, 1 << 62, -(1 << 40)][r.below(6) as usize]
+        }
         1 => r.next() as isize,
         _ => r.range(-70, 70),
     }
@@ -61,7 +63,12 @@ fn extent(r: &mut Rng) -> DynInt {
 }
 
 /// A tuple shaped by `r`, with leaves from `leaf`, within `budget` nodes.
-fn tree(r: &mut Rng, budget: &mut usize, depth: u32, leaf: &mut dyn FnMut(&mut Rng) -> DynInt) -> DynIntTuple {
+fn tree(
+    r: &mut Rng,
+    budget: &mut usize,
+    depth: u32,
+    leaf: &mut dyn FnMut(&mut Rng) -> DynInt,
+) -> DynIntTuple {
     *budget = budget.saturating_sub(1);
     if depth == 0 || *budget < 2 || r.chance(40) {
         return DynIntTuple::int(leaf(r));
@@ -97,7 +104,11 @@ fn tuple(r: &mut Rng) -> DynIntTuple {
 /// A stride congruent with `shape`.
 fn stride_for(r: &mut Rng, shape: &DynIntTuple, with_basis: bool) -> DynIntTuple {
     shape.map_leaves(|_| {
-        if with_basis { DynInt::fixed(1).scaled(basis(r)) } else { DynInt::new(r.range(-40, 40), r.chance(50)) }
+        if with_basis {
+            DynInt::fixed(1).scaled(basis(r))
+        } else {
+            DynInt::new(r.range(-40, 40), r.chance(50))
+        }
     })
 }
 
@@ -327,7 +338,10 @@ fn the_issues_composed_layouts_read_back_and_compose_as_in_cute_() {
     // max_common_vector on these ComposedLayouts).
     for (expr, cute) in [
         ("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"),
-        ("composition((_8,_8):(_8,_1), Sw<2,0,-3> o _0 o (_8,_8):(_8,_1))", "Sw<2,0,3> o _0 o (_8,_8):(_1,_8)"),
+        (
+            "composition((_8,_8):(_8,_1), Sw<2,0,-3> o _0 o (_8,_8):(_8,_1))",
+            "Sw<2,0,3> o _0 o (_8,_8):(_1,_8)",
+        ),
         ("right_inverse(Sw<1,0,2> o _0 o (_4,_4):(_1,_4))", "Sw<1,0,2> o _0 o _16:_1"),
         (
             "tile_to_shape(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), (_64,_64))",

@@ -142,6 +142,11 @@ impl crate::text::Parser<'_> {
             self.pos += 1;
             return Ok(Slicer::all());
         }
+        if self.peek() == Some('(') {
+            // Without recursion (`text.rs`): no text can exhaust the stack.
+            let (coord, keep) = self.tuple_nodes(true)?;
+            return Slicer::new(coord, keep).map_err(|e| self.invalid(col, e));
+        }
         if !self.eat('(') {
             return Ok(Slicer::fixed(DynIntTuple::int(self.int()?)));
         }

@@ -71,6 +71,10 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let n = c.arity(&[2, 3], "2 or 3")?;
             let offset = if n == 3 { c.int(2)? } else { DynInt::fixed(0) };
             let inner = c.layout(n)?;
+            let reach = inner.cosize().value;
+            if offset.value.checked_add(reach).and(offset.value.checked_sub(reach)).is_none() {
+                return Err(EvalError::Layout { column: c.column, error: LayoutError::CosizeOverflow });
+            }
             if inner.has_basis() {
                 return Err(EvalError::Layout {
                     column: c.column,
@@ -99,7 +103,9 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
             Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
-        ("composition", Some(Value::Layout(a))) if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) => {
+        ("composition", Some(Value::Layout(a)))
+            if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
+        {
             let Value::Composed(k) = c.arg(2).value else { return Ok(None) };
             let r = k.composed_after(a).map_err(lay(c))?;
             Ok(Some(match r.outer() {

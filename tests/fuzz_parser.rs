@@ -1,0 +1,476 @@
+//! A fuzz target for the parsers and the evaluator, run by `cargo test`: deterministic proptest
+//! generators of hostile text (random bytes, grammar-aware mutations of valid expressions, deep
+//! nestings, huge integers, products near `isize::MAX`, huge sizes for the pictures) run against
+//! the library in-process, and a smaller sample through the built `layout` binary. The promise
+//! checked: no panic (every call under `catch_unwind`, panics counted), every error one line of
+//! bounded length, bounded time per input, and every value that evaluates prints as text that
+//! evaluates back to it.
+
+use const_layout::algebra::{Slicer, Tiler};
+use const_layout::dynamic::{DynIntTuple, DynLayout, FUNCTIONS, MAX_EXPRESSION_LEN, Value, eval};
+use const_layout::picture::{print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_tv};
+use const_layout::text::MAX_NESTING;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The longest error message the library may give (it repeats no input but a 32-byte name).
+const MAX_ERROR_LEN: usize = 300;
+/// Per input, in a debug build.
+const MAX_TIME: Duration = Duration::from_secs(2);
+
+/// Valid expressions the mutations start from: every function, composed layouts, partitions,
+/// tilers, basis strides, the inputs.
+const SEEDS: &[&str] = &[
+    "(8,(4,2)):(1,8)",
+    "crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))",
+    "idx2crd(13, (4,(2,3)))",
+    "size((_8,(_4,_2)):(_1,_8))",
+    "cosize((4,2):(-2,1))",
+    "get((4,(2,3)), 1)",
+    "flatten((4,(2,3)):(1,(4,8)))",
+    "prefix_product((2,(3,4)))",
+    "compact_row_major((_4,(_2,_3)))",
+    "shape_div((6,2,4), 12)",
+    "ceil_div((6,2,4), 4)",
+    "weakly_congruent((1,2), ((1,2),3))",
+    "make_layout((_4,_8), LayoutRight)",
+    "make_layout(4:1, 8:4)",
+    "make_ordered_layout((_4,_8,_2), (_2,_0,_1))",
+    "get_hier_coord((4,(2,3)):(1,(4,8)), 13)",
+    "coalesce((_2,(_1,_6)):(_1,(_6,_2)))",
+    "coalesce((4,(2,3)):(1,(4,8)), (_1,_1))",
+    "filter((4,2):(0,1))",
+    "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
+    "composition((_4,_4):(_4,_1), <_2:_1, _2:_2>)",
+    "complement((_4,_6):(_1,_6), _48)",
+    "complement(4:2, 4294967296)",
+    "right_inverse((_4,_2):(_2,_1))",
+    "left_inverse((_4,_2):(_2,_1))",
+    "max_common_layout((_4,_2):(_1,_4), (_4,_2):(_1,_4))",
+    "nullspace((_4,_2):(_0,_1))",
+    "logical_divide((_8,_6):(_1,_8), <_4:_1, _3:_1>)",
+    "zipped_divide((_8,(_4,_2)):(_1,_8), <_4:_1, _4:_1>)",
+    "tiled_divide((_8,_6):(_1,_8), (_4,_3))",
+    "logical_product((_2,_2):(_1,_2), (_3):(_1))",
+    "blocked_product((_5):(_1), _6:_1)",
+    "raked_product(_7:_1, (_5):(_1))",
+    "tile_to_shape((_2,_2):(_1,_2), (_8,_8), (_1,_0))",
+    "select<0,2>((_4,_2,_3):(_1,_4,_8))",
+    "take<1,3>((_4,_2,_3):(_1,_4,_8))",
+    "group<0,2>((_4,_2,_3):(_1,_4,_8))",
+    "append<3>((_4,_2):(_1,_4))",
+    "replace<1>((_4,_2):(_1,_4), _3:_8)",
+    "upcast<2>((_4,_8):(_8,_1))",
+    "recast_layout<16,32>((_4,_8):(_8,_1))",
+    "make_layout_like((_4,_8):(_8,_1))",
+    "make_identity_layout((12,16))",
+    "local_tile(make_identity_layout((12,16)), <_4:_1, _8:_1>, (1,1))",
+    "slice((_,2), (_4,_8):(_8,_1))",
+    "slice_and_offset((1,_), Sw<3,4,3> o _0 o (_8,_64):(_64,_1))",
+    "make_layout_tv((_4,_2):(_2,_1), (_2,_2):(_1,_2))",
+    "local_partition((_8,_8):(_1,_8), (_2,_4):(_4,_1), 3)",
+    "composition(Sw<3,3,3>, (_8,_64):(_64,_1))",
+    "composition((_8,_8):(_8,_1), Sw<2,0,-3> o _0 o (_8,_8):(_8,_1))",
+    "right_inverse(Sw<1,0,2> o _0 o (_4,_4):(_1,_4))",
+    "tile_to_shape(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), (_64,_64))",
+    "max_common_vector(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), (_8,_8):(_8,_1))",
+    "upcast<2>(Sw<3,4,3> o _0 o (_8,_64):(_64,_1))",
+    "_8:_2 o 3 o _2:_1",
+    "(8,8) + (_4,_8):(_1@0,_1@1)",
+    "2 + Sw<3,4,3> o _0 o (_8,_64):(_64,_1)",
+    "(_8,_4), ((_2,_4),(_2,_2)):((_16,_2),(_1,_8))",
+    "crd2idx((1,2), (_4,_4):(_1@1,_1@0@1))",
+    "composition((_4,_4):(_4,_1), (_4,_4):(_1@1,_1@0))",
+    "(4611686018427387904,2):(1,4611686018427387904)",
+    "size((3037000499,3037000499))",
+    "cosize((2,2):(4611686018427387903,4611686018427387903))",
+    "idx2crd(9223372036854775807, (2,3))",
+    "crd2idx(-9223372036854775808, (2,3):(1,2))",
+    "upcast<4611686018427387904>((_4,_8):(_8,_1))",
+    "downcast<4611686018427387904>((_4,_8):(_8,_1))",
+    "recast_layout<1,9223372036854775807>((_4,_8):(_8,_1))",
+    "complement(9223372036854775807:1)",
+    "logical_product(4611686018427387904:1, 4:1)",
+    "Sw<2,40,20>",
+    "composition(Sw<20,20,20>, 1048576:1)",
+];
+
+/// Tokens the mutations insert.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    ",",
+    ":",
+    "_",
+    "<",
+    ">",
+    " o ",
+    " + ",
+    "@",
+    "@255",
+    "-",
+    "_0",
+    "_1",
+    "0",
+    "1",
+    "-1",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "4611686018427387904",
+    "3037000500",
+    "Sw<3,4,3>",
+    "LayoutLeft",
+    "true",
+    "\n",
+    "\0",
+    "\u{202e}",
+    "é",
+    "(_,",
+    "_@",
+    "((",
+    "))",
+];
+
+/// SplitMix64 over a proptest-drawn seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A hostile input: mutated seeds, random bytes, deep nests, huge numbers.
+fn hostile(r: &mut Rng) -> Vec<u8> {
+    match r.below(10) {
+        // Random bytes, not necessarily UTF-8.
+        0 => (0..r.below(40)).map(|_| r.next() as u8).collect(),
+        // A deep nest, closed or not.
+        1 => {
+            let opener = ["(", "coalesce(", "<", "size(", "((_,", "make_layout(", "(1,"][r.below(7)];
+            let d = [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1, 100, 2000][r.below(5)];
+            let mut s = opener.repeat(d);
+            s.push_str(["1", "4:1", "_", ""][r.below(4)]);
+            if r.below(2) == 0 {
+                s.push_str(&")".repeat(d));
+            }
+            s.into_bytes()
+        }
+        // Function names with random argument lists.
+        2 => {
+            let (f, _) = FUNCTIONS[r.below(FUNCTIONS.len())];
+            let n = r.below(10);
+            let args: Vec<&str> = (0..n).map(|_| SEEDS[r.below(SEEDS.len())]).collect();
+            let targs = if r.below(3) == 0 { format!("<{}>", r.next() as i64 % 70) } else { String::new() };
+            format!("{f}{targs}({})", args.join(", ")).into_bytes()
+        }
+        // Grammar-aware mutations of a valid expression.
+        _ => {
+            let mut s = SEEDS[r.below(SEEDS.len())].as_bytes().to_vec();
+            if r.below(2) == 0 {
+                // Keep the grammar: replace one integer by a hostile one (products and sums
+                // near isize::MAX, zero, negative, huge template arguments).
+                let runs: Vec<usize> = (0..s.len())
+                    .filter(|&i| s[i].is_ascii_digit() && (i == 0 || !s[i - 1].is_ascii_digit()))
+                    .collect();
+                if let Some(&at) = runs.get(r.below(runs.len().max(1))) {
+                    let end = (at..s.len()).find(|&i| !s[i].is_ascii_digit()).unwrap_or(s.len());
+                    let n = [
+                        "0",
+                        "1",
+                        "2",
+                        "3",
+                        "63",
+                        "64",
+                        "255",
+                        "256",
+                        "3037000499",
+                        "3037000500",
+                        "4294967296",
+                        "4611686018427387904",
+                        "9223372036854775807",
+                        "9223372036854775806",
+                    ][r.below(14)];
+                    s.splice(at..end, n.bytes());
+                }
+                return s;
+            }
+            for _ in 0..1 + r.below(4) {
+                let at = r.below(s.len() + 1);
+                match r.below(5) {
+                    0 if !s.is_empty() => {
+                        let end = (at + 1 + r.below(6)).min(s.len());
+                        s.drain(at.min(end)..end);
+                    }
+                    1 if !s.is_empty() => {
+                        // Duplicate a span (grows nesting and argument lists).
+                        let end = (at + 1 + r.below(20)).min(s.len());
+                        let span = s[at.min(end)..end].to_vec();
+                        s.splice(at..at, span);
+                    }
+                    2 => {
+                        // A number somewhere.
+                        let n = [
+                            isize::MAX.to_string(),
+                            isize::MIN.to_string(),
+                            (1u64 << 62).to_string(),
+                            "0".into(),
+                        ][r.below(4)]
+                        .clone();
+                        s.splice(at..at, n.into_bytes());
+                    }
+                    _ => {
+                        let t = TOKENS[r.below(TOKENS.len())];
+                        s.splice(at..at, t.bytes());
+                    }
+                }
+            }
+            s
+        }
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    cases: usize,
+    ok: usize,
+    errors: usize,
+    panics: Vec<String>,
+    bad_errors: Vec<String>,
+    slow: Vec<String>,
+    not_read_back: Vec<String>,
+}
+
+/// Run the library on one input: every parser, the evaluator, the printers of the value.
+fn check(bytes: &[u8], t: &mut Tally) {
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    t.cases += 1;
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut errors: Vec<String> = Vec::new();
+        let mut keep = |e: Option<String>| errors.extend(e);
+        keep(text.parse::<DynIntTuple>().err().map(|e| e.to_string()));
+        keep(text.parse::<DynLayout>().err().map(|e| e.to_string()));
+        keep(text.parse::<Tiler>().err().map(|e| e.to_string()));
+        keep(text.parse::<Slicer>().err().map(|e| e.to_string()));
+        let value = eval(&text);
+        if let Ok(v) = &value {
+            // What the tool prints reads back; the pictures keep their bounds.
+            let printed = v.to_string();
+            let back = eval(&printed);
+            let read_back =
+                back.as_ref().ok() == Some(v) && back.map(|b| b.to_string()).ok() == Some(printed.clone());
+            match v {
+                Value::Layout(l) => {
+                    let _ = print_latex(l).map(|p| p.to_string().len());
+                    let _ = print_svg(l).map(|p| p.to_string().len());
+                    if l.size().value <= 1 << 16 {
+                        let _ = l.print_layout().map(|p| p.to_string().len());
+                    }
+                }
+                Value::Composed(c) => {
+                    let _ = print_latex_composed(c).map(|p| p.to_string().len());
+                }
+                Value::LayoutTv(tile, tv) => {
+                    let _ = print_latex_tv(tv, tile).map(|p| p.to_string().len());
+                    let _ = print_svg_tv(tv, tile).map(|p| p.to_string().len());
+                }
+                _ => {}
+            }
+            (errors, true, read_back.then_some(()).ok_or(printed))
+        } else {
+            keep(value.err().map(|e| e.to_string()));
+            (errors, false, Ok(()))
+        }
+    }));
+    let elapsed = start.elapsed();
+    if elapsed > MAX_TIME {
+        t.slow.push(format!("{:?}: {text:?}", elapsed));
+    }
+    match result {
+        Err(p) => {
+            let what = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            t.panics.push(format!("{text:?}: {what}"));
+        }
+        Ok((errors, ok, read_back)) => {
+            if ok {
+                t.ok += 1;
+            } else {
+                t.errors += 1;
+            }
+            if let Err(printed) = read_back {
+                t.not_read_back.push(format!("{text:?} printed {printed:?}"));
+            }
+            for e in errors {
+                if e.contains('\n') || e.contains('\r') || e.chars().count() > MAX_ERROR_LEN {
+                    t.bad_errors.push(format!("{text:?}: {e:?}"));
+                }
+            }
+        }
+    }
+}
+
+/// The evaluator keeps its values on the stack (see `dynamic::eval`): more than a test thread's
+/// 2 MiB in a debug build.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(64 << 20).spawn(f).unwrap().join().unwrap()
+}
+
+#[test]
+fn hostile_text_gives_values_or_one_line_errors_in_process() {
+    let t = on_big_stack(|| {
+        // Keep panics of the cases off the terminal; they are counted and listed below.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut t = Tally::default();
+        // `FUZZ_CASES` and `FUZZ_SEED` run longer or other campaigns by hand; `cargo test`
+        // runs the same 12,000 inputs every time.
+        let cases = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(12_000);
+        let seed: u8 = std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+        let rng = if seed == 0 {
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha)
+        } else {
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32])
+        };
+        let mut runner =
+            TestRunner::new_with_rng(Config { cases, failure_persistence: None, ..Config::default() }, rng);
+        let cell = std::cell::RefCell::new(&mut t);
+        runner
+            .run(&any::<u64>(), |seed| {
+                check(&hostile(&mut Rng(seed)), &mut cell.borrow_mut());
+                Ok(())
+            })
+            .unwrap();
+        for s in SEEDS {
+            check(s.as_bytes(), &mut t);
+        }
+        std::panic::set_hook(hook);
+        t
+    });
+    eprintln!("fuzz: {} inputs, {} values, {} errors, {} panics", t.cases, t.ok, t.errors, t.panics.len());
+    assert!(t.panics.is_empty(), "{} panics:\n{}", t.panics.len(), t.panics.join("\n"));
+    assert!(t.bad_errors.is_empty(), "errors not one bounded line:\n{}", t.bad_errors.join("\n"));
+    assert!(t.slow.is_empty(), "inputs slower than {MAX_TIME:?}:\n{}", t.slow.join("\n"));
+    assert!(t.not_read_back.is_empty(), "values that do not read back:\n{}", t.not_read_back.join("\n"));
+    // The generator reaches both outcomes in quantity.
+    assert!(t.ok > 500 && t.errors > 2000, "{t:?}");
+}
+
+#[test]
+fn the_from_str_parsers_refuse_any_depth_on_a_small_stack() {
+    // 256 KiB, as a kernel's or an embedded thread might have: a depth error, no overflow.
+    let errors = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let deep = "(".repeat(100_000);
+            let closed = format!("{deep}1{}", ")".repeat(100_000));
+            let slicer = format!("{deep}_{}", ")".repeat(100_000));
+            [
+                deep.parse::<DynIntTuple>().unwrap_err().to_string(),
+                closed.parse::<DynIntTuple>().unwrap_err().to_string(),
+                format!("{closed}:{closed}").parse::<DynLayout>().unwrap_err().to_string(),
+                format!("<{closed}>").parse::<Tiler>().unwrap_err().to_string(),
+                slicer.parse::<Slicer>().unwrap_err().to_string(),
+            ]
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    // Tuples hold 64 nodes, so nesting stops there (the parsers do not recurse).
+    for e in &errors {
+        assert!(e.ends_with("more than 64 nodes in one int tuple"), "{e}");
+    }
+    // The deepest tuple that fits parses on the same stack.
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let t: DynIntTuple = format!("{}1{}", "(".repeat(63), ")".repeat(63)).parse().unwrap();
+            assert_eq!(t.depth(), 63);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn eval_refuses_deep_nesting_with_the_limit_named() {
+    on_big_stack(|| {
+        for (open, close) in
+            [("coalesce(", ")"), ("(", ")"), ("((_,", "))"), ("size(", ")"), ("make_layout(", ")")]
+        {
+            // Just past the limit and far past it (as long as the length bound lets text go).
+            for d in [MAX_NESTING + 1, 100_000] {
+                let text = format!("{}4:1{}", open.repeat(d), close.repeat(d));
+                let e = eval(&text).unwrap_err().to_string();
+                let expected = if text.len() > MAX_EXPRESSION_LEN {
+                    format!("the expression is {} bytes long; at most 16384 are read", text.len())
+                } else {
+                    "nested parentheses (the parser's limit)".to_string()
+                };
+                assert!(e.contains(&expected), "{open} x {d}: {e}");
+            }
+        }
+        // At the limit, nesting works.
+        let text =
+            format!("{}(4,2):(1,4){}", "coalesce(".repeat(MAX_NESTING - 1), ")".repeat(MAX_NESTING - 1));
+        let text = text.replace("(4,2):(1,4)", "(_4,_2):(_1,_4)");
+        assert_eq!(eval(&text).unwrap().to_string(), "_8:_1");
+    });
+}
+
+/// A smaller sample through the binary, as a user runs it: status 0 or 1, stderr one bounded
+/// line, within a few seconds.
+#[test]
+fn hostile_text_through_the_binary() {
+    let mut inputs: Vec<Vec<std::ffi::OsString>> = Vec::new();
+    let mut r = Rng(0x5eed);
+    for k in 0..60 {
+        let text = hostile(&mut r);
+        #[cfg(unix)]
+        let arg: std::ffi::OsString =
+            std::os::unix::ffi::OsStringExt::from_vec(text.into_iter().filter(|b| *b != 0).collect());
+        #[cfg(not(unix))]
+        let arg: std::ffi::OsString = String::from_utf8_lossy(&text).into_owned().into();
+        let cmd = ["eval", "table", "latex", "svg"][k % 4];
+        inputs.push(vec![cmd.into(), arg]);
+    }
+    for big in [
+        "(10000,10000):(1,10000)",
+        "complement(4:2, 4294967296)",
+        "(4611686018427387904,1):(1,1)",
+        "make_identity_layout((100000,100000))",
+        "make_layout_tv((1024,1024):(1024,1), (64,64):(64,1))",
+    ] {
+        for cmd in ["table", "latex", "svg"] {
+            inputs.push(vec![cmd.into(), big.into()]);
+        }
+        inputs.push(vec!["eval".into(), "--json".into(), big.into()]);
+    }
+    for args in inputs {
+        let start = Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_layout")).args(&args).output().unwrap();
+        let elapsed = start.elapsed();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{args:?}: {:?} {err}", o.status);
+        assert!(err.lines().count() <= 1 && err.chars().count() <= 500, "{args:?}: {err}");
+        if o.status.code() == Some(1) {
+            assert!(err.starts_with("layout: ") || o.stdout.starts_with(b"{\"error\""), "{args:?}: {err}");
+        }
+        assert!(elapsed < Duration::from_secs(5), "{args:?}: {elapsed:?}");
+    }
+}
