@@ -555,6 +555,42 @@ impl ComposedLayout {
         if ok { Ok(result) } else { Err(fails) }
     }
 
+    /// CuTe's `max_common_layout` of a swizzled layout and a layout (either order): the plain
+    /// layouts' common layout, cut to its first `2^M` elements (the swizzle keeps bits below
+    /// `M`), checked point by point to give contiguous offsets through both (up to 2^14
+    /// elements). `Err` for a layout outer function (CuTe has no such overload) or where the
+    /// check fails.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(2, 1, 3).unwrap(), "(_8,_8):(_1,_8)".parse().unwrap());
+    /// assert_eq!(c.max_common_layout(c.inner()).unwrap().to_string(), "_2:_1");
+    /// ```
+    pub fn max_common_layout(&self, other: &DynLayout) -> Result<DynLayout, LayoutError> {
+        let fails = LayoutError::Inadmissible {
+            op: "max_common_layout",
+            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
+        };
+        let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
+        let common = crate::algebra::max_common_layout(&self.inner, other)?;
+        let base = 1isize.checked_shl(sw.base()).ok_or(fails)?;
+        let result = if base < common.size().value {
+            let first =
+                DynLayout::new(DynIntTuple::int(DynInt::fixed(base)), DynIntTuple::int(DynInt::fixed(1)))?;
+            crate::algebra::composition(&common, &first)?
+        } else {
+            common
+        };
+        let n = result.size().value;
+        let (s0, o0) = (self.offset(result.offset(0)), other.offset(result.offset(0)));
+        let contiguous = n <= 1 << 14
+            && (0..n).all(|i| {
+                let j = result.offset(i);
+                self.offset(j).checked_sub(s0) == Some(i) && other.offset(j).checked_sub(o0) == Some(i)
+            });
+        if contiguous { Ok(result) } else { Err(fails) }
+    }
+
     /// CuTe's `max_common_vector` of a swizzled layout and a layout (either order): the plain
     /// layouts' common vector, at most `2^M` (the swizzle keeps bits below `M`), checked to be
     /// contiguous through this swizzle at this offset (CuTe assumes the offset allows it); `other`

@@ -277,7 +277,7 @@ mod hostile {
         fails_on_one_line(&[s("eval"), s("slice()")], "`slice` takes 2 arguments, got 0");
         fails_on_one_line(&[s("eval"), s("slice((_,1), (), (4,4):(1,4))")], "takes 2 arguments, got 3");
         fails_on_one_line(&[s("eval"), s("slice_and_offset<0>(4)")], "takes 2 arguments, got 1");
-        let nine = vec!["4:1"; 9].join(", ");
+        let nine = ["4:1"; 9].join(", ");
         fails_on_one_line(&[s("eval"), s(&format!("make_layout({nine})"))], "at most 8 arguments");
     }
 
@@ -299,7 +299,7 @@ mod hostile {
     #[test]
     fn errors_echo_input_escaped_and_truncated() {
         fails_on_one_line(&[s("eval"), s("\n")], "in `\\n`");
-        let long = format!("({}", "1,".repeat(500_00));
+        let long = format!("({}", "1,".repeat(50_000));
         let o = layout(&["eval", &long]);
         let err = stderr(&o);
         assert!(err.lines().count() == 1 && err.contains("…`") && err.chars().count() < 500, "{err}");

@@ -167,6 +167,14 @@ fn hostile(r: &mut Rng) -> Vec<u8> {
             }
             s.into_bytes()
         }
+        // Every function on random operands with numbers near the edges of `isize`.
+        2 if r.below(2) == 0 => {
+            let (f, _) = FUNCTIONS[r.below(FUNCTIONS.len())];
+            let n = 1 + r.below(3);
+            let args: Vec<String> = (0..n).map(|_| operand(r)).collect();
+            let targs = if r.below(3) == 0 { format!("<{}>", edge(r)) } else { String::new() };
+            format!("{f}{targs}({})", args.join(", ")).into_bytes()
+        }
         // Function names with random argument lists.
         2 => {
             let (f, _) = FUNCTIONS[r.below(FUNCTIONS.len())];
@@ -237,6 +245,55 @@ fn hostile(r: &mut Rng) -> Vec<u8> {
                 }
             }
             s
+        }
+    }
+}
+
+/// An integer near an edge: small, a power of two, a square root or all of `isize`.
+fn edge(r: &mut Rng) -> String {
+    let v: i128 = match r.below(6) {
+        0 => r.below(9) as i128,
+        1 => 1i128 << r.below(63),
+        2 => (1i128 << r.below(63)) - 1,
+        3 => [3_037_000_499, 3_037_000_500, 2_147_483_648, 4_294_967_296][r.below(4)],
+        4 => -(r.below(9) as i128),
+        _ => [isize::MAX as i128, isize::MIN as i128, isize::MAX as i128 - 1][r.below(3)],
+    };
+    let st = if r.below(2) == 0 { "_" } else { "" };
+    format!("{st}{v}")
+}
+
+/// A random operand: an integer, a tuple or a layout of edge integers, a swizzle, a tiler.
+fn operand(r: &mut Rng) -> String {
+    let tuple = |r: &mut Rng| -> String {
+        match r.below(3) {
+            0 => edge(r),
+            1 => format!("({},{})", edge(r), edge(r)),
+            _ => format!("({},({},{}))", edge(r), edge(r), edge(r)),
+        }
+    };
+    match r.below(8) {
+        0 | 1 => tuple(r),
+        2 => format!("Sw<{},{},{}>", r.below(5), r.below(40), r.below(40) as i64 - 20),
+        3 => format!("<{}, {}:{}>", tuple(r), edge(r), edge(r)),
+        4 => format!("make_identity_layout({})", tuple(r)),
+        _ => {
+            let shape = tuple(r);
+            // A congruent stride: the same tuple structure with other integers.
+            let mut stride = String::new();
+            for c in shape.chars() {
+                if matches!(c, '(' | ')' | ',') {
+                    stride.push(c);
+                } else if !stride.ends_with('#')
+                    && !stride.ends_with(|p: char| p.is_ascii_digit() || p == '_' || p == '-')
+                {
+                    stride.push('#');
+                }
+            }
+            while let Some(i) = stride.find('#') {
+                stride.replace_range(i..=i, &edge(r));
+            }
+            format!("{shape}:{stride}")
         }
     }
 }

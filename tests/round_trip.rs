@@ -350,6 +350,11 @@ fn the_issues_composed_layouts_read_back_and_compose_as_in_cute_() {
         ("max_common_vector(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), (_8,_8):(_8,_1))", "_8"),
         ("max_common_vector((_8,_8):(_8,_1), Sw<3,3,3> o _0 o (_8,_8):(_8,_1))", "_8"),
         ("max_common_vector(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), Sw<3,3,3> o _0 o (_8,_8):(_8,_1))", "_64"),
+        ("max_common_layout(Sw<3,3,3> o _0 o (_8,_8):(_8,_1), (_8,_8):(_8,_1))", "_8:_8"),
+        ("max_common_layout(Sw<2,1,3> o _0 o (_8,_8):(_1,_8), (_8,_8):(_1,_8))", "_2:_1"),
+        ("max_common_layout((_8,_8):(_1,_8), Sw<2,1,3> o _0 o (_8,_8):(_1,_8))", "_2:_1"),
+        ("max_common_layout(Sw<2,4,3> o _0 o (_8,_8):(_1,_8), (_8,_8):(_1,_8))", "_16:_1"),
+        ("max_common_vector(Sw<2,4,3> o _0 o (_8,_8):(_1,_8), (_8,_8):(_1,_8))", "_16"),
     ] {
         assert_eq!(eval(expr).map(|v| v.to_string()), Ok(cute.to_string()), "{expr}");
     }

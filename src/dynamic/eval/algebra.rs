@@ -164,6 +164,21 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 _ => Err(c.argument(2, "a layout or a composed layout")),
             }
         }
+        ("max_common_layout", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
+            (Value::Composed(k), _) | (_, Value::Composed(k))
+                if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) =>
+            {
+                let i = if matches!(c.arg(1).value, Value::Composed(_)) { 1 } else { 2 };
+                Err(c.argument(i, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+            }
+            (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
+                Ok(Some(Value::Layout(a.max_common_layout(&b).map_err(lay(c))?)))
+            }
+            (Value::Composed(_), Value::Composed(_)) => {
+                Err(c.argument(2, "a layout (CuTe's max_common_layout takes one swizzled layout)"))
+            }
+            _ => Ok(None),
+        },
         ("max_common_vector", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
             // CuTe's overloads take swizzled layouts only.
             (Value::Composed(k), _) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
