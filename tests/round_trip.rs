@@ -140,8 +140,14 @@ fn swizzle(r: &mut Rng) -> Swizzle {
 
 fn composed(r: &mut Rng) -> ComposedLayout {
     let outer = if r.chance(70) { Outer::Swizzle(swizzle(r)) } else { Outer::Layout(layout(r, false)) };
-    let offset = if r.chance(50) { DynInt::fixed(0) } else { int(r, false) };
-    ComposedLayout::with_offset(outer, offset, layout(r, false))
+    let inner = layout(r, false);
+    let mut offset = if r.chance(50) { DynInt::fixed(0) } else { int(r, false) };
+    // The tool makes and reads composed layouts whose values `offset + inner(i)` fit in isize.
+    let reach = inner.cosize().value;
+    if offset.value.checked_add(reach).and(offset.value.checked_sub(reach)).is_none() {
+        offset = DynInt::new(isize::MAX - reach, offset.is_static);
+    }
+    ComposedLayout::with_offset(outer, offset, inner)
 }
 
 /// A slicing coordinate congruent with `shape` (the top mode or the leaves fixed at random).

@@ -392,13 +392,20 @@ fn composed_expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
             error: LayoutError::BasisStride { op: "a composed layout" },
         });
     }
-    // Every value `offset + inner(i)` fits in `isize`: the composed function never wraps.
-    let reach = inner_layout.cosize().value;
-    if offset_value.value.checked_add(reach).and(offset_value.value.checked_sub(reach)).is_none() {
-        return Err(EvalError::Layout { column: offset.column, error: LayoutError::CosizeOverflow });
-    }
+    check_reach(offset_value, &inner_layout)
+        .map_err(|error| EvalError::Layout { column: offset.column, error })?;
     let k = ComposedLayout::with_offset(outer, offset_value, inner_layout);
     Ok(Located { value: Value::Composed(k), column })
+}
+
+/// Every value `offset + inner(i)` of a composed layout fits in `isize`, so its function never
+/// wraps (whatever the signs of the strides).
+pub(super) fn check_reach(offset: DynInt, inner: &DynLayout) -> Result<(), LayoutError> {
+    let reach = inner.cosize().value;
+    match offset.value.checked_add(reach).and(offset.value.checked_sub(reach)) {
+        Some(_) => Ok(()),
+        None => Err(LayoutError::CosizeOverflow),
+    }
 }
 
 /// Consume the word `w` if it is next and stands alone (not the start of a longer name).
@@ -635,6 +642,10 @@ fn call(
     };
     let c = Call { function, column, args, n, targs };
     if let Some(v) = algebra::call(&c)? {
+        // What is printed must read back: a composed layout's values fit in `isize`.
+        if let Value::Composed(k) | Value::ComposedPartition(k, _) = &v {
+            check_reach(k.offset_value(), k.inner()).map_err(|error| EvalError::Layout { column, error })?;
+        }
         return Ok(v);
     }
     Ok(match function {
