@@ -251,8 +251,8 @@ fn kind_name(v: &Value) -> &'static str {
     }
 }
 
-/// The evaluator keeps its values on the stack (about 1 MiB for one call and 0.2 MiB more per
-/// nesting level in a debug build; see `dynamic::eval`), more than a test thread's 2 MiB.
+/// The evaluator keeps its values on the stack (up to 4.3 MiB in a debug build; see
+/// `dynamic::eval`), more than a test thread's 2 MiB.
 fn on_big_stack(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new().stack_size(64 << 20).spawn(f).unwrap().join().unwrap();
 }

@@ -195,8 +195,8 @@ impl From<ParseError> for EvalError {
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
-/// limit); at that depth an optimized build uses about 1.8 MiB of stack (0.25 MiB for one call),
-/// an unoptimized one about 7 MiB (1.5 MiB for one call), measured. Run `eval` on a thread with
+/// limit); at that depth an optimized build uses about 1.3 MiB of stack (0.2 MiB for one call),
+/// an unoptimized one about 4.3 MiB (1.3 MiB for one call), measured. Run `eval` on a thread with
 /// that much stack (the `layout` tool uses 64 MiB). Text is at most [`MAX_EXPRESSION_LEN`]
 /// bytes.
 ///
@@ -317,10 +317,19 @@ const MAX_TARGS: usize = 8;
 /// An expression: a term, a composed layout `outer o offset o inner`, or a partition
 /// `offset + layout` (how `slice_and_offset`, `local_tile` and `local_partition` print).
 fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+    // The forms that follow a term are handled out of line: this frame is paid at every nesting
+    // level of the expression, so it holds one value only.
     let first = composed_expr(p)?;
-    if !p.eat('+') {
+    if p.peek() != Some('+') {
         return Ok(first);
     }
+    partition_tail(p, first)
+}
+
+/// `offset + x`, after the offset.
+#[inline(never)]
+fn partition_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalError> {
+    p.eat('+');
     let second = composed_expr(p)?;
     let column = first.column;
     let value = match (first.value, second.value) {
@@ -352,6 +361,12 @@ fn composed_expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     if !eat_word(p, "o") {
         return Ok(first);
     }
+    composed_tail(p, first)
+}
+
+/// `outer o offset o inner`, after `outer o`.
+#[inline(never)]
+fn composed_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalError> {
     let column = first.column;
     let outer = match first.value {
         Value::Swizzle(s) => Outer::Swizzle(s),
@@ -429,6 +444,12 @@ fn term(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     if !p.eat(':') {
         return Ok(first);
     }
+    layout_tail(p, first, column)
+}
+
+/// `shape:stride`, after `shape:`.
+#[inline(never)]
+fn layout_tail(p: &mut Parser<'_>, first: Located, column: usize) -> Result<Located, EvalError> {
     let shape = int_tuple_of(&first).ok_or(ParseError {
         column,
         expected: "an int tuple before `:`",
@@ -463,24 +484,7 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
     match p.peek() {
         // Each form in its own function: a frame here is paid once per nesting level of the
         // expression, so it must stay small (a call holds its arguments, a tuple its modes).
-        Some('(') => {
-            // A literal of integers and `_` needs no recursion (and no nesting limit); a tuple
-            // holding expressions is parsed recursively.
-            let start = p.pos;
-            match p.tuple_nodes(true) {
-                Ok((t, keep)) if keep.leaves().all(|k| k.value == 0) => {
-                    Ok(Located { value: Value::Tuple(t), column })
-                }
-                Ok((t, keep)) => {
-                    let s = Slicer::new(t, keep).map_err(|error| EvalError::Layout { column, error })?;
-                    Ok(Located { value: Value::Slicer(s), column })
-                }
-                Err(_) => {
-                    p.pos = start;
-                    tuple_literal(p, column)
-                }
-            }
-        }
+        Some('(') => tuple_or_literal(p, column),
         Some('_') if p.is_underscore() => {
             p.pos += 1;
             Ok(Located { value: Value::Slicer(Slicer::all()), column })
@@ -491,6 +495,26 @@ fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
         }
         Some(c) if c.is_ascii_alphabetic() => call_expr(p, column),
         _ => Err(p.error("an integer, `(` or a function name").into()),
+    }
+}
+
+/// A tuple: a literal of integers and `_` needs no recursion (and no nesting limit); a tuple
+/// holding expressions is parsed recursively.
+#[inline(never)]
+fn tuple_or_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+    let start = p.pos;
+    match p.tuple_nodes(true) {
+        Ok((t, keep)) if keep.leaves().all(|k| k.value == 0) => {
+            Ok(Located { value: Value::Tuple(t), column })
+        }
+        Ok((t, keep)) => {
+            let s = Slicer::new(t, keep).map_err(|error| EvalError::Layout { column, error })?;
+            Ok(Located { value: Value::Slicer(s), column })
+        }
+        Err(_) => {
+            p.pos = start;
+            tuple_literal(p, column)
+        }
     }
 }
 
