@@ -343,8 +343,10 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::ComposedPartition(c, offset) => {
             let values = json_values(
                 c.size().value,
-                (0..c.size().value)
-                    .map(|i| Ok(DynIntTuple::int(DynInt::runtime(c.offset(i) + offset.value)))),
+                (0..c.size().value).map(|i| {
+                    let v = c.offset(i).checked_add(offset.value).ok_or(LayoutError::CosizeOverflow)?;
+                    Ok(DynIntTuple::int(DynInt::runtime(v)))
+                }),
             )?;
             format!(
                 "{{\"kind\":\"composed_partition\",\"text\":{},\"offset\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",

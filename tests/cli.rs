@@ -297,6 +297,17 @@ mod hostile {
     }
 
     #[test]
+    fn json_values_that_overflow_are_an_error() {
+        let o = layout(&["eval", "--json", "9223372036854775807 + Sw<1,0,1> o _0 o _4:_1"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("{\"error\":\"the cosize of the layout overflows isize"),
+            "{}",
+            stdout(&o)
+        );
+    }
+
+    #[test]
     fn errors_echo_input_escaped_and_truncated() {
         fails_on_one_line(&[s("eval"), s("\n")], "in `\\n`");
         let long = format!("({}", "1,".repeat(50_000));
