@@ -68,7 +68,7 @@ impl core::error::Error for ParseError {}
 /// use const_layout::dynamic::{eval, DynIntTuple};
 /// let calls = format!("{}4:1{}", "coalesce(".repeat(17), ")".repeat(17));
 /// let err = eval(&calls).unwrap_err().to_string();
-/// assert_eq!(err, "column 145: expected at most 16 nested parentheses (the parser's limit), found `(`");
+/// assert_eq!(err, "column 153: expected at most 16 nested parentheses (the parser's limit), found `(`");
 /// let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
 /// let err = deep.parse::<DynIntTuple>().unwrap_err().to_string();
 /// assert_eq!(err, "column 65: more than 64 nodes in one int tuple");
