@@ -307,6 +307,7 @@ struct Tally {
     bad_errors: Vec<String>,
     slow: Vec<String>,
     not_read_back: Vec<String>,
+    slowest: Duration,
 }
 
 /// Run the library on one input: every parser, the evaluator, the printers of the value.
@@ -352,6 +353,7 @@ fn check(bytes: &[u8], t: &mut Tally) {
         }
     }));
     let elapsed = start.elapsed();
+    t.slowest = t.slowest.max(elapsed);
     if elapsed > MAX_TIME {
         t.slow.push(format!("{:?}: {text:?}", elapsed));
     }
@@ -419,7 +421,14 @@ fn hostile_text_gives_values_or_one_line_errors_in_process() {
         std::panic::set_hook(hook);
         t
     });
-    eprintln!("fuzz: {} inputs, {} values, {} errors, {} panics", t.cases, t.ok, t.errors, t.panics.len());
+    eprintln!(
+        "fuzz: {} inputs, {} values, {} errors, {} panics, slowest {:?}",
+        t.cases,
+        t.ok,
+        t.errors,
+        t.panics.len(),
+        t.slowest
+    );
     assert!(t.panics.is_empty(), "{} panics:\n{}", t.panics.len(), t.panics.join("\n"));
     assert!(t.bad_errors.is_empty(), "errors not one bounded line:\n{}", t.bad_errors.join("\n"));
     assert!(t.slow.is_empty(), "inputs slower than {MAX_TIME:?}:\n{}", t.slow.join("\n"));
