@@ -1162,8 +1162,11 @@ fn padded_mode(l: &DynLayout, k: usize) -> DynLayout {
 
 /// CuTe's `zip(x, y)` of two layouts exists when `x` is an integer layout or both are tuples of
 /// one rank (otherwise CuTe fails to compile: "Mismatched Ranks").
+/// Whether the zip of the products is defined: equal ranks (an integer has rank 1), or one mode
+/// against several, which pair as a whole (the several are an integer tiler's image; CuTe does not
+/// compile a one-mode tuple against an integer, and pairs an integer with the whole other side).
 fn zips(x: &DynLayout, y: &DynLayout) -> bool {
-    x.shape().is_int() || (!y.shape().is_int() && x.rank() == y.rank())
+    x.rank() == y.rank() || x.rank() == 1 || y.rank() == 1
 }
 
 #[test]

@@ -232,12 +232,24 @@ pub const fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     unpack(&tri!(zipped_product(block, tiler)), true, true)
 }
 
-/// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`; scalars pair up.
+/// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`. An integer `a`
+/// pairs with the whole of `b`, as in CuTe (`raked_product(((_2,_3)):((_3,_1)), _4:_1)` is
+/// `((_4,((_2,_3)))):((_6,((_3,_1))))`). An integer `b` against a one-mode tuple `a` does not
+/// compile in CuTe; an integer is its own only mode, so it pairs with that mode
+/// (`blocked_product((_5):(_1), _6:_1)` is `((_5,_6)):((_1,_5))`, as for `_5:_1`).
 const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     if a.shape().is_int() {
         return make_layout_of(&[tri!(make_layout_of(&[*a, *b]))]);
     }
-    if b.shape().is_int() || a.rank() != b.rank() {
+    // One mode against several: the several are the image of an integer tiler's only mode (a
+    // composition with an integer layout splits it, `(2,2):(1,4) o 4:1` is `(2,2):(1,4)`), so
+    // they pair as a whole with the one mode.
+    if a.rank() != b.rank() && (a.rank() == 1 || b.rank() == 1) {
+        let a0 = if a.rank() == 1 { tri!(mode_of(a, 0)) } else { *a };
+        let b0 = if b.rank() == 1 { tri!(mode_of(b, 0)) } else { *b };
+        return make_layout_of(&[tri!(make_layout_of(&[a0, b0]))]);
+    }
+    if a.rank() != b.rank() {
         return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
     }
     let mut out = tri!(ModeBuilder::new());
