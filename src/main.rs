@@ -122,17 +122,7 @@ fn write_stdout(out: &str) -> ExitCode {
 /// ellipsis.
 fn one_line(msg: &str) -> String {
     let mut out = String::new();
-    for (n, c) in msg.chars().enumerate() {
-        if n == MAX_ERROR_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
+    push_escaped(&mut out, msg, MAX_ERROR_CHARS);
     out
 }
 
@@ -140,8 +130,16 @@ fn one_line(msg: &str) -> String {
 /// `MAX_ECHO_CHARS` characters and an ellipsis.
 fn quote(text: &str) -> String {
     let mut out = String::from("`");
+    push_escaped(&mut out, text, MAX_ECHO_CHARS);
+    out.push('`');
+    out
+}
+
+/// Appends at most `limit` characters of `text`, control characters escaped (so the result stays
+/// on one line), and an ellipsis where it was cut.
+fn push_escaped(out: &mut String, text: &str, limit: usize) {
     for (n, c) in text.chars().enumerate() {
-        if n == MAX_ECHO_CHARS {
+        if n == limit {
             out.push('…');
             break;
         }
@@ -151,8 +149,6 @@ fn quote(text: &str) -> String {
             out.push(c);
         }
     }
-    out.push('`');
-    out
 }
 
 fn run(args: &[String], json: bool) -> Result<String, String> {

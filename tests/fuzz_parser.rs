@@ -137,64 +137,52 @@ const TOKENS: &[&str] = &[
     "))",
 ];
 
-/// SplitMix64 over a proptest-drawn seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A hostile input: mutated seeds, random bytes, deep nests, huge numbers.
 fn hostile(r: &mut Rng) -> Vec<u8> {
-    match r.below(10) {
+    match r.pick(10) {
         // Random bytes, not necessarily UTF-8.
-        0 => (0..r.below(40)).map(|_| r.next() as u8).collect(),
+        0 => (0..r.pick(40)).map(|_| r.next() as u8).collect(),
         // A deep nest, closed or not.
         1 => {
-            let opener = ["(", "coalesce(", "<", "size(", "((_,", "make_layout(", "(1,"][r.below(7)];
-            let d = [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1, 100, 2000][r.below(5)];
+            let opener = ["(", "coalesce(", "<", "size(", "((_,", "make_layout(", "(1,"][r.pick(7)];
+            let d = [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1, 100, 2000][r.pick(5)];
             let mut s = opener.repeat(d);
-            s.push_str(["1", "4:1", "_", ""][r.below(4)]);
-            if r.below(2) == 0 {
+            s.push_str(["1", "4:1", "_", ""][r.pick(4)]);
+            if r.pick(2) == 0 {
                 s.push_str(&")".repeat(d));
             }
             s.into_bytes()
         }
         // Every function on random operands with numbers near the edges of `isize`.
-        2 if r.below(2) == 0 => {
-            let (f, _) = FUNCTIONS[r.below(FUNCTIONS.len())];
-            let n = 1 + r.below(3);
+        2 if r.pick(2) == 0 => {
+            let (f, _) = FUNCTIONS[r.pick(FUNCTIONS.len())];
+            let n = 1 + r.pick(3);
             let args: Vec<String> = (0..n).map(|_| operand(r)).collect();
-            let targs = if r.below(3) == 0 { format!("<{}>", edge(r)) } else { String::new() };
+            let targs = if r.pick(3) == 0 { format!("<{}>", edge(r)) } else { String::new() };
             format!("{f}{targs}({})", args.join(", ")).into_bytes()
         }
         // Function names with random argument lists.
         2 => {
-            let (f, _) = FUNCTIONS[r.below(FUNCTIONS.len())];
-            let n = r.below(10);
-            let args: Vec<&str> = (0..n).map(|_| SEEDS[r.below(SEEDS.len())]).collect();
-            let targs = if r.below(3) == 0 { format!("<{}>", r.next() as i64 % 70) } else { String::new() };
+            let (f, _) = FUNCTIONS[r.pick(FUNCTIONS.len())];
+            let n = r.pick(10);
+            let args: Vec<&str> = (0..n).map(|_| SEEDS[r.pick(SEEDS.len())]).collect();
+            let targs = if r.pick(3) == 0 { format!("<{}>", r.next() as i64 % 70) } else { String::new() };
             format!("{f}{targs}({})", args.join(", ")).into_bytes()
         }
         // Grammar-aware mutations of a valid expression.
         _ => {
-            let mut s = SEEDS[r.below(SEEDS.len())].as_bytes().to_vec();
-            if r.below(2) == 0 {
+            let mut s = SEEDS[r.pick(SEEDS.len())].as_bytes().to_vec();
+            if r.pick(2) == 0 {
                 // Keep the grammar: replace one integer by a hostile one (products and sums
                 // near isize::MAX, zero, negative, huge template arguments).
                 let runs: Vec<usize> = (0..s.len())
                     .filter(|&i| s[i].is_ascii_digit() && (i == 0 || !s[i - 1].is_ascii_digit()))
                     .collect();
-                if let Some(&at) = runs.get(r.below(runs.len().max(1))) {
+                if let Some(&at) = runs.get(r.pick(runs.len().max(1))) {
                     let end = (at..s.len()).find(|&i| !s[i].is_ascii_digit()).unwrap_or(s.len());
                     let n = [
                         "0",
@@ -211,21 +199,21 @@ fn hostile(r: &mut Rng) -> Vec<u8> {
                         "4611686018427387904",
                         "9223372036854775807",
                         "9223372036854775806",
-                    ][r.below(14)];
+                    ][r.pick(14)];
                     s.splice(at..end, n.bytes());
                 }
                 return s;
             }
-            for _ in 0..1 + r.below(4) {
-                let at = r.below(s.len() + 1);
-                match r.below(5) {
+            for _ in 0..1 + r.pick(4) {
+                let at = r.pick(s.len() + 1);
+                match r.pick(5) {
                     0 if !s.is_empty() => {
-                        let end = (at + 1 + r.below(6)).min(s.len());
+                        let end = (at + 1 + r.pick(6)).min(s.len());
                         s.drain(at.min(end)..end);
                     }
                     1 if !s.is_empty() => {
                         // Duplicate a span (grows nesting and argument lists).
-                        let end = (at + 1 + r.below(20)).min(s.len());
+                        let end = (at + 1 + r.pick(20)).min(s.len());
                         let span = s[at.min(end)..end].to_vec();
                         s.splice(at..at, span);
                     }
@@ -236,12 +224,12 @@ fn hostile(r: &mut Rng) -> Vec<u8> {
                             isize::MIN.to_string(),
                             (1u64 << 62).to_string(),
                             "0".into(),
-                        ][r.below(4)]
+                        ][r.pick(4)]
                         .clone();
                         s.splice(at..at, n.into_bytes());
                     }
                     _ => {
-                        let t = TOKENS[r.below(TOKENS.len())];
+                        let t = TOKENS[r.pick(TOKENS.len())];
                         s.splice(at..at, t.bytes());
                     }
                 }
@@ -253,30 +241,30 @@ fn hostile(r: &mut Rng) -> Vec<u8> {
 
 /// An integer near an edge: small, a power of two, a square root or all of `isize`.
 fn edge(r: &mut Rng) -> String {
-    let v: i128 = match r.below(6) {
-        0 => r.below(9) as i128,
-        1 => 1i128 << r.below(63),
-        2 => (1i128 << r.below(63)) - 1,
-        3 => [3_037_000_499, 3_037_000_500, 2_147_483_648, 4_294_967_296][r.below(4)],
-        4 => -(r.below(9) as i128),
-        _ => [isize::MAX as i128, isize::MIN as i128, isize::MAX as i128 - 1][r.below(3)],
+    let v: i128 = match r.pick(6) {
+        0 => r.pick(9) as i128,
+        1 => 1i128 << r.pick(63),
+        2 => (1i128 << r.pick(63)) - 1,
+        3 => [3_037_000_499, 3_037_000_500, 2_147_483_648, 4_294_967_296][r.pick(4)],
+        4 => -(r.pick(9) as i128),
+        _ => [isize::MAX as i128, isize::MIN as i128, isize::MAX as i128 - 1][r.pick(3)],
     };
-    let st = if r.below(2) == 0 { "_" } else { "" };
+    let st = if r.pick(2) == 0 { "_" } else { "" };
     format!("{st}{v}")
 }
 
 /// A random operand: an integer, a tuple or a layout of edge integers, a swizzle, a tiler.
 fn operand(r: &mut Rng) -> String {
     let tuple = |r: &mut Rng| -> String {
-        match r.below(3) {
+        match r.pick(3) {
             0 => edge(r),
             1 => format!("({},{})", edge(r), edge(r)),
             _ => format!("({},({},{}))", edge(r), edge(r), edge(r)),
         }
     };
-    match r.below(8) {
+    match r.pick(8) {
         0 | 1 => tuple(r),
-        2 => format!("Sw<{},{},{}>", r.below(5), r.below(40), r.below(40) as i64 - 20),
+        2 => format!("Sw<{},{},{}>", r.pick(5), r.pick(40), r.pick(40) as i64 - 20),
         3 => format!("<{}, {}:{}>", tuple(r), edge(r), edge(r)),
         4 => format!("make_identity_layout({})", tuple(r)),
         _ => {
