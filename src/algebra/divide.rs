@@ -232,10 +232,19 @@ pub const fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     unpack(&tri!(zipped_product(block, tiler)), true, true)
 }
 
-/// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`; scalars pair up.
-const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+/// CuTe's `zip(a, b)` of the two halves of a rank-`rank` product: `((a0,b0), (a1,b1), ...)`.
+/// CuTe pairs a scalar `a` with the whole of `b` (`((a,b))`), and otherwise needs two tuples of
+/// equal rank; at rank 1 it does not compile when a one-mode tuple meets a scalar
+/// (`blocked_product((_5):(_1), _6:_1)`, "Mismatched Ranks"). There the one mode of the result is
+/// still `(a's mode, b's mode)`: a scalar is its own only mode (CuTe's `get<0>` of an integer),
+/// and a half of several modes (a composition with a scalar tiler that split) stays whole.
+const fn zip(a: &DynLayout, b: &DynLayout, rank: usize) -> R<DynLayout> {
     if a.shape().is_int() {
         return make_layout_of(&[tri!(make_layout_of(&[*a, *b]))]);
+    }
+    if rank == 1 {
+        let pair = [tri!(only_mode(a)), tri!(only_mode(b))];
+        return make_layout_of(&[tri!(make_layout_of(&pair))]);
     }
     if b.shape().is_int() || a.rank() != b.rank() {
         return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
@@ -249,11 +258,16 @@ const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     out.finish()
 }
 
+/// The single mode of a one-mode tuple; any other layout as it is.
+const fn only_mode(l: &DynLayout) -> R<DynLayout> {
+    if !l.shape().is_int() && l.rank() == 1 { mode_of(l, 0) } else { Ok(*l) }
+}
+
 const fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
     let r = if block.rank() > tiler.rank() { block.rank() } else { tiler.rank() };
     let result = tri!(product_layouts(&tri!(append_to(block, r)), &tri!(append_to(tiler, r))));
     let (a, c) = (tri!(mode_of(&result, 0)), tri!(mode_of(&result, 1)));
-    if raked { zip(&c, &a) } else { zip(&a, &c) }
+    if raked { zip(&c, &a, r) } else { zip(&a, &c, r) }
 }
 
 /// CuTe's `blocked_product(block, tiler)`: the block repeated over the tiler, each mode
