@@ -44,10 +44,10 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,4),1):((52,93),0)");
 /// ```
 pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    if rhs.has_basis() {
-        return Composer::new(lhs, true).compose(rhs);
-    }
-    match tri!(Composer::new(lhs, false).prepared()).compose(rhs) {
+    let composer = Composer::new(lhs, rhs.has_basis());
+    let composed =
+        if rhs.has_basis() { composer.compose(rhs) } else { tri!(composer.prepared()).compose(rhs) };
+    match composed {
         Err(e @ LayoutError::Inadmissible { .. }) => checked_by_value(lhs, rhs, e),
         r => r,
     }
@@ -68,29 +68,113 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
     if size > BY_VALUE_LIMIT {
         return Err(inadmissible(Inadmissible::Unchecked { size, limit: BY_VALUE_LIMIT }));
     }
-    let (a, b) = (Leaves::of(lhs), Leaves::of(rhs));
-    let Ok(composer) = Composer::new(lhs, false).prepared() else { return Err(err) };
-    if let Ok(cute) = composer.map_leaves(rhs)
+    let a = Leaves::of(lhs);
+    let Ok(b) = Right::of(lhs, rhs) else { return Err(err) };
+    let composer = Composer::new(lhs, rhs.has_basis());
+    let composer = if rhs.has_basis() { Ok(composer) } else { composer.prepared() };
+    if let Ok(composer) = composer
+        && let Ok(cute) = composer.map_leaves(rhs)
         && agrees(&cute, &a, &b, size)
     {
         return Ok(cute);
     }
-    match fitted(&a, rhs, lhs.stride().is_static() && rhs.shape().is_static() && rhs.stride().is_static()) {
+    let all_static = lhs.stride().is_static() && rhs.shape().is_static() && rhs.stride().is_static();
+    match fitted(lhs, &a, rhs, all_static) {
         Ok(Some(r)) if agrees(&r, &a, &b, size) => Ok(r),
         _ => Err(err),
     }
 }
 
-/// `l(x)` for flat modes `l` (the last one extending), or `None` on overflow or for `x < 0`
-/// (outside the left layout's domain).
-const fn value_at(l: &Leaves, x: isize) -> Option<isize> {
+/// The right layout as the evaluation reads it: its flat modes, each with the range of the left
+/// layout's flat modes its stride moves in (all of them for an integer stride; for a basis
+/// stride `k@p`, those of mode `p`, which its coordinate indexes as a 1-D index).
+struct Right {
+    n: usize,
+    extent: [isize; MAX_NODES],
+    stride: [isize; MAX_NODES],
+    lo: [usize; MAX_NODES],
+    hi: [usize; MAX_NODES],
+}
+
+impl Right {
+    const fn of(lhs: &DynLayout, rhs: &DynLayout) -> R<Right> {
+        let mut r = Right {
+            n: 0,
+            extent: [0; MAX_NODES],
+            stride: [0; MAX_NODES],
+            lo: [0; MAX_NODES],
+            hi: [0; MAX_NODES],
+        };
+        let all = leaf_count(lhs.shape());
+        let (s, d) = (rhs.shape(), rhs.stride());
+        let mut k = 0;
+        while k < s.node_count() {
+            if let (Node::Int(e), Node::Int(v)) = (s.node(k), d.node(k)) {
+                let (lo, hi) = if v.basis.is_none() {
+                    (0, all)
+                } else {
+                    let (sub, base) = tri!(at_path(lhs, v.basis));
+                    (base, base + leaf_count(sub.shape()))
+                };
+                if r.n == MAX_NODES {
+                    return Err(LayoutError::TooLarge);
+                }
+                r.extent[r.n] = e.value;
+                r.stride[r.n] = v.value;
+                r.lo[r.n] = lo;
+                r.hi[r.n] = hi;
+                r.n += 1;
+            }
+            k += 1;
+        }
+        Ok(r)
+    }
+
+    /// `a(self(i))`: each mode's coordinate times its stride, summed per range of `a`, each range
+    /// read as a 1-D index (its last mode extending). `None` on overflow or outside `a`'s domain.
+    const fn composed_at(&self, a: &Leaves, i: isize) -> Option<isize> {
+        let mut at = [0isize; MAX_NODES];
+        let mut used = [false; MAX_NODES];
+        let (mut rest, mut k) = (i, 0);
+        while k < self.n {
+            let c = if k + 1 == self.n {
+                rest
+            } else {
+                let c = rest % self.extent[k];
+                rest /= self.extent[k];
+                c
+            };
+            let Some(step) = c.checked_mul(self.stride[k]) else { return None };
+            let Some(x) = at[self.lo[k]].checked_add(step) else { return None };
+            at[self.lo[k]] = x;
+            used[self.lo[k]] = true;
+            k += 1;
+        }
+        let (mut total, mut k) = (0isize, 0);
+        while k < self.n {
+            let lo = self.lo[k];
+            if used[lo] {
+                used[lo] = false;
+                let Some(v) = value_at(a, lo, self.hi[k], at[lo]) else { return None };
+                let Some(t) = total.checked_add(v) else { return None };
+                total = t;
+            }
+            k += 1;
+        }
+        Some(total)
+    }
+}
+
+/// `l(x)` for the flat modes `lo..hi` of `l` (the last one extending), or `None` on overflow or
+/// for `x < 0` (outside the left layout's domain).
+const fn value_at(l: &Leaves, lo: usize, hi: usize, x: isize) -> Option<isize> {
     if x < 0 {
         return None;
     }
-    let (mut rest, mut total, mut k) = (x, 0isize, 0);
-    while k < l.len() {
+    let (mut rest, mut total, mut k) = (x, 0isize, lo);
+    while k < hi {
         let (s, d) = (l.shape(k).value, l.stride(k).value);
-        let c = if k + 1 == l.len() {
+        let c = if k + 1 == hi {
             rest
         } else {
             let c = rest % s;
@@ -109,23 +193,15 @@ const fn value_at(l: &Leaves, x: isize) -> Option<isize> {
     Some(total)
 }
 
-/// `a(b(i))`, checked.
-const fn composed_at(a: &Leaves, b: &Leaves, i: isize) -> Option<isize> {
-    match value_at(b, i) {
-        Some(x) => value_at(a, x),
-        None => None,
-    }
-}
-
 /// Whether `r` is `a o b` on the `size` elements of `b`'s domain.
-const fn agrees(r: &DynLayout, a: &Leaves, b: &Leaves, size: isize) -> bool {
-    if r.size().value != size {
+const fn agrees(r: &DynLayout, a: &Leaves, b: &Right, size: isize) -> bool {
+    if r.size().value != size || r.has_basis() {
         return false;
     }
     let r = Leaves::of(r);
     let mut i = 0;
     while i < size {
-        match (value_at(&r, i), composed_at(a, b, i)) {
+        match (value_at(&r, 0, r.len(), i), b.composed_at(a, i)) {
             (Some(x), Some(y)) if x == y => {}
             _ => return false,
         }
@@ -137,16 +213,16 @@ const fn agrees(r: &DynLayout, a: &Leaves, b: &Leaves, size: isize) -> bool {
 /// The layout with `rhs`'s top-level modes (same sizes) whose mode `m` is fitted to
 /// `k -> a(rhs_m(k))`: the only candidate, since a layout with those modes is the sum of its
 /// modes' values with the other coordinates at 0. `None` if a mode's values are no layout's.
-const fn fitted(a: &Leaves, rhs: &DynLayout, all_static: bool) -> R<Option<DynLayout>> {
+const fn fitted(lhs: &DynLayout, a: &Leaves, rhs: &DynLayout, all_static: bool) -> R<Option<DynLayout>> {
     let mut out = tri!(super::ModeBuilder::new());
     let rank = if rhs.shape().is_int() { 1 } else { rhs.rank() };
     let mut m = 0;
     while m < rank {
         let Some(mode) = rhs.mode(m) else { return Err(LayoutError::TooLarge) };
-        let b = Leaves::of(&mode);
+        let b = tri!(Right::of(lhs, &mode));
         let mut fit = ModeFit::new(mode.size().value);
         while let Some(k) = fit.next() {
-            match composed_at(a, &b, k) {
+            match b.composed_at(a, k) {
                 Some(v) => fit.feed(v),
                 None => return Ok(None),
             }
@@ -241,33 +317,44 @@ struct Part {
 impl Part {
     const fn new(lhs: &DynLayout, base: usize) -> R<Self> {
         let c = tri!(coalesce_x(lhs));
-        Ok(Part { cute: Leaves::of(&c), cute_is_scalar: c.shape().is_int(), exact: Leaves::of(lhs).merged(), base })
+        Ok(Part {
+            cute: Leaves::of(&c),
+            cute_is_scalar: c.shape().is_int(),
+            exact: Leaves::of(lhs).merged(),
+            base,
+        })
     }
 
-    /// Mode `b` of `lhs` (`basis_get`; the whole layout for no basis, a scalar's mode 0 is
-    /// itself), with the index of its first leaf.
+    /// Mode `b` of `lhs` (`basis_get`), prepared.
     const fn at_basis(lhs: &DynLayout, b: Basis) -> R<Self> {
-        let (mut sub, mut base, mut k) = (*lhs, 0, 0);
-        while k < b.depth() {
-            let i = b.index(k);
-            let rank = if sub.shape().is_int() { 1 } else { sub.rank() };
-            if i >= rank {
-                return Err(LayoutError::ModeOutOfRange { op: "composition (basis stride)", index: i, rank });
-            }
-            if !sub.shape().is_int() {
-                let mut j = 0;
-                while j < i {
-                    let Some(m) = sub.shape().mode(j) else { return Err(LayoutError::TooLarge) };
-                    base += leaf_count(&m);
-                    j += 1;
-                }
-                let Some(m) = sub.mode(i) else { return Err(LayoutError::TooLarge) };
-                sub = m;
-            }
-            k += 1;
-        }
+        let (sub, base) = tri!(at_path(lhs, b));
         Part::new(&sub, base)
     }
+}
+
+/// Mode `b` of `lhs` (the whole layout for no basis; a scalar's mode 0 is itself), with the index
+/// of its first leaf among `lhs`'s.
+const fn at_path(lhs: &DynLayout, b: Basis) -> R<(DynLayout, usize)> {
+    let (mut sub, mut base, mut k) = (*lhs, 0, 0);
+    while k < b.depth() {
+        let i = b.index(k);
+        let rank = if sub.shape().is_int() { 1 } else { sub.rank() };
+        if i >= rank {
+            return Err(LayoutError::ModeOutOfRange { op: "composition (basis stride)", index: i, rank });
+        }
+        if !sub.shape().is_int() {
+            let mut j = 0;
+            while j < i {
+                let Some(m) = sub.shape().mode(j) else { return Err(LayoutError::TooLarge) };
+                base += leaf_count(&m);
+                j += 1;
+            }
+            let Some(m) = sub.mode(i) else { return Err(LayoutError::TooLarge) };
+            sub = m;
+        }
+        k += 1;
+    }
+    Ok((sub, base))
 }
 
 const fn leaf_count(t: &DynIntTuple) -> usize {
@@ -444,7 +531,11 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
         let (s, d) = (exact.shape(k).value, exact.stride(k).value);
         if rest_r >= s {
             if rest_r % s != 0 {
-                return Err(inadmissible(Inadmissible::StrideDivisibility { mode: k, extent: s, stride: rest_r }));
+                return Err(inadmissible(Inadmissible::StrideDivisibility {
+                    mode: k,
+                    extent: s,
+                    stride: rest_r,
+                }));
             }
             rest_r /= s;
             k += 1;
@@ -459,7 +550,11 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
             used
         } else {
             if s % rest_r != 0 {
-                return Err(inadmissible(Inadmissible::ExtentDivisibility { mode: k, extent: s, stride: rest_r }));
+                return Err(inadmissible(Inadmissible::ExtentDivisibility {
+                    mode: k,
+                    extent: s,
+                    stride: rest_r,
+                }));
             }
             if rest_n % fits != 0 {
                 return Err(inadmissible(Inadmissible::ShapeDivisibility { mode: k, size: rest_n, fits }));
