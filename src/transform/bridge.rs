@@ -94,7 +94,11 @@ pub(crate) fn fit_mode(
         fit.feed(offset(k));
     }
     let Some(mode) = fit.layout()? else { return Ok(None) };
-    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) { Some((*mode.shape(), *mode.stride())) } else { None })
+    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) {
+        Some((*mode.shape(), *mode.stride()))
+    } else {
+        None
+    })
 }
 
 /// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the
