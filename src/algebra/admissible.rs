@@ -70,6 +70,15 @@ pub enum Inadmissible {
     },
     /// Composition: right modes with strides of both signs meet in the left layout's modes.
     MixedSigns,
+    /// Composition: the divisibility conditions (sufficient, not necessary) fail, and the right
+    /// layout has `size` elements, more than the `limit` up to which the composition is evaluated
+    /// and fitted point by point to find a layout nonetheless.
+    Unchecked {
+        /// The right layout's size.
+        size: isize,
+        /// `algebra::BY_VALUE_LIMIT`.
+        limit: isize,
+    },
     /// A negative stride where the operation needs positive ones (`complement`, `left_inverse`).
     NegativeStride {
         /// Mode of the operand (flattened).
@@ -177,6 +186,12 @@ impl Inadmissible {
             Inadmissible::MixedSigns => {
                 m.text("the right layout has strides of both signs in the same left modes")
             }
+            Inadmissible::Unchecked { size, limit } => m
+                .text("the divisibility conditions fail, and the right layout's ")
+                .num(size)
+                .text(" elements are more than the ")
+                .num(limit)
+                .text(" up to which a layout is searched for point by point"),
             Inadmissible::NegativeStride { mode, stride } => {
                 m.text("mode ").num(mode as isize).text(" has negative stride ").num(stride)
             }

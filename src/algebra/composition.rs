@@ -4,84 +4,243 @@
 //! static rules) gives CuTe's result and structure. An exact one on the merged form of `A` checks
 //! the conditions under which a layout result exists at all (divisibility at every mode the
 //! right layout's strides reach, and no carries between the right layout's modes) and gives the
-//! correct result. CuTe's is returned when it is the same function, the exact one otherwise, and
-//! an [`Inadmissible`] error when there is none.
+//! correct result. CuTe's is returned when it is the same function, the exact one otherwise.
+//!
+//! The conditions are sufficient, not necessary. Where they fail on a right layout of at most
+//! [`BY_VALUE_LIMIT`] elements, `A(B(i))` is evaluated and fitted, mode by top-level mode of `B`
+//! ([`super::fit`]), and the fit checked at every `i`; only if that fails too (no layout with
+//! `B`'s top-level modes is `A o B`) is the answer an [`Inadmissible`] error.
+//!
+//! A right layout with basis strides (CuTe's `E<i>`, written `k@i`) maps a coordinate to a
+//! coordinate of `A`: each of its modes `n:k@p` composes with mode `p` of `A` alone (CuTe's
+//! `basis_get`), with the conditions checked per mode of `A`.
 
 use super::admissible::Inadmissible;
 use super::coalesce::coalesce_x;
+use super::fit::ModeFit;
 use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, mul, scalar, signum};
-use crate::dynamic::{DynInt, DynLayout, MAX_NODES};
+use crate::dynamic::int_tuple::Node;
+use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `composition(lhs, rhs)` for two layouts: `R(c) == lhs(rhs(c))` for every coordinate `c`
 /// of `rhs`, with `rhs`'s shape refined where needed. `lhs` is read past its end as CuTe does (its
-/// last mode goes on).
+/// last mode goes on). Strides of `rhs` may be basis elements: `k@p` reads mode `p` of `lhs`.
 ///
 /// ```
 /// use const_layout::algebra::composition;
 /// let a = "(_6,_2):(_8,_2)".parse().unwrap();
 /// let b = "(_4,_3):(_3,_1)".parse().unwrap();
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
+/// // A transpose by basis strides (CuTe's composition tests).
+/// let a = "(_4,_4):(_4,_1)".parse().unwrap();
+/// let b = "(_4,_4):(_1@1,_1@0)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "(_4,_4):(_1,_4)");
+/// // 9 is not a multiple of 6, yet A o B is a layout: found by value.
+/// let a = "(_6,_5):(_7,_31)".parse().unwrap();
+/// let b = "(8,_1):(9,_3)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,4),1):((52,93),0)");
 /// ```
 pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    // A basis-strided left side is fine (its strides are only scaled); the right side's strides
-    // are positions in the left side's domain.
-    tri!(super::identity::integer_strides("composition (right-hand side)", &[rhs]));
-    match tri!(Composer::new(lhs)).compose(rhs) {
-        Err(e @ LayoutError::Inadmissible { .. }) => match checked_by_value(lhs, rhs) {
-            Some(r) => Ok(r),
-            None => Err(e),
-        },
+    let composer = Composer::new(lhs, rhs.has_basis());
+    let composed =
+        if rhs.has_basis() { composer.compose(rhs) } else { tri!(composer.prepared()).compose(rhs) };
+    match composed {
+        Err(e @ LayoutError::Inadmissible { .. }) => checked_by_value(lhs, rhs, e),
         r => r,
     }
 }
 
-/// Right layouts up to this size that fail the structural conditions are checked point by point.
-const BY_VALUE_LIMIT: isize = 1 << 14;
+/// The largest right layout (in elements) whose composition is evaluated point by point where
+/// the structural conditions fail. Larger ones are refused with [`Inadmissible::Unchecked`].
+pub const BY_VALUE_LIMIT: isize = 1 << 14;
 
-/// The structural conditions are sufficient, not necessary: a right mode of two elements, say,
-/// always composes to a layout. When they fail on a small right layout, try CuTe's answer and
-/// then one linear mode per right mode, and keep the first that equals `lhs(rhs(i))` everywhere.
-const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout) -> Option<DynLayout> {
-    if rhs.size().value > BY_VALUE_LIMIT || lhs.has_basis() {
+/// Where the structural conditions fail: CuTe's answer if it is `lhs o rhs` everywhere, else the
+/// layout fitted to `lhs(rhs(i))` with `rhs`'s top-level modes, if it is `lhs o rhs` everywhere;
+/// else `err`, the condition that failed.
+const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) -> R<DynLayout> {
+    if lhs.has_basis() {
+        return Err(err);
+    }
+    let size = rhs.size().value;
+    if size > BY_VALUE_LIMIT {
+        return Err(inadmissible(Inadmissible::Unchecked { size, limit: BY_VALUE_LIMIT }));
+    }
+    let a = Leaves::of(lhs);
+    let Ok(b) = Right::of(lhs, rhs) else { return Err(err) };
+    let composer = Composer::new(lhs, rhs.has_basis());
+    let composer = if rhs.has_basis() { Ok(composer) } else { composer.prepared() };
+    if let Ok(composer) = composer
+        && let Ok(cute) = composer.map_leaves(rhs)
+        && agrees(&cute, &a, &b, size)
+    {
+        return Ok(cute);
+    }
+    let all_static = lhs.stride().is_static() && rhs.shape().is_static() && rhs.stride().is_static();
+    match fitted(lhs, &a, rhs, all_static) {
+        Ok(Some(r)) if agrees(&r, &a, &b, size) => Ok(r),
+        _ => Err(err),
+    }
+}
+
+/// The right layout as the evaluation reads it: its flat modes, each with the range of the left
+/// layout's flat modes its stride moves in (all of them for an integer stride; for a basis
+/// stride `k@p`, those of mode `p`, which its coordinate indexes as a 1-D index).
+struct Right {
+    n: usize,
+    extent: [isize; MAX_NODES],
+    stride: [isize; MAX_NODES],
+    lo: [usize; MAX_NODES],
+    hi: [usize; MAX_NODES],
+}
+
+impl Right {
+    const fn of(lhs: &DynLayout, rhs: &DynLayout) -> R<Right> {
+        let mut r = Right {
+            n: 0,
+            extent: [0; MAX_NODES],
+            stride: [0; MAX_NODES],
+            lo: [0; MAX_NODES],
+            hi: [0; MAX_NODES],
+        };
+        let all = leaf_count(lhs.shape());
+        let (s, d) = (rhs.shape(), rhs.stride());
+        let mut k = 0;
+        while k < s.node_count() {
+            if let (Node::Int(e), Node::Int(v)) = (s.node(k), d.node(k)) {
+                let (lo, hi) = if v.basis.is_none() {
+                    (0, all)
+                } else {
+                    let (sub, base) = tri!(at_path(lhs, v.basis));
+                    (base, base + leaf_count(sub.shape()))
+                };
+                if r.n == MAX_NODES {
+                    return Err(LayoutError::TooLarge);
+                }
+                r.extent[r.n] = e.value;
+                r.stride[r.n] = v.value;
+                r.lo[r.n] = lo;
+                r.hi[r.n] = hi;
+                r.n += 1;
+            }
+            k += 1;
+        }
+        Ok(r)
+    }
+
+    /// `a(self(i))`: each mode's coordinate times its stride, summed per range of `a`, each range
+    /// read as a 1-D index (its last mode extending). `None` on overflow or outside `a`'s domain.
+    const fn composed_at(&self, a: &Leaves, i: isize) -> Option<isize> {
+        let mut at = [0isize; MAX_NODES];
+        let mut used = [false; MAX_NODES];
+        let (mut rest, mut k) = (i, 0);
+        while k < self.n {
+            let c = if k + 1 == self.n {
+                rest
+            } else {
+                let c = rest % self.extent[k];
+                rest /= self.extent[k];
+                c
+            };
+            let Some(step) = c.checked_mul(self.stride[k]) else { return None };
+            let Some(x) = at[self.lo[k]].checked_add(step) else { return None };
+            at[self.lo[k]] = x;
+            used[self.lo[k]] = true;
+            k += 1;
+        }
+        let (mut total, mut k) = (0isize, 0);
+        while k < self.n {
+            let lo = self.lo[k];
+            if used[lo] {
+                used[lo] = false;
+                let Some(v) = value_at(a, lo, self.hi[k], at[lo]) else { return None };
+                let Some(t) = total.checked_add(v) else { return None };
+                total = t;
+            }
+            k += 1;
+        }
+        Some(total)
+    }
+}
+
+/// `l(x)` for the flat modes `lo..hi` of `l` (the last one extending), or `None` on overflow or
+/// for `x < 0` (outside the left layout's domain).
+const fn value_at(l: &Leaves, lo: usize, hi: usize, x: isize) -> Option<isize> {
+    if x < 0 {
         return None;
     }
-    let Ok(composer) = Composer::new(lhs) else { return None };
-    if let Ok(cute) = composer.map_leaves(rhs, lhs, Candidate::Cute)
-        && agrees(&cute, lhs, rhs)
-    {
-        return Some(cute);
+    let (mut rest, mut total, mut k) = (x, 0isize, lo);
+    while k < hi {
+        let (s, d) = (l.shape(k).value, l.stride(k).value);
+        let c = if k + 1 == hi {
+            rest
+        } else {
+            let c = rest % s;
+            rest /= s;
+            c
+        };
+        total = match c.checked_mul(d) {
+            Some(v) => match total.checked_add(v) {
+                Some(t) => t,
+                None => return None,
+            },
+            None => return None,
+        };
+        k += 1;
     }
-    match composer.map_leaves(rhs, lhs, Candidate::Linear) {
-        Ok(linear) if agrees(&linear, lhs, rhs) => Some(linear),
-        _ => None,
-    }
+    Some(total)
 }
 
-/// The candidates [`checked_by_value`] tries for each integral right mode `n:r`.
-#[derive(Clone, Copy)]
-enum Candidate {
-    /// CuTe's `composition_impl`.
-    Cute,
-    /// `n : lhs(r)`, one linear mode.
-    Linear,
-}
-
-/// Whether `r` is `lhs o rhs` on the whole domain of `rhs`.
-const fn agrees(r: &DynLayout, lhs: &DynLayout, rhs: &DynLayout) -> bool {
-    if r.size().value != rhs.size().value {
+/// Whether `r` is `a o b` on the `size` elements of `b`'s domain.
+const fn agrees(r: &DynLayout, a: &Leaves, b: &Right, size: isize) -> bool {
+    if r.size().value != size || r.has_basis() {
         return false;
     }
+    let r = Leaves::of(r);
     let mut i = 0;
-    while i < rhs.size().value {
-        if r.offset(i) != lhs.offset(rhs.offset(i)) {
-            return false;
+    while i < size {
+        match (value_at(&r, 0, r.len(), i), b.composed_at(a, i)) {
+            (Some(x), Some(y)) if x == y => {}
+            _ => return false,
         }
         i += 1;
     }
     true
+}
+
+/// The layout with `rhs`'s top-level modes (same sizes) whose mode `m` is fitted to
+/// `k -> a(rhs_m(k))`: the only candidate, since a layout with those modes is the sum of its
+/// modes' values with the other coordinates at 0. `None` if a mode's values are no layout's.
+const fn fitted(lhs: &DynLayout, a: &Leaves, rhs: &DynLayout, all_static: bool) -> R<Option<DynLayout>> {
+    let mut out = tri!(super::ModeBuilder::new());
+    let rank = if rhs.shape().is_int() { 1 } else { rhs.rank() };
+    let mut m = 0;
+    while m < rank {
+        let Some(mode) = rhs.mode(m) else { return Err(LayoutError::TooLarge) };
+        let b = tri!(Right::of(lhs, &mode));
+        let mut fit = ModeFit::new(mode.size().value);
+        while let Some(k) = fit.next() {
+            match b.composed_at(a, k) {
+                Some(v) => fit.feed(v),
+                None => return Ok(None),
+            }
+        }
+        let Some(mut l) = tri!(fit.layout()) else { return Ok(None) };
+        if all_static {
+            l = tri!(DynLayout::new(statically(l.shape()), statically(l.stride())));
+        }
+        if rhs.shape().is_int() {
+            return Ok(Some(l));
+        }
+        tri!(out.push(&l));
+        m += 1;
+    }
+    match out.finish() {
+        Ok(l) => Ok(Some(l)),
+        Err(e) => Err(e),
+    }
 }
 
 /// CuTe's `composition(lhs, tiler)`: a by-mode tiler composes mode `i` of `lhs` with item `i`
@@ -130,45 +289,154 @@ const fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
     }
 }
 
-/// The left operand prepared once: CuTe's coalesced form and the merged form the exact
-/// computation reads, with the per-mode offset budget used so far by the right layout's modes.
-struct Composer {
+/// A statically known copy of `t` (every integer flagged static).
+const fn statically(t: &DynIntTuple) -> DynIntTuple {
+    let mut t = *t;
+    let mut k = 0;
+    while k < t.node_count() {
+        if let Node::Int(v) = t.node(k) {
+            t.set_node(k, Node::Int(DynInt { is_static: true, ..v }));
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The left operand (or, for a basis stride, the mode of it the basis names) prepared for
+/// composition: CuTe's coalesced form and the merged form the exact computation reads. `base`
+/// is the index of its first leaf among the whole left layout's, so that the offset budgets of
+/// disjoint modes never share a slot.
+#[derive(Clone, Copy)]
+struct Part {
     cute: Leaves,
     cute_is_scalar: bool,
     exact: Leaves,
-    /// Largest offset (in units of the mode's stride) each right mode reaches in each left mode.
-    reach: [[isize; 2]; MAX_NODES],
-    signs: [bool; 2],
-    spread: bool,
+    base: usize,
 }
 
-impl Composer {
-    const fn new(lhs: &DynLayout) -> R<Self> {
+impl Part {
+    const fn new(lhs: &DynLayout, base: usize) -> R<Self> {
         let c = tri!(coalesce_x(lhs));
-        Ok(Composer {
+        Ok(Part {
             cute: Leaves::of(&c),
             cute_is_scalar: c.shape().is_int(),
             exact: Leaves::of(lhs).merged(),
-            reach: [[0; 2]; MAX_NODES],
-            signs: [false; 2],
-            spread: false,
+            base,
         })
+    }
+
+    /// Mode `b` of `lhs` (`basis_get`), prepared.
+    const fn at_basis(lhs: &DynLayout, b: Basis) -> R<Self> {
+        let (sub, base) = tri!(at_path(lhs, b));
+        Part::new(&sub, base)
+    }
+}
+
+/// Mode `b` of `lhs` (the whole layout for no basis; a scalar's mode 0 is itself), with the index
+/// of its first leaf among `lhs`'s.
+const fn at_path(lhs: &DynLayout, b: Basis) -> R<(DynLayout, usize)> {
+    let (mut sub, mut base, mut k) = (*lhs, 0, 0);
+    while k < b.depth() {
+        let i = b.index(k);
+        let rank = if sub.shape().is_int() { 1 } else { sub.rank() };
+        if i >= rank {
+            return Err(LayoutError::ModeOutOfRange { op: "composition (basis stride)", index: i, rank });
+        }
+        if !sub.shape().is_int() {
+            let mut j = 0;
+            while j < i {
+                let Some(m) = sub.shape().mode(j) else { return Err(LayoutError::TooLarge) };
+                base += leaf_count(&m);
+                j += 1;
+            }
+            let Some(m) = sub.mode(i) else { return Err(LayoutError::TooLarge) };
+            sub = m;
+        }
+        k += 1;
+    }
+    Ok((sub, base))
+}
+
+const fn leaf_count(t: &DynIntTuple) -> usize {
+    let (mut n, mut k) = (0, 0);
+    while k < t.node_count() {
+        if let Node::Int(_) = t.node(k) {
+            n += 1;
+        }
+        k += 1;
+    }
+    n
+}
+
+/// How far the right layout's modes reach into each (merged) left mode, per sign, and which
+/// signs occur: the state of the no-carry and mixed-sign checks. Slots are indexed by
+/// `Part::base + k`; the parts a basis-strided right layout reads are disjoint modes of the left
+/// layout, each checked on its own.
+struct Budget {
+    /// Largest offset (in units of the mode's stride) the right modes reach in each left mode.
+    reach: [[isize; 2]; MAX_NODES],
+    /// Per part (by `base`): the signs of the right strides that reach it, and whether any
+    /// right mode spreads over it.
+    signs: [[bool; 2]; MAX_NODES],
+    spread: [bool; MAX_NODES],
+}
+
+/// The left operand, prepared once, and the checks' state.
+struct Composer<'a> {
+    lhs: &'a DynLayout,
+    /// Whether the right layout's strides are basis elements (each leaf then reads its own part).
+    by_basis: bool,
+    whole: Option<Part>,
+    budget: Budget,
+}
+
+impl<'a> Composer<'a> {
+    const fn new(lhs: &'a DynLayout, by_basis: bool) -> Self {
+        Composer {
+            lhs,
+            by_basis,
+            whole: None,
+            budget: Budget {
+                reach: [[0; 2]; MAX_NODES],
+                signs: [[false; 2]; MAX_NODES],
+                spread: [false; MAX_NODES],
+            },
+        }
+    }
+
+    /// With the whole left layout prepared (integer right strides).
+    const fn prepared(mut self) -> R<Self> {
+        self.whole = Some(tri!(Part::new(self.lhs, 0)));
+        Ok(self)
     }
 
     const fn compose(mut self, rhs: &DynLayout) -> R<DynLayout> {
         let out = tri!(self.compose_tree(rhs));
-        if self.signs[0] && self.signs[1] && self.spread {
-            return Err(inadmissible(Inadmissible::MixedSigns));
+        let mut k = 0;
+        while k < MAX_NODES {
+            if self.budget.signs[k][0] && self.budget.signs[k][1] && self.budget.spread[k] {
+                return Err(inadmissible(Inadmissible::MixedSigns));
+            }
+            k += 1;
         }
         Ok(out)
+    }
+
+    /// The part a right stride reads, and the stride as a plain integer.
+    const fn part_of(&self, r: DynInt) -> R<(Part, DynInt)> {
+        match self.whole {
+            Some(p) if !self.by_basis => Ok((p, r)),
+            _ => Ok((tri!(Part::at_basis(self.lhs, r.basis)), DynInt::new(r.value, r.is_static))),
+        }
     }
 
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
+            let (part, r) = tri!(self.part_of(r));
             // Compared as flat mode lists; only the one returned becomes a layout.
-            let exact = tri!(self.compose_exact(n.value, r.value));
-            return match self.compose_cute(n, r) {
+            let exact = tri!(compose_exact(&part, &mut self.budget, n.value, r.value));
+            return match compose_cute(&part, n, r) {
                 Ok(c) if c.same_function(&exact) => c.layout(),
                 _ => exact.layout(),
             };
@@ -183,157 +451,156 @@ impl Composer {
         out.finish()
     }
 
-    /// `rhs`'s structure with each integral mode `n:r` replaced by `f(n, r)`.
-    const fn map_leaves(&self, rhs: &DynLayout, lhs: &DynLayout, how: Candidate) -> R<DynLayout> {
+    /// `rhs`'s structure with each integral mode replaced by CuTe's `composition_impl` of it.
+    const fn map_leaves(&self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            return match how {
-                Candidate::Cute => tri!(self.compose_cute(n, r)).layout(),
-                Candidate::Linear => scalar(DynInt::runtime(n.value), DynInt::runtime(lhs.offset(r.value))),
-            };
+            let (part, r) = tri!(self.part_of(r));
+            return tri!(compose_cute(&part, n, r)).layout();
         }
         let mut out = tri!(super::ModeBuilder::new());
         let mut i = 0;
         while i < rhs.rank() {
             let Some(m) = rhs.mode(i) else { return Err(LayoutError::TooLarge) };
-            tri!(out.push(&tri!(self.map_leaves(&m, lhs, how))));
+            tri!(out.push(&tri!(self.map_leaves(&m))));
             i += 1;
         }
         out.finish()
     }
+}
 
-    /// CuTe's `composition_impl` for an integral right layout `n:r`.
-    const fn compose_cute(&self, n: DynInt, r: DynInt) -> R<Flat> {
-        if is_const(r, 0) {
-            return Flat::scalar(n, r);
+/// CuTe's `composition_impl` for an integral right layout `n:r`.
+const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
+    if is_const(r, 0) {
+        return Flat::scalar(n, r);
+    }
+    let lhs = &part.cute;
+    if part.cute_is_scalar {
+        return Flat::scalar(n, tri!(mul(r, lhs.stride(0))));
+    }
+    let count = lhs.len();
+    let mut result = Leaves::new();
+    let (mut rest_shape, mut rest_stride) = (n, r);
+    let mut k = 0;
+    while k + 1 < count {
+        let (curr_shape, curr_stride) = (lhs.shape(k), lhs.stride(k));
+        k += 1;
+        let abs = rest_stride.abs();
+        if abs.value == 0 {
+            return Err(LayoutError::DivisionByZero);
         }
-        let lhs = &self.cute;
-        if self.cute_is_scalar {
-            return Flat::scalar(n, tri!(mul(r, lhs.stride(0))));
+        let next_shape = curr_shape.ceil_div(abs);
+        let next_stride = abs.ceil_div(curr_shape).mul(signum(rest_stride));
+        if is_const(next_shape, 1) || is_const(rest_shape, 1) {
+            rest_stride = next_stride;
+        } else {
+            let new_shape = min(next_shape, rest_shape);
+            tri!(result.push(new_shape, tri!(mul(rest_stride, curr_stride))));
+            rest_shape = rest_shape.div(new_shape);
+            rest_stride = next_stride;
         }
-        let count = lhs.len();
-        let mut result = Leaves::new();
-        let (mut rest_shape, mut rest_stride) = (n, r);
-        let mut k = 0;
-        while k + 1 < count {
-            let (curr_shape, curr_stride) = (lhs.shape(k), lhs.stride(k));
+    }
+    let last = tri!(mul(rest_stride, lhs.stride(count - 1)));
+    if result.is_empty() {
+        return Flat::scalar(rest_shape, last);
+    }
+    if is_const(rest_shape, 1) {
+        return Ok(Flat { modes: result, unwrap: true });
+    }
+    tri!(result.push(rest_shape, last));
+    Ok(Flat { modes: result, unwrap: false })
+}
+
+/// The exact composition of the merged left part with `n:r`, checking every condition, and
+/// recording in `budget` how far into each left mode this right mode reaches.
+const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> R<Flat> {
+    if n == 1 || r == 0 {
+        return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
+    }
+    let sign = r.signum();
+    let side = (sign < 0) as usize;
+    budget.signs[part.base][side] = true;
+    let exact = &part.exact;
+    let mut out = Leaves::new();
+    let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
+    let count = exact.len();
+    let mut k = 0;
+    while k + 1 < count {
+        if rest_n == 1 {
+            break;
+        }
+        let (s, d) = (exact.shape(k).value, exact.stride(k).value);
+        if rest_r >= s {
+            if rest_r % s != 0 {
+                return Err(inadmissible(Inadmissible::StrideDivisibility {
+                    mode: k,
+                    extent: s,
+                    stride: rest_r,
+                }));
+            }
+            rest_r /= s;
             k += 1;
-            let abs = rest_stride.abs();
-            if abs.value == 0 {
-                return Err(LayoutError::DivisionByZero);
+            continue;
+        }
+        // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
+        let fits = (s + rest_r - 1) / rest_r;
+        let used = if rest_n <= fits {
+            tri!(out.push(DynInt::runtime(rest_n), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
+            let used = (rest_n - 1) * rest_r;
+            rest_n = 1;
+            used
+        } else {
+            if s % rest_r != 0 {
+                return Err(inadmissible(Inadmissible::ExtentDivisibility {
+                    mode: k,
+                    extent: s,
+                    stride: rest_r,
+                }));
             }
-            let next_shape = curr_shape.ceil_div(abs);
-            let next_stride = abs.ceil_div(curr_shape).mul(signum(rest_stride));
-            if is_const(next_shape, 1) || is_const(rest_shape, 1) {
-                rest_stride = next_stride;
-            } else {
-                let new_shape = min(next_shape, rest_shape);
-                tri!(result.push(new_shape, tri!(mul(rest_stride, curr_stride))));
-                rest_shape = rest_shape.div(new_shape);
-                rest_stride = next_stride;
+            if rest_n % fits != 0 {
+                return Err(inadmissible(Inadmissible::ShapeDivisibility { mode: k, size: rest_n, fits }));
             }
-        }
-        let last = tri!(mul(rest_stride, lhs.stride(count - 1)));
-        if result.is_empty() {
-            return Flat::scalar(rest_shape, last);
-        }
-        if is_const(rest_shape, 1) {
-            return Ok(Flat { modes: result, unwrap: true });
-        }
-        tri!(result.push(rest_shape, last));
-        Ok(Flat { modes: result, unwrap: false })
+            tri!(out.push(DynInt::runtime(fits), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
+            rest_n /= fits;
+            rest_r = 1;
+            s - s / fits
+        };
+        tri!(spend(budget, part.base, k, s, used, side));
+        k += 1;
     }
+    if rest_n > 1 {
+        let last = tri!(checked(sign * rest_r, exact.stride(count - 1).value));
+        tri!(out.push(DynInt::runtime(rest_n), stride_of(exact, count - 1, last)));
+    }
+    Ok(Flat { modes: out, unwrap: true })
+}
 
-    /// The exact composition of the merged left layout with `n:r`, checking every condition, and
-    /// recording how far into each left mode this right mode reaches.
-    const fn compose_exact(&mut self, n: isize, r: isize) -> R<Flat> {
-        if n == 1 || r == 0 {
-            return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
-        }
-        let sign = r.signum();
-        let side = (sign < 0) as usize;
-        self.signs[side] = true;
-        let mut out = Leaves::new();
-        let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
-        let count = self.exact.len();
-        let mut k = 0;
-        while k + 1 < count {
-            if rest_n == 1 {
-                break;
-            }
-            let (s, d) = (self.exact.shape(k).value, self.exact.stride(k).value);
-            if rest_r >= s {
-                if rest_r % s != 0 {
-                    return Err(inadmissible(Inadmissible::StrideDivisibility {
-                        mode: k,
-                        extent: s,
-                        stride: rest_r,
-                    }));
-                }
-                rest_r /= s;
-                k += 1;
-                continue;
-            }
-            // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
-            let fits = (s + rest_r - 1) / rest_r;
-            let used = if rest_n <= fits {
-                tri!(out.push(DynInt::runtime(rest_n), self.stride_of(k, tri!(checked(sign * rest_r, d)))));
-                let used = (rest_n - 1) * rest_r;
-                rest_n = 1;
-                used
-            } else {
-                if s % rest_r != 0 {
-                    return Err(inadmissible(Inadmissible::ExtentDivisibility {
-                        mode: k,
-                        extent: s,
-                        stride: rest_r,
-                    }));
-                }
-                if rest_n % fits != 0 {
-                    return Err(inadmissible(Inadmissible::ShapeDivisibility {
-                        mode: k,
-                        size: rest_n,
-                        fits,
-                    }));
-                }
-                tri!(out.push(DynInt::runtime(fits), self.stride_of(k, tri!(checked(sign * rest_r, d)))));
-                rest_n /= fits;
-                rest_r = 1;
-                s - s / fits
-            };
-            tri!(self.spend(k, s, used, side));
-            k += 1;
-        }
-        if rest_n > 1 {
-            let last = tri!(checked(sign * rest_r, self.exact.stride(count - 1).value));
-            tri!(out.push(DynInt::runtime(rest_n), self.stride_of(count - 1, last)));
-        }
-        Ok(Flat { modes: out, unwrap: true })
-    }
+/// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
+const fn stride_of(exact: &Leaves, k: usize, value: isize) -> DynInt {
+    DynInt::runtime(value).scaled(exact.stride(k).basis)
+}
 
-    /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
-    const fn stride_of(&self, k: usize, value: isize) -> DynInt {
-        DynInt::runtime(value).scaled(self.exact.stride(k).basis)
+/// Record that a right mode reaches offset `used` of left mode `k` (extent `s`) of the part at
+/// `base`; two right modes whose offsets there add up to `s` or more carry into the next mode.
+const fn spend(budget: &mut Budget, base: usize, k: usize, s: isize, used: isize, side: usize) -> R<()> {
+    if used == 0 {
+        return Ok(());
     }
-
-    /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`); two right
-    /// modes whose offsets there add up to `s` or more carry into the next mode.
-    const fn spend(&mut self, k: usize, s: isize, used: isize, side: usize) -> R<()> {
-        if used == 0 {
-            return Ok(());
-        }
-        self.spread = true;
-        let before = self.reach[k][side];
-        if before + used >= s {
-            return Err(inadmissible(Inadmissible::Overlap {
-                mode: k,
-                extent: s,
-                first: if before > used { before } else { used },
-                second: if before < used { before } else { used },
-            }));
-        }
-        self.reach[k][side] = before + used;
-        Ok(())
+    budget.spread[base] = true;
+    let slot = base + k;
+    if slot >= MAX_NODES {
+        return Err(LayoutError::TooLarge);
     }
+    let before = budget.reach[slot][side];
+    if before + used >= s {
+        return Err(inadmissible(Inadmissible::Overlap {
+            mode: k,
+            extent: s,
+            first: if before > used { before } else { used },
+            second: if before < used { before } else { used },
+        }));
+    }
+    budget.reach[slot][side] = before + used;
+    Ok(())
 }
 
 /// A right mode's composition as a flat list of modes (a scalar layout if `unwrap` and one mode).

@@ -232,24 +232,21 @@ pub const fn flat_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     unpack(&tri!(zipped_product(block, tiler)), true, true)
 }
 
-/// CuTe's `zip(a, b)` of two layouts of equal rank: `((a0,b0), (a1,b1), ...)`. An integer `a`
-/// pairs with the whole of `b`, as in CuTe (`raked_product(((_2,_3)):((_3,_1)), _4:_1)` is
-/// `((_4,((_2,_3)))):((_6,((_3,_1))))`). An integer `b` against a one-mode tuple `a` does not
-/// compile in CuTe; an integer is its own only mode, so it pairs with that mode
-/// (`blocked_product((_5):(_1), _6:_1)` is `((_5,_6)):((_1,_5))`, as for `_5:_1`).
-const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
+/// CuTe's `zip(a, b)` of the two halves of a rank-`rank` product: `((a0,b0), (a1,b1), ...)`.
+/// CuTe pairs a scalar `a` with the whole of `b` (`((a,b))`), and otherwise needs two tuples of
+/// equal rank; at rank 1 it does not compile when a one-mode tuple meets a scalar
+/// (`blocked_product((_5):(_1), _6:_1)`, "Mismatched Ranks"). There the one mode of the result is
+/// still `(a's mode, b's mode)`: a scalar is its own only mode (CuTe's `get<0>` of an integer),
+/// and a half of several modes (a composition with a scalar tiler that split) stays whole.
+const fn zip(a: &DynLayout, b: &DynLayout, rank: usize) -> R<DynLayout> {
     if a.shape().is_int() {
         return make_layout_of(&[tri!(make_layout_of(&[*a, *b]))]);
     }
-    // One mode against several: the several are the image of an integer tiler's only mode (a
-    // composition with an integer layout splits it, `(2,2):(1,4) o 4:1` is `(2,2):(1,4)`), so
-    // they pair as a whole with the one mode.
-    if a.rank() != b.rank() && (a.rank() == 1 || b.rank() == 1) {
-        let a0 = if a.rank() == 1 { tri!(mode_of(a, 0)) } else { *a };
-        let b0 = if b.rank() == 1 { tri!(mode_of(b, 0)) } else { *b };
-        return make_layout_of(&[tri!(make_layout_of(&[a0, b0]))]);
+    if rank == 1 {
+        let pair = [tri!(only_mode(a)), tri!(only_mode(b))];
+        return make_layout_of(&[tri!(make_layout_of(&pair))]);
     }
-    if a.rank() != b.rank() {
+    if b.shape().is_int() || a.rank() != b.rank() {
         return Err(LayoutError::RankMismatch { what: "zipped layout", got: b.rank(), expected: a.rank() });
     }
     let mut out = tri!(ModeBuilder::new());
@@ -261,11 +258,16 @@ const fn zip(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     out.finish()
 }
 
+/// The single mode of a one-mode tuple; any other layout as it is.
+const fn only_mode(l: &DynLayout) -> R<DynLayout> {
+    if !l.shape().is_int() && l.rank() == 1 { mode_of(l, 0) } else { Ok(*l) }
+}
+
 const fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
     let r = if block.rank() > tiler.rank() { block.rank() } else { tiler.rank() };
     let result = tri!(product_layouts(&tri!(append_to(block, r)), &tri!(append_to(tiler, r))));
     let (a, c) = (tri!(mode_of(&result, 0)), tri!(mode_of(&result, 1)));
-    if raked { zip(&c, &a) } else { zip(&a, &c) }
+    if raked { zip(&c, &a, r) } else { zip(&a, &c, r) }
 }
 
 /// CuTe's `blocked_product(block, tiler)`: the block repeated over the tiler, each mode

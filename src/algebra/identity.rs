@@ -3,10 +3,12 @@
 //!
 //! Basis strides only ever get multiplied by integers on the left side of a composition, so
 //! `composition(identity, B)`, the divides, `local_tile`, `local_partition`, slicing, `coalesce`,
-//! `filter` and the mode operations all work on them (modes merge only within one basis). The
-//! operations that divide strides or read them as offsets (complement, the inverses, the products,
-//! the casts, a right-hand side of a composition) refuse them with
-//! [`LayoutError::BasisStride`], as CuTe does not compile them.
+//! `filter` and the mode operations all work on them (modes merge only within one basis). On the
+//! right side of a composition a basis stride `k@p` is a position in mode `p` of the left layout
+//! (CuTe's `basis_get`): `composition((_4,_4):(_4,_1), (_4,_4):(_1@1,_1@0))` is the transpose
+//! `(_4,_4):(_1,_4)`. The operations that divide strides or read them as offsets (complement, the
+//! inverses, the products, the casts) refuse them with [`LayoutError::BasisStride`], as CuTe does
+//! not compile them.
 
 use super::R;
 use crate::dynamic::int_tuple::Node;

@@ -66,6 +66,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+pub(crate) mod fit;
 mod identity;
 mod inverse;
 pub(crate) mod leaves;
@@ -78,7 +79,7 @@ pub use coalesce::{
     coalesce, coalesce_profile, coalesce_shape, filter, filter_profile, filter_zeros, filter_zeros_profile,
 };
 pub use complement::{complement, complement_to};
-pub use composition::{composition, composition_tiler};
+pub use composition::{BY_VALUE_LIMIT, composition, composition_tiler};
 pub use divide::{
     Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,

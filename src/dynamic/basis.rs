@@ -67,6 +67,16 @@ impl Basis {
         true
     }
 
+    /// The length of the mode path (0 for [`Basis::NONE`]).
+    pub(crate) const fn depth(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Entry `k` of the mode path, outermost first.
+    pub(crate) const fn index(&self, k: usize) -> usize {
+        self.path[k] as usize
+    }
+
     pub(crate) fn path_slice(&self) -> &[u8] {
         &self.path[..self.len as usize]
     }

@@ -11,7 +11,6 @@ use super::MultiIndex;
 use super::adaptor::{Ids, Renumbered, Stage, Stages, make_single_stage_tensor_adaptor};
 use super::cute::{CuteLayout, TopModes};
 use super::descriptor::{NaiveDescriptor, TensorDescriptor, make_naive_tensor_descriptor};
-use crate::algebra::leaves::flat_tuple;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
@@ -90,37 +89,16 @@ pub(crate) fn fit_mode(
     len: isize,
     offset: &dyn Fn(isize) -> isize,
 ) -> Result<Option<(DynIntTuple, DynIntTuple)>, LayoutError> {
-    let mut along = [[0isize; crate::dynamic::MAX_NODES]; 2];
-    let (mut n, mut period) = (0usize, 1isize);
-    while period < len {
-        if n == along[0].len() {
-            return Err(LayoutError::TooLarge);
-        }
-        let stride = offset(period);
-        let mut extent = 2;
-        while period * extent < len && offset(period * extent) == extent * stride {
-            extent += 1;
-        }
-        let extent = if period * extent > len { len / period } else { extent };
-        if extent < 2 || len % (period * extent) != 0 {
-            return Ok(None);
-        }
-        along[0][n] = extent;
-        along[1][n] = stride;
-        n += 1;
-        period *= extent;
+    let mut fit = crate::algebra::fit::ModeFit::new(len);
+    while let Some(k) = fit.next() {
+        fit.feed(offset(k));
     }
-    let (shape, stride) = if n == 0 {
-        (DynIntTuple::int(DynInt::runtime(1)), DynIntTuple::int(DynInt::runtime(0)))
-    } else if n == 1 {
-        (DynIntTuple::int(DynInt::runtime(along[0][0])), DynIntTuple::int(DynInt::runtime(along[1][0])))
+    let Some(mode) = fit.layout()? else { return Ok(None) };
+    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) {
+        Some((*mode.shape(), *mode.stride()))
     } else {
-        let s = core::array::from_fn(|k| DynInt::runtime(along[0][k]));
-        let d = core::array::from_fn(|k| DynInt::runtime(along[1][k]));
-        (flat_tuple(&s, n)?, flat_tuple(&d, n)?)
-    };
-    let mode = DynLayout::new(shape, stride)?;
-    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) { Some((shape, stride)) } else { None })
+        None
+    })
 }
 
 /// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the
