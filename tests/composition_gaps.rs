@@ -40,14 +40,14 @@ fn all_static(expr: &str) -> bool {
     common::all_static(&s)
 }
 
+/// The flat (extent, stride) pairs, as `i128`.
+fn leaf_pairs(l: &DynLayout) -> Vec<(i128, i128)> {
+    l.shape().leaves().zip(l.stride().leaves()).map(|(s, d)| (s.value as i128, d.value as i128)).collect()
+}
+
 /// `L(i)` for `i` in `[0, size)`, as `i128` (no overflow at these sizes), first mode fastest.
 fn offsets(l: &DynLayout) -> Vec<i128> {
-    let pairs: Vec<(i128, i128)> = l
-        .shape()
-        .leaves()
-        .zip(l.stride().leaves())
-        .map(|(s, d)| (s.value as i128, d.value as i128))
-        .collect();
+    let pairs = leaf_pairs(l);
     let mut out = vec![0i128];
     for (s, d) in pairs {
         let len = out.len();
@@ -62,12 +62,7 @@ fn offsets(l: &DynLayout) -> Vec<i128> {
 
 /// `L(x)` for any `x >= 0` (the last leaf extending, as `CuTe`'s `idx2crd`).
 fn value_at(l: &DynLayout, mut x: i128) -> i128 {
-    let pairs: Vec<(i128, i128)> = l
-        .shape()
-        .leaves()
-        .zip(l.stride().leaves())
-        .map(|(s, d)| (s.value as i128, d.value as i128))
-        .collect();
+    let pairs = leaf_pairs(l);
     let mut total = 0;
     for (k, &(s, d)) in pairs.iter().enumerate() {
         if k + 1 == pairs.len() {
@@ -327,7 +322,7 @@ fn is_layout_function(h: &[i128]) -> bool {
                 v == h[k]
             });
         }
-        (2..=n / period).filter(|e| (n / period) % e == 0).any(|e| {
+        (2..=n / period).filter(|e| (n / period).is_multiple_of(*e)).any(|e| {
             let mut next = base.to_vec();
             next.push((e, h[period]));
             rec(h, period * e, &next)
