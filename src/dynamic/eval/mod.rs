@@ -379,18 +379,15 @@ fn composed_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalErro
         }
     };
     let offset = term(p)?;
-    let Value::Int(offset_value) = offset.value else {
-        return Err(EvalError::Misplaced {
-            column: offset.column,
-            what: "`outer o offset o inner` needs an integer offset",
-        });
+    let offset_value = match offset.value {
+        Value::Int(v) if !v.has_basis() => v,
+        _ => {
+            return Err(EvalError::Misplaced {
+                column: offset.column,
+                what: "`outer o offset o inner` needs an integer offset",
+            });
+        }
     };
-    if offset_value.has_basis() {
-        return Err(EvalError::Misplaced {
-            column: offset.column,
-            what: "`outer o offset o inner` needs an integer offset",
-        });
-    }
     if !eat_word(p, "o") {
         return Err(p.error("`o` and the inner layout (`outer o offset o inner`)").into());
     }
