@@ -19,12 +19,14 @@
 //! 2. `filter` keeps the image set and removes the (static) stride-0 modes;
 //! 3. `composition(A, B)(i) == A(B(i))`, sizes and top modes match `B`; clean tiles of `A` are
 //!    always admissible; a by-mode tiler composes mode by mode and drops the modes past it;
-//! 4. `complement`: CuTe's postconditions (ordered, disjoint, `(A, R)` injective and, for an
-//!    integer cotarget, covering it), `Ok` for every injective nested layout, and runtime strides at
-//!    any rank agree with the same layout written static;
+//! 4. `complement`: its postconditions (ordered, disjoint, `(A, R)` injective when `A` is,
+//!    covering the cotarget) by brute force, `Ok` for every layout of non-negative strides, runtime
+//!    strides at any rank agree with the same layout written static, and the products and divides
+//!    built on it answer wherever their composition exists;
 //! 5. `right_inverse` (`L(R(i)) == i`) and `left_inverse` (`L(R(L(i))) == L(i)`, `R(L(i)) == i`
 //!    for injective `L`);
-//! 6. the divides (`logical`, `zipped`, `tiled`, `flat`), with a layout tiler and by mode;
+//! 6. the divides (`logical`, `zipped`, `tiled`, `flat`), with a layout tiler and by mode (a tile
+//!    whose modes nest divides exactly);
 //! 7. the products (`logical`, `blocked`, `raked`) and `tile_to_shape`: sizes, ranks, the block as
 //!    a mode, injectivity;
 //! 8. `upcast` / `downcast`: exactly which inputs each refuses, `upcast(downcast(L)) == L`, and
@@ -35,9 +37,12 @@
 //! 12. `make_identity_layout(S)` maps every index to `idx2crd(i, S)`, and
 //!     `composition(identity, B)(i) == identity(B(i))` (basis strides).
 //!
-//! Four tests pin down bugs these properties found (runtime extent-1 modes taken for moving modes
-//! by `left_inverse` and by `complement`'s sign check; "not injective" reported for injective
-//! layouts), each with its minimal counterexample.
+//! Three tests pin down bugs these properties found (runtime extent-1 modes taken for moving modes
+//! by `left_inverse`; "not injective" reported for injective layouts), each with its minimal
+//! counterexample.
+
+#[path = "common/complement.rs"]
+mod complement_pc;
 
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;
@@ -745,75 +750,49 @@ fn cotarget(l: &DynLayout, kind: u8, k: isize, st: bool) -> DynIntTuple {
     int(dint(m, st))
 }
 
-/// The distinct offsets of `a` (the image of its moving part).
-fn image(l: &DynLayout) -> BTreeSet<isize> {
-    vals(l).into_iter().collect()
+/// The postconditions of `r = complement_to(a, m)` (`complement_pc::broken`, by brute force).
+fn complement_post(a: &DynLayout, m: isize, r: &DynLayout, what: &str) -> Result<(), TestCaseError> {
+    match complement_pc::broken(a, r, m) {
+        Some(why) => Err(TestCaseError::fail(format!("{what} = {r}: {why}"))),
+        None => Ok(()),
+    }
 }
 
-/// CuTe's postconditions of `complement` (and more), for `r = complement_to(a, m)`.
-/// `int_cotarget` is false for a tuple cotarget: CuTe divides a tuple cotarget mode by mode
-/// (`complement(_3:_1, (2,_2))` is `1:_3` in CuTe too), so `(A, R)` need not cover its size.
-fn complement_post(
-    a: &DynLayout,
-    m: isize,
-    int_cotarget: bool,
-    r: &DynLayout,
-    what: &str,
-) -> Result<(), TestCaseError> {
-    let rv = vals(r);
-    let img = image(a);
-    prop_assert_eq!(rv[0], 0, "{} = {}", what, r);
-    prop_assert!(rv.windows(2).all(|w| w[0] < w[1]), "{what} = {r}: offsets not increasing");
-    prop_assert!(rv.iter().skip(1).all(|v| !img.contains(v)), "{what} = {r}: meets the layout's image");
-    let fsize = must(filter(a), "filter")?.size().value;
-    prop_assert!(r.size().value >= m / fsize, "{what} = {r}: size below {m} / {fsize}");
-    // (A, R) is injective and its image is 0..N with N >= M.
-    let mut sums: Vec<isize> = rv.iter().flat_map(|&x| img.iter().map(move |&y| x + y)).collect();
-    sums.sort_unstable();
-    let n = sums.len() as isize;
-    prop_assert_eq!(
-        sums,
-        (0..n).collect::<Vec<_>>(),
-        "{} = {}: (A, R) is not a bijection onto 0..{}",
-        what,
-        r,
-        n
-    );
-    prop_assert!(n >= m || !int_cotarget, "{what} = {r}: (A, R) covers {n} < {m}");
-    if leaves(a).iter().all(|(s, d)| d.value != 0 || s.value == 1) {
-        let ar = must(make_layout_of(&[*a, *r]), "make_layout_of")?;
-        prop_assert!(injective(&ar), "{what} = {r}: ({a}, {r}) is not injective");
-    }
-    Ok(())
+/// A mode that moves (extent > 1, stride != 0) has a negative stride: the one refusal.
+fn negative_moving(l: &DynLayout) -> bool {
+    leaves(l).iter().any(|(s, d)| s.value > 1 && d.value < 0)
 }
 
 #[test]
 fn p4_complement_postconditions() {
     let s = (mixed_gen(5), any::<u8>(), 1isize..=4, any::<bool>());
-    run("p4 complement", 512, s, Expect { ok: 50, err: 10, note: 0 }, |(g, kind, k, st), t| {
+    run("p4 complement", 512, s, Expect { ok: 50, err: 5, note: 10 }, |(g, kind, k, st), t| {
         let a = g.layout();
         let c = cotarget(&a, kind, k, st);
         let m = c.size().unwrap().value;
         let what = format!("complement({a}, {c})");
-        // The layout restricted to its moving modes is injective, with non-negative nested strides.
-        let moving: isize = leaves(&a).iter().filter(|(_, d)| d.value != 0).map(|(s, _)| s.value).product();
-        let fine = image(&a).len() as isize == moving && nonneg(&a) && nested(&a);
         match complement_to(&a, &c) {
             Err(e) => {
-                prop_assert!(!fine, "{what}: refused ({e}) an injective nested layout");
+                prop_assert!(negative_moving(&a), "{what}: refused ({e}) a layout of non-negative strides");
                 t.err();
-                inadmissible(&e, "complement", &what)
+                prop_assert!(
+                    matches!(e, LayoutError::Inadmissible { why: Inadmissible::NegativeStride { .. }, .. }),
+                    "{what}: {e:?}"
+                );
+                Ok(())
             }
             Ok(r) => {
                 t.ok();
-                prop_assert!(image(&a).len() as isize == moving, "{what} = {r} for a non-injective layout");
-                complement_post(&a, m, c.is_int(), &r, &what)?;
+                if !nested(&a) {
+                    t.note();
+                }
+                complement_post(&a, m, &r, &what)?;
                 // complement(A) is the complement within cosize(filter(A)).
                 let own = must(complement(&a), a)?;
                 let fa = must(filter(&a), a)?;
                 let within = must(complement_to(&a, &int(fa.cosize())), a)?;
                 prop_assert_eq!(vals(&own), vals(&within), "complement({}) = {}", a, own);
-                complement_post(&a, fa.cosize().value, true, &own, &format!("complement({a})"))
+                complement_post(&a, fa.cosize().value, &own, &format!("complement({a})"))
             }
         }
     });
@@ -825,60 +804,164 @@ fn restamp(g: &Gen, st: bool) -> DynLayout {
     Gen { leaves, nest: g.nest.clone() }.layout()
 }
 
-/// `complement` of a layout of rank > 1 with runtime strides (CuTe refuses those) is the same
-/// function as that of the same layout written all static, or all runtime; `inputs` filters the
-/// layouts the claim is made for.
-fn complement_runtime(name: &str, inputs: fn(&Gen) -> bool) {
+/// `complement` of a layout of rank > 1 with runtime strides (CuTe refuses those) satisfies the
+/// postconditions, and is the same function as that of the same layout written all static, or all
+/// runtime, unless the layout has an extent-1 mode of positive stride: a runtime one takes part in
+/// the fold as in CuTe's (a "pin"), a static one is filtered away.
+#[test]
+fn p4_complement_runtime_strides() {
     let a = prop_oneof![3 => injective_gen(5, true), 1 => random_gen(5)].prop_filter(
         "rank > 1 with a runtime stride",
         move |g| {
             let l = g.layout();
-            l.rank() > 1 && g.leaves.iter().any(|x| !x.ds && x.e > 1) && inputs(g)
+            l.rank() > 1 && g.leaves.iter().any(|x| !x.ds && x.e > 1)
         },
     );
     let s = (a, any::<u8>(), 1isize..=4, any::<bool>());
-    run(name, 384, s, Expect { ok: 50, err: 5, note: 0 }, |(g, kind, k, st), t| {
-        let a = g.layout();
-        let c = cotarget(&a, kind, k, st);
-        let what = format!("complement({a}, {c})");
-        let (r, rs, rr) = (
-            complement_to(&a, &c),
-            complement_to(&restamp(&g, true), &c),
-            complement_to(&restamp(&g, false), &c),
-        );
-        match (r, rs, rr) {
-            (Ok(r), Ok(rs), Ok(rr)) => {
-                t.ok();
-                prop_assert_eq!(r.size().value, rs.size().value, "{} = {}, static: {}", what, r, rs);
-                prop_assert_eq!(vals(&r), vals(&rs), "{} = {}, static: {}", what, r, rs);
-                prop_assert_eq!(vals(&rr), vals(&rs), "{} all runtime = {}, static: {}", what, rr, rs);
-                complement_post(&a, c.size().unwrap().value, c.is_int(), &r, &what)
+    run(
+        "p4 complement runtime strides",
+        384,
+        s,
+        Expect { ok: 50, err: 5, note: 10 },
+        |(g, kind, k, st), t| {
+            let a = g.layout();
+            let c = cotarget(&a, kind, k, st);
+            let m = c.size().unwrap().value;
+            let what = format!("complement({a}, {c})");
+            let (rs_a, rr_a) = (restamp(&g, true), restamp(&g, false));
+            let (r, rs, rr) = (complement_to(&a, &c), complement_to(&rs_a, &c), complement_to(&rr_a, &c));
+            match (r, rs, rr) {
+                (Ok(r), Ok(rs), Ok(rr)) => {
+                    t.ok();
+                    complement_post(&a, m, &r, &what)?;
+                    complement_post(&rs_a, m, &rs, &format!("all static: {what}"))?;
+                    complement_post(&rr_a, m, &rr, &format!("all runtime: {what}"))?;
+                    if g.leaves.iter().any(|l| l.e == 1 && l.d > 0) {
+                        t.note();
+                        return Ok(());
+                    }
+                    prop_assert_eq!(vals(&r), vals(&rs), "{} = {}, static: {}", what, r, rs);
+                    prop_assert_eq!(vals(&rr), vals(&rs), "{} all runtime = {}, static: {}", what, rr, rs);
+                    Ok(())
+                }
+                (Err(e), Err(es), Err(er)) => {
+                    t.err();
+                    prop_assert!(negative_moving(&a), "{what}: refused ({e})");
+                    inadmissible(&e, "complement", &what)?;
+                    inadmissible(&es, "complement", &what)?;
+                    inadmissible(&er, "complement", &what)
+                }
+                (r, rs, rr) => Err(TestCaseError::fail(format!(
+                    "{what}: {r:?}; all static: {rs:?}; all runtime: {rr:?}"
+                ))),
             }
-            (Err(e), Err(es), Err(er)) => {
+        },
+    );
+}
+
+/// A layout of non-negative strides as the issue's proptest draws them: rank 1-3, depth <= 2,
+/// extents 1..=8, strides 0..=40, each integer static or runtime.
+fn nonneg_gen() -> impl Strategy<Value = DynLayout> {
+    let leaf = (1isize..=8, prop_oneof![1 => Just(0isize), 6 => 1isize..=40], any::<bool>(), any::<bool>())
+        .prop_map(|(e, d, es, ds)| (int(dint(e, es)), int(dint(d, ds))));
+    // A mode: one leaf, or a tuple of two.
+    let mode = prop_oneof![
+        leaf.clone(),
+        (leaf.clone(), leaf).prop_map(|((s0, d0), (s1, d1))| {
+            (DynIntTuple::tuple(&[s0, s1]).unwrap(), DynIntTuple::tuple(&[d0, d1]).unwrap())
+        }),
+    ];
+    (prop::collection::vec(mode, 1..=3), any::<bool>()).prop_map(|(modes, scalar)| {
+        if modes.len() == 1 && scalar {
+            return DynLayout::new(modes[0].0, modes[0].1).unwrap();
+        }
+        let (s, d): (Vec<_>, Vec<_>) = modes.into_iter().unzip();
+        DynLayout::new(DynIntTuple::tuple(&s).unwrap(), DynIntTuple::tuple(&d).unwrap()).unwrap()
+    })
+}
+
+/// Issue 16: `complement` answers every layout of non-negative strides, whatever the cotarget
+/// (an integer, static or not, or a tuple), and the postconditions hold; `logical_product` and
+/// `logical_divide` answer whenever the composition they are built on exists, and are then the
+/// function `(A, R o B)` / `A o (T, R)` evaluated point by point (past their ends too, as a
+/// composition reads them).
+#[test]
+fn p4_complement_answers_every_nonnegative_layout() {
+    let s = (nonneg_gen(), any::<u8>(), 1isize..=4, any::<bool>());
+    run(
+        "p4 complement (non-negative)",
+        1024,
+        s,
+        Expect { ok: 100, err: 0, note: 20 },
+        |(a, kind, k, st), t| {
+            let c = cotarget(&a, kind, k, st);
+            let what = format!("complement({a}, {c})");
+            let r = must(complement_to(&a, &c), &what)?;
+            t.ok();
+            if !nested(&a) {
+                t.note();
+            }
+            complement_post(&a, c.size().unwrap().value, &r, &what)
+        },
+    );
+}
+
+#[test]
+fn p4_products_and_divides_on_any_complement() {
+    let s = (nonneg_gen(), nonneg_gen());
+    let small = s.prop_filter("sizes <= 64", |(a, b)| a.size().value <= 64 && b.size().value <= 64);
+    run("p4 product/divide (non-negative)", 512, small, Expect { ok: 30, err: 2, note: 10 }, |(a, b), t| {
+        let fa = Func::of(&a);
+        // logical_product(A, B) = (A, R o B), R the complement of A holding cosize(B) elements
+        // (CuTe's cotarget size(A) * cosize(B), grown where A has holes).
+        let what = format!("logical_product({a}, {b})");
+        let reach = b.cosize().value;
+        let rest = complement_pc::product_complement(&a, reach, a.size().is_static && b.cosize().is_static);
+        prop_assert!(rest.size().value >= reach, "{}: the complement {} is short", what, rest);
+        let (fr, fb) = (Func::of(&rest), Func::of(&b));
+        match (composition(&rest, &b), logical_product(&a, &Tiler::Layout(b))) {
+            (Err(e), p) => {
+                prop_assert_eq!(p, Err(e), "{}: the composition does not exist", what);
                 t.err();
-                inadmissible(&e, "complement", &what)?;
-                inadmissible(&es, "complement", &what)?;
-                inadmissible(&er, "complement", &what)
             }
-            (r, rs, rr) => {
-                Err(TestCaseError::fail(format!("{what}: {r:?}; all static: {rs:?}; all runtime: {rr:?}")))
+            (Ok(_), Err(e)) => {
+                return Err(TestCaseError::fail(format!("{what}: refused ({e}) an existing product")));
+            }
+            (Ok(_), Ok(p)) => {
+                t.ok();
+                if !nested(&a) {
+                    t.note();
+                }
+                let want: Vec<isize> = (0..b.size().value)
+                    .flat_map(|j| vals(&a).into_iter().map(move |x| (x, j)))
+                    .map(|(x, j)| x + fr.at(fb.at(j)))
+                    .collect();
+                prop_assert_eq!(vals(&p), want, "{} = {}", what, p);
+                if injective(&a) && injective(&b) {
+                    prop_assert!(injective(&p), "{what} = {p} is not injective");
+                }
             }
         }
+        // logical_divide(A, T) = A o (T, complement(T, shape(coalesce(A)))), T = b.
+        let what = format!("logical_divide({a}, {b})");
+        let rest = must(complement_to(&b, must(coalesce(&a), "coalesce")?.shape()), &what)?;
+        let (fr, ft) = (Func::of(&rest), Func::of(&b));
+        let both = must(make_layout_of(&[b, rest]), "make_layout_of")?;
+        match (composition(&a, &both), logical_divide(&a, &Tiler::Layout(b))) {
+            (Err(e), d) => prop_assert_eq!(d, Err(e), "{}: the composition does not exist", what),
+            (Ok(_), Err(e)) => {
+                return Err(TestCaseError::fail(format!("{what}: refused ({e}) an existing divide")));
+            }
+            (Ok(_), Ok(d)) => {
+                let want: Vec<isize> = (0..rest.size().value)
+                    .flat_map(|j| (0..b.size().value).map(move |i| (i, j)))
+                    .map(|(i, j)| fa.at(ft.at(i) + fr.at(j)))
+                    .collect();
+                prop_assert_eq!(vals(&d), want, "{} = {}", what, d);
+            }
+        }
+        Ok(())
     });
-}
-
-#[test]
-fn p4_complement_runtime_strides() {
-    // Leaving out extent-1 leaves with negative strides (see the next test).
-    complement_runtime("p4 complement runtime strides", |g| g.leaves.iter().all(|l| l.e > 1 || l.d >= 0));
-}
-
-/// The same for every layout. Fails: a runtime extent-1 mode with a negative stride does not move,
-/// but is refused before it is skipped: `complement((2,1):(0,-1), 1)` is
-/// `Err(NegativeStride { mode: 1, stride: -1 })` while `complement((_2,_1):(_0,_-1), 1)` is `1:_1`.
-#[test]
-fn p4_complement_runtime_strides_with_negative_unit_modes() {
-    complement_runtime("p4 complement runtime strides (all)", |_| true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -913,7 +996,9 @@ fn p5_right_inverse() {
 
 /// `left_inverse(L)`: `Err(Inadmissible)`, or CuTe's postcondition `L(R(L(i))) == L(i)`, and
 /// `R(L(i)) == i` for an injective `L`. Injective layouts with non-negative nested strides are
-/// accepted (leaving out runtime extent-1 modes, see the next test).
+/// accepted (leaving out runtime extent-1 modes, see the next test); an injective layout with
+/// non-negative strides is refused only when no left inverse exists (`tests/inverse_gaps.rs`
+/// confirms those by brute force) or past the search's bounds.
 fn left_inverse_law(g: Gen, t: &Tally, claim: fn(&DynLayout) -> bool) -> Result<(), TestCaseError> {
     let l = g.layout();
     let what = format!("left_inverse({l})");
@@ -923,6 +1008,19 @@ fn left_inverse_law(g: Gen, t: &Tally, claim: fn(&DynLayout) -> bool) -> Result<
             prop_assert!(
                 !(injective(&l) && nonneg(&l) && nested(&l) && claim(&l)),
                 "{what}: refused ({e}) an injective nested layout"
+            );
+            let searched = matches!(
+                e,
+                LayoutError::Inadmissible {
+                    why: Inadmissible::NoLeftInverse { .. }
+                        | Inadmissible::SearchLimit { .. }
+                        | Inadmissible::SearchEffort { .. },
+                    ..
+                }
+            );
+            prop_assert!(
+                !(injective(&l) && nonneg(&l)) || searched,
+                "{what}: refused ({e}) an injective layout without searching"
             );
             t.err();
             return inadmissible(&e, "left_inverse", &what);
@@ -977,7 +1075,7 @@ fn p5_left_inverse_accepts_every_injective_nested_layout() {
 #[test]
 fn p6_divide_by_a_layout() {
     let s = with_tile(prop_oneof![2 => mixed_gen(5), 1 => col_major_gen(5)], 3);
-    run("p6 divide by a layout", 512, s, Expect { ok: 40, err: 10, note: 10 }, |(a, t0, _), t| {
+    run("p6 divide by a layout", 512, s, Expect { ok: 40, err: 10, note: 5 }, |(a, t0, _), t| {
         let (a, tl) = (a.layout(), t0.layout());
         let tiler = Tiler::Layout(tl);
         let what = format!("logical_divide({a}, {tl})");
@@ -1003,7 +1101,15 @@ fn p6_divide_by_a_layout() {
         let at = must(composition(&a, &tl), "composition")?;
         prop_assert_eq!(m0.size().value, tl.size().value, "{} = {}: tile size", what, r);
         prop_assert_eq!(vals(&m0), vals(&at), "{} = {}: mode 0 is composition(A, T) = {}", what, r, at);
-        prop_assert!(r.size().value >= a.size().value, "{what} = {r}: smaller than A");
+        // A tile whose moving modes nest (no runtime extent 1 that moves, which the complement's
+        // fold counts) leaves no hole: the divide reaches all of A. (Other tiles leave their holes
+        // out: `logical_divide(7:1, (3,2):(1,4))` has 6 elements.)
+        let nests = nonneg(&tl)
+            && nested(&tl)
+            && leaves(&tl).iter().all(|(s, d)| s.value != 1 || s.is_static || d.value == 0);
+        if nests {
+            prop_assert!(r.size().value >= a.size().value, "{what} = {r}: smaller than A");
+        }
         let rest = must(complement_to(&tl, must(coalesce(&a), "coalesce")?.shape()), "complement")?;
         prop_assert_eq!(
             vals(&m1),
@@ -1012,12 +1118,17 @@ fn p6_divide_by_a_layout() {
             what,
             r
         );
-        // T tiles A exactly (its span divides A's size, and the cotarget is an integer): the
-        // divide is a rearrangement of A.
-        let span = leaves(&tl).iter().map(|(s, d)| s.value * d.value).max().unwrap_or(1).max(1);
+        // T tiles A exactly (it is injective and nests, its span divides A's size, the cotarget
+        // is an integer): the divide is a rearrangement of A.
+        let span = leaves(&tl)
+            .iter()
+            .filter(|(s, d)| s.value > 1 && d.value != 0)
+            .map(|(s, d)| s.value * d.value)
+            .max()
+            .unwrap_or(1);
         let exact = must(coalesce(&a), "coalesce")?.shape().is_int()
             && injective(&tl)
-            && nonneg(&tl)
+            && nests
             && a.size().value % span == 0;
         if exact {
             t.note();
@@ -1038,7 +1149,7 @@ fn p6_divide_by_a_layout() {
 
 #[test]
 fn p6_divide_by_mode() {
-    run("p6 divide by mode", 384, by_mode_input(), Expect { ok: 30, err: 10, note: 0 }, |(a, items), t| {
+    run("p6 divide by mode", 384, by_mode_input(), Expect { ok: 30, err: 3, note: 0 }, |(a, items), t| {
         let a = a.layout();
         let tiler = must(Tiler::by_mode(&items), "by_mode")?;
         let what = format!("logical_divide({a}, {tiler})");
@@ -1127,7 +1238,7 @@ fn product_input() -> impl Strategy<Value = (Gen, Gen)> {
 
 #[test]
 fn p7_logical_product() {
-    run("p7 logical_product", 384, product_input(), Expect { ok: 40, err: 10, note: 20 }, |(a, b), t| {
+    run("p7 logical_product", 384, product_input(), Expect { ok: 40, err: 0, note: 20 }, |(a, b), t| {
         let (a, b) = (a.layout(), b.layout());
         let what = format!("logical_product({a}, {b})");
         let r = match logical_product(&a, &Tiler::Layout(b)) {
@@ -1147,7 +1258,7 @@ fn p7_logical_product() {
         prop_assert_eq!(mode(&r, 0)?, a, "{} = {}: mode 0", what, r);
         prop_assert_eq!(mode(&r, 1)?.size().value, b.size().value, "{} = {}: mode 1", what, r);
         prop_assert_eq!(r.size().value, a.size().value * b.size().value, "{} = {}", what, r);
-        if injective(&a) && injective(&b) && nonneg(&b) {
+        if injective(&a) && injective(&b) && nonneg(&a) && nonneg(&b) {
             t.note();
             prop_assert!(injective(&r), "{what} = {r} is not injective");
         }
@@ -1171,7 +1282,7 @@ fn zips(x: &DynLayout, y: &DynLayout) -> bool {
 
 #[test]
 fn p7_blocked_and_raked_products() {
-    run("p7 blocked/raked", 384, product_input(), Expect { ok: 40, err: 10, note: 20 }, |(a, b), t| {
+    run("p7 blocked/raked", 384, product_input(), Expect { ok: 40, err: 0, note: 20 }, |(a, b), t| {
         let (a, b) = (a.layout(), b.layout());
         let what = format!("blocked/raked_product({a}, {b})");
         let rank = a.rank().max(b.rank());
@@ -1226,7 +1337,7 @@ fn p7_blocked_and_raked_products() {
                     k
                 );
             }
-            if injective(&a) && injective(&b) && nonneg(&b) {
+            if injective(&a) && injective(&b) && nonneg(&a) && nonneg(&b) {
                 t.note();
                 prop_assert!(injective(&r), "{name}_product({a}, {b}) = {r} is not injective");
             }
@@ -1244,7 +1355,7 @@ fn p7_blocked_and_raked_products() {
 fn p7_tile_to_shape() {
     let block = prop_oneof![3 => injective_gen(3, true), 1 => random_gen(3)];
     let s = (block, prop::collection::vec((1isize..=3, any::<bool>(), 0u8..6), 1..=3));
-    run("p7 tile_to_shape", 256, s, Expect { ok: 40, err: 10, note: 0 }, |(g, reps), t| {
+    run("p7 tile_to_shape", 256, s, Expect { ok: 40, err: 0, note: 0 }, |(g, reps), t| {
         let block = g.layout();
         // A target of rank >= rank(block): the block's mode sizes times the repeats (a random
         // extent now and then), some modes split in two.
@@ -1615,9 +1726,8 @@ fn p11_max_common_layout() {
 /// `NotInjective` is a diagnosis: the layout it is given for must not be injective (leaving out
 /// the runtime extent-1 modes of the tests above). Fails: the check is "a stride below the span of
 /// the mode before it in stride order", which injective layouts can meet: `(_2,_2):(_2,_3)`
-/// (offsets 0, 2, 3, 5) is refused by both `complement` and `left_inverse` as "not injective".
-/// Refusing is allowed (no nested complement exists; `left_inverse` could return `(2,3):(1,1)`),
-/// the stated reason is false.
+/// (offsets 0, 2, 3, 5) was refused by `left_inverse` as "not injective"; it now returns
+/// `(_2,_3):(_1,_1)` (the search by value), and no injective layout may get that reason.
 fn not_injective_is_true(name: &str, op: fn(&DynLayout) -> Result<DynLayout, LayoutError>) {
     let s = mixed_gen(5).prop_filter("no runtime extent 1", |g| no_runtime_ones(&g.layout()));
     run(name, 512, s, Expect { ok: 30, err: 10, note: 0 }, |g, t| {
@@ -1634,11 +1744,6 @@ fn not_injective_is_true(name: &str, op: fn(&DynLayout) -> Result<DynLayout, Lay
         }
         Ok(())
     });
-}
-
-#[test]
-fn p4_complement_not_injective_only_when_so() {
-    not_injective_is_true("p4 complement NotInjective", complement);
 }
 
 #[test]
@@ -1710,4 +1815,18 @@ fn nonzero_components(c: &DynIntTuple) -> Vec<(Vec<usize>, isize)> {
     let mut out = Vec::new();
     go(c, &mut Vec::new(), &mut out);
     out
+}
+
+/// A cotarget below 1 (the fuzzer's `complement((_4,_6):(_1,_6), _0)` divided by zero when the
+/// rest grew) is an error, whichever case of the algorithm the layout takes: nested, with holes,
+/// overlapping, or not moving.
+#[test]
+fn p4_complement_of_a_cotarget_below_one_is_an_error() {
+    for a in ["(_4,_6):(_1,_6)", "(4,2):(1,10)", "(_2,_2):(_2,_3)", "(2,2):(1,2)", "_1:_0", "(1,3):(5,1)"] {
+        let a: DynLayout = a.parse().unwrap();
+        for c in ["_0", "0", "-3", "_-40", "(2,0)", "(-2,-3)", "(3,-1)", "(_0,_4)"] {
+            let c: DynIntTuple = c.parse().unwrap();
+            assert!(complement_to(&a, &c).is_err(), "complement({a}, {c}) = {:?}", complement_to(&a, &c));
+        }
+    }
 }

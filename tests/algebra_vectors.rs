@@ -12,12 +12,23 @@
 //!   must be an error, or the mathematical result, whose offsets the row carries. A `-` instead of
 //!   offsets means there is no single right answer: the inverse family is then checked by its
 //!   defining property, every other family must reject the input.
+//! - The families built on `complement` (complement, divide, product, tile_to_shape) are judged by
+//!   complement's postconditions (src/algebra/complement.rs): CuTe is right where its complement
+//!   satisfies them (and, for the others, its result is the function built from it). Where CuTe is
+//!   wrong, ours must be the row's offsets, which the script computes from const_layout's
+//!   complement (a complement is also checked against the postconditions by brute force here), or
+//!   one of the documented refusals: a negative stride, and for the others a composition that is
+//!   no layout.
 //!
 //! `cargo test --test algebra_vectors -- --nocapture` prints the counts per family.
 
 mod common;
+#[path = "common/complement.rs"]
+mod complement_pc;
 use common::all_static;
-use const_layout::dynamic::{DynLayout, Value, eval};
+use const_layout::LayoutError;
+use const_layout::algebra::Inadmissible;
+use const_layout::dynamic::{DynIntTuple, DynLayout, EvalError, Value, eval};
 
 /// Failures printed per family (all are counted).
 const MAX_SHOWN: usize = 20;
@@ -200,9 +211,11 @@ fn matches_truth(ours: &Value, truth: &[isize]) -> Result<(), String> {
     }
 }
 
-/// `wrong` rows without offsets: inverses are checked by their defining property; any other
-/// family has no mathematical result for the input, so it must be rejected.
-fn satisfies_property(family: &str, expr: &str, ours: &Value) -> Result<(), String> {
+/// `wrong` rows without offsets: inverses are checked by their defining property (`truth` is
+/// `size=N` for `right_inverse`, the size of the largest right inverse, and `none` for a
+/// `left_inverse` that has no left inverse); any other family has no mathematical result for the
+/// input, so it must be rejected.
+fn satisfies_property(family: &str, expr: &str, truth: &str, ours: &Value) -> Result<(), String> {
     if family != "inverse" {
         return Err("accepted an input that has no mathematical result".to_string());
     }
@@ -222,8 +235,12 @@ fn satisfies_property(family: &str, expr: &str, ours: &Value) -> Result<(), Stri
     match name {
         "right_inverse" => match (0..ro.len()).find(|&i| at(&lo[..], ro[i]) != Some(i as isize)) {
             Some(i) => Err(format!("L(R({i})) != {i}")),
+            None if truth != format!("size={}", ro.len()) => {
+                Err(format!("a right inverse of size {}, the largest has {truth}", ro.len()))
+            }
             None => Ok(()),
         },
+        "left_inverse" if truth == "none" => Err("answered, but no left inverse exists".to_string()),
         "left_inverse" => {
             let mut sorted = lo.clone();
             sorted.sort_unstable();
@@ -243,6 +260,55 @@ fn satisfies_property(family: &str, expr: &str, ours: &Value) -> Result<(), Stri
             }
         }
         _ => Err(format!("no property known for {name}")),
+    }
+}
+
+/// The families whose verdicts rest on `complement`'s postconditions.
+const ON_COMPLEMENT: &[&str] = &["complement", "divide", "product", "tile_to_shape"];
+
+/// A `wrong` row of a family built on `complement` that we refuse: only the documented refusals
+/// (a negative stride has no complement; a composition that is no layout, named by `composition`;
+/// a static target that is no multiple of the block) and only where the row has no offsets for
+/// the complement itself.
+fn documented_refusal(family: &str, truth: &str, e: &EvalError) -> Result<(), String> {
+    let EvalError::Layout { error: LayoutError::Inadmissible { op, why }, .. } = e else {
+        return Err(format!("refused with an error that is no documented refusal: {e}"));
+    };
+    match (*op, why) {
+        ("complement", Inadmissible::NegativeStride { .. }) => Ok(()),
+        ("composition" | "tile_to_shape", _) if family != "complement" => Ok(()),
+        _ if family == "complement" && truth != "-" => Err(format!("refused a complement that exists: {e}")),
+        _ => Err(format!("refused with an error that is no documented refusal: {e}")),
+    }
+}
+
+/// `complement(A)` / `complement(A, M)`: our answer against the postconditions.
+fn complement_postconditions(expr: &str, ours: &Value) -> Result<(), String> {
+    let inner = &expr["complement(".len()..expr.len() - 1];
+    let mut depth = 0;
+    let split = inner.char_indices().find(|&(_, c)| {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        c == ',' && depth == 0
+    });
+    let (a, m) = match split {
+        Some((k, _)) => (&inner[..k], Some(inner[k + 1..].trim())),
+        None => (inner, None),
+    };
+    let a: DynLayout = a.parse().map_err(|e| format!("cannot parse {a}: {e}"))?;
+    let m = match m {
+        Some(m) => {
+            m.parse::<DynIntTuple>().map_err(|e| format!("cannot parse {m}: {e}"))?.size().unwrap().value
+        }
+        None => a.cosize().value,
+    };
+    let Value::Layout(r) = ours else { return Err("a complement that is no layout".to_string()) };
+    match complement_pc::broken(&a, r, m) {
+        Some(why) => Err(why),
+        None => Ok(()),
     }
 }
 
@@ -308,13 +374,30 @@ fn check_family_on_this_thread(family: &str, data: &str, min_rows: usize) {
                 r
             }
             "wrong" => match &ours {
-                Err(_) => {
-                    t.rejected += 1;
-                    Ok(())
+                Err(e) => {
+                    let r = if family == "inverse" {
+                        // An inverse is refused only where none exists.
+                        if truth == "none" {
+                            Ok(())
+                        } else {
+                            Err(format!("refused ({e}), but an inverse exists"))
+                        }
+                    } else if ON_COMPLEMENT.contains(&family) {
+                        documented_refusal(family, truth, e)
+                    } else {
+                        Ok(())
+                    };
+                    if r.is_ok() {
+                        t.rejected += 1;
+                    }
+                    r
                 }
                 Ok(v) => {
-                    let r = if truth == "-" {
-                        satisfies_property(family, expr, v)
+                    let r = if truth == "-" || family == "inverse" {
+                        satisfies_property(family, expr, truth, v)
+                    } else if family == "complement" {
+                        matches_truth(v, &parse_truth(truth))
+                            .and_then(|()| complement_postconditions(expr, v))
                     } else {
                         matches_truth(v, &parse_truth(truth))
                     };

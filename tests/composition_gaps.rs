@@ -18,9 +18,15 @@
 //! `cargo test --test composition_gaps -- --nocapture` prints the counts.
 
 mod common;
+#[path = "common/layouts.rs"]
+mod layouts;
+#[path = "common/rng.rs"]
+mod rng;
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
 use const_layout::dynamic::{DynIntTuple, DynLayout, EvalError, Value, eval};
+use layouts::{Draw, offsets, random_layout, value_at};
+use rng::Rng;
 
 const DATA: &str = include_str!("data/cute_composition_gaps.txt");
 
@@ -38,40 +44,6 @@ fn all_static(expr: &str) -> bool {
         }
     }
     common::all_static(&s)
-}
-
-/// The flat (extent, stride) pairs, as `i128`.
-fn leaf_pairs(l: &DynLayout) -> Vec<(i128, i128)> {
-    l.shape().leaves().zip(l.stride().leaves()).map(|(s, d)| (s.value as i128, d.value as i128)).collect()
-}
-
-/// `L(i)` for `i` in `[0, size)`, as `i128` (no overflow at these sizes), first mode fastest.
-fn offsets(l: &DynLayout) -> Vec<i128> {
-    let pairs = leaf_pairs(l);
-    let mut out = vec![0i128];
-    for (s, d) in pairs {
-        let len = out.len();
-        for j in 1..s {
-            for k in 0..len {
-                out.push(out[k] + j * d);
-            }
-        }
-    }
-    out
-}
-
-/// `L(x)` for any `x >= 0` (the last leaf extending, as `CuTe`'s `idx2crd`).
-fn value_at(l: &DynLayout, mut x: i128) -> i128 {
-    let pairs = leaf_pairs(l);
-    let mut total = 0;
-    for (k, &(s, d)) in pairs.iter().enumerate() {
-        if k + 1 == pairs.len() {
-            return total + x * d;
-        }
-        total += (x % s) * d;
-        x /= s;
-    }
-    total
 }
 
 fn rank(l: &DynLayout) -> usize {
@@ -122,6 +94,7 @@ struct Tally {
     wrong_corrected: usize,
     refused_answered: usize,
     refused_rejected: usize,
+    capacity: usize,
     failures: Vec<String>,
 }
 
@@ -160,6 +133,13 @@ fn check_row(
                 }
                 t.same_text += 1;
             }
+            Ok(())
+        }
+        // The 64 nodes of a runtime-structured tuple: CuTe's result may fit where the
+        // intermediate `((tile),(rest))` of a divide's zipped/tiled/flat form does not (the
+        // runtime extent-1 modes of a tile each add a mode to its complement).
+        ("ok", Err(EvalError::Layout { error: LayoutError::TooLarge, .. })) => {
+            t.capacity += 1;
             Ok(())
         }
         ("ok", Err(e)) => Err(format!("refused what CuTe answers correctly: {e}")),
@@ -226,7 +206,7 @@ fn cute_vectors() {
         for (g, t) in &tallies {
             println!(
                 "{g:6} rows {:5}  CuTe right: same function {:5} (same text {:5})  CuTe wrong: rejected {:4} \
-                 corrected {:4}  CuTe refuses: answered {:4} rejected {:4}  failures {}",
+                 corrected {:4}  CuTe refuses: answered {:4} rejected {:4}  past 64 nodes {}  failures {}",
                 t.rows,
                 t.same,
                 t.same_text,
@@ -234,6 +214,7 @@ fn cute_vectors() {
                 t.wrong_corrected,
                 t.refused_answered,
                 t.refused_rejected,
+                t.capacity,
                 t.failures.len()
             );
             for f in t.failures.iter().take(20) {
@@ -246,65 +227,6 @@ fn cute_vectors() {
         }
         assert_eq!(failed, 0, "{failed} rows failed");
     });
-}
-
-/// A small deterministic generator (xorshift), so the test needs no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A random layout: rank 1-3 (or a scalar), depth <= 2, one-mode tuples included, extents 1..8
-/// (at most `max_size` elements), strides `lo..=hi`, each leaf static or runtime.
-fn random_layout(rng: &mut Rng, lo: u64, hi: u64, max_size: isize) -> DynLayout {
-    loop {
-        let statics = rng.below(3); // 0: all static, 1: all runtime, 2: mixed
-        let mut leaf = |rng: &mut Rng| -> (String, String) {
-            let e = if rng.below(6) == 0 { 1 } else { 2 + rng.below(7) };
-            let d = lo + rng.below(hi - lo + 1);
-            let st =
-                |rng: &mut Rng| if statics == 0 || (statics == 2 && rng.below(2) == 0) { "_" } else { "" };
-            (format!("{}{e}", st(rng)), format!("{}{d}", st(rng)))
-        };
-        let mode = |rng: &mut Rng, leaf: &mut dyn FnMut(&mut Rng) -> (String, String)| -> (String, String) {
-            if rng.below(3) == 0 {
-                let n = 1 + rng.below(3);
-                let parts: Vec<_> = (0..n).map(|_| leaf(rng)).collect();
-                let s: Vec<_> = parts.iter().map(|p| p.0.clone()).collect();
-                let d: Vec<_> = parts.iter().map(|p| p.1.clone()).collect();
-                (format!("({})", s.join(",")), format!("({})", d.join(",")))
-            } else {
-                leaf(rng)
-            }
-        };
-        let (s, d) = match rng.below(5) {
-            0 => leaf(rng),
-            1 => {
-                let (s, d) = mode(rng, &mut leaf);
-                (format!("({s})"), format!("({d})"))
-            }
-            _ => {
-                let n = 2 + rng.below(2);
-                let parts: Vec<_> = (0..n).map(|_| mode(rng, &mut leaf)).collect();
-                let s: Vec<_> = parts.iter().map(|p| p.0.clone()).collect();
-                let d: Vec<_> = parts.iter().map(|p| p.1.clone()).collect();
-                (format!("({})", s.join(",")), format!("({})", d.join(",")))
-            }
-        };
-        let l: DynLayout = format!("{s}:{d}").parse().unwrap();
-        if l.size().value <= max_size {
-            return l;
-        }
-    }
 }
 
 /// Whether some flat layout of `h.len()` elements has the values `h`: every ordered
@@ -374,12 +296,17 @@ struct Counts {
     refused: usize,
 }
 
-fn random_compositions(seed: u64, n: usize) -> Counts {
+/// Operands as the brief for issue 16 draws them: strides 0..=40, one leaf in six of extent 1.
+const PLAIN: Draw = Draw { lo: 0, hi: 40, max_size: 512, one: 17, zero: 0 };
+/// Many extent-1 and stride-0 leaves, which the checks must see through.
+const DEGENERATE: Draw = Draw { lo: 0, hi: 40, max_size: 512, one: 35, zero: 25 };
+
+fn random_compositions(seed: u64, n: usize, draw: &Draw) -> Counts {
     let mut rng = Rng(seed);
     let mut c = Counts::default();
     for _ in 0..n {
-        let a = random_layout(&mut rng, 0, 40, 512);
-        let b = random_layout(&mut rng, 0, 40, 512);
+        let a = random_layout(&mut rng, draw);
+        let b = random_layout(&mut rng, draw);
         c.cases += 1;
         match composition(&a, &b) {
             Ok(r) => {
@@ -401,12 +328,17 @@ fn random_compositions(seed: u64, n: usize) -> Counts {
 
 #[test]
 fn random_compositions_are_exact_or_impossible() {
-    let c = random_compositions(0x9e37_79b9_7f4a_7c15, 3000);
-    println!(
-        "random compositions: {} cases, {} answered, {} refused (each refusal brute-forced)",
-        c.cases, c.answered, c.refused
-    );
-    assert!(c.answered > c.cases / 4 && c.refused > 0, "the generator lost its spread");
+    for (name, seed, draw) in [
+        ("plain", 0x9e37_79b9_7f4a_7c15, &PLAIN),
+        ("extent-1 and stride-0 leaves", 0x5851_f42d_4c95_7f2d, &DEGENERATE),
+    ] {
+        let c = random_compositions(seed, 20_000, draw);
+        println!(
+            "random compositions ({name}): {} cases, {} answered, {} refused (each refusal brute-forced)",
+            c.cases, c.answered, c.refused
+        );
+        assert!(c.answered > c.cases / 4 && c.refused > 0, "the generator lost its spread");
+    }
 }
 
 /// Mode `path` of `a` (a scalar's mode 0 is itself).
@@ -429,7 +361,7 @@ fn random_basis_compositions_are_exact() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut answered, mut refused) = (0, 0);
     for _ in 0..2000 {
-        let a = random_layout(&mut rng, 0, 40, 512);
+        let a = random_layout(&mut rng, &PLAIN);
         // The paths of a: top modes, and the modes of tuple modes, none a prefix of another.
         let mut paths: Vec<Vec<usize>> = Vec::new();
         for m in 0..rank(&a) {
@@ -530,4 +462,44 @@ fn past_the_bound_the_error_names_the_size() {
     let small: DynLayout = "8:9".parse().unwrap();
     let r = composition(&a, &small).unwrap();
     assert!((0..8).all(|i| r.offset(i) == a.offset(9 * i)), "{r}");
+}
+
+#[test]
+fn extent_1_modes_matter_only_past_the_left_layouts_end() {
+    let l = |s: &str| s.parse::<DynLayout>().unwrap();
+    let text = |a: &str, b: &str| composition(&l(a), &l(b)).map(|r| r.to_string());
+    // Inside the domain (and between other modes) an extent-1 mode changes nothing.
+    assert_eq!(text("(_7,_1):(_1,_1)", "_3:_3").unwrap(), "_3:_3");
+    assert_eq!(text("(_7,_1,_2):(_1,_5,_7)", "_5:_3").unwrap(), "_5:_3");
+    // A trailing one carries the left layout past its end, as CuTe 4.2 reads it (`coalesce_x`
+    // keeps `(_7,_1):(_1,_1)` as `(_7,_2):(_1,_1)`): A(9) = 2 + 1 = 3, so `A o _5:_3` has the
+    // values 0,3,6,3,6, no layout's (CuTe's static check refuses it too), and `A o _5:_7` is
+    // CuTe's `_5:_1`, not `_5:_7`.
+    let a = l("(_7,_1):(_1,_1)");
+    assert_eq!(
+        offsets(&l("_5:_3")).into_iter().map(|x| value_at(&a, x)).collect::<Vec<_>>(),
+        [0, 3, 6, 3, 6]
+    );
+    assert!(text("(_7,_1):(_1,_1)", "_5:_3").is_err());
+    assert_eq!(text("(_7,_1):(_1,_1)", "_5:_7").unwrap(), "_5:_1");
+}
+
+#[test]
+fn a_fitted_composition_is_static_only_if_every_operand_integer_is() {
+    // 9 is not a multiple of 6: the composition is fitted by value, and its strides depend on
+    // the left layout's extents as much as on its strides.
+    let b: DynLayout = "(_8,_1):(_9,_3)".parse().unwrap();
+    for (a, all_static) in [
+        ("(_6,_5):(_7,_31)", true),
+        ("(6,5):(_7,_31)", false),
+        ("(_6,5):(_7,_31)", false),
+        ("(_6,_5):(7,_31)", false),
+    ] {
+        let a: DynLayout = a.parse().unwrap();
+        let r = composition(&a, &b).unwrap();
+        let want: Vec<i128> = offsets(&b).into_iter().map(|x| value_at(&a, x)).collect();
+        assert_eq!(offsets(&r), want, "{a} o {b} = {r}");
+        let flags: Vec<bool> = r.shape().leaves().chain(r.stride().leaves()).map(|v| v.is_static).collect();
+        assert!(flags.iter().all(|&f| f == all_static), "{a} o {b} = {r}");
+    }
 }

@@ -79,22 +79,22 @@ pub enum Inadmissible {
         /// `algebra::BY_VALUE_LIMIT`.
         limit: isize,
     },
-    /// A negative stride where the operation needs positive ones (`complement`, `left_inverse`).
+    /// A negative stride where the operation needs non-negative ones (`complement`,
+    /// `left_inverse`).
     NegativeStride {
         /// Mode of the operand (flattened).
         mode: usize,
         /// The stride.
         stride: isize,
     },
-    /// `complement` / `left_inverse`: two modes move by the same stride, so the layout is not
-    /// injective.
+    /// `left_inverse`: two modes move by the same stride, so the layout is not injective.
     NotInjective {
         /// The stride.
         stride: isize,
     },
-    /// `complement` / `left_inverse`: in stride order, stride `stride` is below, or not a multiple
-    /// of, `span`, the span (extent times stride) of the mode before it; the modes do not nest, so
-    /// there is no such layout.
+    /// `left_inverse`: in stride order, stride `stride` is below, or not a multiple of, `span`, the
+    /// span (extent times stride) of the mode before it; the modes do not nest, so there is no
+    /// such layout.
     NotNested {
         /// The stride.
         stride: isize,
@@ -135,6 +135,47 @@ pub enum Inadmissible {
         target: isize,
         /// The block's.
         block: isize,
+    },
+    /// `left_inverse`: the modes do not nest, and the layout's moving modes span `cosize`
+    /// offsets, more than the `limit` up to which a left inverse is searched for by value.
+    SearchLimit {
+        /// The cosize of the modes that move.
+        cosize: isize,
+        /// `algebra::BY_VALUE_LIMIT`.
+        limit: isize,
+    },
+    /// `left_inverse`: the search for a left inverse by value took more than `steps` steps (or
+    /// its integer arithmetic left `i128`) without an answer.
+    SearchEffort {
+        /// The bound on the search's steps.
+        steps: isize,
+    },
+    /// `left_inverse`: indices `first` and `second` of the layout (read with the coordinates of
+    /// its non-moving modes at 0) both reach offset `offset`, so no layout maps that offset back
+    /// to each of them.
+    Collision {
+        /// The offset reached twice.
+        offset: isize,
+        /// One index.
+        first: isize,
+        /// The other.
+        second: isize,
+    },
+    /// `left_inverse`: no layout maps every offset of the layout back to its index (the search
+    /// over every layout of at least `cosize` elements, mode by mode, found none).
+    NoLeftInverse {
+        /// The layout's cosize.
+        cosize: isize,
+    },
+    /// `complement`: covering `cotarget` past the layout's top mode `extent:stride` (in stride
+    /// order) takes offsets beyond `isize::MAX`.
+    ComplementOverflow {
+        /// The cotarget's size.
+        cotarget: isize,
+        /// The top mode's extent.
+        extent: isize,
+        /// Its stride.
+        stride: isize,
     },
 }
 
@@ -229,6 +270,35 @@ impl Inadmissible {
                 .num(target)
                 .text(" in mode ")
                 .num(mode as isize),
+            Inadmissible::SearchLimit { cosize, limit } => m
+                .text("the modes do not nest, and their ")
+                .num(cosize)
+                .text(" offsets are more than the ")
+                .num(limit)
+                .text(" up to which a left inverse is searched for by value"),
+            Inadmissible::SearchEffort { steps } => {
+                m.text("the search for a left inverse by value took more than ").num(steps).text(" steps")
+            }
+            Inadmissible::Collision { offset, first, second } => m
+                .text("indices ")
+                .num(first)
+                .text(" and ")
+                .num(second)
+                .text(" both map to offset ")
+                .num(offset)
+                .text(", so the layout is not injective"),
+            Inadmissible::NoLeftInverse { cosize } => m
+                .text("no layout of ")
+                .num(cosize)
+                .text(" or more elements maps every offset of the layout back to its index"),
+            Inadmissible::ComplementOverflow { cotarget, extent, stride } => m
+                .text("covering ")
+                .num(cotarget)
+                .text(" past the top mode ")
+                .num(extent)
+                .text(":")
+                .num(stride)
+                .text(" takes offsets beyond isize::MAX"),
         }
     }
 }

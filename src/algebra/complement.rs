@@ -1,17 +1,38 @@
-//! `complement(A, M)`: the layout of the offsets below `M` that `A` does not reach, ordered.
+//! `complement(A, M)`: a layout of offsets that `A` does not reach, ordered, that with `A`
+//! covers `M`.
+//!
+//! # The decision
+//!
+//! CuTe documents `complement` by postconditions (its unit test checks them), and those are what
+//! this crate promises, for every layout with non-negative integer strides:
+//!
+//! - P1, ordered: `R(i-1) < R(i)`;
+//! - P2, disjoint: `R(i)` is not in `A`'s image for `i >= 1`; moreover `(A, R)` is injective
+//!   whenever `A` is, so a divide built on it tiles without overlap, and so does a product that
+//!   reads the complement inside its domain;
+//! - P3, covering: `cosize((A, R)) >= size(M)`.
+//!
+//! CuTe's fourth condition, `cosize(R) <= round_up(size(M), cosize(A))`, is not promised: CuTe
+//! breaks it itself (`complement(_2:_4, _10)` is `(_4,_2):(_1,_8)`, cosize 12). Wherever CuTe's
+//! answer satisfies P1-P3 this one is the same function, and the same text when every operand is
+//! static. Refused: negative strides (CuTe leaves them undefined), basis strides, a cotarget with
+//! an extent below 1, and results whose offsets would not fit in `isize`.
 
 use super::admissible::Inadmissible;
 use super::coalesce::{coalesce, coalesce_shape, filter};
 use super::leaves::Leaves;
-use super::{R, is_const, min, mul};
+use super::{R, is_const, min, mul, scalar};
+use crate::dynamic::int_tuple::Node;
 use crate::dynamic::ops::{self, Division};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
-/// CuTe's `complement(layout, cotarget)`: a layout `R`, with increasing offsets, such that
-/// `(layout, R)` is injective and covers `cotarget` (an integer or a shape). The layout's modes,
-/// sorted by stride, must nest: each stride a multiple of the span of the modes below it. Runtime
-/// strides are fine at any rank (CuTe allows them only at rank 1).
+/// CuTe's `complement(layout, cotarget)`: a layout `R` with increasing offsets, none of them
+/// (but `R(0) = 0`) an offset of `layout`, such that `(layout, R)` reaches at least
+/// `size(cotarget)` (an integer or a shape), and is injective if `layout` is. Any non-negative
+/// strides are fine: modes that leave gaps (`(_4,_2):(_1,_10)`) or overlap (`(_2,_2):(_2,_3)`),
+/// and runtime strides at any rank (CuTe allows them only at rank 1). See the
+/// [module](self) for the postconditions.
 ///
 /// ```
 /// use const_layout::algebra::complement_to;
@@ -19,9 +40,26 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(complement_to(&a, &"_24".parse().unwrap()).unwrap().to_string(), "(_3,_2):(_2,_12)");
 /// let a = "(2,2):(1,6)".parse().unwrap(); // CuTe refuses runtime strides at rank 2
 /// assert_eq!(complement_to(&a, &"24".parse().unwrap()).unwrap().offsets().collect::<Vec<_>>(), [0, 2, 4, 12, 14, 16]);
+/// // Gaps that are no multiple of the span below: CuTe's `_2:_4` leaves 18 and 19 uncovered.
+/// let a = "(_4,_2):(_1,_10)".parse().unwrap();
+/// assert_eq!(complement_to(&a, &"_20".parse().unwrap()).unwrap().to_string(), "(_2,_2):(_4,_20)");
+/// // Overlapping modes: whole copies of the layout's span.
+/// let a = "(_2,_2):(_2,_3)".parse().unwrap();
+/// assert_eq!(complement_to(&a, &"_19".parse().unwrap()).unwrap().to_string(), "_4:_6");
 /// ```
 pub const fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
     tri!(super::identity::integer_strides("complement", &[layout]));
+    // A cotarget is a shape: each extent at least 1 (CuTe's would give empty or negative modes).
+    let (mut k, mut leaf) = (0, 0);
+    while k < cotarget.node_count() {
+        if let Node::Int(v) = cotarget.node(k) {
+            if v.value < 1 {
+                return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
+            }
+            leaf += 1;
+        }
+        k += 1;
+    }
     complement_filtered(&tri!(filter(layout)), cotarget)
 }
 
@@ -39,15 +77,31 @@ pub const fn complement(layout: &DynLayout) -> R<DynLayout> {
 }
 
 const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
+    let mut modes = tri!(gather(f));
+    if modes.is_empty() || (modes.len() == 1 && is_const(modes.stride(0), 0)) {
+        // The irreducible stride-0 layout: the complement is the whole cotarget.
+        let shape = tri!(coalesce_shape(cotarget));
+        return DynLayout::compact(shape, true);
+    }
+    if !drop_overlapping_pins(&mut modes) {
+        return copies(f.cosize(), cotarget);
+    }
+    fold(&modes, cotarget)
+}
+
+/// The modes the fold reads, in the layout's order: those that move, and runtime extent-1 modes
+/// of positive stride ("pins"). A pin moves nothing, but CuTe's fold counts it as a mode of span
+/// `d`, and where CuTe's answer is right this one must be the same function. Filtering removed
+/// the zero strides (by value) and the static extent-1 modes; `_1:_0` alone is kept.
+const fn gather(f: &DynLayout) -> R<Leaves> {
     let all = Leaves::of(f);
-    // Modes that do not move (runtime extent 1 or stride 0; filter removed the static ones) add
-    // nothing to the image: leave them out, which is what the mathematics asks for.
     let mut modes = Leaves::new();
     let mut k = 0;
     while k < all.len() {
         let (s, d) = (all.shape(k), all.stride(k));
         k += 1;
-        if !(is_const(d, 0) && all.len() == 1) && (d.value == 0 || s.value == 1) {
+        let zero_layout = is_const(d, 0) && all.len() == 1;
+        if !zero_layout && (d.value == 0 || (s.value == 1 && d.value < 0)) {
             continue;
         }
         if d.value < 0 {
@@ -55,15 +109,104 @@ const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayo
         }
         tri!(modes.push(s, d));
     }
-    if modes.is_empty() || (modes.len() == 1 && is_const(modes.stride(0), 0)) {
-        // The irreducible stride-0 layout: the complement is the whole cotarget.
-        let shape = tri!(coalesce_shape(cotarget));
-        return DynLayout::compact(shape, true);
+    Ok(modes)
+}
+
+/// The positions of `modes` sorted by stride, ties in position order: the order in which CuTe's
+/// fold takes them (`find` of the minimum gives the first position).
+const fn stride_order(modes: &Leaves) -> [usize; MAX_NODES] {
+    let mut order = [0usize; MAX_NODES];
+    let mut k = 0;
+    while k < modes.len() {
+        let mut j = k;
+        while j > 0 && modes.stride(order[j - 1]).value > modes.stride(k).value {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = k;
+        k += 1;
     }
-    tri!(check_nested(&modes));
-    // CuTe's fold: repeatedly take the smallest stride.
+    order
+}
+
+/// Whether the moving modes, sorted by stride, do not overlap: each stride at least the span
+/// `s * d` of the moving mode below (equal strides overlap, since a moving extent is >= 2). If
+/// so, remove the pins whose stride lies inside the span below them (CuTe's fold would give them
+/// an empty mode; they move nothing, so leaving them out changes no offset of `A`), after which
+/// no two modes overlap and CuTe's fold applies.
+const fn drop_overlapping_pins(modes: &mut Leaves) -> bool {
+    let order = stride_order(modes);
+    let n = modes.len();
+    let mut keep = [true; MAX_NODES];
+    // The span of the last moving mode, and of the last kept mode of either kind.
+    let (mut moving_span, mut kept_span) = (0isize, 0isize);
+    let mut w = 0;
+    while w < n {
+        let k = order[w];
+        w += 1;
+        let (s, d) = (modes.shape(k).value, modes.stride(k).value);
+        // A span past `isize::MAX` is larger than any stride: saturating compares the same.
+        let span = s.saturating_mul(d);
+        if s == 1 {
+            if d < kept_span {
+                keep[k] = false;
+            } else {
+                kept_span = span;
+            }
+            continue;
+        }
+        if d < moving_span {
+            return false;
+        }
+        (moving_span, kept_span) = (span, span);
+    }
+    let mut k = n;
+    while k > 0 {
+        k -= 1;
+        if !keep[k] {
+            modes.remove(k);
+        }
+    }
+    true
+}
+
+/// Modes that overlap: whole copies of `A`'s range, `ceil(M / c) : c` with `c = cosize(A)`.
+/// P1: the stride `c` is positive. P2: `R(i) = i * c >= c` for `i >= 1`, past every offset of
+/// `A` (all in `0..c`, the strides being non-negative); and `A(j) + i * c` determines `i` and
+/// then `A(j)`, so `(A, R)` is injective when `A` is. P3: `cosize((A, R)) = c + (ceil(M/c) - 1) *
+/// c >= M`. CuTe's own fold has no answer here (an empty mode, or a static assertion).
+const fn copies(c: DynInt, cotarget: &DynIntTuple) -> R<DynLayout> {
+    coalesce(&tri!(scalar(ceil_quotient(tri!(cotarget.size()), c), c)))
+}
+
+/// CuTe's fold over modes that do not overlap (sorted, each stride at least the span below),
+/// with its integer division rounding down, then the rest mode, grown where CuTe's leaves the
+/// cotarget uncovered.
+///
+/// Sorted by stride, write the modes `s_k : d_k` and their spans `S_k = s_k * d_k`, `S_-1 = 1`.
+/// The fold gives `q_k = floor(d_k / S_(k-1))` at stride `S_(k-1)` for each `k`, then the rest,
+/// `E` elements at stride `S = S_(n-1)` (compact, so a tuple rest is the function of `E:S`). Interleaved, `(A, R)` sorted by stride is `q_0:S_-1, s_0:d_0,
+/// q_1:S_0, s_1:d_1, ..., E:S`, and each of its strides is at least the span of the one before
+/// (`q_k * S_(k-1) <= d_k`, `s_k * d_k = S_k`). Such a layout is strictly increasing in its
+/// index: a step that carries into mode `j` adds `d_j` and takes back the top offsets of the
+/// modes below, which sum to less than `d_j` (by induction, below `S_(j-1) <= d_j`). So:
+/// P1: `R`, a sub-sequence of those modes, is increasing. P2: `(A, R)` is injective, hence
+/// `R(i) = (A, R)(0, i)` differs from every `A(j) = (A, R)(j, 0)` for `i >= 1`. P3: the top
+/// offset of `(A, R)` telescopes to `E * S - 1 - H`, with `H = sum_k (d_k - q_k * S_(k-1))`
+/// the holes that rounding down leaves, so `(A, R)` covers `M` exactly when `E * S - H >= M`.
+/// CuTe's `E = ceil(M / S)` does when the modes nest (`H = 0`); otherwise `E` grows to
+/// `ceil((M + H) / S)`, which is at most one more, because `H < S`: `q_k >= 1` gives
+/// `d_k - q_k * S_(k-1) <= d_k - S_(k-1) <= S_k - S_(k-1)`, and these telescope to `S - 1`.
+/// (CuTe's by-mode rest for a tuple cotarget may cover less than its size to begin with; see
+/// [`rest`].)
+const fn fold(modes: &Leaves, cotarget: &DynIntTuple) -> R<DynLayout> {
+    let mut modes = *modes;
     let mut result = Leaves::new();
     let mut last_stride = DynInt::fixed(1);
+    // The holes `H`, static when every integer they come from is, and the top offset of the
+    // head `sum (q_k - 1) * S_(k-1)` (below `S`, so it fits).
+    let mut holes = DynInt::fixed(0);
+    let mut head_top = 0isize;
     while modes.len() > 1 {
         let mut min_stride = modes.stride(0);
         let mut k = 1;
@@ -79,27 +222,31 @@ const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayo
             idx = 0;
         }
         let new_shape = min_stride.div(last_stride);
+        holes = holes.add(min_stride.sub(new_shape.mul(last_stride)));
+        head_top += (new_shape.value - 1) * last_stride.value;
         let new_stride = tri!(mul(min_stride, modes.shape(idx)));
         tri!(result.push(new_shape, last_stride));
         last_stride = new_stride;
         modes.remove(idx);
     }
     let new_shape = modes.stride(0).div(last_stride);
+    holes = holes.add(modes.stride(0).sub(new_shape.mul(last_stride)));
+    head_top += (new_shape.value - 1) * last_stride.value;
     tri!(result.push(new_shape, last_stride));
-    let new_stride = tri!(mul(modes.stride(0), modes.shape(0)));
-    // CuTe divides a tuple cotarget mode by mode, which can cover less or more than the cotarget's
-    // size (`complement(7:1, (6,2))` covers 7 of 12). Its shape is kept when it covers exactly
-    // `ceil(size / new_stride)`; otherwise the rest is that single extent.
-    let by_mode =
-        tri!(coalesce_shape(&tri!(ops::divide(cotarget, &DynIntTuple::int(new_stride), Division::Ceil))));
-    let total = tri!(cotarget.size());
-    let want = total.ceil_div(new_stride);
-    let rest_shape = if cotarget.is_int() || tri!(by_mode.size()).value == want.value {
-        by_mode
-    } else {
-        DynIntTuple::int(want)
-    };
-    let rest_stride = tri!(ops::compact(&rest_shape, new_stride, true)).0;
+    let top = (modes.shape(0).value, modes.stride(0).value);
+    // The top span may pass `isize::MAX` where the cosize does not (`2:2^62`); the spans below
+    // are at most the stride above them.
+    if top.0.checked_mul(top.1).is_none() {
+        let m = tri!(cotarget.size()).value;
+        return Err(inadmissible(Inadmissible::ComplementOverflow {
+            cotarget: m,
+            extent: top.0,
+            stride: top.1,
+        }));
+    }
+    let span = modes.stride(0).mul(modes.shape(0));
+    let rest_shape = tri!(rest(cotarget, span, holes, head_top, top));
+    let rest_stride = tri!(ops::compact(&rest_shape, span, true)).0;
     let head = tri!(result.layout(false));
     let whole = tri!(DynLayout::new(
         tri!(DynIntTuple::tuple(&[*head.shape(), rest_shape])),
@@ -108,38 +255,62 @@ const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayo
     coalesce(&whole)
 }
 
-/// The modes, sorted by stride, must nest: each stride at least, and a multiple of, the span of
-/// the one below it.
-const fn check_nested(modes: &Leaves) -> R<()> {
-    let mut order = [0usize; crate::dynamic::MAX_NODES];
-    let n = modes.len();
-    // Insertion sort by (stride, position), stable like the sort it replaces.
-    let mut k = 0;
-    while k < n {
-        let mut j = k;
-        while j > 0 && modes.stride(order[j - 1]).value > modes.stride(k).value {
-            order[j] = order[j - 1];
-            j -= 1;
+/// The rest mode's shape: CuTe's `coalesce(ceil_div(cotarget, span))` (a tuple cotarget is
+/// divided mode by mode, which can cover less or more than its size: `complement(7:1, (6,2))`
+/// covers 7 of 12) where it covers `M` (see [`fold`]: `n * span - holes >= M` for `n` elements),
+/// otherwise the same with its last extent grown by the least amount that covers (for an integer
+/// cotarget, `ceil((M + holes) / span)`, one more than CuTe's at most). The rest is compact from
+/// `span`, so growing its slowest extent `L` by one adds `n / L * span` to what it covers, and
+/// keeps it aligned with the modes of a tuple cotarget (a divide's `shape(coalesce(A))`), which
+/// is what lets the divide's composition exist. `head_top` is the top offset of the modes below
+/// the rest, `top` the mode whose span `span` is (for the error).
+const fn rest(
+    cotarget: &DynIntTuple,
+    span: DynInt,
+    holes: DynInt,
+    head_top: isize,
+    top: (isize, isize),
+) -> R<DynIntTuple> {
+    let m = tri!(cotarget.size());
+    let mut shape = match cotarget.as_int() {
+        Some(mi) => DynIntTuple::int(ceil_quotient(mi, span)),
+        None => tri!(coalesce_shape(&tri!(ops::divide(cotarget, &DynIntTuple::int(span), Division::Ceil)))),
+    };
+    // In 128 bits nothing here overflows: every factor fits in `isize`.
+    let (m128, s128, h128) = (m.value as i128, span.value as i128, holes.value as i128);
+    let mut n = tri!(shape.size()).value as i128;
+    // The slowest extent: the last integer of the (flat) shape.
+    let mut k = shape.node_count();
+    let last = loop {
+        k -= 1;
+        if let Node::Int(v) = shape.node(k) {
+            break v;
         }
-        order[j] = k;
-        k += 1;
+    };
+    if n * s128 - h128 < m128 {
+        let others = n / last.value as i128;
+        let step = others * s128;
+        let grown = last.value as i128 + (m128 + h128 - n * s128 + step - 1) / step;
+        n = others * grown;
+        let is_static =
+            last.is_static && m.is_static && span.is_static && holes.is_static && shape.is_static();
+        shape.set_node(k, Node::Int(DynInt::new(grown as isize, is_static)));
     }
-    let mut w = 0;
-    while w + 1 < n {
-        let (lo, hi) = (order[w], order[w + 1]);
-        w += 1;
-        let Some(span) = modes.shape(lo).value.checked_mul(modes.stride(lo).value) else {
-            return Err(LayoutError::CosizeOverflow);
-        };
-        let d = modes.stride(hi).value;
-        if d == modes.stride(lo).value {
-            return Err(inadmissible(Inadmissible::NotInjective { stride: d }));
-        }
-        if d < span || d % span != 0 {
-            return Err(inadmissible(Inadmissible::NotNested { stride: d, span }));
-        }
+    // The complement's top offset: the head's, plus `n - 1` steps of `span` (the rest is compact).
+    if head_top as i128 + (n - 1) * s128 > isize::MAX as i128 - 1 {
+        return Err(inadmissible(Inadmissible::ComplementOverflow {
+            cotarget: m.value,
+            extent: top.0,
+            stride: top.1,
+        }));
     }
-    Ok(())
+    Ok(shape)
+}
+
+/// CuTe's `ceil_div` of two positive integers (static if both are), without overflowing where
+/// `a` is near `isize::MAX`.
+const fn ceil_quotient(a: DynInt, b: DynInt) -> DynInt {
+    DynInt::new(a.value / b.value + (a.value % b.value != 0) as isize, a.is_static && b.is_static)
 }
 
 const fn inadmissible(why: Inadmissible) -> LayoutError {

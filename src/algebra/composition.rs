@@ -78,7 +78,12 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
     {
         return Ok(cute);
     }
-    let all_static = lhs.stride().is_static() && rhs.shape().is_static() && rhs.stride().is_static();
+    // The fitted values depend on every integer of both operands (the left layout's extents
+    // decide where its modes wrap), so they are static only if all of them are.
+    let all_static = lhs.shape().is_static()
+        && lhs.stride().is_static()
+        && rhs.shape().is_static()
+        && rhs.stride().is_static();
     match fitted(lhs, &a, rhs, all_static) {
         Ok(Some(r)) if agrees(&r, &a, &b, size) => Ok(r),
         _ => Err(err),
@@ -229,7 +234,7 @@ const fn fitted(lhs: &DynLayout, a: &Leaves, rhs: &DynLayout, all_static: bool) 
         }
         let Some(mut l) = tri!(fit.layout()) else { return Ok(None) };
         if all_static {
-            l = tri!(DynLayout::new(statically(l.shape()), statically(l.stride())));
+            l = tri!(flagged(&l, true));
         }
         if rhs.shape().is_int() {
             return Ok(Some(l));
@@ -289,17 +294,21 @@ const fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
     }
 }
 
-/// A statically known copy of `t` (every integer flagged static).
-const fn statically(t: &DynIntTuple) -> DynIntTuple {
-    let mut t = *t;
-    let mut k = 0;
-    while k < t.node_count() {
-        if let Node::Int(v) = t.node(k) {
-            t.set_node(k, Node::Int(DynInt { is_static: true, ..v }));
+/// `l` with every integer flagged static (`is_static`) or runtime: a result computed by value is
+/// static exactly when every integer it was computed from is.
+pub(crate) const fn flagged(l: &DynLayout, is_static: bool) -> R<DynLayout> {
+    const fn each(t: &DynIntTuple, is_static: bool) -> DynIntTuple {
+        let mut t = *t;
+        let mut k = 0;
+        while k < t.node_count() {
+            if let Node::Int(v) = t.node(k) {
+                t.set_node(k, Node::Int(DynInt { is_static, ..v }));
+            }
+            k += 1;
         }
-        k += 1;
+        t
     }
-    t
+    DynLayout::new(each(l.shape(), is_static), each(l.stride(), is_static))
 }
 
 /// The left operand (or, for a basis stride, the mode of it the basis names) prepared for

@@ -69,33 +69,90 @@ const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
 }
 
 const fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    let target = tri!(mul(block.size(), tiler.cosize()));
-    let rest = tri!(complement_to(block, &DynIntTuple::int(target)));
+    let reach = tiler.cosize();
+    let target = tri!(mul(block.size(), reach));
+    let mut rest = tri!(complement_to(block, &DynIntTuple::int(target)));
+    if rest.size().value < reach.value {
+        rest = tri!(covering_complement(block, target, reach.value));
+    }
     make_layout_of(&[*block, tri!(composition(&rest, tiler))])
+}
+
+/// The complement of a block with holes that holds every offset the tiler reaches: that of the
+/// least cotarget past `target` whose complement has `reach` elements.
+///
+/// CuTe's cotarget `size(block) * cosize(tiler)` is covered by `reach` elements of the complement
+/// only where `(block, complement)` has no holes. Elsewhere CuTe's composition reads the
+/// complement past its end, where its last mode goes on, which depends on how the complement is
+/// written, not on its function: a rest of one element is coalesced away where it is static
+/// (`_1:_0`, whose reading past the end repeats the block in place) and kept where it is not
+/// (`1:156`), and the mode that goes on instead of a coalesced rest can land on the block
+/// (`logical_product((_2,(_2,_1),_4):(_1,(_8,_144),_24), _5:_1)` reaches 8 twice in CuTe).
+/// Within its first `reach` elements the complement's values do not depend on the cotarget (only
+/// its rest grows), so the product is `(block, R o tiler)` with `R` read inside its domain: CuTe's
+/// answer wherever CuTe's reading past the end is its rest going on, and injective whenever the
+/// block and the tiler are. The complement's size grows with the cotarget, and a cotarget of
+/// `2 * cosize(block) * reach` is enough (the rest's stride is at most twice the block's cosize),
+/// so the least one is found by bisection.
+const fn covering_complement(block: &DynLayout, target: DynInt, reach: isize) -> R<DynLayout> {
+    let Some(hi) = block.cosize().value.checked_mul(reach) else {
+        return Err(LayoutError::CosizeOverflow);
+    };
+    let Some(mut hi) = hi.checked_mul(2) else {
+        return Err(LayoutError::CosizeOverflow);
+    };
+    let mut lo = target.value; // its complement is short
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let c = tri!(complement_to(block, &DynIntTuple::int(DynInt::new(mid, target.is_static))));
+        if c.size().value >= reach {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    complement_to(block, &DynIntTuple::int(DynInt::new(hi, target.is_static)))
 }
 
 /// CuTe's `logical_divide(layout, tiler)`: `composition(layout, (tiler, complement(tiler,
 /// shape(coalesce(layout)))))`, by mode for a by-mode tiler. Mode 0 of each divided mode is the
-/// tile, mode 1 the tiles' arrangement.
+/// tile, mode 1 the tiles' arrangement. Any tile of non-negative strides has a
+/// [complement](super::complement_to); the divide exists where the composition has a layout. A
+/// tile whose modes do not nest leaves its holes out: the tiles below cover 0..17 but 8 and 9.
 ///
 /// ```
 /// use const_layout::algebra::logical_divide;
 /// let a = "(_4,_2,_3):(_2,_1,_8)".parse().unwrap();
 /// let t = "_4:_2".parse().unwrap();
 /// assert_eq!(logical_divide(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+/// let t = "(_4,_2):(_1,_10)".parse().unwrap();
+/// assert_eq!(logical_divide(&"_18:_1".parse().unwrap(), &t).unwrap().to_string(), "((_4,_2),_2):((_1,_10),_4)");
 /// ```
 pub const fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     by_mode(layout, tiler, Op::Divide)
 }
 
 /// CuTe's `logical_product(block, tiler)`: `(block, composition(complement(block,
-/// size(block)*cosize(tiler)), tiler))`, by mode for a by-mode tiler.
+/// size(block)*cosize(tiler)), tiler))`, by mode for a by-mode tiler. Any block of non-negative
+/// strides has a [complement](super::complement_to), whose modes need not nest. Where the block
+/// has holes, `(block, complement)` covers that cotarget with fewer than `cosize(tiler)` elements
+/// of the complement, and CuTe's composition reads the complement past its end; here its rest
+/// grows until it holds them (the least cotarget that does), so the complement is read inside
+/// its domain and the product is injective whenever the block and the tiler are. That is CuTe's
+/// answer wherever CuTe's reading past the end is its rest going on; where CuTe's rest of one
+/// static element was coalesced away, CuTe's is another function, which can overlap the block or
+/// repeat it in place, and here the product is that of the grown complement, or an error where
+/// that has no layout (`logical_product((_2,(_2,_1),_4):(_1,(_8,_144),_24), _5:_1)`, whose
+/// CuTe answer reaches 8 twice).
 ///
 /// ```
 /// use const_layout::algebra::logical_product;
 /// let a = "(_2,_2):(_4,_1)".parse().unwrap();
 /// let t = "_6:_1".parse().unwrap();
 /// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
+/// let a = "((_4,_6)):((_1,_6))".parse().unwrap(); // strides 1 and 6 do not nest
+/// let t = "(_3):(_1)".parse().unwrap();
+/// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "(((_4,_6)),(_3)):(((_1,_6)),(_36))");
 /// ```
 pub const fn logical_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     by_mode(block, tiler, Op::Product)

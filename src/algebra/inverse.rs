@@ -2,7 +2,8 @@
 
 use super::admissible::Inadmissible;
 use super::coalesce::coalesce;
-use super::composition::composition;
+use super::composition::{BY_VALUE_LIMIT, composition, flagged};
+use super::inverse_search::{EFFORT_LIMIT, Flat, Offsets, largest_right_inverse, left_inverse_by_value};
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
 use crate::dynamic::int_tuple::Node;
@@ -51,19 +52,61 @@ const fn sorted(c: &Leaves, only_static: bool) -> ([usize; MAX_NODES], usize) {
     (order, n)
 }
 
-/// CuTe's `right_inverse(layout)`: a layout `R` with `layout(R(i)) == i` for every `i` below
-/// `size(R)`, as large as CuTe finds it: it follows the static strides 1, s0, s0*s1, ... that
-/// continue one another (runtime strides are not followed, as in CuTe).
+/// `right_inverse(layout)`: a layout `R` with `layout(R(i)) == i` for every `i` below `size(R)`
+/// (and `0 <= R(i) < size(layout)`), of the largest size any layout `R` can have.
+///
+/// CuTe follows the static strides 1, s0, s0*s1, ... that continue one another; runtime strides
+/// end its chain (CuTe's `right_inverse(4:1)` is `_1:_0`). Here the chain is followed by value,
+/// so runtime strides give runtime answers. For an injective layout with non-negative strides
+/// the chain is the largest right inverse: no right inverse is larger than `n`, the first offset
+/// the layout does not reach, and the chain reaches it (an offset `c` reached past a chain that
+/// ends at `c` needs a stride of exactly `c`, or two indices would share an offset below `c`).
+/// Otherwise (stride-0 or overlapping modes, negative strides) a larger one may exist:
+/// `(_3,_2):(_1,_2)` has CuTe's `_3:_1` and the right inverse `(_2,_2):(_1,_3)`, of size 4; for
+/// layouts of at most [`BY_VALUE_LIMIT`](super::BY_VALUE_LIMIT) elements every layout `R` is
+/// searched for, mode by mode (a bounded search; past its step bound, or for larger layouts,
+/// the chain, which is still a right inverse). Where CuTe's answer is the largest it is the
+/// answer, with CuTe's text for static layouts; a result found by value is static exactly when
+/// the layout is.
 ///
 /// ```
 /// use const_layout::algebra::right_inverse;
 /// let l = "(_4,_2):(_2,_1)".parse().unwrap();
 /// assert_eq!(right_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
+/// let l = "(2,4):(1,2)".parse().unwrap(); // CuTe: _1:_0
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "(2,4):(1,2)");
+/// let l = "(_3,_2):(_1,_2)".parse().unwrap(); // CuTe: _3:_1
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "(_2,_2):(_1,_3)");
 /// ```
 pub const fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
     tri!(super::identity::integer_strides("right_inverse", &[layout]));
     let (c, pre) = tri!(prepared(layout));
-    let (order, n) = sorted(&c, true);
+    let cute = tri!(chain(&c, &pre, true));
+    let by_value = tri!(chain(&c, &pre, false));
+    // On static layouts the two chains agree; one that goes further followed a runtime stride.
+    let best = if by_value.size().value > cute.size().value { tri!(flagged(&by_value, false)) } else { cute };
+    // A right inverse has at most size(layout) elements: one that long is the largest.
+    if best.size().value >= layout.size().value {
+        return Ok(best);
+    }
+    match largest_right_inverse(&Flat::of(&c), best.size().value, EFFORT_LIMIT) {
+        Some(f) => coalesce(&tri!(tri!(f.leaves(is_static(layout))).layout(false))),
+        None => Ok(best),
+    }
+}
+
+/// CuTe's `right_inverse`, which follows only static strides (what `max_common_layout` and
+/// `max_common_vector` are defined by).
+const fn right_inverse_cute(layout: &DynLayout) -> R<DynLayout> {
+    let (c, pre) = tri!(prepared(layout));
+    chain(&c, &pre, true)
+}
+
+/// CuTe's chain: the modes whose strides are 1, s0, s0*s1, ... in stride order, each as its extent
+/// and its prefix product; with `only_static` only static strides after a static product, as in
+/// CuTe, otherwise every stride by value.
+const fn chain(c: &Leaves, pre: &[DynInt; MAX_NODES], only_static: bool) -> R<DynLayout> {
+    let (order, n) = sorted(c, only_static);
     let mut result = Leaves::new();
     tri!(result.push(DynInt::fixed(1), DynInt::fixed(0)));
     let mut curr = DynInt::fixed(1);
@@ -72,7 +115,7 @@ pub const fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
         let i = order[k];
         k += 1;
         let d = c.stride(i);
-        if curr.is_static && curr.value == d.value {
+        if (curr.is_static || !only_static) && curr.value == d.value {
             tri!(result.push(c.shape(i), pre[i]));
             curr = tri!(mul(c.shape(i), d));
         }
@@ -80,19 +123,37 @@ pub const fn right_inverse(layout: &DynLayout) -> R<DynLayout> {
     coalesce(&tri!(result.layout(false)))
 }
 
-/// CuTe's `left_inverse(layout)`: for an injective layout, `R(layout(i)) == i` for every `i` in
-/// its domain (for one with stride-0 modes, `layout(R(layout(i))) == layout(i)`). The strides,
-/// sorted, must nest (each a multiple of the one below and at least the span below it), and be
-/// non-negative. Runtime strides are fine (CuTe requires static ones).
+const fn is_static(l: &DynLayout) -> bool {
+    l.shape().is_static() && l.stride().is_static()
+}
+
+/// `left_inverse(layout)`: a layout `L` with `L(layout(i)) == i` for every `i` in its domain and
+/// `size(L) >= cosize(layout)` (CuTe's quasi-inverse where modes do not move: for a layout with
+/// stride-0 modes, `layout(L(layout(i))) == layout(i)`, `i` read with those modes' coordinates at
+/// 0). Runtime strides are fine (CuTe requires static ones).
+///
+/// Where CuTe's answer is such a layout it is the answer (checked point by point up to
+/// [`BY_VALUE_LIMIT`](super::BY_VALUE_LIMIT) elements), and so is CuTe's fold where the sorted
+/// strides nest (each a multiple of, and at least, the span below it). Where they do not nest a
+/// left inverse may still exist (`(4,2):(1,10)` has `(10,2):(1,4)`, `(2,2):(2,3)` has
+/// `(2,3):(1,1)`): it is searched for by value over every layout, mode by mode, for layouts whose
+/// moving modes span at most `BY_VALUE_LIMIT` offsets, in a bounded number of steps. The errors
+/// say why there is none: a negative stride, two indices at one offset (not injective), or no
+/// layout found by the exhaustive search; past the bounds, the bound and its number. In a
+/// constant (the generic static path, `layout::computed`) rustc stops an evaluation after about
+/// two million steps (`long_running_const_eval`), which a long search can reach: that is then a
+/// compile error there, while `layout!` (evaluated natively) answers.
 ///
 /// ```
 /// use const_layout::algebra::left_inverse;
 /// let l = "(_2,_3):(_3,_1)".parse().unwrap();
 /// assert_eq!(left_inverse(&l).unwrap().to_string(), "(_3,_2):(_2,_1)");
+/// let l = "(2,2):(2,3)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(2,3):(1,1)");
 /// let bad = "(_3,_2):(_1,_2)".parse().unwrap();
 /// assert_eq!(
 ///     left_inverse(&bad).unwrap_err().to_string(),
-///     "left_inverse: the modes do not nest: stride 2 is not a multiple of 3, the span of the mode below it"
+///     "left_inverse: indices 2 and 3 both map to offset 2, so the layout is not injective"
 /// );
 /// ```
 pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
@@ -105,19 +166,28 @@ pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
     {
         return Ok(r);
     }
-    left_inverse_with(layout, true)
+    match left_inverse_with(layout, true) {
+        Err(LayoutError::Inadmissible { why: Inadmissible::NotNested { .. }, .. }) => {
+            let offsets = tri!(Offsets::of(&Leaves::of(layout)));
+            let found = tri!(left_inverse_by_value(&offsets, EFFORT_LIMIT));
+            coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false)))
+        }
+        r => r,
+    }
 }
 
-/// Layouts up to this size have CuTe's answer checked point by point.
-const BY_VALUE_LIMIT: isize = 1 << 14;
-
-/// `layout(r(layout(i))) == layout(i)` for every `i`, and `r(layout(i))` in the domain.
+/// `layout(r(layout(i))) == layout(i)` for every `i`, with `layout(i)` in `r`'s domain and
+/// `r(layout(i))` in `layout`'s.
 const fn is_quasi_inverse(layout: &DynLayout, r: &DynLayout) -> bool {
-    let size = layout.size().value;
+    let (size, r_size) = (layout.size().value, r.size().value);
     let mut i = 0;
     while i < size {
-        let back = r.offset(layout.offset(i));
-        if back < 0 || back >= size || layout.offset(back) != layout.offset(i) {
+        let o = layout.offset(i);
+        if o < 0 || o >= r_size {
+            return false;
+        }
+        let back = r.offset(o);
+        if back < 0 || back >= size || layout.offset(back) != o {
             return false;
         }
         i += 1;
@@ -204,7 +274,7 @@ const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
 /// ```
 pub const fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     tri!(super::identity::integer_strides("max_common_layout", &[a, b]));
-    let inv_b = tri!(right_inverse(b));
+    let inv_b = tri!(right_inverse_cute(b));
     let common = tri!(coalesce(&tri!(composition(a, &inv_b))));
     let first = tri!(super::mode_of(&common, 0));
     match (first.shape().as_int(), first.stride().as_int()) {
@@ -224,7 +294,7 @@ pub const fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
 /// ```
 pub const fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
     tri!(super::identity::integer_strides("max_common_vector", &[a, b]));
-    let common = tri!(coalesce(&tri!(composition(a, &tri!(right_inverse(b))))));
+    let common = tri!(coalesce(&tri!(composition(a, &tri!(right_inverse_cute(b))))));
     let first = tri!(super::mode_of(&common, 0));
     match (first.shape().as_int(), first.stride().as_int()) {
         (Some(s), Some(d)) if s.is_static && is_const(d, 1) => Ok(s),

@@ -69,6 +69,8 @@ mod divide;
 pub(crate) mod fit;
 mod identity;
 mod inverse;
+mod inverse_search;
+mod lattice;
 pub(crate) mod leaves;
 mod modes;
 mod slice;

@@ -40,7 +40,7 @@ sys.path.insert(0, HERE)
 import gen_vectors as gv  # noqa: E402  (oracle setup, int-tuple model, CuTe's print notation)
 import gen_algebra_vectors as ga  # noqa: E402  (layouts, tilers, emission, complement)
 from gen_vectors import Leaf, is_leaf, fmt, size, leaves  # noqa: E402
-from gen_algebra_vectors import Lay, Tiler, Em, S, D, offs, math_complement  # noqa: E402
+from gen_algebra_vectors import Lay, Tiler, Em, S, D, offs  # noqa: E402
 
 OUT_FILE = os.path.join(gv.DATA_DIR, "cute_identity.txt")
 CUTLASS_VERSION = gv.CUTLASS_VERSION
@@ -498,9 +498,20 @@ def tile_size(it):
     return prod(s for s, _ in tile_pairs(it))
 
 
+def coalesced_shape(mk):
+    """shape(coalesce(I_k)) of an identity mode: its leaves without the static _1s (each leaf has
+    its own basis, so none merge); `_1` if none is left, the leaf if one is."""
+    ls = [a for a in leaves(mk) if not (a.s and a.v == 1)]
+    if not ls:
+        return S(1)
+    return ls[0] if len(ls) == 1 else tuple(ls)
+
+
 def divide_fn(Sh, T):
-    """The zipped parts: mode k < rank(T) has parts [tile_k, complement(tile_k, size(S_k))], the
-    other modes one part, their whole extent. None when a tile has no complement."""
+    """The zipped parts: mode k < rank(T) has parts [tile_k, complement(tile_k,
+    shape(coalesce(I_k)))] (const_layout's complement, which is CuTe's wherever CuTe's satisfies
+    its postconditions: ga.our_complement), the other modes one part, their whole extent. None when
+    a tile has no complement (a negative stride)."""
     fns = mode_fns(Sh)
     items = T.parts()
     modes = []
@@ -508,10 +519,10 @@ def divide_fn(Sh, T):
         mk = Sh if is_leaf(Sh) else Sh[k]
         if k < len(items):
             tp = tile_pairs(items[k])
-            c = math_complement(tp, size(mk))
+            c = ga.our_complement([(S(s), S(d)) for s, d in tp], coalesced_shape(mk))
             if c is None:
                 return None
-            modes.append((f, [tp, c or [(1, 0)]]))
+            modes.append((f, [tp, ga.vals(c)]))
         else:
             modes.append((f, [[(size(mk), 1)]]))
     return Fn(modes), len(items)
