@@ -4,25 +4,13 @@
 //! offset and the size. `tools/bench_anchor.sh` runs the anchor and this bench in one go
 //! (group names are the anchor's lines).
 
+#[path = "anchor/ops.rs"]
+mod ops;
+
 use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
-use const_layout::layout::{tiling, typed_algebra};
-use const_layout::{C, make_layout};
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-
-/// The anchor's runtime extents: m, n in {2, 4, 8, 16} from a fixed sequence.
-fn extents() -> Vec<(isize, isize)> {
-    let mut x = 7u64;
-    (0..1024)
-        .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let m = 2 << ((x >> 33) % 4);
-            let n = 2 << ((x >> 40) % 4);
-            (m as isize, n as isize)
-        })
-        .collect()
-}
 
 fn rt(v: isize) -> DynIntTuple {
     DynIntTuple::int(DynInt::runtime(v))
@@ -41,11 +29,13 @@ fn per_op(b: &mut Bencher, f: impl Fn(usize) -> isize) {
 }
 
 fn algebra(c: &mut Criterion) {
-    let mn = black_box(extents());
+    // The typed variants are `ops`' functions (shared with `examples/algebra_counts.rs`).
+    let mn = black_box(ops::extents());
+    let mn = &*mn;
     let mut g = c.benchmark_group("composition dyn (m,n):(1,m) o (4,2):(2,8)");
     g.bench_function("DynLayout", |b| {
         per_op(b, |k| {
-            let (m, n) = mn[k & 1023];
+            let (m, n) = (mn[k & 1023].0 as isize, mn[k & 1023].1 as isize);
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
             let t = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
             let r = composition(&a, &t).expect("admissible");
@@ -53,21 +43,12 @@ fn algebra(c: &mut Criterion) {
         })
     });
     // Typed layouts with runtime values (`layout::typed_algebra`): the structure is in the type.
-    g.bench_function("typed (layout::typed_algebra)", |b| {
-        per_op(b, |k| {
-            let (m, n) = mn[k & 1023];
-            let (m, n) = (m as i32, n as i32);
-            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
-            let t = make_layout((4i32, 2i32), (2i32, 8i32)).expect("valid");
-            let r = typed_algebra::composition(&a, &t).expect("admissible");
-            r.crd2idx(3i32) + r.size()
-        })
-    });
+    g.bench_function("typed (layout::typed_algebra)", |b| per_op(b, |k| ops::composition(mn, k)));
     g.finish();
     let mut g = c.benchmark_group("logical_divide dyn (m,n) / (2,2)");
     g.bench_function("DynLayout", |b| {
         per_op(b, |k| {
-            let (m, n) = mn[k & 1023];
+            let (m, n) = (mn[k & 1023].0 as isize, mn[k & 1023].1 as isize);
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
             let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::fixed(1))).expect("valid");
             let t = Tiler::by_mode(&[
@@ -81,29 +62,13 @@ fn algebra(c: &mut Criterion) {
     });
     // The same operation on a typed layout with runtime values (`layout::tiling`): the structure is
     // in the type, as in CuTe, so only the values are computed.
-    g.bench_function("typed (layout::tiling)", |b| {
-        per_op(b, |k| {
-            let (m, n) = mn[k & 1023];
-            let (m, n) = (m as i32, n as i32);
-            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
-            let r = tiling::logical_divide(&a, (2i32, 2i32)).expect("divides");
-            r.crd2idx(5i32) + r.size() as isize
-        })
-    });
-    g.bench_function("typed, static tile _2", |b| {
-        per_op(b, |k| {
-            let (m, n) = mn[k & 1023];
-            let (m, n) = (m as i32, n as i32);
-            let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
-            let r = tiling::logical_divide(&a, (C::<2>, C::<2>)).expect("divides");
-            r.crd2idx(5i32) + r.size() as isize
-        })
-    });
+    g.bench_function("typed (layout::tiling)", |b| per_op(b, |k| ops::logical_divide(mn, k)));
+    g.bench_function("typed, static tile _2", |b| per_op(b, |k| ops::logical_divide_static(mn, k)));
     g.finish();
     let mut g = c.benchmark_group("complement (4,m):(_1,_16) dyn shape");
     g.bench_function("DynLayout", |b| {
         per_op(b, |k| {
-            let (m, _) = mn[k & 1023];
+            let m = mn[k & 1023].0 as isize;
             let a = DynLayout::new(
                 pair(DynIntTuple::int(DynInt::fixed(4)), rt(m)),
                 pair(DynIntTuple::int(DynInt::fixed(1)), DynIntTuple::int(DynInt::fixed(16))),
@@ -113,14 +78,7 @@ fn algebra(c: &mut Criterion) {
             r.offset(1) + r.size().value
         })
     });
-    g.bench_function("typed (layout::typed_algebra)", |b| {
-        per_op(b, |k| {
-            let (m, _) = mn[k & 1023];
-            let a = make_layout((C::<4>, m as i32), (C::<1>, C::<16>)).expect("valid");
-            let r = typed_algebra::complement(&a, 4096i32).expect("admissible");
-            r.crd2idx(1i32) + r.size()
-        })
-    });
+    g.bench_function("typed (layout::typed_algebra)", |b| per_op(b, |k| ops::complement(mn, k)));
     g.finish();
 }
 

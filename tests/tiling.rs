@@ -139,3 +139,44 @@ fn errors() {
         LayoutError::TypeTooSmall { what: "stride", value: 1 << 31 }
     );
 }
+
+/// Where the tiles divide, the divided layouts are built without checking every integer again
+/// (they have the layout's size and cosize): each must be exactly what `Layout::try_new` makes of
+/// the same integers, errors included, here at the edges of the result's integer types (a result
+/// whose `i32` size or cosize does not fit, whose `T*d` does not fit its stride type) and inside.
+#[test]
+fn divided_layouts_are_checked_layouts() {
+    use const_layout::Layout;
+    use const_layout::layout::tiling::ShapeTiler;
+    macro_rules! same_as_checked {
+        ($a:expr, $t:expr) => {{
+            let (a, t) = ($a, $t);
+            let logical = t.logical(&a.shape(), &a.stride()).and_then(|(s, d)| Layout::try_new(s, d));
+            assert_eq!(logical_divide(&a, t), logical, "logical_divide({a}, {t:?})");
+            let zipped = t.zipped(&a.shape(), &a.stride()).and_then(|(s, d)| Layout::try_new(s, d));
+            assert_eq!(zipped_divide(&a, t), zipped, "zipped_divide({a}, {t:?})");
+        }};
+    }
+    let mut errors = 0;
+    for k in [1usize, 2, 3, 4000, 30000, 40000, 65535, 65536] {
+        for (s0, d1) in [(65536usize, 65536isize), (2, 100_000), (4, 1 << 29), (2, -(1 << 30))] {
+            let a = make_layout((s0, k), (1isize, d1)).unwrap();
+            same_as_checked!(a, (s0 as i32, 1i32));
+            same_as_checked!(a, (2i32, C::<1>));
+            same_as_checked!(a, (C::<2>, k as i32));
+            same_as_checked!(a, (2u32, k as u32));
+            let b = make_layout((C::<2>, k), (C::<1>, d1 as i64)).unwrap();
+            same_as_checked!(b, (C::<2>, k as i32));
+            same_as_checked!(b, (1i32, 1i32));
+            errors += [
+                logical_divide(&a, (s0 as i32, 1i32)).is_err(),
+                logical_divide(&a, (C::<2>, k as i32)).is_err(),
+                zipped_divide(&b, (1i32, 1i32)).is_err(),
+            ]
+            .iter()
+            .filter(|&&e| e)
+            .count();
+        }
+    }
+    assert!(errors > 10, "{errors} errors: the cases miss the type limits");
+}

@@ -3,6 +3,8 @@
 # (../shared/anchors/cute_dyn_algebra.cpp, g++ -O2, needs the oracle of ../shared/oracle/setup.sh),
 # then `cargo bench --bench dyn_index` and `--bench algebra` (criterion groups are named after the
 # anchor's lines). Prints one table: ns per operation, CuTe's and each variant's, and the ratio.
+# Wall-clock needs a quiet machine; tools/algebra_counts.sh counts the algebra's instructions and
+# cycles per operation reproducibly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ANCHOR=${ANCHOR:-../shared/anchors/cute_dyn_algebra.cpp}

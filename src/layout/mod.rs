@@ -257,13 +257,30 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         let mut acc = Check::new();
         shape.check(&stride, &mut acc)?;
         let cosize = acc.span.checked_add(1).ok_or(LayoutError::CosizeOverflow)?;
-        if <S::Size as Int>::try_from_value(acc.size).is_none() {
-            return Err(LayoutError::TypeTooSmall { what: "size", value: acc.size });
+        // `check` read every stride too (congruent with the shape): each fits `isize`.
+        Self::valid_by_construction(shape, stride, acc.size, cosize)
+    }
+
+    /// The layout of a shape and stride that the caller's construction has already proved valid
+    /// up to its integer types: every extent positive, every stride within `isize`, and `size`
+    /// and `cosize` its exact size and cosize (computed with checked arithmetic, or equal to
+    /// those of a checked layout). Only what the construction cannot know is checked: that both
+    /// fit the layout's integer types. The typed runtime algebra builds its results this way
+    /// instead of checking every integer again.
+    #[inline(always)]
+    pub(crate) fn valid_by_construction(
+        shape: S,
+        stride: D,
+        size: isize,
+        cosize: isize,
+    ) -> Result<Self, LayoutError> {
+        let () = Self::STATIC_CHECK;
+        if <S::Size as Int>::try_from_value(size).is_none() {
+            return Err(LayoutError::TypeTooSmall { what: "size", value: size });
         }
         if <CosizeOut<S, D> as Int>::try_from_value(cosize).is_none() {
             return Err(LayoutError::TypeTooSmall { what: "cosize", value: cosize });
         }
-        // `check` read every stride too (congruent with the shape): each fits `isize`.
         Ok(Layout { shape, stride })
     }
 

@@ -66,6 +66,10 @@ pub trait ShapeTiler<S: IntTuple, D: IntTuple>: IntTuple {
     fn zipped(&self, s: &S, d: &D) -> Result<(Self::ZipShape, Self::ZipStride), LayoutError>;
     /// The tile's shape and stride.
     fn tile(&self, d: &D) -> (Self::Tile, Self::TileStride);
+    /// Whether every tile extent is positive and divides its mode's extent. Then the divided
+    /// layouts have the layout's size and cosize (each mode `s:d` becomes `(T, s/T):(d, T*d)`,
+    /// the same offsets), so they are valid once `T*d` fits its type.
+    fn divides(&self, s: &S) -> bool;
 }
 
 /// The type of a divided mode's step `T*d`: static if both are; otherwise the stride's runtime
@@ -84,6 +88,13 @@ pub type StepOut<T, D> = <<<T as Int>::Kind as Kind>::And<<D as Int>::Kind> as K
     StaticMul<T, D>,
     <D as Int>::RtOr<isize>,
 >;
+
+/// Whether a tile extent `t` is positive and divides the extent `s`. The remainder is the one
+/// [`divide_mode`] computes (the same operation), so it is not computed again.
+#[inline(always)]
+fn tile_divides(s: isize, t: isize) -> bool {
+    t > 0 && s % t == 0
+}
 
 /// A divided mode's number of tiles and step.
 type DividedMode<S, D, T> = (CeilDivOut<S, T>, StepOut<T, D>);
@@ -130,6 +141,10 @@ impl<T: Int, S: Int, D: Int> ShapeTiler<S, D> for T {
     fn tile(&self, d: &D) -> ((T,), (D,)) {
         ((*self,), (*d,))
     }
+    #[inline(always)]
+    fn divides(&self, s: &S) -> bool {
+        tile_divides(s.value(), self.value())
+    }
 }
 
 macro_rules! impl_shape_tiler {
@@ -154,6 +169,11 @@ macro_rules! impl_shape_tiler {
             #[inline(always)]
             fn tile(&self, d: &($($D,)+)) -> (Self::Tile, Self::TileStride) {
                 (*self, *d)
+            }
+            #[inline(always)]
+            fn divides(&self, s: &($($S,)+)) -> bool {
+                // `&`, not `&&`: no branch per mode.
+                true $(& tile_divides(s.$i.value(), self.$i.value()))+
             }
         }
 
@@ -242,6 +262,28 @@ where
     T: ShapeTiler<S, D>,
 {
     let (shape, stride) = tiler.logical(&layout.shape(), &layout.stride())?;
+    divided(layout, &tiler, shape, stride)
+}
+
+/// The divided layout from its shape and stride: where the tile divides, valid by construction
+/// (the layout's size and cosize, see [`ShapeTiler::divides`]); otherwise checked.
+#[inline(always)]
+fn divided<S, D, T, RS, RD>(
+    layout: &Layout<S, D>,
+    tiler: &T,
+    shape: RS,
+    stride: RD,
+) -> Result<Layout<RS, RD>, LayoutError>
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+    T: ShapeTiler<S, D>,
+    RS: IntTuple + LayoutShape<RD>,
+    RD: IntTuple,
+{
+    if tiler.divides(&layout.shape()) {
+        return Layout::valid_by_construction(shape, stride, layout.size().value(), layout.cosize().value());
+    }
     Layout::try_new(shape, stride)
 }
 
@@ -266,7 +308,7 @@ where
     T: ShapeTiler<S, D>,
 {
     let (shape, stride) = tiler.zipped(&layout.shape(), &layout.stride())?;
-    Layout::try_new(shape, stride)
+    divided(layout, &tiler, shape, stride)
 }
 
 /// What [`local_tile`] returns: the tile's layout and the offset of its first element.

@@ -6,15 +6,23 @@
 //! algebra, tested against CuTe), with the same admissibility: an error where no layout is the
 //! mathematical result (decision 2 of the reference). The common case is computed here directly:
 //! for `composition`, a right stride that is positive and reaches the left modes (merged by value)
-//! where the divisibility conditions hold; for `complement`, positive strides that nest. Any other
-//! input is handed to [`crate::algebra`] and its answer put into the same typed structure (slow,
-//! but the same answer or the same error).
+//! where the divisibility conditions hold; for `complement`, non-negative strides whose positive
+//! ones nest, ordered by stride alone (so static strides are ordered at compile time, as CuTe
+//! orders them). Any other input is handed to [`crate::algebra`] (its by-value fits of a
+//! composition, its complements of layouts that do not nest) and its answer put into the same
+//! typed structure (slow, but the same answer or the same error).
 //!
 //! The structure is fixed by the operands' ranks, as CuTe's is by their types (decision 3 of the
 //! reference allows any structure for runtime results with the same function, size and rank):
 //! `composition(A, B)` has one mode per mode of `B`, each with one integer per mode of `A` (the
-//! integers a result does not need are `1:0`); `complement(A, M)` has one more integer than `A`.
-//! Every integer is an `isize`. Fully static expressions belong to `layout!` or
+//! integers a result does not need are `1:0`; an answer of `algebra` whose mode has more
+//! integers, such as extent-1 ones, goes in as that mode's canonical form, the same function);
+//! `complement(A, M)` has one more integer than `A`, in stride order, the last the rest mode
+//! `ceil(M / top):top` (CuTe's order before its final coalesce; unused integers `1:0`). Every
+//! integer is an `isize`: which of the result's integers are constants depends on the order of
+//! the strides, a value, which a Rust type cannot follow on stable Rust, so the result's type
+//! cannot carry CuTe's static modes; once inlined, the compiler folds those integers to the same
+//! constants. Fully static expressions belong to `layout!` or
 //! [`layout::computed`](crate::layout::computed), which keep CuTe's static structure.
 //!
 //! ```
@@ -203,7 +211,11 @@ fn row_of(
     shape: &mut [isize; N],
     stride: &mut [isize; N],
 ) -> Result<(), LayoutError> {
-    let leaves = Leaves::of(l);
+    let mut leaves = Leaves::of(l);
+    if leaves.len() > width {
+        // The same function in fewer integers: extent-1 leaves dropped, neighbours merged.
+        leaves = leaves.canonical();
+    }
     if leaves.len() > width {
         return Err(LayoutError::TooLarge);
     }
@@ -410,8 +422,8 @@ impl Walk {
 /// let a = make_layout((C::<4>, 2usize), (C::<1>, 16isize)).unwrap();
 /// let k = complement(&a, 128usize).unwrap();
 /// assert_eq!(k.to_string(), "(1,4,4):(1,4,32)");
-/// // Strides that do not nest leave holes no layout can fill: an error.
-/// let bad = make_layout((C::<4>, 2usize), (C::<1>, 6isize)).unwrap();
+/// // Negative strides have no complement: an error.
+/// let bad = make_layout((C::<4>, 2usize), (C::<1>, -6isize)).unwrap();
 /// assert!(complement(&bad, 64usize).is_err());
 /// ```
 #[inline(always)]
@@ -449,9 +461,24 @@ where
     Layout::try_new(S::out(&shape), S::out(&stride))
 }
 
-/// The common case of [`complement`]: a positive cotarget and moving modes (extent above 1,
-/// stride above 0) whose strides, sorted, nest (each a multiple of the span below it). `false`
+/// The common case of [`complement`]: a positive cotarget and non-negative strides whose
+/// positive ones, sorted, nest (each a multiple of the span `s*d` of the one below it). `false`
 /// where anything else is needed.
+///
+/// The order and the nesting are decided on the strides alone, so where the strides are static
+/// (CuTe's case: CuTe requires static strides above rank 1) every comparison, every place in the
+/// result and every gap between two static spans is a constant once inlined; only what depends
+/// on a runtime extent is computed, and nothing branches on a runtime extent that the answer
+/// does not depend on (a branch to the general path would merge its answer with this one, and
+/// what the caller computes from the result would no longer fold).
+///
+/// A mode of extent 1 (`algebra` leaves it out: it does not move) is kept in the order here: its
+/// gap mode and the next one, `(a,b):(x,a*x)`, are the same function as the one gap `a*b:x` that
+/// `algebra` gives, provided both divide (else the general path answers). Where the largest
+/// stride is on an extent-1 mode, the rest mode is measured from its span `top` instead of the
+/// largest moving span `t`: both results are the same increasing offsets, `g * ceil(M / top)`
+/// against `ceil(M / t)` of them (`top = g * t`), the same function exactly when `g` divides
+/// `ceil(M / t)` ([`same_rest`]); otherwise the general path answers.
 #[inline(always)]
 fn complement_direct<S, D>(
     a: &Layout<S, D>,
@@ -465,15 +492,18 @@ where
 {
     let (sv, dv, n) = values(&a.shape(), &a.stride());
     // Every loop runs over all `n` integers (a constant once inlined) and tests what it needs, so
-    // that the compiler unrolls it. A mode that does not move (extent 1 or stride 0) adds nothing.
-    let moving = |k: usize| sv[k] != 1 && dv[k] != 0;
+    // that the compiler unrolls it. A mode of stride 0 adds nothing.
     let mut count = 0;
-    for (k, &d) in dv.iter().enumerate().take(n) {
-        if moving(k) {
-            if d < 0 {
-                return false;
-            }
+    let mut last = 0;
+    for k in 0..n {
+        if dv[k] < 0 {
+            return false;
+        }
+        if dv[k] > 0 {
             count += 1;
+            if dv[k] > dv[last] {
+                last = k;
+            }
         }
     }
     if count == 0 || cotarget <= 0 {
@@ -481,15 +511,14 @@ where
     }
     // In stride order, the result's mode for a mode k fills the gap below it: extent d_k / span,
     // stride span, where span = s*d of the mode with the next smaller stride (1 if none). Its
-    // place is the number of modes with smaller strides.
-    let mut top = 1isize;
+    // place is the number of modes with smaller positive strides.
     for k in 0..n {
-        if !moving(k) {
+        if dv[k] == 0 {
             continue;
         }
         let (mut place, mut below, mut span) = (0, 0isize, 1isize);
         for j in 0..n {
-            if j == k || !moving(j) {
+            if j == k || dv[j] == 0 {
                 continue;
             }
             if dv[j] == dv[k] {
@@ -508,18 +537,36 @@ where
             return false;
         }
         (shape[place], stride[place]) = (dv[k] / span, span);
-        let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
-        top = top.max(x);
+    }
+    let Some(top) = sv[last].checked_mul(dv[last]) else { return false };
+    if sv[last] == 1 && !same_rest(&sv, &dv, n, top, cotarget) {
+        return false;
     }
     // The result is a layout without checking it: its extents are positive, and with `top` the
-    // largest span, its size is at most `top / size(A) * ceil(M / top) <= M + top` and its
-    // largest offset `sum(d_k - span_(k-1)) + (ceil(M / top) - 1) * top < top + M`; so
-    // everything fits when `M + top` does.
+    // largest span, its size is `top / size(A) * ceil(M / top) <= M + top` and its largest offset
+    // `sum(d_k - span_(k-1)) + (ceil(M / top) - 1) * top < top + M`; so everything fits when
+    // `M + top` does.
     if cotarget.checked_add(top).is_none() {
         return false;
     }
     (shape[count], stride[count]) = (cotarget / top + (cotarget % top != 0) as isize, top);
     true
+}
+
+/// Whether measuring the rest of a nested complement from `top` (the span of the largest stride,
+/// on an extent-1 mode) gives `algebra`'s answer, which measures it from the largest span of a
+/// mode that moves (1 if none): see [`complement_direct`].
+#[inline(always)]
+fn same_rest(sv: &[isize; N], dv: &[isize; N], n: usize, top: isize, cotarget: isize) -> bool {
+    let mut t = 1isize;
+    for k in 0..n {
+        if dv[k] > 0 && sv[k] != 1 {
+            let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
+            t = t.max(x);
+        }
+    }
+    // Nested, so `t` divides `top`.
+    (cotarget / t + (cotarget % t != 0) as isize) % (top / t) == 0
 }
 
 #[cfg(test)]
@@ -592,21 +639,153 @@ mod tests {
             let t2 = algebra::composition(&to_dyn(&a1).unwrap(), &to_dyn(&b).unwrap());
             tally(&mut side, &std::format!("{a1} o {b}"), false, composition(&a1, &b), t2);
             cases += 1;
-            let took = {
-                let mut walk = Walk::new(&a, &b);
-                let (bs, bd, bn) = values(&b.shape(), &b.stride());
-                (0..bn).all(|j| walk.mode(bs[j], bd[j], &mut [1; N], &mut [0; N]))
-            };
-            let ours = composition(&a, &b);
-            let theirs = algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b).unwrap());
-            if let Ok(t) = &theirs {
-                assert_eq!(t.rank(), 2, "{t}");
-            }
-            tally(&mut counts, &std::format!("{a} o {b}"), took, ours, theirs);
+            check_composition(&mut counts, &a, &b);
         }
         let [ok, direct] = counts;
         assert!(ok * 3 > cases, "{ok} of {cases} admissible: the generator misses the common case");
         assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
+    }
+
+    /// One typed composition against `algebra::composition` (see [`tally`]). Whether the direct
+    /// path answered.
+    fn check_composition<SA, DA, SB, DB>(
+        counts: &mut [usize; 2],
+        a: &Layout<SA, DA>,
+        b: &Layout<SB, DB>,
+    ) -> bool
+    where
+        SA: FlatTuple + LayoutShape<DA>,
+        DA: IntTuple,
+        SB: Composed<SA> + LayoutShape<DB>,
+        DB: IntTuple,
+    {
+        let took = {
+            let mut walk = Walk::new(a, b);
+            let (bs, bd, bn) = values(&b.shape(), &b.stride());
+            (0..bn).all(|j| walk.mode(bs[j], bd[j], &mut [1; N], &mut [0; N]))
+        };
+        let ours = composition(a, b);
+        let theirs = algebra::composition(&to_dyn(a).unwrap(), &to_dyn(b).unwrap());
+        if let (Ok(o), Ok(t)) = (&ours, &theirs)
+            && !SB::IS_INT
+        {
+            // The rank of a tuple `B` (an integer `B` gives one mode, as `A`'s structure).
+            assert_eq!((o.rank(), SB::RANK), (t.rank(), t.rank()), "{a} o {b}: ours {o}, theirs {t}");
+        }
+        tally(counts, &std::format!("{a} o {b}"), took, ours, theirs);
+        took
+    }
+
+    /// Compositions that only the by-value fit answers (a right stride `r = q*s0 + s0/p` that
+    /// neither divides nor is divided by the first left extent `s0`, yet `A o B` is a layout:
+    /// `(p, n/p):(A(r), A(p*r))`), with left layouts of two and three modes and right layouts of
+    /// one and two: the typed composition answers wherever `algebra` does, with its function, size
+    /// and rank (the general path). CuTe's own example first, static where it is.
+    #[test]
+    fn composition_answers_where_algebra_fits() {
+        let a = make_layout((crate::C::<6>, crate::C::<5>), (crate::C::<7>, crate::C::<31>)).unwrap();
+        let b = make_layout((8usize, crate::C::<1>), (9isize, crate::C::<3>)).unwrap();
+        let theirs = algebra::composition(&to_dyn(&a).unwrap(), &to_dyn(&b).unwrap()).unwrap();
+        assert_eq!(std::format!("{theirs}"), "((2,4),1):((52,93),0)");
+        let ours = composition(&a, &b).unwrap();
+        assert_eq!(std::format!("{ours}"), "((2,4),(1,1)):((52,93),(0,0))");
+        assert_eq!(offsets(&ours), theirs.offsets().collect::<Vec<_>>());
+        // An answer whose mode has more integers than `A` (here extent-1 and mergeable ones)
+        // goes into the typed structure as its canonical form, the same function.
+        let (mut s, mut d) = ([1isize; N], [0isize; N]);
+        row_of(&"(2,1,4):(1,7,2)".parse().unwrap(), 2, &mut s, &mut d).unwrap();
+        assert_eq!((&s[..2], &d[..2]), (&[8, 1][..], &[1, 0][..]));
+        let mut g = Gen(0xf177_ed00);
+        let (mut counts, mut fitted, mut cases) = ([0usize; 2], 0, 0);
+        for _ in 0..3000 {
+            let (p, u) = (g.next(2, 4), g.next(1, 4));
+            let s0 = p * u;
+            let r = s0 * g.next(1, 3) + u * [1, 1, 1, p - 1][g.next(0, 3) as usize];
+            let (s1, s2) = (g.next(2, 6) as usize, g.next(1, 4) as usize);
+            let d = [g.next(1, 9), g.next(1, 60), g.next(0, 400)];
+            let n = (p * g.next(1, 4)) as usize;
+            let a2 = make_layout((s0 as usize, s1), (d[0], d[1])).unwrap();
+            let a3 = make_layout((s0 as usize, s1, s2), (d[0], d[1], d[2])).unwrap();
+            let b1 = make_layout(n, r).unwrap();
+            let b2 = make_layout(
+                (n, g.next(1, 3) as usize),
+                (r, [0, r * n as isize, g.next(1, 30)][g.next(0, 2) as usize]),
+            )
+            .unwrap();
+            for took in [
+                check_composition(&mut counts, &a2, &b1),
+                check_composition(&mut counts, &a2, &b2),
+                check_composition(&mut counts, &a3, &b1),
+                check_composition(&mut counts, &a3, &b2),
+            ] {
+                cases += 1;
+                fitted += !took as usize;
+            }
+        }
+        let [ok, direct] = counts;
+        assert!(ok * 2 > cases, "{ok} of {cases} admissible");
+        assert!(ok - direct > ok / 2 && fitted > cases / 2, "{} of {ok} answers by the fit", ok - direct);
+    }
+
+    /// One typed complement against `algebra::complement_to` (see [`tally`]); a direct answer,
+    /// built without `Layout::try_new`, must pass it. Whether the direct path answered.
+    fn check_complement<S, D>(counts: &mut [usize; 2], a: &Layout<S, D>, m: usize) -> bool
+    where
+        S: Complemented + LayoutShape<D>,
+        D: IntTuple,
+    {
+        let took = complement_direct(a, m as isize, &mut [1; N], &mut [0; N]);
+        let ours = complement(a, m);
+        let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
+        let theirs = algebra::complement_to(&to_dyn(a).unwrap(), &cotarget);
+        if let Ok(o) = &ours {
+            assert!(Layout::try_new(o.shape(), o.stride()).is_ok(), "complement({a}, {m}) = {o}");
+        }
+        tally(counts, &std::format!("complement({a}, {m})"), took, ours, theirs);
+        took
+    }
+
+    /// Modes that do not move, which `algebra` leaves out and the direct path keeps in the
+    /// stride order: extent-1 modes anywhere (also at the largest stride, where the rest mode is
+    /// measured from another span), stride-0 modes; three modes, runtime and static strides.
+    #[test]
+    fn complement_keeps_modes_that_do_not_move() {
+        let mut g = Gen(0x0dd_5eed);
+        let (mut counts, mut cases) = ([0usize; 2], 0);
+        for _ in 0..6000 {
+            let s = [1, 2, 3].map(|_| [1, 1, 2, 3, 4, 5][g.next(0, 5) as usize] as usize);
+            // Nested strides in a random order, one of them 0 now and then.
+            let mut d = [1isize; 3];
+            d[1] = d[0] * s[0] as isize * [1, 1, 2, 4][g.next(0, 3) as usize];
+            d[2] = d[1] * s[1] as isize * [1, 1, 2, 3][g.next(0, 3) as usize];
+            if g.next(0, 4) == 0 {
+                d[g.next(0, 2) as usize] = 0;
+            }
+            let order = [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]][g.next(0, 3) as usize];
+            let [s0, s1, s2] = order.map(|k| s[k]);
+            let [d0, d1, d2] = order.map(|k| d[k]);
+            let a = make_layout((s0, s1, s2), (d0, d1, d2)).unwrap();
+            let m = g.next(1, 400) as usize;
+            cases += 1;
+            check_complement(&mut counts, &a, m);
+        }
+        let [ok, direct] = counts;
+        assert!(ok * 2 > cases, "{ok} of {cases} admissible");
+        assert!(direct * 2 > ok, "the direct path took {direct} of {ok} admissible cases");
+        // CuTe's anchor, strides static: with m = 1 the largest stride is on an extent-1 mode, and
+        // the direct path still answers wherever measuring from either span agrees (all M that
+        // are multiples of 16 among them).
+        let mut agreed = 0;
+        for m in 1..=20usize {
+            for cotarget in (1..=700).step_by(3).chain([4096]) {
+                let a = make_layout((crate::C::<4>, m), (crate::C::<1>, crate::C::<16>)).unwrap();
+                let took = check_complement(&mut counts, &a, cotarget);
+                assert!(took || m == 1, "complement({a}, {cotarget}) not direct");
+                agreed += (m == 1 && took) as usize;
+                assert!(took || cotarget % 16 != 0, "complement({a}, {cotarget}) not direct");
+            }
+        }
+        assert!(agreed > 20, "{agreed}");
     }
 
     /// Typed `complement` against `algebra::complement_to`, likewise.
@@ -623,16 +802,7 @@ mod tests {
             let a = make_layout((s[0], s[1]), (d0, d1)).unwrap();
             let m = g.next(1, 300) as usize;
             cases += 1;
-            let (mut shape, mut stride) = ([1isize; N], [0isize; N]);
-            let took = complement_direct(&a, m as isize, &mut shape, &mut stride);
-            let ours = complement(&a, m);
-            let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
-            let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
-            if let Ok(o) = &ours {
-                // Built without `try_new`: it must pass it.
-                assert!(Layout::try_new(o.shape(), o.stride()).is_ok(), "complement({a}, {m}) = {o}");
-            }
-            tally(&mut counts, &std::format!("complement({a}, {m})"), took, ours, theirs);
+            check_complement(&mut counts, &a, m);
         }
         let [ok, direct] = counts;
         // Cotargets at the end of `isize`: the direct path declines, the answer is the general one.
