@@ -5,14 +5,23 @@
 //! pads add the step, the merge carries and borrows); `recompute` makes the coordinate afresh at
 //! every position (`make_tensor_coordinate`: divisions through the merge). Both visit the same
 //! positions and sum the same offsets (checked once before timing).
+//!
+//! Also `copy_descriptor` (runs of the inferred vector length) against an element-by-element
+//! copy through the same descriptors.
+//!
+//! Wall-clock time on a shared machine is noise; `--callgrind [n]` runs each walk once (batch n,
+//! default 4), for `valgrind --tool=callgrind --toggle-collect='*ck_move::incremental*'` (and
+//! `recompute`, `copy_vectors`, `copy_elements`): instruction counts of the same binary
+//! (`tools/ck_move_counts.sh` runs them all).
 
 use const_layout::transform::{
-    Merge, Pad, PassThrough, Stage, make_naive_tensor_descriptor_packed, make_tensor_coordinate,
-    move_tensor_coordinate, multi_index, transform_tensor_descriptor,
+    Merge, Pad, PassThrough, SafeVector, Stage, copy_descriptor, make_naive_tensor_descriptor_guaranteed,
+    make_naive_tensor_descriptor_packed, make_tensor_coordinate, move_tensor_coordinate, multi_index,
+    transform_tensor_descriptor,
 };
-use criterion::{Criterion, criterion_group, criterion_main};
+use const_layout::{C, sequence};
+use criterion::{Criterion, criterion_group};
 use std::hint::black_box;
-use typenum::{U2, U4};
 
 /// The descriptor, built where it is used (as a kernel builds it), from runtime sizes: the hidden
 /// ids are then constants the compiler sees, the sizes are not.
@@ -20,24 +29,26 @@ macro_rules! conv_input {
     ($n:expr, $h:expr, $w:expr, $ch:expr) => {{
         let (n, h, w, ch) = ($n, $h, $w, $ch);
         let x = make_naive_tensor_descriptor_packed((n, h, w, ch)).expect("valid");
-        let padded = transform_tensor_descriptor::<_, _, _, _, U4>(
+        let padded = transform_tensor_descriptor(
             x,
             (
-                Stage::new(PassThrough::new(n), [0], [0]),
-                Stage::new(Pad::new(h, 1usize, 1usize), [1], [1]),
-                Stage::new(Pad::new(w, 1usize, 1usize), [2], [2]),
-                Stage::new(PassThrough::new(ch), [3], [3]),
+                Stage::new(PassThrough::new(n), sequence![0], sequence![0]),
+                Stage::new(Pad::new(h, 1usize, 1usize), sequence![1], sequence![1]),
+                Stage::new(Pad::new(w, 1usize, 1usize), sequence![2], sequence![2]),
+                Stage::new(PassThrough::new(ch), sequence![3], sequence![3]),
             ),
-        )
-        .expect("valid");
-        transform_tensor_descriptor::<_, _, _, _, U2>(
+        );
+        transform_tensor_descriptor(
             padded,
             (
-                Stage::new(Merge::new((n, h + 2, w + 2)).expect("positive"), [0, 1, 2], [0]),
-                Stage::new(PassThrough::new(ch), [3], [1]),
+                Stage::new(
+                    Merge::new((n, h + 2, w + 2)).expect("positive"),
+                    sequence![0, 1, 2],
+                    sequence![0],
+                ),
+                Stage::new(PassThrough::new(ch), sequence![3], sequence![1]),
             ),
         )
-        .expect("valid")
     }};
 }
 
@@ -71,6 +82,31 @@ fn recompute(sizes: (usize, usize, usize, usize), channel: isize) -> isize {
     acc
 }
 
+/// A 64x64 packed tile copied into rows of 72: `copy_descriptor` moves rows of 8.
+#[inline(never)]
+fn copy_vectors(src: &[f32], dst: &mut [f32]) -> usize {
+    let s = make_naive_tensor_descriptor_packed((C::<64>, C::<64>)).expect("valid");
+    let d =
+        make_naive_tensor_descriptor_guaranteed((64usize, 64usize), (72isize, 1isize), SafeVector::new(8, 1))
+            .expect("valid");
+    copy_descriptor(&s, src, &d, dst).expect("in bounds")
+}
+
+/// The same copy element by element, each offset from a fresh coordinate.
+#[inline(never)]
+fn copy_elements(src: &[f32], dst: &mut [f32]) {
+    let s = make_naive_tensor_descriptor_packed((C::<64>, C::<64>)).expect("valid");
+    let d =
+        make_naive_tensor_descriptor_guaranteed((64usize, 64usize), (72isize, 1isize), SafeVector::UNKNOWN)
+            .expect("valid");
+    for i in 0..64 {
+        for j in 0..64 {
+            let top = multi_index([i, j]);
+            dst[d.calculate_offset(&top) as usize] = src[s.calculate_offset(&top) as usize];
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let sizes = (4usize, 28usize, 28usize, 64usize);
     assert_eq!(incremental(sizes, 5), recompute(sizes, 5));
@@ -82,7 +118,39 @@ fn bench(c: &mut Criterion) {
         b.iter(|| recompute(black_box(sizes), black_box(5)))
     });
     g.finish();
+    let src: Vec<f32> = (0..64 * 64).map(|i| i as f32).collect();
+    let (mut a, mut b) = (vec![0f32; 64 * 72], vec![0f32; 64 * 72]);
+    assert_eq!(copy_vectors(&src, &mut a), 8);
+    copy_elements(&src, &mut b);
+    assert_eq!(a, b);
+    let mut g = c.benchmark_group("copy a 64x64 packed tile into rows of 72");
+    g.bench_function("copy_descriptor (vectors of 8)", |bch| {
+        bch.iter(|| copy_vectors(black_box(&src), &mut a))
+    });
+    g.bench_function("element by element", |bch| bch.iter(|| copy_elements(black_box(&src), &mut b)));
+    g.finish();
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--callgrind") {
+        // `--callgrind [n]`: the batch size n (default 4); two runs at different n give the
+        // instructions per position without the setup (the descriptor's construction).
+        let n = args.get(at + 1).and_then(|a| a.parse().ok()).unwrap_or(4usize);
+        let sizes = (n, 28usize, 28usize, 64usize);
+        let (i, r) = (incremental(black_box(sizes), black_box(5)), recompute(black_box(sizes), black_box(5)));
+        assert_eq!(i, r);
+        println!("walks agree: {i}");
+        let src: Vec<f32> = (0..64 * 64).map(|i| i as f32).collect();
+        let (mut a, mut b) = (vec![0f32; 64 * 72], vec![0f32; 64 * 72]);
+        copy_vectors(black_box(&src), &mut a);
+        copy_elements(black_box(&src), &mut b);
+        assert_eq!(a, b);
+        println!("copies agree");
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -149,6 +149,32 @@ pub enum LayoutError {
         /// How many there must be.
         expected: usize,
     },
+    /// A descriptor's guaranteed vector access (CK's `GuaranteedLastDimensionVectorLength` and
+    /// `...Stride`) that its last top dimension does not have: the vector length must divide the
+    /// dimension's length and the vector stride be its stride.
+    VectorGuarantee {
+        /// The top dimension.
+        dim: usize,
+        /// Its length.
+        length: isize,
+        /// Its stride.
+        stride: isize,
+        /// The guaranteed vector length, if any.
+        vector_length: Option<isize>,
+        /// The guaranteed vector stride, if any.
+        vector_stride: Option<isize>,
+    },
+    /// Two descriptors (or a descriptor and what it is used with) whose top lengths differ.
+    LengthMismatch {
+        /// What is compared.
+        what: &'static str,
+        /// The top dimension.
+        dim: usize,
+        /// Its length there.
+        got: isize,
+        /// The length it must have.
+        expected: isize,
+    },
     /// A CK descriptor that is no CuTe layout, and the transform that makes it so.
     NotALayout {
         /// CK's name of the transform.
@@ -278,6 +304,34 @@ impl LayoutError {
                 .num(got as isize)
                 .text(" where there must be ")
                 .num(expected as isize),
+            LayoutError::VectorGuarantee { dim, length, stride, vector_length, vector_stride } => {
+                let m = m.text("the guaranteed vector (length ");
+                let m = match vector_length {
+                    Some(l) => m.num(l),
+                    None => m.text("any"),
+                };
+                let m = m.text(", stride ");
+                let m = match vector_stride {
+                    Some(s) => m.num(s),
+                    None => m.text("any"),
+                };
+                m.text(") does not hold along top dimension ")
+                    .num(dim as isize)
+                    .text(" of length ")
+                    .num(length)
+                    .text(" and stride ")
+                    .num(stride)
+                    .text(": the vector length must divide the length, the vector stride be the stride")
+            }
+            LayoutError::LengthMismatch { what, dim, got, expected } => m
+                .text(what)
+                .text(": length ")
+                .num(got)
+                .text(" along top dimension ")
+                .num(dim as isize)
+                .text(" where ")
+                .num(expected)
+                .text(" is expected"),
             LayoutError::NotALayout { transform, why } => {
                 m.text("not a CuTe layout because of its `").text(transform).text("` transform: ").text(why)
             }

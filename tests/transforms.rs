@@ -77,6 +77,48 @@ fn merge_moves_exactly<
                 let expected: Vec<isize> = target.iter().zip(fresh.iter()).map(|(t, f)| t - f).collect();
                 assert_eq!(step.as_slice(), &expected[..], "{name}: step of {u} + {du}");
             }
+            // The carry-free fast path: exact whenever it says so, and it says so exactly when
+            // only the last lower dimension moves.
+            for (name, (step, exact), low) in [
+                (
+                    "magic",
+                    magic.update_lower_index_without_carry(
+                        &multi_index([du]),
+                        &mut fresh.clone(),
+                        &multi_index([v]),
+                    ),
+                    {
+                        let mut l = fresh.clone();
+                        magic.update_lower_index_without_carry(&multi_index([du]), &mut l, &multi_index([v]));
+                        l
+                    },
+                ),
+                (
+                    "divmod",
+                    divmod.update_lower_index_without_carry(
+                        &multi_index([du]),
+                        &mut fresh.clone(),
+                        &multi_index([v]),
+                    ),
+                    {
+                        let mut l = fresh.clone();
+                        divmod.update_lower_index_without_carry(
+                            &multi_index([du]),
+                            &mut l,
+                            &multi_index([v]),
+                        );
+                        l
+                    },
+                ),
+            ] {
+                let only_last = target.iter().zip(fresh.iter()).rev().skip(1).all(|(t, f)| t == f);
+                assert_eq!(exact, only_last || fresh.len() == 1, "{name}: fast path of {u} + {du}");
+                if exact {
+                    assert_eq!(low, target, "{name}: fast {u} + {du}");
+                    let expected: Vec<isize> = target.iter().zip(fresh.iter()).map(|(t, f)| t - f).collect();
+                    assert_eq!(step.as_slice(), &expected[..], "{name}: fast step of {u} + {du}");
+                }
+            }
         }
     }
 }
@@ -259,5 +301,127 @@ fn upstream_unit_test_values() {
         ([2, 2], 10),
     ] {
         assert_eq!(e.calculate_lower_index(&multi_index(up))[0], l, "{up:?}");
+    }
+}
+
+/// Each transform's vector-access rule (`calculate_upper_dimension_safe_vector_length_strides`)
+/// on the rules of CK's `coordinate_transform.hpp` (ROCm/composable_kernel @0b42f814, the same
+/// in the compiled snapshot @8e22e1ae), and where it differs from CK (decision 4), why.
+mod vector_rules {
+    use super::*;
+    use const_layout::transform::{SafeVector, SafeVectors};
+
+    fn sv<N: generic_array::ArrayLength>(v: &[(isize, isize)]) -> SafeVectors<N> {
+        GenericArray::try_from_iter(v.iter().map(|&(l, s)| SafeVector::from_ck(l, s))).expect("count")
+    }
+
+    fn ck<N: generic_array::ArrayLength>(v: &SafeVectors<N>) -> Vec<(isize, isize)> {
+        v.iter().map(|s| s.to_ck()).collect()
+    }
+
+    #[test]
+    fn cks_rules() {
+        let low1 = sv::<U1>(&[(8, 1)]);
+        // pass_through forwards.
+        let pt = PassThrough::new(8usize);
+        assert_eq!(ck(&pt.calculate_upper_dimension_safe_vector_length_strides(&low1)), [(8, 1)]);
+        // merge (both forms): the last lower dimension's.
+        let low3 = sv::<U3>(&[(-1, -1), (2, 5), (4, 1)]);
+        let m = Merge::new((2usize, 3usize, 4usize)).unwrap();
+        assert_eq!(ck(&m.calculate_upper_dimension_safe_vector_length_strides(&low3)), [(4, 1)]);
+        let m = MergeDivMod::new((2usize, 3usize, 4usize)).unwrap();
+        assert_eq!(ck(&m.calculate_upper_dimension_safe_vector_length_strides(&low3)), [(4, 1)]);
+        // unmerge: the last upper dimension gets gcd(lower length, its length) when that length is
+        // static, and the lower stride in any case; the others nothing.
+        let u = Unmerge::new((3usize, C::<6>));
+        assert_eq!(ck(&u.calculate_upper_dimension_safe_vector_length_strides(&low1)), [(-1, -1), (2, 1)]);
+        let u = Unmerge::new((3usize, 6usize));
+        assert_eq!(ck(&u.calculate_upper_dimension_safe_vector_length_strides(&low1)), [(-1, -1), (-1, 1)]);
+        let u = Unmerge::new((C::<3>, C::<6>));
+        assert_eq!(
+            ck(&u.calculate_upper_dimension_safe_vector_length_strides(&sv::<U1>(&[(-1, 1)]))),
+            [(-1, -1), (-1, 1)]
+        );
+        // The rest: nothing (CK's base_transform default).
+        let none1 = [(-1, -1)];
+        assert_eq!(
+            ck(&Embed::new((4usize, 8usize), (8isize, 1isize))
+                .calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            [(-1, -1), (-1, -1)]
+        );
+        assert_eq!(
+            ck(&Pad::new(8usize, 1usize, 1usize).calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            none1
+        );
+        assert_eq!(
+            ck(&Pad::new(8usize, C::<4>, C::<4>).calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            none1
+        );
+        assert_eq!(
+            ck(&Offset::new(8usize, 3isize).calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            none1
+        );
+        assert_eq!(
+            ck(&Slice::new(8usize, 0usize, 4usize)
+                .calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            none1
+        );
+        assert_eq!(
+            ck(&Modulo::new(4usize, 8usize)
+                .unwrap()
+                .calculate_upper_dimension_safe_vector_length_strides(&low1)),
+            none1
+        );
+        assert_eq!(
+            ck(&Insert::new(4usize)
+                .calculate_upper_dimension_safe_vector_length_strides(&sv::<typenum::U0>(&[]))),
+            none1
+        );
+        assert_eq!(
+            ck(&Replicate::new((2usize, 3usize))
+                .calculate_upper_dimension_safe_vector_length_strides(&sv::<typenum::U0>(&[]))),
+            [(-1, -1), (-1, -1)]
+        );
+        assert!(Freeze::new(2usize).calculate_upper_dimension_safe_vector_length_strides(&low1).is_empty());
+    }
+
+    /// One-sided pads: CK forwards the lower guarantee; that promises runs that do not exist when
+    /// the padding is not a multiple of the length, so here the length is gcd(length, padding).
+    #[test]
+    fn one_sided_pads_are_gcds() {
+        let low = sv::<U1>(&[(8, 1)]);
+        let right = RightPad::new(16usize, C::<0>, C::<4>);
+        assert_eq!(ck(&right.calculate_upper_dimension_safe_vector_length_strides(&low)), [(4, 1)]);
+        let right = RightPad::new(16usize, C::<0>, C::<16>);
+        assert_eq!(
+            ck(&right.calculate_upper_dimension_safe_vector_length_strides(&low)),
+            [(8, 1)],
+            "CK's where it holds"
+        );
+        let left = LeftPad::new(16usize, C::<2>, C::<0>);
+        assert_eq!(ck(&left.calculate_upper_dimension_safe_vector_length_strides(&low)), [(2, 1)]);
+        // Runtime padding: no static length to bound the runs with.
+        let left = Pad::new(16usize, 3usize, C::<0>);
+        assert_eq!(ck(&left.calculate_upper_dimension_safe_vector_length_strides(&low)), [(-1, 1)]);
+        // Why: left_pad(4, 1) over safe length 4: the upper run 4..8 is lower 3..7, past 0..4.
+        let left = LeftPad::new(4usize, C::<1>, C::<0>);
+        let low4 = sv::<U1>(&[(4, 1)]);
+        assert_eq!(left.calculate_lower_index(&multi_index([4]))[0], 3);
+        assert_eq!(ck(&left.calculate_upper_dimension_safe_vector_length_strides(&low4)), [(1, 1)]);
+    }
+
+    /// xor: CK forwards both lower guarantees; a run along either upper dimension is not a run
+    /// below (the xor permutes it), so here both are unknown.
+    #[test]
+    fn xor_knows_nothing() {
+        let x = Xor::new(4usize, 4usize).unwrap();
+        assert_eq!(
+            ck(&x.calculate_upper_dimension_safe_vector_length_strides(&sv::<U2>(&[(4, 4), (4, 1)]))),
+            [(-1, -1), (-1, -1)]
+        );
+        let row: Vec<isize> = (0..4).map(|j| x.calculate_lower_index(&multi_index([1, j]))[1]).collect();
+        assert_eq!(row, [1, 0, 3, 2], "a run along u1 is permuted");
+        let col: Vec<isize> = (0..4).map(|i| x.calculate_lower_index(&multi_index([i, 0]))[1]).collect();
+        assert_eq!(col, [0, 1, 2, 3], "a run along u0 moves l1 too");
     }
 }

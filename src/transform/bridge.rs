@@ -8,9 +8,12 @@
 //! elements); a descriptor with padding is never a layout (a layout has no invalid positions).
 
 use super::MultiIndex;
-use super::adaptor::{Ids, Renumbered, Stage, Stages, make_single_stage_tensor_adaptor};
+use super::adaptor::Stages;
 use super::cute::{CuteLayout, TopModes};
-use super::descriptor::{NaiveDescriptor, TensorDescriptor, make_naive_tensor_descriptor};
+use super::descriptor::{
+    NaiveDescriptor, SingleTransformDescriptor, TensorDescriptor, make_naive_tensor_descriptor,
+};
+use super::ids::Sequence;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
@@ -48,11 +51,7 @@ where
 }
 
 /// The descriptor [`layout_to_descriptor`] builds.
-pub type LayoutDescriptor<S, D> = TensorDescriptor<
-    Renumbered<Stage<CuteLayout<S, D>>>,
-    Sum<U1, <S as TopModes>::Count>,
-    <S as TopModes>::Count,
->;
+pub type LayoutDescriptor<S, D> = SingleTransformDescriptor<CuteLayout<S, D>, <S as TopModes>::Count>;
 
 /// Any CuTe layout (nested, static or runtime) as a CK descriptor: one [`CuteLayout`] transform
 /// from the layout's top-level modes to the offset, so the top index is CuTe's flat coordinate
@@ -76,10 +75,8 @@ where
     U1: Add<S::Count>,
     Sum<U1, S::Count>: ArrayLength,
 {
-    let upper = Ids::<S::Count>::from_iter(0..<S::Count as typenum::Unsigned>::USIZE);
-    let stage = Stage::from_ids(CuteLayout::new(*layout), Ids::from([0]), upper);
     let space = layout.cosize().value();
-    Ok(TensorDescriptor::from_adaptor(make_single_stage_tensor_adaptor::<U1, _, S::Count>(stage)?, space))
+    Ok(super::descriptor::single_transform(CuteLayout::new(*layout), space))
 }
 
 /// The CuTe mode (a shape and a stride, nested where needed) whose offsets over `0..len` are
@@ -105,20 +102,17 @@ pub(crate) fn fit_mode(
 /// error naming the transform that prevents it.
 ///
 /// ```
+/// use const_layout::sequence;
 /// use const_layout::transform::{
-///     Merge, PassThrough, Stage, descriptor_to_layout, make_naive_tensor_descriptor, transform_tensor_descriptor,
+///     Merge, Stage, descriptor_to_layout, make_naive_tensor_descriptor, transform_tensor_descriptor,
 /// };
 /// // (4,6):(6,1) row-major, its two dimensions merged: the merged dimension reads them
 /// // row-major, which is CuTe's colexicographic mode (6,4):(1,6).
 /// let d = make_naive_tensor_descriptor((4usize, 6usize), (6isize, 1isize)).unwrap();
-/// let m = transform_tensor_descriptor::<_, _, _, _, typenum::U1>(
-///     d,
-///     (Stage::new(Merge::new((4usize, 6usize)).unwrap(), [0, 1], [0]),),
-/// )
-/// .unwrap();
+/// let m = transform_tensor_descriptor(d, (Stage::new(Merge::new((4usize, 6usize)).unwrap(), sequence![0, 1], sequence![0]),));
 /// assert_eq!(descriptor_to_layout(&m).unwrap().to_string(), "(24):(1)");
 /// ```
-pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: ArrayLength>(
+pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
     desc: &TensorDescriptor<S, H, Top>,
 ) -> Result<DynLayout, LayoutError> {
     // The transform to blame: the first that can invalidate, else the first non-linear one.
@@ -145,8 +139,8 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: ArrayLength>(
     if size > MAX_BRIDGE_SIZE {
         return Err(LayoutError::TooLarge);
     }
-    let at = |top: &MultiIndex<Top>| desc.calculate_offset(top);
-    let origin = MultiIndex::<Top>::default();
+    let at = |top: &MultiIndex<Top::Len>| desc.calculate_offset(top);
+    let origin = MultiIndex::<Top::Len>::default();
     if at(&origin) != 0 {
         return Err(blame("the offset of the origin is not 0"));
     }

@@ -1,12 +1,20 @@
 //! CK Tile's tensor coordinates: a top index with its whole hidden index cached, moved
-//! incrementally (linear transforms add steps, merges carry and borrow, the rest recompute), so a
-//! kernel walking a tensor never recomputes the chain from scratch.
+//! incrementally, so a kernel walking a tensor never recomputes the chain from scratch.
+//!
+//! A move first takes the carry-free path: linear transforms add their steps, a merge moves only
+//! its fastest lower dimension (then every step is what the transforms make of the top step,
+//! independent of the index, so a constant step folds to a few additions), the others
+//! recompute. If a merge's fastest dimension left its range, the fix-up adds the carries and
+//! borrows and what they change below (legacy CK's `Merge_v1_carry_check`; ck_tile's merges
+//! divide on every move instead). With the hidden ids in the types the hidden index lives in
+//! registers: on the padded convolution input of `benches/ck_move.rs`, 14 instructions a
+//! position against 43 to recompute (PERFORMANCE.md).
 
 use super::MultiIndex;
-use super::adaptor::{Stages, TensorAdaptor};
+use super::adaptor::{OffsetId, Stages, TensorAdaptor, gather};
 use super::descriptor::{TensorDescriptor, in_range};
+use super::ids::Sequence;
 use generic_array::ArrayLength;
-use typenum::U1;
 
 /// CK's `tensor_adaptor_coordinate` / `tensor_coordinate`: the hidden index of a top index.
 ///
@@ -40,21 +48,18 @@ impl<H: ArrayLength> TensorCoordinate<H> {
     }
 
     /// The top index under `adaptor`.
-    pub fn index<S: Stages, Top: ArrayLength, Bottom: ArrayLength>(
+    #[inline(always)]
+    pub fn index<S: Stages, Top: Sequence, Bottom: Sequence>(
         &self,
-        adaptor: &TensorAdaptor<S, H, Top, Bottom>,
-    ) -> MultiIndex<Top> {
-        let mut out = MultiIndex::<Top>::default();
-        for (o, &id) in out.iter_mut().zip(adaptor.top_ids().iter()) {
-            *o = self.hidden[id];
-        }
-        out
+        _adaptor: &TensorAdaptor<S, H, Top, Bottom>,
+    ) -> MultiIndex<Top::Len> {
+        gather(&self.hidden, &Top::IDS)
     }
 
     /// Whether the coordinate is in range and maps through no padding under `desc` (CK's
     /// `coordinate_has_valid_offset`).
     #[inline(always)]
-    pub fn is_valid<S: Stages, Top: ArrayLength>(&self, desc: &TensorDescriptor<S, H, Top>) -> bool {
+    pub fn is_valid<S: Stages, Top: Sequence>(&self, desc: &TensorDescriptor<S, H, Top>) -> bool {
         in_range(&self.index(desc.adaptor()), desc.lengths())
             && self.is_valid_assuming_top_index_is_valid(desc)
     }
@@ -62,7 +67,7 @@ impl<H: ArrayLength> TensorCoordinate<H> {
     /// Whether no padding is crossed, the top index assumed in range (CK's
     /// `coordinate_has_valid_offset_assuming_top_index_is_valid`).
     #[inline(always)]
-    pub fn is_valid_assuming_top_index_is_valid<S: Stages, Top: ArrayLength>(
+    pub fn is_valid_assuming_top_index_is_valid<S: Stages, Top: Sequence>(
         &self,
         desc: &TensorDescriptor<S, H, Top>,
     ) -> bool {
@@ -72,9 +77,9 @@ impl<H: ArrayLength> TensorCoordinate<H> {
 
 /// CK's `make_tensor_coordinate` (and `make_tensor_adaptor_coordinate` on a descriptor's adaptor).
 #[inline(always)]
-pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
+pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: Sequence>(
     desc: &TensorDescriptor<S, H, Top>,
-    top: &MultiIndex<Top>,
+    top: &MultiIndex<Top::Len>,
 ) -> TensorCoordinate<H> {
     TensorCoordinate { hidden: desc.adaptor().calculate_hidden_index(top) }
 }
@@ -83,49 +88,56 @@ pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
 /// (moved with [`move_adaptor_coordinate`]).
 ///
 /// ```
+/// use const_layout::sequence;
 /// use const_layout::transform::{Merge, Stage, make_single_stage_tensor_adaptor, make_tensor_adaptor_coordinate, move_adaptor_coordinate, multi_index};
-/// let a = make_single_stage_tensor_adaptor::<typenum::U2, _, typenum::U1>((Stage::new(Merge::new((4usize, 5usize)).unwrap(), [0, 1], [0]),)).unwrap();
+/// let a = make_single_stage_tensor_adaptor((Stage::new(Merge::new((4usize, 5usize)).unwrap(), sequence![0, 1], sequence![0]),));
 /// let mut c = make_tensor_adaptor_coordinate(&a, &multi_index([9]));
 /// let step = move_adaptor_coordinate(&a, &mut c, &multi_index([3]));
 /// assert_eq!((c.index(&a)[0], step.as_slice()), (12, &[1, -2][..]));
 /// ```
 #[inline(always)]
-pub fn make_tensor_adaptor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength, Bottom: ArrayLength>(
+pub fn make_tensor_adaptor_coordinate<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence>(
     adaptor: &TensorAdaptor<S, H, Top, Bottom>,
-    top: &MultiIndex<Top>,
+    top: &MultiIndex<Top::Len>,
 ) -> TensorCoordinate<H> {
     TensorCoordinate { hidden: adaptor.calculate_hidden_index(top) }
 }
 
 /// CK's `move_tensor_coordinate`: add `step` to the top index and update the hidden index
-/// incrementally (linear transforms add steps, merges carry and borrow, the others recompute from
-/// their new upper index). Returns the step of the offset. Always equal to making the coordinate
-/// afresh.
+/// incrementally (the carry-free path, then a merge's carries and borrows if it needs them; see
+/// the module). Returns the step of the offset. Always equal to making the coordinate afresh
+/// (for top indices in range).
 #[inline(always)]
-pub fn move_tensor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength>(
+pub fn move_tensor_coordinate<S: Stages, H: ArrayLength, Top: Sequence>(
     desc: &TensorDescriptor<S, H, Top>,
     coord: &mut TensorCoordinate<H>,
-    step: &MultiIndex<Top>,
+    step: &MultiIndex<Top::Len>,
 ) -> isize {
-    move_adaptor_coordinate::<S, H, Top, U1>(desc.adaptor(), coord, step)[0]
+    move_adaptor_coordinate::<S, H, Top, OffsetId>(desc.adaptor(), coord, step)[0]
 }
 
 /// CK's `move_tensor_adaptor_coordinate`: returns the step of the bottom index.
 #[inline(always)]
-pub fn move_adaptor_coordinate<S: Stages, H: ArrayLength, Top: ArrayLength, Bottom: ArrayLength>(
+pub fn move_adaptor_coordinate<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence>(
     adaptor: &TensorAdaptor<S, H, Top, Bottom>,
     coord: &mut TensorCoordinate<H>,
-    step: &MultiIndex<Top>,
-) -> MultiIndex<Bottom> {
+    step: &MultiIndex<Top::Len>,
+) -> MultiIndex<Bottom::Len> {
     let mut diff = MultiIndex::<H>::default();
-    for (&id, &s) in adaptor.top_ids().iter().zip(step.iter()) {
+    for (k, &s) in step.iter().enumerate() {
+        let id = Top::IDS.get(k);
         diff[id] = s;
         coord.hidden[id] += s;
     }
-    adaptor.stages().update(&mut coord.hidden, &mut diff);
-    let mut out = MultiIndex::<Bottom>::default();
-    for (o, &id) in out.iter_mut().zip(adaptor.bottom_ids().iter()) {
-        *o = diff[id];
+    // The carry-free path: every step folds to what the transforms make of the (usually
+    // constant) top step, independent of the index. If a merge carries (rarely: once a row),
+    // its carries and their consequences below it are added on what the fast path left.
+    if !adaptor.stages().update_without_carry(&mut coord.hidden, &mut diff) {
+        let mut fix = MultiIndex::<H>::default();
+        adaptor.stages().fix_carries(&mut coord.hidden, &mut fix);
+        for (d, f) in diff.iter_mut().zip(fix.iter()) {
+            *d += f;
+        }
     }
-    out
+    gather(&diff, &Bottom::IDS)
 }

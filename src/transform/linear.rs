@@ -1,9 +1,11 @@
 //! The linear (affine) transforms: a step of the upper index maps to a step of the lower index
 //! that does not depend on where the index is, so moving only adds.
 
-use super::{InvertibleTransform, MultiIndex, Transform, linear_update, values_of};
+use super::{
+    InvertibleTransform, MultiIndex, SafeVector, SafeVectors, Transform, gcd, linear_update, values_of,
+};
 use crate::int::Int;
-use crate::int_tuple::ToArray;
+use crate::int_tuple::{IntTuple, ToArray};
 use generic_array::ArrayLength;
 use typenum::{U0, U1};
 
@@ -16,7 +18,7 @@ fn one(v: isize) -> MultiIndex<U1> {
 /// The impls of a one-to-one transform `l = u + shift` over an upper length (invertible, moves by
 /// the step): pass_through, offset, slice.
 macro_rules! shifted {
-    ($name:ident<$($p:ident),+>, $ck:literal, |$a:ident| $len:expr, |$b:ident| $shift:expr) => {
+    ($name:ident<$($p:ident),+>, $ck:literal, |$a:ident| $len:expr, |$b:ident| $shift:expr $(, $forward:ident)?) => {
         impl<$($p: Int),+> Transform for $name<$($p),+> {
             const NAME: &'static str = $ck;
             type Low = U1;
@@ -35,6 +37,13 @@ macro_rules! shifted {
             fn update_lower_index(&self, du: &MultiIndex<U1>, low: &mut MultiIndex<U1>, _: &MultiIndex<U1>) -> MultiIndex<U1> {
                 linear_update(low, *du)
             }
+            $(
+            /// CK's rule: the lower dimension's guarantee, unchanged.
+            fn calculate_upper_dimension_safe_vector_length_strides(&self, low: &SafeVectors<U1>) -> SafeVectors<U1> {
+                let _ = stringify!($forward);
+                *low
+            }
+            )?
         }
 
         impl<$($p: Int),+> InvertibleTransform for $name<$($p),+> {
@@ -67,11 +76,20 @@ impl<L: Int> PassThrough<L> {
     }
 }
 
-shifted!(PassThrough<L>, "pass_through", |t| t.length.value(), |_t| 0);
+shifted!(PassThrough<L>, "pass_through", |t| t.length.value(), |_t| 0, forward);
 
 /// CK's `pad` (and, with one side 0, `left_pad` / `right_pad`): `length` extended by `left` and
 /// `right` padding positions, `l = u - left`. An upper index in the padding is not valid (its lower
 /// index is outside `0..length`); with `SKIP` (CK's `SkipIsValidCheck`) the check is left out.
+///
+/// Vector access (see [`Transform::calculate_upper_dimension_safe_vector_length_strides`]): a pad
+/// whose left padding is a static 0 is CK's `right_pad`, one whose right padding is a static 0 is
+/// CK's `left_pad`; both keep the lower stride and, where CK forwards the lower length `l`
+/// unchanged, give `gcd(l, padding)` (the padding static), because a run that starts at a
+/// multiple of `l` in the upper dimension starts `left` earlier in the lower one, and the padded
+/// length need not be a multiple of `l` (decision 4: with CK's rule, `left_pad(4, 1)` over a
+/// dimension of safe length 4 would promise the run at upper 4, lower 3..6, past the end). A
+/// pad on both sides knows nothing, as CK's.
 ///
 /// ```
 /// use const_layout::transform::{Pad, Transform, multi_index};
@@ -127,7 +145,26 @@ impl<L: Int, P: Int, Q: Int, const SKIP: bool> Transform for Pad<L, P, Q, SKIP> 
     }
     #[inline(always)]
     fn is_valid_upper_index(&self, up: &MultiIndex<U1>) -> bool {
-        SKIP || (up[0] >= self.left.value() && up[0] < self.left.value() + self.length.value())
+        // 0 <= up - left < length, as one unsigned comparison.
+        SKIP || (up[0].wrapping_sub(self.left.value()) as usize) < self.length.value() as usize
+    }
+    #[inline(always)]
+    fn is_valid_index(&self, _up: &MultiIndex<U1>, low: &MultiIndex<U1>) -> bool {
+        // The lower index is `up - left`: 0 <= it < length.
+        SKIP || (low[0] as usize) < self.length.value() as usize
+    }
+    fn calculate_upper_dimension_safe_vector_length_strides(&self, low: &SafeVectors<U1>) -> SafeVectors<U1> {
+        // One side a static 0 (right_pad or left_pad): the other side's padding, if static, bounds
+        // the runs; two-sided: unknown (CK).
+        let padding = match (P::STATIC, Q::STATIC) {
+            (Some(0), other) | (other, Some(0)) => other,
+            _ => return SafeVectors::default(),
+        };
+        let length = match (low[0].length, padding) {
+            (Some(l), Some(p)) => Some(gcd(l, p)),
+            _ => None,
+        };
+        SafeVectors::<U1>::from([SafeVector { length, stride: low[0].stride }])
     }
 }
 
@@ -206,6 +243,10 @@ pub(super) fn row_major_strides<N: ArrayLength>(lengths: &MultiIndex<N>) -> Mult
 /// CK's `unmerge`: upper `lengths` (row-major: the last dimension fastest) packed into one lower
 /// dimension, `l = sum(u_i * prod(lengths_j, j > i))`. Invertible (on upper indices in range).
 ///
+/// Vector access (CK's rule): the last upper dimension moves the lower index by 1, so it gets the
+/// lower stride and, when its length is static, `gcd(lower length, its length)`; the others know
+/// nothing.
+///
 /// ```
 /// use const_layout::transform::{InvertibleTransform, Transform, Unmerge, multi_index};
 /// let t = Unmerge::new((3usize, 4usize, 2usize));
@@ -249,6 +290,27 @@ impl<Ls: ToArray> Transform for Unmerge<Ls> {
         let step = self.calculate_lower_index(du);
         linear_update(low, step)
     }
+    fn calculate_upper_dimension_safe_vector_length_strides(
+        &self,
+        low: &SafeVectors<U1>,
+    ) -> SafeVectors<Ls::Len> {
+        let mut up = SafeVectors::<Ls::Len>::default();
+        if let Some(last) = up.last_mut() {
+            let length = match (low[0].length, last_static(&self.lengths)) {
+                (Some(l), Some(n)) => Some(gcd(l, n)),
+                _ => None,
+            };
+            *last = SafeVector { length, stride: low[0].stride };
+        }
+        up
+    }
+}
+
+/// The value of an int tuple's last integer, if it is static.
+pub(super) fn last_static<T: IntTuple>(t: &T) -> Option<isize> {
+    let mut last = None;
+    t.for_each_leaf(&mut |leaf| last = if leaf.is_static { leaf.value } else { None });
+    last
 }
 
 impl<Ls: ToArray> InvertibleTransform for Unmerge<Ls> {

@@ -1,9 +1,12 @@
 //! CK's merges: several lower dimensions (row-major: the last one fastest) seen as one upper
 //! dimension. The lower index is found by division; a move updates it by carries and borrows
-//! (legacy CK's `Merge_v1_carry_check`), with no division by the lengths.
+//! (legacy CK's `Merge_v1_carry_check`), with no division by the lengths for steps shorter than
+//! the fastest dimension; a coordinate's move first tries the step on the fastest dimension
+//! alone (`update_lower_index_without_carry`) and fixes up the carries only when it leaves the
+//! range (`fix_lower_index`).
 
 use super::linear::row_major_strides;
-use super::{InvertibleTransform, MultiIndex, Transform, values_of};
+use super::{InvertibleTransform, MultiIndex, SafeVectors, Transform, values_of};
 use crate::error::LayoutError;
 use crate::fast_div::FastDivmod;
 use crate::int_tuple::ToArray;
@@ -47,13 +50,56 @@ fn carry_borrow<N: ArrayLength>(
     du: isize,
     low: &mut MultiIndex<N>,
 ) -> MultiIndex<N> {
+    let n = low.len();
+    if n > 1 && du.unsigned_abs() < lengths[n - 1].unsigned_abs() {
+        return small_step(lengths, du, low);
+    }
+    general_step(lengths, scan, du, low)
+}
+
+/// A step shorter than the fastest dimension (the common case: a tile or less): it decomposes
+/// to `(0, .., 0, du)`, and then at most one carry (or borrow, by the sign) ripples up, as an
+/// odometer's. The same result as [`general_step`]'s, without its decomposition.
+#[inline(always)]
+fn small_step<N: ArrayLength>(lengths: &MultiIndex<N>, du: isize, low: &mut MultiIndex<N>) -> MultiIndex<N> {
+    let mut step = MultiIndex::<N>::default();
+    let mut i = low.len() - 1;
+    step[i] = du;
+    low[i] += du;
+    if du >= 0 {
+        while i > 0 && low[i] >= lengths[i] {
+            low[i] -= lengths[i];
+            step[i] -= lengths[i];
+            i -= 1;
+            low[i] += 1;
+            step[i] += 1;
+        }
+    } else {
+        while i > 0 && low[i] < 0 {
+            low[i] += lengths[i];
+            step[i] += lengths[i];
+            i -= 1;
+            low[i] -= 1;
+            step[i] -= 1;
+        }
+    }
+    step
+}
+
+/// Legacy CK's `Merge_v1_carry_check::UpdateLowerIndex_1a` for any step.
+#[inline(always)]
+fn general_step<N: ArrayLength>(
+    lengths: &MultiIndex<N>,
+    scan: &MultiIndex<N>,
+    du: isize,
+    low: &mut MultiIndex<N>,
+) -> MultiIndex<N> {
     let n = lengths.len();
     // c_i = t / scan_i, t -= c_i * scan_i (C++ truncation), the last one taking the rest.
     let mut c = MultiIndex::<N>::default();
     let mut t = du;
     for i in 0..n.saturating_sub(1) {
-        // A step smaller than the span below dimension i moves it by 0: no division (the common
-        // case: steps of one tile or less).
+        // A step smaller than the span below dimension i moves it by 0: no division.
         if t.unsigned_abs() >= scan[i].unsigned_abs() {
             c[i] = t / scan[i];
             t -= c[i] * scan[i];
@@ -84,6 +130,108 @@ fn carry_borrow<N: ArrayLength>(
         *l += s;
     }
     step
+}
+
+/// A merge's slow path: `low`, whose dimensions past the first may be out of range (the fast
+/// path moved the last one), carried and borrowed back into range (the first dimension takes
+/// what is left, as a merge's does), then moved by `du`. Returns the lower step of both.
+#[inline(always)]
+fn fix<N: ArrayLength>(
+    lengths: &MultiIndex<N>,
+    scan: &MultiIndex<N>,
+    du: isize,
+    low: &mut MultiIndex<N>,
+) -> MultiIndex<N> {
+    let before = low.clone();
+    for i in (1..low.len()).rev() {
+        let (l, len) = (low[i], lengths[i]);
+        // One carry or borrow (the fast path moved by less than a row), else a division.
+        let carry = if (l as usize) < (len as usize) {
+            0
+        } else if l >= len && l < len.wrapping_add(len) {
+            // (A length past isize::MAX / 2 wraps, fails this test and divides: still exact.)
+            1
+        } else if l < 0 && l >= -len {
+            -1
+        } else {
+            l.div_euclid(len)
+        };
+        low[i] -= carry * len;
+        low[i - 1] += carry;
+    }
+    if du != 0 {
+        carry_borrow(lengths, scan, du, low);
+    }
+    let mut step = MultiIndex::<N>::default();
+    for ((s, b), l) in step.iter_mut().zip(before.iter()).zip(low.iter()) {
+        *s = l - b;
+    }
+    step
+}
+
+/// The carry-free step of a merge: the last lower dimension moves by `du`, the others stay; true
+/// when the last one stays in `0..length` (then no carry or borrow happens and the step is
+/// exact; a merge of one dimension never carries).
+#[inline(always)]
+fn without_carry<N: ArrayLength>(
+    lengths: &MultiIndex<N>,
+    du: isize,
+    low: &mut MultiIndex<N>,
+) -> (MultiIndex<N>, bool) {
+    let mut step = MultiIndex::<N>::default();
+    let n = low.len();
+    if n == 0 {
+        return (step, true);
+    }
+    let moved = low[n - 1] + du;
+    low[n - 1] = moved;
+    step[n - 1] = du;
+    // One unsigned comparison: 0 <= moved < length.
+    (step, n == 1 || (moved as usize) < (lengths[n - 1] as usize))
+}
+
+/// The moves and the vector rule of a merge, whose lengths are `$values` of the transform `t`.
+macro_rules! merge_moves {
+    (|$t:ident| $values:expr) => {
+        #[inline(always)]
+        fn update_lower_index(
+            &self,
+            du: &MultiIndex<U1>,
+            low: &mut MultiIndex<Ls::Len>,
+            _: &MultiIndex<U1>,
+        ) -> MultiIndex<Ls::Len> {
+            let $t = self;
+            carry_borrow($values, &self.scan, du[0], low)
+        }
+        #[inline(always)]
+        fn update_lower_index_without_carry(
+            &self,
+            du: &MultiIndex<U1>,
+            low: &mut MultiIndex<Ls::Len>,
+            _: &MultiIndex<U1>,
+        ) -> (MultiIndex<Ls::Len>, bool) {
+            let $t = self;
+            without_carry($values, du[0], low)
+        }
+        #[inline(always)]
+        fn fix_lower_index(
+            &self,
+            du: &MultiIndex<U1>,
+            low: &mut MultiIndex<Ls::Len>,
+            _: &MultiIndex<U1>,
+        ) -> MultiIndex<Ls::Len> {
+            let $t = self;
+            fix($values, &self.scan, du[0], low)
+        }
+        /// CK's rule: the merged dimension moves the last lower dimension first, so it has
+        /// that dimension's guarantee.
+        fn calculate_upper_dimension_safe_vector_length_strides(
+            &self,
+            low: &SafeVectors<Ls::Len>,
+        ) -> SafeVectors<U1> {
+            SafeVectors::<U1>::from([low.last().copied().unwrap_or_default()])
+        }
+    };
 }
 
 /// CK's `merge_v2_magic_division` (`make_merge_transform`): the lower `lengths` merged into one
@@ -153,15 +301,7 @@ impl<Ls: ToArray> Transform for Merge<Ls> {
         }
         out
     }
-    #[inline(always)]
-    fn update_lower_index(
-        &self,
-        du: &MultiIndex<U1>,
-        low: &mut MultiIndex<Ls::Len>,
-        _: &MultiIndex<U1>,
-    ) -> MultiIndex<Ls::Len> {
-        carry_borrow(&self.values, &self.scan, du[0], low)
-    }
+    merge_moves!(|t| &t.values);
 }
 
 impl<Ls: ToArray> InvertibleTransform for Merge<Ls> {
@@ -213,15 +353,7 @@ impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
     fn calculate_lower_index(&self, up: &MultiIndex<U1>) -> MultiIndex<Ls::Len> {
         split_row_major(up[0], &values_of(&self.lengths))
     }
-    #[inline(always)]
-    fn update_lower_index(
-        &self,
-        du: &MultiIndex<U1>,
-        low: &mut MultiIndex<Ls::Len>,
-        _: &MultiIndex<U1>,
-    ) -> MultiIndex<Ls::Len> {
-        carry_borrow(&values_of(&self.lengths), &self.scan, du[0], low)
-    }
+    merge_moves!(|t| &values_of(&t.lengths));
 }
 
 impl<Ls: ToArray> InvertibleTransform for MergeDivMod<Ls> {

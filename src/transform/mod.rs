@@ -33,14 +33,16 @@
 mod adaptor;
 pub(crate) mod bridge;
 mod coordinate;
+mod copy;
 mod cute;
 mod descriptor;
+mod ids;
 mod linear;
 mod merge;
 mod nonlinear;
 
 pub use adaptor::{
-    Chain, ChainedAdaptor, Ids, Renumbered, Shift, SingleStageAdaptor, Stage, Stages, TensorAdaptor,
+    Chain, ChainedAdaptor, Ids, IdsFor, OffsetId, Relabel, SingleStageAdaptor, Stage, Stages, TensorAdaptor,
     TransformedAdaptor, UpCountOf, chain_tensor_adaptors, make_single_stage_tensor_adaptor,
     transform_tensor_adaptor,
 };
@@ -51,10 +53,19 @@ pub use coordinate::{
     TensorCoordinate, make_tensor_adaptor_coordinate, make_tensor_coordinate, move_adaptor_coordinate,
     move_tensor_coordinate,
 };
+pub use copy::copy_descriptor;
 pub use cute::{CuteLayout, TopModes};
 pub use descriptor::{
-    NaiveDescriptor, PackedDescriptor, TensorDescriptor, TransformedDescriptor, make_naive_tensor_descriptor,
-    make_naive_tensor_descriptor_packed, transform_tensor_descriptor,
+    AlignedDescriptor, NaiveDescriptor, OffsetDescriptor, PackedDescriptor, TensorDescriptor,
+    TransformedDescriptor, make_naive_tensor_descriptor, make_naive_tensor_descriptor_aligned,
+    make_naive_tensor_descriptor_guaranteed, make_naive_tensor_descriptor_packed,
+    make_naive_tensor_descriptor_packed_guaranteed, make_naive_tensor_descriptor_with_offset,
+    transform_tensor_descriptor,
+};
+pub use ids::{
+    ChainIds, EachNewTopDimensionOnce, EachOldTopDimensionOnce, Fresh, Full, Id, IdList, IdMap, MAX_IDS,
+    Mapped, PositionBit, PositionStages, Positions, Range, Same, Sequence, ShiftBy, TopOf, Verdict,
+    WiredOnto,
 };
 pub use linear::{
     Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
@@ -105,6 +116,86 @@ pub(crate) fn values_of<T: ToArray>(t: &T) -> MultiIndex<T::Len> {
     out
 }
 
+/// What a dimension guarantees about vector access (CK's *safe vector length* and *stride*): if
+/// `length` is `Some(l)`, every run of `l` consecutive indices along the dimension that starts
+/// at a multiple of `l` lies inside the dimension and maps through the same padding (all valid or
+/// all invalid), and if `stride` is also `Some(s)`, a valid run's offsets are `o, o + s, ...,
+/// o + (l - 1) s` (contiguous when `s == 1`: one vector load). `None` is CK's `-1`, "unknown".
+///
+/// ```
+/// use const_layout::transform::SafeVector;
+/// let v = SafeVector::new(8, 1);
+/// assert_eq!((v.length, v.stride), (Some(8), Some(1)));
+/// assert_eq!(v.to_ck(), (8, 1));
+/// assert_eq!(SafeVector::from_ck(-1, 1), SafeVector { length: None, stride: Some(1) });
+/// assert_eq!(SafeVector::UNKNOWN.to_ck(), (-1, -1));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SafeVector {
+    /// The safe vector length, if known.
+    pub length: Option<isize>,
+    /// The stride of the offsets along a run, if known.
+    pub stride: Option<isize>,
+}
+
+impl SafeVector {
+    /// Nothing known (CK's `(-1, -1)`).
+    pub const UNKNOWN: SafeVector = SafeVector { length: None, stride: None };
+
+    /// A known length and stride.
+    pub const fn new(length: isize, stride: isize) -> Self {
+        SafeVector { length: Some(length), stride: Some(stride) }
+    }
+
+    /// From CK's numbers, where `-1` (any negative value) is unknown.
+    pub const fn from_ck(length: isize, stride: isize) -> Self {
+        SafeVector {
+            length: if length < 0 { None } else { Some(length) },
+            stride: if stride < 0 { None } else { Some(stride) },
+        }
+    }
+
+    /// CK's numbers: `-1` where unknown.
+    pub const fn to_ck(self) -> (isize, isize) {
+        (
+            match self.length {
+                Some(l) => l,
+                None => -1,
+            },
+            match self.stride {
+                Some(s) => s,
+                None => -1,
+            },
+        )
+    }
+
+    /// `self` where `guaranteed` knows nothing, `guaranteed`'s values where it does (CK's override
+    /// of an inferred value by a descriptor's guaranteed one, length and stride separately).
+    pub const fn overridden_by(self, guaranteed: SafeVector) -> Self {
+        SafeVector {
+            length: match guaranteed.length {
+                Some(l) => Some(l),
+                None => self.length,
+            },
+            stride: match guaranteed.stride {
+                Some(s) => Some(s),
+                None => self.stride,
+            },
+        }
+    }
+}
+
+/// A [`SafeVector`] per dimension.
+pub type SafeVectors<N> = GenericArray<SafeVector, N>;
+
+/// The greatest common divisor of two positive lengths.
+pub(crate) const fn gcd(mut a: isize, mut b: isize) -> isize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
 /// A CK Tile coordinate transform: upper multi-index to lower multi-index.
 ///
 /// The incremental contract is CK's: [`Transform::update_lower_index`] is given the upper step,
@@ -145,10 +236,57 @@ pub trait Transform {
         low: &mut MultiIndex<Self::Low>,
         up_new: &MultiIndex<Self::Up>,
     ) -> MultiIndex<Self::Low>;
+    /// A move's fast path: the lower step when the move needs no carry, which for every
+    /// transform but the merges is [`Transform::update_lower_index`] itself. A merge returns the
+    /// step of its last lower dimension alone, `(0, .., 0, du)`, whatever the index, and `false`
+    /// when that leaves the last lower dimension's range (a carry or borrow): then `low` and the
+    /// step are not to be used, and the move takes [`Transform::update_lower_index`] instead.
+    /// Because the step does not depend on the index, a constant upper step folds through the
+    /// transforms below (CK has no such path; its merges divide on every move).
+    #[inline(always)]
+    fn update_lower_index_without_carry(
+        &self,
+        diff_up: &MultiIndex<Self::Up>,
+        low: &mut MultiIndex<Self::Low>,
+        up_new: &MultiIndex<Self::Up>,
+    ) -> (MultiIndex<Self::Low>, bool) {
+        (self.update_lower_index(diff_up, low, up_new), true)
+    }
+    /// A move's slow path, after [`Transform::update_lower_index_without_carry`] said some merge
+    /// carries: `low` is what the fast path left (a merge's last lower dimension may be out of
+    /// range), `diff_up` the correction of the upper index. Brings `low` back in range and moves
+    /// it by `diff_up`; returns the lower step of both. For every transform but the merges this
+    /// is [`Transform::update_lower_index`].
+    #[inline(always)]
+    fn fix_lower_index(
+        &self,
+        diff_up: &MultiIndex<Self::Up>,
+        low: &mut MultiIndex<Self::Low>,
+        up_new: &MultiIndex<Self::Up>,
+    ) -> MultiIndex<Self::Low> {
+        self.update_lower_index(diff_up, low, up_new)
+    }
     /// Whether this upper index maps to a valid lower index (CK's
     /// `is_valid_upper_index_mapped_to_valid_lower_index`): false in the padding.
     fn is_valid_upper_index(&self, _up: &MultiIndex<Self::Up>) -> bool {
         true
+    }
+    /// [`Transform::is_valid_upper_index`] given also the lower index of `up` (a coordinate has
+    /// both): a pad reads its lower index, in range or not, one comparison where the upper index
+    /// needs a subtraction too.
+    #[inline(always)]
+    fn is_valid_index(&self, up: &MultiIndex<Self::Up>, _low: &MultiIndex<Self::Low>) -> bool {
+        self.is_valid_upper_index(up)
+    }
+    /// What each upper dimension guarantees about vector access, from what the lower dimensions
+    /// guarantee (CK's `calculate_upper_dimension_safe_vector_length_strides`, which an adaptor
+    /// runs from the bottom up). The default, CK's, knows nothing; see each transform for its
+    /// rule.
+    fn calculate_upper_dimension_safe_vector_length_strides(
+        &self,
+        _low: &SafeVectors<Self::Low>,
+    ) -> SafeVectors<Self::Up> {
+        SafeVectors::default()
     }
 }
 

@@ -58,6 +58,10 @@ impl<M: Int, L: Int> Transform for Modulo<M, L> {
 /// CK's `xor_t`: two dimensions, `l0 = u0`, `l1 = u1 ^ (u0 mod lengths.1)`, the LDS bank
 /// swizzle. Its own inverse.
 ///
+/// Vector access: unknown for both upper dimensions. CK forwards the lower guarantees, which is
+/// wrong (decision 4): a step along `u0` also changes `l1`, and a run along `u1` is permuted by
+/// the xor (`u1 = 0..4` with `u0 = 1` reads `l1 = 1, 0, 3, 2`).
+///
 /// ```
 /// use const_layout::transform::{InvertibleTransform, Transform, Xor, multi_index};
 /// let t = Xor::new(8usize, 8usize).unwrap();
