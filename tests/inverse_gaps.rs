@@ -6,12 +6,14 @@
 //!   ordered choice of extents, every stride among the indices `A` maps to the running product)
 //!   finds none larger.
 //! - `left_inverse(A)` is a left inverse: `0 <= A(i) < size(L)`, and `A(L(A(i))) == A(i)` with
-//!   `0 <= L(A(i)) < size(A)` (so `L(A(i)) == i` when `A` is injective; CuTe's quasi-inverse
-//!   where modes have stride 0). Every refusal is confirmed: a negative offset, two indices of
-//!   the moving modes at one offset, or no layout `L` at all, which is decided independently of
-//!   the library: for every sequence of extents `L` can start with (running products up to the
-//!   largest offset, the last mode extending), the equations `L(A(i)) == i` are linear in `L`'s
-//!   strides, and an integer solution is sought by diagonalizing them (Smith's method).
+//!   `0 <= L(A(i)) < size(A)` (so `L(A(i)) == i` when `A` is injective; otherwise CuTe's
+//!   quasi-inverse). Every refusal is confirmed: a negative offset, or no layout `L` at all,
+//!   which is decided independently of the library: for every sequence of extents `L` can start
+//!   with (running products up to the largest offset, the last mode extending), the equations
+//!   `L(A(i)) == i` are linear in `L`'s strides, and an integer solution is sought by
+//!   diagonalizing them (Smith's method). Where two indices of the moving modes share an offset,
+//!   every choice of one index per offset is tried that way (up to [`QUASI_CHOICES`] choices;
+//!   past that the refusal is counted as unchecked).
 //!
 //! `cargo test --test inverse_gaps -- --nocapture` prints the counts.
 
@@ -225,10 +227,56 @@ fn left_problem(a: &DynLayout) -> LeftProblem {
     LeftProblem { points, negative, collision }
 }
 
+/// Whether a layout that is not injective has CuTe's quasi-inverse (`L` maps each offset to an
+/// index that reaches it; the indices over the whole domain, stride-0 modes included), decided
+/// by trying every choice of one index per offset with [`left_inverse_exists`]; `None` where
+/// there are more than `limit` choices.
+fn quasi_inverse_exists(a: &DynLayout, limit: usize) -> Option<bool> {
+    let mut pre: std::collections::BTreeMap<i128, Vec<i128>> = Default::default();
+    for (i, &o) in offsets(a).iter().enumerate() {
+        pre.entry(o).or_default().push(i as i128);
+    }
+    let choices: Vec<(i128, Vec<i128>)> = pre.into_iter().collect();
+    let mut count = 1usize;
+    for (_, t) in &choices {
+        count = count.checked_mul(t.len()).filter(|&c| c <= limit)?;
+    }
+    // Offset 0 goes to index 0 in every layout L.
+    let mut pick = vec![0usize; choices.len()];
+    loop {
+        let points: Vec<(i128, i128)> =
+            choices.iter().zip(&pick).map(|((o, t), &k)| (*o, if *o == 0 { 0 } else { t[k] })).collect();
+        if left_inverse_exists(&points) {
+            return Some(true);
+        }
+        // The next choice, odometer style (offset 0's fixed).
+        let mut j = 0;
+        loop {
+            if j == pick.len() {
+                return Some(false);
+            }
+            if choices[j].0 != 0 && pick[j] + 1 < choices[j].1.len() {
+                pick[j] += 1;
+                break;
+            }
+            pick[j] = 0;
+            j += 1;
+        }
+    }
+}
+
+/// The most choices of preimages [`quasi_inverse_exists`] tries for one layout.
+const QUASI_CHOICES: usize = 64;
+
 #[derive(Default, Debug)]
 struct LeftCounts {
     answered: usize,
+    answered_quasi: usize,
     refused_collision: usize,
+    /// Refused as colliding with more preimage choices than are tried here.
+    refused_collision_unchecked: usize,
+    /// Refused past the quasi-inverse search's step bound.
+    refused_effort: usize,
     refused_negative: usize,
     refused_none: usize,
 }
@@ -246,15 +294,24 @@ fn check_left_inverse(a: &DynLayout, c: &mut LeftCounts) -> Result<(), String> {
                 }
             }
             c.answered += 1;
+            if left_problem(a).collision {
+                c.answered_quasi += 1;
+            }
             Ok(())
         }
         Err(LayoutError::Inadmissible { op: "left_inverse", why }) => {
             let p = left_problem(a);
             match why {
                 Inadmissible::NegativeStride { .. } if p.negative => c.refused_negative += 1,
-                Inadmissible::Collision { .. } | Inadmissible::NotInjective { .. } if p.collision => {
-                    c.refused_collision += 1
-                }
+                Inadmissible::Collision { .. } if p.collision => match quasi_inverse_exists(a, QUASI_CHOICES)
+                {
+                    Some(false) => c.refused_collision += 1,
+                    None => c.refused_collision_unchecked += 1,
+                    Some(true) => {
+                        return Err(format!("left_inverse({a}) refused ({why}), but a quasi-inverse exists"));
+                    }
+                },
+                Inadmissible::SearchEffort { .. } if p.collision => c.refused_effort += 1,
                 Inadmissible::NoLeftInverse { .. } | Inadmissible::NotNested { .. }
                     if !p.negative && !p.collision && !left_inverse_exists(&p.points) =>
                 {
@@ -346,6 +403,7 @@ fn all_small_left_inverses_exist_or_are_impossible() {
     println!("all small left inverses: {c:?}, {} failures", failures.len());
     assert!(failures.is_empty(), "{}", failures[..failures.len().min(10)].join("\n"));
     assert!(c.refused_none > 0 && c.answered > 0);
+    assert!(c.answered_quasi > 0 && c.refused_collision > 0 && c.refused_effort == 0);
 }
 
 #[test]
@@ -364,6 +422,16 @@ fn brief_examples() {
     // Left inverses where the strides do not nest.
     assert_eq!(text(left_inverse(&l("(_4,_2):(_1,_10)"))), "(_10,_2):(_1,_4)");
     assert_eq!(text(left_inverse(&l("(2,2):(2,3)"))), "(2,3):(1,1)");
+    // Quasi-inverses of layouts whose moving modes collide (CuTe's postcondition
+    // A(L(A(i))) == A(i)), and a proven refusal.
+    assert_eq!(text(left_inverse(&l("(2,2):(1,1)"))), "(2,2):(1,3)");
+    assert_eq!(text(left_inverse(&l("(5,7):(4,4)"))), "(2,2,2,2,3):(0,0,1,2,16)");
+    assert_eq!(text(left_inverse(&l("(_2,_2,_2):(_1,_1,_1)"))), "(_2,_2):(_1,_6)");
+    assert_eq!(
+        text(left_inverse(&l("(5,3):(2,3)"))),
+        "left_inverse: indices 3 and 10 both map to offset 6, and no layout maps each offset to an \
+         index that reaches it"
+    );
     // Past the bound of the search, the error names it.
     assert_eq!(
         text(left_inverse(&l("(200,200):(1,150)"))),

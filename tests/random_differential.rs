@@ -1096,7 +1096,7 @@ const ROWS: [(&str, usize, usize); 13] = [
     ("complement(A, M)", 0, 0),
     ("right_inverse", 0, 2),
     ("left_inverse", 0, 19),
-    ("left_inverse, colliding modes", 189, 93),
+    ("left_inverse, colliding modes", 0, 77),
     ("logical_divide", 0, 0),
     ("zipped_divide", 0, 0),
     ("logical_product", 0, 0),

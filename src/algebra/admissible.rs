@@ -150,9 +150,10 @@ pub enum Inadmissible {
         /// The bound on the search's steps.
         steps: isize,
     },
-    /// `left_inverse`: indices `first` and `second` of the layout (read with the coordinates of
-    /// its non-moving modes at 0) both reach offset `offset`, so no layout maps that offset back
-    /// to each of them.
+    /// `left_inverse`: indices `first` and `second` of the layout both reach offset `offset`, so
+    /// no layout maps every offset back to its index, and no layout is CuTe's quasi-inverse
+    /// either (maps every offset to one of the indices that reach it; the search over every
+    /// layout, mode by mode, found none).
     Collision {
         /// The offset reached twice.
         offset: isize,
@@ -160,6 +161,14 @@ pub enum Inadmissible {
         first: isize,
         /// The other.
         second: isize,
+    },
+    /// `left_inverse`: the layout is not injective, and its modes that move have `size` indices,
+    /// more than the `limit` up to which a quasi-inverse is searched for by value.
+    SearchSize {
+        /// The number of indices to search over.
+        size: isize,
+        /// `algebra::BY_VALUE_LIMIT`.
+        limit: isize,
     },
     /// `left_inverse`: no layout maps every offset of the layout back to its index (the search
     /// over every layout of at least `cosize` elements, mode by mode, found none).
@@ -286,7 +295,13 @@ impl Inadmissible {
                 .num(second)
                 .text(" both map to offset ")
                 .num(offset)
-                .text(", so the layout is not injective"),
+                .text(", and no layout maps each offset to an index that reaches it"),
+            Inadmissible::SearchSize { size, limit } => m
+                .text("the layout is not injective, and its ")
+                .num(size)
+                .text(" indices are more than the ")
+                .num(limit)
+                .text(" up to which a quasi-inverse is searched for by value"),
             Inadmissible::NoLeftInverse { cosize } => m
                 .text("no layout of ")
                 .num(cosize)

@@ -3,7 +3,10 @@
 use super::admissible::Inadmissible;
 use super::coalesce::coalesce;
 use super::composition::{BY_VALUE_LIMIT, composition, flagged};
-use super::inverse_search::{EFFORT_LIMIT, Flat, Offsets, largest_right_inverse, left_inverse_by_value};
+use super::inverse_search::{
+    EFFORT_LIMIT, Flat, Offsets, Preimages, QUASI_EFFORT_LIMIT, largest_right_inverse, left_inverse_by_value,
+    quasi_inverse_by_value,
+};
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
 use crate::dynamic::int_tuple::Node;
@@ -128,18 +131,23 @@ const fn is_static(l: &DynLayout) -> bool {
 }
 
 /// `left_inverse(layout)`: a layout `L` with `L(layout(i)) == i` for every `i` in its domain and
-/// `size(L) >= cosize(layout)` (CuTe's quasi-inverse where modes do not move: for a layout with
-/// stride-0 modes, `layout(L(layout(i))) == layout(i)`, `i` read with those modes' coordinates at
-/// 0). Runtime strides are fine (CuTe requires static ones).
+/// `size(L) >= cosize(layout)`; for a layout that is not injective, CuTe's quasi-inverse:
+/// `layout(L(layout(i))) == layout(i)` with `L(layout(i))` in the domain (CuTe's documented
+/// postcondition; for stride-0 modes, `i` is read with their coordinates at 0). Runtime strides
+/// are fine (CuTe requires static ones).
 ///
 /// Where CuTe's answer is such a layout it is the answer (checked point by point up to
 /// [`BY_VALUE_LIMIT`](super::BY_VALUE_LIMIT) elements), and so is CuTe's fold where the sorted
 /// strides nest (each a multiple of, and at least, the span below it). Where they do not nest a
 /// left inverse may still exist (`(4,2):(1,10)` has `(10,2):(1,4)`, `(2,2):(2,3)` has
 /// `(2,3):(1,1)`): it is searched for by value over every layout, mode by mode, for layouts whose
-/// moving modes span at most `BY_VALUE_LIMIT` offsets, in a bounded number of steps. The errors
-/// say why there is none: a negative stride, two indices at one offset (not injective), or no
-/// layout found by the exhaustive search; past the bounds, the bound and its number. In a
+/// moving modes span at most `BY_VALUE_LIMIT` offsets, in a bounded number of steps. Where
+/// moving modes collide (`(_3,_2):(_1,_2)`: indices 2 and 3 both reach 2) and CuTe's answer is
+/// no quasi-inverse, every layout `L` that maps each offset to one of the indices reaching it is
+/// searched for (mode by mode, each offset's indices tried in turn; up to `BY_VALUE_LIMIT`
+/// offsets and indices and 2^18 steps). The errors say why there is none: a negative stride, two
+/// indices at one offset with no quasi-inverse, or no layout found by the exhaustive search;
+/// past the bounds, the bound and its number. In a
 /// constant (the generic static path, `layout::computed`) rustc stops an evaluation after about
 /// two million steps (`long_running_const_eval`), which a long search can reach: that is then a
 /// compile error there, while `layout!` (evaluated natively) answers.
@@ -150,10 +158,15 @@ const fn is_static(l: &DynLayout) -> bool {
 /// assert_eq!(left_inverse(&l).unwrap().to_string(), "(_3,_2):(_2,_1)");
 /// let l = "(2,2):(2,3)".parse().unwrap();
 /// assert_eq!(left_inverse(&l).unwrap().to_string(), "(2,3):(1,1)");
-/// let bad = "(_3,_2):(_1,_2)".parse().unwrap();
+/// // Not injective: L maps 2 to index 3, which reaches 2 too (CuTe's (_2,_2):(_1,_3) has 4
+/// // elements, short of offset 4).
+/// let l = "(_3,_2):(_1,_2)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(_2,_2,_2):(_1,_3,_5)");
+/// let bad = "(5,3):(2,3)".parse().unwrap();
 /// assert_eq!(
 ///     left_inverse(&bad).unwrap_err().to_string(),
-///     "left_inverse: indices 2 and 3 both map to offset 2, so the layout is not injective"
+///     "left_inverse: indices 3 and 10 both map to offset 6, and no layout maps each offset to an index \
+///      that reaches it"
 /// );
 /// ```
 pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
@@ -168,11 +181,39 @@ pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
     }
     match left_inverse_with(layout, true) {
         Err(LayoutError::Inadmissible { why: Inadmissible::NotNested { .. }, .. }) => {
-            let offsets = tri!(Offsets::of(&Leaves::of(layout)));
-            let found = tri!(left_inverse_by_value(&offsets, EFFORT_LIMIT));
-            coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false)))
+            match Offsets::of(&Leaves::of(layout)) {
+                Ok(offsets) => {
+                    let found = tri!(left_inverse_by_value(&offsets, EFFORT_LIMIT));
+                    coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false)))
+                }
+                Err(LayoutError::Inadmissible { why: Inadmissible::Collision { .. }, .. }) => {
+                    quasi_inverse(layout)
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Err(LayoutError::Inadmissible { why: Inadmissible::NotInjective { .. }, .. }) => {
+            quasi_inverse(layout)
         }
         r => r,
+    }
+}
+
+/// CuTe's quasi-inverse of a layout that is not injective (its moving modes collide), searched
+/// for by value: `L` maps each offset to one of the indices that reach it.
+const fn quasi_inverse(layout: &DynLayout) -> R<DynLayout> {
+    let pre = tri!(Preimages::of(&Leaves::of(layout)));
+    if let Some(found) = tri!(quasi_inverse_by_value(&pre, QUASI_EFFORT_LIMIT)) {
+        let r = tri!(coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false))));
+        // The search's equations are the definition; the check (one pass over the layout) keeps
+        // a slip in it a refusal, never a wrong answer.
+        if is_quasi_inverse(layout, &r) {
+            return Ok(r);
+        }
+    }
+    match pre.collision() {
+        Some((offset, first, second)) => Err(inadmissible(Inadmissible::Collision { offset, first, second })),
+        None => Err(inadmissible(Inadmissible::NoLeftInverse { cosize: layout.cosize().value })),
     }
 }
 

@@ -11,13 +11,17 @@
 use super::R;
 use super::admissible::Inadmissible;
 use super::composition::BY_VALUE_LIMIT;
-use super::lattice::{Row, System, UNKNOWNS};
+use super::lattice::{Determined, Overflow, Row, System, UNKNOWNS};
 use super::leaves::Leaves;
 use crate::dynamic::{DynInt, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
 /// The most steps (evaluations of the layout, or equations) a search takes.
 pub(crate) const EFFORT_LIMIT: isize = 1 << 20;
+
+/// The most steps the quasi-inverse search takes (each tries an index for an offset, or reads
+/// an offset the strides fix).
+pub(crate) const QUASI_EFFORT_LIMIT: isize = 1 << 18;
 
 const LIMIT: usize = BY_VALUE_LIMIT as usize;
 
@@ -355,6 +359,26 @@ impl Strides {
         if !any {
             return Ok(rhs == 0);
         }
+        // One unknown that no other equation reads: the equation pins it alone.
+        let mut t = 0;
+        while t <= j && eq[t] == 0 {
+            t += 1;
+        }
+        if self.sys.reads_only_before(t) && Self::only(&eq, t, j) {
+            if rhs % eq[t] != 0 {
+                return Ok(false);
+            }
+            let v = rhs / eq[t];
+            if v < isize::MIN as i128 || v > isize::MAX as i128 {
+                return Err(effort());
+            }
+            self.d[t] = v as isize;
+            self.free &= !(1 << t);
+            if self.free != 0 && self.sys.rank() == self.free.count_ones() as usize {
+                return self.pin();
+            }
+            return Ok(true);
+        }
         eq[UNKNOWNS] = rhs;
         match self.sys.add(eq) {
             Ok(true) => {}
@@ -365,6 +389,52 @@ impl Strides {
             return self.pin();
         }
         Ok(true)
+    }
+
+    /// Whether `eq` reads unknown `t` and none after it up to `j`.
+    const fn only(eq: &Row, t: usize, j: usize) -> bool {
+        let mut k = t + 1;
+        while k <= j {
+            if eq[k] != 0 {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// The value `sum_t row[t] * d_t` (strides `t <= j`) if every stride it reads is pinned.
+    const fn value(&self, row: &Row, j: usize) -> Option<i128> {
+        let (mut v, mut t) = (0i128, 0);
+        while t <= j {
+            if row[t] != 0 {
+                if self.free & (1 << t) != 0 {
+                    return None;
+                }
+                v += row[t] * self.d[t] as i128;
+            }
+            t += 1;
+        }
+        Some(v)
+    }
+
+    /// What the equations fix of `sum_t row[t] * d_t` (strides `t <= j`) where it reads strides
+    /// not yet pinned.
+    const fn determined(&self, row: &Row, j: usize) -> Result<Determined, Overflow> {
+        let mut eq = [0i128; UNKNOWNS + 1];
+        let (mut known, mut t) = (0i128, 0);
+        while t <= j {
+            if self.free & (1 << t) != 0 {
+                eq[t] = row[t];
+            } else {
+                known += row[t] * self.d[t] as i128;
+            }
+            t += 1;
+        }
+        match self.sys.determined(&eq) {
+            Ok(Determined::Value(v)) => Ok(Determined::Value(v + known)),
+            r => r,
+        }
     }
 
     /// Give the unknowns the values of an integer solution of `sys` (the only one when they are
@@ -562,6 +632,330 @@ impl LeftSearch<'_> {
         next.period[next.j] = big;
         next.strides = st;
         Ok(Some(next))
+    }
+}
+
+// ---- quasi-inverse ----------------------------------------------------------------------------
+
+/// The offsets of a layout that is not injective, each with the indices that reach it: CuTe's
+/// quasi-inverse `L` (`layout(L(layout(i))) == layout(i)`) maps each offset to any one of them.
+pub(crate) struct Preimages {
+    /// Every mode of the layout, to evaluate it at any index.
+    layout: Flat,
+    /// Its size.
+    size: isize,
+    /// Its largest offset.
+    max: isize,
+    /// The distinct offsets, in increasing order (`count` of them).
+    offsets: [u16; LIMIT],
+    count: usize,
+    /// By position in `offsets`: that offset's indices are `index[first[k]..first[k + 1]]`.
+    first: [u16; LIMIT + 1],
+    /// The enumerated indices grouped by offset, increasing within one.
+    index: [u16; LIMIT],
+    /// The first offset reached twice and two indices that reach it (the error if there is no
+    /// quasi-inverse).
+    collision: Option<(isize, isize, isize)>,
+}
+
+impl Preimages {
+    /// The preimages of `l`'s offsets among its indices when it has at most [`BY_VALUE_LIMIT`]
+    /// of them, otherwise among the indices whose coordinates in the modes that do not move are
+    /// 0 (enough for a layout whose moving modes are injective, a subset of the answers
+    /// otherwise), or why the search cannot run: a negative stride, more than
+    /// [`BY_VALUE_LIMIT`] offsets or indices to enumerate.
+    pub(crate) const fn of(l: &Leaves) -> R<Preimages> {
+        let layout = Flat::of(l);
+        // The modes to enumerate, each with its stride in the layout's index space.
+        let mut sub = Flat { n: 0, s: [1; MAX_NODES], d: [0; MAX_NODES] };
+        let mut at = [0isize; MAX_NODES];
+        let whole = layout.size().is_some();
+        let (mut pre, mut size, mut max, mut k) = (1isize, 1isize, 0isize, 0);
+        while k < layout.n {
+            let (s, d) = (layout.s[k], layout.d[k]);
+            if s > 1 && d < 0 {
+                return Err(inadmissible(Inadmissible::NegativeStride { mode: k, stride: d }));
+            }
+            if whole || (s > 1 && d != 0) {
+                sub.s[sub.n] = s;
+                sub.d[sub.n] = d;
+                at[sub.n] = pre;
+                sub.n += 1;
+            }
+            max = max.saturating_add((s - 1).saturating_mul(d));
+            pre = pre.saturating_mul(s);
+            size = pre;
+            k += 1;
+        }
+        if max >= BY_VALUE_LIMIT {
+            return Err(inadmissible(Inadmissible::SearchLimit { cosize: max + 1, limit: BY_VALUE_LIMIT }));
+        }
+        let Some(n) = sub.size() else {
+            return Err(inadmissible(Inadmissible::SearchSize { size, limit: BY_VALUE_LIMIT }));
+        };
+        let mut out = Preimages {
+            layout,
+            size,
+            max,
+            offsets: [0; LIMIT],
+            count: 0,
+            first: [0; LIMIT + 1],
+            index: [0; LIMIT],
+            collision: None,
+        };
+        // Counting sort by offset: how many indices reach each offset, then where each starts.
+        let mut start = [0u16; LIMIT + 1];
+        let mut i = 0;
+        while i < n {
+            start[sub.at(i) as usize + 1] += 1;
+            i += 1;
+        }
+        let mut o = 0;
+        while o <= max as usize {
+            if start[o + 1] > 0 {
+                out.offsets[out.count] = o as u16;
+                out.first[out.count] = start[o];
+                out.count += 1;
+            }
+            start[o + 1] += start[o];
+            o += 1;
+        }
+        out.first[out.count] = n as u16;
+        let mut i = 0;
+        while i < n {
+            let o = sub.at(i) as usize;
+            let x = colex(&sub.s, &at, sub.n, i);
+            if out.collision.is_none() && start[o] as usize > out.first_of(o) {
+                out.collision = Some((o as isize, out.index[out.first_of(o)] as isize, x));
+            }
+            out.index[start[o] as usize] = x as u16;
+            start[o] += 1;
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// Where offset `o`'s indices start in `index` (`o` reached; a binary search of `offsets`).
+    const fn first_of(&self, o: usize) -> usize {
+        let (mut lo, mut hi) = (0, self.count);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if self.offsets[mid] as usize <= o {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        self.first[lo] as usize
+    }
+
+    /// The first offset reached twice and two of its indices, if the layout is not injective.
+    pub(crate) const fn collision(&self) -> Option<(isize, isize, isize)> {
+        self.collision
+    }
+
+    /// Whether index `x` of the layout reaches offset `o`.
+    const fn reaches(&self, x: i128, o: isize) -> bool {
+        x >= 0 && x < self.size as i128 && self.layout.at(x as isize) == o
+    }
+}
+
+/// A layout `L` with `layout(L(o)) == o` and `L(o)` in the layout's domain for every offset `o` of
+/// the layout, with `size(L)` above its largest offset (CuTe's quasi-inverse, for a layout that is
+/// not injective), or `Ok(None)` if there is none.
+///
+/// `L`'s extents are searched for depth first from the fastest (a mixed radix, its last digit
+/// unbounded: `L` extends its last mode), and for a given radix `L(o)` is linear in `L`'s
+/// strides, the digits of `o` its coefficients: each offset, in increasing order, either has its
+/// value fixed by the strides the offsets before it pinned (it must then be one of its indices) or
+/// adds an equation, and then each of its indices is tried. The offsets below a radix's product
+/// have the same equations in every radix it starts, so one whose equations contradict each other
+/// ends the subtree, and an offset at which every way of reading the offsets fails bounds the
+/// next extent. Past `limit` steps: [`Inadmissible::SearchEffort`].
+pub(crate) const fn quasi_inverse_by_value(pre: &Preimages, limit: isize) -> R<Option<Found>> {
+    // Offset 0 is index 0's; its equation is 0 == 0.
+    let top = Radix { n: 0, e: [1; UNKNOWNS], p: 1 };
+    let mut s = QuasiSearch { pre, steps: 0, limit, deepest: 0 };
+    s.node(&top, 1, &Strides::new())
+}
+
+/// `L`'s extents so far: `e[..n]`, of product `p`; digit `n` is unbounded.
+#[derive(Clone, Copy)]
+struct Radix {
+    n: usize,
+    e: [isize; UNKNOWNS],
+    p: isize,
+}
+
+impl Radix {
+    /// The equation `L(o) == x`: the digits of `o`, then `x`.
+    const fn row(&self, o: isize, x: isize) -> Row {
+        let mut row = [0i128; UNKNOWNS + 1];
+        let (mut rest, mut t) = (o, 0);
+        while t < self.n {
+            row[t] = (rest % self.e[t]) as i128;
+            rest /= self.e[t];
+            t += 1;
+        }
+        row[self.n] = rest as i128;
+        row[UNKNOWNS] = x as i128;
+        row
+    }
+}
+
+/// What to do with a way of reading the offsets that holds.
+#[derive(Clone, Copy)]
+enum Then {
+    /// The radix as it is, its last digit unbounded: solve for the strides.
+    Complete,
+    /// The radix with next extent `f` (the offsets read are those below `p * f`): search below
+    /// it, then go on to `f + 1` while `p * f` stays within `bound`.
+    Extend { f: isize, bound: isize },
+}
+
+struct QuasiSearch<'a> {
+    pre: &'a Preimages,
+    steps: isize,
+    limit: isize,
+    /// The furthest offset (by position) at which a way of reading all of them failed.
+    deepest: usize,
+}
+
+impl QuasiSearch<'_> {
+    const fn spend(&mut self) -> R<()> {
+        self.steps += 1;
+        if self.steps > self.limit {
+            return Err(inadmissible(Inadmissible::SearchEffort { steps: self.limit }));
+        }
+        Ok(())
+    }
+
+    /// The search below radix `rx`, the offsets before position `start` read into `st`.
+    const fn node(&mut self, rx: &Radix, start: usize, st: &Strides) -> R<Option<Found>> {
+        if rx.n + 1 >= UNKNOWNS {
+            // Unreachable: extents of at least 2 below 2^14 offsets are at most 14.
+            return Err(effort());
+        }
+        let mut st = *st;
+        st.free |= 1 << rx.n;
+        let count = self.pre.count;
+        self.deepest = start;
+        if let Some(f) = tri!(self.feed(rx, start, count, st, Then::Complete)) {
+            return Ok(Some(f));
+        }
+        // An extent past the offset at which every way failed would meet the same failure.
+        let bound =
+            if self.deepest >= count { self.pre.max } else { self.pre.offsets[self.deepest] as isize };
+        if rx.p * 2 > bound {
+            return Ok(None);
+        }
+        let end = self.below(start, rx.p * 2);
+        self.feed(rx, start, end, st, Then::Extend { f: 2, bound })
+    }
+
+    /// The first position at or after `k` whose offset is at least `o`.
+    const fn below(&self, mut k: usize, o: isize) -> usize {
+        while k < self.pre.count && (self.pre.offsets[k] as isize) < o {
+            k += 1;
+        }
+        k
+    }
+
+    /// Read the offsets at positions `k..end` into `st` in every consistent way, each followed
+    /// by `then`. Every way that reads them goes on (`Then::Extend`) to the next extent with the
+    /// offsets it adds, so the offsets below are read once per way; a way that fails stops there,
+    /// as the larger extents would fail with it.
+    const fn feed(
+        &mut self,
+        rx: &Radix,
+        mut k: usize,
+        mut end: usize,
+        mut st: Strides,
+        mut then: Then,
+    ) -> R<Option<Found>> {
+        loop {
+            while k < end {
+                tri!(self.spend());
+                let o = self.pre.offsets[k] as isize;
+                let row = rx.row(o, 0);
+                // `L(o)` as the strides fix it, if they do: it must be one of `o`'s indices.
+                let fixed = match st.value(&row, rx.n) {
+                    Some(v) => Some(v),
+                    None => match st.determined(&row, rx.n) {
+                        Ok(Determined::Free) => None,
+                        Ok(Determined::Value(v)) => Some(v),
+                        Ok(Determined::Never) => return Ok(self.failed(k, then)),
+                        Err(_) => return Err(effort()),
+                    },
+                };
+                if let Some(v) = fixed {
+                    if !self.pre.reaches(v, o) {
+                        return Ok(self.failed(k, then));
+                    }
+                    k += 1;
+                    continue;
+                }
+                // The equation is new: each of `o`'s indices is a way of its own.
+                let (mut x, last) = (self.pre.first[k] as usize, self.pre.first[k + 1] as usize);
+                while x < last {
+                    tri!(self.spend());
+                    let mut s = st;
+                    let mut r = row;
+                    r[UNKNOWNS] = self.pre.index[x] as i128;
+                    if tri!(s.equate(&r, rx.n))
+                        && let Some(f) = tri!(self.feed(rx, k + 1, end, s, then))
+                    {
+                        return Ok(Some(f));
+                    }
+                    x += 1;
+                }
+                return Ok(self.failed(k, then));
+            }
+            match then {
+                Then::Complete => {
+                    if st.free != 0 && !tri!(st.pin()) {
+                        // No failure at an offset: no bound on the next extent from this way.
+                        self.deepest = self.pre.count;
+                        return Ok(None);
+                    }
+                    let mut f = Found::new();
+                    let mut t = 0;
+                    while t < rx.n {
+                        f.e[t] = rx.e[t];
+                        t += 1;
+                    }
+                    f.e[rx.n] = self.pre.max / rx.p + 1;
+                    f.n = rx.n + 1;
+                    f.d = st.d;
+                    return Ok(Some(f));
+                }
+                Then::Extend { f, bound } => {
+                    let mut next = *rx;
+                    next.e[next.n] = f;
+                    next.n += 1;
+                    next.p *= f;
+                    if let Some(found) = tri!(self.node(&next, end, &st)) {
+                        return Ok(Some(found));
+                    }
+                    // The same way with extent f + 1: only the offsets it adds are new.
+                    if rx.p * (f + 1) > bound {
+                        return Ok(None);
+                    }
+                    then = Then::Extend { f: f + 1, bound };
+                    end = self.below(end, rx.p * (f + 1));
+                }
+            }
+        }
+    }
+
+    /// A way of reading the offsets failed at position `k`.
+    const fn failed(&mut self, k: usize, then: Then) -> Option<Found> {
+        if let Then::Complete = then
+            && k > self.deepest
+        {
+            self.deepest = k;
+        }
+        None
     }
 }
 

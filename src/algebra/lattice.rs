@@ -51,6 +51,28 @@ const fn checked_combine(a: i128, x: i128, b: i128, y: i128) -> Result<i128, Ove
     add(p, q)
 }
 
+/// What a system's equations fix of a linear form ([`System::determined`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Determined {
+    /// Nothing: the form is independent of the equations.
+    Free,
+    /// This value.
+    Value(i128),
+    /// A value that is no integer: no integer solution gives the form any value.
+    Never,
+}
+
+/// `gcd(a, b) > 0` of two numbers not both 0.
+const fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a as i128
+}
+
 /// `(g, x, y)` with `g = gcd(a, b) > 0` and `a * x + b * y == g` (`a`, `b` not both 0).
 const fn bezout(a: i128, b: i128) -> Result<(i128, i128, i128), Overflow> {
     let (mut r0, mut r1) = (a, b);
@@ -74,6 +96,24 @@ const fn bezout(a: i128, b: i128) -> Result<(i128, i128, i128), Overflow> {
 impl System {
     pub(crate) const fn new() -> Self {
         System { rows: 0, width: 0, lead: [0; UNKNOWNS], a: [[0; UNKNOWNS + 1]; UNKNOWNS] }
+    }
+
+    /// Whether no equation reads unknown `c` or any after it.
+    pub(crate) const fn reads_only_before(&self, c: usize) -> bool {
+        c >= self.width || {
+            let mut r = 0;
+            while r < self.rows {
+                let mut k = c;
+                while k < self.width {
+                    if self.a[r][k] != 0 {
+                        return false;
+                    }
+                    k += 1;
+                }
+                r += 1;
+            }
+            true
+        }
     }
 
     /// The number of independent equations.
@@ -141,9 +181,62 @@ impl System {
         Ok(v[UNKNOWNS] == 0)
     }
 
+    /// What the equations say of `sum_t v[t] * x_t` (`v`'s right-hand side ignored), without
+    /// changing them: `Free` if `v` is independent of them (any value keeps a rational
+    /// solution), else the one value they fix (`Value`), or `Never` where that is no integer.
+    pub(crate) const fn determined(&self, v: &Row) -> Result<Determined, Overflow> {
+        // Fraction-free elimination of v's coefficients by the rows, the right-hand side kept as
+        // `scale * value + rest`: once the coefficients are 0, `scale * value + rest == 0`.
+        let mut v = *v;
+        let (mut scale, mut rest) = (1i128, 0i128);
+        let mut r = 0;
+        let mut c = 0;
+        while c < UNKNOWNS {
+            if v[c] == 0 {
+                c += 1;
+                continue;
+            }
+            while r < self.rows && self.lead[r] < c {
+                r += 1;
+            }
+            if r == self.rows || self.lead[r] != c {
+                return Ok(Determined::Free);
+            }
+            // v <- (a/g) * v - (v_c/g) * row: v's coefficient at c becomes 0.
+            let row = &self.a[r];
+            let g = gcd(row[c], v[c]);
+            let (p, q) = (row[c] / g, v[c] / g);
+            let mut k = c;
+            while k < UNKNOWNS {
+                v[k] = match checked_combine(p, v[k], -q, row[k]) {
+                    Ok(t) => t,
+                    Err(e) => return Err(e),
+                };
+                k += 1;
+            }
+            scale = match mul(p, scale) {
+                Ok(t) => t,
+                Err(e) => return Err(e),
+            };
+            rest = match checked_combine(p, rest, -q, row[UNKNOWNS]) {
+                Ok(t) => t,
+                Err(e) => return Err(e),
+            };
+            c += 1;
+        }
+        // `scale * value + rest == 0`.
+        if rest % scale != 0 {
+            return Ok(Determined::Never);
+        }
+        Ok(Determined::Value(-rest / scale))
+    }
+
     /// An integer solution (the unknowns no equation constrains set as the column operations
     /// leave them, 0 in the triangular form), or `None` if there is none.
     pub(crate) const fn solve(&self) -> Result<Option<[i128; UNKNOWNS]>, Overflow> {
+        if let Some(x) = self.unique() {
+            return x;
+        }
         let (n, w) = (self.rows, self.width);
         let mut m = self.a;
         // q: the column operations (x = q y).
@@ -223,6 +316,53 @@ impl System {
             r += 1;
         }
         Ok(Some(x))
+    }
+}
+
+impl System {
+    /// Where every unknown an equation reads is some row's lead (the rational solution is
+    /// unique, the usual case in the searches): that solution by back substitution, `None` in
+    /// it if it is no integer. `None` where unknowns are left open.
+    #[allow(clippy::type_complexity)]
+    const fn unique(&self) -> Option<Result<Option<[i128; UNKNOWNS]>, Overflow>> {
+        let (mut used, mut leads, mut r) = (0u32, 0u32, 0);
+        while r < self.rows {
+            leads |= 1 << self.lead[r];
+            let mut c = 0;
+            while c < self.width {
+                if self.a[r][c] != 0 {
+                    used |= 1 << c;
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        if used != leads {
+            return None;
+        }
+        let mut x = [0i128; UNKNOWNS];
+        let mut r = self.rows;
+        while r > 0 {
+            r -= 1;
+            let c = self.lead[r];
+            let mut rest = self.a[r][UNKNOWNS];
+            let mut k = c + 1;
+            while k < self.width {
+                rest = match mul(self.a[r][k], x[k]) {
+                    Ok(v) => match rest.checked_sub(v) {
+                        Some(t) => t,
+                        None => return Some(Err(Overflow)),
+                    },
+                    Err(e) => return Some(Err(e)),
+                };
+                k += 1;
+            }
+            if rest % self.a[r][c] != 0 {
+                return Some(Ok(None));
+            }
+            x[c] = rest / self.a[r][c];
+        }
+        Some(Ok(Some(x)))
     }
 }
 

@@ -24,6 +24,7 @@ exact property behind each verdict.
 """
 
 import argparse
+import itertools
 import os
 import random
 import re
@@ -1442,13 +1443,42 @@ def left_points(L):
     return sorted(seen.items())
 
 
+# The most choices of one index per offset tried for a quasi-inverse (past it the truth is "?").
+QUASI_CHOICES = 4096
+
+
+def quasi_inverse_exists(L):
+    """Whether a layout whose moving modes collide has CuTe's quasi-inverse: a layout R mapping
+    each offset to one of the indices (over the whole domain) that reach it. Every choice of one
+    index per offset is tried with left_inverse_exists; None past QUASI_CHOICES choices."""
+    pre = {}
+    for i, o in enumerate(offs(L.pairs())):
+        pre.setdefault(o, []).append(i)
+    offsets = sorted(pre)
+    n = 1
+    for o in offsets:
+        n *= len(pre[o]) if o != 0 else 1
+        if n > QUASI_CHOICES:
+            return None
+    for pick in itertools.product(*[[0] if o == 0 else pre[o] for o in offsets]):
+        if left_inverse_exists(list(zip(offsets, pick))):
+            return True
+    return False
+
+
 def check_left_inverse(L):
     lo = offs(L.pairs())
     injective = len(set(lo)) == len(lo)
 
     def none_or_some():
         pts = left_points(L)
-        return "none" if pts is None or not left_inverse_exists(pts) else None
+        if pts is not None:
+            return None if left_inverse_exists(pts) else "none"
+        if min(lo) < 0:
+            return "none"
+        # The moving modes collide: CuTe's postcondition is the quasi-inverse.
+        q = quasi_inverse_exists(L)
+        return "?" if q is None else (None if q else "none")
 
     def chk(r):
         R = as_layout(r)
