@@ -1,7 +1,8 @@
 //! The typed runtime algebra on the loops of CuTe's anchor `../shared/anchors/cute_dyn_algebra.cpp`
 //! (the operations of `benches/algebra.rs`, from `benches/anchor/ops.rs`), with the operation and
 //! the iteration count from the command line, for instruction counting next to CuTe's
-//! (`tools/algebra_counts.sh`): `algebra_counts OP ITERS`.
+//! (`tools/algebra_counts.sh`): `algebra_counts OP ITERS`. The loop's wall-clock time per operation
+//! goes to stderr (`ns/op N`), as CuTe's loops in `tools/algebra_counts/cute.cpp` report theirs.
 
 #[path = "../benches/anchor/ops.rs"]
 mod ops;
@@ -18,6 +19,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let iters: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
     let mn = black_box(ops::extents());
+    let t0 = std::time::Instant::now();
     let acc = match args.get(1).map(String::as_str) {
         Some("composition") => run(iters, |i| ops::composition(&mn, i)),
         Some("logical_divide") => run(iters, |i| ops::logical_divide(&mn, i)),
@@ -30,5 +32,8 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if iters > 0 {
+        eprintln!("ns/op {:.4}", t0.elapsed().as_secs_f64() * 1e9 / iters as f64);
+    }
     println!("{acc}");
 }

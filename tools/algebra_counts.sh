@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Instructions per operation of the typed runtime algebra next to CuTe's, on the loops of the anchor
+# The typed runtime algebra next to CuTe, on the loops of the anchor
 # ../shared/anchors/cute_dyn_algebra.cpp (tools/algebra_counts/cute.cpp, g++ -O2; and
-# examples/algebra_counts.rs, --release, whose operations are benches/anchor/ops.rs), counted by
-# callgrind: reproducible where wall-clock time on a shared machine is not. Each loop runs at two
-# iteration counts; the difference over the extra iterations is one operation with its share of
-# the loop, without start-up. Where `perf` can count user-mode cycles, also cycles per operation
-# (each process's own cycles, so other load matters little; not a wall-clock figure).
+# examples/algebra_counts.rs, --release, whose operations are benches/anchor/ops.rs), in one run:
+# - instructions per operation, counted by callgrind (reproducible where time on a shared machine
+#   is not): each loop runs at two iteration counts, and the difference over the extra iterations
+#   is one operation with its share of the loop, without start-up;
+# - wall-clock time per operation: CuTe's loop and ours run in turn, ROUNDS times each (5 million
+#   operations a run, the anchor's count), and the table gives the median and the minimum of each
+#   side and the ratio of the medians. Interleaving makes both sides meet the same load; the
+#   median of several runs keeps one disturbed run from deciding the figure.
 #
 #   bash tools/algebra_counts.sh     # needs valgrind and the oracle (tools/oracle/include.sh)
 set -euo pipefail
@@ -18,23 +21,32 @@ cargo build --release -q --example algebra_counts
 # shellcheck disable=SC2086
 g++ -std=c++17 -O2 $CUTE_INC tools/algebra_counts/cute.cpp -o "$out/cute"
 ours=target/release/examples/algebra_counts
-N1=${N1:-2000} N2=${N2:-12000} CYCLES_N=${CYCLES_N:-50000000}
+N1=${N1:-2000} N2=${N2:-12000} ITERS=${ITERS:-5000000} ROUNDS=${ROUNDS:-9}
 ir() { # binary op iters
   valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$1" "$2" "$3" 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-cycles() { # binary op: cycles per operation, or - without perf
-  perf stat -x, -e cycles:u "$1" "$2" "$CYCLES_N" 2>&1 >/dev/null |
-    awk -F, -v n="$CYCLES_N" '/cycles/ && $1 ~ /^[0-9]+$/ { printf "%.2f", $1 / n; f = 1 } END { if (!f) printf "-" }'
-}
-div() { python3 -c "import sys; a, b = sys.argv[1:]; print(f'{float(a)/float(b):.2f}' if '-' not in (a, b) else '-')" "$1" "$2"; }
 per_op() { # binary op
   python3 -c "print(f'{($(ir "$1" "$2" "$N2") - $(ir "$1" "$2" "$N1")) / ($N2 - $N1):.1f}')"
 }
-printf '%-24s %8s %8s %6s   %8s %8s %6s\n' operation 'CuTe Ir' 'ours Ir' ratio 'CuTe cy' 'ours cy' ratio
+ns() { # binary op: one timed run's ns per operation
+  "$1" "$2" "$ITERS" 2>&1 >/dev/null | sed -n 's/^ns\/op \([0-9.]*\)$/\1/p'
+}
+stats() { # "median min" of the numbers on stdin
+  python3 -c 'import statistics, sys; v = [float(x) for x in sys.stdin.read().split()]; print(f"{statistics.median(v):.2f} {min(v):.2f}")'
+}
+printf '%-22s %7s %7s %5s   %9s %9s %9s %9s %5s\n' operation 'CuTe Ir' 'ours Ir' ratio \
+  'CuTe med' 'CuTe min' 'ours med' 'ours min' ratio
 for op in composition logical_divide:logical_divide logical_divide:logical_divide_static complement; do
   cute_op=${op%%:*} ours_op=${op##*:}
   ci=$(per_op "$out/cute" "$cute_op") oi=$(per_op "$ours" "$ours_op")
-  cc=$(cycles "$out/cute" "$cute_op") oc=$(cycles "$ours" "$ours_op")
-  printf '%-24s %8s %8s %6s   %8s %8s %6s\n' "$ours_op" "$ci" "$oi" "$(div "$oi" "$ci")" "$cc" "$oc" "$(div "$oc" "$cc")"
+  : > "$out/c" ; : > "$out/o"
+  for _ in $(seq "$ROUNDS"); do
+    ns "$out/cute" "$cute_op" >> "$out/c"
+    ns "$ours" "$ours_op" >> "$out/o"
+  done
+  read -r cm cn < <(stats < "$out/c")
+  read -r om on < <(stats < "$out/o")
+  printf '%-22s %7s %7s %5s   %9s %9s %9s %9s %5s\n' "$ours_op" "$ci" "$oi" \
+    "$(python3 -c "print(f'{$oi/$ci:.2f}')")" "$cm" "$cn" "$om" "$on" "$(python3 -c "print(f'{$om/$cm:.2f}')")"
 done

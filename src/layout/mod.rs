@@ -227,6 +227,16 @@ where
     Layout { shape, stride: stride.into_stride(&shape) }
 }
 
+/// The error of a layout whose size (first) or cosize does not fit its integer types.
+#[cold]
+fn too_small(size_fits: bool, size: isize, cosize: isize) -> LayoutError {
+    if size_fits {
+        LayoutError::TypeTooSmall { what: "cosize", value: cosize }
+    } else {
+        LayoutError::TypeTooSmall { what: "size", value: size }
+    }
+}
+
 impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
     /// Compile-time checks of the static integers: every static extent positive, and for a fully
     /// static layout a size and cosize that fit in `isize`. Referenced by every constructor, so a
@@ -275,11 +285,12 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         cosize: isize,
     ) -> Result<Self, LayoutError> {
         let () = Self::STATIC_CHECK;
-        if <S::Size as Int>::try_from_value(size).is_none() {
-            return Err(LayoutError::TypeTooSmall { what: "size", value: size });
-        }
-        if <CosizeOut<S, D> as Int>::try_from_value(cosize).is_none() {
-            return Err(LayoutError::TypeTooSmall { what: "cosize", value: cosize });
+        // Both tests, then one branch: where both read one runtime value (a compact layout's size
+        // and cosize), the optimizer merges them into one comparison.
+        let size_fits = <S::Size as Int>::try_from_value(size).is_some();
+        let cosize_fits = <CosizeOut<S, D> as Int>::try_from_value(cosize).is_some();
+        if !(size_fits & cosize_fits) {
+            return Err(too_small(size_fits, size, cosize));
         }
         Ok(Layout { shape, stride })
     }

@@ -549,7 +549,8 @@ where
     if cotarget.checked_add(top).is_none() {
         return false;
     }
-    (shape[count], stride[count]) = (cotarget / top + (cotarget % top != 0) as isize, top);
+    // ceil(M / top) for M >= 1, without testing a remainder.
+    (shape[count], stride[count]) = ((cotarget - 1) / top + 1, top);
     true
 }
 

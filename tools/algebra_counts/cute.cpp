@@ -1,8 +1,10 @@
 // The algebra loops of ../shared/anchors/cute_dyn_algebra.cpp (same inputs, same per-operation
 // work), with the operation and the iteration count from the command line, for instruction
 // counting (tools/algebra_counts.sh): `cute OP ITERS`, OP one of composition, logical_divide,
-// complement.
+// complement. The loop's wall-clock time per operation goes to stderr (`ns/op N`), for the
+// script's interleaved timing.
 #include <cute/layout.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -21,6 +23,7 @@ int main(int argc, char** argv) {
   const char* op = argc > 1 ? argv[1] : "";
   long iters = argc > 2 ? atol(argv[2]) : 0;
   long acc = 0;
+  auto t0 = std::chrono::steady_clock::now();
   if (!strcmp(op, "composition")) {
     acc = run(iters, [&](long i) {
       auto A = make_layout(make_shape(m[i & 1023] * 4, n[i & 1023] * 4), make_stride(1, m[i & 1023] * 4));
@@ -45,5 +48,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: cute composition|logical_divide|complement ITERS\n");
     return 2;
   }
+  auto t1 = std::chrono::steady_clock::now();
+  if (iters > 0) fprintf(stderr, "ns/op %.4f\n", std::chrono::duration<double, std::nano>(t1 - t0).count() / iters);
   printf("%ld\n", acc);
 }
