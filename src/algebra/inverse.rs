@@ -186,22 +186,28 @@ pub const fn left_inverse(layout: &DynLayout) -> R<DynLayout> {
                     let found = tri!(left_inverse_by_value(&offsets, EFFORT_LIMIT));
                     coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false)))
                 }
-                Err(LayoutError::Inadmissible { why: Inadmissible::Collision { .. }, .. }) => {
-                    quasi_inverse(layout)
-                }
-                Err(e) => Err(e),
+                Err(e) => quasi_inverse(layout, e),
             }
         }
-        Err(LayoutError::Inadmissible { why: Inadmissible::NotInjective { .. }, .. }) => {
-            quasi_inverse(layout)
+        Err(e @ LayoutError::Inadmissible { why: Inadmissible::NotInjective { .. }, .. }) => {
+            match Offsets::of(&Leaves::of(layout)) {
+                Err(e) => quasi_inverse(layout, e),
+                // Two modes that move by one stride collide: unreachable.
+                Ok(_) => Err(e),
+            }
         }
         r => r,
     }
 }
 
-/// CuTe's quasi-inverse of a layout that is not injective (its moving modes collide), searched
-/// for by value: `L` maps each offset to one of the indices that reach it.
-const fn quasi_inverse(layout: &DynLayout) -> R<DynLayout> {
+/// CuTe's quasi-inverse of a layout whose moving modes collide, searched for by value: `L` maps
+/// each offset to one of the indices that reach it. `why` is the error of the search for a left
+/// inverse (`Offsets::of`): a `Collision` is what a quasi-inverse is searched for, and stays the
+/// error where there is none; other errors (bounds, negative strides) stand.
+const fn quasi_inverse(layout: &DynLayout, why: LayoutError) -> R<DynLayout> {
+    if !matches!(why, LayoutError::Inadmissible { why: Inadmissible::Collision { .. }, .. }) {
+        return Err(why);
+    }
     let pre = tri!(Preimages::of(&Leaves::of(layout)));
     if let Some(found) = tri!(quasi_inverse_by_value(&pre, QUASI_EFFORT_LIMIT)) {
         let r = tri!(coalesce(&tri!(tri!(found.leaves(is_static(layout))).layout(false))));
@@ -211,10 +217,7 @@ const fn quasi_inverse(layout: &DynLayout) -> R<DynLayout> {
             return Ok(r);
         }
     }
-    match pre.collision() {
-        Some((offset, first, second)) => Err(inadmissible(Inadmissible::Collision { offset, first, second })),
-        None => Err(inadmissible(Inadmissible::NoLeftInverse { cosize: layout.cosize().value })),
-    }
+    Err(why)
 }
 
 /// `layout(r(layout(i))) == layout(i)` for every `i`, with `layout(i)` in `r`'s domain and

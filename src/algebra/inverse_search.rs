@@ -653,9 +653,6 @@ pub(crate) struct Preimages {
     first: [u16; LIMIT + 1],
     /// The enumerated indices grouped by offset, increasing within one.
     index: [u16; LIMIT],
-    /// The first offset reached twice and two indices that reach it (the error if there is no
-    /// quasi-inverse).
-    collision: Option<(isize, isize, isize)>,
 }
 
 impl Preimages {
@@ -701,7 +698,6 @@ impl Preimages {
             count: 0,
             first: [0; LIMIT + 1],
             index: [0; LIMIT],
-            collision: None,
         };
         // Counting sort by offset: how many indices reach each offset, then where each starts.
         let mut start = [0u16; LIMIT + 1];
@@ -724,34 +720,11 @@ impl Preimages {
         let mut i = 0;
         while i < n {
             let o = sub.at(i) as usize;
-            let x = colex(&sub.s, &at, sub.n, i);
-            if out.collision.is_none() && start[o] as usize > out.first_of(o) {
-                out.collision = Some((o as isize, out.index[out.first_of(o)] as isize, x));
-            }
-            out.index[start[o] as usize] = x as u16;
+            out.index[start[o] as usize] = colex(&sub.s, &at, sub.n, i) as u16;
             start[o] += 1;
             i += 1;
         }
         Ok(out)
-    }
-
-    /// Where offset `o`'s indices start in `index` (`o` reached; a binary search of `offsets`).
-    const fn first_of(&self, o: usize) -> usize {
-        let (mut lo, mut hi) = (0, self.count);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if self.offsets[mid] as usize <= o {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        self.first[lo] as usize
-    }
-
-    /// The first offset reached twice and two of its indices, if the layout is not injective.
-    pub(crate) const fn collision(&self) -> Option<(isize, isize, isize)> {
-        self.collision
     }
 
     /// Whether index `x` of the layout reaches offset `o`.
