@@ -3,21 +3,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod algebra;
 mod arity;
 pub mod diagnostics;
-pub mod dynamic;
-pub mod error;
 pub mod fast_div;
 pub mod graph;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
 pub mod picture;
-pub mod swizzle;
 pub mod tensor;
-pub mod text;
 pub mod transform;
+
+// The runtime-structured core (a crate of its own, so that the `layout!` macro can run the same
+// algebra at expansion time), at the same paths as the library's own modules.
+pub use const_layout_core::{algebra, dynamic, error, eval, swizzle, text};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -8,7 +8,8 @@
 //! layout. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
 
 use const_layout::LayoutError;
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, EvalError, FUNCTIONS, Value, eval};
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::eval::{EvalError, FUNCTIONS, Value, eval};
 use const_layout::int::Int;
 use const_layout::layout;
 use const_layout::picture::{

@@ -28,7 +28,8 @@ mod complement_pc;
 use common::all_static;
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;
-use const_layout::dynamic::{DynIntTuple, DynLayout, EvalError, Value, eval};
+use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::eval::{EvalError, Value, eval};
 
 /// Failures printed per family (all are counted).
 const MAX_SHOWN: usize = 20;

@@ -24,7 +24,8 @@ mod layouts;
 mod rng;
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
-use const_layout::dynamic::{DynIntTuple, DynLayout, EvalError, Value, eval};
+use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::eval::{EvalError, Value, eval};
 use layouts::{Draw, offsets, random_layout, value_at};
 use rng::Rng;
 

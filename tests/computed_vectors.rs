@@ -6,7 +6,7 @@
 //! result is computed by rustc's const evaluation (a zero-sized `Static<...>`), and it must
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
-//!     result on the same expression (`const_layout::dynamic::eval`), itself checked against
+//!     result on the same expression (`const_layout::eval::eval`), itself checked against
 //!     CuTe by `tests/algebra_vectors.rs`.
 //!
 //! Rows where CuTe's verdict is `wrong` are not here: where our answer to them is an error, the
@@ -17,7 +17,7 @@
 //!
 //! Rows per family: coalesce 60, filter 60, composition 60, complement 60, divide 60, product 60.
 
-use const_layout::dynamic::{Value, eval};
+use const_layout::eval::{Value, eval};
 use const_layout::layout::computed::{
     blocked_product, coalesce, complement, complement_to, composition, filter, flat_divide, flat_product,
     logical_divide, logical_product, raked_product, tiled_divide, tiled_product, zipped_divide,

@@ -2,7 +2,8 @@
 //! (see `tools/oracle/README.md`). The runtime-structured path (`dynamic`) must print exactly what
 //! CuTe prints, static flags included; the typed path is checked in `typed_vectors.rs`.
 
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, eval};
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::eval::eval;
 use std::collections::BTreeMap;
 
 const LAYOUTS: &str = include_str!("data/cute_layouts.txt");

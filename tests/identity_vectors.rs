@@ -22,7 +22,8 @@
 
 mod common;
 use common::all_static;
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, Value, eval};
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::eval::{Value, eval};
 use std::collections::BTreeMap;
 
 const DATA: &str = include_str!("data/cute_identity.txt");

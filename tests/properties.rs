@@ -12,7 +12,8 @@
 //! 6. text round trip, and parsing random text never panics and reports a sane column;
 //! 7. checked construction and `checked_crd2idx` never panic and pick the right `LayoutError`.
 
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES, Value, eval};
+use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use const_layout::eval::{Value, eval};
 use const_layout::int::Int;
 use const_layout::int_tuple::{IntTuple, compact_col_major, compact_row_major};
 use const_layout::{C, Layout, LayoutError, LayoutLeft, LayoutRight, make_layout};

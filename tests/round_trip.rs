@@ -7,7 +7,8 @@
 //! library's `FromStr` parsers are held to the same promise.
 
 use const_layout::algebra::{Slicer, Tiler};
-use const_layout::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES, Value, eval};
+use const_layout::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use const_layout::eval::{Value, eval};
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -63,6 +63,6 @@ fn static_pairs() {
     assert_eq!((mine.to_string(), offset.value()), ("(_2,_2):(_4,_24)".to_string(), 17));
     let (tiler, tv) = layout!(make_layout_tv((2,2):(2,1), (2,1):(1,0)));
     assert_eq!(core::mem::size_of_val(&(tiler, tv)), 0);
-    let runtime = const_layout::dynamic::eval("make_layout_tv((_2,_2):(_2,_1), (_2,_1):(_1,_0))").unwrap();
+    let runtime = const_layout::eval::eval("make_layout_tv((_2,_2):(_2,_1), (_2,_1):(_1,_0))").unwrap();
     assert_eq!(format!("{}, {tv}", tiler.display()), runtime.to_string());
 }

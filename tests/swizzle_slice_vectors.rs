@@ -18,7 +18,7 @@
 //!   `slice_and_offset`). Where CuTe's is another function our answer keeps the swizzle (checked
 //!   against the truth by the first test), so its text differs by design.
 
-use const_layout::dynamic::{Value, eval};
+use const_layout::eval::{Value, eval};
 
 const DATA: &str = include_str!("data/cute_swizzle_slice.txt");
 

@@ -33,7 +33,7 @@ What it does
    evaluation), the expression text and CuTe's print; it requires
      - `to_string()` to equal CuTe's print exactly, and
      - `crd2idx(i)` for every `i < size` to equal `l.offset(i)` of the runtime algebra's result
-       on the same expression (`const_layout::dynamic::eval(expr)` -> `Value::Layout(l)`), the
+       on the same expression (`const_layout::eval::eval(expr)` -> `Value::Layout(l)`), the
        sizes to agree as well.
    Failures are collected and the test fails listing all of them.
 """
@@ -325,7 +325,7 @@ HEADER = """\
 //! result is computed by rustc's const evaluation (a zero-sized `Static<...>`), and it must
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
-//!     result on the same expression (`const_layout::dynamic::eval`), itself checked against
+//!     result on the same expression (`const_layout::eval::eval`), itself checked against
 //!     CuTe by `tests/algebra_vectors.rs`.
 //!
 //! Rows where CuTe's verdict is `wrong` are not here: where our answer to them is an error, the
@@ -337,7 +337,7 @@ HEADER = """\
 //! Rows per family: {counts}.
 """
 
-PRELUDE = r"""use const_layout::dynamic::{Value, eval};
+PRELUDE = r"""use const_layout::eval::{Value, eval};
 use const_layout::layout::computed::{
     blocked_product, coalesce, complement, complement_to, composition, filter, flat_divide, flat_product,
     logical_divide, logical_product, raked_product, tiled_divide, tiled_product, zipped_divide,

@@ -8,24 +8,9 @@
 //! not match its shape's nesting, a literal size or cosize that overflows `isize`, a leaf that is not
 //! an integer. Each is a `syn::Error` spanned on the offending tokens.
 
-// The library's runtime evaluator and algebra, compiled into this crate as well (one
-// implementation, no copy), so that `layout!` can evaluate static algebra at expansion time. They
-// depend only on each other (not on the typed layer), and are private here.
-#[allow(dead_code, unused_imports)]
-#[path = "../../src/algebra/mod.rs"]
-mod algebra;
-#[allow(dead_code, unused_imports)]
-#[path = "../../src/dynamic/mod.rs"]
-mod dynamic;
-#[allow(dead_code, unused_imports)]
-#[path = "../../src/error.rs"]
-mod error;
-#[allow(dead_code, unused_imports)]
-#[path = "../../src/swizzle.rs"]
-mod swizzle;
-#[allow(dead_code, unused_imports)]
-#[path = "../../src/text.rs"]
-mod text;
+// The runtime-structured core, so that `layout!` can evaluate static algebra at expansion time
+// with the library's own implementation.
+use const_layout_core::{dynamic, swizzle};
 
 mod static_algebra;
 

@@ -1,12 +1,13 @@
 //! `layout!(composition(A, B))`: static layout algebra evaluated at expansion time.
 //!
-//! The expression is turned into the text of `const_layout::dynamic::eval` with every literal
-//! static (`8` becomes `_8`), evaluated by the library's own evaluator (compiled into this crate,
+//! The expression is turned into the text of `const_layout::eval::eval` with every literal
+//! static (`8` becomes `_8`), evaluated by the library's own evaluator (from `const-layout-core`,
 //! see `lib.rs`), and the result, whose integers are all static, is emitted as a zero-sized
 //! `Layout` of `C<N>`s. An inadmissible expression is a compile error in `cargo check`, spanned on
 //! the call that fails and naming the failed condition with its numbers.
 
-use crate::dynamic::{DynIntTuple, Value, eval};
+use crate::dynamic::DynIntTuple;
+use const_layout_core::eval::{Value, eval};
 use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
 use quote::{quote, quote_spanned};
 
@@ -201,7 +202,7 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
         other => syn::Error::new(
             span,
             format!(
-                "`{other}` has no static type yet: evaluate it at run time with `const_layout::dynamic::eval`"
+                "`{other}` has no static type yet: evaluate it at run time with `const_layout::eval::eval`"
             ),
         )
         .into_compile_error(),

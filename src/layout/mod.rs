@@ -672,8 +672,8 @@ macro_rules! impl_in_shape {
 }
 crate::arity::for_tuples!(impl_in_shape);
 
-// The typed-to-runtime bridge lives on the typed side, so `dynamic` (which the macro crate also
-// compiles) does not depend on the typed layer.
+// The typed-to-runtime bridge lives on the typed side: the runtime-structured core is a crate of
+// its own, below the typed layer.
 impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTuple>
     TryFrom<&crate::Layout<S, D>> for crate::dynamic::DynLayout
 {
@@ -681,21 +681,5 @@ impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTup
     /// The runtime-structured copy of a typed layout.
     fn try_from(l: &crate::Layout<S, D>) -> Result<Self, crate::error::LayoutError> {
         crate::dynamic::DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
-    }
-}
-
-impl crate::dynamic::DynIntTuple {
-    /// The runtime-structured copy of a typed int tuple (static flags kept).
-    ///
-    /// ```
-    /// use const_layout::dynamic::DynIntTuple;
-    /// use const_layout::C;
-    /// let t = DynIntTuple::from_typed(&(C::<8>, (4usize, C::<2>))).unwrap();
-    /// assert_eq!(t.to_string(), "(_8,(4,_2))");
-    /// ```
-    pub fn from_typed<T: crate::int_tuple::IntTuple>(
-        t: &T,
-    ) -> Result<crate::dynamic::DynIntTuple, crate::error::LayoutError> {
-        t.to_dyn()
     }
 }

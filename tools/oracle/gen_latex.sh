@@ -7,7 +7,7 @@
 #   bash tools/oracle/gen_latex.sh          # about 5 s once the headers are installed
 #
 # Each case is `name | expression | C++ call`: the expression is what `layout latex` (and
-# `const_layout::dynamic::eval`) takes, the C++ call prints CuTe's picture of the same value.
+# `const_layout::eval::eval`) takes, the C++ call prints CuTe's picture of the same value.
 # TV cases build the TV layout as CuTe's make_tiled_copy does (raked_product, right_inverse,
 # with_shape; `tv_latex` below) and print it as print_latex(TiledMMA) does: composed with the
 # tile's identity layout. Writes NAME.tex per case and cases.txt (name TAB expression).

@@ -24,7 +24,7 @@ Row format (TAB-separated; lines starting with `#` are comments):
     op  expr  static  layout  offset_text  offset  values  exact  truth
 
 op:          slice | slice_and_offset
-expr:        the expression in `const_layout::dynamic::eval` syntax
+expr:        the expression in `const_layout::eval::eval` syntax
 static:      yes if every integer in the expression is static (`_N`), else no
 layout:      CuTe's print of `slice(c, L)` or of `get<0>(slice_and_offset(c, L))`
 offset_text: CuTe's print of `get<1>(slice_and_offset(c, L))` (`-` for slice)

@@ -1,6 +1,5 @@
 //! `right_inverse`, `left_inverse`, `max_common_layout`, `max_common_vector` and `nullspace`.
 
-use super::admissible::Inadmissible;
 use super::coalesce::coalesce;
 use super::composition::{BY_VALUE_LIMIT, composition, flagged};
 use super::inverse_search::{
@@ -11,6 +10,7 @@ use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
 use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// The coalesced modes of a layout with their exclusive prefix products (CuTe's `preprod_shape`).

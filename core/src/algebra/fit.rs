@@ -16,7 +16,7 @@ use crate::dynamic::{DynInt, DynLayout};
 
 /// The state of a greedy fit of a mode of `len` elements.
 #[derive(Clone, Copy)]
-pub(crate) struct ModeFit {
+pub struct ModeFit {
     len: isize,
     /// Product of the extents found so far: the index the next mode starts at.
     period: isize,
@@ -29,7 +29,7 @@ pub(crate) struct ModeFit {
 }
 
 impl ModeFit {
-    pub(crate) const fn new(len: isize) -> Self {
+    pub const fn new(len: isize) -> Self {
         ModeFit {
             len,
             period: 1,
@@ -42,7 +42,7 @@ impl ModeFit {
     }
 
     /// The index whose value the fit needs next, or `None` when it is done (or has failed).
-    pub(crate) const fn next(&mut self) -> Option<isize> {
+    pub const fn next(&mut self) -> Option<isize> {
         loop {
             if self.failed {
                 return None;
@@ -58,7 +58,7 @@ impl ModeFit {
     }
 
     /// The value at the index [`ModeFit::next`] returned.
-    pub(crate) const fn feed(&mut self, value: isize) {
+    pub const fn feed(&mut self, value: isize) {
         if !self.extending {
             self.stride = value;
             self.extent = 2;
@@ -90,7 +90,7 @@ impl ModeFit {
 
     /// The fitted mode (runtime integers: a scalar `s:d`, a flat tuple, or `1:0` for one
     /// element), or `None` if the values at the periods are no layout's.
-    pub(crate) const fn layout(&self) -> R<Option<DynLayout>> {
+    pub const fn layout(&self) -> R<Option<DynLayout>> {
         if self.failed || self.extending || self.period < self.len {
             return Ok(None);
         }

@@ -133,7 +133,8 @@ impl fmt::Display for DynInt {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Node {
+#[doc(hidden)]
+pub enum Node {
     Int(DynInt),
     /// A tuple of this many modes; its modes follow in preorder.
     Tuple(u8),
@@ -222,7 +223,8 @@ impl DynIntTuple {
         Ok(t)
     }
 
-    pub(crate) fn nodes(&self) -> &[Node] {
+    #[doc(hidden)]
+    pub fn nodes(&self) -> &[Node] {
         &self.nodes[..self.len as usize]
     }
 
@@ -402,7 +404,8 @@ impl DynIntTuple {
     }
 
     /// The same structure with every integer a static 0.
-    pub(crate) const fn map_zero(&self) -> DynIntTuple {
+    #[doc(hidden)]
+    pub const fn map_zero(&self) -> DynIntTuple {
         let mut t = *self;
         let mut k = 0;
         while k < t.len as usize {
@@ -415,17 +418,20 @@ impl DynIntTuple {
     }
 
     /// Node `k` in preorder (`k` below the node count).
-    pub(crate) const fn node(&self, k: usize) -> Node {
+    #[doc(hidden)]
+    pub const fn node(&self, k: usize) -> Node {
         self.nodes[k]
     }
 
     /// Replace node `k` (an integer by an integer keeps the structure).
-    pub(crate) const fn set_node(&mut self, k: usize, n: Node) {
+    #[doc(hidden)]
+    pub const fn set_node(&mut self, k: usize, n: Node) {
         self.nodes[k] = n;
     }
 
     /// The number of nodes (integers and tuples).
-    pub(crate) const fn node_count(&self) -> usize {
+    #[doc(hidden)]
+    pub const fn node_count(&self) -> usize {
         self.len as usize
     }
 
@@ -458,11 +464,13 @@ impl DynIntTuple {
     }
 
     /// Whether `other` has the same nesting (tuple arities at the same places).
-    pub(crate) const fn same_structure(&self, other: &DynIntTuple) -> bool {
+    #[doc(hidden)]
+    pub const fn same_structure(&self, other: &DynIntTuple) -> bool {
         self.congruent(other)
     }
 
-    pub(crate) const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
+    #[doc(hidden)]
+    pub const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
         if self.len as usize >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -472,17 +480,20 @@ impl DynIntTuple {
     }
 
     /// Set the arity of the root tuple of a builder.
-    pub(crate) const fn set_root_arity(&mut self, n: u8) {
+    #[doc(hidden)]
+    pub const fn set_root_arity(&mut self, n: u8) {
         self.nodes[0] = Node::Tuple(n);
     }
 
     /// An empty buffer to build into with `push_node`; the caller fixes the root.
-    pub(crate) const fn builder() -> DynIntTuple {
+    #[doc(hidden)]
+    pub const fn builder() -> DynIntTuple {
         DynIntTuple { len: 0, nodes: [Node::Tuple(0); MAX_NODES] }
     }
 
     /// Append a whole tuple (as one mode) to a builder.
-    pub(crate) const fn push_tuple(&mut self, t: &DynIntTuple) -> Result<(), LayoutError> {
+    #[doc(hidden)]
+    pub const fn push_tuple(&mut self, t: &DynIntTuple) -> Result<(), LayoutError> {
         let mut k = 0;
         while k < t.len as usize {
             tri!(self.push_node(t.nodes[k]));
@@ -682,7 +693,8 @@ impl DynIntTuple {
 
     /// CuTe's `compact_order(shape, order)` at one integer of `shape` (found by `path[..len]`), for a
     /// static shape and a static order: the stride `make_ordered_layout` gives it.
-    pub(crate) const fn ordered_stride_at(
+    #[doc(hidden)]
+    pub const fn ordered_stride_at(
         shape: &DynIntTuple,
         order: &DynIntTuple,
         path: &[usize],

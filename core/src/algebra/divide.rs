@@ -2,7 +2,6 @@
 //! (`logical_product`, zipped, tiled, flat, `blocked_product`, `raked_product`) and
 //! `tile_to_shape`.
 
-use super::admissible::Inadmissible;
 use super::coalesce::coalesce;
 use super::complement::complement_to;
 use super::composition::composition;
@@ -12,6 +11,7 @@ use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
 use crate::dynamic::basis::add_values;
 use crate::dynamic::ops::{self, Division};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// What [`by_mode`] applies at the leaves of a tiler (a `const fn` cannot call a function pointer).
@@ -423,7 +423,8 @@ pub struct Partition {
 
 impl Partition {
     /// From the layout and the value at the fixed coordinates (an offset or a coordinate).
-    pub(crate) fn new(layout: DynLayout, value: DynIntTuple) -> Self {
+    #[doc(hidden)]
+    pub fn new(layout: DynLayout, value: DynIntTuple) -> Self {
         match value.as_int() {
             Some(v) if !value.has_basis() && !layout.has_basis() => {
                 Partition { layout, offset: v.value, origin: None, static_offset: v.is_static }
@@ -469,7 +470,8 @@ const fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
 
 /// `zipped_divide(layout, tiler)` as `local_tile` reads it: the tile (its modes unpacked one
 /// level) and the tiles' arrangement, whose value at a tile's coordinate is the tile's offset.
-pub(crate) const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynLayout, DynLayout)> {
+#[doc(hidden)]
+pub const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynLayout, DynLayout)> {
     let z = tri!(zipped_divide(layout, tiler));
     let mut tile = tri!(ModeBuilder::new());
     tri!(keep_all(&tri!(mode_of(&z, 0)), &mut tile));
@@ -479,10 +481,8 @@ pub(crate) const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynL
 /// `zipped_divide(layout, product_each(shape(threads)))` as `local_partition` reads it: one tile
 /// (the threads' coordinates) and the tiles' arrangement (one thread's elements, its modes
 /// unpacked one level).
-pub(crate) const fn tile_and_tiles_of_threads(
-    layout: &DynLayout,
-    threads: &DynLayout,
-) -> R<(DynLayout, DynLayout)> {
+#[doc(hidden)]
+pub const fn tile_and_tiles_of_threads(layout: &DynLayout, threads: &DynLayout) -> R<(DynLayout, DynLayout)> {
     let tiler = tri!(Tiler::from_shape(&tri!(ops::product_each(threads.shape()))));
     let z = tri!(zipped_divide(layout, &tiler));
     let mut rests = tri!(ModeBuilder::new());

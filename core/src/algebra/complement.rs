@@ -18,13 +18,13 @@
 //! static. Refused: negative strides (CuTe leaves them undefined), basis strides, a cotarget with
 //! an extent below 1, and results whose offsets would not fit in `isize`.
 
-use super::admissible::Inadmissible;
 use super::coalesce::{coalesce, coalesce_shape, filter};
 use super::leaves::Leaves;
 use super::{R, is_const, min, mul, scalar};
 use crate::dynamic::int_tuple::Node;
 use crate::dynamic::ops::{self, Division};
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `complement(layout, cotarget)`: a layout `R` with increasing offsets, none of them
@@ -32,7 +32,7 @@ use crate::error::{LayoutError, tri};
 /// `size(cotarget)` (an integer or a shape), and is injective if `layout` is. Any non-negative
 /// strides are fine: modes that leave gaps (`(_4,_2):(_1,_10)`) or overlap (`(_2,_2):(_2,_3)`),
 /// and runtime strides at any rank (CuTe allows them only at rank 1). See the
-/// [module](self) for the postconditions.
+/// module documentation of `complement` for the postconditions.
 ///
 /// ```
 /// use const_layout::algebra::complement_to;

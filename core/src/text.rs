@@ -57,15 +57,16 @@ impl fmt::Display for ParseError {
 impl core::error::Error for ParseError {}
 
 /// The most parentheses that may be open at once where parsing recurses: calls, and tuples
-/// holding expressions, in [`eval`](crate::dynamic::eval). Deeper text is an error naming this
+/// holding expressions, in [`eval`](crate::eval::eval). Deeper text is an error naming this
 /// limit, never a stack overflow (each level holds values on the stack: about 0.2 MiB in a debug
-/// build, see [`eval`](crate::dynamic::eval)). Literals of integers and `_` (int tuples,
+/// build, see [`eval`](crate::eval::eval)). Literals of integers and `_` (int tuples,
 /// layouts, tilers, slicing coordinates) are parsed without recursion, here and by every
-/// `FromStr`; their depth is bounded by the [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes a
+/// `FromStr`; their depth is bounded by the [`MAX_NODES`] nodes a
 /// tuple holds (tested at 100,000 levels on a 256 KiB thread).
 ///
 /// ```
-/// use const_layout::dynamic::{eval, DynIntTuple};
+/// use const_layout::dynamic::DynIntTuple;
+/// use const_layout::eval::eval;
 /// let calls = format!("{}4:1{}", "coalesce(".repeat(17), ")".repeat(17));
 /// let err = eval(&calls).unwrap_err().to_string();
 /// assert_eq!(err, "column 153: expected at most 16 nested parentheses (the parser's limit), found `(`");

@@ -15,13 +15,16 @@
 //! assert_eq!(l.to_string(), "(8,(4,2)):(1,(8,32))");
 //! ```
 
-pub(crate) mod basis;
-mod eval;
-pub(crate) mod int_tuple;
+#[doc(hidden)]
+pub mod basis;
+
+#[doc(hidden)]
+pub mod int_tuple;
 mod layout;
-pub(crate) mod ops;
+#[doc(hidden)]
+pub mod ops;
 
 pub use basis::{Basis, MAX_BASIS_DEPTH};
-pub use eval::{EvalError, FUNCTIONS, MAX_EXPRESSION_LEN, Value, eval};
+
 pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
 pub use layout::{DynLayout, PrintLayout};

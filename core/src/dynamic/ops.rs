@@ -18,7 +18,7 @@ fn product(t: &DynIntTuple) -> R<DynInt> {
 }
 
 /// CuTe's `crd2idx(coord, shape, stride)`.
-pub(crate) const fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+pub const fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     match (c.as_int(), s.is_int()) {
         (None, false) => {
             if c.rank() != s.rank() {
@@ -97,7 +97,7 @@ fn split(coord: DynInt, s: &DynIntTuple) -> impl Iterator<Item = R<(DynInt, DynI
 }
 
 /// CuTe's `idx2crd(idx, shape)`.
-pub(crate) fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
+pub fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
     match (i.as_int(), s.is_int()) {
         (None, false) => {
             if i.rank() != s.rank() {
@@ -119,7 +119,7 @@ pub(crate) fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
 
 /// CuTe's `idx2crd(idx, shape, stride)`: `(idx / d) % s` at every integer; `_0` for a static 1.
 /// (CuTe divides by a zero stride; here that integer's coordinate is 0.)
-pub(crate) fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+pub fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
     match (s.as_int(), d.as_int()) {
         (Some(sv), Some(dv)) => Ok(DynIntTuple::int(if sv.is_static && sv.value == 1 {
             DynInt::fixed(0)
@@ -141,7 +141,7 @@ pub(crate) fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<
 
 /// CuTe's two-argument `crd2idx(coord, shape)`: the colexicographic index (Horner's rule over the
 /// flattened coordinate).
-pub(crate) fn crd2idx_colex(c: &DynIntTuple, s: &DynIntTuple) -> R<DynInt> {
+pub fn crd2idx_colex(c: &DynIntTuple, s: &DynIntTuple) -> R<DynInt> {
     if let Some(ci) = c.as_int() {
         return Ok(ci);
     }
@@ -184,7 +184,7 @@ const fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
 
 /// CuTe's `compact_major`: strides of the compact layout starting at `current`, column-major
 /// (`left`) or row-major; returns them and the final running product.
-pub(crate) const fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+pub const fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
     if let Some(sv) = s.as_int() {
         if sv.is_static && sv.value == 1 {
             return Ok((DynIntTuple::int(DynInt::fixed(0)), current));
@@ -242,7 +242,7 @@ const fn walk_modes(s: &DynIntTuple, init: DynInt, left: bool, how: Step) -> R<(
 
 /// pycute's exclusive `prefix_product(a, init)` (and its mirror, the suffix product): no stride-0
 /// rule for static 1s.
-pub(crate) const fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
+pub const fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
     if let Some(sv) = s.as_int() {
         let Some(next) = init.value.checked_mul(sv.value) else { return Err(LayoutError::SizeOverflow) };
         return Ok((
@@ -255,7 +255,7 @@ pub(crate) const fn exclusive_product(s: &DynIntTuple, init: DynInt, left: bool)
 
 /// Which of CuTe's two tuple divisions.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Division {
+pub enum Division {
     /// `shape_div`: static operands must divide one another.
     Shape,
     /// `ceil_div`.
@@ -263,7 +263,7 @@ pub(crate) enum Division {
 }
 
 /// CuTe's `shape_div(a, b)` or `ceil_div(a, b)`.
-pub(crate) const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIntTuple> {
+pub const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynIntTuple> {
     match (a.is_int(), b.is_int()) {
         (false, false) => {
             let ok = match how {
@@ -320,7 +320,7 @@ pub(crate) const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R
 }
 
 /// CuTe's `weakly_congruent(a, b)`.
-pub(crate) const fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
+pub const fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
     match (a.is_int(), b.is_int()) {
         (true, _) => true,
         (false, true) => false,
@@ -342,7 +342,7 @@ pub(crate) const fn weakly_congruent(a: &DynIntTuple, b: &DynIntTuple) -> bool {
 }
 
 /// CuTe's `compatible(a, b)`.
-pub(crate) fn compatible(a: &DynIntTuple, b: &DynIntTuple) -> bool {
+pub fn compatible(a: &DynIntTuple, b: &DynIntTuple) -> bool {
     match (a.as_int(), b.is_int()) {
         (Some(x), _) => b.size().is_ok_and(|s| s.value == x.value),
         (None, true) => false,
@@ -351,7 +351,7 @@ pub(crate) fn compatible(a: &DynIntTuple, b: &DynIntTuple) -> bool {
 }
 
 /// CuTe's `product_each`.
-pub(crate) const fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
+pub const fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
     if let Some(v) = t.as_int() {
         return DynIntTuple::tuple(&[DynIntTuple::int(v)]);
     }
@@ -369,7 +369,7 @@ pub(crate) const fn product_each(t: &DynIntTuple) -> R<DynIntTuple> {
 /// The scalar-stride rule: a stride integer against a tuple mode is that mode's compact
 /// column-major strides starting at it. `Err` if an expanded stride overflows (`leaf` counts the
 /// integers of the expanded stride, as the typed path does).
-pub(crate) const fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
+pub const fn expand_stride(s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
     expand_stride_from(s, d, &mut 0)
 }
 
@@ -427,7 +427,7 @@ const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
 }
 
 /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.
-pub(crate) const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
+pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     // The shape and the stride are congruent: their integers pair up in node order.
     let mut total = DynInt::fixed(0);
     let mut k = 0;
@@ -450,7 +450,7 @@ pub(crate) const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
 }
 
 /// CuTe's `compact_order(shape, order)`, the stride of `make_ordered_layout`.
-pub(crate) const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTuple> {
+pub const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTuple> {
     if !weakly_congruent(order, s) {
         return not_congruent("order");
     }
@@ -529,30 +529,39 @@ const fn compact_order_impl(
 }
 
 /// Fixed-capacity lists for the recursions above (no heap in the library).
-pub(crate) mod heapless_modes {
+pub mod heapless_modes {
     use super::super::int_tuple::{DynInt, MAX_NODES};
 
     /// Up to [`MAX_NODES`] integers.
-    pub(crate) struct Ints {
+    pub struct Ints {
         items: [DynInt; MAX_NODES],
         len: usize,
     }
 
+    impl Default for Ints {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
     impl Ints {
-        pub(crate) fn new() -> Self {
+        pub fn new() -> Self {
             Ints { items: [DynInt::fixed(0); MAX_NODES], len: 0 }
         }
-        pub(crate) fn push(&mut self, v: DynInt) {
+        pub fn push(&mut self, v: DynInt) {
             // A DynIntTuple never has more than MAX_NODES integers.
             if self.len < MAX_NODES {
                 self.items[self.len] = v;
                 self.len += 1;
             }
         }
-        pub(crate) fn len(&self) -> usize {
+        pub fn len(&self) -> usize {
             self.len
         }
-        pub(crate) fn get(&self, k: usize) -> DynInt {
+        pub fn is_empty(&self) -> bool {
+            self.len == 0
+        }
+        pub fn get(&self, k: usize) -> DynInt {
             self.items[k]
         }
     }

@@ -53,7 +53,7 @@ impl Basis {
     }
 
     /// Whether this basis is `E<path...>` for the first `len` entries of `path`.
-    pub(crate) const fn is_path(&self, path: &[u8; MAX_BASIS_DEPTH], len: usize) -> bool {
+    pub const fn is_path(&self, path: &[u8; MAX_BASIS_DEPTH], len: usize) -> bool {
         if self.len as usize != len {
             return false;
         }
@@ -68,16 +68,16 @@ impl Basis {
     }
 
     /// The length of the mode path (0 for [`Basis::NONE`]).
-    pub(crate) const fn depth(&self) -> usize {
+    pub const fn depth(&self) -> usize {
         self.len as usize
     }
 
     /// Entry `k` of the mode path, outermost first.
-    pub(crate) const fn index(&self, k: usize) -> usize {
+    pub const fn index(&self, k: usize) -> usize {
         self.path[k] as usize
     }
 
-    pub(crate) fn path_slice(&self) -> &[u8] {
+    pub fn path_slice(&self) -> &[u8] {
         &self.path[..self.len as usize]
     }
 
@@ -97,7 +97,7 @@ impl Basis {
     }
 
     /// `==` in a `const fn`.
-    pub(crate) const fn same(&self, other: &Basis) -> bool {
+    pub const fn same(&self, other: &Basis) -> bool {
         self.is_path(&other.path, other.len as usize)
     }
 
@@ -129,7 +129,7 @@ impl Basis {
     }
 
     /// The basis of a product or sum: a plain integer takes the other operand's basis.
-    pub(crate) const fn join(self, other: Basis) -> Basis {
+    pub const fn join(self, other: Basis) -> Basis {
         if self.len == 0 { other } else { self }
     }
 }
@@ -166,7 +166,7 @@ const fn first_of_its_basis(stride: &DynIntTuple, k: usize) -> Option<Basis> {
 /// Checks that a stride does not mix integers with basis elements (zeros aside), and that no
 /// basis is a prefix of another (`E<1>` next to `E<1,0>`): either would make the layout's values
 /// neither offsets nor coordinates.
-pub(crate) const fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError> {
+pub const fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError> {
     if !stride.has_basis() {
         return Ok(());
     }
@@ -201,7 +201,7 @@ pub(crate) const fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError
 
 /// CuTe's `cosize` of a layout with basis strides: the size of its `coshape`, one extent per basis
 /// (`1 + sum((s - 1) * |d|)` over the integers that scale it).
-pub(crate) const fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<DynInt, LayoutError> {
+pub const fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<DynInt, LayoutError> {
     let mut total = DynInt::fixed(1);
     let mut k = 0;
     while k < stride.node_count() {
@@ -220,7 +220,7 @@ pub(crate) const fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<
 /// The value of a layout with basis strides at a coordinate: the coordinate whose component at
 /// each basis path is the sum of `c * d` over the integers `d` scaling that basis; components
 /// no stride reaches are `_0`, as in CuTe's `ArithmeticTuple`.
-pub(crate) fn evaluate(
+pub fn evaluate(
     coord: &DynIntTuple,
     shape: &DynIntTuple,
     stride: &DynIntTuple,
@@ -274,7 +274,7 @@ fn assemble(parts: &[(Basis, DynInt)], prefix: &Basis) -> Result<DynIntTuple, La
 
 /// The sum of two layout values (offsets or coordinates; CuTe's `ArithmeticTuple` addition):
 /// integers add, tuples add mode by mode, a missing mode counts as `_0`. `Err` on overflow.
-pub(crate) fn add_values(a: &DynIntTuple, b: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
+pub fn add_values(a: &DynIntTuple, b: &DynIntTuple) -> Result<DynIntTuple, LayoutError> {
     let (a, b) = (&as_coordinate(a)?, &as_coordinate(b)?);
     let is_zero = |t: &DynIntTuple| t.as_int().is_some_and(|v| v.value == 0);
     match (a.as_int(), b.as_int()) {

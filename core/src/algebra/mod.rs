@@ -36,7 +36,7 @@
 //! `filter` drops a zero basis stride `_0@1` (it is a zero stride, as a runtime `0` is here).
 //!
 //! Results are plain [`DynLayout`]s: no heap, `no_std`. Static expressions can also be evaluated
-//! at compile time by [`layout!`](macro@crate::layout), which gives a zero-sized layout.
+//! at compile time by `const_layout::layout!`, which gives a zero-sized layout.
 //!
 //! # FLIR
 //!
@@ -61,22 +61,23 @@
 //! [`swizzle_xor16`](crate::swizzle::swizzle_xor16); for `k = 2^B` and a row pitch of `16 * k` bytes
 //! it is CuTe's `Swizzle<B,4,B>` on the byte offset.
 
-mod admissible;
 mod coalesce;
 mod complement;
 mod composition;
 mod divide;
-pub(crate) mod fit;
+#[doc(hidden)]
+pub mod fit;
 mod identity;
 mod inverse;
 mod inverse_search;
 mod lattice;
-pub(crate) mod leaves;
+#[doc(hidden)]
+pub mod leaves;
 mod modes;
 mod slice;
 mod tiler;
 
-pub use admissible::Inadmissible;
+pub use crate::error::Inadmissible;
 pub use coalesce::{
     coalesce, coalesce_profile, coalesce_shape, filter, filter_profile, filter_zeros, filter_zeros_profile,
 };
@@ -87,7 +88,8 @@ pub use divide::{
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,
     zipped_divide, zipped_product,
 };
-pub(crate) use divide::{tile_and_tiles, tile_and_tiles_of_threads};
+#[doc(hidden)]
+pub use divide::{tile_and_tiles, tile_and_tiles_of_threads};
 pub use identity::make_identity_layout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{

@@ -4,10 +4,10 @@
 //! or a layout `shape:stride`) or a call of a CuTe function by its name; calls nest. Results keep
 //! CuTe's static flags, so they print as CuTe prints them.
 
-use super::int_tuple::{DynInt, DynIntTuple};
-use super::layout::DynLayout;
-use super::ops::{self, Division};
 use crate::algebra::{Partition, Slicer, Tiler};
+use crate::dynamic::DynLayout;
+use crate::dynamic::int_tuple::{DynInt, DynIntTuple};
+use crate::dynamic::ops::{self, Division};
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;
@@ -18,7 +18,7 @@ use core::fmt;
 /// The value of an expression.
 ///
 /// ```
-/// use const_layout::dynamic::{eval, Value};
+/// use const_layout::eval::{eval, Value};
 /// assert!(matches!(eval("size((4,(2,3)))").unwrap(), Value::Int(v) if v.value == 24));
 /// assert_eq!(eval("idx2crd(13, (4,(2,3)))").unwrap().to_string(), "(1,(1,1))");
 /// ```
@@ -83,7 +83,7 @@ const NAME_CAP: usize = 32;
 /// Why an expression could not be evaluated. Every variant says where (1-based column).
 ///
 /// ```
-/// use const_layout::dynamic::eval;
+/// use const_layout::eval::eval;
 /// assert_eq!(eval("size()").unwrap_err().to_string(), "column 1: `size` takes 1 argument, got 0");
 /// assert_eq!(
 ///     eval("crd2idx((1,2,3), (4,(2,3)):(3,(1,8)))").unwrap_err().to_string(),
@@ -153,7 +153,7 @@ pub enum EvalError {
 /// bounded, since every call in the text is evaluated.
 ///
 /// ```
-/// use const_layout::dynamic::{eval, MAX_EXPRESSION_LEN};
+/// use const_layout::eval::{eval, MAX_EXPRESSION_LEN};
 /// let long = "1".repeat(MAX_EXPRESSION_LEN + 1);
 /// assert_eq!(eval(&long).unwrap_err().to_string(), "the expression is 16385 bytes long; at most 16384 are read");
 /// ```
@@ -201,7 +201,7 @@ impl From<ParseError> for EvalError {
 /// bytes.
 ///
 /// ```
-/// use const_layout::dynamic::eval;
+/// use const_layout::eval::eval;
 /// assert_eq!(eval("crd2idx((1,(1,2)), (4,(2,3)):(3,(1,8)))").unwrap().to_string(), "20");
 /// assert_eq!(eval("(8,(4,2)):(1,8)").unwrap().to_string(), "(8,(4,2)):(1,(8,32))");
 /// assert_eq!(eval("cosize((_4,_2):(_2,_1))").unwrap().to_string(), "_8");

@@ -7,19 +7,25 @@ use crate::error::{LayoutError, tri};
 
 /// Up to [`MAX_NODES`] modes `s:d`, flat. No heap.
 #[derive(Clone, Copy)]
-pub(crate) struct Leaves {
+pub struct Leaves {
     n: usize,
     s: [DynInt; MAX_NODES],
     d: [DynInt; MAX_NODES],
 }
 
+impl Default for Leaves {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Leaves {
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         Leaves { n: 0, s: [DynInt::fixed(0); MAX_NODES], d: [DynInt::fixed(0); MAX_NODES] }
     }
 
     /// The flattened modes of a layout.
-    pub(crate) const fn of(l: &DynLayout) -> Self {
+    pub const fn of(l: &DynLayout) -> Self {
         let mut m = Leaves::new();
         // The shape and the stride are congruent: their integers pair up in node order.
         let (s, d) = (l.shape(), l.stride());
@@ -34,28 +40,28 @@ impl Leaves {
         m
     }
 
-    pub(crate) const fn len(&self) -> usize {
+    pub const fn len(&self) -> usize {
         self.n
     }
 
-    pub(crate) const fn is_empty(&self) -> bool {
+    pub const fn is_empty(&self) -> bool {
         self.n == 0
     }
 
-    pub(crate) const fn shape(&self, k: usize) -> DynInt {
+    pub const fn shape(&self, k: usize) -> DynInt {
         self.s[k]
     }
 
-    pub(crate) const fn stride(&self, k: usize) -> DynInt {
+    pub const fn stride(&self, k: usize) -> DynInt {
         self.d[k]
     }
 
-    pub(crate) const fn set(&mut self, k: usize, s: DynInt, d: DynInt) {
+    pub const fn set(&mut self, k: usize, s: DynInt, d: DynInt) {
         self.s[k] = s;
         self.d[k] = d;
     }
 
-    pub(crate) const fn push(&mut self, s: DynInt, d: DynInt) -> R<()> {
+    pub const fn push(&mut self, s: DynInt, d: DynInt) -> R<()> {
         if self.n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -65,7 +71,7 @@ impl Leaves {
         Ok(())
     }
 
-    pub(crate) const fn push_front(&mut self, s: DynInt, d: DynInt) -> R<()> {
+    pub const fn push_front(&mut self, s: DynInt, d: DynInt) -> R<()> {
         if self.n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -81,7 +87,7 @@ impl Leaves {
         Ok(())
     }
 
-    pub(crate) const fn remove(&mut self, k: usize) {
+    pub const fn remove(&mut self, k: usize) {
         let mut j = k;
         while j + 1 < self.n {
             self.s[j] = self.s[j + 1];
@@ -92,7 +98,7 @@ impl Leaves {
     }
 
     /// The layout of these modes: a tuple, or with `unwrap` a single mode as a scalar layout.
-    pub(crate) const fn layout(&self, unwrap: bool) -> R<DynLayout> {
+    pub const fn layout(&self, unwrap: bool) -> R<DynLayout> {
         if unwrap && self.n == 1 {
             return super::scalar(self.s[0], self.d[0]);
         }
@@ -102,7 +108,7 @@ impl Leaves {
     /// The same function with modes merged by value (ignoring static-ness) wherever
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.
-    pub(crate) const fn merged(&self) -> Leaves {
+    pub const fn merged(&self) -> Leaves {
         let mut out = self.merge(true);
         if out.n == 0 {
             let _ = out.push(DynInt::runtime(1), DynInt::runtime(0));
@@ -112,7 +118,7 @@ impl Leaves {
 
     /// The canonical form of the function on `0..size`: extent-1 modes dropped, modes merged by
     /// value. Two layouts of equal size whose canonical forms are equal are equal functions.
-    pub(crate) const fn canonical(&self) -> Leaves {
+    pub const fn canonical(&self) -> Leaves {
         self.merge(false)
     }
 
@@ -141,7 +147,7 @@ impl Leaves {
     }
 
     /// Equal as values (static-ness ignored).
-    pub(crate) const fn same_values(&self, other: &Leaves) -> bool {
+    pub const fn same_values(&self, other: &Leaves) -> bool {
         if self.n != other.n {
             return false;
         }
@@ -161,7 +167,7 @@ impl Leaves {
 }
 
 /// The flat tuple of the first `n` integers of `values`, built in place (no tuple per integer).
-pub(crate) const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
+pub const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
     if n > u8::MAX as usize {
         return Err(LayoutError::TooLarge);
     }

@@ -19,7 +19,7 @@
 //! ```
 
 use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
+use crate::error::{Inadmissible, LayoutError};
 use core::fmt;
 
 /// CuTe's `Swizzle<BBits, MBase, SShift>`: `offset ^ ((offset & yyy_mask) >> SShift)`, where
@@ -195,10 +195,8 @@ impl Swizzle {
     /// ```
     pub fn from_masks(y: isize, z: isize) -> Result<Swizzle, LayoutError> {
         let (b, ty, tz) = (y.count_ones(), y.trailing_zeros(), z.trailing_zeros());
-        let bad = LayoutError::Inadmissible {
-            op: "make_swizzle",
-            why: crate::algebra::Inadmissible::NotSwizzleMasks { y, z },
-        };
+        let bad =
+            LayoutError::Inadmissible { op: "make_swizzle", why: Inadmissible::NotSwizzleMasks { y, z } };
         if y <= 0 || z <= 0 || z.count_ones() != b {
             return Err(bad);
         }
@@ -256,7 +254,7 @@ impl Swizzle {
 /// `log2(n)`, or an error if `n` is not a positive power of two (CuTe's static assertion).
 fn power_of_two(op: &'static str, n: isize) -> Result<u32, LayoutError> {
     if n <= 0 || n & (n - 1) != 0 {
-        return Err(LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::NotPowerOfTwo { n } });
+        return Err(LayoutError::Inadmissible { op, why: Inadmissible::NotPowerOfTwo { n } });
     }
     Ok(n.trailing_zeros())
 }
@@ -515,10 +513,7 @@ impl ComposedLayout {
     /// assert_eq!(r.to_string(), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
     /// ```
     pub fn composed_after(&self, a: &DynLayout) -> Result<ComposedLayout, LayoutError> {
-        let fails = LayoutError::Inadmissible {
-            op: "composition",
-            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
-        };
+        let fails = LayoutError::Inadmissible { op: "composition", why: Inadmissible::SwizzleThroughLayout };
         let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
         if self.offset.value != 0 {
             return Err(fails);
@@ -535,7 +530,7 @@ impl ComposedLayout {
 
     fn inverse(&self, right: bool) -> Result<ComposedLayout, LayoutError> {
         let op = if right { "right_inverse" } else { "left_inverse" };
-        let fails = LayoutError::Inadmissible { op, why: crate::algebra::Inadmissible::SwizzleThroughLayout };
+        let fails = LayoutError::Inadmissible { op, why: Inadmissible::SwizzleThroughLayout };
         let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
         if self.offset.value != 0 {
             return Err(fails);
@@ -567,10 +562,8 @@ impl ComposedLayout {
     /// assert_eq!(c.max_common_layout(c.inner()).unwrap().to_string(), "_2:_1");
     /// ```
     pub fn max_common_layout(&self, other: &DynLayout) -> Result<DynLayout, LayoutError> {
-        let fails = LayoutError::Inadmissible {
-            op: "max_common_layout",
-            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
-        };
+        let fails =
+            LayoutError::Inadmissible { op: "max_common_layout", why: Inadmissible::SwizzleThroughLayout };
         let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
         let common = crate::algebra::max_common_layout(&self.inner, other)?;
         let base = 1isize.checked_shl(sw.base()).ok_or(fails)?;
@@ -609,10 +602,8 @@ impl ComposedLayout {
         other: &DynLayout,
         other_composed: Option<&ComposedLayout>,
     ) -> Result<DynInt, LayoutError> {
-        let fails = LayoutError::Inadmissible {
-            op: "max_common_vector",
-            why: crate::algebra::Inadmissible::SwizzleThroughLayout,
-        };
+        let fails =
+            LayoutError::Inadmissible { op: "max_common_vector", why: Inadmissible::SwizzleThroughLayout };
         let Outer::Swizzle(sw) = self.outer else { return Err(fails) };
         let inner_b = match other_composed {
             Some(k) => *k.inner(),
@@ -662,7 +653,7 @@ impl ComposedLayout {
         if self.offset.value % n != 0 {
             return Err(LayoutError::Inadmissible {
                 op: "upcast",
-                why: crate::algebra::Inadmissible::CastDivisibility { stride: self.offset.value, n },
+                why: Inadmissible::CastDivisibility { stride: self.offset.value, n },
             });
         }
         let offset = self.offset.div(DynInt::fixed(n));

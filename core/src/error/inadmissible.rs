@@ -4,7 +4,7 @@
 //! modes merged wherever one continues the other (`(2,3):(1,2)` is the single mode `6:1`), because
 //! that is the form in which the conditions are exact. Extents and strides are the values there.
 
-use crate::error::Message;
+use super::Message;
 use core::fmt;
 
 /// The failed condition, with its numbers.

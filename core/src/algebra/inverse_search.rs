@@ -9,11 +9,11 @@
 //! inverse search gives up with [`Inadmissible::SearchEffort`].
 
 use super::R;
-use super::admissible::Inadmissible;
 use super::composition::BY_VALUE_LIMIT;
 use super::lattice::{Determined, Overflow, Row, System, UNKNOWNS};
 use super::leaves::Leaves;
 use crate::dynamic::{DynInt, MAX_NODES};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// The most steps (evaluations of the layout, or equations) a search takes.

@@ -15,7 +15,6 @@
 //! coordinate of `A`: each of its modes `n:k@p` composes with mode `p` of `A` alone (CuTe's
 //! `basis_get`), with the conditions checked per mode of `A`.
 
-use super::admissible::Inadmissible;
 use super::coalesce::coalesce_x;
 use super::fit::ModeFit;
 use super::leaves::Leaves;
@@ -23,6 +22,7 @@ use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, mul, scalar, signum};
 use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `composition(lhs, rhs)` for two layouts: `R(c) == lhs(rhs(c))` for every coordinate `c`

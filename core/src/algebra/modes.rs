@@ -1,10 +1,10 @@
 //! Mode operations (`select`, `take`, `group`, `append`, `prepend`, `replace`), the casts
 //! (`upcast`, `downcast`, `recast_layout`) and `make_layout_like`.
 
-use super::admissible::Inadmissible;
 use super::{ModeBuilder, R, is_const};
 use crate::dynamic::int_tuple::Node;
 use crate::dynamic::{DynInt, DynLayout};
+use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 const fn out_of_range(op: &'static str, index: usize, rank: usize) -> LayoutError {

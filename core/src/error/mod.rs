@@ -6,6 +6,8 @@ use core::fmt;
 
 /// `?` for `const fn`s: the `?` operator is not `const` on stable Rust, and the algebra runs in
 /// constants too (the typed static path evaluates it at compile time).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! tri {
     ($e:expr) => {
         match $e {
@@ -14,7 +16,11 @@ macro_rules! tri {
         }
     };
 }
-pub(crate) use tri;
+#[doc(hidden)]
+pub use crate::tri;
+
+mod inadmissible;
+pub use inadmissible::Inadmissible;
 
 /// Why a runtime layout could not be built, or a checked index computation failed.
 ///
@@ -128,7 +134,7 @@ pub enum LayoutError {
         /// The operation, by its CuTe name.
         op: &'static str,
         /// The failed condition, with its numbers.
-        why: crate::algebra::Inadmissible,
+        why: Inadmissible,
     },
     /// `Swizzle<bits, base, shift>` with `|shift| < bits` (CuTe's static assertion) or bits beyond 62.
     InvalidSwizzle {

@@ -1,0 +1,24 @@
+//! The runtime-structured core of [const-layout](https://docs.rs/const-layout): int tuples and
+//! layouts whose structure is data ([`dynamic`]), CuTe's notation as text ([`text`]), CuTe's layout
+//! algebra on them ([`algebra`]), swizzles and composed layouts ([`swizzle`]), the expression
+//! evaluator of the `layout` tool ([`eval`]), and their errors ([`error`]).
+//!
+//! Everything here is `no_std`, uses no heap, and is written as `const fn`, so the same code runs
+//! at run time, in constants (the library's generic static path), and inside the `layout!` macro
+//! at expansion time. Use it through `const_layout`, which re-exports every module at the same
+//! path; the examples below are written that way.
+//!
+//! The modules are layered, each using only the ones before it:
+//! `error` < `dynamic` < `text` < `algebra` < `swizzle` < `eval`.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod algebra;
+pub mod dynamic;
+pub mod error;
+pub mod eval;
+pub mod swizzle;
+pub mod text;
+
+pub use error::LayoutError;
