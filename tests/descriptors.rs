@@ -5,7 +5,7 @@
 
 use const_layout::sequence;
 use const_layout::transform::{
-    Merge, MultiIndex, Pad, PassThrough, Stage, Stages, TensorCoordinate, Unmerge,
+    Merge, MultiIndex, Pad, PassThrough, Stage, Stages, TensorCoordinate, TransformError, Unmerge,
     make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed, make_tensor_coordinate,
     move_tensor_coordinate, multi_index, transform_tensor_descriptor,
 };
@@ -248,7 +248,6 @@ proptest! {
 
 mod bridges {
     use super::*;
-    use const_layout::LayoutError;
     use const_layout::make_layout;
     use const_layout::transform::{
         Offset, Xor, descriptor_to_layout, layout_to_descriptor, layout_to_naive_descriptor,
@@ -334,7 +333,7 @@ mod bridges {
         );
         assert_eq!(
             descriptor_to_layout(&padded).unwrap_err(),
-            LayoutError::NotALayout {
+            TransformError::NotALayout {
                 transform: "pad",
                 why: "its padded positions are invalid, and a layout has none"
             }
@@ -344,7 +343,7 @@ mod bridges {
             (Stage::new(Xor::new(3usize, 4usize).unwrap(), sequence![0, 1], sequence![0, 1]),),
         );
         let e = descriptor_to_layout(&xored).unwrap_err();
-        assert!(matches!(e, LayoutError::NotALayout { transform: "xor", .. }), "{e}");
+        assert!(matches!(e, TransformError::NotALayout { transform: "xor", .. }), "{e}");
         let shifted = transform_tensor_descriptor(
             n,
             (
@@ -355,7 +354,7 @@ mod bridges {
         assert_eq!(e.to_string().split(':').next(), Some("not a CuTe layout because of its `xor` transform"));
         assert!(matches!(
             descriptor_to_layout(&shifted),
-            Err(LayoutError::NotALayout { transform: "offset", .. })
+            Err(TransformError::NotALayout { transform: "offset", .. })
         ));
     }
 }
@@ -367,7 +366,6 @@ mod bridges {
 mod vectors {
     use super::*;
     use const_layout::C;
-    use const_layout::LayoutError;
     use const_layout::transform::{
         MergeDivMod, SafeVector, Sequence, Stages, TensorDescriptor, Xor,
         make_naive_tensor_descriptor_aligned, make_naive_tensor_descriptor_guaranteed,
@@ -446,7 +444,7 @@ mod vectors {
         assert_eq!(ck(&d.get_top_dimension_safe_vector_length_strides()), [(-1, -1), (8, 1)]);
         assert_eq!(
             make_naive_tensor_descriptor_packed_guaranteed((3usize, 60usize), Some(8)).unwrap_err(),
-            LayoutError::VectorGuarantee {
+            TransformError::VectorGuarantee {
                 dim: 1,
                 length: 60,
                 stride: 1,
@@ -925,7 +923,7 @@ mod copies {
         let (src, mut dst) = (vec![0u8; 32], vec![0u8; 32]);
         assert_eq!(
             copy_descriptor(&a, &src, &b, &mut dst),
-            Err(LayoutError::LengthMismatch {
+            Err(TransformError::LengthMismatch {
                 what: "copy_descriptor: the destination",
                 dim: 1,
                 got: 6,
@@ -935,11 +933,11 @@ mod copies {
         let mut short = vec![0u8; 31];
         assert_eq!(
             copy_descriptor(&a, &src, &a, &mut short),
-            Err(LayoutError::IndexOutOfRange { index: 31, size: 31 })
+            Err(TransformError::Layout(LayoutError::IndexOutOfRange { index: 31, size: 31 }))
         );
         assert_eq!(
             copy_descriptor(&a, &src[..20], &a, &mut dst),
-            Err(LayoutError::IndexOutOfRange { index: 20, size: 20 })
+            Err(TransformError::Layout(LayoutError::IndexOutOfRange { index: 20, size: 20 }))
         );
     }
 

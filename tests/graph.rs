@@ -3,7 +3,7 @@
 //! (`../shared/reference/rocroller.md` section 5, reproduced there by a re-implementation), the
 //! reference's extra cases, and traversal against the layout algebra.
 
-use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, Tag, Transformer};
+use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, GraphError, Tag, Transformer};
 use const_layout::{LayoutError, LayoutRight, make_layout};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -23,10 +23,10 @@ fn lin(g: &mut CoordinateGraph, size: isize, stride: isize) -> Tag {
     g.add_dimension(Dimension::linear(size, stride)).unwrap()
 }
 
-fn edge_error(r: Result<impl core::fmt::Debug, LayoutError>) -> &'static str {
+fn edge_error(r: Result<impl core::fmt::Debug, GraphError>) -> &'static str {
     match r {
-        Err(LayoutError::EdgeFunction { edge, .. }) => edge,
-        Err(LayoutError::Graph { what, .. }) => what,
+        Err(GraphError::EdgeFunction { edge, .. }) => edge,
+        Err(GraphError::Graph { what, .. }) => what,
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -411,7 +411,7 @@ mod bridges {
         g.add_edge(Edge::Tile, &[u], &[p, q]).unwrap();
         let out = dim(&mut g, DimensionKind::Linear, None, None);
         g.add_edge(Edge::Forget, &[p, q], &[out]).unwrap();
-        assert!(matches!(g.to_layout(u, out), Err(LayoutError::EdgeFunction { edge: "Forget", .. })));
+        assert!(matches!(g.to_layout(u, out), Err(GraphError::EdgeFunction { edge: "Forget", .. })));
         // Tile then Flatten in the other order: a transposition, which is a layout.
         let back = lin(&mut g, 12, 1);
         g.add_edge(Edge::Flatten, &[q, p], &[back]).unwrap();
@@ -728,7 +728,7 @@ fn long_chains_fit() {
     for _ in 0..256 {
         lin(&mut full, 1, 1);
     }
-    assert_eq!(full.add_dimension(Dimension::linear(1, 1)), Err(LayoutError::TooLarge));
+    assert_eq!(full.add_dimension(Dimension::linear(1, 1)), Err(GraphError::Layout(LayoutError::TooLarge)));
     // A larger graph by its capacity: 1,201 dimensions alternately tiled and flattened back.
     let mut big: Box<CoordinateGraph<2048>> = Box::new(CoordinateGraph::with_capacity());
     let first = big.add_dimension(Dimension::linear(1 << 20, 1)).unwrap();

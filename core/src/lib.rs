@@ -22,3 +22,7 @@ pub mod swizzle;
 pub mod text;
 
 pub use error::LayoutError;
+
+/// The most nodes (integers plus tuples) one [`DynIntTuple`](dynamic::DynIntTuple) holds.
+/// `(8,(4,2))` has 5. (At the root, below every module: errors name it too.)
+pub const MAX_NODES: usize = 64;

@@ -1,5 +1,6 @@
 //! Between CuTe layouts and coordinate graphs, and a Graphviz picture of a graph.
 
+use super::GraphError;
 use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, MAX_ELEMENTS, Tag, Transformer};
 use crate::algebra::leaves::Leaves;
 use crate::dynamic::DynLayout;
@@ -39,11 +40,11 @@ impl<const N: usize> CoordinateGraph<N> {
     /// assert_eq!(t.forward(&[f.offset]).unwrap(), [l.offset(13)]);
     /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2,3):(3,1,8)");
     /// ```
-    pub fn add_layout(&mut self, layout: &DynLayout) -> Result<LayoutFragment, LayoutError> {
+    pub fn add_layout(&mut self, layout: &DynLayout) -> Result<LayoutFragment, GraphError> {
         let leaves = Leaves::of(layout);
         let n = leaves.len();
         if n > super::MAX_ENDS {
-            return Err(LayoutError::TooLarge);
+            return Err(GraphError::Layout(LayoutError::TooLarge));
         }
         let size = layout.size().value;
         let index = self.add_dimension(Dimension::linear(size, 1))?;
@@ -68,13 +69,13 @@ impl<const N: usize> CoordinateGraph<N> {
     /// there is one: the path is evaluated at every index of `from` (up to 2^20) and fitted to a
     /// layout, checked at every index. Otherwise an error naming the first edge on the path that
     /// is not `Tile`, `Flatten`, `Split`, `Join` or `PassThrough` (or the path).
-    pub fn to_layout(&self, from: Tag, to: Tag) -> Result<DynLayout, LayoutError> {
+    pub fn to_layout(&self, from: Tag, to: Tag) -> Result<DynLayout, GraphError> {
         let size = self
             .dimension(from)
             .and_then(Dimension::size)
-            .ok_or(LayoutError::Graph { what: "the start of the path has no size", tag: from })?;
+            .ok_or(GraphError::Graph { what: "the start of the path has no size", tag: from })?;
         if size > MAX_BRIDGE_SIZE {
-            return Err(LayoutError::TooLarge);
+            return Err(GraphError::Layout(LayoutError::TooLarge));
         }
         let mut culprit = "Tile";
         for e in 0..self.len() {
@@ -104,15 +105,15 @@ impl<const N: usize> CoordinateGraph<N> {
             return Err(e);
         }
         let Some((shape, stride)) = fitted? else {
-            return Err(LayoutError::NotALayout {
+            return Err(GraphError::NotALayout {
                 transform: culprit,
                 why: "the path's values are no CuTe layout",
             });
         };
         if first != 0 {
-            return Err(LayoutError::NotALayout { transform: culprit, why: "the path does not map 0 to 0" });
+            return Err(GraphError::NotALayout { transform: culprit, why: "the path does not map 0 to 0" });
         }
-        DynLayout::new(shape, stride)
+        Ok(DynLayout::new(shape, stride)?)
     }
 
     /// The graph in Graphviz's DOT language: dimensions as ellipses, coordinate-transform edges as

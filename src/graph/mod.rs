@@ -29,12 +29,14 @@
 //! ```
 
 mod bridge;
+mod error;
 mod expr;
 mod positional;
 mod tile;
 mod transformer;
 
 pub use bridge::{Dot, LayoutFragment};
+pub use error::GraphError;
 pub use expr::{Arena, IndexValue, IntoSym, MAX_EXPR_NODES, Op, Printed, Sym};
 pub use positional::{MAX_POSITIONAL_STEPS, Positional};
 pub use tile::{LayoutType, MAX_TILE_RANK, MacroTile, MemoryType, ThreadTile, WaveTile};
@@ -358,7 +360,7 @@ impl PiecewiseAffine {
         t0: isize,
         f: [isize; K],
         f0: isize,
-    ) -> Result<Self, LayoutError> {
+    ) -> Result<Self, GraphError> {
         Self::with_extents(
             condition,
             t.map(Extent::Known),
@@ -375,8 +377,8 @@ impl PiecewiseAffine {
         t0: Extent,
         f: [Extent; K],
         f0: Extent,
-    ) -> Result<Self, LayoutError> {
-        let bad = |what| Err(LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why: what });
+    ) -> Result<Self, GraphError> {
+        let bad = |what| Err(GraphError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why: what });
         if K > MAX_ENDS || K == 0 {
             return bad("it needs 1 to 8 inputs");
         }
@@ -401,8 +403,8 @@ impl PiecewiseAffine {
     }
 
     /// The value at integer inputs (known strides only).
-    pub fn eval(&self, inputs: &[isize]) -> Result<isize, LayoutError> {
-        let why = |why| LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why };
+    pub fn eval(&self, inputs: &[isize]) -> Result<isize, GraphError> {
+        let why = |why| GraphError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why };
         if inputs.len() != self.inputs() {
             return Err(why("its strides do not match its inputs"));
         }
@@ -509,20 +511,20 @@ impl<const N: usize> CoordinateGraph<N> {
     }
 
     /// Add a dimension; its tag.
-    pub fn add_dimension(&mut self, d: Dimension) -> Result<Tag, LayoutError> {
+    pub fn add_dimension(&mut self, d: Dimension) -> Result<Tag, GraphError> {
         self.push(Element::Dimension(d))
     }
 
     /// Add an edge from the ordered `srcs` to the ordered `dsts` (dimensions); its tag.
-    pub fn add_edge(&mut self, edge: Edge, srcs: &[Tag], dsts: &[Tag]) -> Result<Tag, LayoutError> {
-        let ends = |tags: &[Tag]| -> Result<Ends, LayoutError> {
+    pub fn add_edge(&mut self, edge: Edge, srcs: &[Tag], dsts: &[Tag]) -> Result<Tag, GraphError> {
+        let ends = |tags: &[Tag]| -> Result<Ends, GraphError> {
             if tags.len() > MAX_ENDS {
-                return Err(LayoutError::TooLarge);
+                return Err(GraphError::Layout(LayoutError::TooLarge));
             }
             let mut e = Ends { len: tags.len(), tags: [0; MAX_ENDS] };
             for (k, &t) in tags.iter().enumerate() {
                 if self.dimension(t).is_none() {
-                    return Err(LayoutError::Graph { what: "an edge end is not a dimension", tag: t });
+                    return Err(GraphError::Graph { what: "an edge end is not a dimension", tag: t });
                 }
                 e.tags[k] = t;
             }
@@ -533,14 +535,14 @@ impl<const N: usize> CoordinateGraph<N> {
             && self.piecewise_affine(id).is_none()
         {
             let what = "a PiecewiseAffineJoin's parameters are not in this graph";
-            return Err(LayoutError::Graph { what, tag: id.0 as usize });
+            return Err(GraphError::Graph { what, tag: id.0 as usize });
         }
         self.push(Element::Edge { edge, srcs, dsts })
     }
 
-    fn push(&mut self, e: Element) -> Result<Tag, LayoutError> {
+    fn push(&mut self, e: Element) -> Result<Tag, GraphError> {
         if self.count == N {
-            return Err(LayoutError::TooLarge);
+            return Err(GraphError::Layout(LayoutError::TooLarge));
         }
         self.elements[self.count] = e;
         self.count += 1;
@@ -561,9 +563,9 @@ impl<const N: usize> CoordinateGraph<N> {
     /// t.set_coordinate(c, 2);
     /// assert_eq!(t.forward(&[out]).unwrap(), [5 * 20 + 2 - 40]);
     /// ```
-    pub fn add_piecewise_affine(&mut self, p: PiecewiseAffine) -> Result<AffineId, LayoutError> {
+    pub fn add_piecewise_affine(&mut self, p: PiecewiseAffine) -> Result<AffineId, GraphError> {
         if self.affine_count == MAX_AFFINES {
-            return Err(LayoutError::TooLarge);
+            return Err(GraphError::Layout(LayoutError::TooLarge));
         }
         self.affines[self.affine_count] = p;
         self.affine_count += 1;

@@ -3,6 +3,7 @@
 //! number dimensions it hands out for a graph, with rocRoller's sizes and strides. Sizes that do
 //! not fit together are errors (rocRoller divides and truncates).
 
+use super::GraphError;
 use super::{Dimension, DimensionKind};
 use crate::error::LayoutError;
 
@@ -53,13 +54,13 @@ pub(crate) struct TileSizes {
 }
 
 impl TileSizes {
-    pub(crate) fn new(sizes: &[isize]) -> Result<Self, LayoutError> {
+    pub(crate) fn new(sizes: &[isize]) -> Result<Self, GraphError> {
         if sizes.len() > MAX_TILE_RANK {
-            return Err(LayoutError::ModeOutOfRange {
+            return Err(GraphError::Layout(LayoutError::ModeOutOfRange {
                 op: "tile sizes",
                 index: sizes.len(),
                 rank: MAX_TILE_RANK,
-            });
+            }));
         }
         let mut v = [0; MAX_TILE_RANK];
         v[..sizes.len()].copy_from_slice(sizes);
@@ -70,12 +71,12 @@ impl TileSizes {
         &self.v[..self.len]
     }
 
-    fn get(&self, what: &'static str, d: usize) -> Result<isize, LayoutError> {
-        self.as_slice().get(d).copied().ok_or(LayoutError::ModeOutOfRange {
+    fn get(&self, what: &'static str, d: usize) -> Result<isize, GraphError> {
+        self.as_slice().get(d).copied().ok_or(GraphError::Layout(LayoutError::ModeOutOfRange {
             op: what,
             index: d,
             rank: self.len,
-        })
+        }))
     }
 
     /// The product; `None` on overflow.
@@ -91,26 +92,26 @@ impl TileSizes {
         sdim: usize,
         kind: DimensionKind,
         jamming: isize,
-    ) -> Result<Dimension, LayoutError> {
+    ) -> Result<Dimension, GraphError> {
         let size = self.get(what, sdim)?;
         let mut stride = 1isize;
         for (d, &s) in self.as_slice().iter().enumerate().skip(sdim + 1) {
             if s <= 0 {
-                return Err(LayoutError::TileSizes { what, dim: d, size: s, part: 1 });
+                return Err(GraphError::TileSizes { what, dim: d, size: s, part: 1 });
             }
-            stride = stride.checked_mul(s).ok_or(LayoutError::SizeOverflow)?;
+            stride = stride.checked_mul(s).ok_or(GraphError::Layout(LayoutError::SizeOverflow))?;
         }
-        let size = size.checked_mul(jamming).ok_or(LayoutError::SizeOverflow)?;
+        let size = size.checked_mul(jamming).ok_or(GraphError::Layout(LayoutError::SizeOverflow))?;
         Ok(Dimension::new(kind).with_size(size).with_stride(stride))
     }
 }
 
 /// `whole[d] / part[d]` for each `d`, where each divides exactly.
-fn quotients(what: &'static str, whole: &[isize], part: &[isize]) -> Result<TileSizes, LayoutError> {
+fn quotients(what: &'static str, whole: &[isize], part: &[isize]) -> Result<TileSizes, GraphError> {
     let mut q = [0; MAX_TILE_RANK];
     for (d, (&w, &p)) in whole.iter().zip(part).enumerate() {
         if p <= 0 || w <= 0 || w % p != 0 {
-            return Err(LayoutError::TileSizes { what, dim: d, size: w, part: p });
+            return Err(GraphError::TileSizes { what, dim: d, size: w, part: p });
         }
         q[d] = w / p;
     }
@@ -150,7 +151,7 @@ impl MacroTile {
         layout_type: LayoutType,
         sub_tile_sizes: &[isize],
         memory_type: MemoryType,
-    ) -> Result<Self, LayoutError> {
+    ) -> Result<Self, GraphError> {
         Ok(MacroTile {
             sizes: TileSizes::new(sizes)?,
             layout_type,
@@ -161,19 +162,19 @@ impl MacroTile {
     }
 
     /// With LDS padding bytes per dimension (rocRoller pads only A and B tiles).
-    pub fn padded(mut self, pad_bytes_of_dim: &[isize]) -> Result<Self, LayoutError> {
+    pub fn padded(mut self, pad_bytes_of_dim: &[isize]) -> Result<Self, GraphError> {
         if !matches!(self.layout_type, LayoutType::MatrixA | LayoutType::MatrixB) {
-            return Err(LayoutError::NotALayout {
+            return Err(GraphError::NotALayout {
                 transform: "MacroTile",
                 why: "only tiles of A or B can be padded",
             });
         }
         if pad_bytes_of_dim.len() != self.sizes.len {
-            return Err(LayoutError::RankMismatch {
+            return Err(GraphError::Layout(LayoutError::RankMismatch {
                 what: "padding",
                 got: pad_bytes_of_dim.len(),
                 expected: self.sizes.len,
-            });
+            }));
         }
         self.pad_bytes_of_dim = Some(TileSizes::new(pad_bytes_of_dim)?);
         Ok(self)
@@ -198,13 +199,13 @@ impl MacroTile {
 
     /// `tileIndex(sdim, jamming)`: the index within the tile along `sdim`, size `sizes[sdim] *
     /// jamming`, row-major stride.
-    pub fn tile_index(&self, sdim: usize, jamming: isize) -> Result<Dimension, LayoutError> {
+    pub fn tile_index(&self, sdim: usize, jamming: isize) -> Result<Dimension, GraphError> {
         self.sizes.index("MacroTile", sdim, DimensionKind::MacroTileIndex(sub_dim(sdim)), jamming)
     }
 
     /// `tileNumber(sdim, size)`: the number of the tile along `sdim` (how many tiles the problem
     /// has along it), stride 1.
-    pub fn tile_number(&self, sdim: usize, size: isize) -> Result<Dimension, LayoutError> {
+    pub fn tile_number(&self, sdim: usize, size: isize) -> Result<Dimension, GraphError> {
         self.sizes.get("MacroTile", sdim)?;
         Ok(Dimension::macro_tile_number(sub_dim(sdim), size))
     }
@@ -258,21 +259,21 @@ pub struct WaveTile {
 impl WaveTile {
     /// A wave tile of `sizes` (rocRoller's `WaveTile(sizes, layout)`); without a macro tile it
     /// has no tile numbers.
-    pub fn new(sizes: &[isize], layout: LayoutType) -> Result<Self, LayoutError> {
+    pub fn new(sizes: &[isize], layout: LayoutType) -> Result<Self, GraphError> {
         Ok(WaveTile { sizes: TileSizes::new(sizes)?, wsizes: None, layout, pad_bytes_of_dim: None })
     }
 
     /// rocRoller's `WaveTile(MacroTile)`: from the macro tile's sub-tile sizes `[waveM, waveN,
     /// waveK]`, the wave tile of its operand (A: M x K, B: K x N, accumulator: M x N), how many
     /// wave tiles fit along each dimension, and the padding scaled by that count.
-    pub fn from_macro_tile(mac: &MacroTile) -> Result<Self, LayoutError> {
+    pub fn from_macro_tile(mac: &MacroTile) -> Result<Self, GraphError> {
         let sub = mac.sub_tile_sizes();
         let wave = |k: usize| {
-            sub.get(k).copied().ok_or(LayoutError::ModeOutOfRange {
+            sub.get(k).copied().ok_or(GraphError::Layout(LayoutError::ModeOutOfRange {
                 op: "WaveTile",
                 index: k,
                 rank: sub.len(),
-            })
+            }))
         };
         let (m, n, k) = (wave(0), wave(1), wave(2));
         let sizes = match mac.layout_type {
@@ -280,7 +281,7 @@ impl WaveTile {
             LayoutType::MatrixB => [k?, n?],
             LayoutType::MatrixAccumulator => [m?, n?],
             LayoutType::None | LayoutType::Scratch => {
-                return Err(LayoutError::NotALayout {
+                return Err(GraphError::NotALayout {
                     transform: "WaveTile",
                     why: "only tiles of A, B or the accumulator have wave tiles",
                 });
@@ -288,13 +289,19 @@ impl WaveTile {
         };
         let mac_sizes = mac.sizes();
         if mac_sizes.len() < 2 {
-            return Err(LayoutError::ModeOutOfRange { op: "WaveTile", index: 1, rank: mac_sizes.len() });
+            return Err(GraphError::Layout(LayoutError::ModeOutOfRange {
+                op: "WaveTile",
+                index: 1,
+                rank: mac_sizes.len(),
+            }));
         }
         let wsizes = quotients("WaveTile", &mac_sizes[..2], &sizes)?;
         let pad_bytes_of_dim = match (&mac.pad_bytes_of_dim, mac.layout_type) {
             (Some(p), LayoutType::MatrixA | LayoutType::MatrixB) => {
                 let p = p.as_slice();
-                let scaled = |d: usize| wsizes.v[d].checked_mul(p[d]).ok_or(LayoutError::SizeOverflow);
+                let scaled = |d: usize| {
+                    wsizes.v[d].checked_mul(p[d]).ok_or(GraphError::Layout(LayoutError::SizeOverflow))
+                };
                 Some(TileSizes::new(&[scaled(0)?, scaled(1)?])?)
             }
             _ => None,
@@ -321,13 +328,13 @@ impl WaveTile {
     }
 
     /// `tileIndex(sdim)`: size `sizes[sdim]`, row-major stride.
-    pub fn tile_index(&self, sdim: usize) -> Result<Dimension, LayoutError> {
+    pub fn tile_index(&self, sdim: usize) -> Result<Dimension, GraphError> {
         self.sizes.index("WaveTile", sdim, DimensionKind::WaveTileIndex(sub_dim(sdim)), 1)
     }
 
     /// `tileNumber(sdim)`: size = wave tiles along `sdim`, stride 1.
-    pub fn tile_number(&self, sdim: usize) -> Result<Dimension, LayoutError> {
-        let w = self.wsizes.ok_or(LayoutError::NotALayout {
+    pub fn tile_number(&self, sdim: usize) -> Result<Dimension, GraphError> {
+        let w = self.wsizes.ok_or(GraphError::NotALayout {
             transform: "WaveTile",
             why: "a wave tile made without its macro tile has no tile numbers",
         })?;
@@ -369,14 +376,14 @@ pub struct ThreadTile {
 
 impl ThreadTile {
     /// From a macro tile.
-    pub fn from_macro_tile(mac: &MacroTile) -> Result<Self, LayoutError> {
+    pub fn from_macro_tile(mac: &MacroTile) -> Result<Self, GraphError> {
         let (whole, sub) = (mac.sizes(), mac.sub_tile_sizes());
         if sub.len() < whole.len() {
-            return Err(LayoutError::RankMismatch {
+            return Err(GraphError::Layout(LayoutError::RankMismatch {
                 what: "sub-tile sizes",
                 got: sub.len(),
                 expected: whole.len(),
-            });
+            }));
         }
         Ok(ThreadTile {
             sizes: TileSizes::new(&sub[..whole.len()])?,
@@ -392,12 +399,12 @@ impl ThreadTile {
         self.wsizes.as_slice()
     }
     /// `ThreadTileIndex(sdim, sizes[sdim])`, stride 1.
-    pub fn tile_index(&self, sdim: usize) -> Result<Dimension, LayoutError> {
+    pub fn tile_index(&self, sdim: usize) -> Result<Dimension, GraphError> {
         let size = self.sizes.get("ThreadTile", sdim)?;
         Ok(Dimension::new(DimensionKind::ThreadTileIndex(sub_dim(sdim))).with_size(size).with_stride(1))
     }
     /// `ThreadTileNumber(sdim, counts[sdim])`, stride 1.
-    pub fn tile_number(&self, sdim: usize) -> Result<Dimension, LayoutError> {
+    pub fn tile_number(&self, sdim: usize) -> Result<Dimension, GraphError> {
         let size = self.wsizes.get("ThreadTile", sdim)?;
         Ok(Dimension::new(DimensionKind::ThreadTileNumber(sub_dim(sdim))).with_size(size).with_stride(1))
     }

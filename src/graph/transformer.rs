@@ -1,9 +1,9 @@
 //! rocRoller's `Transformer`: known coordinates in, the others out, by traversing the graph;
 //! and the incremental derivation of a coordinate (how a target moves per unit of another).
 
+use super::GraphError;
 use super::expr::{Arena, IndexValue, Op, Sym};
 use super::{CoordinateGraph, DimensionKind, Edge, Extent, MAX_ELEMENTS, MAX_ENDS, Tag};
-use crate::error::LayoutError;
 
 /// Which way values flow.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -111,12 +111,12 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     }
 
     /// The coordinates `dsts` from the known ones, along the edges (rocRoller's `forward`).
-    pub fn forward<const K: usize>(&self, dsts: &[Tag; K]) -> Result<[V; K], LayoutError> {
+    pub fn forward<const K: usize>(&self, dsts: &[Tag; K]) -> Result<[V; K], GraphError> {
         self.traverse(Dir::Forward, dsts)
     }
 
     /// The coordinates `dsts` from the known ones, against the edges (rocRoller's `reverse`).
-    pub fn reverse<const K: usize>(&self, dsts: &[Tag; K]) -> Result<[V; K], LayoutError> {
+    pub fn reverse<const K: usize>(&self, dsts: &[Tag; K]) -> Result<[V; K], GraphError> {
         self.traverse(Dir::Reverse, dsts)
     }
 
@@ -128,7 +128,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         x: Tag,
         dx: V,
         dsts: &[Tag; K],
-    ) -> Result<[V; K], LayoutError> {
+    ) -> Result<[V; K], GraphError> {
         self.stride(Dir::Forward, x, dx, dsts)
     }
 
@@ -138,7 +138,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         x: Tag,
         dx: V,
         dsts: &[Tag; K],
-    ) -> Result<[V; K], LayoutError> {
+    ) -> Result<[V; K], GraphError> {
         self.stride(Dir::Reverse, x, dx, dsts)
     }
 
@@ -318,8 +318,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         dir: Dir,
         starts: &dyn Fn(Tag) -> bool,
         dsts: &[Tag],
-        f: &mut dyn FnMut(Tag) -> Result<(), LayoutError>,
-    ) -> Result<(), LayoutError> {
+        f: &mut dyn FnMut(Tag) -> Result<(), GraphError>,
+    ) -> Result<(), GraphError> {
         let mut visited = [None; N];
         let mut order = Order::<N>::new();
         for &d in dsts {
@@ -333,7 +333,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         Ok(())
     }
 
-    fn traverse<const K: usize>(&self, dir: Dir, dsts: &[Tag; K]) -> Result<[V; K], LayoutError> {
+    fn traverse<const K: usize>(&self, dir: Dir, dsts: &[Tag; K]) -> Result<[V; K], GraphError> {
         let mut values = self.known;
         let starts = |t: Tag| self.coordinate(t).is_some();
         self.each_edge(dir, &starts, dsts, &mut |e| self.fire(dir, e, &mut values))?;
@@ -343,7 +343,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
                 .get(d)
                 .copied()
                 .flatten()
-                .ok_or(LayoutError::Graph { what: "no path reaches this dimension", tag: d })?;
+                .ok_or(GraphError::Graph { what: "no path reaches this dimension", tag: d })?;
         }
         Ok(out)
     }
@@ -362,18 +362,18 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     }
 
     /// The size (or stride) of a dimension an edge needs.
-    fn need(&self, tag: Tag, edge: Edge, at: Tag, stride: bool) -> Result<V, LayoutError> {
-        let d = self.graph.dimension(tag).ok_or(LayoutError::Graph { what: "not a dimension", tag })?;
+    fn need(&self, tag: Tag, edge: Edge, at: Tag, stride: bool) -> Result<V, GraphError> {
+        let d = self.graph.dimension(tag).ok_or(GraphError::Graph { what: "not a dimension", tag })?;
         let (x, missing) = if stride {
             (d.stride_extent(), "a dimension it reads has no stride")
         } else {
             (d.size_extent(), "a dimension it reads has no size")
         };
-        self.extent(x, missing).map_err(|why| LayoutError::EdgeFunction { edge: edge.name(), tag: at, why })
+        self.extent(x, missing).map_err(|why| GraphError::EdgeFunction { edge: edge.name(), tag: at, why })
     }
 
     /// `((x0 * n1 + x1) * n2 + x2) ...`, `n_k` the size of `parts[k]`: Flatten forward, Tile reverse.
-    fn flatten(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, LayoutError> {
+    fn flatten(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, GraphError> {
         let mut acc = x[0];
         for (k, &t) in parts.iter().enumerate().skip(1) {
             acc = checked(edge.name(), e, acc.apply(Op::Mul, self.need(t, edge, e, false)?))?;
@@ -391,12 +391,12 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         edge: Edge,
         e: Tag,
         out: &mut [V; MAX_ENDS],
-    ) -> Result<(), LayoutError> {
+    ) -> Result<(), GraphError> {
         let mut t = t;
         for k in (1..parts.len()).rev() {
             let size = self.need(parts[k], edge, e, false)?;
             if size.as_const().is_some_and(|s| s <= 0) {
-                return Err(LayoutError::EdgeFunction {
+                return Err(GraphError::EdgeFunction {
                     edge: edge.name(),
                     tag: e,
                     why: "a dimension it splits by has no positive size",
@@ -413,11 +413,11 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     fn affine(
         &self,
         x: &[V],
-        s: impl Iterator<Item = Result<V, LayoutError>>,
+        s: impl Iterator<Item = Result<V, GraphError>>,
         c: V,
         edge: &'static str,
         e: Tag,
-    ) -> Result<V, LayoutError> {
+    ) -> Result<V, GraphError> {
         let mut acc = c;
         for (x, s) in x.iter().zip(s) {
             acc = checked(edge, e, acc.apply(Op::Add, checked(edge, e, x.apply(Op::Mul, s?))?))?;
@@ -426,7 +426,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     }
 
     /// `Σ x_k * stride(parts[k])`: Join forward, Split reverse.
-    fn join(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, LayoutError> {
+    fn join(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, GraphError> {
         self.affine(
             &x[..parts.len()],
             parts.iter().map(|&t| self.need(t, edge, e, true)),
@@ -446,8 +446,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         condition: V,
         initial: bool,
         e: Tag,
-    ) -> Result<V, LayoutError> {
-        let why = |why| LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: e, why };
+    ) -> Result<V, GraphError> {
+        let why = |why| GraphError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: e, why };
         let branch = |holds: bool| {
             let (strides, c) = p.branch(holds);
             let s = strides.iter().map(|&s| self.extent(Some(s), "").map_err(why));
@@ -467,8 +467,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         ins: &[Tag],
         values: &[Option<V>; N],
         e: Tag,
-    ) -> Result<Option<V>, LayoutError> {
-        let why = |why| LayoutError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: e, why };
+    ) -> Result<Option<V>, GraphError> {
+        let why = |why| GraphError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: e, why };
         if ins.len() != p.inputs() {
             return Err(why("its strides do not match its inputs"));
         }
@@ -483,8 +483,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     }
 
     /// rocRoller's `PairSwap` and `Rotate` (reverse): the column remapped by the row's group.
-    fn swizzle(&self, edge: Edge, col: V, row: V, e: Tag) -> Result<V, LayoutError> {
-        let why = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+    fn swizzle(&self, edge: Edge, col: V, row: V, e: Tag) -> Result<V, GraphError> {
+        let why = |why| GraphError::EdgeFunction { edge: edge.name(), tag: e, why };
         let c = |v: u32| self.zero.constant(v as isize);
         let pow2 = |v: u32| v.is_power_of_two();
         let ck = |x: Option<V>| checked(edge.name(), e, x);
@@ -511,7 +511,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     }
 
     /// Compute the outputs of edge `e` from its inputs, in direction `dir`.
-    fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<V>; N]) -> Result<(), LayoutError> {
+    fn fire(&self, dir: Dir, e: Tag, values: &mut [Option<V>; N]) -> Result<(), GraphError> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
         let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
         let z = self.zero;
@@ -524,7 +524,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
                 None => return Ok(()),
             }
         }
-        let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+        let none = |why| GraphError::EdgeFunction { edge: edge.name(), tag: e, why };
         let mut out = [z; MAX_ENDS];
         match (edge, dir) {
             (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
@@ -591,8 +591,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         ins: &[Tag],
         values: &[Option<V>; N],
         e: Tag,
-    ) -> Result<usize, LayoutError> {
-        let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+    ) -> Result<usize, GraphError> {
+        let none = |why| GraphError::EdgeFunction { edge: edge.name(), tag: e, why };
         let n = ins.len();
         if n < 2 {
             return Err(none("Sunder needs branches and a selector"));
@@ -605,13 +605,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         Ok(k as usize)
     }
 
-    fn stride<const K: usize>(
-        &self,
-        dir: Dir,
-        x: Tag,
-        dx: V,
-        dsts: &[Tag; K],
-    ) -> Result<[V; K], LayoutError> {
+    fn stride<const K: usize>(&self, dir: Dir, x: Tag, dx: V, dsts: &[Tag; K]) -> Result<[V; K], GraphError> {
         let mut deltas: [Option<V>; N] = [None; N];
         if x < N {
             deltas[x] = Some(dx);
@@ -639,7 +633,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         e: Tag,
         values: &[Option<V>; N],
         deltas: &mut [Option<V>; N],
-    ) -> Result<(), LayoutError> {
+    ) -> Result<(), GraphError> {
         let Some((edge, srcs, dsts)) = self.graph.edge(e) else { return Ok(()) };
         let (ins, outs) = if dir == Dir::Forward { (srcs, dsts) } else { (dsts, srcs) };
         let z = self.zero;
@@ -647,7 +641,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         for (x, &t) in d.iter_mut().zip(ins) {
             *x = deltas[t].unwrap_or(z);
         }
-        let none = |why| LayoutError::EdgeFunction { edge: edge.name(), tag: e, why };
+        let none = |why| GraphError::EdgeFunction { edge: edge.name(), tag: e, why };
         let mut out = [z; MAX_ENDS];
         match (edge, dir) {
             (Edge::Flatten, Dir::Forward) | (Edge::Tile, Dir::Reverse) => {
@@ -688,6 +682,6 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
 }
 
 /// An arithmetic result, or the error naming the edge where it does not exist.
-fn checked<V>(edge: &'static str, e: Tag, x: Option<V>) -> Result<V, LayoutError> {
-    x.ok_or(LayoutError::EdgeFunction { edge, tag: e, why: "its value overflows isize (or divides by zero)" })
+fn checked<V>(edge: &'static str, e: Tag, x: Option<V>) -> Result<V, GraphError> {
+    x.ok_or(GraphError::EdgeFunction { edge, tag: e, why: "its value overflows isize (or divides by zero)" })
 }

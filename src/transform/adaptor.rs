@@ -10,11 +10,11 @@
 //! miswired stage list passed to a builder does not compile ([`WiredOnto`]). The number of hidden
 //! dimensions `H` is a typenum number.
 
+use super::TransformError;
 use super::ids::{
     ChainIds, Fresh, IdList, IdMap, Mapped, PositionStages, Range, Same, Sequence, ShiftBy, TopOf, WiredOnto,
 };
 use super::{MultiIndex, SafeVectors, Transform};
-use crate::error::LayoutError;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Add, Sub};
@@ -491,11 +491,11 @@ impl<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence> TensorAdaptor<S
     /// let a = TensorAdaptor::<_, typenum::U3, (const_layout::transform::Id<2>,), _>::new(s, sequence![0, 1]).unwrap();
     /// assert_eq!(a.calculate_bottom_index(&multi_index([13])).as_slice(), &[2, 3]);
     /// ```
-    pub fn new(stages: S, _bottom: Bottom) -> Result<Self, LayoutError> {
+    pub fn new(stages: S, _bottom: Bottom) -> Result<Self, TransformError> {
         let h = H::USIZE;
         let bound = S::LOWERS.concat(S::UPPERS).concat(Top::IDS).concat(Bottom::IDS).bound();
         if bound > h {
-            return Err(LayoutError::Wiring {
+            return Err(TransformError::Wiring {
                 what: "hidden ids in range (their bound)",
                 got: bound,
                 expected: h,
@@ -511,7 +511,7 @@ impl<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence> TensorAdaptor<S
             }
         });
         if let Some(k) = found.iter().position(|&n| n != 1) {
-            return Err(LayoutError::Wiring {
+            return Err(TransformError::Wiring {
                 what: "transforms producing a top dimension",
                 got: found[k] as usize,
                 expected: 1,

@@ -8,6 +8,7 @@
 //! elements); a descriptor with padding is never a layout (a layout has no invalid positions).
 
 use super::MultiIndex;
+use super::TransformError;
 use super::adaptor::Stages;
 use super::cute::{CuteLayout, TopModes};
 use super::descriptor::{
@@ -40,7 +41,9 @@ pub const MAX_BRIDGE_SIZE: isize = 1 << 20;
 /// assert_eq!(d.calculate_offset(&multi_index([3, 2])), l.crd2idx((3usize, 2usize)));
 /// assert_eq!(d.element_space_size(), l.cosize() as isize);
 /// ```
-pub fn layout_to_naive_descriptor<S, D>(layout: &Layout<S, D>) -> Result<NaiveDescriptor<S, D>, LayoutError>
+pub fn layout_to_naive_descriptor<S, D>(
+    layout: &Layout<S, D>,
+) -> Result<NaiveDescriptor<S, D>, TransformError>
 where
     S: ToArray + LayoutShape<D>,
     D: ToArray<Len = S::Len>,
@@ -67,7 +70,7 @@ pub type LayoutDescriptor<S, D> = SingleTransformDescriptor<CuteLayout<S, D>, <S
 /// assert_eq!(d.element_space_size(), 3 * 3 + 1 + 2 * 8 + 1);
 /// assert_eq!(descriptor_to_layout(&d).unwrap().to_string(), "(4,(2,3)):(3,(1,8))");
 /// ```
-pub fn layout_to_descriptor<S, D>(layout: &Layout<S, D>) -> Result<LayoutDescriptor<S, D>, LayoutError>
+pub fn layout_to_descriptor<S, D>(layout: &Layout<S, D>) -> Result<LayoutDescriptor<S, D>, TransformError>
 where
     S: TopModes + LayoutShape<D>,
     D: IntTuple,
@@ -114,7 +117,7 @@ pub(crate) fn fit_mode(
 /// ```
 pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
     desc: &TensorDescriptor<S, H, Top>,
-) -> Result<DynLayout, LayoutError> {
+) -> Result<DynLayout, TransformError> {
     // The transform to blame: the first that can invalidate, else the first non-linear one.
     let (mut padding, mut nonlinear) = (None, None);
     desc.adaptor().stages().for_each_transform(&mut |name, always_valid| {
@@ -128,16 +131,19 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
         }
     });
     if let Some(transform) = padding {
-        return Err(LayoutError::NotALayout {
+        return Err(TransformError::NotALayout {
             transform,
             why: "its padded positions are invalid, and a layout has none",
         });
     }
-    let blame = |why| LayoutError::NotALayout { transform: nonlinear.unwrap_or("embed"), why };
+    let blame = |why| TransformError::NotALayout { transform: nonlinear.unwrap_or("embed"), why };
     let lengths = desc.lengths().clone();
-    let size = lengths.iter().try_fold(1isize, |p, &l| p.checked_mul(l)).ok_or(LayoutError::SizeOverflow)?;
+    let size = lengths
+        .iter()
+        .try_fold(1isize, |p, &l| p.checked_mul(l))
+        .ok_or(TransformError::Layout(LayoutError::SizeOverflow))?;
     if size > MAX_BRIDGE_SIZE {
-        return Err(LayoutError::TooLarge);
+        return Err(TransformError::Layout(LayoutError::TooLarge));
     }
     let at = |top: &MultiIndex<Top::Len>| desc.calculate_offset(top);
     let origin = MultiIndex::<Top::Len>::default();
@@ -148,7 +154,7 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
     let mut modes = [DynIntTuple::int(DynInt::runtime(1)); crate::MAX_RANK];
     let mut strides = [DynIntTuple::int(DynInt::runtime(0)); crate::MAX_RANK];
     if lengths.len() > crate::MAX_RANK {
-        return Err(LayoutError::TooLarge);
+        return Err(TransformError::Layout(LayoutError::TooLarge));
     }
     for (i, &len) in lengths.iter().enumerate() {
         let offset = |k: isize| {

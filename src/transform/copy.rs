@@ -3,6 +3,7 @@
 //! `get_top_dimension_safe_vector_length_strides` (the dimension of stride 1 with the longest
 //! safe length); here the vector dimension is the last top dimension, as in a row-major tile.
 
+use super::TransformError;
 use super::adaptor::Stages;
 use super::descriptor::TensorDescriptor;
 use super::ids::Sequence;
@@ -27,8 +28,8 @@ fn contiguous(v: SafeVector) -> isize {
 /// Padding is CK's: an invalid source element reads as `T::default()` (CK's buffer views read 0),
 /// an invalid destination element is not written. A [`SafeVector`] keeps a run all valid or all
 /// invalid, so this is decided once per run. Lengths that differ are
-/// [`LayoutError::LengthMismatch`]; an offset outside a buffer is
-/// [`LayoutError::IndexOutOfRange`] (no panic; elements before it are already copied).
+/// [`TransformError::LengthMismatch`]; an offset outside a buffer is
+/// [`TransformError::Layout(LayoutError::IndexOutOfRange)`] (no panic; elements before it are already copied).
 ///
 /// ```
 /// use const_layout::transform::{
@@ -49,7 +50,7 @@ pub fn copy_descriptor<T, S0, H0, Top, S1, H1, Top1>(
     src: &[T],
     dst_desc: &TensorDescriptor<S1, H1, Top1>,
     dst: &mut [T],
-) -> Result<usize, LayoutError>
+) -> Result<usize, TransformError>
 where
     T: Copy + Default,
     S0: Stages,
@@ -62,7 +63,7 @@ where
     let lengths = src_desc.lengths().clone();
     for (dim, (&got, &expected)) in dst_desc.lengths().iter().zip(lengths.iter()).enumerate() {
         if got != expected {
-            return Err(LayoutError::LengthMismatch {
+            return Err(TransformError::LengthMismatch {
                 what: "copy_descriptor: the destination",
                 dim,
                 got,
@@ -104,7 +105,7 @@ fn walk<const W: usize, T, S0, H0, Top, S1, H1, Top1>(
     dst_desc: &TensorDescriptor<S1, H1, Top1>,
     dst: &mut [T],
     width: usize,
-) -> Result<(), LayoutError>
+) -> Result<(), TransformError>
 where
     T: Copy + Default,
     S0: Stages,
@@ -121,7 +122,7 @@ where
     let (mut s, mut d) =
         (make_tensor_coordinate(src_desc, &origin), make_tensor_coordinate(dst_desc, &origin));
     let (src_len, dst_len) = (src.len() as isize, dst.len() as isize);
-    let mut run = |s: &TensorCoordinate<H0>, d: &TensorCoordinate<H1>| -> Result<(), LayoutError> {
+    let mut run = |s: &TensorCoordinate<H0>, d: &TensorCoordinate<H1>| -> Result<(), TransformError> {
         if !d.is_valid_assuming_top_index_is_valid(dst_desc) {
             return Ok(());
         }
@@ -129,12 +130,12 @@ where
         let out = usize::try_from(od)
             .ok()
             .and_then(|o| dst.get_mut(o..o.checked_add(w)?))
-            .ok_or(LayoutError::IndexOutOfRange { index: od, size: dst_len })?;
+            .ok_or(TransformError::Layout(LayoutError::IndexOutOfRange { index: od, size: dst_len }))?;
         if s.is_valid_assuming_top_index_is_valid(src_desc) {
             let from = usize::try_from(os)
                 .ok()
                 .and_then(|o| src.get(o..o.checked_add(w)?))
-                .ok_or(LayoutError::IndexOutOfRange { index: os, size: src_len })?;
+                .ok_or(TransformError::Layout(LayoutError::IndexOutOfRange { index: os, size: src_len }))?;
             out.copy_from_slice(from);
         } else {
             out.fill(T::default());

@@ -1,6 +1,7 @@
 //! CK Tile's tensor descriptors: an adaptor with one bottom dimension (hidden id 0, the linear
 //! offset into memory) and the allocation's extent, the *element space size*.
 
+use super::TransformError;
 use super::adaptor::{Chain, OffsetId, Relabel, Stage, Stages, TensorAdaptor, transform_tensor_adaptor};
 use super::ids::{Fresh, Id, Mapped, Range, Same, Sequence, ShiftBy, TopOf, WiredOnto};
 use super::{Embed, MultiIndex, Offset, SafeVector, SafeVectors, Unmerge, values_of};
@@ -148,7 +149,7 @@ where
 pub fn make_naive_tensor_descriptor<Ls, Ds>(
     lengths: Ls,
     strides: Ds,
-) -> Result<NaiveDescriptor<Ls, Ds>, LayoutError>
+) -> Result<NaiveDescriptor<Ls, Ds>, TransformError>
 where
     Ls: ToArray,
     Ds: ToArray<Len = Ls::Len>,
@@ -163,7 +164,7 @@ where
 /// dimension (typically a runtime length known to be a multiple of the vector). CK takes the
 /// promise on trust; here it is checked against the values, so it cannot make a copy wrong: the
 /// vector length must divide the last length and the vector stride be the last stride
-/// ([`LayoutError::VectorGuarantee`] otherwise).
+/// ([`TransformError::VectorGuarantee`] otherwise).
 ///
 /// ```
 /// use const_layout::transform::{make_naive_tensor_descriptor_guaranteed, SafeVector};
@@ -177,7 +178,7 @@ pub fn make_naive_tensor_descriptor_guaranteed<Ls, Ds>(
     lengths: Ls,
     strides: Ds,
     last_dimension: SafeVector,
-) -> Result<NaiveDescriptor<Ls, Ds>, LayoutError>
+) -> Result<NaiveDescriptor<Ls, Ds>, TransformError>
 where
     Ls: ToArray,
     Ds: ToArray<Len = Ls::Len>,
@@ -202,29 +203,29 @@ where
 fn element_space_size<N: ArrayLength>(
     lengths: &MultiIndex<N>,
     strides: &MultiIndex<N>,
-) -> Result<isize, LayoutError> {
+) -> Result<isize, TransformError> {
     let mut space = 1isize;
     for (leaf, (&len, &stride)) in lengths.iter().zip(strides.iter()).enumerate() {
         if len <= 0 {
-            return Err(LayoutError::NonPositiveExtent { leaf, value: len });
+            return Err(TransformError::Layout(LayoutError::NonPositiveExtent { leaf, value: len }));
         }
         space = (len - 1)
             .checked_mul(stride)
             .and_then(|x| space.checked_add(x))
-            .ok_or(LayoutError::CosizeOverflow)?;
+            .ok_or(TransformError::Layout(LayoutError::CosizeOverflow))?;
     }
     Ok(space)
 }
 
 /// A guarantee about the top dimension `dim` of this length and stride holds: a positive vector
 /// length that divides the length, the stride itself.
-fn check_guarantee(dim: usize, length: isize, stride: isize, g: SafeVector) -> Result<(), LayoutError> {
+fn check_guarantee(dim: usize, length: isize, stride: isize, g: SafeVector) -> Result<(), TransformError> {
     let length_holds = g.length.is_none_or(|v| v > 0 && length % v == 0);
     let stride_holds = g.stride.is_none_or(|s| s == stride);
     if length_holds && stride_holds {
         Ok(())
     } else {
-        Err(LayoutError::VectorGuarantee {
+        Err(TransformError::VectorGuarantee {
             dim,
             length,
             stride,
@@ -249,7 +250,7 @@ fn all_static<T: IntTuple>(t: &T) -> bool {
 /// space when every length is static, and the last dimension is contiguous over its length when
 /// that is static, so with static lengths the last top dimension has safe length = its length,
 /// stride 1.
-pub fn make_naive_tensor_descriptor_packed<Ls>(lengths: Ls) -> Result<PackedDescriptor<Ls>, LayoutError>
+pub fn make_naive_tensor_descriptor_packed<Ls>(lengths: Ls) -> Result<PackedDescriptor<Ls>, TransformError>
 where
     Ls: ToArray,
     U1: Add<Ls::Len>,
@@ -260,7 +261,7 @@ where
 
 /// CK's `make_naive_tensor_descriptor_packed(lengths, GuaranteedLastDimensionVectorLength)`: the
 /// caller vouches that the last length is a multiple of `vector_length` (checked:
-/// [`LayoutError::VectorGuarantee`] otherwise). Where the last length is static, CK's newest code
+/// [`TransformError::VectorGuarantee`] otherwise). Where the last length is static, CK's newest code
 /// takes `max(last length, vector_length)`, which is the last length for every guarantee that
 /// holds; where it is runtime, CK's newest code drops the guarantee, which defeats its purpose
 /// (decision 4): here it is kept.
@@ -274,7 +275,7 @@ where
 pub fn make_naive_tensor_descriptor_packed_guaranteed<Ls>(
     lengths: Ls,
     vector_length: Option<isize>,
-) -> Result<PackedDescriptor<Ls>, LayoutError>
+) -> Result<PackedDescriptor<Ls>, TransformError>
 where
     Ls: ToArray,
     U1: Add<Ls::Len>,
@@ -284,9 +285,9 @@ where
     let mut space = 1isize;
     for (leaf, &len) in l.iter().enumerate() {
         if len <= 0 {
-            return Err(LayoutError::NonPositiveExtent { leaf, value: len });
+            return Err(TransformError::Layout(LayoutError::NonPositiveExtent { leaf, value: len }));
         }
-        space = space.checked_mul(len).ok_or(LayoutError::SizeOverflow)?;
+        space = space.checked_mul(len).ok_or(TransformError::Layout(LayoutError::SizeOverflow))?;
     }
     let n = Ls::Len::USIZE;
     let last = (n > 0).then(|| l[n - 1]);
@@ -322,7 +323,7 @@ pub type AlignedDescriptor<Ls> = NaiveDescriptor<Ls, <Ls as FlatTuple>::Runtime>
 pub fn make_naive_tensor_descriptor_aligned<Ls, A>(
     lengths: Ls,
     align: A,
-) -> Result<AlignedDescriptor<Ls>, LayoutError>
+) -> Result<AlignedDescriptor<Ls>, TransformError>
 where
     Ls: ToArray + FlatTuple,
     Ls::Runtime: ToArray<Len = Ls::Len>,
@@ -332,14 +333,12 @@ where
 {
     let (l, align) = (values_of(&lengths), align.value());
     if let Some(leaf) = l.iter().position(|&len| len <= 0) {
-        return Err(LayoutError::NonPositiveExtent { leaf, value: l[leaf] });
+        return Err(TransformError::Layout(LayoutError::NonPositiveExtent { leaf, value: l[leaf] }));
     }
     if align <= 0 {
-        return Err(LayoutError::TileSizes {
-            what: "make_naive_tensor_descriptor_aligned",
-            dim: 0,
-            size: align,
-            part: 1,
+        return Err(TransformError::NotPositive {
+            what: "make_naive_tensor_descriptor_aligned: the alignment",
+            value: align,
         });
     }
     let n = l.len();
@@ -352,11 +351,13 @@ where
         let mut stride = l[n - 1]
             .checked_add(align - 1)
             .map(|x| x / align * align)
-            .ok_or(LayoutError::StrideOverflow { leaf: n - 2 })?;
+            .ok_or(TransformError::Layout(LayoutError::StrideOverflow { leaf: n - 2 }))?;
         for i in (0..n - 1).rev() {
             strides[i] = stride;
             if i > 0 {
-                stride = stride.checked_mul(l[i]).ok_or(LayoutError::StrideOverflow { leaf: i - 1 })?;
+                stride = stride
+                    .checked_mul(l[i])
+                    .ok_or(TransformError::Layout(LayoutError::StrideOverflow { leaf: i - 1 }))?;
             }
         }
     }
@@ -390,7 +391,7 @@ pub fn make_naive_tensor_descriptor_with_offset<Ls, Ds, O>(
     lengths: Ls,
     strides: Ds,
     offset: O,
-) -> Result<OffsetDescriptor<Ls, Ds>, LayoutError>
+) -> Result<OffsetDescriptor<Ls, Ds>, TransformError>
 where
     Ls: ToArray,
     Ds: ToArray<Len = Ls::Len>,

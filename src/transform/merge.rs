@@ -5,6 +5,7 @@
 //! alone (`update_lower_index_without_carry`) and fixes up the carries only when it leaves the
 //! range (`fix_lower_index`).
 
+use super::TransformError;
 use super::linear::row_major_strides;
 use super::{InvertibleTransform, MultiIndex, SafeVectors, Transform, values_of};
 use crate::error::LayoutError;
@@ -32,9 +33,11 @@ pub(super) fn split_row_major<N: ArrayLength>(t: isize, lengths: &MultiIndex<N>)
 }
 
 /// Every length positive, or the error naming the first that is not.
-fn check_lengths<N: ArrayLength>(lengths: &MultiIndex<N>) -> Result<(), LayoutError> {
+fn check_lengths<N: ArrayLength>(lengths: &MultiIndex<N>) -> Result<(), TransformError> {
     match lengths.iter().position(|&l| l <= 0) {
-        Some(leaf) => Err(LayoutError::NonPositiveExtent { leaf, value: lengths[leaf] }),
+        Some(leaf) => {
+            Err(TransformError::Layout(LayoutError::NonPositiveExtent { leaf, value: lengths[leaf] }))
+        }
         None => Ok(()),
     }
 }
@@ -261,12 +264,13 @@ pub struct Merge<Ls: ToArray> {
 impl<Ls: ToArray> Merge<Ls> {
     /// `make_merge_transform(lengths)`: the multipliers are computed here (a division each), once.
     /// A length that is not positive is an error.
-    pub fn new(lengths: Ls) -> Result<Self, LayoutError> {
+    pub fn new(lengths: Ls) -> Result<Self, TransformError> {
         let values = values_of(&lengths);
         check_lengths(&values)?;
         let mut divisors = GenericArray::<FastDivmod, Ls::Len>::default();
         for (d, &l) in divisors.iter_mut().zip(values.iter()) {
-            *d = FastDivmod::new(l as usize).ok_or(LayoutError::NonPositiveExtent { leaf: 0, value: l })?;
+            *d = FastDivmod::new(l as usize)
+                .ok_or(TransformError::Layout(LayoutError::NonPositiveExtent { leaf: 0, value: l }))?;
         }
         let scan = row_major_strides(&values);
         Ok(Merge { lengths: PhantomData, divisors, values, scan })
@@ -334,7 +338,7 @@ pub struct MergeDivMod<Ls: ToArray> {
 
 impl<Ls: ToArray> MergeDivMod<Ls> {
     /// `make_merge_transform_v3_division_mod(lengths)`. A length that is not positive is an error.
-    pub fn new(lengths: Ls) -> Result<Self, LayoutError> {
+    pub fn new(lengths: Ls) -> Result<Self, TransformError> {
         let values = values_of(&lengths);
         check_lengths(&values)?;
         Ok(MergeDivMod { lengths, scan: row_major_strides(&values) })

@@ -36,6 +36,7 @@ mod coordinate;
 mod copy;
 mod cute;
 mod descriptor;
+mod error;
 mod ids;
 mod linear;
 mod merge;
@@ -62,6 +63,7 @@ pub use descriptor::{
     make_naive_tensor_descriptor_packed_guaranteed, make_naive_tensor_descriptor_with_offset,
     transform_tensor_descriptor,
 };
+pub use error::TransformError;
 pub use ids::{
     ChainIds, EachNewTopDimensionOnce, EachOldTopDimensionOnce, Fresh, Full, Id, IdList, IdMap, MAX_IDS,
     Mapped, PositionBit, PositionStages, Positions, Range, Same, Sequence, ShiftBy, TopOf, Verdict,

@@ -1,5 +1,6 @@
 //! The other non-linear transforms: a move recomputes the lower index from the new upper one.
 
+use super::TransformError;
 use super::{InvertibleTransform, MultiIndex, Transform, recomputed};
 use crate::error::LayoutError;
 use crate::int::Int;
@@ -24,9 +25,12 @@ pub struct Modulo<M, L> {
 
 impl<M: Int, L: Int> Modulo<M, L> {
     /// `make_modulo_transform(modulus, length)`. A modulus that is not positive is an error.
-    pub fn new(modulus: M, length: L) -> Result<Self, LayoutError> {
+    pub fn new(modulus: M, length: L) -> Result<Self, TransformError> {
         if modulus.value() <= 0 {
-            return Err(LayoutError::NonPositiveExtent { leaf: 0, value: modulus.value() });
+            return Err(TransformError::Layout(LayoutError::NonPositiveExtent {
+                leaf: 0,
+                value: modulus.value(),
+            }));
         }
         Ok(Modulo { modulus, length })
     }
@@ -77,9 +81,12 @@ pub struct Xor<L0, L1> {
 
 impl<L0: Int, L1: Int> Xor<L0, L1> {
     /// `make_xor_transform((length0, length1))`. A second length that is not positive is an error.
-    pub fn new(length0: L0, length1: L1) -> Result<Self, LayoutError> {
+    pub fn new(length0: L0, length1: L1) -> Result<Self, TransformError> {
         if length1.value() <= 0 {
-            return Err(LayoutError::NonPositiveExtent { leaf: 1, value: length1.value() });
+            return Err(TransformError::Layout(LayoutError::NonPositiveExtent {
+                leaf: 1,
+                value: length1.value(),
+            }));
         }
         Ok(Xor { length0, length1 })
     }

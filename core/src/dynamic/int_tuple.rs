@@ -4,8 +4,7 @@ pub use super::basis::Basis;
 use crate::error::{LayoutError, tri};
 use core::fmt;
 
-/// The most nodes (integers plus tuples) one [`DynIntTuple`] holds. `(8,(4,2))` has 5.
-pub const MAX_NODES: usize = 64;
+pub use crate::MAX_NODES;
 
 /// An integer with CuTe's static flag: `_8` is `{ value: 8, is_static: true }`.
 ///

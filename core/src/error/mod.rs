@@ -109,7 +109,7 @@ pub enum LayoutError {
         /// The shape's rank.
         expected: usize,
     },
-    /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::dynamic::MAX_NODES).
+    /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::MAX_NODES).
     TooLarge,
     /// A stride mixes plain integers with basis elements (`(4,8):(_1@0,2)`), or a basis with one
     /// inside it (`_1@1` next to `_1@0@1`).
@@ -144,78 +144,6 @@ pub enum LayoutError {
         base: u32,
         /// `SShift`.
         shift: i32,
-    },
-    /// A tensor adaptor whose transforms are not wired as CK requires: every old top dimension
-    /// consumed once, every new one produced once.
-    Wiring {
-        /// What is miscounted.
-        what: &'static str,
-        /// How many there are.
-        got: usize,
-        /// How many there must be.
-        expected: usize,
-    },
-    /// A descriptor's guaranteed vector access (CK's `GuaranteedLastDimensionVectorLength` and
-    /// `...Stride`) that its last top dimension does not have: the vector length must divide the
-    /// dimension's length and the vector stride be its stride.
-    VectorGuarantee {
-        /// The top dimension.
-        dim: usize,
-        /// Its length.
-        length: isize,
-        /// Its stride.
-        stride: isize,
-        /// The guaranteed vector length, if any.
-        vector_length: Option<isize>,
-        /// The guaranteed vector stride, if any.
-        vector_stride: Option<isize>,
-    },
-    /// Two descriptors (or a descriptor and what it is used with) whose top lengths differ.
-    LengthMismatch {
-        /// What is compared.
-        what: &'static str,
-        /// The top dimension.
-        dim: usize,
-        /// Its length there.
-        got: isize,
-        /// The length it must have.
-        expected: isize,
-    },
-    /// A CK descriptor that is no CuTe layout, and the transform that makes it so.
-    NotALayout {
-        /// CK's name of the transform.
-        transform: &'static str,
-        /// Why.
-        why: &'static str,
-    },
-    /// A coordinate-graph edge that has no function in the direction asked (rocRoller's `Forget`
-    /// either way, `Split` forward, `Join` reverse), or that lacks what its function needs.
-    EdgeFunction {
-        /// rocRoller's name of the edge.
-        edge: &'static str,
-        /// Its tag.
-        tag: usize,
-        /// What is missing.
-        why: &'static str,
-    },
-    /// A coordinate graph that cannot answer: a dimension no traversal reaches, a bad tag.
-    Graph {
-        /// What went wrong.
-        what: &'static str,
-        /// The tag concerned.
-        tag: usize,
-    },
-    /// A rocRoller tile whose sizes do not fit together (a wave tile that does not divide its
-    /// macro tile, a zero sub-tile size).
-    TileSizes {
-        /// Which tile.
-        what: &'static str,
-        /// The dimension.
-        dim: usize,
-        /// The size along it.
-        size: isize,
-        /// What it must be a positive multiple of.
-        part: isize,
     },
     /// A mode index or range outside the layout's rank (`select`, `take`, `group`, `replace`, a
     /// tiler with more modes than the layout).
@@ -303,56 +231,6 @@ impl LayoutError {
                 .text(",")
                 .num(shift as isize)
                 .text("> is not a swizzle: |S| must be at least B and B+M+|S| at most 62"),
-            LayoutError::Wiring { what, got, expected } => m
-                .text("tensor adaptor: ")
-                .text(what)
-                .text(": ")
-                .num(got as isize)
-                .text(" where there must be ")
-                .num(expected as isize),
-            LayoutError::VectorGuarantee { dim, length, stride, vector_length, vector_stride } => {
-                let m = m.text("the guaranteed vector (length ");
-                let m = match vector_length {
-                    Some(l) => m.num(l),
-                    None => m.text("any"),
-                };
-                let m = m.text(", stride ");
-                let m = match vector_stride {
-                    Some(s) => m.num(s),
-                    None => m.text("any"),
-                };
-                m.text(") does not hold along top dimension ")
-                    .num(dim as isize)
-                    .text(" of length ")
-                    .num(length)
-                    .text(" and stride ")
-                    .num(stride)
-                    .text(": the vector length must divide the length, the vector stride be the stride")
-            }
-            LayoutError::LengthMismatch { what, dim, got, expected } => m
-                .text(what)
-                .text(": length ")
-                .num(got)
-                .text(" along top dimension ")
-                .num(dim as isize)
-                .text(" where ")
-                .num(expected)
-                .text(" is expected"),
-            LayoutError::NotALayout { transform, why } => {
-                m.text("not a CuTe layout because of its `").text(transform).text("` transform: ").text(why)
-            }
-            LayoutError::EdgeFunction { edge, tag, why } => {
-                m.text("edge ").num(tag as isize).text(" (").text(edge).text("): ").text(why)
-            }
-            LayoutError::Graph { what, tag } => m.text("coordinate graph: ").text(what).text(" (tag ").num(tag as isize).text(")"),
-            LayoutError::TileSizes { what, dim, size, part } => m
-                .text(what)
-                .text(": size ")
-                .num(size)
-                .text(" along dimension ")
-                .num(dim as isize)
-                .text(" is not a positive multiple of ")
-                .num(part),
             LayoutError::ModeOutOfRange { op, index, rank } => m
                 .text(op)
                 .text(": mode ")
@@ -360,7 +238,7 @@ impl LayoutError {
                 .text(" is out of range for rank ")
                 .num(rank as isize),
             LayoutError::TooLarge => {
-                m.text("more than ").num(crate::dynamic::MAX_NODES as isize).text(" nodes in one int tuple")
+                m.text("more than ").num(crate::MAX_NODES as isize).text(" nodes in one int tuple")
             }
         }
     }
