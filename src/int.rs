@@ -156,6 +156,10 @@ pub trait Int: Copy + fmt::Debug + Sealed + 'static {
 /// fn value_of<T: StaticInt>() -> isize { T::STATIC.unwrap() }
 /// assert_eq!(value_of::<C<12>>(), 12);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static integer",
+    note = "static integers are `C<N>` (`_N` in CuTe) and typenum integers"
+)]
 pub trait StaticInt: Int<Kind = Static> {}
 impl<T: Int<Kind = Static>> StaticInt for T {}
 
@@ -166,6 +170,10 @@ impl<T: Int<Kind = Static>> StaticInt for T {}
 /// fn takes<T: RuntimeInt>(_: T) {}
 /// takes(3i32);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a runtime integer",
+    note = "runtime integers are `usize`, `isize`, `u32`, `i32`, `u64`, `i64` and `FastDivmod`"
+)]
 pub trait RuntimeInt: Int<Kind = Dynamic> {}
 impl<T: Int<Kind = Dynamic>> RuntimeInt for T {}
 
@@ -338,6 +346,7 @@ pub type KindOf2<A, B> = <<A as Int>::Kind as Kind>::And<<B as Int>::Kind>;
 /// use const_layout::C;
 /// assert_eq!(<<MulOp as Op>::Static<C<3>, C<4>> as Int>::STATIC, Some(12));
 /// ```
+#[doc(hidden)]
 pub trait Op: 'static {
     /// The zero-sized result type when both operands are static.
     type Static<A: Int, B: Int>: Int;
@@ -352,6 +361,7 @@ pub trait Op: 'static {
 /// let x: <usize as Arith<C<4>, MulOp>>::Output = 8usize;
 /// assert_eq!(x, 8);
 /// ```
+#[doc(hidden)]
 pub trait Arith<B: Int, O: Op>: Int {
     /// The result type.
     type Output: Int;
@@ -598,6 +608,7 @@ pub type CompactStrideOut<S, Cur> = <Cur as CompactStrideOf<S>>::Output;
 /// let x: <usize as CompactStrideOf<C<1>>>::Output = 0usize;
 /// assert_eq!(x, 0);
 /// ```
+#[doc(hidden)]
 pub trait CompactStrideOf<S: Int>: Int {
     /// The stride type.
     type Output: Int;

@@ -162,6 +162,10 @@ impl Op {
 }
 
 /// What a traversal computes with: `isize` (translate-time integers) or [`Sym`] (expressions).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value a coordinate-graph traversal computes with",
+    note = "use `isize` (numbers) or `Sym` (index expressions)"
+)]
 pub trait IndexValue: Copy + fmt::Debug {
     /// A constant.
     fn constant(&self, v: isize) -> Self;
@@ -438,6 +442,10 @@ impl<'a, const N: usize> Sym<'a, N> {
 }
 
 /// A right operand of a [`Sym`] operator: another `Sym` or an `isize` constant.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an operand of a `Sym` expression",
+    note = "use another `Sym` of the same arena or an `isize` constant"
+)]
 pub trait IntoSym<'a, const N: usize> {
     /// The operand in `arena`.
     fn into_sym(self, arena: &'a Arena<N>) -> Sym<'a, N>;

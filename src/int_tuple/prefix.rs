@@ -20,6 +20,7 @@ use crate::int::{CompactStrideOut, Int, MulOut, compact_stride, mul};
 /// assert_eq!(Exclusive::stride(C::<1>, C::<8>).value(), 8);
 /// assert_eq!(CuteCompact::stride(C::<1>, C::<8>).value(), 0);
 /// ```
+#[doc(hidden)]
 pub trait LeafRule: 'static {
     /// The result type for one integer.
     type Stride<S: Int, Cur: Int>: Int;

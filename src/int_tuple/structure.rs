@@ -82,6 +82,7 @@ crate::arity::for_unequal_tuple_pairs!(@longer_only impl_get_out_of_range);
 
 /// Mode `I` of a tuple if it has one, else `()`. Lets [`Layout::mode`](crate::Layout::mode) check
 /// the index once, on the shape, and take the stride's mode without a second error.
+#[doc(hidden)]
 pub trait GetOrUnit<const I: usize>: IntTuple {
     /// Mode `I`, or `()`.
     type Output: IntTuple;

@@ -71,6 +71,10 @@ impl<S: StaticTuple, D: StaticTuple> StaticLayout for Layout<S, D> {
 
 /// An expression of the static algebra (`Composition<A, B>`, ...): the type a [`Static`] result
 /// is named by, with the result's layout as a constant.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an expression of the static algebra",
+    note = "the static algebra's expressions are the types its functions return inside `Computed<..>`"
+)]
 pub trait StaticExpr {
     /// The layout, computed at compile time.
     const LAYOUT: DynLayout;

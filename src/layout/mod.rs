@@ -616,6 +616,10 @@ pub type ModeLayout<S, D, const I: usize> =
 /// let (s, d) = LayoutMode::<1>::mode(&((C::<8>, C::<4>), (C::<1>, C::<8>)));
 /// assert_eq!((s, d), (C::<4>, C::<8>));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no mode {I}",
+    note = "a layout of rank r has modes 0..r"
+)]
 pub trait LayoutMode<const I: usize> {
     /// Mode `I` of the shape.
     type Shape: IntTuple;

@@ -23,6 +23,7 @@ pub const MAX_PATH: usize = 8;
 /// type P = Down<Down<Root, 1>, 0>;
 /// assert_eq!((P::LEN, P::IDX[0], P::IDX[1]), (2, 1, 0));
 /// ```
+#[doc(hidden)]
 pub trait Path: 'static {
     /// Number of indices.
     const LEN: usize;

@@ -107,12 +107,14 @@ pub trait Complemented: FlatTuple {
 
 /// The modes of a composition's result, one per right mode, each as the left layout's structure
 /// (a trait rather than a closure so that it inlines).
+#[doc(hidden)]
 pub trait Rows<A: FlatTuple> {
     /// Mode `j`'s shape and stride.
     fn row(&mut self, j: usize) -> (A::Runtime, A::Runtime);
 }
 
 /// Names one type per position of a macro repetition.
+#[doc(hidden)]
 pub trait Each<X> {
     /// `X`.
     type Out;

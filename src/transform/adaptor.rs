@@ -137,6 +137,10 @@ impl<T: fmt::Debug, Lo: Sequence, Up: Sequence> fmt::Debug for Stage<T, Lo, Up> 
 
 /// A list of stages evaluated in order (from the top down): a [`Stage`], a tuple of stages that
 /// read and write disjoint dimensions (one call of [`transform_tensor_adaptor`]), or a [`Chain`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a list of CK Tile stages",
+    note = "stages are `Stage::new(transform, lower ids, upper ids)`, tuples of them, or a `Chain`"
+)]
 pub trait Stages {
     /// The number of upper dimensions of all the transforms.
     type UpCount: ArrayLength;
@@ -363,6 +367,7 @@ macro_rules! impl_stage_tuple {
 crate::arity::for_tuples!(impl_stage_tuple);
 
 /// The total upper-dimension count of a tuple of stage lists (a typenum sum).
+#[doc(hidden)]
 pub trait UpCountOf {
     /// The sum.
     type Count: ArrayLength;
@@ -389,6 +394,7 @@ crate::arity::for_tuples!(impl_up_count);
 
 /// A stage list renumbered: lower ids by `L`, upper ids by `U` (the builders' relabelings, done
 /// on the types).
+#[doc(hidden)]
 pub trait Relabel<L: IdMap, U: IdMap>: Stages {
     /// The renumbered stage list.
     type Output: Stages;

@@ -244,6 +244,7 @@ impl<N: ArrayLength> Sequence for Range<N> {
 }
 
 /// A renumbering of hidden ids, as a table from old id to new id (the builders' relabelings).
+#[doc(hidden)]
 pub trait IdMap: 'static {
     /// `TABLE.get(i)` is the new id of `i`.
     const TABLE: IdList;
@@ -342,6 +343,7 @@ impl<S1: Stages + 'static, B1: Sequence, T0: Sequence, H0: Unsigned + 'static> I
 }
 
 /// The bit of one position (`2^p`), for the wiring checks.
+#[doc(hidden)]
 pub trait PositionBit {
     /// `2^p` as a typenum number.
     type Bit: Unsigned;
@@ -481,6 +483,10 @@ impl EachNewTopDimensionOnce for Verdict<B1, B1> {}
 
 /// A stage list that consumes each of `Old` old top dimensions once and produces each of its new
 /// top dimensions once (CK's `is_valid_sequence_map` on both sides), checked by the compiler.
+#[diagnostic::on_unimplemented(
+    message = "these CK Tile stages are not wired onto the old top dimensions",
+    note = "each old top dimension must be a lower id of exactly one transform"
+)]
 pub trait WiredOnto<Old: Unsigned>: PositionStages {}
 
 impl<N, Old> WiredOnto<Old> for N

@@ -300,6 +300,10 @@ pub trait Transform {
 /// let m = Merge::new((4usize, 5usize)).unwrap();
 /// assert_eq!(m.calculate_upper_index(&multi_index([2, 3]))[0], 13);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot compute its upper index from its lower index",
+    note = "transforms with an inverse have `calculate_upper_index`: `PassThrough`, `Offset`, `Slice`, the pads, `Unmerge`, `Merge`, `MergeDivMod`, `Xor`"
+)]
 pub trait InvertibleTransform: Transform {
     /// The upper index of a lower index.
     fn calculate_upper_index(&self, low: &MultiIndex<Self::Low>) -> MultiIndex<Self::Up>;
