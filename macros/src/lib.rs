@@ -7,6 +7,7 @@
 //! ones a reader of the notation can see: a literal extent that is not positive, a stride that does
 //! not match its shape's nesting, a literal size or cosize that overflows `isize`, a leaf that is not
 //! an integer. Each is a `syn::Error` spanned on the offending tokens.
+#![forbid(unsafe_code)]
 
 // The runtime-structured core, so that `layout!` can evaluate static algebra at expansion time
 // with the library's own implementation.
