@@ -8,12 +8,12 @@
 mod ops;
 
 use const_layout::algebra::{Tiler, complement_to, composition, logical_divide};
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 fn rt(v: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::runtime(v))
+    DynIntTuple::int(DynInt::new_runtime(v))
 }
 
 fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
@@ -57,7 +57,7 @@ fn algebra(c: &mut Criterion) {
         per_op(b, |k| {
             let (m, n) = (mn[k & 1023].0 as isize, mn[k & 1023].1 as isize);
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
-            let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::fixed(1))).expect("valid");
+            let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::new_static(1))).expect("valid");
             let t = Tiler::by_mode(&[
                 const_layout::algebra::TileMode::Layout(two),
                 const_layout::algebra::TileMode::Layout(two),
@@ -77,8 +77,8 @@ fn algebra(c: &mut Criterion) {
         per_op(b, |k| {
             let m = mn[k & 1023].0 as isize;
             let a = DynLayout::new(
-                pair(DynIntTuple::int(DynInt::fixed(4)), rt(m)),
-                pair(DynIntTuple::int(DynInt::fixed(1)), DynIntTuple::int(DynInt::fixed(16))),
+                pair(DynIntTuple::int(DynInt::new_static(4)), rt(m)),
+                pair(DynIntTuple::int(DynInt::new_static(1)), DynIntTuple::int(DynInt::new_static(16))),
             )
             .expect("valid");
             let r = complement_to(&a, &rt(4096)).expect("admissible");

@@ -14,7 +14,7 @@
 //! `recompute`, `copy_vectors`, `copy_elements`): instruction counts of the same binary
 //! (`tools/ck_move_counts.sh` runs them all).
 
-use const_layout::transform::{
+use const_layout::ck_tile::{
     Merge, Pad, PassThrough, SafeVector, Stage, copy_descriptor, make_naive_tensor_descriptor_guaranteed,
     make_naive_tensor_descriptor_packed, make_tensor_coordinate, move_tensor_coordinate, multi_index,
     transform_tensor_descriptor,

@@ -27,7 +27,7 @@
 //! assert_eq!(l.to_string(), "(12,7):(_1,12)");
 //! ```
 
-use crate::int::{Dynamic, Int, Sealed};
+use crate::int::{Int, Runtime, Sealed};
 use core::fmt;
 
 /// A runtime divisor with its precomputed multipliers: `n / d` and `n % d` for every `n: usize` by
@@ -150,7 +150,7 @@ impl Sealed for FastDivmod {}
 // stride) gives a plain `isize`: the result is another divisor, which would need its own
 // multiplier, and most results are never divided by.
 impl Int for FastDivmod {
-    type Kind = Dynamic;
+    type Kind = Runtime;
     type RtOr<X: Int> = isize;
     const STATIC: Option<isize> = None;
     #[inline(always)]

@@ -39,17 +39,17 @@ pub(crate) type Marker<T> = PhantomData<fn() -> T>;
 
 /// Whether an integer (or every integer of a tuple) is known at compile time.
 ///
-/// Two kinds exist, [`Static`] and [`Dynamic`]; the trait is sealed. It is how result types are chosen:
+/// Two kinds exist, [`Static`] and [`Runtime`]; the trait is sealed. It is how result types are chosen:
 /// [`Kind::Select`] picks the static result type when the kind is static and the runtime one otherwise.
 ///
 /// ```
-/// use const_layout::int::{Dynamic, Kind, Static};
+/// use const_layout::int::{Runtime, Kind, Static};
 /// assert!(<Static as Kind>::IS_STATIC);
-/// assert!(!<<Static as Kind>::And<Dynamic> as Kind>::IS_STATIC);
+/// assert!(!<<Static as Kind>::And<Runtime> as Kind>::IS_STATIC);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a kind of integer (static or dynamic)",
-    note = "the kinds are `const_layout::int::Static` and `const_layout::int::Dynamic`"
+    note = "the kinds are `const_layout::int::Static` and `const_layout::int::Runtime`"
 )]
 pub trait Kind: Sealed + 'static {
     /// `true` for [`Static`].
@@ -73,14 +73,14 @@ pub enum Static {}
 /// The kind of integers known only at run time. See [`Kind`].
 ///
 /// ```
-/// use const_layout::int::{Dynamic, Int};
-/// fn is_runtime<T: Int<Kind = Dynamic>>(_: T) {}
+/// use const_layout::int::{Runtime, Int};
+/// fn is_runtime<T: Int<Kind = Runtime>>(_: T) {}
 /// is_runtime(8usize);
 /// ```
-pub enum Dynamic {}
+pub enum Runtime {}
 
 impl Sealed for Static {}
-impl Sealed for Dynamic {}
+impl Sealed for Runtime {}
 
 impl Kind for Static {
     const IS_STATIC: bool = true;
@@ -88,10 +88,10 @@ impl Kind for Static {
     type And<K: Kind> = K;
 }
 
-impl Kind for Dynamic {
+impl Kind for Runtime {
     const IS_STATIC: bool = false;
     type Select<S: Int, R: Int> = R;
-    type And<K: Kind> = Dynamic;
+    type And<K: Kind> = Runtime;
 }
 
 /// An integer of a shape, stride or coordinate: static ([`C<N>`], typenum) or runtime (`usize`, `i32`, ...).
@@ -113,7 +113,7 @@ impl Kind for Dynamic {
     note = "integers are `C<N>` (or `_N`, or typenum's `U8`/`P8`), `usize`, `isize`, `u32`, `i32`, `u64` or `i64`"
 )]
 pub trait Int: Copy + fmt::Debug + Sealed + 'static {
-    /// [`Static`] or [`Dynamic`].
+    /// [`Static`] or [`Runtime`].
     type Kind: Kind;
     /// `Self` for a runtime integer, `X` for a static one: the runtime type a mixed result takes.
     type RtOr<X: Int>: Int;
@@ -163,7 +163,7 @@ pub trait Int: Copy + fmt::Debug + Sealed + 'static {
 pub trait StaticInt: Int<Kind = Static> {}
 impl<T: Int<Kind = Static>> StaticInt for T {}
 
-/// A runtime integer: [`Int`] with [`Dynamic`] kind. Blanket-implemented; the alias exists for bounds.
+/// A runtime integer: [`Int`] with [`Runtime`] kind. Blanket-implemented; the alias exists for bounds.
 ///
 /// ```
 /// use const_layout::int::RuntimeInt;
@@ -174,8 +174,8 @@ impl<T: Int<Kind = Static>> StaticInt for T {}
     message = "`{Self}` is not a runtime integer",
     note = "runtime integers are `usize`, `isize`, `u32`, `i32`, `u64`, `i64` and `FastDivmod`"
 )]
-pub trait RuntimeInt: Int<Kind = Dynamic> {}
-impl<T: Int<Kind = Dynamic>> RuntimeInt for T {}
+pub trait RuntimeInt: Int<Kind = Runtime> {}
+impl<T: Int<Kind = Runtime>> RuntimeInt for T {}
 
 /// The value of a static integer type, usable in `const` contexts.
 ///
@@ -245,7 +245,7 @@ macro_rules! runtime_int {
     ($($t:ty),*) => {$(
         impl Sealed for $t {}
         impl Int for $t {
-            type Kind = Dynamic;
+            type Kind = Runtime;
             type RtOr<X: Int> = $t;
             const STATIC: Option<isize> = None;
             #[inline(always)]

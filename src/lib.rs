@@ -4,19 +4,19 @@
 #![warn(missing_docs)]
 
 mod arity;
+pub mod ck_tile;
 pub mod diagnostics;
 pub mod fast_div;
-pub mod graph;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;
 pub mod picture;
+pub mod rocroller;
 pub mod tensor;
-pub mod transform;
 
 // The runtime-structured core (a crate of its own, so that the `layout!` macro can run the same
 // algebra at expansion time), at the same paths as the library's own modules.
-pub use const_layout_core::{algebra, dynamic, error, eval, swizzle, text};
+pub use const_layout_core::{algebra, dyn_layout, error, eval, swizzle, text};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -119,7 +119,7 @@ pub use const_layout_macros::tiler;
 
 // Maintainer-side invariants, checked whenever the crate is compiled.
 mod invariants {
-    use crate::int::{Dynamic, Int, Static};
+    use crate::int::{Int, Runtime, Static};
     use crate::int_tuple::IntTuple;
     use crate::{C, Layout};
     use static_assertions::{assert_eq_size, assert_impl_all, assert_not_impl_any, assert_type_eq_all};
@@ -133,7 +133,7 @@ mod invariants {
     assert_not_impl_any!((): Int);
     assert_impl_all!(C<8>: Int, IntTuple);
     assert_type_eq_all!(<(C<8>, (C<4>, C<2>)) as IntTuple>::Kind, Static);
-    assert_type_eq_all!(<(C<8>, usize) as IntTuple>::Kind, Dynamic);
+    assert_type_eq_all!(<(C<8>, usize) as IntTuple>::Kind, Runtime);
     // The size of a static shape is a static integer.
     assert_type_eq_all!(<<(C<8>, (C<4>, C<2>)) as IntTuple>::Size as Int>::Kind, Static);
 }

@@ -8,7 +8,7 @@
 //! layout. Errors are one line on stderr (or `{"error":...}` with `--json`) and exit status 1.
 
 use const_layout::LayoutError;
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::{EvalError, FUNCTIONS, Value, eval};
 use const_layout::int::Int;
 use const_layout::layout;
@@ -342,7 +342,7 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
                 c.size().value,
                 (0..c.size().value).map(|i| {
                     let v = c.offset(i).checked_add(offset.value).ok_or(LayoutError::CosizeOverflow)?;
-                    Ok(DynIntTuple::int(DynInt::runtime(v)))
+                    Ok(DynIntTuple::int(DynInt::new_runtime(v)))
                 }),
             )?;
             format!(
@@ -357,7 +357,7 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
         Value::Composed(c) => {
             let values = json_values(
                 c.size().value,
-                (0..c.size().value).map(|i| Ok(DynIntTuple::int(DynInt::runtime(c.offset(i))))),
+                (0..c.size().value).map(|i| Ok(DynIntTuple::int(DynInt::new_runtime(c.offset(i))))),
             )?;
             format!(
                 "{{\"kind\":\"composed\",\"text\":{},\"size\":{},\"rank\":{},\"values\":[{}]}}\n",
@@ -400,7 +400,7 @@ fn json_values(
 
 fn layout_json(l: &DynLayout) -> Result<String, String> {
     let size = l.size().value;
-    let values = json_values(size, (0..size).map(|i| l.apply(&DynIntTuple::int(DynInt::runtime(i)))))?;
+    let values = json_values(size, (0..size).map(|i| l.apply(&DynIntTuple::int(DynInt::new_runtime(i)))))?;
     Ok(format!(
         "{{\"kind\":\"layout\",\"text\":{},\"size\":{},\"cosize\":{},\"rank\":{},\"depth\":{},\"values\":[{}]}}\n",
         json_string(&l.to_string()),

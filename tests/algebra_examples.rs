@@ -37,7 +37,7 @@
 //! (`(6,2) % 2 => (2,1)`) name no function (CuTe has no `shape_mod`); the docs' `o 16:9` example,
 //! instantiated, covers them.
 
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 use const_layout::eval::{Value, eval};
 use const_layout::swizzle::{Swizzle, swizzle_xor16};
 use std::fmt::Write as _;

@@ -53,7 +53,7 @@ use const_layout::algebra::{
     max_common_vector, nullspace, prepend, raked_product, replace, right_inverse, select, take,
     tile_to_shape, tiled_divide, upcast, zipped_divide,
 };
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::swizzle::Swizzle;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
@@ -533,7 +533,7 @@ fn p1_coalesce_keeps_the_function() {
 /// that `_1` or the shape's own structure.
 fn profile_for(shape: &DynIntTuple, bits: &mut Bits, top: bool) -> DynIntTuple {
     if shape.is_int() || (!top && bits.next().is_multiple_of(3)) {
-        return int(DynInt::fixed(1));
+        return int(DynInt::new_static(1));
     }
     let modes: Vec<DynIntTuple> = shape.modes().map(|m| profile_for(&m, bits, false)).collect();
     DynIntTuple::tuple(&modes).unwrap()
@@ -675,7 +675,7 @@ fn item_layout(item: &TileMode) -> Option<DynLayout> {
     match item {
         TileMode::Keep => None,
         TileMode::Layout(l) => Some(*l),
-        TileMode::Shape(s) => Some(DynLayout::new(*s, int(DynInt::fixed(1))).unwrap()),
+        TileMode::Shape(s) => Some(DynLayout::new(*s, int(DynInt::new_static(1))).unwrap()),
     }
 }
 
@@ -1762,10 +1762,10 @@ fn p12_identity_layout_is_idx2crd_and_composes() {
         let (a, b) = (a.layout(), b.layout());
         let shape = *a.shape();
         let id = must(make_identity_layout(&shape), "make_identity_layout")?;
-        let at = |l: &DynLayout, i: isize| l.apply(&int(DynInt::runtime(i))).map_err(|e| e.to_string());
+        let at = |l: &DynLayout, i: isize| l.apply(&int(DynInt::new_runtime(i))).map_err(|e| e.to_string());
         // The identity maps every index (past the end too: the last mode goes on) to idx2crd.
         for i in 0..=id.size().value + 3 {
-            let want = a.idx2crd(&int(DynInt::runtime(i))).map_err(|e| e.to_string());
+            let want = a.idx2crd(&int(DynInt::new_runtime(i))).map_err(|e| e.to_string());
             let got = at(&id, i);
             // Compared as coordinates (nonzero components by path): CuTe's idx2crd keeps static
             // zeros where the identity has runtime ones, and a one-integer identity's value is a

@@ -13,7 +13,7 @@
 //!   offsets means there is no single right answer: the inverse family is then checked by its
 //!   defining property, every other family must reject the input.
 //! - The families built on `complement` (complement, divide, product, tile_to_shape) are judged by
-//!   complement's postconditions (src/algebra/complement.rs): CuTe is right where its complement
+//!   complement's postconditions (core/src/algebra/complement.rs): CuTe is right where its complement
 //!   satisfies them (and, for the others, its result is the function built from it). Where CuTe is
 //!   wrong, ours must be the row's offsets, which the script computes from const_layout's
 //!   complement (a complement is also checked against the postconditions by brute force here), or
@@ -28,7 +28,7 @@ mod complement_pc;
 use common::all_static;
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;
-use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::eval::{EvalError, Value, eval};
 
 /// Failures printed per family (all are counted).

@@ -24,7 +24,7 @@ mod layouts;
 mod rng;
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
-use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::eval::{EvalError, Value, eval};
 use layouts::{Draw, offsets, random_layout, value_at};
 use rng::Rng;

@@ -106,13 +106,13 @@ fn local_tile_agrees_with_the_runtime_algebra() {
 
 #[test]
 fn local_partition_agrees_with_the_runtime_algebra() {
-    use const_layout::dynamic::DynInt;
+    use const_layout::dyn_layout::DynInt;
     // Thread layouts in column-major, row-major and nested order, over a (8,6) and a (16,8) tile.
     fn check<A: StaticLayout + Copy, T: StaticLayout + Copy>(a: A, t: T, threads: usize) {
         let (la, lt) = (A::LAYOUT, T::LAYOUT);
         for index in 0..threads {
-            let p =
-                const_layout::algebra::local_partition(&la, &lt, DynInt::runtime(index as isize)).unwrap();
+            let p = const_layout::algebra::local_partition(&la, &lt, DynInt::new_runtime(index as isize))
+                .unwrap();
             let (mine, offset) = local_partition(a, t, index);
             assert_eq!(
                 (mine.to_string(), offset),
@@ -156,7 +156,7 @@ fn slices_agree_with_the_runtime_algebra() {
 
 #[test]
 fn identity_layouts_agree_with_the_runtime_algebra() {
-    use const_layout::dynamic::{DynInt, DynIntTuple};
+    use const_layout::dyn_layout::{DynInt, DynIntTuple};
     use const_layout::layout::computed::make_identity_layout;
     let id = make_identity_layout((C::<12>, C::<16>));
     let tiles = zipped_divide(id, (C::<4>, C::<8>));
@@ -168,7 +168,7 @@ fn identity_layouts_agree_with_the_runtime_algebra() {
     assert_eq!(tiles.to_string(), runtime.to_string());
     for i in 0..tiles.size() {
         let (m, n): (usize, usize) = tiles.coord(i as usize);
-        let want = runtime.apply(&DynIntTuple::int(DynInt::runtime(i))).unwrap();
+        let want = runtime.apply(&DynIntTuple::int(DynInt::new_runtime(i))).unwrap();
         assert_eq!(format!("({m},{n})"), want.to_string(), "index {i}");
     }
     // A nested shape: the coordinate type mirrors it.
@@ -182,8 +182,8 @@ fn identity_layouts_agree_with_the_runtime_algebra() {
 fn mode_operations_agree_with_the_runtime_algebra() {
     use const_layout::layout::computed::{group, select2, select3, take};
     let l = l!((2,3,4,5):(1,2,6,24));
-    let rt: const_layout::dynamic::DynLayout = "(_2,_3,_4,_5):(_1,_2,_6,_24)".parse().unwrap();
-    let eq = |got: String, want: const_layout::dynamic::DynLayout| assert_eq!(got, want.to_string());
+    let rt: const_layout::dyn_layout::DynLayout = "(_2,_3,_4,_5):(_1,_2,_6,_24)".parse().unwrap();
+    let eq = |got: String, want: const_layout::dyn_layout::DynLayout| assert_eq!(got, want.to_string());
     eq(select2::<3, 0, _>(l).to_string(), const_layout::algebra::select(&rt, &[3, 0]).unwrap());
     eq(select3::<1, 3, 2, _>(l).to_string(), const_layout::algebra::select(&rt, &[1, 3, 2]).unwrap());
     eq(take::<1, 3, _>(l).to_string(), const_layout::algebra::take(&rt, 1, 3).unwrap());
@@ -192,12 +192,12 @@ fn mode_operations_agree_with_the_runtime_algebra() {
 
 #[test]
 fn idx2crd_agrees_with_the_runtime_layout() {
-    use const_layout::dynamic::{DynInt, DynIntTuple};
+    use const_layout::dyn_layout::{DynInt, DynIntTuple};
     let tiles = zipped_divide(l!((8,6):(1,8)), (C::<4>, C::<3>));
     let runtime = tiles.to_dyn();
     for i in 0..tiles.size() {
         let ((a, b), (c, d)): ((usize, usize), (usize, usize)) = tiles.idx2crd(i as usize);
-        let want = runtime.idx2crd(&DynIntTuple::int(DynInt::runtime(i))).unwrap();
+        let want = runtime.idx2crd(&DynIntTuple::int(DynInt::new_runtime(i))).unwrap();
         let strip = want.to_string().replace('_', "");
         assert_eq!(format!("(({a},{b}),({c},{d}))"), strip, "index {i}");
     }

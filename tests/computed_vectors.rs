@@ -3,7 +3,7 @@
 //!
 //! The static layout algebra on type parameters (`const_layout::layout::computed`) against CuTe
 //! C++ (cutlass 4.2.0.0). Each row is an all-static expression whose CuTe verdict is `ok`; the
-//! result is computed by rustc's const evaluation (a zero-sized `Static<...>`), and it must
+//! result is computed by rustc's const evaluation (a zero-sized `Computed<...>`), and it must
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
 //!     result on the same expression (`const_layout::eval::eval`), itself checked against

@@ -2,7 +2,7 @@
 //! (see `tools/oracle/README.md`). The runtime-structured path (`dynamic`) must print exactly what
 //! CuTe prints, static flags included; the typed path is checked in `typed_vectors.rs`.
 
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::eval;
 use std::collections::BTreeMap;
 

@@ -1,14 +1,14 @@
-//! CK Tile's adaptors, descriptors and coordinates (`const_layout::transform`) on the reference's
+//! CK Tile's adaptors, descriptors and coordinates (`const_layout::ck_tile`) on the reference's
 //! runs of CK's own code (`../shared/reference/ck_tile.md` sections 3-5): the padded NHWC
 //! convolution input merged to (m, c), its offsets, validity and hidden indices; moves on it;
 //! hidden-id assignment; and every move equal to recomputing from scratch.
 
-use const_layout::sequence;
-use const_layout::transform::{
+use const_layout::ck_tile::{
     Merge, MultiIndex, Pad, PassThrough, Stage, Stages, TensorCoordinate, TransformError, Unmerge,
     make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed, make_tensor_coordinate,
     move_tensor_coordinate, multi_index, transform_tensor_descriptor,
 };
+use const_layout::sequence;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -248,10 +248,10 @@ proptest! {
 
 mod bridges {
     use super::*;
-    use const_layout::make_layout;
-    use const_layout::transform::{
+    use const_layout::ck_tile::{
         Offset, Xor, descriptor_to_layout, layout_to_descriptor, layout_to_naive_descriptor,
     };
+    use const_layout::make_layout;
 
     proptest! {
         #![proptest_config(Config { cases: 256, rng_seed: RngSeed::Fixed(0xb1d6e), failure_persistence: None, ..Config::default() })]
@@ -366,7 +366,7 @@ mod bridges {
 mod vectors {
     use super::*;
     use const_layout::C;
-    use const_layout::transform::{
+    use const_layout::ck_tile::{
         MergeDivMod, SafeVector, Sequence, Stages, TensorDescriptor, Xor,
         make_naive_tensor_descriptor_aligned, make_naive_tensor_descriptor_guaranteed,
         make_naive_tensor_descriptor_packed_guaranteed, make_naive_tensor_descriptor_with_offset,
@@ -702,7 +702,7 @@ mod vector_properties {
     use super::vectors::holds;
     use super::*;
     use const_layout::C;
-    use const_layout::transform::{
+    use const_layout::ck_tile::{
         Embed, SafeVector, Sequence, Stages, TensorDescriptor, make_naive_tensor_descriptor_guaranteed,
         make_naive_tensor_descriptor_packed_guaranteed,
     };
@@ -828,7 +828,7 @@ mod copies {
     use super::*;
     use const_layout::C;
     use const_layout::LayoutError;
-    use const_layout::transform::{
+    use const_layout::ck_tile::{
         SafeVector, Sequence, Stages, TensorDescriptor, copy_descriptor,
         make_naive_tensor_descriptor_guaranteed, make_naive_tensor_descriptor_packed_guaranteed,
     };

@@ -7,7 +7,7 @@
 //! evaluates back to it.
 
 use const_layout::algebra::{Slicer, Tiler};
-use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::eval::{FUNCTIONS, MAX_EXPRESSION_LEN, Value, eval};
 use const_layout::picture::{
     print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_swizzle, print_svg_tv,

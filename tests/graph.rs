@@ -1,9 +1,11 @@
-//! rocRoller's coordinate graph (`const_layout::graph`): every numeric expectation of rocRoller's
+//! rocRoller's coordinate graph (`const_layout::rocroller`): every numeric expectation of rocRoller's
 //! `test/unit/CoordinateGraphTest.cpp` as the reference records them
 //! (`../shared/reference/rocroller.md` section 5, reproduced there by a re-implementation), the
 //! reference's extra cases, and traversal against the layout algebra.
 
-use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, GraphError, Tag, Transformer};
+use const_layout::rocroller::{
+    CoordinateGraph, Dimension, DimensionKind, Edge, GraphError, Tag, Transformer,
+};
 use const_layout::{LayoutError, LayoutRight, make_layout};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -346,7 +348,7 @@ proptest! {
     /// its expression, evaluated at the values, gives the integer traversal's index and strides.
     #[test]
     fn symbolic_is_the_integers(tx in 0isize..8, ty in 0isize..8, i in 0isize..16, j in 0isize..16, dx in 1isize..4) {
-        use const_layout::graph::Arena;
+        use const_layout::rocroller::Arena;
         let (g, [a, ai, _aj, txt, tyt, it, jt, _tile]) = tensor_tile(100, 300);
         let mut n = Transformer::new(&g);
         for (tag, v) in [(txt, tx), (tyt, ty), (it, i), (jt, j)] {
@@ -371,7 +373,7 @@ proptest! {
 
 mod bridges {
     use super::*;
-    use const_layout::dynamic::DynLayout;
+    use const_layout::dyn_layout::DynLayout;
 
     proptest! {
         #![proptest_config(Config { cases: 128, rng_seed: RngSeed::Fixed(0xb41), failure_persistence: None, ..Config::default() })]
@@ -426,7 +428,7 @@ mod bridges {
 
 #[test]
 fn piecewise_affine_join() {
-    use const_layout::graph::{Arena, PiecewiseAffine, Positional};
+    use const_layout::rocroller::{Arena, PiecewiseAffine, Positional};
     // Rows below 4 at stride 10, the rest at stride 20 from -40 (rocRoller's workgroup remapping
     // shape: `cond(i...) ? Σ i_k T_k + t0 : Σ i_k F_k + f0`).
     let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap();
@@ -564,7 +566,7 @@ fn pair_swap_and_rotate() {
 
 #[test]
 fn fast_arithmetic_and_overflow() {
-    use const_layout::graph::Arena;
+    use const_layout::rocroller::Arena;
     // Basic1D01 with the workitem in register v0: rocRoller's FastArithmetic gives
     // `AddShiftL(128, v0, 1)`, here `(128 + v0) << 1`.
     let (g, [u, i, wg, wf]) = basic_1d01();
@@ -602,7 +604,7 @@ fn fast_arithmetic_and_overflow() {
 
 #[test]
 fn wave_and_macro_tiles() {
-    use const_layout::graph::{LayoutType, MacroTile, MemoryType, ThreadTile, WaveTile};
+    use const_layout::rocroller::{LayoutType, MacroTile, MemoryType, ThreadTile, WaveTile};
     // rocRoller's WaveTileBasic, both forms: from the macro tile and from explicit sizes.
     let mac =
         MacroTile::new(&[32, 32, 32, 32], LayoutType::MatrixA, &[32, 0, 2, 0], MemoryType::Wave).unwrap();
@@ -659,7 +661,7 @@ fn wave_and_macro_tiles() {
 
 #[test]
 fn printing_rust_and_c() {
-    use const_layout::graph::Arena;
+    use const_layout::rocroller::Arena;
     let a = Arena::new();
     let (i, j) = (a.var("i"), a.var("j"));
     // A truth value used as a number: Rust converts it, C does not need to.
@@ -679,7 +681,7 @@ fn printing_rust_and_c() {
 
 #[test]
 fn runtime_sizes_need_a_symbolic_traversal() {
-    use const_layout::graph::Arena;
+    use const_layout::rocroller::Arena;
     // A(M, N) split with the runtime leading dimension N: A = ai * N + aj.
     let mut g = CoordinateGraph::new();
     let a = dim(&mut g, DimensionKind::User, None, None);
@@ -773,7 +775,7 @@ fn macro_tile_dimensions() {
 
 #[test]
 fn code_generation_helpers() {
-    use const_layout::graph::Arena;
+    use const_layout::rocroller::Arena;
     // The tensor-tile graph: workgroups from the kernel's registers, the tile indices left out
     // and zero-filled, as rocRoller's load generator does for the first iteration's offset.
     let (g, [a, _ai, _aj, tx, ty, i, j, _tile]) = tensor_tile(100, 300);

@@ -3,7 +3,7 @@
 //! index an `isize`): what the printer writes must mean what the expression means. Random
 //! expressions over every operation, conditionals included, and their fast-arithmetic rewrites.
 
-use const_layout::graph::{Arena, IndexValue, Op, Positional, Sym};
+use const_layout::rocroller::{Arena, IndexValue, Op, Positional, Sym};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 

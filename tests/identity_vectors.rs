@@ -9,7 +9,7 @@
 //! - `ok`: ours must be the same function as CuTe's: the same size and the same coordinate at every
 //!   index (CuTe's recorded values; past 128 elements, the values of CuTe's printed layout), and,
 //!   where every integer in the expression is static, exactly CuTe's printed text. Our values
-//!   come from our layout's extents and basis strides; `DynLayout::apply` / `Partition::at` must
+//!   come from our layout's extents and basis strides; `DynLayout::apply` / `LayoutPartition::at` must
 //!   agree with them at up to 48 sampled indices (all of them below 49 elements: evaluating every
 //!   index through `apply` would take minutes in a debug build).
 //! - `wrong`: CuTe's result is not the mathematical one (an inadmissible input, Decision 2). Ours
@@ -22,7 +22,7 @@
 
 mod common;
 use common::all_static;
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::{Value, eval};
 use std::collections::BTreeMap;
 
@@ -258,7 +258,7 @@ fn sample(n: isize) -> Vec<isize> {
 /// and strides; at the sampled indices `apply` (layouts) or `at` (partitions) must give the same.
 fn ours(op: &str, v: &Value) -> Result<(String, Vec<Coord>), String> {
     let text = v.to_string();
-    let at = |i: isize| DynIntTuple::int(DynInt::runtime(i));
+    let at = |i: isize| DynIntTuple::int(DynInt::new_runtime(i));
     let vals = match v {
         Value::Layout(l) if !PARTITIONS.contains(&op) => {
             let vals = expand(l, &[])?;

@@ -24,7 +24,7 @@ mod rng;
 
 use const_layout::LayoutError;
 use const_layout::algebra::{Inadmissible, left_inverse, right_inverse};
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 use layouts::{Draw, leaf_pairs, offsets, random_layout};
 use rng::Rng;
 

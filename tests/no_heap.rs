@@ -6,7 +6,7 @@
 //! call forwards to the system allocator unchanged.
 
 use const_layout::algebra::{TileMode, Tiler, complement_to, composition, logical_divide};
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::{C, FastDivmod, make_layout};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -42,7 +42,7 @@ fn allocations_during(f: impl FnOnce() -> isize) -> (usize, isize) {
 }
 
 fn rt(v: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::runtime(v))
+    DynIntTuple::int(DynInt::new_runtime(v))
 }
 
 fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
@@ -64,12 +64,12 @@ fn runtime_algebra_allocates_nothing() {
             let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
             let b = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
             let c = composition(&a, &b).expect("admissible");
-            let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::fixed(1))).expect("valid");
+            let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::new_static(1))).expect("valid");
             let t = Tiler::by_mode(&[TileMode::Layout(two), TileMode::Layout(two)]).expect("two modes");
             let d = logical_divide(&a, &t).expect("admissible");
             let k = DynLayout::new(
-                pair(DynIntTuple::int(DynInt::fixed(4)), rt(m)),
-                pair(DynIntTuple::int(DynInt::fixed(1)), DynIntTuple::int(DynInt::fixed(16))),
+                pair(DynIntTuple::int(DynInt::new_static(4)), rt(m)),
+                pair(DynIntTuple::int(DynInt::new_static(1)), DynIntTuple::int(DynInt::new_static(16))),
             )
             .expect("valid");
             let e = complement_to(&k, &rt(4096)).expect("admissible");

@@ -6,7 +6,7 @@
 //! `tools/check_svg.sh` (rerun with `UPDATE_GOLDEN=1` after an intended change of the drawing).
 
 use const_layout::algebra::{make_identity_layout, make_layout_tv};
-use const_layout::dynamic::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::eval::{Value, eval};
 use const_layout::picture::{
     MAX_CELLS, PictureError, print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_swizzle,

@@ -6,7 +6,7 @@
 //! the one for the integer block, whose only mode is the same layout.
 
 use const_layout::algebra::{Tiler, blocked_product, logical_product, raked_product};
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 
 fn lay(s: &str) -> DynLayout {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

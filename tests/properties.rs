@@ -12,7 +12,7 @@
 //! 6. text round trip, and parsing random text never panics and reports a sane column;
 //! 7. checked construction and `checked_crd2idx` never panic and pick the right `LayoutError`.
 
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use const_layout::eval::{Value, eval};
 use const_layout::int::Int;
 use const_layout::int_tuple::{IntTuple, compact_col_major, compact_row_major};
@@ -142,7 +142,7 @@ impl Spec {
 }
 
 fn rt(i: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::runtime(i))
+    DynIntTuple::int(DynInt::new_runtime(i))
 }
 
 /// `coord` is congruent with `shape` and every integer is in `0..extent`.
@@ -158,11 +158,11 @@ fn expected_compact(shape: &DynIntTuple, reverse: bool) -> Vec<DynInt> {
     if reverse {
         leaves.reverse();
     }
-    let mut running = DynInt::fixed(1);
+    let mut running = DynInt::new_static(1);
     let mut out: Vec<DynInt> = leaves
         .iter()
         .map(|s| {
-            let d = if s.is_static && s.value == 1 { DynInt::fixed(0) } else { running };
+            let d = if s.is_static && s.value == 1 { DynInt::new_static(0) } else { running };
             running = DynInt::new(running.value * s.value, running.is_static && s.is_static);
             d
         })
@@ -402,9 +402,9 @@ proptest! {
             let mut offsets: Vec<isize> = l.offsets().collect();
             // Property 4: get_1d_coord and get_hier_coord invert it.
             for (i, &o) in offsets.iter().enumerate() {
-                let one_d = l.get_1d_coord(DynInt::runtime(o)).unwrap().value;
+                let one_d = l.get_1d_coord(DynInt::new_runtime(o)).unwrap().value;
                 prop_assert_eq!(one_d, i as isize, "{}: get_1d_coord({})", text, o);
-                let h = l.get_hier_coord(DynInt::runtime(o)).unwrap();
+                let h = l.get_hier_coord(DynInt::new_runtime(o)).unwrap();
                 prop_assert_eq!(l.crd2idx(&h).unwrap().value, o, "{}: crd2idx(get_hier_coord({}))", text, o);
             }
             offsets.sort();
@@ -533,7 +533,7 @@ proptest! {
 /// Regression: `isize::MIN` survives the text round trip (the parser once accumulated positively).
 #[test]
 fn isize_min_parses() {
-    let t = DynIntTuple::int(DynInt::runtime(isize::MIN));
+    let t = DynIntTuple::int(DynInt::new_runtime(isize::MIN));
     assert_eq!(t.to_string(), "-9223372036854775808");
     let back = t.to_string().parse::<DynIntTuple>();
     assert_eq!(back.map_err(|e| e.to_string()), Ok(t), "isize::MIN prints but does not parse");
@@ -671,8 +671,8 @@ proptest! {
         exts in prop::collection::vec(prop_oneof![3 => -2isize..=6, 1 => Just(isize::MAX), 1 => (1isize << 20)..(1isize << 40)], 1..=4),
         strides in prop::collection::vec(wild_stride(), 4),
     ) {
-        let shape = DynIntTuple::from_modes(exts.iter().map(|&v| DynIntTuple::int(DynInt::runtime(v)))).unwrap();
-        let stride = DynIntTuple::from_modes(strides[..exts.len()].iter().map(|&v| DynIntTuple::int(DynInt::runtime(v)))).unwrap();
+        let shape = DynIntTuple::from_modes(exts.iter().map(|&v| DynIntTuple::int(DynInt::new_runtime(v)))).unwrap();
+        let stride = DynIntTuple::from_modes(strides[..exts.len()].iter().map(|&v| DynIntTuple::int(DynInt::new_runtime(v)))).unwrap();
         let got = DynLayout::new(shape, stride);
         let want_shape = exts.iter().enumerate().find(|(_, v)| **v <= 0).map(|(leaf, &value)| LayoutError::NonPositiveExtent { leaf, value });
         if let Some(e) = want_shape {
@@ -746,7 +746,7 @@ fn wild_extent_isize() -> impl Strategy<Value = usize> {
 }
 
 fn rt_tuple(values: &[isize]) -> DynIntTuple {
-    DynIntTuple::from_modes(values.iter().map(|&v| DynIntTuple::int(DynInt::runtime(v)))).unwrap()
+    DynIntTuple::from_modes(values.iter().map(|&v| DynIntTuple::int(DynInt::new_runtime(v)))).unwrap()
 }
 
 /// Printed layout or error.
@@ -755,11 +755,11 @@ type Built = Result<String, LayoutError>;
 /// Shape `(a,(b,c))` with stride `(x,(y,z))` and with the scalar stride `(x,y)`: (typed, dynamic).
 fn both_paths((a, b, c): (usize, usize, usize), (x, y, z): (isize, isize, isize)) -> [(Built, Built); 2] {
     let shape = DynIntTuple::tuple(&[
-        DynIntTuple::int(DynInt::runtime(a as isize)),
+        DynIntTuple::int(DynInt::new_runtime(a as isize)),
         rt_tuple(&[b as isize, c as isize]),
     ])
     .unwrap();
-    let full = DynIntTuple::tuple(&[DynIntTuple::int(DynInt::runtime(x)), rt_tuple(&[y, z])]).unwrap();
+    let full = DynIntTuple::tuple(&[DynIntTuple::int(DynInt::new_runtime(x)), rt_tuple(&[y, z])]).unwrap();
     let scalar = rt_tuple(&[x, y]);
     [
         (

@@ -67,7 +67,7 @@ use const_layout::algebra::{
     Tiler, append_to, blocked_product, coalesce, complement, complement_to, composition_tiler, left_inverse,
     logical_divide, logical_product, raked_product, right_inverse, tile_to_shape, zipped_divide,
 };
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use oracle::{Budget, Flat, Search, colex, split};
 use rng::Rng;
 use std::collections::HashSet;
@@ -451,7 +451,7 @@ fn item(t: &Tiler, m: usize) -> Option<DynLayout> {
             TileMode::Layout(l) => Some(l),
             TileMode::Shape(s) => {
                 let n = s.as_int().expect("flat tilers only");
-                Some(DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).unwrap())
+                Some(DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::new_static(1))).unwrap())
             }
         },
     }

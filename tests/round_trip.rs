@@ -7,7 +7,7 @@
 //! library's `FromStr` parsers are held to the same promise.
 
 use const_layout::algebra::{Slicer, Tiler};
-use const_layout::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use const_layout::dyn_layout::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use const_layout::eval::{Value, eval};
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
 use proptest::prelude::*;
@@ -88,7 +88,7 @@ fn tuple(r: &mut Rng) -> DynIntTuple {
 fn stride_for(r: &mut Rng, shape: &DynIntTuple, with_basis: bool) -> DynIntTuple {
     shape.map_leaves(|_| {
         if with_basis {
-            DynInt::fixed(1).scaled(basis(r))
+            DynInt::new_static(1).scaled(basis(r))
         } else {
             DynInt::new(r.range(-40, 40), r.chance(50))
         }
@@ -124,7 +124,7 @@ fn swizzle(r: &mut Rng) -> Swizzle {
 fn composed(r: &mut Rng) -> ComposedLayout {
     let outer = if r.chance(70) { Outer::Swizzle(swizzle(r)) } else { Outer::Layout(layout(r, false)) };
     let inner = layout(r, false);
-    let mut offset = if r.chance(50) { DynInt::fixed(0) } else { int(r, false) };
+    let mut offset = if r.chance(50) { DynInt::new_static(0) } else { int(r, false) };
     // The tool makes and reads composed layouts whose values `offset + inner(i)` fit in isize.
     let reach = inner.cosize().value;
     if offset.value.checked_add(reach).and(offset.value.checked_sub(reach)).is_none() {
@@ -135,12 +135,12 @@ fn composed(r: &mut Rng) -> ComposedLayout {
 
 /// A slicing coordinate congruent with `shape` (the top mode or the leaves fixed at random).
 fn slicer_for(r: &mut Rng, shape: &DynIntTuple) -> Slicer {
-    let keep = shape.map_leaves(|_| DynInt::fixed(isize::from(r.chance(50))));
+    let keep = shape.map_leaves(|_| DynInt::new_static(isize::from(r.chance(50))));
     let mut kept = keep.leaves().map(|k| k.value == 1).collect::<Vec<_>>().into_iter();
     let coord = shape.map_leaves(|e| {
         // `_` stands where the coordinate is `_0`, as the parser builds it.
         if kept.next() == Some(true) {
-            DynInt::fixed(0)
+            DynInt::new_static(0)
         } else {
             DynInt::new(r.range(0, e.value.min(1 << 20) - 1), r.chance(50))
         }
@@ -306,7 +306,7 @@ fn the_from_str_parsers_read_back_what_display_prints_() {
             if let Some(Value::Tiler(tiler)) = value(&mut r, 5) {
                 prop_assert_eq!(tiler.to_string().parse::<Tiler>().unwrap(), tiler);
             }
-            // `Slicer`'s own parser recurses (src/algebra/slice.rs), so it reads at most
+            // `Slicer`'s own parser recurses (core/src/algebra/slice.rs), so it reads at most
             // `MAX_NESTING` levels; the evaluator reads slicers of any depth (above).
             let s = slicer_for(&mut r, l.shape());
             if l.shape().depth() < const_layout::text::MAX_NESTING {

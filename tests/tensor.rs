@@ -5,7 +5,7 @@
 //! `alloc` feature) and parallel partitions (with `rayon`), and every error.
 
 use const_layout::algebra;
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 use const_layout::int::Int;
 use const_layout::layout::computed;
 use const_layout::tensor::{
@@ -326,7 +326,7 @@ proptest! {
         // strides only; by value it is the comparable quantity).
         let fixed = |l: &Layout<(usize, usize, usize), (isize, isize, isize)>| {
             let d = DynLayout::try_from(l).unwrap();
-            let all = |t: &const_layout::dynamic::DynIntTuple| t.map_leaves(|x| const_layout::dynamic::DynInt::fixed(x.value));
+            let all = |t: &const_layout::dyn_layout::DynIntTuple| t.map_leaves(|x| const_layout::dyn_layout::DynInt::new_static(x.value));
             DynLayout::new(all(d.shape()), all(d.stride())).unwrap()
         };
         let theirs = algebra::max_common_vector(&fixed(&ls), &fixed(&ld)).unwrap();

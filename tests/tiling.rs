@@ -3,7 +3,7 @@
 //! generated layouts and tilers, static, runtime and mixed, both print the same layout (CuTe's
 //! static-ness included) and the same tile offset; and the typed path's errors.
 
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 use const_layout::eval::eval;
 use const_layout::layout::tiling::{local_tile, logical_divide, zipped_divide};
 use const_layout::{C, LayoutError, make_layout};

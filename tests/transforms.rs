@@ -1,9 +1,9 @@
-//! CK Tile's coordinate transforms (`const_layout::transform`): the reference's worked examples
+//! CK Tile's coordinate transforms (`const_layout::ck_tile`): the reference's worked examples
 //! (each an output of CK's own code, `../shared/reference/ck_tile.md`), the incremental updates
 //! against recomputing from scratch (exhaustively on small lengths), the inverses, and agreement
 //! with the layout algebra (`embed` and `unmerge` are layouts; `merge` is `idx2crd`).
 
-use const_layout::transform::{
+use const_layout::ck_tile::{
     Embed, Freeze, Insert, InvertibleTransform, LeftPad, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad,
     PassThrough, Replicate, RightPad, Slice, Transform, Unmerge, Xor, multi_index,
 };
@@ -309,7 +309,7 @@ fn upstream_unit_test_values() {
 /// in the compiled snapshot @8e22e1ae), and where it differs from CK (decision 4), why.
 mod vector_rules {
     use super::*;
-    use const_layout::transform::{SafeVector, SafeVectors};
+    use const_layout::ck_tile::{SafeVector, SafeVectors};
 
     fn sv<N: generic_array::ArrayLength>(v: &[(isize, isize)]) -> SafeVectors<N> {
         GenericArray::try_from_iter(v.iter().map(|&(l, s)| SafeVector::from_ck(l, s))).expect("count")

@@ -8,7 +8,7 @@
 
 // Records per (rank, depth) bucket, besides the 3 spot checks: (1, 0): 12, (1, 1): 12, (1, 2): 12, (1, 3): 6, (2, 1): 12, (2, 2): 12, (2, 3): 12, (3, 1): 12, (3, 2): 12, (3, 3): 12, (4, 1): 11, (4, 2): 11, (4, 3): 11
 
-use const_layout::dynamic::{DynInt, DynIntTuple};
+use const_layout::dyn_layout::{DynInt, DynIntTuple};
 use const_layout::int::Int;
 use const_layout::int_tuple::IntTuple;
 use const_layout::layout::{Idx2Crd, LayoutShape};

@@ -343,7 +343,7 @@ HEADER = '''\
 
 %(bucket_note)s
 
-use const_layout::dynamic::{DynInt, DynIntTuple};
+use const_layout::dyn_layout::{DynInt, DynIntTuple};
 use const_layout::int::Int;
 use const_layout::int_tuple::IntTuple;
 use const_layout::layout::{Idx2Crd, LayoutShape};

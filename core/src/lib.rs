@@ -15,7 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod algebra;
-pub mod dynamic;
+pub mod dyn_layout;
 pub mod error;
 pub mod eval;
 pub mod swizzle;

@@ -6,7 +6,7 @@
 //! *after* one: `composition(Sw<3,4,3>, L)` maps `c` to `Sw(0 + L(c))`.
 //!
 //! ```
-//! use const_layout::dynamic::DynLayout;
+//! use const_layout::dyn_layout::DynLayout;
 //! use const_layout::swizzle::{ComposedLayout, Swizzle};
 //! let sw = Swizzle::new(3, 4, 3).unwrap();
 //! assert_eq!(sw.apply(640), 720); // bits 7..10 (0b101) are XOR-ed into bits 4..7
@@ -18,7 +18,7 @@
 //! assert_eq!((c.offset(1), c.offset(10)), (64, 129 ^ 16));
 //! ```
 
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{Inadmissible, LayoutError};
 use core::fmt;
 
@@ -168,7 +168,7 @@ impl Swizzle {
             };
             DynInt::new(v, dynamic & bit == 0)
         };
-        let two = DynIntTuple::int(DynInt::fixed(2));
+        let two = DynIntTuple::int(DynInt::new_static(2));
         let group = |lower: bool| -> Result<(DynIntTuple, DynIntTuple), LayoutError> {
             // The lower group holds the changed bits when they are below the read ones.
             let changed = lower == (z < y);
@@ -178,7 +178,7 @@ impl Swizzle {
         };
         let (lo_s, lo_d) = group(true)?;
         let (hi_s, hi_d) = group(false)?;
-        let fixed = |v: isize| DynIntTuple::int(DynInt::fixed(v));
+        let fixed = |v: isize| DynIntTuple::int(DynInt::new_static(v));
         let shape = DynIntTuple::from_modes([fixed(1 << m), lo_s, fixed(1 << (s - b)), hi_s, fixed(1)])?;
         let strides =
             DynIntTuple::from_modes([fixed(1), lo_d, fixed(1 << (m + b)), hi_d, fixed(1 << (m + b + s))])?;
@@ -293,15 +293,15 @@ impl ComposedLayout {
     /// assert_eq!(c.to_string(), "Sw<1,0,1> o _0 o (_2,_2):(_1,_2)");
     /// ```
     pub fn new(outer: Swizzle, inner: DynLayout) -> Self {
-        ComposedLayout { outer: Outer::Swizzle(outer), offset: DynInt::fixed(0), inner }
+        ComposedLayout { outer: Outer::Swizzle(outer), offset: DynInt::new_static(0), inner }
     }
 
     /// CuTe's `composition(outer, offset, inner)`.
     ///
     /// ```
-    /// use const_layout::dynamic::DynInt;
+    /// use const_layout::dyn_layout::DynInt;
     /// use const_layout::swizzle::{ComposedLayout, Outer};
-    /// let c = ComposedLayout::with_offset(Outer::Layout("_8:_2".parse().unwrap()), DynInt::runtime(3), "_2:_1".parse().unwrap());
+    /// let c = ComposedLayout::with_offset(Outer::Layout("_8:_2".parse().unwrap()), DynInt::new_runtime(3), "_2:_1".parse().unwrap());
     /// assert_eq!(c.to_string(), "_8:_2 o 3 o _2:_1");
     /// assert_eq!((c.offset(0), c.offset(1)), (6, 8));
     /// ```
@@ -427,11 +427,11 @@ impl ComposedLayout {
         let folded = || -> Result<(Sliced, DynInt), LayoutError> {
             let value = self.offset.value.checked_add(fixed.value).ok_or(LayoutError::CosizeOverflow)?;
             let offset = DynInt::new(value, self.offset.is_static && fixed.is_static);
-            Ok((Sliced::Composed(ComposedLayout { inner: sliced, offset, ..*self }), DynInt::fixed(0)))
+            Ok((Sliced::Composed(ComposedLayout { inner: sliced, offset, ..*self }), DynInt::new_static(0)))
         };
         let Outer::Swizzle(sw) = self.outer else { return folded() };
         if all_kept {
-            return Ok((Sliced::Composed(ComposedLayout { inner: sliced, ..*self }), DynInt::fixed(0)));
+            return Ok((Sliced::Composed(ComposedLayout { inner: sliced, ..*self }), DynInt::new_static(0)));
         }
         if sliced.size().value > 1 << 14 {
             return folded();
@@ -568,8 +568,10 @@ impl ComposedLayout {
         let common = crate::algebra::max_common_layout(&self.inner, other)?;
         let base = 1isize.checked_shl(sw.base()).ok_or(fails)?;
         let result = if base < common.size().value {
-            let first =
-                DynLayout::new(DynIntTuple::int(DynInt::fixed(base)), DynIntTuple::int(DynInt::fixed(1)))?;
+            let first = DynLayout::new(
+                DynIntTuple::int(DynInt::new_static(base)),
+                DynIntTuple::int(DynInt::new_static(1)),
+            )?;
             crate::algebra::composition(&common, &first)?
         } else {
             common
@@ -656,7 +658,7 @@ impl ComposedLayout {
                 why: Inadmissible::CastDivisibility { stride: self.offset.value, n },
             });
         }
-        let offset = self.offset.div(DynInt::fixed(n));
+        let offset = self.offset.div(DynInt::new_static(n));
         Ok(ComposedLayout { outer, offset, inner: crate::algebra::upcast(&self.inner, n)? })
     }
 
@@ -667,7 +669,7 @@ impl ComposedLayout {
             Outer::Swizzle(s) => Outer::Swizzle(s.downcast(n)?),
             Outer::Layout(l) => Outer::Layout(crate::algebra::downcast(&l, n)?),
         };
-        let offset = crate::algebra::mul_checked(self.offset, DynInt::fixed(n))?;
+        let offset = crate::algebra::mul_checked(self.offset, DynInt::new_static(n))?;
         Ok(ComposedLayout { outer, offset, inner: crate::algebra::downcast(&self.inner, n)? })
     }
 
@@ -682,7 +684,7 @@ impl ComposedLayout {
     /// ```
     pub fn domain_offset(&self, inner_offset: isize) -> Result<Self, LayoutError> {
         let v = self.offset.value.checked_add(inner_offset).ok_or(LayoutError::CosizeOverflow)?;
-        Ok(ComposedLayout { offset: DynInt::runtime(v), ..*self })
+        Ok(ComposedLayout { offset: DynInt::new_runtime(v), ..*self })
     }
 }
 

@@ -5,15 +5,15 @@
 //! allowed anywhere between tokens. Printing (`Display`) always uses CuTe's spelling.
 //!
 //! ```
-//! use const_layout::dynamic::DynLayout;
+//! use const_layout::dyn_layout::DynLayout;
 //! let l: DynLayout = " ( _8 , (4, _2) ) : (_1, 8) ".parse().unwrap();
 //! assert_eq!(l.to_string(), "(_8,(4,_2)):(_1,(8,32))");
 //! let err = "(8,(4,2):(1,8)".parse::<DynLayout>().unwrap_err();
 //! assert_eq!(err.to_string(), "column 9: expected `,` or `)`, found `:`");
 //! ```
 
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_BASIS_DEPTH, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{Basis, DynInt, DynIntTuple, DynLayout, MAX_BASIS_DEPTH, MAX_NODES};
 use crate::error::LayoutError;
 use core::fmt;
 use core::str::FromStr;
@@ -22,7 +22,7 @@ use core::str::FromStr;
 /// characters).
 ///
 /// ```
-/// use const_layout::dynamic::DynIntTuple;
+/// use const_layout::dyn_layout::DynIntTuple;
 /// let err = "(1,,2)".parse::<DynIntTuple>().unwrap_err();
 /// assert_eq!(err.column, 4);
 /// assert_eq!(err.to_string(), "column 4: expected an integer or `(`, found `,`");
@@ -65,7 +65,7 @@ impl core::error::Error for ParseError {}
 /// tuple holds (tested at 100,000 levels on a 256 KiB thread).
 ///
 /// ```
-/// use const_layout::dynamic::DynIntTuple;
+/// use const_layout::dyn_layout::DynIntTuple;
 /// use const_layout::eval::eval;
 /// let calls = format!("{}4:1{}", "coalesce(".repeat(17), ")".repeat(17));
 /// let err = eval(&calls).unwrap_err().to_string();
@@ -288,11 +288,11 @@ impl<'a> Parser<'a> {
             } else {
                 if underscores && self.is_underscore() {
                     self.pos += 1;
-                    nodes[len] = Node::Int(DynInt::fixed(0));
-                    keeps[len] = Node::Int(DynInt::fixed(1));
+                    nodes[len] = Node::Int(DynInt::new_static(0));
+                    keeps[len] = Node::Int(DynInt::new_static(1));
                 } else {
                     nodes[len] = Node::Int(self.int()?);
-                    keeps[len] = Node::Int(DynInt::fixed(0));
+                    keeps[len] = Node::Int(DynInt::new_static(0));
                 }
                 len += 1;
                 if depth == 0 {

@@ -11,7 +11,7 @@
 
 // The runtime-structured core, so that `layout!` can evaluate static algebra at expansion time
 // with the library's own implementation.
-use const_layout_core::{dynamic, swizzle};
+use const_layout_core::{dyn_layout, swizzle};
 
 mod static_algebra;
 

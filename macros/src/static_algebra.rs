@@ -6,7 +6,7 @@
 //! `Layout` of `C<N>`s. An inadmissible expression is a compile error in `cargo check`, spanned on
 //! the call that fails and naming the failed condition with its numbers.
 
-use crate::dynamic::DynIntTuple;
+use crate::dyn_layout::DynIntTuple;
 use const_layout_core::eval::{Value, eval};
 use proc_macro2::{Delimiter, Span, TokenStream as TokenStream2, TokenTree};
 use quote::{quote, quote_spanned};
@@ -160,7 +160,7 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
         // CuTe's `(layout, offset)` pairs: `slice_and_offset`, `local_tile`, `local_partition`.
         Value::Partition(p) if p.origin.is_none() && !p.layout.has_basis() => {
             let (shape, stride) = (tuple_value(p.layout.shape()), tuple_value(p.layout.stride()));
-            let offset = tuple_value(&DynIntTuple::int(crate::dynamic::DynInt::fixed(p.offset)));
+            let offset = tuple_value(&DynIntTuple::int(crate::dyn_layout::DynInt::new_static(p.offset)));
             quote_spanned!(span=> (::const_layout::make_static_layout(#shape, #stride), #offset))
         }
         // A slice of a swizzled layout that stays swizzled, and its offset.

@@ -142,14 +142,14 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self;
     /// The structure and static values as a compile-time constant: runtime integers appear as
     /// non-static zeros. Evaluating it for a tuple of more than
-    /// [`MAX_NODES`](crate::dynamic::MAX_NODES) nodes is a compile-time error; it is only used
+    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES) nodes is a compile-time error; it is only used
     /// to compute static results that need the whole tuple (for example
     /// [`make_ordered_layout`](crate::make_ordered_layout)).
-    const TREE: crate::dynamic::DynIntTuple;
-    /// The runtime-structured copy ([`DynIntTuple`](crate::dynamic::DynIntTuple)), static flags
+    const TREE: crate::dyn_layout::DynIntTuple;
+    /// The runtime-structured copy ([`DynIntTuple`](crate::dyn_layout::DynIntTuple)), static flags
     /// kept. `Err` if an integer does not fit in `isize` or the tuple exceeds
-    /// [`MAX_NODES`](crate::dynamic::MAX_NODES).
-    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError>;
+    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES).
+    fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError>;
     /// A [`Display`](fmt::Display) adapter printing CuTe notation.
     fn display(&self) -> Cute<'_, Self>
     where
@@ -223,9 +223,9 @@ impl<T: Int> IntTuple for T {
     type Form = IsInt;
     type Rt = T::RtOr<isize>;
     const STATIC_SIZE: Option<isize> = T::STATIC;
-    const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::int(match T::STATIC {
-        Some(v) => crate::dynamic::DynInt::fixed(v),
-        None => crate::dynamic::DynInt::runtime(0),
+    const TREE: crate::dyn_layout::DynIntTuple = crate::dyn_layout::DynIntTuple::int(match T::STATIC {
+        Some(v) => crate::dyn_layout::DynInt::new_static(v),
+        None => crate::dyn_layout::DynInt::new_runtime(0),
     });
     type Size = T;
     #[inline(always)]
@@ -270,10 +270,10 @@ impl<T: Int> IntTuple for T {
         *at += 1;
         int_from_u32::<T>(bits)
     }
-    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
+    fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
         let value =
             self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
-        Ok(crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::new(value, T::STATIC.is_some())))
+        Ok(crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new(value, T::STATIC.is_some())))
     }
 }
 
@@ -286,7 +286,7 @@ impl IntTuple for () {
     type Form = IsTuple;
     type Rt = isize;
     const STATIC_SIZE: Option<isize> = Some(1);
-    const TREE: crate::dynamic::DynIntTuple = crate::dynamic::DynIntTuple::EMPTY;
+    const TREE: crate::dyn_layout::DynIntTuple = crate::dyn_layout::DynIntTuple::EMPTY;
     type Size = crate::C<1>;
     #[inline(always)]
     fn size(&self) -> crate::C<1> {
@@ -308,8 +308,8 @@ impl IntTuple for () {
     }
     #[inline(always)]
     fn load_runtime_u32(_: &[u32], _: &mut usize) -> Self {}
-    fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
-        Ok(crate::dynamic::DynIntTuple::EMPTY)
+    fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
+        Ok(crate::dyn_layout::DynIntTuple::EMPTY)
     }
 }
 impl Tuple for () {}
@@ -371,7 +371,7 @@ macro_rules! impl_int_tuple {
             type Form = IsTuple;
             type Rt = <$A0::Kind as Kind>::Select<<($($A,)*) as IntTuple>::Rt, $A0::Rt>;
             const STATIC_SIZE: Option<isize> = mul_static($A0::STATIC_SIZE, <($($A,)*) as IntTuple>::STATIC_SIZE);
-            const TREE: crate::dynamic::DynIntTuple = match crate::dynamic::DynIntTuple::tuple(&[$A0::TREE, $($A::TREE,)*]) {
+            const TREE: crate::dyn_layout::DynIntTuple = match crate::dyn_layout::DynIntTuple::tuple(&[$A0::TREE, $($A::TREE,)*]) {
                 Ok(t) => t,
                 Err(_) => panic!("an int tuple with more than 64 nodes has no compile-time TREE"),
             };
@@ -411,8 +411,8 @@ macro_rules! impl_int_tuple {
             fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self {
                 ($A0::load_runtime_u32(words, at), $($A::load_runtime_u32(words, at),)*)
             }
-            fn to_dyn(&self) -> Result<crate::dynamic::DynIntTuple, crate::LayoutError> {
-                crate::dynamic::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])
+            fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
+                crate::dyn_layout::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])
             }
         }
     };
@@ -478,7 +478,7 @@ pub fn product<T: IntTuple>(t: &T) -> T::Size {
 mod tests {
     use super::*;
     use crate::C;
-    use crate::int::Dynamic;
+    use crate::int::Runtime;
     extern crate std;
     use std::string::ToString;
 
@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(<S as IntTuple>::DEPTH, 3);
         assert_eq!(<S as IntTuple>::LEAVES, 5);
         const { assert!(!<S as IntTuple>::IS_STATIC) };
-        static_assertions::assert_type_eq_all!(<S as IntTuple>::Kind, Dynamic);
+        static_assertions::assert_type_eq_all!(<S as IntTuple>::Kind, Runtime);
         static_assertions::assert_type_eq_all!(<(C<2>, (C<3>,)) as IntTuple>::Kind, Static);
         assert_eq!(<() as IntTuple>::DEPTH, 1);
         assert_eq!(<((),) as IntTuple>::DEPTH, 2);

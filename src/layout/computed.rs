@@ -4,7 +4,7 @@
 //!
 //! Rust cannot (on stable) choose a type from a constant's value, and the structure of an algebra
 //! result depends on the operands' values (`coalesce` merges modes whose strides line up). So the
-//! result is a zero-sized type that *names* the expression, [`Static`]`<Composition<A, B>>`, and
+//! result is a zero-sized type that *names* the expression, [`Computed`]`<Composition<A, B>>`, and
 //! its layout is an associated constant, [`StaticLayout::LAYOUT`], computed at compile time by
 //! the same `const fn` algebra that runs at run time ([`crate::algebra`]), with CuTe's static
 //! result structure. Index math reads a per-coordinate-type plan from constants, so after
@@ -42,8 +42,8 @@
 //! ```
 
 use crate::algebra::{self, TileMode, Tiler};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
 use crate::int_tuple::{IntTuple, StaticTuple};
 use crate::layout::Layout;
@@ -52,7 +52,7 @@ use core::marker::PhantomData;
 
 /// A layout whose structure and values are all known at compile time, as a constant.
 ///
-/// Implemented by static [`Layout`]s (every integer a `C<N>`) and by [`Static`] results, so
+/// Implemented by static [`Layout`]s (every integer a `C<N>`) and by [`Computed`] results, so
 /// results feed further operations.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a static layout",
@@ -69,7 +69,7 @@ impl<S: StaticTuple, D: StaticTuple> StaticLayout for Layout<S, D> {
     const LAYOUT: DynLayout = unwrap("layout", DynLayout::new(S::TREE, D::TREE));
 }
 
-/// An expression of the static algebra (`Composition<A, B>`, ...): the type a [`Static`] result
+/// An expression of the static algebra (`Composition<A, B>`, ...): the type a [`Computed`] result
 /// is named by, with the result's layout as a constant.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an expression of the static algebra",
@@ -123,7 +123,7 @@ impl<S: StaticTuple, D: StaticTuple> StaticTileItem for Layout<S, D> {
     const ITEM: TileMode = TileMode::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
 }
 
-impl<E: StaticExpr> StaticTileItem for Static<E> {
+impl<E: StaticExpr> StaticTileItem for Computed<E> {
     const ITEM: TileMode = TileMode::Layout(E::LAYOUT);
 }
 
@@ -131,7 +131,7 @@ impl<S: StaticTuple, D: StaticTuple> StaticTiler for Layout<S, D> {
     const TILER: Tiler = Tiler::Layout(<Layout<S, D> as StaticLayout>::LAYOUT);
 }
 
-impl<E: StaticExpr> StaticTiler for Static<E> {
+impl<E: StaticExpr> StaticTiler for Computed<E> {
     const TILER: Tiler = Tiler::Layout(E::LAYOUT);
 }
 
@@ -139,7 +139,10 @@ impl<const N: isize> StaticTiler for crate::C<N> {
     const TILER: Tiler = unwrap("tiler", Tiler::from_shape(&<crate::C<N> as IntTuple>::TREE));
     const COMPOSITION: Tiler = Tiler::Layout(unwrap(
         "tiler",
-        DynLayout::new(<crate::C<N> as IntTuple>::TREE, DynIntTuple::int(crate::dynamic::DynInt::fixed(1))),
+        DynLayout::new(
+            <crate::C<N> as IntTuple>::TREE,
+            DynIntTuple::int(crate::dyn_layout::DynInt::new_static(1)),
+        ),
     ));
 }
 
@@ -177,34 +180,34 @@ const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>) -> T {
 
 /// A zero-sized layout computed at compile time: the result of the static algebra on type
 /// parameters. Its layout is `E::LAYOUT`; `size`, `cosize`, `rank` are constants and
-/// [`Static::crd2idx`] folds to straight-line code.
+/// [`Computed::crd2idx`] folds to straight-line code.
 ///
 /// ```
-/// use const_layout::layout::computed::{Static, coalesce};
+/// use const_layout::layout::computed::{Computed, coalesce};
 /// use const_layout::layout_type;
 /// let c = coalesce(<layout_type!((2,(1,6)):(1,(6,2)))>::default());
 /// assert_eq!(c.to_string(), "_12:_1");
 /// assert_eq!((c.size(), c.rank()), (12, 1));
 /// ```
-pub struct Static<E>(PhantomData<fn() -> E>);
+pub struct Computed<E>(PhantomData<fn() -> E>);
 
-impl<E> Clone for Static<E> {
+impl<E> Clone for Computed<E> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<E> Copy for Static<E> {}
-impl<E> Default for Static<E> {
+impl<E> Copy for Computed<E> {}
+impl<E> Default for Computed<E> {
     fn default() -> Self {
-        Static(PhantomData)
+        Computed(PhantomData)
     }
 }
 
-impl<E: StaticExpr> StaticLayout for Static<E> {
+impl<E: StaticExpr> StaticLayout for Computed<E> {
     const LAYOUT: DynLayout = E::LAYOUT;
 }
 
-impl<E: StaticExpr> Static<E> {
+impl<E: StaticExpr> Computed<E> {
     /// The layout, as a runtime-structured value (to print, or to pass to [`crate::algebra`]).
     pub const LAYOUT: DynLayout = E::LAYOUT;
     /// CuTe's `size`.
@@ -256,14 +259,14 @@ impl<E: StaticExpr> Static<E> {
     }
 }
 
-impl<E: StaticExpr> fmt::Display for Static<E> {
+impl<E: StaticExpr> fmt::Display for Computed<E> {
     /// CuTe notation, as CuTe prints the static result.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&E::LAYOUT, f)
     }
 }
 
-impl<E: StaticExpr> fmt::Debug for Static<E> {
+impl<E: StaticExpr> fmt::Debug for Computed<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&E::LAYOUT, f)
     }
@@ -427,8 +430,8 @@ macro_rules! operations {
 
         $(#[$doc])*
         #[allow(unused_variables)]
-        pub fn $fun<$($(const $C: $CT,)+)? $($T: $Pub),+>($($arg: $T),+) -> Static<$name<$($T,)+ $($($C),+)?>> {
-            Static(PhantomData)
+        pub fn $fun<$($(const $C: $CT,)+)? $($T: $Pub),+>($($arg: $T),+) -> Computed<$name<$($T,)+ $($($C),+)?>> {
+            Computed(PhantomData)
         }
     )+};
 }
@@ -658,9 +661,9 @@ operations! {
 pub fn make_layout_tv<Thr: StaticLayout, Val: StaticLayout>(
     thr: Thr,
     val: Val,
-) -> (Static<TvTile<Thr, Val>>, Static<LayoutTv<Thr, Val>>) {
+) -> (Computed<TvTile<Thr, Val>>, Computed<LayoutTv<Thr, Val>>) {
     let _ = (thr, val);
-    (Static(PhantomData), Static(PhantomData))
+    (Computed(PhantomData), Computed(PhantomData))
 }
 
 /// The tile of [`make_layout_tv`], as its identity layout.
@@ -721,9 +724,9 @@ pub fn local_tile<A: StaticLayout, T: StaticTiler, Crd: IntTuple>(
     a: A,
     t: T,
     coord: Crd,
-) -> (Static<LocalTile<A, T>>, isize) {
+) -> (Computed<LocalTile<A, T>>, isize) {
     let _ = (a, t);
-    (Static(PhantomData), Static::<Tiles<A, T>>(PhantomData).crd2idx(coord))
+    (Computed(PhantomData), Computed::<Tiles<A, T>>(PhantomData).crd2idx(coord))
 }
 
 /// The tile of [`local_tile`]: the first mode of `zipped_divide(A, T)`, unpacked one level.
@@ -759,7 +762,7 @@ pub fn local_partition<A: StaticLayout, Thr: StaticLayout>(
     a: A,
     thr: Thr,
     index: usize,
-) -> (Static<LocalPartition<A, Thr>>, isize) {
+) -> (Computed<LocalPartition<A, Thr>>, isize) {
     let _ = (a, thr);
     let p = const { &PartitionPlan::<A, Thr>::PLAN };
     // get_hier_coord(index), each mode's integers folded to its 1-D coordinate (get_flat_coord).
@@ -772,7 +775,7 @@ pub fn local_partition<A: StaticLayout, Thr: StaticLayout>(
         }
         k += 1;
     }
-    (Static(PhantomData), p.tile.offset(&coord))
+    (Computed(PhantomData), p.tile.offset(&coord))
 }
 
 /// The elements of one thread in [`local_partition`]: the second mode of `zipped_divide(A,
@@ -839,7 +842,7 @@ impl<A: StaticLayout, Thr: StaticLayout> PartitionPlan<A, Thr> {
 
 /// The structure of a coordinate with one integer per mode (an integer for one mode).
 const fn coordinate_tree(modes: usize) -> DynIntTuple {
-    let one = DynIntTuple::int(crate::dynamic::DynInt::runtime(0));
+    let one = DynIntTuple::int(crate::dyn_layout::DynInt::new_runtime(0));
     if modes == 1 {
         return one;
     }
@@ -940,7 +943,7 @@ pub trait StaticSlicer {
 }
 
 impl<T: crate::int::Int> StaticSlicer for T {
-    const KEEP: DynIntTuple = DynIntTuple::int(crate::dynamic::DynInt::fixed(0));
+    const KEEP: DynIntTuple = DynIntTuple::int(crate::dyn_layout::DynInt::new_static(0));
     #[inline(always)]
     fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize {
         self.store_values(out, at)
@@ -948,7 +951,7 @@ impl<T: crate::int::Int> StaticSlicer for T {
 }
 
 impl StaticSlicer for Keep {
-    const KEEP: DynIntTuple = DynIntTuple::int(crate::dynamic::DynInt::fixed(1));
+    const KEEP: DynIntTuple = DynIntTuple::int(crate::dyn_layout::DynInt::new_static(1));
     #[inline(always)]
     fn store_coordinate(&self, out: &mut [isize], at: usize) -> usize {
         if let Some(slot) = out.get_mut(at) {
@@ -981,9 +984,9 @@ crate::arity::for_tuples!(impl_static_slicer);
 /// let l = <layout_type!((4,(2,3)):(1,(4,8)))>::default();
 /// assert_eq!(slice((2usize, (Keep, 1usize)), l).to_string(), "(_2):(_4)");
 /// ```
-pub fn slice<Crd: StaticSlicer, A: StaticLayout>(coord: Crd, a: A) -> Static<Slice<A, Crd>> {
+pub fn slice<Crd: StaticSlicer, A: StaticLayout>(coord: Crd, a: A) -> Computed<SliceAt<A, Crd>> {
     let _ = (coord, a);
-    Static(PhantomData)
+    Computed(PhantomData)
 }
 
 /// CuTe's `slice_and_offset(coord, layout)` on a static layout: the kept modes (zero-sized) and
@@ -1001,17 +1004,17 @@ pub fn slice<Crd: StaticSlicer, A: StaticLayout>(coord: Crd, a: A) -> Static<Sli
 pub fn slice_and_offset<Crd: StaticSlicer, A: StaticLayout>(
     coord: Crd,
     a: A,
-) -> (Static<Slice<A, Crd>>, isize) {
+) -> (Computed<SliceAt<A, Crd>>, isize) {
     let _ = a;
     let mut leaves = [0isize; MAX_NODES];
     coord.store_coordinate(&mut leaves, 0);
-    (Static(PhantomData), const { &SlicePlan::<A, Crd>::PLAN }.offset(&leaves))
+    (Computed(PhantomData), const { &SlicePlan::<A, Crd>::PLAN }.offset(&leaves))
 }
 
 /// The kept modes of [`slice`].
-pub struct Slice<A, Crd>(PhantomData<fn() -> (A, Crd)>);
+pub struct SliceAt<A, Crd>(PhantomData<fn() -> (A, Crd)>);
 
-impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for Slice<A, Crd> {
+impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for SliceAt<A, Crd> {
     const LAYOUT: DynLayout = {
         let zeros = Crd::KEEP.map_zero();
         unwrap("slice", algebra::slice(&unwrap("slice", algebra::Slicer::new(zeros, Crd::KEEP)), &A::LAYOUT))
@@ -1027,7 +1030,7 @@ impl<A: StaticLayout, Crd: StaticSlicer> SlicePlan<A, Crd> {
 
 /// CuTe's `make_identity_layout(shape)` on a static shape: the layout whose value at a coordinate
 /// is the coordinate itself (basis strides `_1@0`, `_1@1`, ...), zero-sized. Divide or partition
-/// it like any static layout; read its values with [`Static::coord`].
+/// it like any static layout; read its values with [`Computed::coord`].
 ///
 /// ```
 /// use const_layout::layout::computed::{make_identity_layout, zipped_divide};
@@ -1040,9 +1043,9 @@ impl<A: StaticLayout, Crd: StaticSlicer> SlicePlan<A, Crd> {
 /// let (m, n): (usize, usize) = tiles.coord(((2usize, 5usize), (1usize, 0usize)));
 /// assert_eq!((m, n), (6, 5));
 /// ```
-pub fn make_identity_layout<S: StaticTuple>(shape: S) -> Static<Identity<S>> {
+pub fn make_identity_layout<S: StaticTuple>(shape: S) -> Computed<Identity<S>> {
     let _ = shape;
-    Static(PhantomData)
+    Computed(PhantomData)
 }
 
 /// The expression type of [`make_identity_layout`].
@@ -1084,7 +1087,7 @@ macro_rules! impl_coordinate {
 }
 crate::arity::for_tuples!(impl_coordinate);
 
-impl<E: StaticExpr> Static<E> {
+impl<E: StaticExpr> Computed<E> {
     /// The value of a basis-strided layout (an identity layout, its tiles and partitions) at a
     /// coordinate, as a coordinate of type `Out` (runtime integers shaped like the identity's
     /// shape): component `p` of `Out` sums the terms whose stride scales the basis `E<p>`.
@@ -1115,7 +1118,7 @@ impl<E: StaticExpr> Static<E> {
     }
 }
 
-impl<E: StaticExpr> Static<E> {
+impl<E: StaticExpr> Computed<E> {
     /// CuTe's `idx2crd(index, shape)`: the natural (colexicographic) coordinate of an index, as a
     /// coordinate of type `Out` with one integer per integer of the shape (`((usize, usize), usize)`
     /// for `((_2,_3),_4)`); the last integer takes what is past the end.
@@ -1143,13 +1146,13 @@ impl<E: StaticExpr> Static<E> {
     }
 }
 
-/// [`Static::idx2crd`]'s plan: the layout's plan for an integer index (each shape integer's
+/// [`Computed::idx2crd`]'s plan: the layout's plan for an integer index (each shape integer's
 /// divisor and modulus), checked against `Out`'s number of integers.
 struct Idx2CrdPlan<E, Out>(PhantomData<(E, Out)>);
 
 impl<E: StaticExpr, Out: Coordinate> Idx2CrdPlan<E, Out> {
     const PLAN: CrdPlan = {
-        let plan = CrdPlan::new(&DynIntTuple::int(crate::dynamic::DynInt::runtime(0)), &E::LAYOUT);
+        let plan = CrdPlan::new(&DynIntTuple::int(crate::dyn_layout::DynInt::new_runtime(0)), &E::LAYOUT);
         if plan.n != Out::LEAVES {
             let m = crate::error::Message::new()
                 .text("idx2crd: the coordinate type has ")
@@ -1162,7 +1165,7 @@ impl<E: StaticExpr, Out: Coordinate> Idx2CrdPlan<E, Out> {
     };
 }
 
-/// [`Static::coord`]'s index math: the layout's plan for the coordinate, and for every step the
+/// [`Computed::coord`]'s index math: the layout's plan for the coordinate, and for every step the
 /// component of `Out` its basis names.
 struct CoordPlan<E, Crd, Out>(PhantomData<(E, Crd, Out)>);
 
@@ -1201,10 +1204,10 @@ impl<E: StaticExpr, Crd: IntTuple, Out: Coordinate> CoordPlan<E, Crd, Out> {
 
 /// The position (among its integers, left to right) of the integer of `out` at `basis`'s path
 /// (the root for no basis).
-const fn out_leaf(out: &DynIntTuple, basis: &crate::dynamic::Basis) -> Option<usize> {
+const fn out_leaf(out: &DynIntTuple, basis: &crate::dyn_layout::Basis) -> Option<usize> {
     // Walk the tree keeping the path of the current node.
-    let mut path = [0u8; crate::dynamic::MAX_BASIS_DEPTH];
-    let mut left = [0usize; crate::dynamic::MAX_BASIS_DEPTH + 1]; // modes left at each depth
+    let mut path = [0u8; crate::dyn_layout::MAX_BASIS_DEPTH];
+    let mut left = [0usize; crate::dyn_layout::MAX_BASIS_DEPTH + 1]; // modes left at each depth
     let (mut depth, mut leaf, mut k) = (0usize, 0usize, 0usize);
     while k < out.node_count() {
         match out.node(k) {
@@ -1215,7 +1218,7 @@ const fn out_leaf(out: &DynIntTuple, basis: &crate::dynamic::Basis) -> Option<us
                 leaf += 1;
             }
             Node::Tuple(n) => {
-                if depth >= crate::dynamic::MAX_BASIS_DEPTH {
+                if depth >= crate::dyn_layout::MAX_BASIS_DEPTH {
                     return None;
                 }
                 left[depth + 1] = n as usize;

@@ -679,11 +679,11 @@ crate::arity::for_tuples!(impl_in_shape);
 // The typed-to-runtime bridge lives on the typed side: the runtime-structured core is a crate of
 // its own, below the typed layer.
 impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTuple>
-    TryFrom<&crate::Layout<S, D>> for crate::dynamic::DynLayout
+    TryFrom<&crate::Layout<S, D>> for crate::dyn_layout::DynLayout
 {
     type Error = crate::error::LayoutError;
     /// The runtime-structured copy of a typed layout.
     fn try_from(l: &crate::Layout<S, D>) -> Result<Self, crate::error::LayoutError> {
-        crate::dynamic::DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
+        crate::dyn_layout::DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
     }
 }

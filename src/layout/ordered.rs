@@ -7,7 +7,7 @@
 
 use super::{Layout, LayoutShape};
 use crate::arity::for_tuples;
-use crate::dynamic::{DynIntTuple, ops};
+use crate::dyn_layout::{DynIntTuple, ops};
 use crate::error::LayoutError;
 use crate::int::{Int, Kind};
 use crate::int_tuple::{IntTuple, Profile};

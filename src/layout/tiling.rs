@@ -7,7 +7,7 @@
 //! `s:d` divided by `T` is `(T, ceil(s/T)):(d, T*d)`), so only the values are computed: a division
 //! and a multiplication per mode, with no runtime-structured intermediate. The general algebra on
 //! runtime values (any tiler, nested modes, composition, complement) is [`crate::algebra`] on
-//! [`DynLayout`](crate::dynamic::DynLayout); fully static expressions are
+//! [`DynLayout`](crate::dyn_layout::DynLayout); fully static expressions are
 //! [`layout::computed`](crate::layout::computed) or `layout!`.
 //!
 //! A mode whose extent `T` does not divide is tiled as CuTe tiles it: `ceil(s/T)` tiles, the last

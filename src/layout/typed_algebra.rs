@@ -42,7 +42,7 @@ use super::{Layout, LayoutShape};
 use crate::LayoutError;
 use crate::algebra;
 use crate::algebra::leaves::Leaves;
-use crate::dynamic::DynLayout;
+use crate::dyn_layout::DynLayout;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 
@@ -453,7 +453,7 @@ where
     D: IntTuple,
     M: Int,
 {
-    let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::new(
+    let cotarget = crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new(
         cotarget.try_value().ok_or(LayoutError::ValueOutOfRange { part: "cotarget", leaf: 0 })?,
         M::STATIC.is_some(),
     ));
@@ -739,7 +739,8 @@ mod tests {
     {
         let took = complement_direct(a, m as isize, &mut [1; N], &mut [0; N]);
         let ours = complement(a, m);
-        let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
+        let cotarget =
+            crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new_runtime(m as isize));
         let theirs = algebra::complement_to(&to_dyn(a).unwrap(), &cotarget);
         if let Ok(o) = &ours {
             assert!(Layout::try_new(o.shape(), o.stride()).is_ok(), "complement({a}, {m}) = {o}");
@@ -811,7 +812,8 @@ mod tests {
         // Cotargets at the end of `isize`: the direct path declines, the answer is the general one.
         let a = make_layout((3usize, 2usize), (1isize, 3isize)).unwrap();
         for m in [isize::MAX as usize, isize::MAX as usize - 5, isize::MAX as usize / 2 + 1] {
-            let cotarget = crate::dynamic::DynIntTuple::int(crate::dynamic::DynInt::runtime(m as isize));
+            let cotarget =
+                crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new_runtime(m as isize));
             let theirs = algebra::complement_to(&to_dyn(&a).unwrap(), &cotarget);
             let took = complement_direct(&a, m as isize, &mut [1; N], &mut [0; N]);
             let mut side = [0usize; 2];

@@ -2,7 +2,7 @@
 //! documents drawing a layout with TikZ, byte for byte as CuTe prints them.
 
 use super::{Func, PictureError, Tv, append2, grid};
-use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::swizzle::ComposedLayout;
 use core::fmt;
 
@@ -41,7 +41,7 @@ const TV_X8: [&str; 8] = [
 /// `Err` for rank above 2, basis strides, or more than [`MAX_CELLS`](super::MAX_CELLS) cells.
 ///
 /// ```
-/// use const_layout::dynamic::DynLayout;
+/// use const_layout::dyn_layout::DynLayout;
 /// use const_layout::picture::print_latex;
 /// let l: DynLayout = "_4:_2".parse().unwrap();
 /// let tex = print_latex(&l).unwrap().to_string();

@@ -1,7 +1,7 @@
 //! Pictures of layouts: CuTe's `print_latex` (TikZ) and SVG drawings of layouts, thread-value
 //! layouts and swizzles.
 //!
-//! Every picture is a `Display` adapter, like [`PrintLayout`](crate::dynamic::PrintLayout): the
+//! Every picture is a `Display` adapter, like [`PrintLayout`](crate::dyn_layout::PrintLayout): the
 //! function checks its input and returns the adapter or a [`PictureError`], and the adapter writes
 //! the text through `core::fmt` (no heap, deterministic output).
 //!
@@ -18,7 +18,7 @@
 //! Pictures have at most [`MAX_CELLS`] cells.
 //!
 //! ```
-//! use const_layout::dynamic::DynLayout;
+//! use const_layout::dyn_layout::DynLayout;
 //! use const_layout::picture::{print_latex, print_svg};
 //! let l: DynLayout = "(_2,_3):(_3,_1)".parse().unwrap();
 //! let tex = print_latex(&l).unwrap().to_string();
@@ -35,7 +35,7 @@ mod svg;
 pub use latex::{PrintLatex, PrintLatexTv, print_latex, print_latex_composed, print_latex_tv};
 pub use svg::{PrintSvg, PrintSvgSwizzle, PrintSvgTv, print_svg, print_svg_swizzle, print_svg_tv};
 
-use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::swizzle::{ComposedLayout, Outer};
 use core::fmt;
@@ -53,7 +53,7 @@ pub const MAX_CELLS: isize = 16384;
 /// Why a picture cannot be drawn.
 ///
 /// ```
-/// use const_layout::dynamic::DynLayout;
+/// use const_layout::dyn_layout::DynLayout;
 /// use const_layout::picture::{PictureError, print_latex};
 /// let l: DynLayout = "(2,3,4):(1,2,6)".parse().unwrap();
 /// let e = print_latex(&l).unwrap_err();

@@ -6,7 +6,7 @@
 //! is monospace, and the output is deterministic.
 
 use super::{Func, PictureError, Tv, grid};
-use crate::dynamic::{DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::swizzle::{ComposedLayout, Outer};
 use core::fmt::{self, Write as _};
 
@@ -220,7 +220,7 @@ impl CellGrid {
 /// `Err` for rank above 2, basis strides, or more than [`MAX_CELLS`](super::MAX_CELLS) cells.
 ///
 /// ```
-/// use const_layout::dynamic::DynLayout;
+/// use const_layout::dyn_layout::DynLayout;
 /// use const_layout::picture::print_svg;
 /// let l: DynLayout = "(_2,_3):(_3,_1)".parse().unwrap();
 /// let svg = print_svg(&l).unwrap().to_string();

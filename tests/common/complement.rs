@@ -1,9 +1,9 @@
-//! The postconditions `complement(A, M)` promises (src/algebra/complement.rs), checked by brute
+//! The postconditions `complement(A, M)` promises (core/src/algebra/complement.rs), checked by brute
 //! force; shared by `algebra_vectors.rs` and `algebra_properties.rs`.
 #![allow(dead_code)] // each test uses part of it
 
 use const_layout::algebra;
-use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 
 /// Which postcondition `r`, as `complement(a, m)` for a cotarget of size `m`, breaks, or `None`:
 /// P1 `r(i-1) < r(i)`; P2 `r(i)` is no offset of `a` for `i >= 1`, and `(a, r)` is injective if
@@ -41,7 +41,7 @@ pub fn broken(a: &DynLayout, r: &DynLayout, m: isize) -> Option<String> {
     None
 }
 
-/// The complement a product of `block` by a tiler of cosize `reach` is built on (src/algebra/
+/// The complement a product of `block` by a tiler of cosize `reach` is built on (core/src/algebra/
 /// divide.rs, `product_layouts`): `complement(block, M)` for the least `M >= size(block) *
 /// reach` whose complement holds `reach` elements (CuTe's cotarget, grown where the block has
 /// holes), static where CuTe's cotarget is.

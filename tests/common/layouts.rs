@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test uses part of it
 
 use super::rng::Rng;
-use const_layout::dynamic::DynLayout;
+use const_layout::dyn_layout::DynLayout;
 
 /// How `random_layout` draws.
 pub struct Draw {

@@ -270,7 +270,7 @@ def cute_complement(fl, cot):
 
 
 def our_complement(fl, cot):
-    """const_layout's complement(A, cot) (src/algebra/complement.rs) as flagged pairs, or None
+    """const_layout's complement(A, cot) (core/src/algebra/complement.rs) as flagged pairs, or None
     where it refuses (a negative stride). Modes that do not move are left out, except runtime
     extent-1 modes of positive stride ("pins"), which CuTe's fold counts. If the moving modes,
     sorted by stride, overlap (a stride below the span of the moving mode below): ceil(m/c):c with
@@ -1620,7 +1620,7 @@ def product_complement(cfn, fl, cot, reach):
     """The complement a product takes: cfn's for CuTe's cotarget `size(A) * cosize(B)`; with
     const_layout's complement (the truth), where that holds fewer than `reach = cosize(B)`
     elements (the block has holes), the complement of the least larger cotarget that holds them,
-    so that `R o B` reads R inside its domain (src/algebra/divide.rs, `covering_complement`).
+    so that `R o B` reads R inside its domain (core/src/algebra/divide.rs, `covering_complement`).
     CuTe's own complement (the postcondition check) is taken as it is: its result reads it past
     its end, and is right only where that is the grown function."""
     c = cfn(fl, cot)

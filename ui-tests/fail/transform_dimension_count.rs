@@ -1,5 +1,5 @@
 // A merge has one upper dimension; an index of two does not fit it.
-use const_layout::transform::{Merge, Transform, multi_index};
+use const_layout::ck_tile::{Merge, Transform, multi_index};
 
 fn main() {
     let merge = Merge::new((4usize, 5usize)).unwrap();

@@ -1,7 +1,7 @@
 // CK's is_valid_sequence_map on the upper side: new top position 1 is produced twice and 0
 // never.
 use const_layout::sequence;
-use const_layout::transform::{PassThrough, Stage, make_naive_tensor_descriptor_packed, transform_tensor_descriptor};
+use const_layout::ck_tile::{PassThrough, Stage, make_naive_tensor_descriptor_packed, transform_tensor_descriptor};
 
 fn main() {
     let p = make_naive_tensor_descriptor_packed((2usize, 6usize)).unwrap();

@@ -1,5 +1,5 @@
 // `calculate_upper_index` on a transform that has no inverse.
-use const_layout::transform::{Embed, InvertibleTransform};
+use const_layout::ck_tile::{Embed, InvertibleTransform};
 
 fn upper<T: InvertibleTransform>(_: &T) {}
 

@@ -2,8 +2,8 @@
 
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `coalesce(layout)`: the same function on `0..size` with as few modes as CuTe can prove
@@ -31,11 +31,11 @@ pub(crate) const fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
 const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
     let r = old.len();
     if r == 0 {
-        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+        return scalar(DynInt::new_static(1), DynInt::new_static(0));
     }
     let mut new = Leaves::new();
     let last_s = old.shape(r - 1);
-    let first_s = if keep_tail && is_const(last_s, 1) { DynInt::fixed(2) } else { last_s };
+    let first_s = if keep_tail && is_const(last_s, 1) { DynInt::new_static(2) } else { last_s };
     tri!(new.push(first_s, old.stride(r - 1)));
     let mut is_tuple = false;
     let mut i = r - 1;
@@ -64,7 +64,7 @@ const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
         is_tuple = true;
     }
     if !is_tuple && is_const(new.shape(0), 1) {
-        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+        return scalar(DynInt::new_static(1), DynInt::new_static(0));
     }
     new.layout(!is_tuple)
 }
@@ -117,7 +117,7 @@ pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
     if shape.is_int() {
         return Ok(*shape);
     }
-    let mut out = [DynInt::fixed(1); crate::dynamic::MAX_NODES];
+    let mut out = [DynInt::new_static(1); crate::dyn_layout::MAX_NODES];
     let mut n = 0usize;
     let mut k = 0;
     while k < shape.node_count() {
@@ -157,7 +157,7 @@ pub const fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
         if let Node::Int(d) = stride.node(k)
             && d.value == 0
         {
-            shape.set_node(k, Node::Int(DynInt::fixed(1)));
+            shape.set_node(k, Node::Int(DynInt::new_static(1)));
         }
         k += 1;
     }
@@ -175,7 +175,7 @@ pub const fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
 pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynLayout> {
     fn go(p: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
         match p.as_int() {
-            Some(v) if v.value == 0 => Ok(s.map_leaves(|_| DynInt::fixed(1))),
+            Some(v) if v.value == 0 => Ok(s.map_leaves(|_| DynInt::new_static(1))),
             Some(_) => Ok(*s),
             None => {
                 if s.is_int() || s.rank() != p.rank() {

@@ -21,9 +21,9 @@
 use super::coalesce::{coalesce, coalesce_shape, filter};
 use super::leaves::Leaves;
 use super::{R, is_const, min, mul, scalar};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::ops::{self, Division};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::ops::{self, Division};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -202,10 +202,10 @@ const fn copies(c: DynInt, cotarget: &DynIntTuple) -> R<DynLayout> {
 const fn fold(modes: &Leaves, cotarget: &DynIntTuple) -> R<DynLayout> {
     let mut modes = *modes;
     let mut result = Leaves::new();
-    let mut last_stride = DynInt::fixed(1);
+    let mut last_stride = DynInt::new_static(1);
     // The holes `H`, static when every integer they come from is, and the top offset of the
     // head `sum (q_k - 1) * S_(k-1)` (below `S`, so it fits).
-    let mut holes = DynInt::fixed(0);
+    let mut holes = DynInt::new_static(0);
     let mut head_top = 0isize;
     while modes.len() > 1 {
         let mut min_stride = modes.stride(0);

@@ -20,8 +20,8 @@ use super::fit::ModeFit;
 use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, mul, scalar, signum};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{Basis, DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -288,7 +288,7 @@ const fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
         TileMode::Layout(b) => composition(lhs, b),
         // CuTe composes with an integer `n` as with `n:_1` (not `make_layout(n)`).
         TileMode::Shape(s) => match s.as_int() {
-            Some(n) => composition(lhs, &tri!(scalar(n, DynInt::fixed(1)))),
+            Some(n) => composition(lhs, &tri!(scalar(n, DynInt::new_static(1)))),
             None => composition_tiler(lhs, &tri!(Tiler::from_shape(s))),
         },
     }
@@ -523,7 +523,7 @@ const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
 /// recording in `budget` how far into each left mode this right mode reaches.
 const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> R<Flat> {
     if n == 1 || r == 0 {
-        return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
+        return Flat::scalar(DynInt::new_runtime(n), DynInt::new_runtime(0));
     }
     let sign = r.signum();
     let side = (sign < 0) as usize;
@@ -553,7 +553,7 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
         // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
         let fits = (s + rest_r - 1) / rest_r;
         let used = if rest_n <= fits {
-            tri!(out.push(DynInt::runtime(rest_n), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
+            tri!(out.push(DynInt::new_runtime(rest_n), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
             let used = (rest_n - 1) * rest_r;
             rest_n = 1;
             used
@@ -568,7 +568,7 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
             if rest_n % fits != 0 {
                 return Err(inadmissible(Inadmissible::ShapeDivisibility { mode: k, size: rest_n, fits }));
             }
-            tri!(out.push(DynInt::runtime(fits), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
+            tri!(out.push(DynInt::new_runtime(fits), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
             rest_n /= fits;
             rest_r = 1;
             s - s / fits
@@ -578,14 +578,14 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
     }
     if rest_n > 1 {
         let last = tri!(checked(sign * rest_r, exact.stride(count - 1).value));
-        tri!(out.push(DynInt::runtime(rest_n), stride_of(exact, count - 1, last)));
+        tri!(out.push(DynInt::new_runtime(rest_n), stride_of(exact, count - 1, last)));
     }
     Ok(Flat { modes: out, unwrap: true })
 }
 
 /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
 const fn stride_of(exact: &Leaves, k: usize, value: isize) -> DynInt {
-    DynInt::runtime(value).scaled(exact.stride(k).basis)
+    DynInt::new_runtime(value).scaled(exact.stride(k).basis)
 }
 
 /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`) of the part at

@@ -8,9 +8,9 @@ use super::composition::composition;
 use super::modes::append_to;
 use super::tiler::{TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
-use crate::dynamic::basis::add_values;
-use crate::dynamic::ops::{self, Division};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::basis::add_values;
+use crate::dyn_layout::ops::{self, Division};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -409,7 +409,7 @@ pub const fn tile_to_shape(
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_8):(_1)".to_string(), 8));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Partition {
+pub struct LayoutPartition {
     /// The sub-layout.
     pub layout: DynLayout,
     /// The offset of its origin (0 for basis strides: see `origin`).
@@ -421,15 +421,15 @@ pub struct Partition {
     static_offset: bool,
 }
 
-impl Partition {
+impl LayoutPartition {
     /// From the layout and the value at the fixed coordinates (an offset or a coordinate).
     #[doc(hidden)]
     pub fn new(layout: DynLayout, value: DynIntTuple) -> Self {
         match value.as_int() {
             Some(v) if !value.has_basis() && !layout.has_basis() => {
-                Partition { layout, offset: v.value, origin: None, static_offset: v.is_static }
+                LayoutPartition { layout, offset: v.value, origin: None, static_offset: v.is_static }
             }
-            _ => Partition { layout, offset: 0, origin: Some(value), static_offset: false },
+            _ => LayoutPartition { layout, offset: 0, origin: Some(value), static_offset: false },
         }
     }
 
@@ -449,7 +449,7 @@ impl Partition {
     /// assert_eq!(p.at(5).unwrap().to_string(), "(5,9)");
     /// ```
     pub fn at(&self, i: isize) -> R<DynIntTuple> {
-        add_values(&self.origin_value(), &self.layout.apply(&DynIntTuple::int(DynInt::runtime(i)))?)
+        add_values(&self.origin_value(), &self.layout.apply(&DynIntTuple::int(DynInt::new_runtime(i)))?)
     }
 }
 
@@ -501,7 +501,7 @@ fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<DynIntTup
     if k > r {
         return Err(LayoutError::RankMismatch { what: "coordinate", got: k, expected: r });
     }
-    let mut offset = DynIntTuple::int(DynInt::fixed(0));
+    let mut offset = DynIntTuple::int(DynInt::new_static(0));
     for (j, sub) in modes_of(m).enumerate() {
         match coord.mode(j) {
             Some(c) if j < k => offset = add_values(&offset, &sub.apply(&c)?)?,
@@ -521,7 +521,7 @@ fn fix(m: &DynLayout, coord: &DynIntTuple, out: &mut ModeBuilder) -> R<DynIntTup
 /// let p = local_tile(&gmem, &t, &"(_1,_1)".parse().unwrap()).unwrap();
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_4,_3):(_1,_8)".to_string(), 28));
 /// ```
-pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<Partition> {
+pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<LayoutPartition> {
     let z = match zipped_divide(layout, tiler) {
         Ok(z) => z,
         Err(e @ LayoutError::Inadmissible { .. }) => {
@@ -533,7 +533,7 @@ pub fn local_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple) -> R<P
     let mut out = ModeBuilder::new()?;
     keep_all(&m0, &mut out)?;
     let offset = fix(&m1, coord, &mut out)?;
-    with_origin(Partition::new(out.finish()?, offset), layout, tiler, coord, Side::Tile)
+    with_origin(LayoutPartition::new(out.finish()?, offset), layout, tiler, coord, Side::Tile)
 }
 
 /// Which half of `zipped_divide(layout, tiler)` a partition keeps: the tile (`local_tile`, the
@@ -549,7 +549,7 @@ enum Side {
 /// of a by-mode tiler the part is `x -> A_m(X(x) + c)` (`X` the kept half, `c` the fixed half's
 /// offset), which is `composition(A_m, (X, 2:c))` at second coordinate 1 when that composition
 /// exists; otherwise there is no layout and the caller reports the divide's error.
-fn one_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Side) -> R<Partition> {
+fn one_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Side) -> R<LayoutPartition> {
     let index = fixed_index(layout, tiler, coord, side)?;
     let mut parts = ModeBuilder::new()?;
     let given = if coord.is_int() { usize::MAX } else { coord.rank() };
@@ -571,7 +571,7 @@ fn one_tile(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Side) 
     })?;
     let mut out = ModeBuilder::new()?;
     keep_all(&parts.finish()?, &mut out)?;
-    Ok(Partition::new(out.finish()?, layout.apply(&index)?))
+    Ok(LayoutPartition::new(out.finish()?, layout.apply(&index)?))
 }
 
 /// Call `f(m, mode m of layout, Some((tile, complement)) or None past the tiler)` for every mode
@@ -618,7 +618,7 @@ fn fixed_index(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Sid
         Tiler::Modes(_) => layout.rank(),
     };
     let mut index = DynIntTuple::builder();
-    index.push_node(crate::dynamic::int_tuple::Node::Tuple(r as u8))?;
+    index.push_node(crate::dyn_layout::int_tuple::Node::Tuple(r as u8))?;
     for_each_mode(layout, tiler, |m, a, halves| {
         let fixed = match (halves, side) {
             (Some((_, rest)), Side::Tile) => Some(rest),
@@ -627,7 +627,7 @@ fn fixed_index(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Sid
         };
         let c = match rest {
             // A tuple coordinate may stop early: the modes after it are kept, at 0.
-            None if m >= coord.rank() && m > 0 => DynIntTuple::int(DynInt::fixed(0)),
+            None if m >= coord.rank() && m > 0 => DynIntTuple::int(DynInt::new_static(0)),
             None => coord.mode(m).ok_or(LayoutError::RankMismatch {
                 what: "coordinate",
                 got: coord.rank(),
@@ -643,7 +643,7 @@ fn fixed_index(layout: &DynLayout, tiler: &Tiler, coord: &DynIntTuple, side: Sid
         let at = match (fixed, side) {
             (Some(f), _) => DynIntTuple::int(f.crd2idx(&c)?),
             (None, Side::Tile) => c,
-            (None, Side::Rest) => DynIntTuple::int(DynInt::fixed(0)),
+            (None, Side::Rest) => DynIntTuple::int(DynInt::new_static(0)),
         };
         index.push_tuple(&at)
     })?;
@@ -660,23 +660,23 @@ fn shifted_part(a: &DynLayout, kept: &DynLayout, c: DynIntTuple) -> R<DynLayout>
     if c.value == 0 {
         return composition(a, kept);
     }
-    let both = composition(a, &make_layout_of(&[*kept, scalar(DynInt::fixed(2), c)?])?)?;
+    let both = composition(a, &make_layout_of(&[*kept, scalar(DynInt::new_static(2), c)?])?)?;
     both.mode(0).ok_or(LayoutError::TooLarge)
 }
 
 /// For basis strides, the origin as CuTe has it: `layout` at the fixed point of its domain, so it
 /// has a component for every basis of the layout, `_0` where the fixed coordinates do not move it.
 fn with_origin(
-    p: Partition,
+    p: LayoutPartition,
     layout: &DynLayout,
     tiler: &Tiler,
     coord: &DynIntTuple,
     side: Side,
-) -> R<Partition> {
+) -> R<LayoutPartition> {
     if !layout.has_basis() {
         return Ok(p);
     }
-    Ok(Partition::new(p.layout, layout.apply(&fixed_index(layout, tiler, coord, side)?)?))
+    Ok(LayoutPartition::new(p.layout, layout.apply(&fixed_index(layout, tiler, coord, side)?)?))
 }
 
 /// CuTe's `local_partition(tensor, tile, index)` as a layout function: the elements that thread
@@ -687,10 +687,10 @@ fn with_origin(
 /// use const_layout::algebra::local_partition;
 /// let smem = "(_8,_6):(_1,_8)".parse().unwrap();
 /// let threads = "(_4,_3):(_3,_1)".parse().unwrap();
-/// let p = local_partition(&smem, &threads, const_layout::dynamic::DynInt::runtime(5)).unwrap();
+/// let p = local_partition(&smem, &threads, const_layout::dyn_layout::DynInt::new_runtime(5)).unwrap();
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_2,_2):(_4,_24)".to_string(), 17));
 /// ```
-pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: DynInt) -> R<Partition> {
+pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: DynInt) -> R<LayoutPartition> {
     let tiler = Tiler::from_shape(&ops::product_each(tile.shape())?)?;
     let coord = tile.get_flat_coord(index)?;
     let z = match zipped_divide(layout, &tiler) {
@@ -704,7 +704,7 @@ pub fn local_partition(layout: &DynLayout, tile: &DynLayout, index: DynInt) -> R
     let mut out = ModeBuilder::new()?;
     let offset = fix(&m0, &coord, &mut out)?;
     keep_all(&m1, &mut out)?;
-    with_origin(Partition::new(out.finish()?, offset), layout, &tiler, &coord, Side::Rest)
+    with_origin(LayoutPartition::new(out.finish()?, offset), layout, &tiler, &coord, Side::Rest)
 }
 
 /// CuTe's `make_layout_tv(thr_layout, val_layout)` (CuTe DSL; in C++ the first lines of

@@ -12,7 +12,7 @@
 
 use super::R;
 use super::leaves::Leaves;
-use crate::dynamic::{DynInt, DynLayout};
+use crate::dyn_layout::{DynInt, DynLayout};
 
 /// The state of a greedy fit of a mode of `len` elements.
 #[derive(Clone, Copy)]
@@ -80,7 +80,7 @@ impl ModeFit {
         };
         if extent < 2
             || self.len % (self.period * extent) != 0
-            || self.modes.push(DynInt::runtime(extent), DynInt::runtime(self.stride)).is_err()
+            || self.modes.push(DynInt::new_runtime(extent), DynInt::new_runtime(self.stride)).is_err()
         {
             self.failed = true;
             return;
@@ -95,7 +95,7 @@ impl ModeFit {
             return Ok(None);
         }
         if self.modes.is_empty() {
-            return match super::scalar(DynInt::runtime(1), DynInt::runtime(0)) {
+            return match super::scalar(DynInt::new_runtime(1), DynInt::new_runtime(0)) {
                 Ok(l) => Ok(Some(l)),
                 Err(e) => Err(e),
             };

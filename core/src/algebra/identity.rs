@@ -11,8 +11,8 @@
 //! not compile them.
 
 use super::R;
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{Basis, DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{Basis, DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `make_identity_layout(shape)`: `make_layout(shape, make_basis_like(shape))`, the layout
@@ -32,7 +32,7 @@ use crate::error::{LayoutError, tri};
 /// ```
 pub const fn make_identity_layout(shape: &DynIntTuple) -> R<DynLayout> {
     if shape.is_int() {
-        return DynLayout::new(*shape, DynIntTuple::int(DynInt::fixed(1)));
+        return DynLayout::new(*shape, DynIntTuple::int(DynInt::new_static(1)));
     }
     DynLayout::new(*shape, tri!(basis_like(shape, None)))
 }
@@ -42,7 +42,7 @@ const fn basis_like(shape: &DynIntTuple, outer: Option<Basis>) -> R<DynIntTuple>
     let too_deep = LayoutError::BasisStride { op: "make_identity_layout (deeper than 4 levels)" };
     if shape.is_int() {
         let Some(b) = outer else { return Err(too_deep) };
-        return Ok(DynIntTuple::int(DynInt::fixed(1).scaled(b)));
+        return Ok(DynIntTuple::int(DynInt::new_static(1).scaled(b)));
     }
     let mut out = DynIntTuple::builder();
     tri!(out.push_node(Node::Tuple(shape.rank() as u8)));

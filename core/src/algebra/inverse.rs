@@ -8,15 +8,15 @@ use super::inverse_search::{
 };
 use super::leaves::Leaves;
 use super::{R, is_const, mul, scalar};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
 /// The coalesced modes of a layout with their exclusive prefix products (CuTe's `preprod_shape`).
 const fn prepared(layout: &DynLayout) -> R<(Leaves, [DynInt; MAX_NODES])> {
     let c = Leaves::of(&tri!(coalesce(layout)));
-    let mut pre = [DynInt::fixed(1); MAX_NODES];
+    let mut pre = [DynInt::new_static(1); MAX_NODES];
     let mut k = 1;
     while k < c.len() {
         pre[k] = tri!(mul(pre[k - 1], c.shape(k - 1)));
@@ -111,8 +111,8 @@ const fn right_inverse_cute(layout: &DynLayout) -> R<DynLayout> {
 const fn chain(c: &Leaves, pre: &[DynInt; MAX_NODES], only_static: bool) -> R<DynLayout> {
     let (order, n) = sorted(c, only_static);
     let mut result = Leaves::new();
-    tri!(result.push(DynInt::fixed(1), DynInt::fixed(0)));
-    let mut curr = DynInt::fixed(1);
+    tri!(result.push(DynInt::new_static(1), DynInt::new_static(0)));
+    let mut curr = DynInt::new_static(1);
     let mut k = 0;
     while k < n {
         let i = order[k];
@@ -257,7 +257,7 @@ const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
     }
     let (order, n) = sorted(&c, false);
     let mut shapes = Leaves::new(); // (result shape, result stride) pairs after the leading `_0`
-    let mut size = DynInt::fixed(1);
+    let mut size = DynInt::new_static(1);
     let mut prev: Option<usize> = None;
     let mut k = 0;
     while k < n {
@@ -291,7 +291,7 @@ const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
     let last = match prev {
         Some(p) => c.shape(p),
         None if n > 0 => c.shape(order[n - 1]),
-        None => DynInt::fixed(1),
+        None => DynInt::new_static(1),
     };
     let k = shapes.len();
     let mut shape = DynIntTuple::builder();
@@ -301,7 +301,7 @@ const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
     let mut j = 0;
     while j <= k {
         tri!(shape.push_node(Node::Int(if j < k { shapes.shape(j) } else { last })));
-        tri!(stride.push_node(Node::Int(if j == 0 { DynInt::fixed(0) } else { shapes.stride(j - 1) })));
+        tri!(stride.push_node(Node::Int(if j == 0 { DynInt::new_static(0) } else { shapes.stride(j - 1) })));
         j += 1;
     }
     coalesce(&tri!(DynLayout::new(shape, stride)))
@@ -323,7 +323,7 @@ pub const fn max_common_layout(a: &DynLayout, b: &DynLayout) -> R<DynLayout> {
     let first = tri!(super::mode_of(&common, 0));
     match (first.shape().as_int(), first.stride().as_int()) {
         (Some(s), Some(d)) if s.is_static && is_const(d, 1) => composition(&inv_b, &first),
-        _ => scalar(DynInt::fixed(1), DynInt::fixed(0)),
+        _ => scalar(DynInt::new_static(1), DynInt::new_static(0)),
     }
 }
 
@@ -342,7 +342,7 @@ pub const fn max_common_vector(a: &DynLayout, b: &DynLayout) -> R<DynInt> {
     let first = tri!(super::mode_of(&common, 0));
     match (first.shape().as_int(), first.stride().as_int()) {
         (Some(s), Some(d)) if s.is_static && is_const(d, 1) => Ok(s),
-        _ => Ok(DynInt::fixed(1)),
+        _ => Ok(DynInt::new_static(1)),
     }
 }
 
@@ -358,7 +358,7 @@ pub const fn nullspace(layout: &DynLayout) -> R<DynLayout> {
     tri!(super::identity::integer_strides("nullspace", &[layout]));
     let flat = Leaves::of(layout);
     let flat_shape = tri!(layout.shape().flatten());
-    let rstride = tri!(crate::dynamic::ops::compact(&flat_shape, DynInt::fixed(1), true)).0;
+    let rstride = tri!(crate::dyn_layout::ops::compact(&flat_shape, DynInt::new_static(1), true)).0;
     let strides: Leaves = Leaves::of(&tri!(DynLayout::new(flat_shape, rstride)));
     let mut out = Leaves::new();
     let mut k = 0;
@@ -369,7 +369,7 @@ pub const fn nullspace(layout: &DynLayout) -> R<DynLayout> {
         k += 1;
     }
     if out.is_empty() {
-        return scalar(DynInt::fixed(1), DynInt::fixed(0));
+        return scalar(DynInt::new_static(1), DynInt::new_static(0));
     }
     out.layout(true)
 }

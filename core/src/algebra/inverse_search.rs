@@ -12,7 +12,7 @@ use super::R;
 use super::composition::BY_VALUE_LIMIT;
 use super::lattice::{Determined, Overflow, Row, System, UNKNOWNS};
 use super::leaves::Leaves;
-use crate::dynamic::{DynInt, MAX_NODES};
+use crate::dyn_layout::{DynInt, MAX_NODES};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -941,7 +941,7 @@ mod tests {
     use super::*;
 
     fn flat(s: &str) -> Leaves {
-        Leaves::of(&s.parse::<crate::dynamic::DynLayout>().unwrap())
+        Leaves::of(&s.parse::<crate::dyn_layout::DynLayout>().unwrap())
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! A flat list of modes (extent, stride), the working form of most of CuTe's algorithms.
 
 use super::R;
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
 /// Up to [`MAX_NODES`] modes `s:d`, flat. No heap.
@@ -21,7 +21,7 @@ impl Default for Leaves {
 
 impl Leaves {
     pub const fn new() -> Self {
-        Leaves { n: 0, s: [DynInt::fixed(0); MAX_NODES], d: [DynInt::fixed(0); MAX_NODES] }
+        Leaves { n: 0, s: [DynInt::new_static(0); MAX_NODES], d: [DynInt::new_static(0); MAX_NODES] }
     }
 
     /// The flattened modes of a layout.
@@ -111,7 +111,7 @@ impl Leaves {
     pub const fn merged(&self) -> Leaves {
         let mut out = self.merge(true);
         if out.n == 0 {
-            let _ = out.push(DynInt::runtime(1), DynInt::runtime(0));
+            let _ = out.push(DynInt::new_runtime(1), DynInt::new_runtime(0));
         }
         out
     }
@@ -137,11 +137,11 @@ impl Leaves {
                     && span == d
                     && (pd.basis.same(&basis) || d == 0)
                 {
-                    out.s[out.n - 1] = DynInt::runtime(ps * s);
+                    out.s[out.n - 1] = DynInt::new_runtime(ps * s);
                     continue;
                 }
             }
-            let _ = out.push(DynInt::runtime(s), DynInt::runtime(d).scaled(basis));
+            let _ = out.push(DynInt::new_runtime(s), DynInt::new_runtime(d).scaled(basis));
         }
         out
     }

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use const_layout::algebra::composition;
-//! use const_layout::dynamic::DynLayout;
+//! use const_layout::dyn_layout::DynLayout;
 //! let a: DynLayout = "(_6,_2):(_1,_7)".parse().unwrap();
 //! let b: DynLayout = "(_3,_2):(_2,_3)".parse().unwrap();
 //! // CuTe returns (_3,_2):(_2,_3), whose value at index 5 is 7; a(b(5)) is 8.
@@ -29,7 +29,7 @@
 //! [`make_identity_layout`] gives CuTe's basis strides (`(_4,_8):(_1@0,_1@1)`): the layout's
 //! value at an index is a coordinate ([`DynLayout::apply`]), which is how CuTe kernels predicate
 //! tiles that overhang the problem. Composition with an identity on the left, the divides,
-//! [`local_tile`] / [`local_partition`] (whose [`Partition::origin`] is then a coordinate),
+//! [`local_tile`] / [`local_partition`] (whose [`LayoutPartition::origin`] is then a coordinate),
 //! slicing, [`coalesce`] (modes merge only within one basis), [`filter`] and the mode operations
 //! take them; complement, the inverses, the products, the casts and `make_layout_tv` refuse them
 //! with [`LayoutError::BasisStride`], as CuTe does not compile those either. Unlike CuTe,
@@ -84,7 +84,7 @@ pub use coalesce::{
 pub use complement::{complement, complement_to};
 pub use composition::{BY_VALUE_LIMIT, composition, composition_tiler};
 pub use divide::{
-    Partition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
+    LayoutPartition, blocked_product, flat_divide, flat_product, local_partition, local_tile, logical_divide,
     logical_product, make_layout_tv, raked_product, tile_to_shape, tiled_divide, tiled_product,
     zipped_divide, zipped_product,
 };
@@ -99,7 +99,7 @@ pub use modes::{
 pub use slice::{Slicer, slice, slice_and_offset};
 pub use tiler::{TileMode, Tiler};
 
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 
 type R<T> = Result<T, LayoutError>;
@@ -134,8 +134,8 @@ impl ModeBuilder {
     pub(crate) const fn new() -> R<Self> {
         let mut shape = DynIntTuple::builder();
         let mut stride = DynIntTuple::builder();
-        tri!(shape.push_node(crate::dynamic::int_tuple::Node::Tuple(0)));
-        tri!(stride.push_node(crate::dynamic::int_tuple::Node::Tuple(0)));
+        tri!(shape.push_node(crate::dyn_layout::int_tuple::Node::Tuple(0)));
+        tri!(stride.push_node(crate::dyn_layout::int_tuple::Node::Tuple(0)));
         Ok(ModeBuilder { shape, stride, n: 0 })
     }
 

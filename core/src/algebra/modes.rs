@@ -2,8 +2,8 @@
 //! (`upcast`, `downcast`, `recast_layout`) and `make_layout_like`.
 
 use super::{ModeBuilder, R, is_const};
-use crate::dynamic::int_tuple::Node;
-use crate::dynamic::{DynInt, DynLayout};
+use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::{DynInt, DynLayout};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -169,7 +169,7 @@ enum Cast {
 const fn cast_leaf(how: Cast, s: DynInt, d: DynInt) -> R<(DynInt, DynInt)> {
     match how {
         Cast::Up(n) => {
-            let big = DynInt::fixed(n);
+            let big = DynInt::new_static(n);
             if d.value == 0 {
                 return Ok((s, d));
             }
@@ -188,7 +188,7 @@ const fn cast_leaf(how: Cast, s: DynInt, d: DynInt) -> R<(DynInt, DynInt)> {
             Ok((s.ceil_div(shrink), super::signum(d).mul(d.abs().ceil_div(big))))
         }
         Cast::Down(n) => {
-            let big = DynInt::fixed(n);
+            let big = DynInt::new_static(n);
             if is_const(d, 1) || is_const(d, -1) {
                 Ok((tri!(super::mul(s, big)), d))
             } else {
@@ -306,10 +306,10 @@ pub const fn make_layout_like(layout: &DynLayout) -> R<DynLayout> {
         if let Node::Int(d) = stride.node(k)
             && is_const(d, 0)
         {
-            filtered.set_node(k, Node::Int(DynInt::fixed(1)));
+            filtered.set_node(k, Node::Int(DynInt::new_static(1)));
         }
         k += 1;
     }
-    let stride = tri!(crate::dynamic::ops::compact_order(&filtered, layout.stride()));
+    let stride = tri!(crate::dyn_layout::ops::compact_order(&filtered, layout.stride()));
     DynLayout::new(*layout.shape(), stride)
 }

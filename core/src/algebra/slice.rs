@@ -1,8 +1,8 @@
 //! Slicing: `layout(2, _)`, CuTe's `slice` and `slice_and_offset`.
 
-use super::divide::Partition;
+use super::divide::LayoutPartition;
 use super::{ModeBuilder, R};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use core::fmt;
 
@@ -45,8 +45,8 @@ impl Slicer {
     /// assert_eq!(Slicer::all().to_string(), "_");
     /// ```
     pub fn all() -> Self {
-        let one = DynIntTuple::int(DynInt::fixed(1));
-        Slicer { coord: DynIntTuple::int(DynInt::fixed(0)), keep: one }
+        let one = DynIntTuple::int(DynInt::new_static(1));
+        Slicer { coord: DynIntTuple::int(DynInt::new_static(0)), keep: one }
     }
 
     /// A coordinate with no `_`.
@@ -57,7 +57,7 @@ impl Slicer {
     /// assert!(!s.has_underscore());
     /// ```
     pub fn fixed(coord: DynIntTuple) -> Self {
-        Slicer { keep: coord.map_leaves(|_| DynInt::fixed(0)), coord }
+        Slicer { keep: coord.map_leaves(|_| DynInt::new_static(0)), coord }
     }
 
     /// The coordinate and the mask (`1` where `_`).
@@ -202,10 +202,10 @@ const fn keep_modes(keep: &DynIntTuple, layout: &DynLayout, out: &mut ModeBuilde
 /// let p = slice_and_offset(&"(2,(_,1))".parse().unwrap(), &l).unwrap();
 /// assert_eq!((p.layout.to_string(), p.offset), ("(_2):(_4)".to_string(), 10));
 /// ```
-pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<Partition> {
+pub fn slice_and_offset(coord: &Slicer, layout: &DynLayout) -> R<LayoutPartition> {
     // The offset is the layout at the coordinate with `_` at 0 (for basis strides, a coordinate
     // with a component for every basis, as CuTe's origin has).
-    Ok(Partition::new(slice(coord, layout)?, layout.apply(&coord.coord)?))
+    Ok(LayoutPartition::new(slice(coord, layout)?, layout.apply(&coord.coord)?))
 }
 /// CuTe's `slice(coord, layout)`: the layout of the modes where `coord` is `_`.
 ///

@@ -5,7 +5,7 @@
 //! `<3:3, (2,4):(1,8)>` and a plain shape `(2,4)` means `<2:_1, 4:_1>`.
 
 use super::R;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use crate::text::{ParseError, Parser};
 use core::fmt;
@@ -143,7 +143,7 @@ impl Tiler {
                 TileMode::Keep => (Kind::Keep, DynLayout::UNIT),
                 TileMode::Layout(l) => (Kind::Layout, *l),
                 TileMode::Shape(s) => {
-                    (Kind::Shape, tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::fixed(0)))))
+                    (Kind::Shape, tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::new_static(0)))))
                 }
             };
             tri!(modes.push(&part));

@@ -2,7 +2,7 @@
 
 use super::{Call, EvalError, Value, int_tuple_of};
 use crate::algebra::{self, Tiler};
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::swizzle::{ComposedLayout, Sliced};
 
@@ -69,7 +69,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         ("composition", Some(Value::Swizzle(s))) => {
             // CuTe's `composition(Sw, L)` or `composition(Sw, offset, L)`.
             let n = c.arity(&[2, 3], "2 or 3")?;
-            let offset = if n == 3 { c.int(2)? } else { DynInt::fixed(0) };
+            let offset = if n == 3 { c.int(2)? } else { DynInt::new_static(0) };
             let inner = c.layout(n)?;
             if inner.has_basis() {
                 return Err(EvalError::Layout {
@@ -127,9 +127,9 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
             Value::Composed(k) => {
                 let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
-                Ok(Some(Value::Int(DynInt::runtime(k.apply(i.value)))))
+                Ok(Some(Value::Int(DynInt::new_runtime(k.apply(i.value)))))
             }
-            Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::runtime(s.apply(c.int(1)?.value))))),
+            Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::new_runtime(s.apply(c.int(1)?.value))))),
             _ => Ok(None),
         },
         ("slice" | "slice_and_offset", _) if c.n == 2 => {
@@ -144,7 +144,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                         Sliced::Layout(l) if slice => Value::Layout(l),
                         Sliced::Composed(k) if slice => Value::Composed(k),
                         Sliced::Layout(l) => {
-                            Value::Partition(algebra::Partition::new(l, DynIntTuple::int(offset)))
+                            Value::Partition(algebra::LayoutPartition::new(l, DynIntTuple::int(offset)))
                         }
                         Sliced::Composed(k) => Value::ComposedPartition(k, offset),
                     }))
@@ -193,7 +193,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         },
         ("size" | "rank", Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
-            let v = if c.function == "size" { k.size() } else { DynInt::fixed(k.rank() as isize) };
+            let v = if c.function == "size" { k.size() } else { DynInt::new_static(k.rank() as isize) };
             Ok(Some(Value::Int(v)))
         }
         ("complement", Some(Value::Composed(k))) => {
@@ -318,7 +318,8 @@ fn case_2(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         // CuTe composes with an integer `n` as with `n:_1`.
         let t = match c.arg(2).value {
             Value::Int(n) => Tiler::Layout(
-                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::fixed(1))).map_err(lay(c))?,
+                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::new_static(1)))
+                    .map_err(lay(c))?,
             ),
             _ => tiler(c, 2)?,
         };

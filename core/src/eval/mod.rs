@@ -4,10 +4,10 @@
 //! or a layout `shape:stride`) or a call of a CuTe function by its name; calls nest. Results keep
 //! CuTe's static flags, so they print as CuTe prints them.
 
-use crate::algebra::{Partition, Slicer, Tiler};
-use crate::dynamic::DynLayout;
-use crate::dynamic::int_tuple::{DynInt, DynIntTuple};
-use crate::dynamic::ops::{self, Division};
+use crate::algebra::{LayoutPartition, Slicer, Tiler};
+use crate::dyn_layout::DynLayout;
+use crate::dyn_layout::int_tuple::{DynInt, DynIntTuple};
+use crate::dyn_layout::ops::{self, Division};
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;
@@ -45,7 +45,7 @@ pub enum Value {
     Composed(ComposedLayout),
     /// A slice of a layout (`local_tile`, `local_partition`): its layout and the offset of its
     /// origin, printed `offset + layout`.
-    Partition(Partition),
+    Partition(LayoutPartition),
     /// A slice of a composed layout that stays composed: the offset taken out and the composed
     /// layout, printed `offset + composed`.
     ComposedPartition(ComposedLayout, DynInt),
@@ -191,7 +191,7 @@ impl From<ParseError> for EvalError {
     }
 }
 
-/// Evaluate an expression; see [`dynamic`](crate::dynamic) and [`FUNCTIONS`] for what is known.
+/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`FUNCTIONS`] for what is known.
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
@@ -337,7 +337,7 @@ fn partition_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalErr
         (Value::Int(_) | Value::Tuple(_), Value::Layout(l)) => {
             // The origin is an offset, or a coordinate where the layout has basis strides.
             let origin = int_tuple_of(&first).unwrap_or(DynIntTuple::EMPTY);
-            Value::Partition(Partition::new(l, origin))
+            Value::Partition(LayoutPartition::new(l, origin))
         }
         (Value::Int(_) | Value::Tuple(_), _) => {
             return Err(EvalError::Misplaced {
@@ -540,7 +540,7 @@ fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError
                         column: item.column,
                         what: "only integers, int tuples and `_` can be modes of a tuple",
                     })?;
-                    (m, m.map_leaves(|_| DynInt::fixed(0)))
+                    (m, m.map_leaves(|_| DynInt::new_static(0)))
                 }
             };
             let err = |error| EvalError::Layout { column, error };
@@ -811,7 +811,7 @@ fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
             _ => c.tuple(1)?,
         };
         let v = if function == "rank" { t.rank() } else { t.depth() };
-        Value::Int(DynInt::fixed(v as isize))
+        Value::Int(DynInt::new_static(v as isize))
     })
 }
 
@@ -882,7 +882,7 @@ fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[1], "1")?;
         let left = function == "prefix_product";
-        tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::fixed(1), left).map_err(lay)?.0)
+        tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::new_static(1), left).map_err(lay)?.0)
     })
 }
 
@@ -891,7 +891,7 @@ fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
     let function = c.function;
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
-        let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::fixed(1) };
+        let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::new_static(1) };
         let left = function == "compact_col_major";
         tuple_value(ops::compact(&c.tuple(1)?, cur, left).map_err(lay)?.0)
     })

@@ -17,7 +17,7 @@ use typenum::{Sum, U1, Unsigned};
 /// in padding). A padded position is reported invalid; its offset is never to be used silently.
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor, multi_index};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor, multi_index};
 /// let d = make_naive_tensor_descriptor((3usize, 4usize), (8isize, 1isize)).unwrap();
 /// assert_eq!(d.calculate_offset(&multi_index([1, 2])), 10);
 /// assert_eq!(d.element_space_size(), 20); // CK's code (its docs' comment says 24)
@@ -49,7 +49,7 @@ impl<S: Stages, H: ArrayLength, Top: Sequence> TensorDescriptor<S, H, Top> {
     /// every transform from the bottom up; see [`SafeVector`] for what it promises.
     ///
     /// ```
-    /// use const_layout::transform::{make_naive_tensor_descriptor_packed, SafeVector};
+    /// use const_layout::ck_tile::{make_naive_tensor_descriptor_packed, SafeVector};
     /// use const_layout::C;
     /// // Static lengths: rows of 8 contiguous elements.
     /// let d = make_naive_tensor_descriptor_packed((C::<4>, C::<8>)).unwrap();
@@ -167,7 +167,7 @@ where
 /// ([`TransformError::VectorGuarantee`] otherwise).
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor_guaranteed, SafeVector};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_guaranteed, SafeVector};
 /// let (m, n, ld) = (6usize, 64usize, 72isize);
 /// let d = make_naive_tensor_descriptor_guaranteed((m, n), (ld, 1isize), SafeVector::new(8, 1)).unwrap();
 /// assert_eq!(d.get_top_dimension_safe_vector_length_strides()[1], SafeVector::new(8, 1));
@@ -267,7 +267,7 @@ where
 /// (decision 4): here it is kept.
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor_packed_guaranteed, SafeVector};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_packed_guaranteed, SafeVector};
 /// let d = make_naive_tensor_descriptor_packed_guaranteed((3usize, 64usize), Some(8)).unwrap();
 /// assert_eq!(d.get_top_dimension_safe_vector_length_strides()[1], SafeVector::new(8, 1));
 /// assert!(make_naive_tensor_descriptor_packed_guaranteed((3usize, 60usize), Some(8)).is_err());
@@ -314,7 +314,7 @@ pub type AlignedDescriptor<Ls> = NaiveDescriptor<Ls, <Ls as FlatTuple>::Runtime>
 /// not rows times the padded row: CK's docs say 32 for `(4,5)` aligned to 8, its code gives 29).
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor_aligned, multi_index};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_aligned, multi_index};
 /// let d = make_naive_tensor_descriptor_aligned((4usize, 5usize), 8usize).unwrap();
 /// assert_eq!((d.calculate_offset(&multi_index([1, 0])), d.element_space_size()), (8, 29));
 /// let d = make_naive_tensor_descriptor_aligned((2usize, 3usize, 5usize), 8usize).unwrap();
@@ -381,7 +381,7 @@ pub type OffsetDescriptor<Ls, Ds> = TensorDescriptor<
 /// `offset` elements earlier).
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor_with_offset, make_tensor_coordinate, multi_index};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_with_offset, make_tensor_coordinate, multi_index};
 /// let d = make_naive_tensor_descriptor_with_offset((3usize, 4usize), (4isize, 1isize), 100isize).unwrap();
 /// assert_eq!((d.calculate_offset(&multi_index([2, 3])), d.element_space_size()), (111, 12));
 /// let c = make_tensor_coordinate(&d, &multi_index([2, 3]));
@@ -414,7 +414,7 @@ where
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{make_naive_tensor_descriptor_packed, transform_tensor_descriptor, PassThrough, Stage, multi_index};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_packed, transform_tensor_descriptor, PassThrough, Stage, multi_index};
 /// let d = make_naive_tensor_descriptor_packed((3usize, 4usize)).unwrap();
 /// // The transpose: old dimension 1 becomes new 0.
 /// let t = transform_tensor_descriptor(d, (

@@ -14,7 +14,7 @@
 //! [`Int`](crate::int::Int): static (`C<4>`, folded into the code) or runtime (`usize`, ...).
 //!
 //! ```
-//! use const_layout::transform::{Merge, Transform, Unmerge, Embed, Pad, multi_index};
+//! use const_layout::ck_tile::{Merge, Transform, Unmerge, Embed, Pad, multi_index};
 //! use const_layout::C;
 //! // The reference's worked examples.
 //! let merge = Merge::new((C::<4>, C::<5>)).unwrap();
@@ -85,7 +85,7 @@ pub type MultiIndex<N> = GenericArray<isize, N>;
 /// adaptor or descriptor expects) must be `K`: another count does not compile.
 ///
 /// ```
-/// use const_layout::transform::{multi_index, MultiIndex};
+/// use const_layout::ck_tile::{multi_index, MultiIndex};
 /// let i: MultiIndex<typenum::U3> = multi_index([1, 2, 3]);
 /// assert_eq!(i.as_slice(), &[1, 2, 3]);
 /// ```
@@ -125,7 +125,7 @@ pub(crate) fn values_of<T: ToArray>(t: &T) -> MultiIndex<T::Len> {
 /// o + (l - 1) s` (contiguous when `s == 1`: one vector load). `None` is CK's `-1`, "unknown".
 ///
 /// ```
-/// use const_layout::transform::SafeVector;
+/// use const_layout::ck_tile::SafeVector;
 /// let v = SafeVector::new(8, 1);
 /// assert_eq!((v.length, v.stride), (Some(8), Some(1)));
 /// assert_eq!(v.to_ck(), (8, 1));
@@ -206,7 +206,7 @@ pub(crate) const fn gcd(mut a: isize, mut b: isize) -> isize {
 /// non-linear ones (merge, modulo, xor) work from the new upper index.
 ///
 /// ```
-/// use const_layout::transform::{PassThrough, Transform, multi_index};
+/// use const_layout::ck_tile::{PassThrough, Transform, multi_index};
 /// let t = PassThrough::new(8usize);
 /// let mut low = t.calculate_lower_index(&multi_index([3]));
 /// let step = t.update_lower_index(&multi_index([2]), &mut low, &multi_index([5]));
@@ -214,7 +214,7 @@ pub(crate) const fn gcd(mut a: isize, mut b: isize) -> isize {
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a coordinate transform",
-    note = "the transforms are in `const_layout::transform`: PassThrough, Pad, Embed, Merge, Unmerge, ..."
+    note = "the transforms are in `const_layout::ck_tile`: PassThrough, Pad, Embed, Merge, Unmerge, ..."
 )]
 pub trait Transform {
     /// CK's name of the transform (`"merge"`, `"pad"`, ...), for messages.
@@ -296,7 +296,7 @@ pub trait Transform {
 /// `calculate_upper_index(calculate_lower_index(u)) == u` for every upper index in range.
 ///
 /// ```
-/// use const_layout::transform::{InvertibleTransform, Merge, Transform, multi_index};
+/// use const_layout::ck_tile::{InvertibleTransform, Merge, Transform, multi_index};
 /// let m = Merge::new((4usize, 5usize)).unwrap();
 /// assert_eq!(m.calculate_upper_index(&multi_index([2, 3]))[0], 13);
 /// ```

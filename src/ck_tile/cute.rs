@@ -74,7 +74,7 @@ impl_top_modes!(U12; [0 A0] [1 A1] [2 A2] [3 A3] [4 A4] [5 A5] [6 A6] [7 A7] [8 
 /// coordinates), lower = the offset. Any nesting, static or runtime.
 ///
 /// ```
-/// use const_layout::transform::{CuteLayout, Transform, multi_index};
+/// use const_layout::ck_tile::{CuteLayout, Transform, multi_index};
 /// use const_layout::layout;
 /// let l = layout!((4,(2,3)):(3,(1,8)));
 /// let t = CuteLayout::new(l);

@@ -19,7 +19,7 @@ use generic_array::ArrayLength;
 /// CK's `tensor_adaptor_coordinate` / `tensor_coordinate`: the hidden index of a top index.
 ///
 /// ```
-/// use const_layout::transform::{make_naive_tensor_descriptor_packed, make_tensor_coordinate, move_tensor_coordinate, multi_index};
+/// use const_layout::ck_tile::{make_naive_tensor_descriptor_packed, make_tensor_coordinate, move_tensor_coordinate, multi_index};
 /// // coordinate_movement.rst: packed (4,4), (1,1) at 5, then +(0,1), +(1,0), +(1,1).
 /// let d = make_naive_tensor_descriptor_packed((4usize, 4usize)).unwrap();
 /// let mut c = make_tensor_coordinate(&d, &multi_index([1, 1]));
@@ -89,7 +89,7 @@ pub fn make_tensor_coordinate<S: Stages, H: ArrayLength, Top: Sequence>(
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{Merge, Stage, make_single_stage_tensor_adaptor, make_tensor_adaptor_coordinate, move_adaptor_coordinate, multi_index};
+/// use const_layout::ck_tile::{Merge, Stage, make_single_stage_tensor_adaptor, make_tensor_adaptor_coordinate, move_adaptor_coordinate, multi_index};
 /// let a = make_single_stage_tensor_adaptor((Stage::new(Merge::new((4usize, 5usize)).unwrap(), sequence![0, 1], sequence![0]),));
 /// let mut c = make_tensor_adaptor_coordinate(&a, &multi_index([9]));
 /// let step = move_adaptor_coordinate(&a, &mut c, &multi_index([3]));

@@ -21,7 +21,7 @@ enum Step {
 /// The operators `+ - * / % << >> & | ^` take another `Positional` or an `isize`.
 ///
 /// ```
-/// use const_layout::graph::{Arena, Positional};
+/// use const_layout::rocroller::{Arena, Positional};
 /// let p = (Positional::arg(0) % 8).lt(4).and(Positional::arg(1).not_equal(0));
 /// assert_eq!(p.to_string(), "$0 % 8 < 4 && $1 != 0");
 /// assert_eq!(p.eval(&[3isize, 1]), Ok(1));

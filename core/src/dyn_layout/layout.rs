@@ -11,7 +11,7 @@ use core::fmt;
 /// parsed from CuTe notation. Results keep CuTe's static flags, so they print as CuTe prints them.
 ///
 /// ```
-/// use const_layout::dynamic::{DynIntTuple, DynLayout};
+/// use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 /// let l: DynLayout = "(4,(2,3)):(3,(1,8))".parse().unwrap();
 /// let c: DynIntTuple = "(1,(1,2))".parse().unwrap();
 /// assert_eq!(l.crd2idx(&c).unwrap().value, 20);
@@ -31,7 +31,7 @@ impl DynLayout {
     /// `(8,(4,2)):(1,(8,32))`), every extent must be positive, and size and cosize must fit in `isize`.
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// use const_layout::LayoutError;
     /// let l = DynLayout::new("(8,(4,2))".parse().unwrap(), "(1,8)".parse().unwrap()).unwrap();
     /// assert_eq!(l.to_string(), "(8,(4,2)):(1,(8,32))");
@@ -70,14 +70,14 @@ impl DynLayout {
     /// `left = false` the row-major one (`LayoutRight`).
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// let s = "(_4,(2,_3))".parse().unwrap();
     /// assert_eq!(DynLayout::compact(s, true).unwrap().to_string(), "(_4,(2,_3)):(_1,(_4,8))");
     /// assert_eq!(DynLayout::compact(s, false).unwrap().to_string(), "(_4,(2,_3)):(6,(_3,_1))");
     /// ```
     pub const fn compact(shape: DynIntTuple, left: bool) -> Result<Self, LayoutError> {
-        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0))));
-        let stride = tri!(ops::compact(&shape, DynInt::fixed(1), left)).0;
+        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::new_static(0))));
+        let stride = tri!(ops::compact(&shape, DynInt::new_static(1), left)).0;
         DynLayout::new(shape, stride)
     }
 
@@ -85,22 +85,22 @@ impl DynLayout {
     /// (smallest order) to slowest.
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// let l = DynLayout::ordered("(_4,_8,_2)".parse().unwrap(), &"(_2,_0,_1)".parse().unwrap()).unwrap();
     /// assert_eq!(l.to_string(), "(_4,_8,_2):(_16,_1,_8)");
     /// ```
     pub const fn ordered(shape: DynIntTuple, order: &DynIntTuple) -> Result<Self, LayoutError> {
-        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::fixed(0))));
+        tri!(DynLayout::new(shape, DynIntTuple::int(DynInt::new_static(0))));
         let stride = tri!(ops::compact_order(&shape, order));
         DynLayout::new(shape, stride)
     }
 
     /// `_1:_0`, the layout of one element (CuTe's `Layout<_1,_0>`).
     pub const UNIT: DynLayout = DynLayout {
-        shape: DynIntTuple::int(DynInt::fixed(1)),
-        stride: DynIntTuple::int(DynInt::fixed(0)),
-        size: DynInt::fixed(1),
-        cosize: DynInt::fixed(1),
+        shape: DynIntTuple::int(DynInt::new_static(1)),
+        stride: DynIntTuple::int(DynInt::new_static(0)),
+        size: DynInt::new_static(1),
+        cosize: DynInt::new_static(1),
     };
 
     /// The shape.
@@ -122,7 +122,7 @@ impl DynLayout {
     /// product over the bases of that sum taken over the integers scaling each.
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// let id: DynLayout = "(_4,_8):(_1@0,_1@1)".parse().unwrap();
     /// assert_eq!(id.cosize().to_string(), "_32");
     /// ```
@@ -154,7 +154,7 @@ impl DynLayout {
     /// [`make_identity_layout`](crate::algebra::make_identity_layout)) the coordinate they build.
     ///
     /// ```
-    /// use const_layout::dynamic::{DynIntTuple, DynLayout};
+    /// use const_layout::dyn_layout::{DynIntTuple, DynLayout};
     /// let id: DynLayout = "((_2,_2),_4):((_1@0@0,_1@1@0),_1@1)".parse().unwrap();
     /// let at = |c: &str| id.apply(&c.parse().unwrap()).unwrap().to_string();
     /// assert_eq!(at("7"), "((1,1),1)");
@@ -181,7 +181,7 @@ impl DynLayout {
             return 0;
         }
         // The shape and stride are congruent, so this cannot fail.
-        match ops::crd2idx(&DynIntTuple::int(DynInt::runtime(i)), &self.shape, &self.stride) {
+        match ops::crd2idx(&DynIntTuple::int(DynInt::new_runtime(i)), &self.shape, &self.stride) {
             Ok(v) => v.value,
             Err(_) => 0,
         }
@@ -241,7 +241,7 @@ impl Default for DynLayout {
     /// `_1:_0`, the layout of one element (CuTe's `Layout<_1,_0>`).
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// assert_eq!(DynLayout::default().to_string(), "_1:_0");
     /// ```
     fn default() -> Self {
@@ -268,7 +268,7 @@ impl DynLayout {
     /// are enumerated colexicographically). `None` for other ranks and for basis strides.
     ///
     /// ```
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::dyn_layout::DynLayout;
     /// let l: DynLayout = "(2,3):(3,1)".parse().unwrap();
     /// let table = l.print_layout().unwrap().to_string();
     /// assert_eq!(table.lines().nth(3).unwrap(), " 0  | 0 | 1 | 2 |");
@@ -318,8 +318,8 @@ impl fmt::Display for PrintLayout<'_> {
             write!(f, "{m:>2}  ")?;
             for n in 0..cols.value {
                 let coord = DynIntTuple::from_modes([
-                    DynIntTuple::int(DynInt::runtime(m)),
-                    DynIntTuple::int(DynInt::runtime(n)),
+                    DynIntTuple::int(DynInt::new_runtime(m)),
+                    DynIntTuple::int(DynInt::new_runtime(n)),
                 ])
                 .map_err(|_| fmt::Error)?;
                 let v = l.crd2idx(&coord).map_err(|_| fmt::Error)?.value;

@@ -7,7 +7,7 @@
 //! `x * _0` is `_0` and `x % _1` is `_0`), so results print as CuTe prints them.
 //!
 //! ```
-//! use const_layout::dynamic::{DynIntTuple, DynLayout};
+//! use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 //! let t: DynIntTuple = "(_8,(4,_2))".parse().unwrap();
 //! assert_eq!((t.rank(), t.depth()), (2, 2));
 //! assert_eq!(t.size().unwrap().to_string(), "64");

@@ -12,7 +12,7 @@
 //! unless given, no heap), like the runtime-structured layouts.
 //!
 //! ```
-//! use const_layout::graph::{CoordinateGraph, Dimension, Edge, Transformer};
+//! use const_layout::rocroller::{CoordinateGraph, Dimension, Edge, Transformer};
 //! // rocRoller's "Basic" test: x(64), y(64) flattened into m.
 //! let mut g = CoordinateGraph::new();
 //! let x = g.add_dimension(Dimension::sub_dimension(0, 64, 1)).unwrap();
@@ -109,7 +109,7 @@ pub enum DimensionKind {
 /// A dimension: its kind, and its size and stride where known (rocRoller's `BaseDimension`).
 ///
 /// ```
-/// use const_layout::graph::{Dimension, DimensionKind};
+/// use const_layout::rocroller::{Dimension, DimensionKind};
 /// let d = Dimension::new(DimensionKind::Unroll).with_size(4);
 /// assert_eq!((d.size(), d.stride()), (Some(4), None));
 /// ```
@@ -148,7 +148,7 @@ impl Dimension {
     /// With a size known only at run time, by name.
     ///
     /// ```
-    /// use const_layout::graph::{Dimension, Extent};
+    /// use const_layout::rocroller::{Dimension, Extent};
     /// let d = Dimension::linear(4, 1).with_runtime_stride("N");
     /// assert_eq!((d.size(), d.stride(), d.stride_extent()), (Some(4), None, Some(Extent::Runtime("N"))));
     /// ```
@@ -174,7 +174,7 @@ impl Dimension {
     /// product of the later sizes. `None` if `sdim` is past the sizes or a product overflows.
     ///
     /// ```
-    /// use const_layout::graph::{Dimension, DimensionKind};
+    /// use const_layout::rocroller::{Dimension, DimensionKind};
     /// let i = Dimension::macro_tile_index(&[64, 32, 8], 1, 1).unwrap();
     /// assert_eq!((i.kind(), i.size(), i.stride()), (DimensionKind::MacroTileIndex(1), Some(32), Some(8)));
     /// let n = Dimension::macro_tile_number(1, 100);
@@ -337,7 +337,7 @@ impl Edge {
 /// name, like a dimension's size).
 ///
 /// ```
-/// use const_layout::graph::{PiecewiseAffine, Positional};
+/// use const_layout::rocroller::{PiecewiseAffine, Positional};
 /// // rows below 4 at stride 10, the others at stride 20 from -40.
 /// let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap();
 /// assert_eq!((p.eval(&[2, 3]), p.eval(&[5, 3])), (Ok(23), Ok(63)));
@@ -465,7 +465,7 @@ pub(crate) enum Element {
 /// holding up to `N` elements ([`MAX_ELEMENTS`] unless given).
 ///
 /// ```
-/// use const_layout::graph::{CoordinateGraph, Dimension};
+/// use const_layout::rocroller::{CoordinateGraph, Dimension};
 /// let mut big: CoordinateGraph<2048> = CoordinateGraph::with_capacity();
 /// for _ in 0..2000 {
 ///     big.add_dimension(Dimension::linear(4, 1)).unwrap();
@@ -553,7 +553,7 @@ impl<const N: usize> CoordinateGraph<N> {
     /// error past [`MAX_AFFINES`]).
     ///
     /// ```
-    /// use const_layout::graph::{CoordinateGraph, Dimension, Edge, PiecewiseAffine, Positional, Transformer};
+    /// use const_layout::rocroller::{CoordinateGraph, Dimension, Edge, PiecewiseAffine, Positional, Transformer};
     /// let mut g = CoordinateGraph::new();
     /// let (r, c, out) = (g.add_dimension(Dimension::linear(8, 1)).unwrap(), g.add_dimension(Dimension::linear(10, 1)).unwrap(), g.add_dimension(Dimension::linear(160, 1)).unwrap());
     /// let p = g.add_piecewise_affine(PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap()).unwrap();

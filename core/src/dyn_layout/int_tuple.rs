@@ -12,12 +12,12 @@ pub use crate::MAX_NODES;
 /// and so are `x * _0`, `_0 * x`, `_0 / x`, `_0 % x` and `x % _1` (all `_0`), whatever `x` is.
 ///
 /// ```
-/// use const_layout::dynamic::DynInt;
-/// let (s4, d3) = (DynInt::fixed(4), DynInt::runtime(3));
+/// use const_layout::dyn_layout::DynInt;
+/// let (s4, d3) = (DynInt::new_static(4), DynInt::new_runtime(3));
 /// assert_eq!(s4.mul(d3).to_string(), "12");
-/// assert_eq!(d3.mul(DynInt::fixed(0)).to_string(), "_0");
-/// assert_eq!(d3.rem(DynInt::fixed(1)).to_string(), "_0");
-/// assert_eq!(s4.add(DynInt::fixed(1)).to_string(), "_5");
+/// assert_eq!(d3.mul(DynInt::new_static(0)).to_string(), "_0");
+/// assert_eq!(d3.rem(DynInt::new_static(1)).to_string(), "_0");
+/// assert_eq!(s4.add(DynInt::new_static(1)).to_string(), "_5");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DynInt {
@@ -32,12 +32,12 @@ pub struct DynInt {
 
 impl DynInt {
     /// A static integer (`_v`).
-    pub const fn fixed(value: isize) -> Self {
+    pub const fn new_static(value: isize) -> Self {
         DynInt { value, is_static: true, basis: Basis::NONE }
     }
 
     /// A runtime integer (`v`).
-    pub const fn runtime(value: isize) -> Self {
+    pub const fn new_runtime(value: isize) -> Self {
         DynInt { value, is_static: false, basis: Basis::NONE }
     }
 
@@ -63,7 +63,7 @@ impl DynInt {
     /// `self * rhs` (wrapping), static per CuTe's rules.
     pub const fn mul(self, rhs: Self) -> Self {
         if self.is_static_value(0) || rhs.is_static_value(0) {
-            return DynInt::fixed(0);
+            return DynInt::new_static(0);
         }
         DynInt {
             value: self.value.wrapping_mul(rhs.value),
@@ -93,7 +93,7 @@ impl DynInt {
     /// Truncating `self / rhs`; division by zero gives 0.
     pub const fn div(self, rhs: Self) -> Self {
         if self.is_static_value(0) {
-            return DynInt::fixed(0);
+            return DynInt::new_static(0);
         }
         let value = if rhs.value == 0 { 0 } else { self.value.wrapping_div(rhs.value) };
         DynInt { value, is_static: self.is_static && rhs.is_static, basis: self.basis }
@@ -102,7 +102,7 @@ impl DynInt {
     /// `self % rhs` with the sign of `self` (as in C++); remainder by zero gives 0.
     pub const fn rem(self, rhs: Self) -> Self {
         if self.is_static_value(0) || rhs.is_static_value(1) || rhs.is_static_value(-1) {
-            return DynInt::fixed(0);
+            return DynInt::new_static(0);
         }
         let value = if rhs.value == 0 { 0 } else { self.value.wrapping_rem(rhs.value) };
         DynInt { value, is_static: self.is_static && rhs.is_static, basis: self.basis }
@@ -110,7 +110,7 @@ impl DynInt {
 
     /// CuTe's `ceil_div`: `(self + rhs - 1) / rhs`.
     pub const fn ceil_div(self, rhs: Self) -> Self {
-        self.add(rhs).sub(DynInt::fixed(1)).div(rhs)
+        self.add(rhs).sub(DynInt::new_static(1)).div(rhs)
     }
 
     /// `|self|`.
@@ -143,9 +143,9 @@ pub enum Node {
 /// a fixed array of [`MAX_NODES`] nodes. `Copy`, no heap.
 ///
 /// ```
-/// use const_layout::dynamic::{DynInt, DynIntTuple};
+/// use const_layout::dyn_layout::{DynInt, DynIntTuple};
 /// let t = DynIntTuple::tuple(&[
-///     DynIntTuple::int(DynInt::fixed(8)),
+///     DynIntTuple::int(DynInt::new_static(8)),
 ///     "(4,_2)".parse().unwrap(),
 /// ]).unwrap();
 /// assert_eq!(t.to_string(), "(_8,(4,_2))");
@@ -183,8 +183,8 @@ impl DynIntTuple {
     /// A single integer.
     ///
     /// ```
-    /// use const_layout::dynamic::{DynInt, DynIntTuple};
-    /// assert_eq!(DynIntTuple::int(DynInt::fixed(3)).to_string(), "_3");
+    /// use const_layout::dyn_layout::{DynInt, DynIntTuple};
+    /// assert_eq!(DynIntTuple::int(DynInt::new_static(3)).to_string(), "_3");
     /// ```
     pub const fn int(v: DynInt) -> Self {
         let mut t = DynIntTuple { len: 1, nodes: [Node::Tuple(0); MAX_NODES] };
@@ -195,8 +195,8 @@ impl DynIntTuple {
     /// A tuple of the given modes.
     ///
     /// ```
-    /// use const_layout::dynamic::{DynInt, DynIntTuple};
-    /// let one = DynIntTuple::int(DynInt::runtime(1));
+    /// use const_layout::dyn_layout::{DynInt, DynIntTuple};
+    /// let one = DynIntTuple::int(DynInt::new_runtime(1));
     /// assert_eq!(DynIntTuple::tuple(&[one, one]).unwrap().to_string(), "(1,1)");
     /// ```
     pub const fn tuple(modes: &[DynIntTuple]) -> Result<Self, LayoutError> {
@@ -230,7 +230,7 @@ impl DynIntTuple {
     /// The integer, if this is one.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// assert_eq!("_4".parse::<DynIntTuple>().unwrap().as_int().unwrap().value, 4);
     /// assert!("(4)".parse::<DynIntTuple>().unwrap().as_int().is_none());
     /// ```
@@ -249,7 +249,7 @@ impl DynIntTuple {
     /// CuTe's `rank`: modes of a tuple, 1 for an integer.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// assert_eq!("(1,(2,3),4)".parse::<DynIntTuple>().unwrap().rank(), 3);
     /// ```
     pub const fn rank(&self) -> usize {
@@ -262,7 +262,7 @@ impl DynIntTuple {
     /// CuTe's `depth`: 0 for an integer, 1 + the deepest mode for a tuple.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// assert_eq!("(1,(2,(3)))".parse::<DynIntTuple>().unwrap().depth(), 3);
     /// ```
     pub fn depth(&self) -> usize {
@@ -302,7 +302,7 @@ impl DynIntTuple {
     /// Mode `i` of a tuple (`get<i>`); for an integer, mode 0 is itself (as in CuTe).
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// let t: DynIntTuple = "(8,(4,2))".parse().unwrap();
     /// assert_eq!(t.mode(1).unwrap().to_string(), "(4,2)");
     /// assert!(t.mode(2).is_none());
@@ -334,7 +334,7 @@ impl DynIntTuple {
     /// The modes of a tuple, in order (none for an integer).
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// let t: DynIntTuple = "(8,(4,2))".parse().unwrap();
     /// assert_eq!(t.modes().count(), 2);
     /// ```
@@ -352,7 +352,7 @@ impl DynIntTuple {
     /// The integers, left to right.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// let t: DynIntTuple = "(8,(4,_2))".parse().unwrap();
     /// assert_eq!(t.leaves().map(|x| x.value).collect::<Vec<_>>(), [8, 4, 2]);
     /// ```
@@ -409,7 +409,7 @@ impl DynIntTuple {
         let mut k = 0;
         while k < t.len as usize {
             if let Node::Int(_) = t.nodes[k] {
-                t.nodes[k] = Node::Int(DynInt::fixed(0));
+                t.nodes[k] = Node::Int(DynInt::new_static(0));
             }
             k += 1;
         }
@@ -437,7 +437,7 @@ impl DynIntTuple {
     /// Same nesting (CuTe's `congruent`).
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// let a: DynIntTuple = "(8,(4,2))".parse().unwrap();
     /// assert!(a.congruent(&"(1,(_8,32))".parse().unwrap()));
     /// ```
@@ -504,8 +504,8 @@ impl DynIntTuple {
     /// A tuple of the given modes, from an iterator.
     ///
     /// ```
-    /// use const_layout::dynamic::{DynInt, DynIntTuple};
-    /// let t = DynIntTuple::from_modes((1..=3).map(|v| DynIntTuple::int(DynInt::runtime(v)))).unwrap();
+    /// use const_layout::dyn_layout::{DynInt, DynIntTuple};
+    /// let t = DynIntTuple::from_modes((1..=3).map(|v| DynIntTuple::int(DynInt::new_runtime(v)))).unwrap();
     /// assert_eq!(t.to_string(), "(1,2,3)");
     /// ```
     pub fn from_modes(modes: impl IntoIterator<Item = DynIntTuple>) -> Result<Self, LayoutError> {
@@ -533,12 +533,12 @@ impl DynIntTuple {
     /// CuTe's `size`: the product of all integers (static if all are). `Err` on overflow.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// assert_eq!("(_8,(_4,_2))".parse::<DynIntTuple>().unwrap().size().unwrap().to_string(), "_64");
     /// assert_eq!("()".parse::<DynIntTuple>().unwrap().size().unwrap().to_string(), "_1");
     /// ```
     pub const fn size(&self) -> Result<DynInt, LayoutError> {
-        let mut acc = DynInt::fixed(1);
+        let mut acc = DynInt::new_static(1);
         let mut k = 0;
         while k < self.len as usize {
             if let Node::Int(v) = self.nodes[k] {
@@ -555,7 +555,7 @@ impl DynIntTuple {
     /// CuTe's `flatten`: an integer stays an integer; a tuple becomes the tuple of its integers.
     ///
     /// ```
-    /// use const_layout::dynamic::DynIntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
     /// let t: DynIntTuple = "(8,((4),_2))".parse().unwrap();
     /// assert_eq!(t.flatten().unwrap().to_string(), "(8,4,_2)");
     /// ```

@@ -10,7 +10,7 @@ use typenum::{U1, U2};
 /// CK's, its incremental update compiles and applies the step once.
 ///
 /// ```
-/// use const_layout::transform::{Modulo, Transform, multi_index};
+/// use const_layout::ck_tile::{Modulo, Transform, multi_index};
 /// let t = Modulo::new(4usize, 10usize).unwrap();
 /// let mut low = t.calculate_lower_index(&multi_index([3]));
 /// let step = t.update_lower_index(&multi_index([2]), &mut low, &multi_index([5]));
@@ -67,7 +67,7 @@ impl<M: Int, L: Int> Transform for Modulo<M, L> {
 /// the xor (`u1 = 0..4` with `u0 = 1` reads `l1 = 1, 0, 3, 2`).
 ///
 /// ```
-/// use const_layout::transform::{InvertibleTransform, Transform, Xor, multi_index};
+/// use const_layout::ck_tile::{InvertibleTransform, Transform, Xor, multi_index};
 /// let t = Xor::new(8usize, 8usize).unwrap();
 /// let low = t.calculate_lower_index(&multi_index([3, 5]));
 /// assert_eq!(low.as_slice(), &[3, 6]);

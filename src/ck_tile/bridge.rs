@@ -15,7 +15,7 @@ use super::descriptor::{
     NaiveDescriptor, SingleTransformDescriptor, TensorDescriptor, make_naive_tensor_descriptor,
 };
 use super::ids::Sequence;
-use crate::dynamic::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
@@ -34,7 +34,7 @@ pub const MAX_BRIDGE_SIZE: isize = 1 << 20;
 /// non-negative strides). Any layout: [`layout_to_descriptor`].
 ///
 /// ```
-/// use const_layout::transform::{layout_to_naive_descriptor as layout_to_descriptor, multi_index};
+/// use const_layout::ck_tile::{layout_to_naive_descriptor as layout_to_descriptor, multi_index};
 /// use const_layout::{C, make_layout};
 /// let l = make_layout((C::<4>, 6usize), (C::<1>, 5isize)).unwrap();
 /// let d = layout_to_descriptor(&l).unwrap();
@@ -62,7 +62,7 @@ pub type LayoutDescriptor<S, D> = SingleTransformDescriptor<CuteLayout<S, D>, <S
 /// cosize (for non-negative strides).
 ///
 /// ```
-/// use const_layout::transform::{layout_to_descriptor, descriptor_to_layout, multi_index};
+/// use const_layout::ck_tile::{layout_to_descriptor, descriptor_to_layout, multi_index};
 /// use const_layout::layout;
 /// let l = layout!((4,(2,3)):(3,(1,8)));
 /// let d = layout_to_descriptor(&l).unwrap();
@@ -106,7 +106,7 @@ pub(crate) fn fit_mode(
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{
+/// use const_layout::ck_tile::{
 ///     Merge, Stage, descriptor_to_layout, make_naive_tensor_descriptor, transform_tensor_descriptor,
 /// };
 /// // (4,6):(6,1) row-major, its two dimensions merged: the merged dimension reads them
@@ -151,8 +151,8 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
         return Err(blame("the offset of the origin is not 0"));
     }
     // Along each top dimension, the offsets as a CuTe mode, found greedily and then checked.
-    let mut modes = [DynIntTuple::int(DynInt::runtime(1)); crate::MAX_RANK];
-    let mut strides = [DynIntTuple::int(DynInt::runtime(0)); crate::MAX_RANK];
+    let mut modes = [DynIntTuple::int(DynInt::new_runtime(1)); crate::MAX_RANK];
+    let mut strides = [DynIntTuple::int(DynInt::new_runtime(0)); crate::MAX_RANK];
     if lengths.len() > crate::MAX_RANK {
         return Err(TransformError::Layout(LayoutError::TooLarge));
     }

@@ -126,7 +126,7 @@ fn sub_dim(d: usize) -> u8 {
 /// rocRoller's `MacroTile`: a workgroup's tile.
 ///
 /// ```
-/// use const_layout::graph::{DimensionKind, LayoutType, MacroTile, MemoryType};
+/// use const_layout::rocroller::{DimensionKind, LayoutType, MacroTile, MemoryType};
 /// let t = MacroTile::new(&[64, 32], LayoutType::MatrixA, &[32, 32, 8], MemoryType::Lds).unwrap();
 /// let i = t.tile_index(0, 1).unwrap();
 /// assert_eq!((i.kind(), i.size(), i.stride()), (DimensionKind::MacroTileIndex(0), Some(64), Some(32)));
@@ -240,7 +240,7 @@ fn padding(sizes: &TileSizes, pads: Option<&TileSizes>) -> Option<isize> {
 /// rocRoller's `WaveTile`: the tile one wavefront owns, rank 2.
 ///
 /// ```
-/// use const_layout::graph::{LayoutType, MacroTile, MemoryType, WaveTile};
+/// use const_layout::rocroller::{LayoutType, MacroTile, MemoryType, WaveTile};
 /// // rocRoller's WaveTileBasic test.
 /// let mac = MacroTile::new(&[32, 32, 32, 32], LayoutType::MatrixA, &[32, 0, 2, 0], MemoryType::Wave).unwrap();
 /// let w = WaveTile::from_macro_tile(&mac).unwrap();
@@ -362,7 +362,7 @@ impl WaveTile {
 /// fit along each dimension.
 ///
 /// ```
-/// use const_layout::graph::{LayoutType, MacroTile, MemoryType, ThreadTile};
+/// use const_layout::rocroller::{LayoutType, MacroTile, MemoryType, ThreadTile};
 /// let mac = MacroTile::new(&[64, 32], LayoutType::None, &[4, 8], MemoryType::Vgpr).unwrap();
 /// let t = ThreadTile::from_macro_tile(&mac).unwrap();
 /// assert_eq!((t.sizes(), t.counts()), (&[4, 8][..], &[16, 4][..]));

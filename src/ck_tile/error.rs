@@ -7,7 +7,7 @@ use core::fmt;
 /// [`LayoutError`] of its lengths and strides, or a CK condition.
 ///
 /// ```
-/// use const_layout::transform::{TransformError, make_naive_tensor_descriptor_packed};
+/// use const_layout::ck_tile::{TransformError, make_naive_tensor_descriptor_packed};
 /// use const_layout::LayoutError;
 /// let err = make_naive_tensor_descriptor_packed((4usize, 0usize)).unwrap_err();
 /// assert_eq!(err, TransformError::Layout(LayoutError::NonPositiveExtent { leaf: 1, value: 0 }));

@@ -7,7 +7,7 @@ use core::fmt;
 /// sizes, or a graph condition.
 ///
 /// ```
-/// use const_layout::graph::GraphError;
+/// use const_layout::rocroller::GraphError;
 /// let e = GraphError::Graph { what: "no path reaches this dimension", tag: 3 };
 /// assert_eq!(e.to_string(), "coordinate graph: no path reaches this dimension (tag 3)");
 /// ```

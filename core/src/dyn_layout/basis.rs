@@ -18,10 +18,10 @@ pub const MAX_BASIS_DEPTH: usize = 4;
 /// CuTe prints the path innermost first: `E<1,0>` scaled by `_1` is `_1@0@1`.
 ///
 /// ```
-/// use const_layout::dynamic::{Basis, DynInt};
+/// use const_layout::dyn_layout::{Basis, DynInt};
 /// let e10 = Basis::new(&[1, 0]).unwrap();
 /// assert_eq!(e10.path().collect::<Vec<_>>(), [1, 0]);
-/// assert_eq!(DynInt::fixed(1).scaled(e10).to_string(), "_1@0@1");
+/// assert_eq!(DynInt::new_static(1).scaled(e10).to_string(), "_1@0@1");
 /// assert!(Basis::NONE.is_none());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -114,7 +114,7 @@ impl Basis {
     /// `E<path..., i>`: mode `i` of the tuple this basis points at. `None` if too deep.
     ///
     /// ```
-    /// use const_layout::dynamic::Basis;
+    /// use const_layout::dyn_layout::Basis;
     /// let e1 = Basis::new(&[1]).unwrap();
     /// assert_eq!(e1.child(0).unwrap().path().collect::<Vec<_>>(), [1, 0]);
     /// ```
@@ -140,7 +140,8 @@ const fn only_basis(stride: &DynIntTuple, b: &Basis) -> DynIntTuple {
     let mut k = 0;
     while k < t.node_count() {
         if let Node::Int(d) = t.node(k) {
-            let kept = if d.basis.same(b) { DynInt::new(d.value, d.is_static) } else { DynInt::fixed(0) };
+            let kept =
+                if d.basis.same(b) { DynInt::new(d.value, d.is_static) } else { DynInt::new_static(0) };
             t.set_node(k, Node::Int(kept));
         }
         k += 1;
@@ -202,7 +203,7 @@ pub const fn check_stride(stride: &DynIntTuple) -> Result<(), LayoutError> {
 /// CuTe's `cosize` of a layout with basis strides: the size of its `coshape`, one extent per basis
 /// (`1 + sum((s - 1) * |d|)` over the integers that scale it).
 pub const fn cosize(shape: &DynIntTuple, stride: &DynIntTuple) -> Result<DynInt, LayoutError> {
-    let mut total = DynInt::fixed(1);
+    let mut total = DynInt::new_static(1);
     let mut k = 0;
     while k < stride.node_count() {
         if let Some(b) = first_of_its_basis(stride, k) {
@@ -225,7 +226,7 @@ pub fn evaluate(
     shape: &DynIntTuple,
     stride: &DynIntTuple,
 ) -> Result<DynIntTuple, LayoutError> {
-    let mut parts = [(Basis::NONE, DynInt::fixed(0)); super::MAX_NODES];
+    let mut parts = [(Basis::NONE, DynInt::new_static(0)); super::MAX_NODES];
     let mut n = 0;
     for k in 0..stride.node_count() {
         if let Some(b) = first_of_its_basis(stride, k)
@@ -267,7 +268,7 @@ fn assemble(parts: &[(Basis, DynInt)], prefix: &Basis) -> Result<DynIntTuple, La
         if below().any(|(b, _)| child == *b || child.is_prefix_of(b)) {
             assemble(parts, &child)
         } else {
-            Ok(DynIntTuple::int(DynInt::fixed(0)))
+            Ok(DynIntTuple::int(DynInt::new_static(0)))
         }
     }))
 }
@@ -285,7 +286,7 @@ pub fn add_values(a: &DynIntTuple, b: &DynIntTuple) -> Result<DynIntTuple, Layou
         _ if is_zero(a) => Ok(*b),
         _ if is_zero(b) => Ok(*a),
         (None, None) => {
-            let zero = DynIntTuple::int(DynInt::fixed(0));
+            let zero = DynIntTuple::int(DynInt::new_static(0));
             DynIntTuple::try_from_modes(
                 (0..a.rank().max(b.rank()))
                     .map(|i| add_values(&a.mode(i).unwrap_or(zero), &b.mode(i).unwrap_or(zero))),

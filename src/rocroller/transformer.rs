@@ -34,7 +34,7 @@ impl<const N: usize> Order<N> {
 /// others forward (along the edges) or in reverse.
 ///
 /// ```
-/// use const_layout::graph::{CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
+/// use const_layout::rocroller::{CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
 /// // rocRoller's Basic1D01: u -Split-> i(1024, stride 2) -Tile-> (wg, wf(64)).
 /// let mut g = CoordinateGraph::new();
 /// let u = g.add_dimension(Dimension::new(DimensionKind::User)).unwrap();
@@ -67,7 +67,7 @@ impl<'g, 'a, const N: usize, const M: usize> Transformer<'g, Sym<'a, M>, N> {
     /// `arena.var("name")` for runtime values, `arena.constant(v)` for known ones).
     ///
     /// ```
-    /// use const_layout::graph::{Arena, CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
+    /// use const_layout::rocroller::{Arena, CoordinateGraph, Dimension, DimensionKind, Edge, Transformer};
     /// // Basic1D01 with the workitem a register: u = (wg * 64 + v0) * 2.
     /// let mut g = CoordinateGraph::new();
     /// let u = g.add_dimension(Dimension::new(DimensionKind::User)).unwrap();

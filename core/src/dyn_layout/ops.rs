@@ -31,7 +31,7 @@ pub const fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dyn
             if d.is_int() || d.rank() != s.rank() {
                 return not_congruent("stride");
             }
-            let mut total = DynInt::fixed(0);
+            let mut total = DynInt::new_static(0);
             let mut k = 0;
             while k < s.rank() {
                 let (Some(cm), Some(sm), Some(dm)) = (c.mode(k), s.mode(k), d.mode(k)) else {
@@ -49,13 +49,13 @@ pub const fn crd2idx(c: &DynIntTuple, s: &DynIntTuple, d: &DynIntTuple) -> R<Dyn
                 return not_congruent("stride");
             }
             if s.rank() == 0 {
-                return Ok(DynInt::fixed(0));
+                return Ok(DynInt::new_static(0));
             }
             // CuTe's `crd2idx_itt`: each mode takes `coord % size(mode)` and passes
             // `coord / size(mode)` on; the last mode takes what is left.
             let n = s.rank();
             let mut rest = ci;
-            let mut total = DynInt::fixed(0);
+            let mut total = DynInt::new_static(0);
             let mut k = 0;
             while k < n {
                 let (Some(sm), Some(dm)) = (s.mode(k), d.mode(k)) else { return not_congruent("stride") };
@@ -122,7 +122,7 @@ pub fn idx2crd(i: &DynIntTuple, s: &DynIntTuple) -> R<DynIntTuple> {
 pub fn idx2crd_strided(i: DynInt, s: &DynIntTuple, d: &DynIntTuple) -> R<DynIntTuple> {
     match (s.as_int(), d.as_int()) {
         (Some(sv), Some(dv)) => Ok(DynIntTuple::int(if sv.is_static && sv.value == 1 {
-            DynInt::fixed(0)
+            DynInt::new_static(0)
         } else if dv.value == 0 {
             DynInt::new(0, dv.is_static && sv.is_static)
         } else {
@@ -154,7 +154,7 @@ pub fn crd2idx_colex(c: &DynIntTuple, s: &DynIntTuple) -> R<DynInt> {
     // c0 + s0 * (c1 + s1 * (... + c_last))
     let n = flat_c.len();
     if n == 0 {
-        return Ok(DynInt::fixed(0));
+        return Ok(DynInt::new_static(0));
     }
     let mut acc = flat_c.get(n - 1);
     for k in (0..n - 1).rev() {
@@ -187,7 +187,7 @@ const fn product_like(t: &DynIntTuple, guide: &DynIntTuple) -> R<DynIntTuple> {
 pub const fn compact(s: &DynIntTuple, current: DynInt, left: bool) -> R<(DynIntTuple, DynInt)> {
     if let Some(sv) = s.as_int() {
         if sv.is_static && sv.value == 1 {
-            return Ok((DynIntTuple::int(DynInt::fixed(0)), current));
+            return Ok((DynIntTuple::int(DynInt::new_static(0)), current));
         }
         // The running product after the last integer may overflow without harm: it is no stride.
         // Callers whose strides could overflow check them first (`check_compact`).
@@ -219,7 +219,7 @@ const fn step(s: &DynIntTuple, init: DynInt, left: bool, how: Step) -> R<(DynInt
 const fn walk_modes(s: &DynIntTuple, init: DynInt, left: bool, how: Step) -> R<(DynIntTuple, DynInt)> {
     let n = s.rank();
     // The running product entering each mode, computed in walking order.
-    let mut entering = [DynInt::fixed(0); MAX_NODES];
+    let mut entering = [DynInt::new_static(0); MAX_NODES];
     let mut cur = init;
     let mut k = 0;
     while k < n {
@@ -280,7 +280,7 @@ pub const fn divide(a: &DynIntTuple, b: &DynIntTuple, how: Division) -> R<DynInt
                 let Some(am) = a.mode(k) else { return Err(LayoutError::TooLarge) };
                 let bm = match b.mode(k) {
                     Some(bm) => bm,
-                    None => DynIntTuple::int(DynInt::fixed(1)),
+                    None => DynIntTuple::int(DynInt::new_static(1)),
                 };
                 tri!(out.push_tuple(&tri!(divide(&am, &bm, how))));
                 k += 1;
@@ -429,11 +429,11 @@ const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
 /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.
 pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     // The shape and the stride are congruent: their integers pair up in node order.
-    let mut total = DynInt::fixed(0);
+    let mut total = DynInt::new_static(0);
     let mut k = 0;
     while k < s.node_count() && k < d.node_count() {
         if let (Node::Int(sv), Node::Int(dv)) = (s.node(k), d.node(k)) {
-            let m1 = sv.sub(DynInt::fixed(1));
+            let m1 = sv.sub(DynInt::new_static(1));
             let Some(a) = dv.value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
             let Some(t) = m1.value.checked_mul(a) else { return Err(LayoutError::CosizeOverflow) };
             if total.value.checked_add(t).is_none() {
@@ -446,7 +446,7 @@ pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     if total.value.checked_add(1).is_none() {
         return Err(LayoutError::CosizeOverflow);
     }
-    Ok(total.add(DynInt::fixed(1)))
+    Ok(total.add(DynInt::new_static(1)))
 }
 
 /// CuTe's `compact_order(shape, order)`, the stride of `make_ordered_layout`.
@@ -457,7 +457,7 @@ pub const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTupl
     let guide = tri!(product_like(s, order));
     let (ref_shape, n) = leaf_values(&guide);
     let (flat_order, m) = leaf_values(order);
-    // Dynamic order values are replaced by values past the largest static one, in position order.
+    // Runtime order values are replaced by values past the largest static one, in position order.
     let mut max_static = 0;
     let mut k = 0;
     while k < m {
@@ -466,11 +466,11 @@ pub const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTupl
         }
         k += 1;
     }
-    let mut ref_order = [DynInt::fixed(0); MAX_NODES];
+    let mut ref_order = [DynInt::new_static(0); MAX_NODES];
     let mut k = 0;
     while k < m {
         let o = flat_order[k];
-        ref_order[k] = if o.is_static { o } else { DynInt::fixed(max_static + 1 + k as isize) };
+        ref_order[k] = if o.is_static { o } else { DynInt::new_static(max_static + 1 + k as isize) };
         k += 1;
     }
     let mut leaf = 0usize;
@@ -479,7 +479,7 @@ pub const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTupl
 
 /// The integers of `t`, left to right, and how many there are.
 const fn leaf_values(t: &DynIntTuple) -> ([DynInt; MAX_NODES], usize) {
-    let mut out = [DynInt::fixed(0); MAX_NODES];
+    let mut out = [DynInt::new_static(0); MAX_NODES];
     let (mut n, mut k) = (0, 0);
     while k < t.node_count() {
         if let Node::Int(v) = t.node(k) {
@@ -502,10 +502,10 @@ const fn compact_order_impl(
     if order.is_int() {
         let o = ref_order[*leaf];
         *leaf += 1;
-        let mut start = DynInt::fixed(1);
+        let mut start = DynInt::new_static(1);
         let mut k = 0;
         while k < n {
-            let factor = if ref_order[k].value < o.value { ref_shape[k] } else { DynInt::fixed(1) };
+            let factor = if ref_order[k].value < o.value { ref_shape[k] } else { DynInt::new_static(1) };
             if start.value.checked_mul(factor.value).is_none() {
                 return Err(LayoutError::StrideOverflow { leaf: k });
             }
@@ -546,7 +546,7 @@ pub mod heapless_modes {
 
     impl Ints {
         pub fn new() -> Self {
-            Ints { items: [DynInt::fixed(0); MAX_NODES], len: 0 }
+            Ints { items: [DynInt::new_static(0); MAX_NODES], len: 0 }
         }
         pub fn push(&mut self, v: DynInt) {
             // A DynIntTuple never has more than MAX_NODES integers.

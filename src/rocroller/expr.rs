@@ -32,7 +32,7 @@ pub(crate) use comparisons;
 /// operations give 1 or 0.
 ///
 /// ```
-/// use const_layout::graph::Op;
+/// use const_layout::rocroller::Op;
 /// assert_eq!(Op::Div.apply(-7, 2), Some(-4));
 /// assert_eq!(Op::Lt.apply(3, 4), Some(1));
 /// assert_eq!(Op::Mul.apply(isize::MAX, 2), None); // overflow is no value
@@ -213,7 +213,7 @@ enum Node {
 /// are [`Sym`] handles into it; equal nodes are stored once.
 ///
 /// ```
-/// use const_layout::graph::Arena;
+/// use const_layout::rocroller::Arena;
 /// let a = Arena::new();
 /// let wg = a.var("wg");
 /// let e = (wg * 64 + 33) * 2;
@@ -383,7 +383,7 @@ impl<'a, const N: usize> Sym<'a, N> {
     /// constant or both branches are equal).
     ///
     /// ```
-    /// use const_layout::graph::Arena;
+    /// use const_layout::rocroller::Arena;
     /// let a = Arena::new();
     /// let (i, j) = (a.var("i"), a.var("j"));
     /// let e = i.lt(4).select(i * 10 + j, i * 20 + j - 40);
@@ -405,7 +405,7 @@ impl<'a, const N: usize> Sym<'a, N> {
     /// are Euclidean).
     ///
     /// ```
-    /// use const_layout::graph::Arena;
+    /// use const_layout::rocroller::Arena;
     /// let a = Arena::new();
     /// let x = a.var("x");
     /// let e = (x / 16 * 64 + x % 16).fast_arithmetic();

@@ -148,7 +148,7 @@ impl IdList {
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::Sequence;
+/// use const_layout::ck_tile::Sequence;
 /// fn ids<S: Sequence>(_: S) -> &'static [usize] {
 ///     const { &S::IDS }.as_slice()
 /// }
@@ -175,7 +175,7 @@ pub struct Id<const I: usize>;
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::Id;
+/// use const_layout::ck_tile::Id;
 /// let s: (Id<0>, Id<2>) = sequence![0, 2];
 /// let e: () = sequence![];
 /// # let _ = (s, e);
@@ -183,7 +183,7 @@ pub struct Id<const I: usize>;
 #[macro_export]
 macro_rules! sequence {
     () => { () };
-    ($($i:literal),+ $(,)?) => { ($($crate::transform::Id::<$i>,)+) };
+    ($($i:literal),+ $(,)?) => { ($($crate::ck_tile::Id::<$i>,)+) };
 }
 
 impl Sequence for () {

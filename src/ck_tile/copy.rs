@@ -32,7 +32,7 @@ fn contiguous(v: SafeVector) -> isize {
 /// [`TransformError::Layout(LayoutError::IndexOutOfRange)`] (no panic; elements before it are already copied).
 ///
 /// ```
-/// use const_layout::transform::{
+/// use const_layout::ck_tile::{
 ///     copy_descriptor, make_naive_tensor_descriptor_guaranteed, make_naive_tensor_descriptor_packed, SafeVector,
 /// };
 /// use const_layout::C;

@@ -59,7 +59,7 @@ macro_rules! shifted {
 /// CK's `pass_through`: `l = u`, over `length`.
 ///
 /// ```
-/// use const_layout::transform::{PassThrough, Transform, multi_index};
+/// use const_layout::ck_tile::{PassThrough, Transform, multi_index};
 /// use const_layout::C;
 /// let t = PassThrough::new(C::<4>);
 /// assert_eq!((t.upper_lengths()[0], t.calculate_lower_index(&multi_index([3]))[0]), (4, 3));
@@ -92,7 +92,7 @@ shifted!(PassThrough<L>, "pass_through", |t| t.length.value(), |_t| 0, forward);
 /// pad on both sides knows nothing, as CK's.
 ///
 /// ```
-/// use const_layout::transform::{Pad, Transform, multi_index};
+/// use const_layout::ck_tile::{Pad, Transform, multi_index};
 /// let t = Pad::new(4usize, 1usize, 2usize);
 /// assert_eq!(t.upper_lengths()[0], 7);
 /// assert_eq!(t.calculate_lower_index(&multi_index([0]))[0], -1);
@@ -183,7 +183,7 @@ pub type RightPad<L, Q> = Pad<L, crate::C<0>, Q>;
 /// CK's `embed`: `l = sum(u_i * c_i)` over upper `lengths`, with `coefficients` (strides).
 ///
 /// ```
-/// use const_layout::transform::{Embed, Transform, multi_index};
+/// use const_layout::ck_tile::{Embed, Transform, multi_index};
 /// use const_layout::C;
 /// let t = Embed::new((C::<2>, C::<3>), (C::<12>, C::<1>));
 /// assert_eq!(t.calculate_lower_index(&multi_index([1, 2]))[0], 14);
@@ -248,7 +248,7 @@ pub(super) fn row_major_strides<N: ArrayLength>(lengths: &MultiIndex<N>) -> Mult
 /// nothing.
 ///
 /// ```
-/// use const_layout::transform::{InvertibleTransform, Transform, Unmerge, multi_index};
+/// use const_layout::ck_tile::{InvertibleTransform, Transform, Unmerge, multi_index};
 /// let t = Unmerge::new((3usize, 4usize, 2usize));
 /// assert_eq!(t.calculate_lower_index(&multi_index([1, 3, 0]))[0], 14);
 /// assert_eq!(t.calculate_upper_index(&multi_index([14])).as_slice(), &[1, 3, 0]);
@@ -323,7 +323,7 @@ impl<Ls: ToArray> InvertibleTransform for Unmerge<Ls> {
 /// CK's `freeze`: no upper dimension; the lower index is fixed at `index`.
 ///
 /// ```
-/// use const_layout::transform::{Freeze, Transform, multi_index};
+/// use const_layout::ck_tile::{Freeze, Transform, multi_index};
 /// let t = Freeze::new(3usize);
 /// assert_eq!(t.calculate_lower_index(&multi_index([]))[0], 3);
 /// ```
@@ -365,7 +365,7 @@ impl<V: Int> Transform for Freeze<V> {
 /// CK's `insert`: a new upper dimension of `length` that maps to nothing below.
 ///
 /// ```
-/// use const_layout::transform::{Insert, Transform, multi_index};
+/// use const_layout::ck_tile::{Insert, Transform, multi_index};
 /// let t = Insert::new(4usize);
 /// assert_eq!(t.upper_lengths()[0], 4);
 /// assert_eq!(t.calculate_lower_index(&multi_index([2])).len(), 0);
@@ -408,7 +408,7 @@ impl<L: Int> Transform for Insert<L> {
 /// CK's `replicate`: upper dimensions of `lengths` that map to nothing below (a broadcast).
 ///
 /// ```
-/// use const_layout::transform::{Replicate, Transform, multi_index};
+/// use const_layout::ck_tile::{Replicate, Transform, multi_index};
 /// let t = Replicate::new((2usize, 3usize));
 /// assert_eq!(t.upper_lengths().as_slice(), &[2, 3]);
 /// assert_eq!(t.calculate_lower_index(&multi_index([1, 2])).len(), 0);
@@ -451,7 +451,7 @@ impl<Ls: ToArray> Transform for Replicate<Ls> {
 /// CK's `offset`: `l = u + offset` over `length`.
 ///
 /// ```
-/// use const_layout::transform::{Offset, Transform, multi_index};
+/// use const_layout::ck_tile::{Offset, Transform, multi_index};
 /// let t = Offset::new(48usize, 16isize);
 /// assert_eq!(t.calculate_lower_index(&multi_index([5]))[0], 21);
 /// ```
@@ -471,7 +471,7 @@ impl<L: Int, O: Int> Offset<L, O> {
 /// CK's `slice`: the lower positions `begin..end`, `l = u + begin`.
 ///
 /// ```
-/// use const_layout::transform::{Slice, Transform, multi_index};
+/// use const_layout::ck_tile::{Slice, Transform, multi_index};
 /// let t = Slice::new(10usize, 3usize, 7usize);
 /// assert_eq!((t.upper_lengths()[0], t.calculate_lower_index(&multi_index([1]))[0]), (4, 4));
 /// ```

@@ -28,7 +28,7 @@ pub type Ids<N> = GenericArray<usize, N>;
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{PassThrough, Stage};
+/// use const_layout::ck_tile::{PassThrough, Stage};
 /// let s = Stage::new(PassThrough::new(4usize), sequence![0], sequence![2]);
 /// assert_eq!((s.lower()[0], s.upper()[0]), (0, 2));
 /// ```
@@ -455,7 +455,7 @@ crate::arity::for_tuples!(impl_relabel_tuple);
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{make_single_stage_tensor_adaptor, PassThrough, Stage, Unmerge, multi_index};
+/// use const_layout::ck_tile::{make_single_stage_tensor_adaptor, PassThrough, Stage, Unmerge, multi_index};
 /// // The reference's run: pt(4) on old dim 0 -> new 1, unmerge(2,3) on old dim 1 -> new (0,2).
 /// let a = make_single_stage_tensor_adaptor((
 ///     Stage::new(PassThrough::new(4usize), sequence![0], sequence![1]),
@@ -492,9 +492,9 @@ impl<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence> TensorAdaptor<S
     ///
     /// ```
     /// use const_layout::sequence;
-    /// use const_layout::transform::{Merge, Stage, TensorAdaptor, multi_index};
+    /// use const_layout::ck_tile::{Merge, Stage, TensorAdaptor, multi_index};
     /// let s = Stage::new(Merge::new((4usize, 5usize)).unwrap(), sequence![0, 1], sequence![2]);
-    /// let a = TensorAdaptor::<_, typenum::U3, (const_layout::transform::Id<2>,), _>::new(s, sequence![0, 1]).unwrap();
+    /// let a = TensorAdaptor::<_, typenum::U3, (const_layout::ck_tile::Id<2>,), _>::new(s, sequence![0, 1]).unwrap();
     /// assert_eq!(a.calculate_bottom_index(&multi_index([13])).as_slice(), &[2, 3]);
     /// ```
     pub fn new(stages: S, _bottom: Bottom) -> Result<Self, TransformError> {
@@ -581,7 +581,7 @@ impl<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence> TensorAdaptor<S
     ///
     /// ```
     /// use const_layout::sequence;
-    /// use const_layout::transform::{make_single_stage_tensor_adaptor, Merge, SafeVector, SafeVectors, Stage};
+    /// use const_layout::ck_tile::{make_single_stage_tensor_adaptor, Merge, SafeVector, SafeVectors, Stage};
     /// use const_layout::C;
     /// // Two bottom dimensions merged; the fastest one (bottom 1) is contiguous in runs of 4.
     /// let a = make_single_stage_tensor_adaptor((Stage::new(
@@ -645,7 +645,7 @@ pub type TransformedAdaptor<N, S, H, Top, Bottom> = TensorAdaptor<
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{make_single_stage_tensor_adaptor, transform_tensor_adaptor, Merge, PassThrough, Stage, multi_index};
+/// use const_layout::ck_tile::{make_single_stage_tensor_adaptor, transform_tensor_adaptor, Merge, PassThrough, Stage, multi_index};
 /// let a = make_single_stage_tensor_adaptor((
 ///     Stage::new(PassThrough::new(4usize), sequence![0], sequence![0]),
 ///     Stage::new(PassThrough::new(5usize), sequence![1], sequence![1]),
@@ -684,7 +684,7 @@ pub type ChainedAdaptor<S0, S1, H0, H1, Top0, Bottom0, Top1, Bottom1> = TensorAd
 ///
 /// ```
 /// use const_layout::sequence;
-/// use const_layout::transform::{
+/// use const_layout::ck_tile::{
 ///     Merge, PassThrough, Stage, Unmerge, chain_tensor_adaptors, make_single_stage_tensor_adaptor, multi_index,
 /// };
 /// // The reference's run: the single-stage adaptor pt(4), unmerge(2,3), then merge(2,4,3) on top.

@@ -242,7 +242,7 @@ macro_rules! merge_moves {
 /// non-negative index, where CK's magic division stops at 2^31). Moves use carries and borrows.
 ///
 /// ```
-/// use const_layout::transform::{InvertibleTransform, Merge, Transform, multi_index};
+/// use const_layout::ck_tile::{InvertibleTransform, Merge, Transform, multi_index};
 /// use const_layout::C;
 /// let t = Merge::new((C::<4>, C::<5>)).unwrap();
 /// assert_eq!(t.upper_lengths()[0], 20);
@@ -325,7 +325,7 @@ fn merged<N: ArrayLength>(low: &MultiIndex<N>, scan: &MultiIndex<N>) -> MultiInd
 /// lengths are static, which the compiler turns into multiplications).
 ///
 /// ```
-/// use const_layout::transform::{MergeDivMod, Transform, multi_index};
+/// use const_layout::ck_tile::{MergeDivMod, Transform, multi_index};
 /// use const_layout::C;
 /// let t = MergeDivMod::new((C::<2>, C::<3>, C::<4>)).unwrap();
 /// assert_eq!(t.calculate_lower_index(&multi_index([23])).as_slice(), &[1, 2, 3]);

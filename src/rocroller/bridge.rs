@@ -3,7 +3,7 @@
 use super::GraphError;
 use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, MAX_ELEMENTS, Tag, Transformer};
 use crate::algebra::leaves::Leaves;
-use crate::dynamic::DynLayout;
+use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
 use core::fmt;
 
@@ -30,8 +30,8 @@ impl<const N: usize> CoordinateGraph<N> {
     /// then `Join`ed with their strides into the offset.
     ///
     /// ```
-    /// use const_layout::graph::{CoordinateGraph, Transformer};
-    /// use const_layout::dynamic::DynLayout;
+    /// use const_layout::rocroller::{CoordinateGraph, Transformer};
+    /// use const_layout::dyn_layout::DynLayout;
     /// let l: DynLayout = "(4,(2,3)):(3,(1,8))".parse().unwrap();
     /// let mut g = CoordinateGraph::new();
     /// let f = g.add_layout(&l).unwrap();
@@ -100,7 +100,7 @@ impl<const N: usize> CoordinateGraph<N> {
             }
         };
         let first = value(0);
-        let fitted = crate::transform::bridge::fit_mode(size, &|k| value(k) - first);
+        let fitted = crate::ck_tile::bridge::fit_mode(size, &|k| value(k) - first);
         if let Some(e) = failed.get() {
             return Err(e);
         }
@@ -120,7 +120,7 @@ impl<const N: usize> CoordinateGraph<N> {
     /// boxes, dataflow edges as dashed boxes, arrows in edge order.
     ///
     /// ```
-    /// use const_layout::graph::{CoordinateGraph, Dimension, Edge};
+    /// use const_layout::rocroller::{CoordinateGraph, Dimension, Edge};
     /// let mut g = CoordinateGraph::new();
     /// let (x, y) = (g.add_dimension(Dimension::linear(4, 1)).unwrap(), g.add_dimension(Dimension::linear(4, 1)).unwrap());
     /// g.add_edge(Edge::PassThrough, &[x], &[y]).unwrap();
