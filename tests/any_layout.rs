@@ -321,3 +321,40 @@ fn static_tensor_offset_ranges_are_constants() {
     let twin = <Tiles as StaticLayout>::LAYOUT;
     assert_eq!(d.offset_range(), twin.offset_range());
 }
+
+#[test]
+fn views_through_the_generic_paths_parts_match_the_typed_tiles() {
+    use const_layout::layout::computed::{local_partition, local_tile};
+    use const_layout::tensor;
+    let data: Vec<u32> = (0..48).collect();
+    let gmem = <layout_type!((8,6):(1,8))>::default();
+    let t = make_tensor(&data, gmem).unwrap();
+    for (bm, bn) in [(0usize, 0usize), (1, 0), (0, 1), (1, 1)] {
+        let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (bm, bn));
+        let v = t.view(tile, offset).unwrap();
+        let typed = tensor::local_tile(&t, (C::<4>, C::<3>), (bm, bn)).unwrap();
+        assert_eq!(v.iter().collect::<Vec<_>>(), typed.iter().collect::<Vec<_>>(), "tile ({bm},{bn})");
+        for (a, b) in (0..4usize).flat_map(|a| (0..3usize).map(move |b| (a, b))) {
+            assert_eq!(v[(a, b)], typed[(a, b)]);
+        }
+    }
+    let threads = <layout_type!((4,3):(3,1))>::default();
+    let mut seen = vec![0u32; 48];
+    for thread in 0..12 {
+        let (mine, offset) = local_partition(gmem, threads, thread);
+        for &x in t.view(mine, offset).unwrap().iter() {
+            seen[x as usize] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1), "every element in exactly one partition");
+    // A view that reaches outside the viewed elements is an error, not a panic.
+    let (tile, _) = local_tile(gmem, (C::<4>, C::<3>), (0usize, 0usize));
+    assert!(matches!(t.view(tile, 30), Err(TensorError::SliceTooShort { .. })));
+    assert!(matches!(t.view(tile, -1), Err(TensorError::SliceTooShort { .. })));
+    let mut out = vec![0u32; 48];
+    let mut m = make_tensor_mut(&mut out, gmem).unwrap();
+    let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (1usize, 1usize));
+    m.reborrow().view(tile, offset).unwrap().fill(7);
+    assert_eq!(out.iter().filter(|&&x| x == 7).count(), 12);
+    assert_eq!(out[28], 7);
+}

@@ -75,6 +75,13 @@ use core::fmt;
 pub trait AnyLayout: Copy + fmt::Display {
     /// Whether every integer is known at compile time: then [`AnyLayout::offset_range`] is a
     /// constant and a tensor's bounds checks fold away.
+    ///
+    /// ```
+    /// use const_layout::{AnyLayout, layout, make_layout, LayoutLeft};
+    /// fn is_static<L: AnyLayout>(_: &L) -> bool { L::IS_STATIC }
+    /// assert!(is_static(&layout!((8,64):(64,1))));
+    /// assert!(!is_static(&make_layout((8usize, 64usize), LayoutLeft).unwrap()));
+    /// ```
     const IS_STATIC: bool;
 
     /// CuTe's `rank`: the number of top-level modes.
@@ -210,8 +217,21 @@ pub trait AnyLayout: Copy + fmt::Display {
 )]
 pub trait LayoutCoord<L: ?Sized> {
     /// The offset of this coordinate (CuTe's extension outside the shape).
+    ///
+    /// ```
+    /// use const_layout::layout::LayoutCoord;
+    /// assert_eq!((1usize, 2usize).offset_in(&const_layout::layout!((4,3):(3,1))), 5);
+    /// ```
     fn offset_in(&self, layout: &L) -> isize;
-    /// The offset of this coordinate if it is inside the shape.
+    /// The offset of this coordinate if it is inside the shape, else the error naming the
+    /// integer outside it.
+    ///
+    /// ```
+    /// use const_layout::layout::LayoutCoord;
+    /// let l = const_layout::layout!((4,3):(3,1));
+    /// assert_eq!((1usize, 2usize).checked_offset_in(&l), Ok(5));
+    /// assert!((1usize, 3usize).checked_offset_in(&l).is_err());
+    /// ```
     fn checked_offset_in(&self, layout: &L) -> Result<isize, LayoutError>;
 }
 
@@ -667,6 +687,8 @@ impl AnyLayout for DynLayout {
     }
 }
 
+// A tuple against a runtime-structured layout reports this trait's message, not `Int`'s.
+#[diagnostic::do_not_recommend]
 impl<I: Int> LayoutCoord<DynLayout> for I {
     #[inline]
     fn offset_in(&self, layout: &DynLayout) -> isize {
@@ -723,6 +745,8 @@ impl AnyLayout for ComposedLayout {
     }
 }
 
+// A tuple against a runtime-structured layout reports this trait's message, not `Int`'s.
+#[diagnostic::do_not_recommend]
 impl<I: Int> LayoutCoord<ComposedLayout> for I {
     #[inline]
     fn offset_in(&self, layout: &ComposedLayout) -> isize {

@@ -42,8 +42,10 @@
 //!   and [`copy_any`] take any; a static one keeps its bounds checks folded (its offset range is
 //!   a constant). The narrowing functions ([`slice()`], [`local_tile`], [`zipped_divide`],
 //!   [`local_partition`]) and the planned [`copy`] take typed [`Layout`]s whose modes are integers
-//!   (the same scope as [`crate::layout::tiling`], which they reuse); divide a static layout with
-//!   [`crate::layout::computed`] and make a tensor of the result instead.
+//!   (the same scope as [`crate::layout::tiling`], which they reuse). For the other kinds,
+//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)`: tile or partition the
+//!   layout with [`crate::layout::computed`] (a static part and an offset) and view the tensor
+//!   through the part, checked to stay inside the view.
 //!
 //! # A tiled transpose
 //!
@@ -291,13 +293,13 @@ pub fn make_tensor_mut<T, L: AnyLayout>(data: &mut [T], layout: L) -> Result<Ten
 
 /// The range of `data` (of a view with shift `base`) that a sub-view with layout `layout` at offset
 /// `offset` reaches, and the sub-view's shift.
-fn sub_range<S: IntTuple + LayoutShape<D>, D: IntTuple>(
+fn sub_range<L: AnyLayout>(
     base: usize,
     len: usize,
-    layout: &Layout<S, D>,
+    layout: &L,
     offset: isize,
 ) -> Result<(core::ops::RangeInclusive<usize>, usize), TensorError> {
-    let (neg, span) = extent(layout);
+    let (neg, span) = any_extent(layout)?;
     // Sub-views come from the tensor's own layout, so they are inside; checked all the same, so
     // that no path can index outside the slice.
     let start = (base as isize).checked_add(offset).and_then(|s| s.checked_sub(neg as isize));
@@ -461,6 +463,36 @@ impl<'a, T, L: AnyLayout> Tensor<'a, T, L> {
     pub fn iter(&self) -> Iter<'a, T, L> {
         Iter { data: self.data, base: self.base, offsets: self.layout.offsets() }
     }
+
+    /// CuTe's `make_tensor(tensor.data() + offset, layout)`: a view of the same elements with
+    /// another layout (any [`AnyLayout`]) whose offset 0 is this view's offset `offset`; `Err`
+    /// if it reaches an element outside this view's. With the generic path's
+    /// [`local_tile`](crate::layout::computed::local_tile) and
+    /// [`local_partition`](crate::layout::computed::local_partition), which return a static
+    /// layout and an offset, this is how a tensor over a static layout is tiled.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::local_tile;
+    /// use const_layout::tensor::make_tensor;
+    /// use const_layout::{C, layout_type};
+    /// let data: Vec<i32> = (0..48).collect();
+    /// let gmem = <layout_type!((8,6):(1,8))>::default();
+    /// let t = make_tensor(&data, gmem).unwrap();
+    /// let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (1usize, 1usize));
+    /// let tile = t.view(tile, offset).unwrap();
+    /// assert_eq!(tile[(0usize, 0usize)], 28);
+    /// assert_eq!(tile[(3usize, 2usize)], 28 + 3 + 16);
+    /// assert!(t.view(tile.layout(), 40).is_err()); // reaches past element 47
+    /// ```
+    #[inline]
+    pub fn view<L2: AnyLayout>(&self, layout: L2, offset: isize) -> Result<Tensor<'a, T, L2>, TensorError> {
+        let data: &'a [T] = self.data;
+        let (range, base) = sub_range(self.base, data.len(), &layout, offset)?;
+        match data.get(range) {
+            Some(data) => Ok(Tensor { data, base, layout }),
+            None => Err(TensorError::SliceTooShort { cosize: 0, len: data.len() }),
+        }
+    }
 }
 
 impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D>> {
@@ -542,6 +574,32 @@ impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
     #[inline(always)]
     pub fn reborrow(&mut self) -> TensorMut<'_, T, L> {
         TensorMut { data: self.data, base: self.base, layout: self.layout }
+    }
+
+    /// [`Tensor::view`], mutably, consuming this view (use [`TensorMut::reborrow`] to keep it).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::local_partition;
+    /// use const_layout::tensor::make_tensor_mut;
+    /// use const_layout::layout_type;
+    /// let mut data = [0; 48];
+    /// let smem = <layout_type!((8,6):(1,8))>::default();
+    /// let mut t = make_tensor_mut(&mut data, smem).unwrap();
+    /// let threads = <layout_type!((4,3):(3,1))>::default();
+    /// let (mine, offset) = local_partition(smem, threads, 5);
+    /// t.reborrow().view(mine, offset).unwrap().fill(1);
+    /// assert_eq!(data.iter().filter(|&&x| x == 1).count(), 4);
+    /// assert_eq!(data[17], 1);
+    /// ```
+    #[inline]
+    pub fn view<L2: AnyLayout>(self, layout: L2, offset: isize) -> Result<TensorMut<'a, T, L2>, TensorError> {
+        let data: &'a mut [T] = self.data;
+        let len = data.len();
+        let (range, base) = sub_range(self.base, len, &layout, offset)?;
+        match data.get_mut(range) {
+            Some(data) => Ok(TensorMut { data, base, layout }),
+            None => Err(TensorError::SliceTooShort { cosize: 0, len }),
+        }
     }
 
     /// The element at `crd`, or `None` outside the shape; see [`Tensor::get`].
