@@ -23,12 +23,14 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
+use const_layout::layout::LayoutCoord;
 use const_layout::layout::computed::{
     Keep, StaticLayout, local_partition, local_tile, make_identity_layout, slice_and_offset, swizzle,
     zipped_divide,
 };
-use const_layout::layout::LayoutCoord;
-use const_layout::{AnyLayout, C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
+use const_layout::{
+    AnyLayout, C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout,
+};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
 #[inline(always)]
@@ -469,7 +471,9 @@ fn sw333(o: usize) -> usize {
 /// `SwizzledLayout`), by `(r, c)`; 0 if the slice is too short.
 #[unsafe(no_mangle)]
 pub fn loop_tensor_swizzled_sum(a: &[f32]) -> f32 {
-    let Ok(t) = const_layout::make_tensor(a, layout!(composition(Sw<3,3,3>, (8,64):(64,1)))) else { return 0.0 };
+    let Ok(t) = const_layout::make_tensor(a, layout!(composition(Sw<3,3,3>, (8,64):(64,1)))) else {
+        return 0.0;
+    };
     let mut s = 0.0;
     for r in 0..8usize {
         for c in 0..64usize {

@@ -8,7 +8,9 @@ use const_layout::layout::computed::{
 use const_layout::layout::{DynAnyLayout, LayoutCoord, SwizzledLayout};
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
 use const_layout::tensor::{TensorError, copy_any};
-use const_layout::{AnyLayout, C, LayoutError, layout, layout_type, make_layout, make_tensor, make_tensor_mut};
+use const_layout::{
+    AnyLayout, C, LayoutError, layout, layout_type, make_layout, make_tensor, make_tensor_mut,
+};
 
 /// A small deterministic generator (xorshift), so that failures reproduce.
 struct Rng(u64);
@@ -47,12 +49,19 @@ where
         assert_eq!(l.crd2idx(i), o, "{what}: crd2idx({i})");
         assert_eq!(l.checked_crd2idx(i), Ok(o), "{what}: checked_crd2idx({i})");
     }
-    assert_eq!(l.checked_crd2idx(n), Err(LayoutError::IndexOutOfRange { index: n as isize, size: n as isize }));
+    assert_eq!(
+        l.checked_crd2idx(n),
+        Err(LayoutError::IndexOutOfRange { index: n as isize, size: n as isize })
+    );
     let d = l.to_dyn().unwrap();
     assert_eq!(d.to_string(), l.to_string(), "{what}: to_dyn prints the same");
     let (dsize, drank, doffsets): (isize, usize, Vec<isize>) = match &d {
-        DynAnyLayout::Layout(x) => (x.size().value, x.rank(), (0..x.size().value).map(|i| x.offset(i)).collect()),
-        DynAnyLayout::Composed(c) => (c.size().value, c.rank(), (0..c.size().value).map(|i| c.offset(i)).collect()),
+        DynAnyLayout::Layout(x) => {
+            (x.size().value, x.rank(), (0..x.size().value).map(|i| x.offset(i)).collect())
+        }
+        DynAnyLayout::Composed(c) => {
+            (c.size().value, c.rank(), (0..c.size().value).map(|i| c.offset(i)).collect())
+        }
     };
     assert_eq!((dsize as usize, drank), (n, l.rank()), "{what}: to_dyn size and rank");
     assert_eq!(doffsets, offsets, "{what}: to_dyn offsets");
@@ -63,7 +72,10 @@ where
     };
     for i in (0..n).step_by(n / 7 + 1) {
         let crd = l.idx2crd(i).unwrap();
-        assert_eq!(crd, inner.idx2crd(&DynIntTuple::int(const_layout::dynamic::DynInt::runtime(i as isize))).unwrap());
+        assert_eq!(
+            crd,
+            inner.idx2crd(&DynIntTuple::int(const_layout::dynamic::DynInt::runtime(i as isize))).unwrap()
+        );
         assert_eq!(inner.crd2idx(&crd).unwrap().value, inner.offset(i as isize), "{what}: idx2crd({i})");
     }
 }
@@ -135,7 +147,10 @@ fn typed_layouts_agree_with_their_inherent_methods() {
             assert_eq!(AnyLayout::crd2idx(&l, (x, y + b * z)), l.crd2idx((x, y + b * z)), "{what}");
             assert_eq!(AnyLayout::checked_crd2idx(&l, (x, (y, z))), l.checked_crd2idx((x, (y, z))));
         }
-        assert_eq!(AnyLayout::checked_crd2idx(&l, (a, (0usize, 0usize))), l.checked_crd2idx((a, (0usize, 0usize))));
+        assert_eq!(
+            AnyLayout::checked_crd2idx(&l, (a, (0usize, 0usize))),
+            l.checked_crd2idx((a, (0usize, 0usize)))
+        );
         assert!(AnyLayout::checked_crd2idx(&l, (a, (0usize, 0usize))).is_err());
         for i in 0..l.size() {
             let (x, (y, z)) = l.idx2crd(i);
@@ -174,7 +189,10 @@ fn static_results_agree_with_their_inherent_methods() {
     assert_eq!(rev.offset_range(), Ok((-23, 0)));
     check_tensor(rev, "reversed divide");
 
-    let c = composition(coalesce(<layout_type!((2,(1,6)):(1,(6,2)))>::default()), <layout_type!((3,4):(4,1))>::default());
+    let c = composition(
+        coalesce(<layout_type!((2,(1,6)):(1,(6,2)))>::default()),
+        <layout_type!((3,4):(4,1))>::default(),
+    );
     check_common(&c, "composition");
     assert_eq!(AnyLayout::cosize(&c), c.cosize() as usize);
     check_tensor(c, "composition");
@@ -183,10 +201,7 @@ fn static_results_agree_with_their_inherent_methods() {
     let id = const_layout::layout::computed::make_identity_layout((C::<4>, C::<2>));
     assert_eq!(id.offset_range(), Err(LayoutError::BasisStride { op: "offset" }));
     // (`.err()`: printing such a tensor, as `unwrap_err` would, reads offsets, a compile error.)
-    assert_eq!(
-        make_tensor(&[0u8; 8], id).err().map(|_| ()),
-        Some(())
-    );
+    assert_eq!(make_tensor(&[0u8; 8], id).err().map(|_| ()), Some(()));
     assert!(matches!(
         make_tensor(&[0u8; 8], id),
         Err(TensorError::Layout(LayoutError::BasisStride { op: "offset" }))
@@ -240,10 +255,14 @@ fn static_swizzled_layouts_agree_with_their_inherent_methods() {
         assert_eq!(AnyLayout::crd2idx(&smem, (r, c)), smem.crd2idx((r, c)));
         assert_eq!(AnyLayout::crd2idx(&smem, (r, c)), typed.crd2idx((r, c)));
     }
-    assert_eq!(smem.checked_crd2idx((0usize, 64usize)), Err(LayoutError::CoordinateOutOfRange { leaf: 1, value: 64, extent: 64 }));
+    assert_eq!(
+        smem.checked_crd2idx((0usize, 64usize)),
+        Err(LayoutError::CoordinateOutOfRange { leaf: 1, value: 64, extent: 64 })
+    );
     check_tensor(smem, "generic Sw<3,3,3>");
     // Tiles of a swizzled layout, and a swizzle whose top block is partly reached.
-    let tiles = swizzle::<3, 4, 3, _>(zipped_divide(<layout_type!((8,64):(64,1))>::default(), (C::<8>, C::<8>)));
+    let tiles =
+        swizzle::<3, 4, 3, _>(zipped_divide(<layout_type!((8,64):(64,1))>::default(), (C::<8>, C::<8>)));
     check_common(&tiles, "swizzled tiles");
     let partial = swizzle::<2, 0, 3, _>(<layout_type!((3,5):(5,1))>::default());
     check_common(&partial, "partial top block");
@@ -291,7 +310,8 @@ fn copy_any_moves_every_element_between_kinds() {
     let src: Vec<u32> = (0..512).collect();
     let mut dst = vec![0u32; 512];
     let a = make_tensor(&src, layout!((8,64):(64,1))).unwrap();
-    let mut b = make_tensor_mut(&mut dst, swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default())).unwrap();
+    let mut b =
+        make_tensor_mut(&mut dst, swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default())).unwrap();
     copy_any(&a, &mut b).unwrap();
     let smem = layout!(composition(Sw<3,3,3>, (8,64):(64,1)));
     for (r, c) in (0..8usize).flat_map(|r| (0..64usize).map(move |c| (r, c))) {

@@ -371,14 +371,8 @@ fn pictures_of_every_layout_kind_match_their_runtime_twins() {
         assert_eq!(table, want_table, "{what}");
     }
     // The table's cells are the composed offsets.
-    let row1: Vec<isize> = want_table
-        .lines()
-        .nth(5)
-        .unwrap()
-        .split('|')
-        .skip(1)
-        .filter_map(|c| c.trim().parse().ok())
-        .collect();
+    let row1: Vec<isize> =
+        want_table.lines().nth(5).unwrap().split('|').skip(1).filter_map(|c| c.trim().parse().ok()).collect();
     assert_eq!(row1, (0..64).map(|c| composed.offset(1 + 8 * c)).collect::<Vec<_>>()); // L(1, c)
 
     // Thread-value pictures of the generic path's `make_layout_tv` result, and their refusal of
@@ -399,7 +393,10 @@ fn pictures_of_every_layout_kind_match_their_runtime_twins() {
     );
     let e = print_latex_tv(&composed, &tup("(_8,_64)")).unwrap_err();
     assert_eq!(e, PictureError::NotPlain { what: "the TV layout" });
-    assert_eq!(e.to_string(), "the TV layout is a swizzled or composed layout; this picture needs a plain layout");
+    assert_eq!(
+        e.to_string(),
+        "the TV layout is a swizzled or composed layout; this picture needs a plain layout"
+    );
 }
 
 /// `print_layout` over a plain runtime-structured layout is `DynLayout::print_layout`, byte for
@@ -407,7 +404,13 @@ fn pictures_of_every_layout_kind_match_their_runtime_twins() {
 #[test]
 fn print_layout_of_any_kind_is_cutes_table() {
     use const_layout::picture::print_layout;
-    for s in ["(2,3):(3,1)", "(_4,(_2,_3)):(_6,(_3,_1))", "((2,2),(3,4)):((1,24),(2,6))", "(3,2):(-1,10)", "(1,1):(0,0)"] {
+    for s in [
+        "(2,3):(3,1)",
+        "(_4,(_2,_3)):(_6,(_3,_1))",
+        "((2,2),(3,4)):((1,24),(2,6))",
+        "(3,2):(-1,10)",
+        "(1,1):(0,0)",
+    ] {
         let l = lay(s);
         assert_eq!(print_layout(&l).unwrap().to_string(), l.print_layout().unwrap().to_string(), "{s}");
     }
@@ -415,7 +418,10 @@ fn print_layout_of_any_kind_is_cutes_table() {
         print_layout(&lay("(2,3,4):(1,2,6)")).unwrap_err(),
         PictureError::Rank { what: "the layout", rank: 3, allowed: "2" }
     );
-    assert_eq!(print_layout(&lay("8:1")).unwrap_err(), PictureError::Rank { what: "the layout", rank: 1, allowed: "2" });
+    assert_eq!(
+        print_layout(&lay("8:1")).unwrap_err(),
+        PictureError::Rank { what: "the layout", rank: 1, allowed: "2" }
+    );
     assert_eq!(
         print_layout(&lay("(_4,_8):(_1@0,_1@1)")).unwrap_err(),
         PictureError::BasisStrides { what: "the layout" }

@@ -47,7 +47,7 @@ impl<const N: usize> CoordinateGraph<N> {
     ///
     /// ```
     /// use const_layout::graph::CoordinateGraph;
-    /// let mut g = CoordinateGraph::<64>::new();
+    /// let mut g = CoordinateGraph::new();
     /// let f = g.add_layout(&const_layout::layout!((4,2):(2,1))).unwrap();
     /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2):(2,1)");
     /// assert!(g.add_layout(&const_layout::layout!(composition(Sw<1,0,1>, (2,2):(1,2)))).is_err());

@@ -107,8 +107,8 @@ pub trait AnyLayout: Copy + fmt::Display {
     /// ```
     /// use const_layout::{AnyLayout, layout};
     /// assert_eq!(AnyLayout::cosize(&layout!((4,2):(0,3))), 4);
-    /// // Sw<1,1,1> moves offset 2 to 3: (2,1):(2,1) reaches 0 and 3.
-    /// assert_eq!(AnyLayout::cosize(&layout!(composition(Sw<1,1,1>, 2:2))), 4);
+    /// // Sw<1,0,1> moves offset 2 to 3: 2:2 reaches 0 and 3.
+    /// assert_eq!(AnyLayout::cosize(&layout!(composition(Sw<1,0,1>, 2:2))), 4);
     /// ```
     fn cosize(&self) -> usize;
 
@@ -123,8 +123,10 @@ pub trait AnyLayout: Copy + fmt::Display {
 
     /// The smallest and the largest offset of an index in `0..size`: the storage a tensor over
     /// this layout needs (`largest - smallest + 1` elements, the smallest at its start). A
-    /// constant for a static layout. `Err` for a layout whose values are coordinates rather than
-    /// offsets (basis strides, as in an identity layout).
+    /// constant for a static layout; a plain layout's is a closed form, and a swizzled or
+    /// composed layout with runtime integers visits every index (`size` steps, once per tensor).
+    /// `Err` for a layout whose values are coordinates rather than offsets (basis strides, as in
+    /// an identity layout).
     ///
     /// ```
     /// use const_layout::{AnyLayout, layout};
@@ -407,7 +409,8 @@ fn check_index<I: Int>(i: &I, size: isize) -> Result<isize, LayoutError> {
 
 /// `idx2crd` of a runtime-structured shape.
 fn dyn_idx2crd(l: &DynLayout, index: usize) -> Result<DynIntTuple, LayoutError> {
-    let i = isize::try_from(index).map_err(|_| LayoutError::ValueOutOfRange { part: "coordinate", leaf: 0 })?;
+    let i =
+        isize::try_from(index).map_err(|_| LayoutError::ValueOutOfRange { part: "coordinate", leaf: 0 })?;
     l.idx2crd(&DynIntTuple::int(DynInt::runtime(i)))
 }
 
@@ -580,8 +583,8 @@ impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, S
     }
 }
 
-impl<const B: u32, const M: u32, const S: i32, Sh, St, const O: isize, Crd> LayoutCoord<SwizzledLayout<B, M, S, Sh, St, O>>
-    for Crd
+impl<const B: u32, const M: u32, const S: i32, Sh, St, const O: isize, Crd>
+    LayoutCoord<SwizzledLayout<B, M, S, Sh, St, O>> for Crd
 where
     Sh: IntTuple + LayoutShape<St>,
     St: IntTuple,
@@ -640,8 +643,8 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> AnyLayout for St
     }
 }
 
-impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, Crd: IntTuple> LayoutCoord<StaticSwizzled<B, M, S, A>>
-    for Crd
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, Crd: IntTuple>
+    LayoutCoord<StaticSwizzled<B, M, S, A>> for Crd
 {
     #[inline(always)]
     fn offset_in(&self, layout: &StaticSwizzled<B, M, S, A>) -> isize {

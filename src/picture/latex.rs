@@ -85,7 +85,7 @@ pub fn print_latex_composed(layout: &ComposedLayout) -> Result<PrintLatex<'_>, P
 ///
 /// ```
 /// use const_layout::picture::print_latex;
-/// let l = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let l: const_layout::dynamic::DynLayout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let picture = print_latex(&l).unwrap();
 /// assert_eq!(picture.to_string().lines().count(), 19);
 /// ```
@@ -176,7 +176,7 @@ pub fn print_latex_tv<'a, L: AnyLayout>(
 /// ```
 /// use const_layout::picture::print_latex_tv;
 /// // Two threads, each holding one row of a 2 x 2 tile.
-/// let tv = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let tv: const_layout::dynamic::DynLayout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let tex = print_latex_tv(&tv, &"(_2,_2)".parse().unwrap()).unwrap().to_string();
 /// assert!(tex.contains("at (1,1) {\\shortstack{T1 \\\\ V1}};\n"));
 /// ```

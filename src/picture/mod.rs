@@ -53,7 +53,7 @@ use core::fmt;
 ///
 /// ```
 /// use const_layout::picture::{MAX_CELLS, print_svg};
-/// let big = "(_256,_128):(_1,_256)".parse().unwrap();
+/// let big: const_layout::dynamic::DynLayout = "(_256,_128):(_1,_256)".parse().unwrap();
 /// assert_eq!(print_svg(&big).unwrap_err().to_string(),
 ///     format!("the layout has 32768 cells; a picture draws at most {MAX_CELLS}"));
 /// ```

@@ -9,8 +9,8 @@ use super::{Func, PictureError, Tv, func, grid, plain};
 use crate::dynamic::{DynIntTuple, DynLayout};
 use crate::layout::{AnyLayout, DynAnyLayout};
 use crate::swizzle::Outer;
-use core::marker::PhantomData;
 use core::fmt::{self, Write as _};
+use core::marker::PhantomData;
 
 /// CuTe's `SVGColor_TV`: eight pastels (by thread in TV pictures, by offset in layout pictures).
 const TV_X8: [(u8, u8, u8); 8] = [
@@ -247,7 +247,7 @@ pub fn print_svg<L: AnyLayout>(layout: &L) -> Result<PrintSvg<'_>, PictureError>
 ///
 /// ```
 /// use const_layout::picture::print_svg;
-/// let l = "(4,2):(2,1)".parse().unwrap();
+/// let l: const_layout::dynamic::DynLayout = "(4,2):(2,1)".parse().unwrap();
 /// let svg = print_svg(&l).unwrap().to_string();
 /// assert!(svg.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "));
 /// assert!(svg.ends_with("</svg>\n"));
@@ -314,7 +314,7 @@ pub fn print_svg_tv<'a, L: AnyLayout>(
 /// ```
 /// use const_layout::picture::print_svg_tv;
 /// // One thread holding the first of two cells: the second stays white.
-/// let tv = "(_1,_1):(_0,_0)".parse().unwrap();
+/// let tv: const_layout::dynamic::DynLayout = "(_1,_1):(_0,_0)".parse().unwrap();
 /// let svg = print_svg_tv(&tv, &"(_1,_2)".parse().unwrap()).unwrap().to_string();
 /// assert_eq!(svg.matches("fill=\"rgb(255,255,255)\"").count(), 2); // background and cell (0,1)
 /// assert_eq!(svg.matches(">T0</text>").count(), 1);

@@ -20,8 +20,9 @@ use core::marker::PhantomData;
 /// let table = print_layout(&layout!(composition(Sw<1,0,1>, (2,2):(1,2)))).unwrap().to_string();
 /// let lines: Vec<&str> = table.lines().collect();
 /// assert_eq!(lines[0], "Sw<1,0,1> o _0 o (_2,_2):(_1,_2)");
-/// assert_eq!(lines[3], " 0  | 0 | 2 |");
-/// assert_eq!(lines[5], " 1  | 1 | 3 |");
+/// // L(0,1) = 2, whose bit 1 flips bit 0.
+/// assert_eq!(lines[3], " 0  | 0 | 3 |");
+/// assert_eq!(lines[5], " 1  | 1 | 2 |");
 /// ```
 ///
 /// [`DynLayout`]: crate::dynamic::DynLayout

@@ -269,10 +269,10 @@ where
 /// let src: Vec<i32> = (0..8).collect();
 /// let mut dst = vec![0; 8];
 /// let a = make_tensor(&src, make_static_layout((C::<4>, C::<2>), LayoutLeft)).unwrap();
-/// // Sw<1,1,1> exchanges offsets 2 and 3 and offsets 6 and 7.
+/// // Sw<1,1,1> flips bit 1 where bit 2 is set: offsets 4, 5 go to 6, 7 and back.
 /// let mut b = make_tensor_mut(&mut dst, layout!(composition(Sw<1,1,1>, (4,2):(1,4)))).unwrap();
 /// copy_any(&a, &mut b).unwrap();
-/// assert_eq!(dst, [0, 1, 3, 2, 4, 5, 7, 6]);
+/// assert_eq!(dst, [0, 1, 2, 3, 6, 7, 4, 5]);
 /// ```
 #[inline]
 pub fn copy_any<T: Copy, A: AnyLayout, B: AnyLayout>(

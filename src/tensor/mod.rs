@@ -226,7 +226,10 @@ const fn is_static<S: IntTuple, D: IntTuple>() -> bool {
 fn position<L: AnyLayout>(layout: &L, base: usize, len: usize, off: isize) -> (usize, usize) {
     if L::IS_STATIC {
         if let Ok((lo, hi)) = layout.offset_range() {
-            return ((lo.wrapping_neg() as usize).wrapping_add(off as usize), hi.wrapping_sub(lo) as usize + 1);
+            return (
+                (lo.wrapping_neg() as usize).wrapping_add(off as usize),
+                hi.wrapping_sub(lo) as usize + 1,
+            );
         }
     }
     (base.wrapping_add(off as usize), len)
@@ -282,7 +285,10 @@ pub fn make_tensor<T, L: AnyLayout>(data: &[T], layout: L) -> Result<Tensor<'_, 
 /// assert_eq!(data, [0, 2, 4, 1, 3, 5]);
 /// ```
 #[inline]
-pub fn make_tensor_mut<T, L: AnyLayout>(data: &mut [T], layout: L) -> Result<TensorMut<'_, T, L>, TensorError> {
+pub fn make_tensor_mut<T, L: AnyLayout>(
+    data: &mut [T],
+    layout: L,
+) -> Result<TensorMut<'_, T, L>, TensorError> {
     let (base, span) = any_extent(&layout)?;
     let len = data.len();
     match data.get_mut(..=span) {
