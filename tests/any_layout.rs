@@ -118,11 +118,11 @@ where
     assert_eq!(out, want, "{what}: writes");
 }
 
+/// The typed runtime layouts the tests generate.
+type Runtime3 = const_layout::Layout<(usize, (usize, usize)), (isize, (isize, isize))>;
+
 /// A generated runtime layout `(a,(b,c)):(d,(e,f))`, extents 1..=5, strides -9..=9.
-fn typed_layout(
-    rng: &mut Rng,
-    negative: bool,
-) -> const_layout::Layout<(usize, (usize, usize)), (isize, (isize, isize))> {
+fn typed_layout(rng: &mut Rng, negative: bool) -> Runtime3 {
     let lo = if negative { -9 } else { 0 };
     let e = |r: &mut Rng| r.range(1, 5) as usize;
     let s = |r: &mut Rng| r.range(lo, 9);
@@ -359,7 +359,7 @@ fn views_through_the_generic_paths_parts_match_the_typed_tiles() {
         }
     }
     let threads = <layout_type!((4,3):(3,1))>::default();
-    let mut seen = vec![0u32; 48];
+    let mut seen = [0u32; 48];
     for thread in 0..12 {
         let (mine, offset) = local_partition(gmem, threads, thread);
         for &x in t.view(mine, offset).unwrap().iter() {

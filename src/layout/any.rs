@@ -351,11 +351,11 @@ const fn swizzled_range(l: &DynLayout, sw: Swizzle, offset: isize) -> Result<(is
     let mut k = 0;
     while k < n {
         // A flat tuple's modes are integers (an integer shape is its own mode 0).
-        if let (Some(s), Some(d)) = (shape.mode(k), stride.mode(k)) {
-            if let (Some(s), Some(d)) = (s.as_int(), d.as_int()) {
-                ext[k] = s.value;
-                step[k] = d.value;
-            }
+        if let (Some(s), Some(d)) = (shape.mode(k), stride.mode(k))
+            && let (Some(s), Some(d)) = (s.as_int(), d.as_int())
+        {
+            ext[k] = s.value;
+            step[k] = d.value;
         }
         k += 1;
     }

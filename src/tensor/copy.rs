@@ -289,10 +289,10 @@ pub fn copy_any<T: Copy, A: AnyLayout, B: AnyLayout>(
         let (sp, sl) = position(&ls, src.base, slen, s);
         let (dp, dl) = position(&ld, dst.base, dlen, d);
         // Every offset was checked against its slice when the view was made.
-        if let (Some(x), Some(y)) = (src.data.get(..sl).and_then(|v| v.get(sp)), dst.data.get_mut(..dl)) {
-            if let Some(y) = y.get_mut(dp) {
-                *y = *x;
-            }
+        if let (Some(x), Some(y)) = (src.data.get(..sl).and_then(|v| v.get(sp)), dst.data.get_mut(..dl))
+            && let Some(y) = y.get_mut(dp)
+        {
+            *y = *x;
         }
     }
     Ok(())

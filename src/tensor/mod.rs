@@ -224,13 +224,10 @@ const fn is_static<S: IntTuple, D: IntTuple>() -> bool {
 /// position in range from the coordinate's range and drop the bounds check.
 #[inline(always)]
 fn position<L: AnyLayout>(layout: &L, base: usize, len: usize, off: isize) -> (usize, usize) {
-    if L::IS_STATIC {
-        if let Ok((lo, hi)) = layout.offset_range() {
-            return (
-                (lo.wrapping_neg() as usize).wrapping_add(off as usize),
-                hi.wrapping_sub(lo) as usize + 1,
-            );
-        }
+    if L::IS_STATIC
+        && let Ok((lo, hi)) = layout.offset_range()
+    {
+        return ((lo.wrapping_neg() as usize).wrapping_add(off as usize), hi.wrapping_sub(lo) as usize + 1);
     }
     (base.wrapping_add(off as usize), len)
 }
