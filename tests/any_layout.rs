@@ -378,3 +378,21 @@ fn views_through_the_generic_paths_parts_match_the_typed_tiles() {
     assert_eq!(out.iter().filter(|&&x| x == 7).count(), 12);
     assert_eq!(out[28], 7);
 }
+
+#[test]
+fn tensors_over_the_typed_runtime_algebras_divide() {
+    // The typed runtime algebra's `zipped_divide` of a runtime-sized matrix is a typed `Layout`:
+    // a tensor over it reads the element the layout names, and agrees with the generic path's.
+    let m = make_layout((8usize, 6usize), (1isize, 8isize)).unwrap();
+    let z = const_layout::layout::tiling::zipped_divide(&m, (C::<4>, C::<3>)).unwrap();
+    let data: Vec<u32> = (0..48).collect();
+    let t = make_tensor(&data, z).unwrap();
+    let g = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
+    let tg = make_tensor(&data, g).unwrap();
+    for k in 0..48usize {
+        let crd = ((k % 4, k / 4 % 3), (k / 12 % 2, k / 24));
+        assert_eq!(t[crd], data[AnyLayout::crd2idx(&z, crd) as usize]);
+        assert_eq!(t[crd], tg[crd], "{crd:?}");
+        assert_eq!(t[k], tg[k]);
+    }
+}
