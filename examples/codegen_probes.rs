@@ -23,11 +23,14 @@
 //!
 //! Run `cargo run --example codegen_probes` to print a few values.
 
+use const_layout::layout::LayoutCoord;
 use const_layout::layout::computed::{
     Keep, StaticLayout, local_partition, local_tile, make_identity_layout, slice_and_offset, swizzle,
     zipped_divide,
 };
-use const_layout::{C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout};
+use const_layout::{
+    AnyLayout, C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout,
+};
 
 /// Three small coordinate integers in one `usize` (16 bits each, in order).
 #[inline(always)]
@@ -423,6 +426,121 @@ pub fn loop_hand_transpose(src: &[f32], dst: &mut [f32]) {
     for j in 0..32 {
         for i in 0..32 {
             dst[i + 32 * j] = src[i * 32 + j];
+        }
+    }
+}
+
+// --- `AnyLayout`: the one trait over every layout kind, used generically. ---
+
+/// A generic function over any layout kind: the trait's `crd2idx`.
+#[inline(always)]
+fn any_at<L: AnyLayout, Crd: LayoutCoord<L>>(l: &L, crd: Crd) -> isize {
+    l.crd2idx(crd)
+}
+
+/// `Sw<3,3,3> o (8,64):(64,1)` (a typed `SwizzledLayout`) through `AnyLayout`, at `(r, c)`.
+#[unsafe(no_mangle)]
+pub fn probe_any_swizzled(r: usize, c: usize) -> isize {
+    any_at(&layout!(composition(Sw<3,3,3>, (8,64):(64,1))), (r, c))
+}
+#[unsafe(no_mangle)]
+pub fn hand_any_swizzled(r: usize, c: usize) -> isize {
+    let o = (r * 64 + c) as isize;
+    o ^ ((o & (0b111 << 6)) >> 3)
+}
+
+/// A `zipped_divide` result of the generic path (`Computed<..>`) through `AnyLayout`: element
+/// `((a, b), (c, d))` of `zipped_divide((8,6):(1,8), (_4,_3))`.
+#[unsafe(no_mangle)]
+pub fn probe_any_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
+    let tiles = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
+    any_at(&tiles, ((a, b), (c, d)))
+}
+#[unsafe(no_mangle)]
+pub fn hand_any_divide(a: usize, b: usize, c: usize, d: usize) -> isize {
+    (a + b * 8 + c * 4 + d * 24) as isize
+}
+
+/// `Sw<3,3,3>` as the hand-written loops apply it.
+#[inline(always)]
+fn sw333(o: usize) -> usize {
+    o ^ ((o & (0b111 << 6)) >> 3)
+}
+
+/// Sum of a swizzled 8x64 shared-memory tile, `Sw<3,3,3> o (8,64):(64,1)` (a typed
+/// `SwizzledLayout`), by `(r, c)`; 0 if the slice is too short.
+#[unsafe(no_mangle)]
+pub fn loop_tensor_swizzled_sum(a: &[f32]) -> f32 {
+    let Ok(t) = const_layout::make_tensor(a, layout!(composition(Sw<3,3,3>, (8,64):(64,1)))) else {
+        return 0.0;
+    };
+    let mut s = 0.0;
+    for r in 0..8usize {
+        for c in 0..64usize {
+            s += t[(r, c)];
+        }
+    }
+    s
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_swizzled_sum(a: &[f32]) -> f32 {
+    let Some(a) = a.get(..512) else { return 0.0 };
+    let mut s = 0.0;
+    for r in 0..8 {
+        for c in 0..64 {
+            s += a[sw333(r * 64 + c)];
+        }
+    }
+    s
+}
+
+/// Store into the same swizzled tile through the generic path's swizzle (`StaticSwizzled`).
+#[unsafe(no_mangle)]
+pub fn loop_tensor_generic_swizzled_store(a: &mut [f32], x: f32) {
+    let smem = swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default());
+    let Ok(mut t) = const_layout::make_tensor_mut(a, smem) else { return };
+    for r in 0..8usize {
+        for c in 0..64usize {
+            t[(r, c)] = x * c as f32;
+        }
+    }
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_generic_swizzled_store(a: &mut [f32], x: f32) {
+    let Some(a) = a.get_mut(..512) else { return };
+    for r in 0..8 {
+        for c in 0..64 {
+            a[sw333(r * 64 + c)] = x * c as f32;
+        }
+    }
+}
+
+/// Scale a 32x32 column-major tile through `zipped_divide(.., (_8,_8))` (a `Computed<..>` of the
+/// generic path), tile by tile.
+#[unsafe(no_mangle)]
+pub fn loop_tensor_divided_scale(a: &mut [f32], x: f32) {
+    let tiles = zipped_divide(Tile32::default(), (C::<8>, C::<8>));
+    let Ok(mut t) = const_layout::make_tensor_mut(a, tiles) else { return };
+    for bj in 0..4usize {
+        for bi in 0..4usize {
+            for j in 0..8usize {
+                for i in 0..8usize {
+                    t[((i, j), (bi, bj))] *= x;
+                }
+            }
+        }
+    }
+}
+#[unsafe(no_mangle)]
+pub fn loop_hand_divided_scale(a: &mut [f32], x: f32) {
+    let Some(a) = a.get_mut(..1024) else { return };
+    for bj in 0..4 {
+        for bi in 0..4 {
+            for j in 0..8 {
+                for i in 0..8 {
+                    a[(i + 8 * bi) + 32 * (j + 8 * bj)] *= x;
+                }
+            }
         }
     }
 }

@@ -26,7 +26,9 @@ pub use error::LayoutError;
 pub use fast_div::FastDivmod;
 pub use int::C;
 pub use int::consts::*;
-pub use layout::{Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layout, make_static_layout};
+pub use layout::{
+    AnyLayout, Layout, LayoutLeft, LayoutRight, make_layout, make_ordered_layout, make_static_layout,
+};
 pub use tensor::{Tensor, TensorMut, make_tensor, make_tensor_mut};
 
 /// The largest number of modes a tuple may have at one level.

@@ -114,6 +114,9 @@ const EXPECT: &[Expect] = &[
     e("generic_swizzled", Mul::None, 0, ""),
     e("generic_slice", Mul::Any, 0, ""),
     e("generic_identity", Mul::None, 0, ""),
+    // `AnyLayout`, generically: a typed swizzled layout and a generic-path divide.
+    e("any_swizzled", Mul::None, 0, ""),
+    e("any_divide", Mul::None, 0, ""),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -483,6 +486,20 @@ fn tensor_loops_match_their_twins() {
     loop_hand_transpose(&src, &mut b);
     assert_eq!(a, b);
     assert_eq!(a[1], src[32]);
+    // Tensors over other layout kinds (`AnyLayout`): a swizzled tile and a divided one.
+    assert_eq!(loop_tensor_swizzled_sum(&src), loop_hand_swizzled_sum(&src));
+    assert_eq!(loop_tensor_swizzled_sum(&src[..511]), 0.0);
+    let (mut a, mut b) = (vec![0.0; 512], vec![0.0; 512]);
+    loop_tensor_generic_swizzled_store(&mut a, 2.0);
+    loop_hand_generic_swizzled_store(&mut b, 2.0);
+    assert_eq!(a, b);
+    // Row 1, column 8 is offset 72, whose bit 6 flips bit 3: element 64 + 8 ^ 8 = 64.
+    assert_eq!(a[64], 16.0);
+    let (mut a, mut b) = (src.clone(), src.clone());
+    loop_tensor_divided_scale(&mut a, 3.0);
+    loop_hand_divided_scale(&mut b, 3.0);
+    assert_eq!(a, b);
+    assert_eq!(a[1023], 3.0 * 1023.0);
 }
 
 /// Each probe computes what its hand-written twin does, over the whole shape (every target).
@@ -563,6 +580,13 @@ fn probes_match_their_twins() {
                 "generic_partition({t})"
             );
         }
+    }
+    for (r, c) in (0..8).flat_map(|r| (0..64).map(move |c| (r, c))) {
+        assert_eq!(probe_any_swizzled(r, c), hand_any_swizzled(r, c), "any_swizzled({r},{c})");
+    }
+    for k in 0..48usize {
+        let (a, b, c, d) = (k % 4, k / 4 % 3, k / 12 % 2, k / 24);
+        assert_eq!(probe_any_divide(a, b, c, d), hand_any_divide(a, b, c, d), "any_divide({k})");
     }
     assert_eq!(control_runtime_extent(13, 5), (3, 2));
 }

@@ -326,3 +326,105 @@ fn svg_escapes_text_and_handles_negative_offsets() {
     check_svg_structure(&svg);
     assert!(!svg.contains("Sw<"), "unescaped `<`");
 }
+
+/// Every picture takes any `AnyLayout`: a typed layout, a static algebra result or a swizzled
+/// layout draws exactly as its runtime-structured twin does.
+#[test]
+fn pictures_of_every_layout_kind_match_their_runtime_twins() {
+    use const_layout::layout::computed::{self, swizzle, zipped_divide};
+    use const_layout::picture::print_layout;
+    use const_layout::{C, layout, layout_type};
+
+    let typed = layout!((4,(2,3)):(6,(3,1)));
+    let twin = lay("(_4,(_2,_3)):(_6,(_3,_1))");
+    assert_eq!(print_latex(&typed).unwrap().to_string(), print_latex(&twin).unwrap().to_string());
+    assert_eq!(print_svg(&typed).unwrap().to_string(), print_svg(&twin).unwrap().to_string());
+    assert_eq!(print_layout(&typed).unwrap().to_string(), print_layout(&twin).unwrap().to_string());
+
+    let tiles = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
+    let twin = tiles.to_dyn();
+    assert_eq!(print_latex(&tiles).unwrap().to_string(), print_latex(&twin).unwrap().to_string());
+    assert_eq!(print_svg(&tiles).unwrap().to_string(), print_svg(&twin).unwrap().to_string());
+
+    // Swizzled: typed, generic-path and runtime-structured spellings of Sw<3,3,3> o (8,64):(64,1).
+    let composed = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), lay("(_8,_64):(_64,_1)"));
+    let typed = layout!(composition(Sw<3,3,3>, (8,64):(64,1)));
+    let generic = swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default());
+    let want_tex = print_latex_composed(&composed).unwrap().to_string();
+    let want_svg = print_svg_swizzle(&composed).unwrap().to_string();
+    let want_table = print_layout(&composed).unwrap().to_string();
+    for (what, tex, svg, table) in [
+        (
+            "typed",
+            print_latex(&typed).unwrap().to_string(),
+            print_svg_swizzle(&typed).unwrap().to_string(),
+            print_layout(&typed).unwrap().to_string(),
+        ),
+        (
+            "generic",
+            print_latex(&generic).unwrap().to_string(),
+            print_svg_swizzle(&generic).unwrap().to_string(),
+            print_layout(&generic).unwrap().to_string(),
+        ),
+    ] {
+        assert_eq!(tex, want_tex, "{what}");
+        assert_eq!(svg, want_svg, "{what}");
+        assert_eq!(table, want_table, "{what}");
+    }
+    // The table's cells are the composed offsets.
+    let row1: Vec<isize> =
+        want_table.lines().nth(5).unwrap().split('|').skip(1).filter_map(|c| c.trim().parse().ok()).collect();
+    assert_eq!(row1, (0..64).map(|c| composed.offset(1 + 8 * c)).collect::<Vec<_>>()); // L(1, c)
+
+    // Thread-value pictures of the generic path's `make_layout_tv` result, and their refusal of
+    // a composed layout.
+    let (tile, tv) = computed::make_layout_tv(
+        <layout_type!((4,2):(2,1))>::default(),
+        <layout_type!((2,2):(1,2))>::default(),
+    );
+    let (dyn_tile, dyn_tv) = make_layout_tv(&lay("(_4,_2):(_2,_1)"), &lay("(_2,_2):(_1,_2)")).unwrap();
+    assert_eq!(tile.to_dyn(), make_identity_layout(&dyn_tile).unwrap());
+    assert_eq!(
+        print_latex_tv(&tv, &dyn_tile).unwrap().to_string(),
+        print_latex_tv(&dyn_tv, &dyn_tile).unwrap().to_string()
+    );
+    assert_eq!(
+        print_svg_tv(&tv, &dyn_tile).unwrap().to_string(),
+        print_svg_tv(&dyn_tv, &dyn_tile).unwrap().to_string()
+    );
+    let e = print_latex_tv(&composed, &tup("(_8,_64)")).unwrap_err();
+    assert_eq!(e, PictureError::NotPlain { what: "the TV layout" });
+    assert_eq!(
+        e.to_string(),
+        "the TV layout is a swizzled or composed layout; this picture needs a plain layout"
+    );
+}
+
+/// `print_layout` over a plain runtime-structured layout is `DynLayout::print_layout`, byte for
+/// byte; other ranks and basis strides are errors.
+#[test]
+fn print_layout_of_any_kind_is_cutes_table() {
+    use const_layout::picture::print_layout;
+    for s in [
+        "(2,3):(3,1)",
+        "(_4,(_2,_3)):(_6,(_3,_1))",
+        "((2,2),(3,4)):((1,24),(2,6))",
+        "(3,2):(-1,10)",
+        "(1,1):(0,0)",
+    ] {
+        let l = lay(s);
+        assert_eq!(print_layout(&l).unwrap().to_string(), l.print_layout().unwrap().to_string(), "{s}");
+    }
+    assert_eq!(
+        print_layout(&lay("(2,3,4):(1,2,6)")).unwrap_err(),
+        PictureError::Rank { what: "the layout", rank: 3, allowed: "2" }
+    );
+    assert_eq!(
+        print_layout(&lay("8:1")).unwrap_err(),
+        PictureError::Rank { what: "the layout", rank: 1, allowed: "2" }
+    );
+    assert_eq!(
+        print_layout(&lay("(_4,_8):(_1@0,_1@1)")).unwrap_err(),
+        PictureError::BasisStrides { what: "the layout" }
+    );
+}

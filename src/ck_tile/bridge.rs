@@ -6,6 +6,13 @@
 //! each top dimension a (possibly nested) CuTe mode, the colexicographic reading of CK's row-major
 //! merges. That is decided by evaluating the descriptor, exactly (on descriptors of up to 2^20
 //! elements); a descriptor with padding is never a layout (a layout has no invalid positions).
+//!
+//! Which layout kinds ([`AnyLayout`](crate::AnyLayout)) each direction takes: a descriptor's
+//! number of top dimensions is a type (`Dims<K>`), so only typed [`Layout`]s become descriptors,
+//! their rank being a type too; a static algebra result (`Static<E>`) keeps its structure in a
+//! constant, and a swizzled layout has no CK transform here that computes it (CK's `xor`
+//! transform is a different function), so neither does. The way back gives a [`DynLayout`],
+//! which is an `AnyLayout` like the others.
 
 use super::MultiIndex;
 use super::TransformError;

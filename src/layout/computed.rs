@@ -257,6 +257,27 @@ impl<E: StaticExpr> Computed<E> {
         coord.store_values(&mut leaves, 0);
         const { &Plan::<Self, Crd>::PLAN }.offset(&leaves)
     }
+
+    /// [`Static::crd2idx`] for a coordinate inside the shape, else the error naming the integer
+    /// outside its extent (`IndexOutOfRange` for an integer index into a tuple shape).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::zipped_divide;
+    /// use const_layout::{layout_type, LayoutError, C};
+    /// let d = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
+    /// assert_eq!(d.checked_crd2idx(((3usize, 2usize), (1usize, 1usize))), Ok(3 + 16 + 4 + 24));
+    /// assert_eq!(
+    ///     d.checked_crd2idx(((4usize, 0usize), (0usize, 0usize))),
+    ///     Err(LayoutError::CoordinateOutOfRange { leaf: 0, value: 4, extent: 4 })
+    /// );
+    /// assert_eq!(d.checked_crd2idx(48usize), Err(LayoutError::IndexOutOfRange { index: 48, size: 48 }));
+    /// ```
+    #[inline(always)]
+    pub fn checked_crd2idx<Crd: IntTuple>(&self, coord: Crd) -> Result<isize, LayoutError> {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        const { &Plan::<Self, Crd>::PLAN }.checked_offset(&leaves, Crd::IS_INT && !E::LAYOUT.shape().is_int())
+    }
 }
 
 impl<E: StaticExpr> fmt::Display for Computed<E> {
@@ -288,12 +309,21 @@ struct Step {
 struct CrdPlan {
     n: usize,
     steps: [Step; MAX_NODES],
+    /// The number of coordinate integers, and the extent each must be below (the size of the
+    /// part of the shape it indexes): what a checked access compares.
+    leaves: usize,
+    extent: [usize; MAX_NODES],
 }
 
 impl CrdPlan {
     /// The plan of `layout` for coordinates shaped like `coord` (its values are not read).
     const fn new(coord: &DynIntTuple, layout: &DynLayout) -> CrdPlan {
-        let mut plan = CrdPlan { n: 0, steps: [Step { src: 0, div: 1, modulo: 0, stride: 0 }; MAX_NODES] };
+        let mut plan = CrdPlan {
+            n: 0,
+            steps: [Step { src: 0, div: 1, modulo: 0, stride: 0 }; MAX_NODES],
+            leaves: 0,
+            extent: [0; MAX_NODES],
+        };
         let mut cursor = Cursor { coord_leaf: 0, shape_node: 0 };
         match plan_mode(&mut plan, coord, 0, layout.shape(), layout.stride(), &mut cursor) {
             Ok(()) => plan,
@@ -314,6 +344,25 @@ impl CrdPlan {
             k += 1;
         }
         offset
+    }
+
+    /// [`CrdPlan::offset`] if every coordinate integer is below its extent, else the error
+    /// naming the first that is not (an integer index into a tuple shape: `IndexOutOfRange`).
+    #[inline(always)]
+    fn checked_offset(&self, leaves: &[isize; MAX_NODES], index: bool) -> Result<isize, LayoutError> {
+        let mut k = 0;
+        while k < self.leaves {
+            let (value, extent) = (leaves[k], self.extent[k]);
+            if value < 0 || value as usize >= extent {
+                return Err(if index {
+                    LayoutError::IndexOutOfRange { index: value, size: extent as isize }
+                } else {
+                    LayoutError::CoordinateOutOfRange { leaf: k, value, extent: extent as isize }
+                });
+            }
+            k += 1;
+        }
+        Ok(self.offset(leaves))
     }
 }
 
@@ -371,6 +420,8 @@ const fn plan_mode(
                 }
                 k += 1;
             }
+            plan.extent[src as usize] = div;
+            plan.leaves = src as usize + 1;
             cursor.shape_node = end;
             Ok(())
         }
@@ -910,6 +961,25 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
         coord.store_values(&mut leaves, 0);
         let offset = const { &Plan::<A, Crd>::PLAN }.offset(&leaves);
         const { Self::SWIZZLE }.apply(offset)
+    }
+
+    /// [`StaticSwizzled::crd2idx`] for a coordinate inside the shape, else the error naming the
+    /// integer outside its extent.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
+    /// assert_eq!(smem.checked_crd2idx((2usize, 1usize)), Ok(129 ^ 16));
+    /// assert!(smem.checked_crd2idx((8usize, 0usize)).is_err());
+    /// ```
+    #[inline(always)]
+    pub fn checked_crd2idx<Crd: IntTuple>(&self, coord: Crd) -> Result<isize, LayoutError> {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        let index = Crd::IS_INT && !A::LAYOUT.shape().is_int();
+        let offset = const { &Plan::<A, Crd>::PLAN }.checked_offset(&leaves, index)?;
+        Ok(const { Self::SWIZZLE }.apply(offset))
     }
 }
 

@@ -24,6 +24,7 @@
 //! assert_eq!(a.crd2idx((2usize, 3usize)), 26);
 //! ```
 
+pub mod any;
 pub mod computed;
 mod index;
 mod iter;
@@ -34,6 +35,7 @@ mod swizzled;
 pub mod tiling;
 pub mod typed_algebra;
 
+pub use any::{AnyLayout, AnyOffsets, DynAnyLayout, LayoutCoord};
 pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
 pub use ordered::{

@@ -12,6 +12,12 @@
 //! | [`print_svg`] | a layout of rank <= 2 (rank 1 as one row): offsets, coloured by offset | SVG 1.1 |
 //! | [`print_svg_tv`] | a thread-value layout: `T{t}` over `V{v}`, coloured by thread | SVG 1.1 |
 //! | [`print_svg_swizzle`] | a composed (swizzled) layout: offsets, coloured by bank group | SVG 1.1 |
+//! | [`print_layout`] | a layout of rank 2: offsets in a table | CuTe's `print_layout` |
+//!
+//! Every function takes any [`AnyLayout`]: a typed [`Layout`](crate::Layout), a static algebra
+//! result, a swizzled layout, a [`DynLayout`] or a [`ComposedLayout`]; the picture is that of
+//! its runtime-structured form ([`AnyLayout::to_dyn`]), which prints the same. The thread-value
+//! pictures need a plain layout.
 //!
 //! A nested mode is enumerated 1-D (colexicographically), as `print_layout` does: cell `(m,n)` of
 //! a rank-2 layout shows `L(m,n)` with `m` in `0..size<0>(L)` and `n` in `0..size<1>(L)`.
@@ -31,12 +37,15 @@
 
 mod latex;
 mod svg;
+mod text;
 
 pub use latex::{PrintLatex, PrintLatexTv, print_latex, print_latex_composed, print_latex_tv};
 pub use svg::{PrintSvg, PrintSvgSwizzle, PrintSvgTv, print_svg, print_svg_swizzle, print_svg_tv};
+pub use text::{PrintLayoutAny, print_layout};
 
 use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::LayoutError;
+use crate::layout::{AnyLayout, DynAnyLayout};
 use crate::swizzle::{ComposedLayout, Outer};
 use core::fmt;
 
@@ -44,7 +53,7 @@ use core::fmt;
 ///
 /// ```
 /// use const_layout::picture::{MAX_CELLS, print_svg};
-/// let big = "(_256,_128):(_1,_256)".parse().unwrap();
+/// let big: const_layout::dyn_layout::DynLayout = "(_256,_128):(_1,_256)".parse().unwrap();
 /// assert_eq!(print_svg(&big).unwrap_err().to_string(),
 ///     format!("the layout has 32768 cells; a picture draws at most {MAX_CELLS}"));
 /// ```
@@ -106,6 +115,11 @@ pub enum PictureError {
     },
     /// The layout library refused an operation the picture needs.
     Layout(LayoutError),
+    /// A picture that needs a plain layout got a swizzled or composed one.
+    NotPlain {
+        /// What is composed (`"the TV layout"`).
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for PictureError {
@@ -129,6 +143,9 @@ impl fmt::Display for PictureError {
                 write!(f, "bank groups need a positive unit and count, got unit {unit} and count {count}")
             }
             PictureError::Layout(e) => write!(f, "{e}"),
+            PictureError::NotPlain { what } => {
+                write!(f, "{what} is a swizzled or composed layout; this picture needs a plain layout")
+            }
         }
     }
 }
@@ -143,6 +160,22 @@ impl From<LayoutError> for PictureError {
     /// ```
     fn from(e: LayoutError) -> Self {
         PictureError::Layout(e)
+    }
+}
+
+/// The borrowed function of a runtime-structured layout of any kind.
+fn func(l: &DynAnyLayout) -> Func<'_> {
+    match l {
+        DynAnyLayout::Layout(l) => Func::Layout(l),
+        DynAnyLayout::Composed(c) => Func::Composed(c),
+    }
+}
+
+/// The plain runtime-structured layout of `layout`, or [`PictureError::NotPlain`].
+fn plain<L: AnyLayout>(layout: &L, what: &'static str) -> Result<DynLayout, PictureError> {
+    match layout.to_dyn()? {
+        DynAnyLayout::Layout(l) => Ok(l),
+        DynAnyLayout::Composed(_) => Err(PictureError::NotPlain { what }),
     }
 }
 

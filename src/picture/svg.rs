@@ -5,10 +5,12 @@
 //! centred in it, row indices on the left and column indices on top. Sizes are whole pixels, text
 //! is monospace, and the output is deterministic.
 
-use super::{Func, PictureError, Tv, grid};
+use super::{Func, PictureError, Tv, func, grid, plain};
 use crate::dyn_layout::{DynIntTuple, DynLayout};
-use crate::swizzle::{ComposedLayout, Outer};
+use crate::layout::{AnyLayout, DynAnyLayout};
+use crate::swizzle::Outer;
 use core::fmt::{self, Write as _};
+use core::marker::PhantomData;
 
 /// CuTe's `SVGColor_TV`: eight pastels (by thread in TV pictures, by offset in layout pictures).
 const TV_X8: [(u8, u8, u8); 8] = [
@@ -217,45 +219,51 @@ impl CellGrid {
 /// colours); a rank-0 or rank-1 layout is one row. Row indices on the left, column indices on top,
 /// the layout's text as the title and the caption.
 ///
+/// `layout` is any [`AnyLayout`]; a swizzled or composed one shows its composed offsets (see
+/// [`print_svg_swizzle`] for bank-group colours).
+///
 /// `Err` for rank above 2, basis strides, or more than [`MAX_CELLS`](super::MAX_CELLS) cells.
 ///
 /// ```
 /// use const_layout::dyn_layout::DynLayout;
 /// use const_layout::picture::print_svg;
+/// let typed = print_svg(&const_layout::layout!((2,3):(3,1))).unwrap().to_string();
 /// let l: DynLayout = "(_2,_3):(_3,_1)".parse().unwrap();
 /// let svg = print_svg(&l).unwrap().to_string();
 /// assert!(svg.contains("viewBox=\"0 0 "));
 /// assert!(svg.contains("<text x=\"34\" y=\"63\">3</text>")); // L(1,0) = 3
 /// assert!(svg.contains("fill=\"rgb(255,175,175)\"")); // offset 3: CuTe's fourth colour
+/// assert_eq!(svg, typed);
 /// let row: DynLayout = "_8:_2".parse().unwrap();
 /// assert_eq!(print_svg(&row).unwrap().to_string().matches("<rect").count(), 1 + 8);
 /// ```
-pub fn print_svg(layout: &DynLayout) -> Result<PrintSvg<'_>, PictureError> {
-    let func = Func::Layout(layout);
-    let cells = CellGrid::new(func)?;
-    Ok(PrintSvg { layout, cells, label_chars: cells.label_chars(func) })
+pub fn print_svg<L: AnyLayout>(layout: &L) -> Result<PrintSvg<'_>, PictureError> {
+    let layout = layout.to_dyn()?;
+    let cells = CellGrid::new(func(&layout))?;
+    Ok(PrintSvg { label_chars: cells.label_chars(func(&layout)), layout, cells, borrow: PhantomData })
 }
 
 /// Display adapter for [`print_svg`]: the SVG document.
 ///
 /// ```
 /// use const_layout::picture::print_svg;
-/// let l = "(4,2):(2,1)".parse().unwrap();
+/// let l: const_layout::dyn_layout::DynLayout = "(4,2):(2,1)".parse().unwrap();
 /// let svg = print_svg(&l).unwrap().to_string();
 /// assert!(svg.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "));
 /// assert!(svg.ends_with("</svg>\n"));
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PrintSvg<'a> {
-    layout: &'a DynLayout,
+    layout: DynAnyLayout,
     cells: CellGrid,
     label_chars: i64,
+    borrow: PhantomData<&'a ()>,
 }
 
 impl fmt::Display for PrintSvg<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (func, c) = (Func::Layout(self.layout), self.cells);
-        let frame = Frame::new(c.rows, c.cols, self.label_chars, 24, text_len(self.layout));
+        let (func, c) = (func(&self.layout), self.cells);
+        let frame = Frame::new(c.rows, c.cols, self.label_chars, 24, text_len(&self.layout));
         frame.header(f, &format_args!("Layout: {}", self.layout))?;
         for m in 0..c.rows {
             for n in 0..c.cols {
@@ -269,7 +277,7 @@ impl fmt::Display for PrintSvg<'_> {
                 frame.text(f, m as i64, n as i64, 2, &func.at(c.index(m, n)))?;
             }
         }
-        frame.footer(f, self.layout)
+        frame.footer(f, &self.layout)
     }
 }
 
@@ -292,11 +300,12 @@ impl fmt::Display for PrintSvg<'_> {
 /// assert!(svg.contains(">T7</text>") && svg.contains(">V3</text>"));
 /// assert!(svg.contains("fill=\"rgb(255,210,210)\"")); // thread 7
 /// ```
-pub fn print_svg_tv<'a>(
-    layout_tv: &'a DynLayout,
+pub fn print_svg_tv<'a, L: AnyLayout>(
+    layout_tv: &'a L,
     tile_mn: &'a DynIntTuple,
 ) -> Result<PrintSvgTv<'a>, PictureError> {
-    let tv = Tv::new(layout_tv, tile_mn)?;
+    let layout_tv = plain(layout_tv, "the TV layout")?;
+    let tv = Tv::new(&layout_tv, tile_mn)?;
     Ok(PrintSvgTv { layout_tv, tile_mn, tv })
 }
 
@@ -305,14 +314,14 @@ pub fn print_svg_tv<'a>(
 /// ```
 /// use const_layout::picture::print_svg_tv;
 /// // One thread holding the first of two cells: the second stays white.
-/// let tv = "(_1,_1):(_0,_0)".parse().unwrap();
+/// let tv: const_layout::dyn_layout::DynLayout = "(_1,_1):(_0,_0)".parse().unwrap();
 /// let svg = print_svg_tv(&tv, &"(_1,_2)".parse().unwrap()).unwrap().to_string();
 /// assert_eq!(svg.matches("fill=\"rgb(255,255,255)\"").count(), 2); // background and cell (0,1)
 /// assert_eq!(svg.matches(">T0</text>").count(), 1);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PrintSvgTv<'a> {
-    layout_tv: &'a DynLayout,
+    layout_tv: DynLayout,
     tile_mn: &'a DynIntTuple,
     tv: Tv,
 }
@@ -325,7 +334,7 @@ impl PrintSvgTv<'_> {
     }
 
     fn caption(&self) -> impl fmt::Display + '_ {
-        TvCaption(self.layout_tv, self.tile_mn)
+        TvCaption(&self.layout_tv, self.tile_mn)
     }
 }
 
@@ -342,17 +351,17 @@ impl fmt::Display for PrintSvgTv<'_> {
         let frame = self.frame();
         let (tv, m) = (self.tv, self.tv.m);
         frame.header(f, &self.caption())?;
-        let covered = tv.covered(self.layout_tv);
+        let covered = tv.covered(&self.layout_tv);
         for i in 0..tv.m * tv.n {
             if !covered.contains(i) {
                 frame.rect(f, (i % m) as i64, (i / m) as i64, WHITE)?;
             }
         }
-        tv.for_each_first(self.layout_tv, |t, _, m, n| {
+        tv.for_each_first(&self.layout_tv, |t, _, m, n| {
             frame.rect(f, m as i64, n as i64, TV_X8[(t % 8) as usize])
         })?;
         frame.begin_text(f, 9)?;
-        tv.for_each_first(self.layout_tv, |t, v, m, n| {
+        tv.for_each_first(&self.layout_tv, |t, v, m, n| {
             frame.text(f, m as i64, n as i64, 1, &format_args!("T{t}"))?;
             frame.text(f, m as i64, n as i64, 3, &format_args!("V{v}"))
         })?;
@@ -369,6 +378,11 @@ impl fmt::Display for PrintSvgTv<'_> {
 /// and count 8. [`PrintSvgSwizzle::bank_groups`] chooses others. Colours are `count` pastels evenly
 /// spaced around the hue circle. The layout is drawn as in [`print_svg`] (rank 1 as one row).
 ///
+/// `layout` is any [`AnyLayout`]: a typed [`SwizzledLayout`](crate::layout::SwizzledLayout) or
+/// [`StaticSwizzled`](crate::layout::computed::StaticSwizzled) as well as a
+/// [`ComposedLayout`](crate::swizzle::ComposedLayout);
+/// a plain layout is coloured as a layout outer function is.
+///
 /// ```
 /// use const_layout::picture::print_svg_swizzle;
 /// use const_layout::swizzle::{ComposedLayout, Swizzle};
@@ -379,14 +393,18 @@ impl fmt::Display for PrintSvgTv<'_> {
 /// // Column 0 holds offsets 0, 5, 10, 15: four different bank groups, four colours.
 /// assert!(svg.contains(">15</text>"));
 /// ```
-pub fn print_svg_swizzle(layout: &ComposedLayout) -> Result<PrintSvgSwizzle<'_>, PictureError> {
-    let func = Func::Composed(layout);
-    let cells = CellGrid::new(func)?;
-    let (unit, count) = match layout.outer() {
-        Outer::Swizzle(s) => (1isize << s.base(), 1isize << s.bits()),
-        Outer::Layout(_) => (1, 8),
+pub fn print_svg_swizzle<L: AnyLayout>(layout: &L) -> Result<PrintSvgSwizzle<'_>, PictureError> {
+    let layout = layout.to_dyn()?;
+    let cells = CellGrid::new(func(&layout))?;
+    let (unit, count) = match &layout {
+        DynAnyLayout::Composed(c) => match c.outer() {
+            Outer::Swizzle(s) => (1isize << s.base(), 1isize << s.bits()),
+            Outer::Layout(_) => (1, 8),
+        },
+        DynAnyLayout::Layout(_) => (1, 8),
     };
-    Ok(PrintSvgSwizzle { layout, cells, label_chars: cells.label_chars(func), unit, count })
+    let label_chars = cells.label_chars(func(&layout));
+    Ok(PrintSvgSwizzle { layout, cells, label_chars, unit, count, borrow: PhantomData })
 }
 
 /// Display adapter for [`print_svg_swizzle`]: the SVG document.
@@ -400,11 +418,12 @@ pub fn print_svg_swizzle(layout: &ComposedLayout) -> Result<PrintSvgSwizzle<'_>,
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PrintSvgSwizzle<'a> {
-    layout: &'a ComposedLayout,
+    layout: DynAnyLayout,
     cells: CellGrid,
     label_chars: i64,
     unit: isize,
     count: isize,
+    borrow: PhantomData<&'a ()>,
 }
 
 impl<'a> PrintSvgSwizzle<'a> {
@@ -427,11 +446,11 @@ impl<'a> PrintSvgSwizzle<'a> {
     }
 
     fn caption(&self) -> impl fmt::Display + '_ {
-        SwizzleCaption(self.layout, self.unit, self.count)
+        SwizzleCaption(&self.layout, self.unit, self.count)
     }
 }
 
-struct SwizzleCaption<'a>(&'a ComposedLayout, isize, isize);
+struct SwizzleCaption<'a>(&'a DynAnyLayout, isize, isize);
 
 impl fmt::Display for SwizzleCaption<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -441,7 +460,7 @@ impl fmt::Display for SwizzleCaption<'_> {
 
 impl fmt::Display for PrintSvgSwizzle<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (func, c) = (Func::Composed(self.layout), self.cells);
+        let (func, c) = (func(&self.layout), self.cells);
         let frame = Frame::new(c.rows, c.cols, self.label_chars, 24, text_len(&self.caption()));
         frame.header(f, &self.caption())?;
         for m in 0..c.rows {

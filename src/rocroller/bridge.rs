@@ -5,6 +5,7 @@ use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, MAX_ELEMEN
 use crate::algebra::leaves::Leaves;
 use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
+use crate::layout::{AnyLayout, DynAnyLayout};
 use core::fmt;
 
 /// The tags a layout became in a graph: its 1-D index, each integer's coordinate (CuTe's order,
@@ -40,7 +41,29 @@ impl<const N: usize> CoordinateGraph<N> {
     /// assert_eq!(t.forward(&[f.offset]).unwrap(), [l.offset(13)]);
     /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2,3):(3,1,8)");
     /// ```
-    pub fn add_layout(&mut self, layout: &DynLayout) -> Result<LayoutFragment, GraphError> {
+    ///
+    /// `layout` is any plain [`AnyLayout`] (typed, a static algebra result, runtime-structured);
+    /// a swizzled or composed one is refused ([`GraphError::NotALayout`]): the fragment is a
+    /// `Tile` and a `Join`, and the graph has no edge for a swizzle's exclusive or.
+    ///
+    /// ```
+    /// use const_layout::rocroller::CoordinateGraph;
+    /// let mut g = CoordinateGraph::new();
+    /// let f = g.add_layout(&const_layout::layout!((4,2):(2,1))).unwrap();
+    /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2):(2,1)");
+    /// assert!(g.add_layout(&const_layout::layout!(composition(Sw<1,0,1>, (2,2):(1,2)))).is_err());
+    /// ```
+    pub fn add_layout<L: AnyLayout>(&mut self, layout: &L) -> Result<LayoutFragment, GraphError> {
+        let layout = match layout.to_dyn()? {
+            DynAnyLayout::Layout(l) => l,
+            DynAnyLayout::Composed(_) => {
+                return Err(GraphError::NotALayout {
+                    transform: "swizzle",
+                    why: "a coordinate-graph fragment is a Tile and a Join; a swizzled or composed layout has no such edges",
+                });
+            }
+        };
+        let layout = &layout;
         let leaves = Leaves::of(layout);
         let n = leaves.len();
         if n > super::MAX_ENDS {

@@ -9,10 +9,10 @@
 //! strides vectorize too (CuTe's follows static strides only, so a static layout gets at least
 //! CuTe's vector). The plan of two static layouts is a compile-time constant.
 
-use super::{Tensor, TensorError, TensorMut, extent, is_static};
+use super::{Tensor, TensorError, TensorMut, extent, is_static, position};
 use crate::int::Int;
 use crate::int_tuple::{IntTuple, Profile};
-use crate::layout::{FlatPairs, Layout, LayoutShape};
+use crate::layout::{AnyLayout, FlatPairs, Layout, LayoutShape};
 use core::marker::PhantomData;
 
 /// The most modes a copy plan holds after refinement; more falls back to index-by-index copying.
@@ -254,6 +254,46 @@ where
         }
     } else {
         run(plan, src.data, src.base, dst.data, dst.base);
+    }
+    Ok(())
+}
+
+/// CuTe's `copy(src, dst)` for tensors over any layouts ([`AnyLayout`]: swizzled, composed,
+/// static algebra results, runtime-structured): `dst(i) = src(i)` for every index `i`, in index
+/// order, one element at a time. The sizes must be equal ([`TensorError::ShapeMismatch`]);
+/// where both layouts are typed [`Layout`]s, [`copy`] also checks the shapes and copies in runs.
+///
+/// ```
+/// use const_layout::tensor::{copy_any, make_tensor, make_tensor_mut};
+/// use const_layout::{layout, LayoutLeft, C, make_static_layout};
+/// let src: Vec<i32> = (0..8).collect();
+/// let mut dst = vec![0; 8];
+/// let a = make_tensor(&src, make_static_layout((C::<4>, C::<2>), LayoutLeft)).unwrap();
+/// // Sw<1,1,1> flips bit 1 where bit 2 is set: offsets 4, 5 go to 6, 7 and back.
+/// let mut b = make_tensor_mut(&mut dst, layout!(composition(Sw<1,1,1>, (4,2):(1,4)))).unwrap();
+/// copy_any(&a, &mut b).unwrap();
+/// assert_eq!(dst, [0, 1, 2, 3, 6, 7, 4, 5]);
+/// ```
+#[inline]
+pub fn copy_any<T: Copy, A: AnyLayout, B: AnyLayout>(
+    src: &Tensor<'_, T, A>,
+    dst: &mut TensorMut<'_, T, B>,
+) -> Result<(), TensorError> {
+    let (ls, ld) = (src.layout, dst.layout);
+    let (ns, nd) = (ls.size(), ld.size());
+    if ns != nd {
+        return Err(TensorError::ShapeMismatch { src: ns, dst: nd });
+    }
+    let (slen, dlen) = (src.data.len(), dst.data.len());
+    for (s, d) in ls.offsets().zip(ld.offsets()) {
+        let (sp, sl) = position(&ls, src.base, slen, s);
+        let (dp, dl) = position(&ld, dst.base, dlen, d);
+        // Every offset was checked against its slice when the view was made.
+        if let (Some(x), Some(y)) = (src.data.get(..sl).and_then(|v| v.get(sp)), dst.data.get_mut(..dl))
+            && let Some(y) = y.get_mut(dp)
+        {
+            *y = *x;
+        }
     }
     Ok(())
 }

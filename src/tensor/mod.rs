@@ -35,8 +35,17 @@
 //! - **Negative strides** are accepted: the layout's offsets `min..=max` are shifted so that the
 //!   smallest lands on element 0 of the slice, as CuTe's `make_tensor(ptr - min, layout)` would
 //!   place them (`4:-1` over `[a, b, c, d]` reads `d, c, b, a`).
-//! - Only typed [`Layout`]s are tensor layouts here; the tiling functions take layouts whose modes
-//!   are integers (the same scope as [`crate::layout::tiling`], which they reuse).
+//! - **Any layout.** A tensor's layout is any [`AnyLayout`]: a typed [`Layout`], a static result
+//!   of the generic algebra ([`Computed`](crate::layout::computed::Computed)), a swizzled layout
+//!   (`Sw<3,3,3> o (8,64):(64,1)` for shared memory), a [`DynLayout`](crate::dyn_layout::DynLayout)
+//!   or a [`ComposedLayout`](crate::swizzle::ComposedLayout). Element access, iteration, `fill`
+//!   and [`copy_any`] take any; a static one keeps its bounds checks folded (its offset range is
+//!   a constant). The narrowing functions ([`slice()`], [`local_tile`], [`zipped_divide`],
+//!   [`local_partition`]) and the planned [`copy`] take typed [`Layout`]s whose modes are integers
+//!   (the same scope as [`crate::layout::tiling`], which they reuse). For the other kinds,
+//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)`: tile or partition the
+//!   layout with [`crate::layout::computed`] (a static part and an offset) and view the tensor
+//!   through the part, checked to stay inside the view.
 //!
 //! # A tiled transpose
 //!
@@ -125,7 +134,7 @@ mod partition;
 mod slice;
 mod tile;
 
-pub use self::copy::{copy, copy_vector};
+pub use self::copy::{copy, copy_any, copy_vector};
 pub use self::error::TensorError;
 #[cfg(feature = "alloc")]
 pub use self::partition::{Partition, Partitions};
@@ -135,12 +144,12 @@ pub use crate::layout::computed::Keep;
 
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::{Crd2Idx, InShape, Layout, LayoutShape, Offsets};
+use crate::layout::{AnyLayout, AnyOffsets, Layout, LayoutCoord, LayoutShape};
 use core::fmt;
 use core::ops::{Index, IndexMut};
 
-/// CuTe's `Tensor` over borrowed, read-only elements: a slice and a layout `L` (a typed
-/// [`Layout`]). Made by [`make_tensor`]; `Copy`, like the borrow it holds.
+/// CuTe's `Tensor` over borrowed, read-only elements: a slice and a layout `L` (any
+/// [`AnyLayout`]). Made by [`make_tensor`]; `Copy`, like the borrow it holds.
 ///
 /// Element `crd` is the slice's element at the layout's offset of `crd` (shifted for negative
 /// strides, see the [module](self)). Every offset was checked against the slice when the tensor
@@ -214,22 +223,27 @@ const fn is_static<S: IntTuple, D: IntTuple>() -> bool {
 /// for a static layout `data` cut to its constant length, so that the optimizer can prove the
 /// position in range from the coordinate's range and drop the bounds check.
 #[inline(always)]
-fn position<S: IntTuple + LayoutShape<D>, D: IntTuple>(
-    layout: &Layout<S, D>,
-    base: usize,
-    len: usize,
-    off: isize,
-) -> (usize, usize) {
-    if is_static::<S, D>() {
-        let (neg, span) = extent(layout);
-        (neg.wrapping_add(off as usize), span + 1)
-    } else {
-        (base.wrapping_add(off as usize), len)
+fn position<L: AnyLayout>(layout: &L, base: usize, len: usize, off: isize) -> (usize, usize) {
+    if L::IS_STATIC
+        && let Ok((lo, hi)) = layout.offset_range()
+    {
+        return ((lo.wrapping_neg() as usize).wrapping_add(off as usize), hi.wrapping_sub(lo) as usize + 1);
     }
+    (base.wrapping_add(off as usize), len)
+}
+
+/// The shift (`-min offset`) and span (`max - min`) of any layout's offsets: what a view over it
+/// holds. `Err` for a layout whose values are not offsets (basis strides).
+#[inline(always)]
+fn any_extent<L: AnyLayout>(layout: &L) -> Result<(usize, usize), TensorError> {
+    let (lo, hi) = layout.offset_range()?;
+    // `hi - lo` of a checked layout fits `usize` even where it overflows `isize`.
+    Ok((lo.wrapping_neg() as usize, (hi as usize).wrapping_sub(lo as usize)))
 }
 
 /// CuTe's `make_tensor(ptr, layout)` for a slice: the read-only tensor, after checking once that
 /// the layout's offsets fit in `data` (its `cosize` elements, from the first). Never panics.
+/// `layout` is any [`AnyLayout`]; one whose values are not offsets (basis strides) is an error.
 ///
 /// A layout with negative strides is shifted so that its smallest offset is `data[0]` (see the
 /// [module](self)). Elements beyond the cosize are not part of the view.
@@ -244,17 +258,13 @@ fn position<S: IntTuple + LayoutShape<D>, D: IntTuple>(
 /// assert_eq!(rev.iter().copied().collect::<Vec<_>>(), [3, 2, 1, 0]);
 /// let long = make_layout((3usize, 3usize), LayoutLeft).unwrap();
 /// assert_eq!(make_tensor(&data, long).unwrap_err(), TensorError::SliceTooShort { cosize: 9, len: 8 });
+/// // A swizzled layout: Sw<1,0,1> exchanges offsets 2 and 3.
+/// let sw = make_tensor(&data, const_layout::layout!(composition(Sw<1,0,1>, (2,2):(1,2)))).unwrap();
+/// assert_eq!(sw.iter().copied().collect::<Vec<_>>(), [0, 1, 3, 2]);
 /// ```
 #[inline]
-pub fn make_tensor<T, S, D>(
-    data: &[T],
-    layout: Layout<S, D>,
-) -> Result<Tensor<'_, T, Layout<S, D>>, TensorError>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-{
-    let (base, span) = extent(&layout);
+pub fn make_tensor<T, L: AnyLayout>(data: &[T], layout: L) -> Result<Tensor<'_, T, L>, TensorError> {
+    let (base, span) = any_extent(&layout)?;
     match data.get(..=span) {
         Some(data) => Ok(Tensor { data, base, layout }),
         None => Err(TensorError::SliceTooShort { cosize: span + 1, len: data.len() }),
@@ -272,15 +282,11 @@ where
 /// assert_eq!(data, [0, 2, 4, 1, 3, 5]);
 /// ```
 #[inline]
-pub fn make_tensor_mut<T, S, D>(
+pub fn make_tensor_mut<T, L: AnyLayout>(
     data: &mut [T],
-    layout: Layout<S, D>,
-) -> Result<TensorMut<'_, T, Layout<S, D>>, TensorError>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-{
-    let (base, span) = extent(&layout);
+    layout: L,
+) -> Result<TensorMut<'_, T, L>, TensorError> {
+    let (base, span) = any_extent(&layout)?;
     let len = data.len();
     match data.get_mut(..=span) {
         Some(data) => Ok(TensorMut { data, base, layout }),
@@ -290,13 +296,13 @@ where
 
 /// The range of `data` (of a view with shift `base`) that a sub-view with layout `layout` at offset
 /// `offset` reaches, and the sub-view's shift.
-fn sub_range<S: IntTuple + LayoutShape<D>, D: IntTuple>(
+fn sub_range<L: AnyLayout>(
     base: usize,
     len: usize,
-    layout: &Layout<S, D>,
+    layout: &L,
     offset: isize,
 ) -> Result<(core::ops::RangeInclusive<usize>, usize), TensorError> {
-    let (neg, span) = extent(layout);
+    let (neg, span) = any_extent(layout)?;
     // Sub-views come from the tensor's own layout, so they are inside; checked all the same, so
     // that no path can index outside the slice.
     let start = (base as isize).checked_add(offset).and_then(|s| s.checked_sub(neg as isize));
@@ -415,7 +421,7 @@ mut_view! {
     ['a, 'b] &'b mut TensorMut<'a, T, Layout<S, D>> => 'b;
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D>> {
+impl<'a, T, L: AnyLayout> Tensor<'a, T, L> {
     /// The layout (CuTe's `tensor.layout()`).
     ///
     /// ```
@@ -425,25 +431,12 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     /// assert_eq!(t.layout().to_string(), "(_2,_2):(_2,_1)");
     /// ```
     #[inline(always)]
-    pub fn layout(&self) -> Layout<S, D> {
+    pub fn layout(&self) -> L {
         self.layout
     }
 
-    /// CuTe's `size(tensor)`: the number of coordinates (static for a static shape).
-    ///
-    /// ```
-    /// use const_layout::tensor::make_tensor;
-    /// use const_layout::{C, make_static_layout};
-    /// let t = make_tensor(&[1, 2, 3, 4], make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
-    /// assert_eq!(t.size(), 4usize);
-    /// ```
-    #[inline(always)]
-    pub fn size(&self) -> S::Size {
-        self.layout.size()
-    }
-
-    /// The element at `crd` (an integer index, a flat or a hierarchical coordinate), or `None` if
-    /// the coordinate is outside the shape.
+    /// The element at `crd` (an integer index, a flat or a hierarchical coordinate: what the
+    /// layout takes, see [`LayoutCoord`]), or `None` if the coordinate is outside the shape.
     ///
     /// ```
     /// use const_layout::tensor::make_tensor;
@@ -456,7 +449,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     /// assert_eq!(t.get(8usize), None);
     /// ```
     #[inline(always)]
-    pub fn get<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd) -> Option<&'a T> {
+    pub fn get<Crd: LayoutCoord<L>>(&self, crd: Crd) -> Option<&'a T> {
         let off = self.layout.checked_crd2idx(crd).ok()?;
         let (pos, len) = position(&self.layout, self.base, self.data.len(), off);
         self.data.get(..len)?.get(pos)
@@ -470,8 +463,54 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     /// let t = make_tensor(&[1, 2, 3, 4], make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
     /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 3, 2, 4]);
     /// ```
-    pub fn iter(&self) -> Iter<'a, T, S, D> {
-        Iter { data: self.data, base: self.base, offsets: self.layout.iter() }
+    pub fn iter(&self) -> Iter<'a, T, L> {
+        Iter { data: self.data, base: self.base, offsets: self.layout.offsets() }
+    }
+
+    /// CuTe's `make_tensor(tensor.data() + offset, layout)`: a view of the same elements with
+    /// another layout (any [`AnyLayout`]) whose offset 0 is this view's offset `offset`; `Err`
+    /// if it reaches an element outside this view's. With the generic path's
+    /// [`local_tile`](crate::layout::computed::local_tile) and
+    /// [`local_partition`](crate::layout::computed::local_partition), which return a static
+    /// layout and an offset, this is how a tensor over a static layout is tiled.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::local_tile;
+    /// use const_layout::tensor::make_tensor;
+    /// use const_layout::{C, layout_type};
+    /// let data: Vec<i32> = (0..48).collect();
+    /// let gmem = <layout_type!((8,6):(1,8))>::default();
+    /// let t = make_tensor(&data, gmem).unwrap();
+    /// let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (1usize, 1usize));
+    /// let tile = t.view(tile, offset).unwrap();
+    /// assert_eq!(tile[(0usize, 0usize)], 28);
+    /// assert_eq!(tile[(3usize, 2usize)], 28 + 3 + 16);
+    /// assert!(t.view(tile.layout(), 40).is_err()); // reaches past element 47
+    /// ```
+    #[inline]
+    pub fn view<L2: AnyLayout>(&self, layout: L2, offset: isize) -> Result<Tensor<'a, T, L2>, TensorError> {
+        let data: &'a [T] = self.data;
+        let (range, base) = sub_range(self.base, data.len(), &layout, offset)?;
+        match data.get(range) {
+            Some(data) => Ok(Tensor { data, base, layout }),
+            None => Err(TensorError::SliceTooShort { cosize: 0, len: data.len() }),
+        }
+    }
+}
+
+impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D>> {
+    /// CuTe's `size(tensor)`: the number of coordinates (static for a static shape; for the other
+    /// layout kinds, `tensor.layout().size()`).
+    ///
+    /// ```
+    /// use const_layout::tensor::make_tensor;
+    /// use const_layout::{C, make_static_layout};
+    /// let t = make_tensor(&[1, 2, 3, 4], make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
+    /// assert_eq!(t.size(), 4usize);
+    /// ```
+    #[inline(always)]
+    pub fn size(&self) -> S::Size {
+        self.layout.size()
     }
 
     /// CuTe's `tensor(_, j)` (any mix of [`Keep`] and coordinates): see [`slice()`].
@@ -495,7 +534,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     }
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S, D>> {
+impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
     /// The layout (CuTe's `tensor.layout()`).
     ///
     /// ```
@@ -506,22 +545,8 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(t.layout().to_string(), "(_2,_2):(_2,_1)");
     /// ```
     #[inline(always)]
-    pub fn layout(&self) -> Layout<S, D> {
+    pub fn layout(&self) -> L {
         self.layout
-    }
-
-    /// CuTe's `size(tensor)`.
-    ///
-    /// ```
-    /// use const_layout::tensor::make_tensor_mut;
-    /// use const_layout::{C, make_static_layout};
-    /// let mut data = [0; 4];
-    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
-    /// assert_eq!(t.size(), 4usize);
-    /// ```
-    #[inline(always)]
-    pub fn size(&self) -> S::Size {
-        self.layout.size()
     }
 
     /// A read-only view of the same elements, borrowing this one.
@@ -534,7 +559,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(t.as_tensor().iter().sum::<i32>(), 10);
     /// ```
     #[inline(always)]
-    pub fn as_tensor(&self) -> Tensor<'_, T, Layout<S, D>> {
+    pub fn as_tensor(&self) -> Tensor<'_, T, L> {
         Tensor { data: self.data, base: self.base, layout: self.layout }
     }
 
@@ -550,8 +575,34 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(data, [1, 0, 5, 5]);
     /// ```
     #[inline(always)]
-    pub fn reborrow(&mut self) -> TensorMut<'_, T, Layout<S, D>> {
+    pub fn reborrow(&mut self) -> TensorMut<'_, T, L> {
         TensorMut { data: self.data, base: self.base, layout: self.layout }
+    }
+
+    /// [`Tensor::view`], mutably, consuming this view (use [`TensorMut::reborrow`] to keep it).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::local_partition;
+    /// use const_layout::tensor::make_tensor_mut;
+    /// use const_layout::layout_type;
+    /// let mut data = [0; 48];
+    /// let smem = <layout_type!((8,6):(1,8))>::default();
+    /// let mut t = make_tensor_mut(&mut data, smem).unwrap();
+    /// let threads = <layout_type!((4,3):(3,1))>::default();
+    /// let (mine, offset) = local_partition(smem, threads, 5);
+    /// t.reborrow().view(mine, offset).unwrap().fill(1);
+    /// assert_eq!(data.iter().filter(|&&x| x == 1).count(), 4);
+    /// assert_eq!(data[17], 1);
+    /// ```
+    #[inline]
+    pub fn view<L2: AnyLayout>(self, layout: L2, offset: isize) -> Result<TensorMut<'a, T, L2>, TensorError> {
+        let data: &'a mut [T] = self.data;
+        let len = data.len();
+        let (range, base) = sub_range(self.base, len, &layout, offset)?;
+        match data.get_mut(range) {
+            Some(data) => Ok(TensorMut { data, base, layout }),
+            None => Err(TensorError::SliceTooShort { cosize: 0, len }),
+        }
     }
 
     /// The element at `crd`, or `None` outside the shape; see [`Tensor::get`].
@@ -564,7 +615,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(t.get((0usize, 1usize)), Some(&2));
     /// ```
     #[inline(always)]
-    pub fn get<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd) -> Option<&T> {
+    pub fn get<Crd: LayoutCoord<L>>(&self, crd: Crd) -> Option<&T> {
         self.as_tensor().get(crd)
     }
 
@@ -580,7 +631,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(data, [1, 2, 9, 4]);
     /// ```
     #[inline(always)]
-    pub fn get_mut<Crd: Crd2Idx<S, D> + InShape<S>>(&mut self, crd: Crd) -> Option<&mut T> {
+    pub fn get_mut<Crd: LayoutCoord<L>>(&mut self, crd: Crd) -> Option<&mut T> {
         let off = self.layout.checked_crd2idx(crd).ok()?;
         let (pos, len) = position(&self.layout, self.base, self.data.len(), off);
         self.data.get_mut(..len)?.get_mut(pos)
@@ -595,8 +646,8 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// let t = make_tensor_mut(&mut data, make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
     /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 3, 2, 4]);
     /// ```
-    pub fn iter(&self) -> Iter<'_, T, S, D> {
-        Iter { data: self.data, base: self.base, offsets: self.layout.iter() }
+    pub fn iter(&self) -> Iter<'_, T, L> {
+        Iter { data: self.data, base: self.base, offsets: self.layout.offsets() }
     }
 
     /// Call `f(index, element)` for every index in order (CuTe's loop `for i < size(t): t(i) = ..`).
@@ -613,7 +664,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     #[inline]
     pub fn for_each_mut(&mut self, mut f: impl FnMut(usize, &mut T)) {
         let (base, len) = (self.base, self.data.len());
-        for (i, off) in self.layout.iter().enumerate() {
+        for (i, off) in self.layout.offsets().enumerate() {
             let (pos, len) = position(&self.layout, base, len, off);
             // Every offset of the layout was checked against the slice when the view was made.
             if let Some(x) = self.data.get_mut(..len).and_then(|d| d.get_mut(pos)) {
@@ -636,6 +687,22 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
         T: Clone,
     {
         self.for_each_mut(|_, x| *x = value.clone());
+    }
+}
+
+impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S, D>> {
+    /// CuTe's `size(tensor)` (for the other layout kinds, `tensor.layout().size()`).
+    ///
+    /// ```
+    /// use const_layout::tensor::make_tensor_mut;
+    /// use const_layout::{C, make_static_layout};
+    /// let mut data = [0; 4];
+    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<2>, C::<2>), (C::<2>, C::<1>))).unwrap();
+    /// assert_eq!(t.size(), 4usize);
+    /// ```
+    #[inline(always)]
+    pub fn size(&self) -> S::Size {
+        self.layout.size()
     }
 
     /// CuTe's `tensor(_, j)`, consuming this view: see [`slice()`]. Use [`TensorMut::reborrow`] (or
@@ -672,13 +739,13 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
 /// assert_eq!(it.len(), 3);
 /// assert_eq!(it.next_back(), Some(&3));
 /// ```
-pub struct Iter<'a, T, S, D> {
+pub struct Iter<'a, T, L> {
     data: &'a [T],
     base: usize,
-    offsets: Offsets<S, D>,
+    offsets: AnyOffsets<L>,
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Iterator for Iter<'a, T, S, D> {
+impl<'a, T, L: AnyLayout> Iterator for Iter<'a, T, L> {
     type Item = &'a T;
     #[inline]
     fn next(&mut self) -> Option<&'a T> {
@@ -690,21 +757,16 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Iterator for Iter<'a, T, 
     }
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> DoubleEndedIterator for Iter<'a, T, S, D> {
+impl<'a, T, L: AnyLayout> DoubleEndedIterator for Iter<'a, T, L> {
     #[inline]
     fn next_back(&mut self) -> Option<&'a T> {
         self.offsets.next_back().and_then(|off| self.data.get(self.base.wrapping_add(off as usize)))
     }
 }
 
-impl<T, S: IntTuple + LayoutShape<D>, D: IntTuple> ExactSizeIterator for Iter<'_, T, S, D> {}
+impl<T, L: AnyLayout> ExactSizeIterator for Iter<'_, T, L> {}
 
-impl<T, S, D, Crd> Index<Crd> for Tensor<'_, T, Layout<S, D>>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-    Crd: Crd2Idx<S, D> + InShape<S>,
-{
+impl<T, L: AnyLayout, Crd: LayoutCoord<L>> Index<Crd> for Tensor<'_, T, L> {
     type Output = T;
     /// CuTe's `tensor(crd)`; panics if `crd` is outside the shape (as slice indexing does). Use
     /// [`Tensor::get`] for an `Option`.
@@ -717,12 +779,7 @@ where
     }
 }
 
-impl<T, S, D, Crd> Index<Crd> for TensorMut<'_, T, Layout<S, D>>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-    Crd: Crd2Idx<S, D> + InShape<S>,
-{
+impl<T, L: AnyLayout, Crd: LayoutCoord<L>> Index<Crd> for TensorMut<'_, T, L> {
     type Output = T;
     /// CuTe's `tensor(crd)`; panics outside the shape.
     #[inline(always)]
@@ -734,12 +791,7 @@ where
     }
 }
 
-impl<T, S, D, Crd> IndexMut<Crd> for TensorMut<'_, T, Layout<S, D>>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-    Crd: Crd2Idx<S, D> + InShape<S>,
-{
+impl<T, L: AnyLayout, Crd: LayoutCoord<L>> IndexMut<Crd> for TensorMut<'_, T, L> {
     /// CuTe's `tensor(crd) = x`; panics outside the shape.
     #[inline(always)]
     fn index_mut(&mut self, crd: Crd) -> &mut T {
@@ -754,11 +806,11 @@ where
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn out_of_shape<S: IntTuple, D: IntTuple>(layout: &Layout<S, D>) -> ! {
+fn out_of_shape<L: fmt::Display>(layout: &L) -> ! {
     panic!("tensor coordinate outside the shape of the layout {layout}")
 }
 
-impl<T: fmt::Debug, S: IntTuple + LayoutShape<D>, D: IntTuple> fmt::Debug for Tensor<'_, T, Layout<S, D>> {
+impl<T: fmt::Debug, L: AnyLayout> fmt::Debug for Tensor<'_, T, L> {
     /// The layout and the elements in index order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Tensor({}, ", self.layout)?;
@@ -767,7 +819,7 @@ impl<T: fmt::Debug, S: IntTuple + LayoutShape<D>, D: IntTuple> fmt::Debug for Te
     }
 }
 
-impl<T: fmt::Debug, S: IntTuple + LayoutShape<D>, D: IntTuple> fmt::Debug for TensorMut<'_, T, Layout<S, D>> {
+impl<T: fmt::Debug, L: AnyLayout> fmt::Debug for TensorMut<'_, T, L> {
     /// The layout and the elements in index order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TensorMut({}, ", self.layout)?;
