@@ -138,7 +138,7 @@ pub use self::copy::{copy, copy_any, copy_vector};
 pub use self::error::TensorError;
 #[cfg(feature = "alloc")]
 pub use self::partition::{Partition, Partitions};
-pub use self::slice::Slicer;
+pub use self::slice::SliceCoord;
 pub use self::tile::{PartitionBy, local_partition, local_tile, slice, zipped_divide};
 pub use crate::layout::computed::Keep;
 
@@ -527,7 +527,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     #[allow(clippy::type_complexity)]
     pub fn slice<Crd>(&self, crd: Crd) -> Result<Tensor<'a, T, Layout<Crd::Shape, Crd::Stride>>, TensorError>
     where
-        Crd: Slicer<S, D>,
+        Crd: SliceCoord<S, D>,
         Crd::Shape: LayoutShape<Crd::Stride>,
     {
         slice(*self, crd)
@@ -723,7 +723,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
         crd: Crd,
     ) -> Result<TensorMut<'a, T, Layout<Crd::Shape, Crd::Stride>>, TensorError>
     where
-        Crd: Slicer<S, D>,
+        Crd: SliceCoord<S, D>,
         Crd::Shape: LayoutShape<Crd::Stride>,
     {
         slice(self, crd)

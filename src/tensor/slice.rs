@@ -16,7 +16,7 @@ use crate::layout::{Crd2Idx, InShape};
 /// offset of the fixed coordinates. A bare [`Keep`] keeps the whole layout as a one-mode tuple.
 ///
 /// ```
-/// use const_layout::tensor::{Keep, Slicer};
+/// use const_layout::tensor::{Keep, SliceCoord};
 /// use const_layout::C;
 /// let (s, d) = ((C::<4>, (C::<2>, 3usize)), (C::<1>, (C::<4>, 8isize)));
 /// let (shape, stride, offset) = (Keep, (Keep, 2usize)).slice(&s, &d, &mut 0).unwrap();
@@ -28,7 +28,7 @@ use crate::layout::{Crd2Idx, InShape};
     label = "expected `Keep` (CuTe's `_`) and integers, in tuples shaped like the layout",
     note = "write `(Keep, j)` for CuTe's `(_, j)`; a tuple must have one element per mode"
 )]
-pub trait Slicer<S: IntTuple, D: IntTuple>: Copy {
+pub trait SliceCoord<S: IntTuple, D: IntTuple>: Copy {
     /// The kept modes' shape, as a tuple.
     type Shape: Tuple;
     /// The kept modes' stride.
@@ -44,7 +44,7 @@ pub trait Slicer<S: IntTuple, D: IntTuple>: Copy {
     ) -> Result<(Self::Shape, Self::Stride, isize), LayoutError>;
 }
 
-impl<S: IntTuple, D: IntTuple> Slicer<S, D> for Keep {
+impl<S: IntTuple, D: IntTuple> SliceCoord<S, D> for Keep {
     type Shape = (S,);
     type Stride = (D,);
     #[inline(always)]
@@ -54,7 +54,7 @@ impl<S: IntTuple, D: IntTuple> Slicer<S, D> for Keep {
     }
 }
 
-impl<I, S, D> Slicer<S, D> for I
+impl<I, S, D> SliceCoord<S, D> for I
 where
     I: Int + Crd2Idx<S, D> + InShape<S>,
     S: IntTuple,
@@ -69,7 +69,7 @@ where
     }
 }
 
-impl Slicer<(), ()> for () {
+impl SliceCoord<(), ()> for () {
     type Shape = ();
     type Stride = ();
     #[inline(always)]
@@ -82,15 +82,15 @@ impl Slicer<(), ()> for () {
 // (head and tail, as `Concat` is built; slicing coordinates have few modes).
 macro_rules! impl_slicer {
     ([$i0:tt $A0:ident $B0:ident $C0:ident] $([$i:tt $A:ident $B:ident $C:ident])*) => {
-        impl<$A0: IntTuple, $B0: IntTuple, $C0: Slicer<$A0, $B0>, $($A: IntTuple, $B: IntTuple, $C: Copy,)*>
-            Slicer<($A0, $($A,)*), ($B0, $($B,)*)> for ($C0, $($C,)*)
+        impl<$A0: IntTuple, $B0: IntTuple, $C0: SliceCoord<$A0, $B0>, $($A: IntTuple, $B: IntTuple, $C: Copy,)*>
+            SliceCoord<($A0, $($A,)*), ($B0, $($B,)*)> for ($C0, $($C,)*)
         where
-            ($($C,)*): Slicer<($($A,)*), ($($B,)*)>,
-            $C0::Shape: Concat<<($($C,)*) as Slicer<($($A,)*), ($($B,)*)>>::Shape>,
-            $C0::Stride: Concat<<($($C,)*) as Slicer<($($A,)*), ($($B,)*)>>::Stride>,
+            ($($C,)*): SliceCoord<($($A,)*), ($($B,)*)>,
+            $C0::Shape: Concat<<($($C,)*) as SliceCoord<($($A,)*), ($($B,)*)>>::Shape>,
+            $C0::Stride: Concat<<($($C,)*) as SliceCoord<($($A,)*), ($($B,)*)>>::Stride>,
         {
-            type Shape = <$C0::Shape as Concat<<($($C,)*) as Slicer<($($A,)*), ($($B,)*)>>::Shape>>::Output;
-            type Stride = <$C0::Stride as Concat<<($($C,)*) as Slicer<($($A,)*), ($($B,)*)>>::Stride>>::Output;
+            type Shape = <$C0::Shape as Concat<<($($C,)*) as SliceCoord<($($A,)*), ($($B,)*)>>::Shape>>::Output;
+            type Stride = <$C0::Stride as Concat<<($($C,)*) as SliceCoord<($($A,)*), ($($B,)*)>>::Stride>>::Output;
             #[inline(always)]
             #[allow(non_snake_case, unused_variables)]
             fn slice(

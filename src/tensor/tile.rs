@@ -1,8 +1,8 @@
 //! CuTe's tensor functions that narrow a view: `slice`, `local_tile`, `zipped_divide`,
 //! `local_partition`. Each computes the sub-layout with the typed layout functions
-//! ([`crate::layout::tiling`], [`Slicer`]) and re-slices the view to the elements it reaches.
+//! ([`crate::layout::tiling`], [`SliceCoord`]) and re-slices the view to the elements it reaches.
 
-use super::{Slicer, TensorError, TensorView};
+use super::{SliceCoord, TensorError, TensorView};
 use crate::MAX_RANK;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
@@ -29,7 +29,7 @@ use crate::layout::{Crd2Idx, Layout, LayoutMode, LayoutShape};
 pub fn slice<V, Crd>(tensor: V, crd: Crd) -> Result<V::View<Crd::Shape, Crd::Stride>, TensorError>
 where
     V: TensorView,
-    Crd: Slicer<V::Shape, V::Stride>,
+    Crd: SliceCoord<V::Shape, V::Stride>,
     Crd::Shape: LayoutShape<Crd::Stride>,
 {
     let layout = tensor.layout();
