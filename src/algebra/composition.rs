@@ -431,21 +431,27 @@ impl<'a> Composer<'a> {
         Ok(out)
     }
 
-    /// The part a right stride reads, and the stride as a plain integer.
-    const fn part_of(&self, r: DynInt) -> R<(Part, DynInt)> {
+    /// The part a basis stride reads (`None` when the whole prepared left layout is read), and
+    /// the stride as a plain integer. The whole part is not returned: it is read in place, as a
+    /// `Part` is kilobytes.
+    const fn part_of(&self, r: DynInt) -> R<(Option<Part>, DynInt)> {
         match self.whole {
-            Some(p) if !self.by_basis => Ok((p, r)),
-            _ => Ok((tri!(Part::at_basis(self.lhs, r.basis)), DynInt::new(r.value, r.is_static))),
+            Some(_) if !self.by_basis => Ok((None, r)),
+            _ => Ok((Some(tri!(Part::at_basis(self.lhs, r.basis))), DynInt::new(r.value, r.is_static))),
         }
     }
 
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            let (part, r) = tri!(self.part_of(r));
+            let (own, r) = tri!(self.part_of(r));
+            let part = match (&own, &self.whole) {
+                (Some(p), _) | (None, Some(p)) => p,
+                (None, None) => return Err(LayoutError::TooLarge),
+            };
             // Compared as flat mode lists; only the one returned becomes a layout.
-            let exact = tri!(compose_exact(&part, &mut self.budget, n.value, r.value));
-            return match compose_cute(&part, n, r) {
+            let exact = tri!(compose_exact(part, &mut self.budget, n.value, r.value));
+            return match compose_cute(part, n, r) {
                 Ok(c) if c.same_function(&exact) => c.layout(),
                 _ => exact.layout(),
             };
@@ -463,8 +469,12 @@ impl<'a> Composer<'a> {
     /// `rhs`'s structure with each integral mode replaced by CuTe's `composition_impl` of it.
     const fn map_leaves(&self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            let (part, r) = tri!(self.part_of(r));
-            return tri!(compose_cute(&part, n, r)).layout();
+            let (own, r) = tri!(self.part_of(r));
+            let part = match (&own, &self.whole) {
+                (Some(p), _) | (None, Some(p)) => p,
+                (None, None) => return Err(LayoutError::TooLarge),
+            };
+            return tri!(compose_cute(part, n, r)).layout();
         }
         let mut out = tri!(super::ModeBuilder::new());
         let mut i = 0;

@@ -15,7 +15,8 @@ pub(crate) struct Leaves {
 
 impl Leaves {
     pub(crate) const fn new() -> Self {
-        Leaves { n: 0, s: [DynInt::fixed(0); MAX_NODES], d: [DynInt::fixed(0); MAX_NODES] }
+        // All-zero bytes (a runtime 0): one `memset`, where a static 0 takes a store per mode.
+        Leaves { n: 0, s: [DynInt::runtime(0); MAX_NODES], d: [DynInt::runtime(0); MAX_NODES] }
     }
 
     /// The flattened modes of a layout.
@@ -96,7 +97,7 @@ impl Leaves {
         if unwrap && self.n == 1 {
             return super::scalar(self.s[0], self.d[0]);
         }
-        DynLayout::new(tri!(flat_tuple(&self.s, self.n)), tri!(flat_tuple(&self.d, self.n)))
+        DynLayout::flat(&self.s, &self.d, self.n)
     }
 
     /// The same function with modes merged by value (ignoring static-ness) wherever
