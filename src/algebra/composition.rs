@@ -44,9 +44,12 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,4),1):((52,93),0)");
 /// ```
 pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    let composer = Composer::new(lhs, rhs.has_basis());
-    let composed =
-        if rhs.has_basis() { composer.compose(rhs) } else { tri!(composer.prepared()).compose(rhs) };
+    // Prepared and composed in place: a `Composer` is kilobytes, not to be moved step by step.
+    let mut composer = Composer::new(lhs, rhs.has_basis());
+    if !rhs.has_basis() {
+        tri!(composer.prepare());
+    }
+    let composed = composer.compose(rhs);
     match composed {
         Err(e @ LayoutError::Inadmissible { .. }) => checked_by_value(lhs, rhs, e),
         r => r,
@@ -70,9 +73,9 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
     }
     let a = Leaves::of(lhs);
     let Ok(b) = Right::of(lhs, rhs) else { return Err(err) };
-    let composer = Composer::new(lhs, rhs.has_basis());
-    let composer = if rhs.has_basis() { Ok(composer) } else { composer.prepared() };
-    if let Ok(composer) = composer
+    let mut composer = Composer::new(lhs, rhs.has_basis());
+    let ready = rhs.has_basis() || composer.prepare().is_ok();
+    if ready
         && let Ok(cute) = composer.map_leaves(rhs)
         && agrees(&cute, &a, &b, size)
     {
@@ -413,13 +416,13 @@ impl<'a> Composer<'a> {
         }
     }
 
-    /// With the whole left layout prepared (integer right strides).
-    const fn prepared(mut self) -> R<Self> {
+    /// Prepare the whole left layout (integer right strides).
+    const fn prepare(&mut self) -> R<()> {
         self.whole = Some(tri!(Part::new(self.lhs, 0)));
-        Ok(self)
+        Ok(())
     }
 
-    const fn compose(mut self, rhs: &DynLayout) -> R<DynLayout> {
+    const fn compose(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         let out = tri!(self.compose_tree(rhs));
         let mut k = 0;
         while k < MAX_NODES {
@@ -652,12 +655,16 @@ impl Flat {
             }
             Some(acc)
         }
+        // Mode by mode the same values: the same function, without building canonical forms.
+        if self.modes.same_values(&other.modes) {
+            return true;
+        }
         let same_size = match (size(&self.modes), size(&other.modes)) {
             (Some(a), Some(b)) => a == b,
             (None, None) => true,
             _ => false,
         };
-        same_size && self.modes.canonical().same_values(&other.modes.canonical())
+        same_size && self.modes.same_canonical(&other.modes)
     }
 }
 

@@ -7,7 +7,7 @@ use super::coalesce::coalesce;
 use super::complement::complement_to;
 use super::composition::composition;
 use super::modes::append_to;
-use super::tiler::{TileModes, Tiler};
+use super::tiler::{TileMode, TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
 use crate::dynamic::basis::add_values;
 use crate::dynamic::ops::{self, Division};
@@ -51,9 +51,14 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
             let mut i = 0;
             while i < layout.rank() {
                 let m = tri!(mode_of(layout, i));
-                match tri!(items.get(i).as_tiler()) {
-                    Some(t) if i < n => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
-                    _ => tri!(out.push(&m)),
+                // A layout item applies as it is (no `Tiler` around a copy of it).
+                match &items.get(i) {
+                    TileMode::Keep => tri!(out.push(&m)),
+                    TileMode::Layout(t) => tri!(out.push(&tri!(op.apply(&m, t)))),
+                    item => match tri!(item.as_tiler()) {
+                        Some(t) => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
+                        None => tri!(out.push(&m)),
+                    },
                 }
                 i += 1;
             }
@@ -65,7 +70,11 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
 const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
     let target = *tri!(coalesce(layout)).shape();
     let rest = tri!(complement_to(tiler, &target));
-    composition(layout, &tri!(make_layout_of(&[*tiler, rest])))
+    // Assembled in place: an array of the two layouts would copy kilobytes each.
+    let mut both = tri!(ModeBuilder::new());
+    tri!(both.push(tiler));
+    tri!(both.push(&rest));
+    composition(layout, &tri!(both.finish()))
 }
 
 const fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {

@@ -141,6 +141,51 @@ impl Leaves {
         out
     }
 
+    /// Whether the canonical forms ([`Leaves::canonical`]) are equal as values, read mode by mode
+    /// without building them (each is kilobytes).
+    pub(crate) const fn same_canonical(&self, other: &Leaves) -> bool {
+        let (mut a, mut b) = (0, 0);
+        loop {
+            match (self.next_canonical(&mut a), other.next_canonical(&mut b)) {
+                (None, None) => return true,
+                (Some((s, d)), Some((t, e))) => {
+                    if s != t || d.value != e.value || !(d.basis.same(&e.basis) || d.value == 0) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// The canonical mode starting at position `*k` (extent and stride; the stride keeps its
+    /// basis), advancing `*k` past the modes merged into it: `merge(false)` one mode at a time.
+    const fn next_canonical(&self, k: &mut usize) -> Option<(isize, DynInt)> {
+        while *k < self.n && self.s[*k].value == 1 {
+            *k += 1;
+        }
+        if *k >= self.n {
+            return None;
+        }
+        let (mut ps, pd) = (self.s[*k].value, self.d[*k]);
+        *k += 1;
+        while *k < self.n {
+            let (s, d, basis) = (self.s[*k].value, self.d[*k].value, self.d[*k].basis);
+            if s == 1 {
+                *k += 1;
+                continue;
+            }
+            match ps.checked_mul(pd.value) {
+                Some(span) if span == d && (pd.basis.same(&basis) || d == 0) => {
+                    ps *= s;
+                    *k += 1;
+                }
+                _ => break,
+            }
+        }
+        Some((ps, pd))
+    }
+
     /// Equal as values (static-ness ignored).
     pub(crate) const fn same_values(&self, other: &Leaves) -> bool {
         if self.n != other.n {

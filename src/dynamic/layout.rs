@@ -55,13 +55,20 @@ impl DynLayout {
     /// The flat layout `(s_0,...,s_n-1):(d_0,...,d_n-1)` of the first `n` entries, checked as
     /// [`DynLayout::new`] checks, built in place (the algebra's flat mode lists become layouts
     /// here).
-    pub(crate) const fn flat(s: &[DynInt; MAX_NODES], d: &[DynInt; MAX_NODES], n: usize) -> Result<Self, LayoutError> {
+    pub(crate) const fn flat(
+        s: &[DynInt; MAX_NODES],
+        d: &[DynInt; MAX_NODES],
+        n: usize,
+    ) -> Result<Self, LayoutError> {
         if n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
-        let mut l = DynLayout::UNIT;
-        l.shape = DynIntTuple::EMPTY;
-        l.stride = DynIntTuple::EMPTY;
+        let mut l = DynLayout {
+            shape: DynIntTuple::EMPTY,
+            stride: DynIntTuple::EMPTY,
+            size: DynInt::fixed(1),
+            cosize: DynInt::fixed(1),
+        };
         let mut k = 0;
         while k < n {
             l.shape.set_node(k + 1, Node::Int(s[k]));
@@ -244,11 +251,24 @@ impl DynLayout {
 
     /// Mode `i` as a layout (`layout<i>(L)`).
     pub const fn mode(&self, i: usize) -> Option<DynLayout> {
-        let (Some(s), Some(d)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
-        match DynLayout::new(s, d) {
-            Ok(l) => Some(l),
-            Err(_) => None,
+        let (Some(shape), Some(stride)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
+        // Checked in place, as `new` checks (a mode of a layout passes): no move of the tuples.
+        let mut l = DynLayout { shape, stride, size: DynInt::fixed(1), cosize: DynInt::fixed(1) };
+        if !l.shape.same_structure(&l.stride) {
+            return match DynLayout::new(l.shape, l.stride) {
+                Ok(l) => Some(l),
+                Err(_) => None,
+            };
         }
+        l.size = match checked_size(&l.shape) {
+            Ok(v) => v,
+            Err(_) => return None,
+        };
+        l.cosize = match l.checked_cosize() {
+            Ok(v) => v,
+            Err(_) => return None,
+        };
+        Some(l)
     }
 
     /// The offsets `L(0), ..., L(size - 1)`.
