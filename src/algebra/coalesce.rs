@@ -28,7 +28,7 @@ pub(crate) const fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
     bw_coalesce(&Leaves::of(layout), true)
 }
 
-const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
+pub(crate) const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
     let r = old.len();
     if r == 0 {
         return scalar(DynInt::fixed(1), DynInt::fixed(0));
@@ -200,7 +200,17 @@ pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynL
 /// assert_eq!(filter(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub const fn filter(layout: &DynLayout) -> R<DynLayout> {
-    coalesce(&tri!(filter_zeros(layout)))
+    // `coalesce(filter_zeros(layout))` on the mode list: extent 1 where the stride is 0 leaves a
+    // valid layout valid, so the intermediate layout (kilobytes) need not be built and checked.
+    let mut modes = Leaves::of(layout);
+    let mut k = 0;
+    while k < modes.len() {
+        if modes.stride(k).value == 0 {
+            modes.set(k, DynInt::fixed(1), modes.stride(k));
+        }
+        k += 1;
+    }
+    bw_coalesce(&modes, false)
 }
 
 /// CuTe's `filter(layout, profile)`: [`filter`] at the terminals of `profile`.

@@ -447,26 +447,49 @@ impl<'a> Composer<'a> {
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            let (own, r) = tri!(self.part_of(r));
-            let part = match (&own, &self.whole) {
-                (Some(p), _) | (None, Some(p)) => p,
-                (None, None) => return Err(LayoutError::TooLarge),
-            };
-            // Compared as flat mode lists; only the one returned becomes a layout.
-            let exact = tri!(compose_exact(part, &mut self.budget, n.value, r.value));
-            return match compose_cute(part, n, r) {
-                Ok(c) if c.same_function(&exact) => c.layout(),
-                _ => exact.layout(),
-            };
+            return tri!(self.compose_leaf(n, r)).layout();
         }
+        self.compose_modes(rhs.shape(), rhs.stride(), 0)
+    }
+
+    /// The modes of the tuple at node `pos` of `rhs`'s shape `s` and stride `d`, composed and
+    /// assembled. The modes are read in place and an integral mode's result goes into the
+    /// assembly as its mode list: neither becomes a layout of its own (each is kilobytes).
+    const fn compose_modes(&mut self, s: &DynIntTuple, d: &DynIntTuple, pos: usize) -> R<DynLayout> {
+        let Node::Tuple(rank) = s.node(pos) else { return Err(LayoutError::TooLarge) };
         let mut out = tri!(super::ModeBuilder::new());
+        let mut p = pos + 1;
         let mut i = 0;
-        while i < rhs.rank() {
-            let Some(m) = rhs.mode(i) else { return Err(LayoutError::TooLarge) };
-            tri!(out.push(&tri!(self.compose_tree(&m))));
+        while i < rank as usize {
+            match (s.node(p), d.node(p)) {
+                (Node::Int(n), Node::Int(r)) => {
+                    let flat = tri!(self.compose_leaf(n, r));
+                    tri!(flat.check());
+                    tri!(out.push_modes(&flat.modes, flat.unwrap));
+                }
+                (Node::Tuple(_), Node::Tuple(_)) => tri!(out.push(&tri!(self.compose_modes(s, d, p)))),
+                _ => return Err(LayoutError::TooLarge),
+            }
+            p = s.subtree_end(p);
             i += 1;
         }
         out.finish()
+    }
+
+    /// The composition with the integral right mode `n:r`: CuTe's where it is the same function
+    /// as the exact one, the exact one otherwise.
+    const fn compose_leaf(&mut self, n: DynInt, r: DynInt) -> R<Flat> {
+        let (own, r) = tri!(self.part_of(r));
+        let part = match (&own, &self.whole) {
+            (Some(p), _) | (None, Some(p)) => p,
+            (None, None) => return Err(LayoutError::TooLarge),
+        };
+        // Compared as flat mode lists; only the one returned becomes a layout.
+        let exact = tri!(compose_exact(part, &mut self.budget, n.value, r.value));
+        match compose_cute(part, n, r) {
+            Ok(c) if c.same_function(&exact) => Ok(c),
+            _ => Ok(exact),
+        }
     }
 
     /// `rhs`'s structure with each integral mode replaced by CuTe's `composition_impl` of it.
@@ -640,6 +663,26 @@ impl Flat {
 
     const fn layout(&self) -> R<DynLayout> {
         self.modes.layout(self.unwrap)
+    }
+
+    /// The checks [`Flat::layout`] makes, in its order, without building the layout.
+    const fn check(&self) -> R<()> {
+        let m = &self.modes;
+        if m.len() >= MAX_NODES {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut k = 0;
+        while k < m.len() {
+            if m.stride(k).has_basis() {
+                // Basis strides have their own checks; rare enough to build the layout for them.
+                return match self.layout() {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                };
+            }
+            k += 1;
+        }
+        m.check_values()
     }
 
     /// The same function on the same domain (equal size, equal canonical form).

@@ -100,6 +100,47 @@ impl Leaves {
         DynLayout::flat(&self.s, &self.d, self.n)
     }
 
+    /// The checks [`DynLayout::new`] makes on the layout of these modes (integer strides),
+    /// in its order, without building it: extents, size, cosize.
+    pub(crate) const fn check_values(&self) -> R<()> {
+        let mut k = 0;
+        while k < self.n {
+            let s = self.s[k];
+            if s.value <= 0 {
+                return Err(LayoutError::NonPositiveExtent { leaf: k, value: s.value });
+            }
+            if s.has_basis() {
+                return Err(LayoutError::BasisExtent { leaf: k });
+            }
+            k += 1;
+        }
+        let (mut size, mut cosize) = (1isize, 0isize);
+        k = 0;
+        while k < self.n {
+            size = match size.checked_mul(self.s[k].value) {
+                Some(v) => v,
+                None => return Err(LayoutError::SizeOverflow),
+            };
+            k += 1;
+        }
+        k = 0;
+        while k < self.n {
+            let Some(a) = self.d[k].value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
+            let Some(t) = (self.s[k].value - 1).checked_mul(a) else {
+                return Err(LayoutError::CosizeOverflow);
+            };
+            cosize = match cosize.checked_add(t) {
+                Some(v) => v,
+                None => return Err(LayoutError::CosizeOverflow),
+            };
+            k += 1;
+        }
+        if cosize.checked_add(1).is_none() {
+            return Err(LayoutError::CosizeOverflow);
+        }
+        Ok(())
+    }
+
     /// The same function with modes merged by value (ignoring static-ness) wherever
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.

@@ -144,6 +144,25 @@ impl ModeBuilder {
         Ok(())
     }
 
+    /// Append a mode given as its flat mode list (a scalar mode if `unwrap` and one mode), as
+    /// [`ModeBuilder::push`] appends that list's layout, without building it.
+    pub(crate) const fn push_modes(&mut self, modes: &leaves::Leaves, unwrap: bool) -> R<()> {
+        use crate::dynamic::int_tuple::Node;
+        let n = modes.len();
+        if !(unwrap && n == 1) {
+            tri!(self.shape.push_node(Node::Tuple(n as u8)));
+            tri!(self.stride.push_node(Node::Tuple(n as u8)));
+        }
+        let mut k = 0;
+        while k < n {
+            tri!(self.shape.push_node(Node::Int(modes.shape(k))));
+            tri!(self.stride.push_node(Node::Int(modes.stride(k))));
+            k += 1;
+        }
+        self.n += 1;
+        Ok(())
+    }
+
     pub(crate) const fn finish(mut self) -> R<DynLayout> {
         if self.n > u8::MAX as usize {
             return Err(LayoutError::TooLarge);

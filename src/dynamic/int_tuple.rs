@@ -283,7 +283,7 @@ impl DynIntTuple {
     }
 
     /// Position just past the subtree starting at `pos`.
-    const fn subtree_end(&self, pos: usize) -> usize {
+    pub(crate) const fn subtree_end(&self, pos: usize) -> usize {
         let mut pending = 1usize;
         let mut p = pos;
         while pending > 0 {
