@@ -16,7 +16,7 @@
 //! `basis_get`), with the conditions checked per mode of `A`.
 
 use super::admissible::Inadmissible;
-use super::coalesce::coalesce_x;
+use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::fit::ModeFit;
 use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
@@ -328,13 +328,13 @@ struct Part {
 
 impl Part {
     const fn new(lhs: &DynLayout, base: usize) -> R<Self> {
-        let c = tri!(coalesce_x(lhs));
-        Ok(Part {
-            cute: Leaves::of(&c),
-            cute_is_scalar: c.shape().is_int(),
-            exact: Leaves::of(lhs).merged(),
-            base,
-        })
+        let all = Leaves::of(lhs);
+        let mut part = Part { cute: Leaves::new(), cute_is_scalar: false, exact: all.merged(), base };
+        // CuTe's `coalesce_x(lhs)`, checked as its layout, read as its mode list.
+        let unwrap = tri!(bw_coalesce_into(&all, true, &mut part.cute));
+        tri!(checked_modes(&part.cute, unwrap));
+        part.cute_is_scalar = unwrap && part.cute.len() == 1;
+        Ok(part)
     }
 
     /// Mode `b` of `lhs` (`basis_get`), prepared.

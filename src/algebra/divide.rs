@@ -3,9 +3,10 @@
 //! `tile_to_shape`.
 
 use super::admissible::Inadmissible;
-use super::coalesce::coalesce;
+use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::complement::complement_to;
 use super::composition::composition;
+use super::leaves::Leaves;
 use super::modes::append_to;
 use super::tiler::{TileMode, TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
@@ -68,7 +69,11 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
 }
 
 const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    let target = *tri!(coalesce(layout)).shape();
+    // The shape of `coalesce(layout)`, checked as that layout, without building it.
+    let mut modes = Leaves::new();
+    let unwrap = tri!(bw_coalesce_into(&Leaves::of(layout), false, &mut modes));
+    tri!(checked_modes(&modes, unwrap));
+    let target = tri!(modes.shape_tuple(unwrap));
     let rest = tri!(complement_to(tiler, &target));
     // Assembled in place: an array of the two layouts would copy kilobytes each.
     let mut both = tri!(ModeBuilder::new());

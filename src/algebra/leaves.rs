@@ -141,6 +141,14 @@ impl Leaves {
         Ok(())
     }
 
+    /// The shape of [`Leaves::layout`] (checked there).
+    pub(crate) const fn shape_tuple(&self, unwrap: bool) -> R<DynIntTuple> {
+        if unwrap && self.n == 1 {
+            return Ok(DynIntTuple::int(self.s[0]));
+        }
+        flat_tuple(&self.s, self.n)
+    }
+
     /// The same function with modes merged by value (ignoring static-ness) wherever
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.
