@@ -84,6 +84,32 @@ impl DynLayout {
         Ok(l)
     }
 
+    /// An empty tuple as shape and stride, to assemble a layout in place (`parts_mut`), then
+    /// `check_assembled`.
+    pub(crate) const fn assembly() -> Self {
+        DynLayout {
+            shape: DynIntTuple::EMPTY,
+            stride: DynIntTuple::EMPTY,
+            size: DynInt::fixed(1),
+            cosize: DynInt::fixed(1),
+        }
+    }
+
+    /// The shape and the stride of a layout being assembled.
+    pub(crate) const fn parts_mut(&mut self) -> (&mut DynIntTuple, &mut DynIntTuple) {
+        (&mut self.shape, &mut self.stride)
+    }
+
+    /// What [`DynLayout::new`] does with an assembled shape and stride, in place.
+    pub(crate) const fn check_assembled(&mut self) -> Result<(), LayoutError> {
+        self.size = tri!(checked_size(&self.shape));
+        if !self.shape.same_structure(&self.stride) {
+            self.stride = tri!(ops::expand_stride(&self.shape, &self.stride));
+        }
+        self.cosize = tri!(self.checked_cosize());
+        Ok(())
+    }
+
     /// The cosize of a layout whose shape is checked and whose stride is congruent with it,
     /// after checking a basis stride.
     const fn checked_cosize(&self) -> Result<DynInt, LayoutError> {
