@@ -446,16 +446,26 @@ impl<'a> Composer<'a> {
 
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
+        let (mut cute, mut exact) = (Flat::empty(), Flat::empty());
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            return tri!(self.compose_leaf(n, r)).layout();
+            let use_cute = tri!(self.compose_leaf(n, r, &mut cute, &mut exact));
+            return if use_cute { cute.layout() } else { exact.layout() };
         }
-        self.compose_modes(rhs.shape(), rhs.stride(), 0)
+        self.compose_modes(rhs.shape(), rhs.stride(), 0, &mut cute, &mut exact)
     }
 
     /// The modes of the tuple at node `pos` of `rhs`'s shape `s` and stride `d`, composed and
     /// assembled. The modes are read in place and an integral mode's result goes into the
-    /// assembly as its mode list: neither becomes a layout of its own (each is kilobytes).
-    const fn compose_modes(&mut self, s: &DynIntTuple, d: &DynIntTuple, pos: usize) -> R<DynLayout> {
+    /// assembly as its mode list: neither becomes a layout of its own (each is kilobytes), and
+    /// the two mode lists of [`Composer::compose_leaf`] are reused from mode to mode.
+    const fn compose_modes(
+        &mut self,
+        s: &DynIntTuple,
+        d: &DynIntTuple,
+        pos: usize,
+        cute: &mut Flat,
+        exact: &mut Flat,
+    ) -> R<DynLayout> {
         let Node::Tuple(rank) = s.node(pos) else { return Err(LayoutError::TooLarge) };
         let mut out = tri!(super::ModeBuilder::new());
         let mut p = pos + 1;
@@ -463,11 +473,13 @@ impl<'a> Composer<'a> {
         while i < rank as usize {
             match (s.node(p), d.node(p)) {
                 (Node::Int(n), Node::Int(r)) => {
-                    let flat = tri!(self.compose_leaf(n, r));
+                    let flat = if tri!(self.compose_leaf(n, r, cute, exact)) { &*cute } else { &*exact };
                     tri!(flat.check());
                     tri!(out.push_modes(&flat.modes, flat.unwrap));
                 }
-                (Node::Tuple(_), Node::Tuple(_)) => tri!(out.push(&tri!(self.compose_modes(s, d, p)))),
+                (Node::Tuple(_), Node::Tuple(_)) => {
+                    tri!(out.push(&tri!(self.compose_modes(s, d, p, cute, exact))))
+                }
                 _ => return Err(LayoutError::TooLarge),
             }
             p = s.subtree_end(p);
@@ -476,20 +488,20 @@ impl<'a> Composer<'a> {
         out.finish()
     }
 
-    /// The composition with the integral right mode `n:r`: CuTe's where it is the same function
-    /// as the exact one, the exact one otherwise.
-    const fn compose_leaf(&mut self, n: DynInt, r: DynInt) -> R<Flat> {
+    /// The composition with the integral right mode `n:r`, CuTe's into `cute` and the exact one
+    /// into `exact`: whether CuTe's is the one to take (the same function as the exact one).
+    const fn compose_leaf(&mut self, n: DynInt, r: DynInt, cute: &mut Flat, exact: &mut Flat) -> R<bool> {
         let (own, r) = tri!(self.part_of(r));
         let part = match (&own, &self.whole) {
             (Some(p), _) | (None, Some(p)) => p,
             (None, None) => return Err(LayoutError::TooLarge),
         };
         // Compared as flat mode lists; only the one returned becomes a layout.
-        let exact = tri!(compose_exact(part, &mut self.budget, n.value, r.value));
-        match compose_cute(part, n, r) {
-            Ok(c) if c.same_function(&exact) => Ok(c),
-            _ => Ok(exact),
-        }
+        tri!(compose_exact(part, &mut self.budget, n.value, r.value, exact));
+        Ok(match compose_cute_into(part, n, r, cute) {
+            Ok(()) => cute.same_function(exact),
+            Err(_) => false,
+        })
     }
 
     /// `rhs`'s structure with each integral mode replaced by CuTe's `composition_impl` of it.
@@ -515,15 +527,22 @@ impl<'a> Composer<'a> {
 
 /// CuTe's `composition_impl` for an integral right layout `n:r`.
 const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
+    let mut out = Flat::empty();
+    tri!(compose_cute_into(part, n, r, &mut out));
+    Ok(out)
+}
+
+/// [`compose_cute`] into `out` (no mode list is moved).
+const fn compose_cute_into(part: &Part, n: DynInt, r: DynInt, out: &mut Flat) -> R<()> {
+    out.modes.clear();
     if is_const(r, 0) {
-        return Flat::scalar(n, r);
+        return out.set_scalar(n, r);
     }
     let lhs = &part.cute;
     if part.cute_is_scalar {
-        return Flat::scalar(n, tri!(mul(r, lhs.stride(0))));
+        return out.set_scalar(n, tri!(mul(r, lhs.stride(0))));
     }
     let count = lhs.len();
-    let mut result = Leaves::new();
     let (mut rest_shape, mut rest_stride) = (n, r);
     let mut k = 0;
     while k + 1 < count {
@@ -539,33 +558,37 @@ const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
             rest_stride = next_stride;
         } else {
             let new_shape = min(next_shape, rest_shape);
-            tri!(result.push(new_shape, tri!(mul(rest_stride, curr_stride))));
+            tri!(out.modes.push(new_shape, tri!(mul(rest_stride, curr_stride))));
             rest_shape = rest_shape.div(new_shape);
             rest_stride = next_stride;
         }
     }
     let last = tri!(mul(rest_stride, lhs.stride(count - 1)));
-    if result.is_empty() {
-        return Flat::scalar(rest_shape, last);
+    if out.modes.is_empty() {
+        return out.set_scalar(rest_shape, last);
     }
     if is_const(rest_shape, 1) {
-        return Ok(Flat { modes: result, unwrap: true });
+        out.unwrap = true;
+        return Ok(());
     }
-    tri!(result.push(rest_shape, last));
-    Ok(Flat { modes: result, unwrap: false })
+    tri!(out.modes.push(rest_shape, last));
+    out.unwrap = false;
+    Ok(())
 }
 
 /// The exact composition of the merged left part with `n:r`, checking every condition, and
-/// recording in `budget` how far into each left mode this right mode reaches.
-const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> R<Flat> {
+/// recording in `budget` how far into each left mode this right mode reaches; into `flat` (no
+/// mode list is moved).
+const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize, flat: &mut Flat) -> R<()> {
+    flat.modes.clear();
     if n == 1 || r == 0 {
-        return Flat::scalar(DynInt::runtime(n), DynInt::runtime(0));
+        return flat.set_scalar(DynInt::runtime(n), DynInt::runtime(0));
     }
     let sign = r.signum();
     let side = (sign < 0) as usize;
     budget.signs[part.base][side] = true;
     let exact = &part.exact;
-    let mut out = Leaves::new();
+    let out = &mut flat.modes;
     let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
     let count = exact.len();
     let mut k = 0;
@@ -616,7 +639,8 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
         let last = tri!(checked(sign * rest_r, exact.stride(count - 1).value));
         tri!(out.push(DynInt::runtime(rest_n), stride_of(exact, count - 1, last)));
     }
-    Ok(Flat { modes: out, unwrap: true })
+    flat.unwrap = true;
+    Ok(())
 }
 
 /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
@@ -655,10 +679,16 @@ struct Flat {
 }
 
 impl Flat {
-    const fn scalar(n: DynInt, d: DynInt) -> R<Flat> {
-        let mut modes = Leaves::new();
-        tri!(modes.push(n, d));
-        Ok(Flat { modes, unwrap: true })
+    const fn empty() -> Flat {
+        Flat { modes: Leaves::new(), unwrap: true }
+    }
+
+    /// Make this the scalar `n:d`.
+    const fn set_scalar(&mut self, n: DynInt, d: DynInt) -> R<()> {
+        self.modes.clear();
+        tri!(self.modes.push(n, d));
+        self.unwrap = true;
+        Ok(())
     }
 
     const fn layout(&self) -> R<DynLayout> {

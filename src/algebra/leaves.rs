@@ -35,6 +35,11 @@ impl Leaves {
         m
     }
 
+    /// No modes (the capacity's contents stay; only the first `len` are read).
+    pub(crate) const fn clear(&mut self) {
+        self.n = 0;
+    }
+
     pub(crate) const fn len(&self) -> usize {
         self.n
     }
