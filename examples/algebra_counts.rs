@@ -25,9 +25,12 @@ fn main() {
         Some("logical_divide") => run(iters, |i| ops::logical_divide(&mn, i)),
         Some("logical_divide_static") => run(iters, |i| ops::logical_divide_static(&mn, i)),
         Some("complement") => run(iters, |i| ops::complement(&mn, i)),
+        Some("dyn_composition") => run(iters, |i| ops::dyn_composition(&mn, i)),
+        Some("dyn_logical_divide") => run(iters, |i| ops::dyn_logical_divide(&mn, i)),
+        Some("dyn_complement") => run(iters, |i| ops::dyn_complement(&mn, i)),
         _ => {
             eprintln!(
-                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement ITERS"
+                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement|dyn_composition|dyn_logical_divide|dyn_complement ITERS"
             );
             std::process::exit(2);
         }

@@ -11,6 +11,7 @@
 #   median of several runs keeps one disturbed run from deciding the figure.
 #
 #   bash tools/algebra_counts.sh     # needs valgrind and the oracle (tools/oracle/include.sh)
+#   ROWS='complement:dyn_complement' ROUNDS=3 bash tools/algebra_counts.sh   # some rows
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=oracle/include.sh
@@ -22,6 +23,8 @@ cargo build --release -q --example algebra_counts
 g++ -std=c++17 -O2 $CUTE_INC tools/algebra_counts/cute.cpp -o "$out/cute"
 ours=target/release/examples/algebra_counts
 N1=${N1:-2000} N2=${N2:-12000} ITERS=${ITERS:-5000000} ROUNDS=${ROUNDS:-9}
+# The runtime-structured rows' own loop runs fewer operations (each takes far longer than CuTe's).
+DYN_ITERS=${DYN_ITERS:-200000}
 ir() { # binary op iters
   valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$1" "$2" "$3" 2>&1 >/dev/null |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
@@ -29,21 +32,24 @@ ir() { # binary op iters
 per_op() { # binary op
   python3 -c "print(f'{($(ir "$1" "$2" "$N2") - $(ir "$1" "$2" "$N1")) / ($N2 - $N1):.1f}')"
 }
-ns() { # binary op: one timed run's ns per operation
-  "$1" "$2" "$ITERS" 2>&1 >/dev/null | sed -n 's/^ns\/op \([0-9.]*\)$/\1/p'
+ns() { # binary op [iters]: one timed run's ns per operation
+  "$1" "$2" "${3:-$ITERS}" 2>&1 >/dev/null | sed -n 's/^ns\/op \([0-9.]*\)$/\1/p'
 }
 stats() { # "median min" of the numbers on stdin
   python3 -c 'import statistics, sys; v = [float(x) for x in sys.stdin.read().split()]; print(f"{statistics.median(v):.2f} {min(v):.2f}")'
 }
 printf '%-22s %7s %7s %5s   %9s %9s %9s %9s %5s\n' operation 'CuTe Ir' 'ours Ir' ratio \
   'CuTe med' 'CuTe min' 'ours med' 'ours min' ratio
-for op in composition logical_divide:logical_divide logical_divide:logical_divide_static complement; do
+# ROWS picks rows (all by default); a row is CUTE_OP:OUR_OP. The dyn_ rows are the runtime-structured
+# algebra (`algebra` on `DynLayout`) on the same loops.
+ROWS=${ROWS:-composition logical_divide:logical_divide logical_divide:logical_divide_static complement composition:dyn_composition logical_divide:dyn_logical_divide complement:dyn_complement}
+for op in $ROWS; do
   cute_op=${op%%:*} ours_op=${op##*:}
   ci=$(per_op "$out/cute" "$cute_op") oi=$(per_op "$ours" "$ours_op")
   : > "$out/c" ; : > "$out/o"
   for _ in $(seq "$ROUNDS"); do
     ns "$out/cute" "$cute_op" >> "$out/c"
-    ns "$ours" "$ours_op" >> "$out/o"
+    case $ours_op in dyn_*) ns "$ours" "$ours_op" "$DYN_ITERS" ;; *) ns "$ours" "$ours_op" ;; esac >> "$out/o"
   done
   read -r cm cn < <(stats < "$out/c")
   read -r om on < <(stats < "$out/o")

@@ -4,6 +4,8 @@
 //! `benches/algebra.rs` (time) and `examples/algebra_counts.rs` (instruction counts), so that
 //! both measure the same code.
 
+use const_layout::algebra::{self, TileMode, Tiler};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::layout::{tiling, typed_algebra};
 use const_layout::{C, make_layout};
 
@@ -55,4 +57,46 @@ pub fn complement(mn: &Extents, i: usize) -> isize {
     let a = make_layout((C::<4>, m), (C::<1>, C::<16>)).expect("valid");
     let r = typed_algebra::complement(&a, 4096i32).expect("admissible");
     r.crd2idx(1i32) + r.size()
+}
+
+fn rt(v: isize) -> DynIntTuple {
+    DynIntTuple::int(DynInt::new_runtime(v))
+}
+
+fn pair(a: DynIntTuple, b: DynIntTuple) -> DynIntTuple {
+    DynIntTuple::tuple(&[a, b]).expect("two modes")
+}
+
+/// `composition` on runtime-structured layouts (`algebra` on `DynLayout`): the structure is data.
+#[inline(always)]
+pub fn dyn_composition(mn: &Extents, i: usize) -> isize {
+    let (m, n) = (mn[i & 1023].0 as isize, mn[i & 1023].1 as isize);
+    let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
+    let t = DynLayout::new(pair(rt(4), rt(2)), pair(rt(2), rt(8))).expect("valid");
+    let r = algebra::composition(&a, &t).expect("admissible");
+    r.offset(3) + r.size().value
+}
+
+/// `logical_divide` on a runtime-structured layout, by the tile `<2:_1, 2:_1>`.
+#[inline(always)]
+pub fn dyn_logical_divide(mn: &Extents, i: usize) -> isize {
+    let (m, n) = (mn[i & 1023].0 as isize, mn[i & 1023].1 as isize);
+    let a = DynLayout::new(pair(rt(m * 4), rt(n * 4)), pair(rt(1), rt(m * 4))).expect("valid");
+    let two = DynLayout::new(rt(2), DynIntTuple::int(DynInt::new_static(1))).expect("valid");
+    let t = Tiler::by_mode(&[TileMode::Layout(two), TileMode::Layout(two)]).expect("two modes");
+    let r = algebra::logical_divide(&a, &t).expect("admissible");
+    r.offset(5) + r.size().value
+}
+
+/// `complement` of a runtime-structured layout.
+#[inline(always)]
+pub fn dyn_complement(mn: &Extents, i: usize) -> isize {
+    let m = mn[i & 1023].0 as isize;
+    let a = DynLayout::new(
+        pair(DynIntTuple::int(DynInt::new_static(4)), rt(m)),
+        pair(DynIntTuple::int(DynInt::new_static(1)), DynIntTuple::int(DynInt::new_static(16))),
+    )
+    .expect("valid");
+    let r = algebra::complement_to(&a, &rt(4096)).expect("admissible");
+    r.offset(1) + r.size().value
 }

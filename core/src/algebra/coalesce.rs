@@ -1,7 +1,7 @@
 //! `coalesce`, `filter_zeros` and `filter`.
 
 use super::leaves::Leaves;
-use super::{R, is_const, mul, scalar};
+use super::{R, is_const, mul};
 use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
@@ -22,18 +22,20 @@ pub const fn coalesce(layout: &DynLayout) -> R<DynLayout> {
     bw_coalesce(&Leaves::of(layout), false)
 }
 
-/// CuTe's `detail::coalesce_x`: like [`coalesce`], but a trailing static extent-1 mode keeps its
-/// stride, so the function is also preserved past the end of the domain (what composition reads).
-pub(crate) const fn coalesce_x(layout: &DynLayout) -> R<DynLayout> {
-    bw_coalesce(&Leaves::of(layout), true)
+pub(crate) const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
+    let mut modes = Leaves::new();
+    let unwrap = tri!(bw_coalesce_into(old, keep_tail, &mut modes));
+    modes.layout(unwrap)
 }
 
-const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
+/// [`bw_coalesce`]'s result as its mode list, written into `new` (empty; no mode list is
+/// moved), and whether it is a scalar layout (`unwrap`); not yet checked as a layout
+/// ([`checked_modes`]).
+pub(crate) const fn bw_coalesce_into(old: &Leaves, keep_tail: bool, new: &mut Leaves) -> R<bool> {
     let r = old.len();
     if r == 0 {
-        return scalar(DynInt::new_static(1), DynInt::new_static(0));
+        return unit_modes(new);
     }
-    let mut new = Leaves::new();
     let last_s = old.shape(r - 1);
     let first_s = if keep_tail && is_const(last_s, 1) { DynInt::new_static(2) } else { last_s };
     tri!(new.push(first_s, old.stride(r - 1)));
@@ -64,9 +66,35 @@ const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
         is_tuple = true;
     }
     if !is_tuple && is_const(new.shape(0), 1) {
-        return scalar(DynInt::new_static(1), DynInt::new_static(0));
+        new.remove(0);
+        return unit_modes(new);
     }
-    new.layout(!is_tuple)
+    Ok(!is_tuple)
+}
+
+/// `_1:_0` as a mode list.
+const fn unit_modes(modes: &mut Leaves) -> R<bool> {
+    tri!(modes.push(DynInt::new_static(1), DynInt::new_static(0)));
+    Ok(true)
+}
+
+/// The checks `modes.layout(unwrap)` makes, without building the layout where the strides are
+/// integers.
+pub(crate) const fn checked_modes(modes: &Leaves, unwrap: bool) -> R<()> {
+    let mut k = 0;
+    while k < modes.len() {
+        if modes.stride(k).has_basis() {
+            return match modes.layout(unwrap) {
+                Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            };
+        }
+        k += 1;
+    }
+    if !(unwrap && modes.len() == 1) && modes.len() >= crate::dyn_layout::MAX_NODES {
+        return Err(LayoutError::TooLarge);
+    }
+    modes.check_values()
 }
 
 /// CuTe's `coalesce(layout, profile)`: coalesce each mode of `layout` named by a tuple `profile`
@@ -200,7 +228,17 @@ pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynL
 /// assert_eq!(filter(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub const fn filter(layout: &DynLayout) -> R<DynLayout> {
-    coalesce(&tri!(filter_zeros(layout)))
+    // `coalesce(filter_zeros(layout))` on the mode list: extent 1 where the stride is 0 leaves a
+    // valid layout valid, so the intermediate layout (kilobytes) need not be built and checked.
+    let mut modes = Leaves::of(layout);
+    let mut k = 0;
+    while k < modes.len() {
+        if modes.stride(k).value == 0 {
+            modes.set(k, DynInt::new_static(1), modes.stride(k));
+        }
+        k += 1;
+    }
+    bw_coalesce(&modes, false)
 }
 
 /// CuTe's `filter(layout, profile)`: [`filter`] at the terminals of `profile`.

@@ -18,7 +18,7 @@
 //! static. Refused: negative strides (CuTe leaves them undefined), basis strides, a cotarget with
 //! an extent below 1, and results whose offsets would not fit in `isize`.
 
-use super::coalesce::{coalesce, coalesce_shape, filter};
+use super::coalesce::{bw_coalesce, coalesce, coalesce_shape, filter};
 use super::leaves::Leaves;
 use super::{R, is_const, min, mul, scalar};
 use crate::dyn_layout::int_tuple::Node;
@@ -247,12 +247,25 @@ const fn fold(modes: &Leaves, cotarget: &DynIntTuple) -> R<DynLayout> {
     let span = modes.stride(0).mul(modes.shape(0));
     let rest_shape = tri!(rest(cotarget, span, holes, head_top, top));
     let rest_stride = tri!(ops::compact(&rest_shape, span, true)).0;
-    let head = tri!(result.layout(false));
-    let whole = tri!(DynLayout::new(
-        tri!(DynIntTuple::tuple(&[*head.shape(), rest_shape])),
-        tri!(DynIntTuple::tuple(&[*head.stride(), rest_stride])),
-    ));
-    coalesce(&whole)
+    // `coalesce((head, rest))`, on the mode list: the head's checks (as its layout's), the node
+    // count of `(head, rest)`, the whole's checks, then the coalesced layout, with no layout
+    // (kilobytes each) built on the way.
+    if result.len() >= MAX_NODES {
+        return Err(LayoutError::TooLarge);
+    }
+    tri!(result.check_values());
+    if 2 + result.len() + rest_shape.node_count() > MAX_NODES {
+        return Err(LayoutError::TooLarge);
+    }
+    let mut k = 0;
+    while k < rest_shape.node_count() {
+        if let (Node::Int(s), Node::Int(d)) = (rest_shape.node(k), rest_stride.node(k)) {
+            tri!(result.push(s, d));
+        }
+        k += 1;
+    }
+    tri!(result.check_values());
+    bw_coalesce(&result, false)
 }
 
 /// The rest mode's shape: CuTe's `coalesce(ceil_div(cotarget, span))` (a tuple cotarget is

@@ -15,7 +15,7 @@
 //! coordinate of `A`: each of its modes `n:k@p` composes with mode `p` of `A` alone (CuTe's
 //! `basis_get`), with the conditions checked per mode of `A`.
 
-use super::coalesce::coalesce_x;
+use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::fit::ModeFit;
 use super::leaves::Leaves;
 use super::tiler::{TileMode, Tiler};
@@ -44,9 +44,12 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,4),1):((52,93),0)");
 /// ```
 pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    let composer = Composer::new(lhs, rhs.has_basis());
-    let composed =
-        if rhs.has_basis() { composer.compose(rhs) } else { tri!(composer.prepared()).compose(rhs) };
+    // Prepared and composed in place: a `Composer` is kilobytes, not to be moved step by step.
+    let mut composer = Composer::new(lhs, rhs.has_basis());
+    if !rhs.has_basis() {
+        tri!(composer.prepare());
+    }
+    let composed = composer.compose(rhs);
     match composed {
         Err(e @ LayoutError::Inadmissible { .. }) => checked_by_value(lhs, rhs, e),
         r => r,
@@ -70,9 +73,9 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
     }
     let a = Leaves::of(lhs);
     let Ok(b) = Right::of(lhs, rhs) else { return Err(err) };
-    let composer = Composer::new(lhs, rhs.has_basis());
-    let composer = if rhs.has_basis() { Ok(composer) } else { composer.prepared() };
-    if let Ok(composer) = composer
+    let mut composer = Composer::new(lhs, rhs.has_basis());
+    let ready = rhs.has_basis() || composer.prepare().is_ok();
+    if ready
         && let Ok(cute) = composer.map_leaves(rhs)
         && agrees(&cute, &a, &b, size)
     {
@@ -325,13 +328,13 @@ struct Part {
 
 impl Part {
     const fn new(lhs: &DynLayout, base: usize) -> R<Self> {
-        let c = tri!(coalesce_x(lhs));
-        Ok(Part {
-            cute: Leaves::of(&c),
-            cute_is_scalar: c.shape().is_int(),
-            exact: Leaves::of(lhs).merged(),
-            base,
-        })
+        let all = Leaves::of(lhs);
+        let mut part = Part { cute: Leaves::new(), cute_is_scalar: false, exact: all.merged(), base };
+        // CuTe's `coalesce_x(lhs)`, checked as its layout, read as its mode list.
+        let unwrap = tri!(bw_coalesce_into(&all, true, &mut part.cute));
+        tri!(checked_modes(&part.cute, unwrap));
+        part.cute_is_scalar = unwrap && part.cute.len() == 1;
+        Ok(part)
     }
 
     /// Mode `b` of `lhs` (`basis_get`), prepared.
@@ -413,13 +416,13 @@ impl<'a> Composer<'a> {
         }
     }
 
-    /// With the whole left layout prepared (integer right strides).
-    const fn prepared(mut self) -> R<Self> {
+    /// Prepare the whole left layout (integer right strides).
+    const fn prepare(&mut self) -> R<()> {
         self.whole = Some(tri!(Part::new(self.lhs, 0)));
-        Ok(self)
+        Ok(())
     }
 
-    const fn compose(mut self, rhs: &DynLayout) -> R<DynLayout> {
+    const fn compose(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         let out = tri!(self.compose_tree(rhs));
         let mut k = 0;
         while k < MAX_NODES {
@@ -431,40 +434,85 @@ impl<'a> Composer<'a> {
         Ok(out)
     }
 
-    /// The part a right stride reads, and the stride as a plain integer.
-    const fn part_of(&self, r: DynInt) -> R<(Part, DynInt)> {
+    /// The part a basis stride reads (`None` when the whole prepared left layout is read), and
+    /// the stride as a plain integer. The whole part is not returned: it is read in place, as a
+    /// `Part` is kilobytes.
+    const fn part_of(&self, r: DynInt) -> R<(Option<Part>, DynInt)> {
         match self.whole {
-            Some(p) if !self.by_basis => Ok((p, r)),
-            _ => Ok((tri!(Part::at_basis(self.lhs, r.basis)), DynInt::new(r.value, r.is_static))),
+            Some(_) if !self.by_basis => Ok((None, r)),
+            _ => Ok((Some(tri!(Part::at_basis(self.lhs, r.basis))), DynInt::new(r.value, r.is_static))),
         }
     }
 
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
+        let (mut cute, mut exact) = (Flat::empty(), Flat::empty());
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            let (part, r) = tri!(self.part_of(r));
-            // Compared as flat mode lists; only the one returned becomes a layout.
-            let exact = tri!(compose_exact(&part, &mut self.budget, n.value, r.value));
-            return match compose_cute(&part, n, r) {
-                Ok(c) if c.same_function(&exact) => c.layout(),
-                _ => exact.layout(),
-            };
+            let use_cute = tri!(self.compose_leaf(n, r, &mut cute, &mut exact));
+            return if use_cute { cute.layout() } else { exact.layout() };
         }
+        self.compose_modes(rhs.shape(), rhs.stride(), 0, &mut cute, &mut exact)
+    }
+
+    /// The modes of the tuple at node `pos` of `rhs`'s shape `s` and stride `d`, composed and
+    /// assembled. The modes are read in place and an integral mode's result goes into the
+    /// assembly as its mode list: neither becomes a layout of its own (each is kilobytes), and
+    /// the two mode lists of [`Composer::compose_leaf`] are reused from mode to mode.
+    const fn compose_modes(
+        &mut self,
+        s: &DynIntTuple,
+        d: &DynIntTuple,
+        pos: usize,
+        cute: &mut Flat,
+        exact: &mut Flat,
+    ) -> R<DynLayout> {
+        let Node::Tuple(rank) = s.node(pos) else { return Err(LayoutError::TooLarge) };
         let mut out = tri!(super::ModeBuilder::new());
+        let mut p = pos + 1;
         let mut i = 0;
-        while i < rhs.rank() {
-            let Some(m) = rhs.mode(i) else { return Err(LayoutError::TooLarge) };
-            tri!(out.push(&tri!(self.compose_tree(&m))));
+        while i < rank as usize {
+            match (s.node(p), d.node(p)) {
+                (Node::Int(n), Node::Int(r)) => {
+                    let flat = if tri!(self.compose_leaf(n, r, cute, exact)) { &*cute } else { &*exact };
+                    tri!(flat.check());
+                    tri!(out.push_modes(&flat.modes, flat.unwrap));
+                }
+                (Node::Tuple(_), Node::Tuple(_)) => {
+                    tri!(out.push(&tri!(self.compose_modes(s, d, p, cute, exact))))
+                }
+                _ => return Err(LayoutError::TooLarge),
+            }
+            p = s.subtree_end(p);
             i += 1;
         }
         out.finish()
     }
 
+    /// The composition with the integral right mode `n:r`, CuTe's into `cute` and the exact one
+    /// into `exact`: whether CuTe's is the one to take (the same function as the exact one).
+    const fn compose_leaf(&mut self, n: DynInt, r: DynInt, cute: &mut Flat, exact: &mut Flat) -> R<bool> {
+        let (own, r) = tri!(self.part_of(r));
+        let part = match (&own, &self.whole) {
+            (Some(p), _) | (None, Some(p)) => p,
+            (None, None) => return Err(LayoutError::TooLarge),
+        };
+        // Compared as flat mode lists; only the one returned becomes a layout.
+        tri!(compose_exact(part, &mut self.budget, n.value, r.value, exact));
+        Ok(match compose_cute_into(part, n, r, cute) {
+            Ok(()) => cute.same_function(exact),
+            Err(_) => false,
+        })
+    }
+
     /// `rhs`'s structure with each integral mode replaced by CuTe's `composition_impl` of it.
     const fn map_leaves(&self, rhs: &DynLayout) -> R<DynLayout> {
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
-            let (part, r) = tri!(self.part_of(r));
-            return tri!(compose_cute(&part, n, r)).layout();
+            let (own, r) = tri!(self.part_of(r));
+            let part = match (&own, &self.whole) {
+                (Some(p), _) | (None, Some(p)) => p,
+                (None, None) => return Err(LayoutError::TooLarge),
+            };
+            return tri!(compose_cute(part, n, r)).layout();
         }
         let mut out = tri!(super::ModeBuilder::new());
         let mut i = 0;
@@ -479,15 +527,22 @@ impl<'a> Composer<'a> {
 
 /// CuTe's `composition_impl` for an integral right layout `n:r`.
 const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
+    let mut out = Flat::empty();
+    tri!(compose_cute_into(part, n, r, &mut out));
+    Ok(out)
+}
+
+/// [`compose_cute`] into `out` (no mode list is moved).
+const fn compose_cute_into(part: &Part, n: DynInt, r: DynInt, out: &mut Flat) -> R<()> {
+    out.modes.clear();
     if is_const(r, 0) {
-        return Flat::scalar(n, r);
+        return out.set_scalar(n, r);
     }
     let lhs = &part.cute;
     if part.cute_is_scalar {
-        return Flat::scalar(n, tri!(mul(r, lhs.stride(0))));
+        return out.set_scalar(n, tri!(mul(r, lhs.stride(0))));
     }
     let count = lhs.len();
-    let mut result = Leaves::new();
     let (mut rest_shape, mut rest_stride) = (n, r);
     let mut k = 0;
     while k + 1 < count {
@@ -503,33 +558,37 @@ const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
             rest_stride = next_stride;
         } else {
             let new_shape = min(next_shape, rest_shape);
-            tri!(result.push(new_shape, tri!(mul(rest_stride, curr_stride))));
+            tri!(out.modes.push(new_shape, tri!(mul(rest_stride, curr_stride))));
             rest_shape = rest_shape.div(new_shape);
             rest_stride = next_stride;
         }
     }
     let last = tri!(mul(rest_stride, lhs.stride(count - 1)));
-    if result.is_empty() {
-        return Flat::scalar(rest_shape, last);
+    if out.modes.is_empty() {
+        return out.set_scalar(rest_shape, last);
     }
     if is_const(rest_shape, 1) {
-        return Ok(Flat { modes: result, unwrap: true });
+        out.unwrap = true;
+        return Ok(());
     }
-    tri!(result.push(rest_shape, last));
-    Ok(Flat { modes: result, unwrap: false })
+    tri!(out.modes.push(rest_shape, last));
+    out.unwrap = false;
+    Ok(())
 }
 
 /// The exact composition of the merged left part with `n:r`, checking every condition, and
-/// recording in `budget` how far into each left mode this right mode reaches.
-const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> R<Flat> {
+/// recording in `budget` how far into each left mode this right mode reaches; into `flat` (no
+/// mode list is moved).
+const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize, flat: &mut Flat) -> R<()> {
+    flat.modes.clear();
     if n == 1 || r == 0 {
-        return Flat::scalar(DynInt::new_runtime(n), DynInt::new_runtime(0));
+        return flat.set_scalar(DynInt::new_runtime(n), DynInt::new_runtime(0));
     }
     let sign = r.signum();
     let side = (sign < 0) as usize;
     budget.signs[part.base][side] = true;
     let exact = &part.exact;
-    let mut out = Leaves::new();
+    let out = &mut flat.modes;
     let (mut rest_n, mut rest_r) = (n, r.unsigned_abs() as isize);
     let count = exact.len();
     let mut k = 0;
@@ -580,7 +639,8 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize) -> 
         let last = tri!(checked(sign * rest_r, exact.stride(count - 1).value));
         tri!(out.push(DynInt::new_runtime(rest_n), stride_of(exact, count - 1, last)));
     }
-    Ok(Flat { modes: out, unwrap: true })
+    flat.unwrap = true;
+    Ok(())
 }
 
 /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
@@ -619,14 +679,40 @@ struct Flat {
 }
 
 impl Flat {
-    const fn scalar(n: DynInt, d: DynInt) -> R<Flat> {
-        let mut modes = Leaves::new();
-        tri!(modes.push(n, d));
-        Ok(Flat { modes, unwrap: true })
+    const fn empty() -> Flat {
+        Flat { modes: Leaves::new(), unwrap: true }
+    }
+
+    /// Make this the scalar `n:d`.
+    const fn set_scalar(&mut self, n: DynInt, d: DynInt) -> R<()> {
+        self.modes.clear();
+        tri!(self.modes.push(n, d));
+        self.unwrap = true;
+        Ok(())
     }
 
     const fn layout(&self) -> R<DynLayout> {
         self.modes.layout(self.unwrap)
+    }
+
+    /// The checks [`Flat::layout`] makes, in its order, without building the layout.
+    const fn check(&self) -> R<()> {
+        let m = &self.modes;
+        if m.len() >= MAX_NODES {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut k = 0;
+        while k < m.len() {
+            if m.stride(k).has_basis() {
+                // Basis strides have their own checks; rare enough to build the layout for them.
+                return match self.layout() {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                };
+            }
+            k += 1;
+        }
+        m.check_values()
     }
 
     /// The same function on the same domain (equal size, equal canonical form).
@@ -642,12 +728,16 @@ impl Flat {
             }
             Some(acc)
         }
+        // Mode by mode the same values: the same function, without building canonical forms.
+        if self.modes.same_values(&other.modes) {
+            return true;
+        }
         let same_size = match (size(&self.modes), size(&other.modes)) {
             (Some(a), Some(b)) => a == b,
             (None, None) => true,
             _ => false,
         };
-        same_size && self.modes.canonical().same_values(&other.modes.canonical())
+        same_size && self.modes.same_canonical(&other.modes)
     }
 }
 

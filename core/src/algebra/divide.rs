@@ -2,11 +2,12 @@
 //! (`logical_product`, zipped, tiled, flat, `blocked_product`, `raked_product`) and
 //! `tile_to_shape`.
 
-use super::coalesce::coalesce;
+use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::complement::complement_to;
 use super::composition::composition;
+use super::leaves::Leaves;
 use super::modes::append_to;
-use super::tiler::{TileModes, Tiler};
+use super::tiler::{TileMode, TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
 use crate::dyn_layout::basis::add_values;
 use crate::dyn_layout::ops::{self, Division};
@@ -51,9 +52,14 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
             let mut i = 0;
             while i < layout.rank() {
                 let m = tri!(mode_of(layout, i));
-                match tri!(items.get(i).as_tiler()) {
-                    Some(t) if i < n => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
-                    _ => tri!(out.push(&m)),
+                // A layout item applies as it is (no `Tiler` around a copy of it).
+                match &items.get(i) {
+                    TileMode::Keep => tri!(out.push(&m)),
+                    TileMode::Layout(t) => tri!(out.push(&tri!(op.apply(&m, t)))),
+                    item => match tri!(item.as_tiler()) {
+                        Some(t) => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
+                        None => tri!(out.push(&m)),
+                    },
                 }
                 i += 1;
             }
@@ -63,9 +69,17 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
 }
 
 const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    let target = *tri!(coalesce(layout)).shape();
+    // The shape of `coalesce(layout)`, checked as that layout, without building it.
+    let mut modes = Leaves::new();
+    let unwrap = tri!(bw_coalesce_into(&Leaves::of(layout), false, &mut modes));
+    tri!(checked_modes(&modes, unwrap));
+    let target = tri!(modes.shape_tuple(unwrap));
     let rest = tri!(complement_to(tiler, &target));
-    composition(layout, &tri!(make_layout_of(&[*tiler, rest])))
+    // Assembled in place: an array of the two layouts would copy kilobytes each.
+    let mut both = tri!(ModeBuilder::new());
+    tri!(both.push(tiler));
+    tri!(both.push(&rest));
+    composition(layout, &tri!(both.finish()))
 }
 
 const fn product_layouts(block: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {

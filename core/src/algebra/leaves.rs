@@ -21,7 +21,8 @@ impl Default for Leaves {
 
 impl Leaves {
     pub const fn new() -> Self {
-        Leaves { n: 0, s: [DynInt::new_static(0); MAX_NODES], d: [DynInt::new_static(0); MAX_NODES] }
+        // All-zero bytes (a runtime 0): one `memset`, where a static 0 takes a store per mode.
+        Leaves { n: 0, s: [DynInt::new_runtime(0); MAX_NODES], d: [DynInt::new_runtime(0); MAX_NODES] }
     }
 
     /// The flattened modes of a layout.
@@ -38,6 +39,11 @@ impl Leaves {
             k += 1;
         }
         m
+    }
+
+    /// No modes (the capacity's contents stay; only the first `len` are read).
+    pub const fn clear(&mut self) {
+        self.n = 0;
     }
 
     pub const fn len(&self) -> usize {
@@ -102,7 +108,56 @@ impl Leaves {
         if unwrap && self.n == 1 {
             return super::scalar(self.s[0], self.d[0]);
         }
-        DynLayout::new(tri!(flat_tuple(&self.s, self.n)), tri!(flat_tuple(&self.d, self.n)))
+        DynLayout::flat(&self.s, &self.d, self.n)
+    }
+
+    /// The checks [`DynLayout::new`] makes on the layout of these modes (integer strides),
+    /// in its order, without building it: extents, size, cosize.
+    pub const fn check_values(&self) -> R<()> {
+        let mut k = 0;
+        while k < self.n {
+            let s = self.s[k];
+            if s.value <= 0 {
+                return Err(LayoutError::NonPositiveExtent { leaf: k, value: s.value });
+            }
+            if s.has_basis() {
+                return Err(LayoutError::BasisExtent { leaf: k });
+            }
+            k += 1;
+        }
+        let (mut size, mut cosize) = (1isize, 0isize);
+        k = 0;
+        while k < self.n {
+            size = match size.checked_mul(self.s[k].value) {
+                Some(v) => v,
+                None => return Err(LayoutError::SizeOverflow),
+            };
+            k += 1;
+        }
+        k = 0;
+        while k < self.n {
+            let Some(a) = self.d[k].value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
+            let Some(t) = (self.s[k].value - 1).checked_mul(a) else {
+                return Err(LayoutError::CosizeOverflow);
+            };
+            cosize = match cosize.checked_add(t) {
+                Some(v) => v,
+                None => return Err(LayoutError::CosizeOverflow),
+            };
+            k += 1;
+        }
+        if cosize.checked_add(1).is_none() {
+            return Err(LayoutError::CosizeOverflow);
+        }
+        Ok(())
+    }
+
+    /// The shape of [`Leaves::layout`] (checked there).
+    pub const fn shape_tuple(&self, unwrap: bool) -> R<DynIntTuple> {
+        if unwrap && self.n == 1 {
+            return Ok(DynIntTuple::int(self.s[0]));
+        }
+        flat_tuple(&self.s, self.n)
     }
 
     /// The same function with modes merged by value (ignoring static-ness) wherever
@@ -144,6 +199,51 @@ impl Leaves {
             let _ = out.push(DynInt::new_runtime(s), DynInt::new_runtime(d).scaled(basis));
         }
         out
+    }
+
+    /// Whether the canonical forms ([`Leaves::canonical`]) are equal as values, read mode by mode
+    /// without building them (each is kilobytes).
+    pub const fn same_canonical(&self, other: &Leaves) -> bool {
+        let (mut a, mut b) = (0, 0);
+        loop {
+            match (self.next_canonical(&mut a), other.next_canonical(&mut b)) {
+                (None, None) => return true,
+                (Some((s, d)), Some((t, e))) => {
+                    if s != t || d.value != e.value || !(d.basis.same(&e.basis) || d.value == 0) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// The canonical mode starting at position `*k` (extent and stride; the stride keeps its
+    /// basis), advancing `*k` past the modes merged into it: `merge(false)` one mode at a time.
+    const fn next_canonical(&self, k: &mut usize) -> Option<(isize, DynInt)> {
+        while *k < self.n && self.s[*k].value == 1 {
+            *k += 1;
+        }
+        if *k >= self.n {
+            return None;
+        }
+        let (mut ps, pd) = (self.s[*k].value, self.d[*k]);
+        *k += 1;
+        while *k < self.n {
+            let (s, d, basis) = (self.s[*k].value, self.d[*k].value, self.d[*k].basis);
+            if s == 1 {
+                *k += 1;
+                continue;
+            }
+            match ps.checked_mul(pd.value) {
+                Some(span) if span == d && (pd.basis.same(&basis) || d == 0) => {
+                    ps *= s;
+                    *k += 1;
+                }
+                _ => break,
+            }
+        }
+        Some((ps, pd))
     }
 
     /// Equal as values (static-ness ignored).

@@ -125,23 +125,40 @@ pub const fn make_layout_of(modes: &[DynLayout]) -> R<DynLayout> {
 /// A layout assembled mode by mode (CuTe's `make_layout(l0, l1, ...)` without an array of
 /// layouts: each mode's shape and stride are appended in place).
 pub(crate) struct ModeBuilder {
-    shape: DynIntTuple,
-    stride: DynIntTuple,
+    /// The layout being assembled, checked only by `finish` (in place: a layout is kilobytes).
+    layout: DynLayout,
     n: usize,
 }
 
 impl ModeBuilder {
     pub(crate) const fn new() -> R<Self> {
-        let mut shape = DynIntTuple::builder();
-        let mut stride = DynIntTuple::builder();
-        tri!(shape.push_node(crate::dyn_layout::int_tuple::Node::Tuple(0)));
-        tri!(stride.push_node(crate::dyn_layout::int_tuple::Node::Tuple(0)));
-        Ok(ModeBuilder { shape, stride, n: 0 })
+        Ok(ModeBuilder { layout: DynLayout::assembly(), n: 0 })
     }
 
     pub(crate) const fn push(&mut self, mode: &DynLayout) -> R<()> {
-        tri!(self.shape.push_tuple(mode.shape()));
-        tri!(self.stride.push_tuple(mode.stride()));
+        let (shape, stride) = self.layout.parts_mut();
+        tri!(shape.push_tuple(mode.shape()));
+        tri!(stride.push_tuple(mode.stride()));
+        self.n += 1;
+        Ok(())
+    }
+
+    /// Append a mode given as its flat mode list (a scalar mode if `unwrap` and one mode), as
+    /// [`ModeBuilder::push`] appends that list's layout, without building it.
+    pub(crate) const fn push_modes(&mut self, modes: &leaves::Leaves, unwrap: bool) -> R<()> {
+        use crate::dyn_layout::int_tuple::Node;
+        let n = modes.len();
+        let (shape, stride) = self.layout.parts_mut();
+        if !(unwrap && n == 1) {
+            tri!(shape.push_node(Node::Tuple(n as u8)));
+            tri!(stride.push_node(Node::Tuple(n as u8)));
+        }
+        let mut k = 0;
+        while k < n {
+            tri!(shape.push_node(Node::Int(modes.shape(k))));
+            tri!(stride.push_node(Node::Int(modes.stride(k))));
+            k += 1;
+        }
         self.n += 1;
         Ok(())
     }
@@ -150,9 +167,11 @@ impl ModeBuilder {
         if self.n > u8::MAX as usize {
             return Err(LayoutError::TooLarge);
         }
-        self.shape.set_root_arity(self.n as u8);
-        self.stride.set_root_arity(self.n as u8);
-        DynLayout::new(self.shape, self.stride)
+        let (shape, stride) = self.layout.parts_mut();
+        shape.set_root_arity(self.n as u8);
+        stride.set_root_arity(self.n as u8);
+        tri!(self.layout.check_assembled());
+        Ok(self.layout)
     }
 }
 

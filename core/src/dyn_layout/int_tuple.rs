@@ -131,6 +131,9 @@ impl fmt::Display for DynInt {
     }
 }
 
+/// The filler of unused nodes: all-zero bytes.
+const FILL: Node = Node::Int(DynInt::new_runtime(0));
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[doc(hidden)]
 pub enum Node {
@@ -178,7 +181,15 @@ impl fmt::Debug for DynIntTuple {
 
 impl DynIntTuple {
     /// The empty tuple `()`.
-    pub const EMPTY: DynIntTuple = DynIntTuple { len: 1, nodes: [Node::Tuple(0); MAX_NODES] };
+    pub const EMPTY: DynIntTuple = DynIntTuple::blank(1);
+
+    /// `len` nodes, the first the empty tuple: the start of every constructor. The unused nodes
+    /// are all-zero bytes (a runtime 0), so filling them is one `memset`, not a loop per node.
+    const fn blank(len: u8) -> DynIntTuple {
+        let mut t = DynIntTuple { len, nodes: [FILL; MAX_NODES] };
+        t.nodes[0] = Node::Tuple(0);
+        t
+    }
 
     /// A single integer.
     ///
@@ -187,7 +198,7 @@ impl DynIntTuple {
     /// assert_eq!(DynIntTuple::int(DynInt::new_static(3)).to_string(), "_3");
     /// ```
     pub const fn int(v: DynInt) -> Self {
-        let mut t = DynIntTuple { len: 1, nodes: [Node::Tuple(0); MAX_NODES] };
+        let mut t = DynIntTuple::blank(1);
         t.nodes[0] = Node::Int(v);
         t
     }
@@ -203,7 +214,7 @@ impl DynIntTuple {
         if modes.len() > u8::MAX as usize {
             return Err(LayoutError::TooLarge);
         }
-        let mut t = DynIntTuple { len: 1, nodes: [Node::Tuple(0); MAX_NODES] };
+        let mut t = DynIntTuple::blank(1);
         t.nodes[0] = Node::Tuple(modes.len() as u8);
         let mut m = 0;
         while m < modes.len() {
@@ -273,7 +284,7 @@ impl DynIntTuple {
     }
 
     /// Position just past the subtree starting at `pos`.
-    const fn subtree_end(&self, pos: usize) -> usize {
+    pub(crate) const fn subtree_end(&self, pos: usize) -> usize {
         let mut pending = 1usize;
         let mut p = pos;
         while pending > 0 {
@@ -290,7 +301,7 @@ impl DynIntTuple {
     }
 
     const fn slice(&self, start: usize, end: usize) -> DynIntTuple {
-        let mut t = DynIntTuple { len: (end - start) as u8, nodes: [Node::Tuple(0); MAX_NODES] };
+        let mut t = DynIntTuple::blank((end - start) as u8);
         let mut k = 0;
         while k < end - start {
             t.nodes[k] = self.nodes[start + k];
@@ -428,6 +439,11 @@ impl DynIntTuple {
         self.nodes[k] = n;
     }
 
+    /// Set the number of nodes (the nodes below `len` set by `set_node`).
+    pub(crate) const fn set_len(&mut self, len: usize) {
+        self.len = len as u8;
+    }
+
     /// The number of nodes (integers and tuples).
     #[doc(hidden)]
     pub const fn node_count(&self) -> usize {
@@ -487,7 +503,7 @@ impl DynIntTuple {
     /// An empty buffer to build into with `push_node`; the caller fixes the root.
     #[doc(hidden)]
     pub const fn builder() -> DynIntTuple {
-        DynIntTuple { len: 0, nodes: [Node::Tuple(0); MAX_NODES] }
+        DynIntTuple::blank(0)
     }
 
     /// Append a whole tuple (as one mode) to a builder.

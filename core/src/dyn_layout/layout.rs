@@ -1,6 +1,6 @@
 //! [`DynLayout`]: a layout whose structure is known only at run time.
 
-use super::int_tuple::{DynInt, DynIntTuple, Node};
+use super::int_tuple::{DynInt, DynIntTuple, MAX_NODES, Node};
 use super::{basis, ops};
 use crate::error::{LayoutError, tri};
 use core::fmt;
@@ -39,31 +39,86 @@ impl DynLayout {
     /// assert_eq!(bad.unwrap_err(), LayoutError::NonPositiveExtent { leaf: 1, value: 0 });
     /// ```
     pub const fn new(shape: DynIntTuple, stride: DynIntTuple) -> Result<Self, LayoutError> {
-        let (mut k, mut leaf) = (0, 0);
-        while k < shape.node_count() {
-            if let Node::Int(v) = shape.node(k) {
-                if v.value <= 0 {
-                    return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
-                }
-                if v.has_basis() {
-                    return Err(LayoutError::BasisExtent { leaf });
-                }
-                leaf += 1;
-            }
+        let size = tri!(checked_size(&shape));
+        // Results of the algebra are built congruent; only a scalar stride against a tuple mode
+        // needs the expansion walk. The layout is assembled once and finished in place: each move
+        // of a layout is kilobytes.
+        let mut l = if shape.same_structure(&stride) {
+            DynLayout { shape, stride, size, cosize: size }
+        } else {
+            DynLayout { shape, stride: tri!(ops::expand_stride(&shape, &stride)), size, cosize: size }
+        };
+        l.cosize = tri!(l.checked_cosize());
+        Ok(l)
+    }
+
+    /// The flat layout `(s_0,...,s_n-1):(d_0,...,d_n-1)` of the first `n` entries, checked as
+    /// [`DynLayout::new`] checks, built in place (the algebra's flat mode lists become layouts
+    /// here).
+    pub(crate) const fn flat(
+        s: &[DynInt; MAX_NODES],
+        d: &[DynInt; MAX_NODES],
+        n: usize,
+    ) -> Result<Self, LayoutError> {
+        if n >= MAX_NODES {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut l = DynLayout {
+            shape: DynIntTuple::EMPTY,
+            stride: DynIntTuple::EMPTY,
+            size: DynInt::new_static(1),
+            cosize: DynInt::new_static(1),
+        };
+        let mut k = 0;
+        while k < n {
+            l.shape.set_node(k + 1, Node::Int(s[k]));
+            l.stride.set_node(k + 1, Node::Int(d[k]));
             k += 1;
         }
-        let size = tri!(shape.size());
-        // Results of the algebra are built congruent; only a scalar stride against a tuple mode
-        // needs the expansion walk.
-        let stride =
-            if shape.same_structure(&stride) { stride } else { tri!(ops::expand_stride(&shape, &stride)) };
-        let cosize = if stride.has_basis() {
-            tri!(basis::check_stride(&stride));
-            tri!(basis::cosize(&shape, &stride))
+        l.shape.set_len(n + 1);
+        l.stride.set_len(n + 1);
+        l.shape.set_root_arity(n as u8);
+        l.stride.set_root_arity(n as u8);
+        l.size = tri!(checked_size(&l.shape));
+        l.cosize = tri!(l.checked_cosize());
+        Ok(l)
+    }
+
+    /// An empty tuple as shape and stride, to assemble a layout in place (`parts_mut`), then
+    /// `check_assembled`.
+    pub(crate) const fn assembly() -> Self {
+        DynLayout {
+            shape: DynIntTuple::EMPTY,
+            stride: DynIntTuple::EMPTY,
+            size: DynInt::new_static(1),
+            cosize: DynInt::new_static(1),
+        }
+    }
+
+    /// The shape and the stride of a layout being assembled.
+    pub(crate) const fn parts_mut(&mut self) -> (&mut DynIntTuple, &mut DynIntTuple) {
+        (&mut self.shape, &mut self.stride)
+    }
+
+    /// What [`DynLayout::new`] does with an assembled shape and stride, in place.
+    pub(crate) const fn check_assembled(&mut self) -> Result<(), LayoutError> {
+        self.size = tri!(checked_size(&self.shape));
+        if !self.shape.same_structure(&self.stride) {
+            self.stride = tri!(ops::expand_stride(&self.shape, &self.stride));
+        }
+        self.cosize = tri!(self.checked_cosize());
+        Ok(())
+    }
+
+    /// The cosize of a layout whose shape is checked and whose stride is congruent with it,
+    /// after checking a basis stride.
+    const fn checked_cosize(&self) -> Result<DynInt, LayoutError> {
+        if self.stride.has_basis() {
+            tri!(basis::check_stride(&self.stride));
+            basis::cosize(&self.shape, &self.stride)
         } else {
-            tri!(ops::cosize(&shape, &stride))
-        };
-        Ok(DynLayout { shape, stride, size, cosize })
+            ops::cosize(&self.shape, &self.stride)
+        }
     }
 
     /// CuTe's `make_layout(shape)`: the compact column-major layout (`LayoutLeft`), or with
@@ -180,11 +235,9 @@ impl DynLayout {
         if self.has_basis() {
             return 0;
         }
-        // The shape and stride are congruent, so this cannot fail.
-        match ops::crd2idx(&DynIntTuple::int(DynInt::new_runtime(i)), &self.shape, &self.stride) {
-            Ok(v) => v.value,
-            Err(_) => 0,
-        }
+        // CuTe's `crd2idx` of an integer, walked over the node arrays in place: the recursive
+        // form builds a tuple per mode, which made reading one offset cost more than the algebra.
+        offset_at(&self.shape, &self.stride, 0, i).0
     }
 
     /// CuTe's `idx2crd(idx, shape)` on this layout's shape.
@@ -224,17 +277,94 @@ impl DynLayout {
 
     /// Mode `i` as a layout (`layout<i>(L)`).
     pub const fn mode(&self, i: usize) -> Option<DynLayout> {
-        let (Some(s), Some(d)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
-        match DynLayout::new(s, d) {
-            Ok(l) => Some(l),
-            Err(_) => None,
+        let (Some(shape), Some(stride)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
+        // Checked in place, as `new` checks (a mode of a layout passes): no move of the tuples.
+        let mut l = DynLayout { shape, stride, size: DynInt::new_static(1), cosize: DynInt::new_static(1) };
+        if !l.shape.same_structure(&l.stride) {
+            return match DynLayout::new(l.shape, l.stride) {
+                Ok(l) => Some(l),
+                Err(_) => None,
+            };
         }
+        l.size = match checked_size(&l.shape) {
+            Ok(v) => v,
+            Err(_) => return None,
+        };
+        l.cosize = match l.checked_cosize() {
+            Ok(v) => v,
+            Err(_) => return None,
+        };
+        Some(l)
     }
 
     /// The offsets `L(0), ..., L(size - 1)`.
     pub fn offsets(&self) -> impl ExactSizeIterator<Item = isize> + '_ {
         (0..self.size.value).map(move |i| self.offset(i))
     }
+}
+
+/// `crd2idx(i, shape, stride)` for the subtree at node `pos` (shape and stride congruent, extents
+/// positive, sizes fitting `isize`, as [`DynLayout::new`] ensures): the offset (wrapping, as
+/// [`DynInt`]'s arithmetic) and the node just past the subtree. Each mode but the last takes
+/// `i % size(mode)` and passes `i / size(mode)` on, as [`ops::crd2idx`] does.
+const fn offset_at(shape: &DynIntTuple, stride: &DynIntTuple, pos: usize, i: isize) -> (isize, usize) {
+    match (shape.node(pos), stride.node(pos)) {
+        (Node::Int(_), Node::Int(d)) => (i.wrapping_mul(d.value), pos + 1),
+        (Node::Tuple(n), _) => {
+            let (mut rest, mut total, mut p, mut k) = (i, 0isize, pos + 1, 0);
+            while k < n as usize {
+                let part = if k + 1 == n as usize {
+                    rest
+                } else {
+                    let size = subtree_size(shape, p);
+                    let m = rest % size;
+                    rest /= size;
+                    m
+                };
+                let (t, end) = offset_at(shape, stride, p, part);
+                total = total.wrapping_add(t);
+                p = end;
+                k += 1;
+            }
+            (total, p)
+        }
+        // Not congruent: `DynLayout::new` never builds such a layout.
+        (Node::Int(_), Node::Tuple(_)) => (0, shape.node_count()),
+    }
+}
+
+/// The product of the integers of the subtree at node `pos` (positive, fits: it divides the size).
+const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
+    let (mut pending, mut p, mut size) = (1usize, pos, 1isize);
+    while pending > 0 {
+        match t.node(p) {
+            Node::Int(v) => {
+                size = size.wrapping_mul(v.value);
+                pending -= 1;
+            }
+            Node::Tuple(n) => pending = pending - 1 + n as usize,
+        }
+        p += 1;
+    }
+    size
+}
+
+/// The size of a shape whose extents are all positive integers (no basis), or the error.
+const fn checked_size(shape: &DynIntTuple) -> Result<DynInt, LayoutError> {
+    let (mut k, mut leaf) = (0, 0);
+    while k < shape.node_count() {
+        if let Node::Int(v) = shape.node(k) {
+            if v.value <= 0 {
+                return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
+            }
+            if v.has_basis() {
+                return Err(LayoutError::BasisExtent { leaf });
+            }
+            leaf += 1;
+        }
+        k += 1;
+    }
+    shape.size()
 }
 
 impl Default for DynLayout {
