@@ -5,8 +5,8 @@
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, eval};
 use std::collections::BTreeMap;
 
-const LAYOUTS: &str = include_str!("data/cute_layouts.txt");
-const INT_TUPLES: &str = include_str!("data/cute_int_tuples.txt");
+const LAYOUTS: &str = include_str!("../data/cute_layouts.txt");
+const INT_TUPLES: &str = include_str!("../data/cute_int_tuples.txt");
 
 #[derive(Default)]
 struct Tally {

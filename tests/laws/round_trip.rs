@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::BTreeMap;
 
-#[path = "common/rng.rs"]
+#[path = "../common/rng.rs"]
 mod rng;
 use rng::Rng;
 

@@ -55,11 +55,11 @@
 //! operands come from its own seed (`DIFF_SEED` and the case number), so a campaign reproduces
 //! case by case.
 
-#[path = "common/complement.rs"]
+#[path = "../common/complement.rs"]
 mod complement;
-#[path = "common/layout_oracle.rs"]
+#[path = "../common/layout_oracle.rs"]
 mod oracle;
-#[path = "common/rng.rs"]
+#[path = "../common/rng.rs"]
 mod rng;
 
 use const_layout::LayoutError;

@@ -7,7 +7,7 @@
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
 //!     result on the same expression (`const_layout::dynamic::eval`), itself checked against
-//!     CuTe by `tests/algebra_vectors.rs`.
+//!     CuTe by `tests/vectors/algebra_vectors.rs`.
 //!
 //! Rows where CuTe's verdict is `wrong` are not here: where our answer to them is an error, the
 //! static algebra refuses them at compile time (a failed const evaluation would stop this whole
