@@ -1,6 +1,7 @@
 //! The tiled copy on the emulated grid: every size (multiples of the tile and residues in either
 //! mode), vectorizable and not, and layouts that differ.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{Buffer, value};

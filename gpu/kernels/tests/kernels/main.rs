@@ -1,0 +1,6 @@
+//! The kernels on the CPU emulator against plain loops. One test binary (one build and link) for
+//! all of them; `cargo test -p const-layout-kernels --test kernels MODULE` runs one module.
+
+mod copy;
+mod sgemm;
+mod transpose;
