@@ -41,8 +41,7 @@
 //! by `left_inverse`; "not injective" reported for injective layouts), each with its minimal
 //! counterexample.
 
-#[path = "../common/complement.rs"]
-mod complement_pc;
+use crate::complement as complement_pc;
 
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;

@@ -17,10 +17,7 @@
 //!
 //! `cargo test --test laws inverse_gaps:: -- --nocapture` prints the counts.
 
-#[path = "../common/layouts.rs"]
-mod layouts;
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::{layouts, rng};
 
 use const_layout::LayoutError;
 use const_layout::algebra::{Inadmissible, left_inverse, right_inverse};

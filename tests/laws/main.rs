@@ -3,6 +3,16 @@
 //! and printed values that read back. One test binary for all of them; `cargo test --test laws
 //! MODULE` runs one module.
 
+// The shared helpers, compiled once for all the modules below (each imports what it uses).
+#[path = "../common/complement.rs"]
+mod complement;
+#[path = "../common/layout_oracle.rs"]
+mod layout_oracle;
+#[path = "../common/layouts.rs"]
+mod layouts;
+#[path = "../common/rng.rs"]
+mod rng;
+
 mod algebra_properties;
 mod inverse_gaps;
 mod properties;

@@ -22,10 +22,7 @@
 //!
 //! `cargo test --test vectors algebra_vectors:: -- --nocapture` prints the counts per family.
 
-#[path = "../common/mod.rs"]
-mod common;
-#[path = "../common/complement.rs"]
-mod complement_pc;
+use crate::{common, complement as complement_pc};
 use common::all_static;
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;

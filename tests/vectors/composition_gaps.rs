@@ -17,12 +17,7 @@
 //!
 //! `cargo test --test vectors composition_gaps:: -- --nocapture` prints the counts.
 
-#[path = "../common/mod.rs"]
-mod common;
-#[path = "../common/layouts.rs"]
-mod layouts;
-#[path = "../common/rng.rs"]
-mod rng;
+use crate::{common, layouts, rng};
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
 use const_layout::dynamic::{DynIntTuple, DynLayout, EvalError, Value, eval};

@@ -20,8 +20,7 @@
 //!
 //! `cargo test --test vectors identity_vectors:: -- --nocapture` prints the counts per operation.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 use common::all_static;
 use const_layout::dynamic::{DynInt, DynIntTuple, DynLayout, Value, eval};
 use std::collections::BTreeMap;

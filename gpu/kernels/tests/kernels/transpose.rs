@@ -1,8 +1,7 @@
 //! The transpose on the emulated grid (every size, vectorizable or not), and its shared-memory
 //! accesses checked for bank conflicts with the layouts the kernel uses.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{Buffer, value};
 use const_layout::layout::computed::{composition, make_layout_tv};
