@@ -6,40 +6,47 @@
 #
 #   bash tools/regen.sh [--repo-only] [--full] [--no-cargo]
 #
-#   (default)    the CuTe data that takes seconds, and everything generated from the repo alone
-#   --full       also the CuTe data that takes minutes (below): the whole set
+#   (default)    what takes seconds: CuTe's pictures and static suite, and everything generated
+#                from the repository alone (CI runs this, then `git diff --exit-code`)
+#   --full       also the CuTe data that takes minutes: every generated file
 #   --repo-only  only what needs nothing outside the repository (no CuTe oracle, no anchor)
 #   --no-cargo   leave out the two kinds of files that `cargo test` itself compares with what the
 #                code prints (UI `.stderr`, SVG golden files): CI's `cargo test` has checked them
 #
-# What writes what:
+# What writes what, and how long it took here (2 cores shared with three other builds, load
+# about 12: wall time, then the CPU time, which is what a quiet 2-core machine divides by two):
 #   needs the CuTe oracle (CuTe C++ headers + pycute, `tools/oracle/setup.sh` installs them into
 #   $ORACLE, default /tmp/oracle; g++):
-#     tools/oracle/gen_vectors.py               tests/data/cute_layouts.txt, cute_int_tuples.txt
-#     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt
-#     tools/oracle/gen_swizzle_slice_vectors.py tests/data/cute_swizzle_slice.txt
-#     tools/oracle/gen_composition_gaps.py      tests/data/cute_composition_gaps.txt
-#     tools/oracle/gen_latex.sh                 tests/data/latex/
-#     tools/oracle/gen_algebra_vectors.py       tests/data/cute_algebra_<family>.txt: the small
-#                                               families by default, FULL_FAMILIES (below) with --full
-#     $ANCHOR (../shared/anchors/cute_static_suite.cpp; tools/static_suite.sh times it)
-#                                               tests/data/cute_static_suite.txt
-#   needs only the repository:
+#     tools/oracle/gen_latex.sh                 tests/data/latex/                    8-26 s
+#     $ANCHOR (../shared/anchors/cute_static_suite.cpp, g++ -O2; tools/static_suite.sh times it)
+#                                               tests/data/cute_static_suite.txt     6 s
+#    --full only:
+#     tools/oracle/gen_algebra_vectors.py       tests/data/cute_algebra_<family>.txt: the six
+#                                               small families 594 s (CPU 335 s with the two
+#                                               above); all 13: 8 min on 2 quiet cores
+#                                               (tools/oracle/README.md)
+#     tools/oracle/gen_swizzle_slice_vectors.py tests/data/cute_swizzle_slice.txt   2,189 s (CPU 547 s)
+#     tools/oracle/gen_composition_gaps.py      tests/data/cute_composition_gaps.txt 4 of its 16
+#                                               units in 17 min (stopped there)
+#     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt        6-18 min on 2
+#                                               cores (tools/oracle/README.md)
+#     tools/oracle/gen_vectors.py               tests/data/cute_layouts.txt, cute_int_tuples.txt:
+#                                               6 of its 21 units in 16 min (stopped there);
+#                                               8-11 min on 2 cores (tools/oracle/README.md)
+#   needs only the repository (seconds):
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
 #     tools/gen_computed_tests.py               tests/typed/computed_vectors.rs
 #     TRYBUILD=overwrite cargo test --test ui   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
 #     UPDATE_GOLDEN=1 cargo test --test tool    tests/data/svg/
+# Run here and byte-identical with the checked-in files: all of the above but composition gaps,
+# identity layouts, layouts and int tuples, and the seven large algebra families (coalesce,
+# filter, composition, complement, inverse, divide, product), which did not finish in the time.
 # If the oracle (or the anchor) cannot be had, this says so on one line and exits 1, unless
 # --repo-only is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-
-# The algebra families whose CuTe run takes minutes (thousands of runtime vectors each, compiled in
-# many units); the others take seconds.
-FULL_FAMILIES=coalesce,filter,composition,complement,inverse,divide,product
-QUICK_FAMILIES=modes,cast,max_common,nullspace,tile_to_shape,swizzle
 
 repo_only=0 full=0 cargo=1
 for a in "$@"; do
@@ -83,14 +90,14 @@ if [ "$repo_only" = 0 ]; then
   fi
   # shellcheck source=oracle/include.sh
   . tools/oracle/include.sh
-  families=$QUICK_FAMILIES
-  [ "$full" = 1 ] && families=$FULL_FAMILIES,$QUICK_FAMILIES
-  step "CuTe layouts and int tuples" python3 tools/oracle/gen_vectors.py --jobs 2
-  step "CuTe identity layouts" python3 tools/oracle/gen_identity_vectors.py --jobs 2
-  step "CuTe swizzle slices" python3 tools/oracle/gen_swizzle_slice_vectors.py --jobs 2
-  step "CuTe composition gaps" python3 tools/oracle/gen_composition_gaps.py --jobs 2
   step "CuTe pictures" bash tools/oracle/gen_latex.sh
-  step "CuTe algebra ($families)" python3 tools/oracle/gen_algebra_vectors.py --jobs 2 --only "$families"
+  if [ "$full" = 1 ]; then
+    step "CuTe algebra" python3 tools/oracle/gen_algebra_vectors.py --jobs 2
+    step "CuTe swizzle slices" python3 tools/oracle/gen_swizzle_slice_vectors.py --jobs 2
+    step "CuTe composition gaps" python3 tools/oracle/gen_composition_gaps.py --jobs 2
+    step "CuTe identity layouts" python3 tools/oracle/gen_identity_vectors.py --jobs 2
+    step "CuTe layouts and int tuples" python3 tools/oracle/gen_vectors.py --jobs 2
+  fi
   static_suite() {
     local out
     out=$(mktemp -d)
