@@ -1,7 +1,7 @@
 //! The compile-time anchor's program: CuTe's `../shared/anchors/cute_static_suite.cpp` computes
 //! 37 fully static algebra results and prints them; this computes the same results with
 //! `layout!` (every one at compile time: the program only prints constants) and prints them one
-//! per line, in the anchor's order, as CuTe prints them. `tests/static_suite.rs` checks the lines
+//! per line, in the anchor's order, as CuTe prints them. `tests/typed/static_suite.rs` checks the lines
 //! against CuTe's output (`tests/data/cute_static_suite.txt`); `tools/static_suite.sh` times this
 //! program's build next to `g++ -O2` on the anchor.
 //!

@@ -464,10 +464,12 @@ fn static_index_math_is_straight_line() {
     assert!(failures.is_empty(), "codegen check failed:\n  {}", failures.join("\n  "));
 }
 
+/// Elsewhere the check cannot run: ignored, so that the test list says so instead of a pass.
 #[cfg(not(target_arch = "x86_64"))]
 #[test]
+#[ignore = "reads x86_64 assembly, and this target is not x86_64"]
 fn static_index_math_is_straight_line() {
-    println!("codegen check skipped: it reads x86_64 assembly, and this target is not x86_64");
+    panic!("the codegen check reads x86_64 assembly, and this target is not x86_64");
 }
 
 /// Each tensor loop computes what its hand-written twin does (every target).

@@ -2,7 +2,7 @@
 //! generic static path, `const_layout::layout::computed`: the operands are types, as in a generic
 //! kernel, and every result must print exactly what CuTe printed. Every layout-algebra row of the
 //! anchor is here (31 of its 37 results); the others (the swizzle, make_ordered_layout, make_layout
-//! and the int-tuple functions cosize, idx2crd, crd2idx) are covered by `tests/static_suite.rs`
+//! and the int-tuple functions cosize, idx2crd, crd2idx) are covered by `tests/typed/static_suite.rs`
 //! through `layout!` and by the typed layouts themselves.
 
 use const_layout::layout::computed::{

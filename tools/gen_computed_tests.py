@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generate tests/computed_vectors.rs: the static algebra on type parameters against CuTe.
+"""Generate tests/typed/computed_vectors.rs: the static algebra on type parameters against CuTe.
 
 Usage:  python3 tools/gen_computed_tests.py [--per-family N] [--out PATH]
 
 Input:  tests/data/cute_algebra_{coalesce,filter,composition,complement,divide,product}.txt
         (CuTe C++ output with a verdict per row; format: tools/oracle/README.md, "Algebra vectors").
-Output: tests/computed_vectors.rs (checked in; regenerate with this script, never edit by hand).
+Output: tests/typed/computed_vectors.rs (checked in; regenerate with this script, never edit by hand).
 
 Deterministic (no randomness, no network): the same input always gives the same output.
 
@@ -46,7 +46,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 DATA = os.path.join(REPO, "tests", "data")
-OUT = os.path.join(REPO, "tests", "computed_vectors.rs")
+OUT = os.path.join(REPO, "tests", "typed", "computed_vectors.rs")
 
 FAMILIES = ["coalesce", "filter", "composition", "complement", "divide", "product"]
 
@@ -64,7 +64,7 @@ class Unsupported(Exception):
 
 
 # ---------------------------------------------------------------------------------------------
-# Parsing the expression text (the subset of `dynamic::eval` syntax the data uses).
+# Parsing the expression text (the subset of `eval::eval` syntax the data uses).
 # AST: ("int", v) | ("tuple", [ast]) | ("layout", shape_ast, stride_ast) | ("tiler", [ast])
 #      | ("keep",) | ("call", name, [ast])
 
@@ -326,7 +326,7 @@ HEADER = """\
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
 //!     result on the same expression (`const_layout::eval::eval`), itself checked against
-//!     CuTe by `tests/algebra_vectors.rs`.
+//!     CuTe by `tests/vectors/algebra_vectors.rs`.
 //!
 //! Rows where CuTe's verdict is `wrong` are not here: where our answer to them is an error, the
 //! static algebra refuses them at compile time (a failed const evaluation would stop this whole

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate tests/ordered_vectors.rs: typed make_ordered_layout checked against CuTe C++.
+"""Generate tests/typed/ordered_vectors.rs: typed make_ordered_layout checked against CuTe C++.
 
 Reads the `make_ordered_layout` lines of tests/data/cute_int_tuples.txt (produced by CuTe C++, see
 tools/oracle/README.md) and writes one typed check per line: the shape and order are rebuilt as Rust
@@ -16,7 +16,7 @@ from gen_typed_vectors import parse  # the CuTe-text parser shared by the genera
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests/data/cute_int_tuples.txt"
-OUT = ROOT / "tests/ordered_vectors.rs"
+OUT = ROOT / "tests/typed/ordered_vectors.rs"
 
 
 def rust(t, runtime_ty):

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Generate tests/typed_vectors.rs: differential tests of the *typed* layout path against CuTe.
+"""Generate tests/typed/typed_vectors.rs: differential tests of the *typed* layout path against CuTe.
 
 Usage:  python3 tools/gen_typed_vectors.py [--records N] [--per-test K] [--out PATH]
 
 Input:  tests/data/cute_layouts.txt (CuTe C++ output; format in tools/oracle/README.md).
-Output: tests/typed_vectors.rs (checked in; regenerate with this script, never edit by hand).
+Output: tests/typed/typed_vectors.rs (checked in; regenerate with this script, never edit by hand).
 
 Deterministic (no randomness, no network): the same input always gives the same output.
 
@@ -39,7 +39,7 @@ What it does
    `#[rustfmt::skip] mod records` (one record is one long line; the rest of the file is written
    as rustfmt formats it, so `cargo fmt` leaves the generated file unchanged). Every check is
    counted per kind; each test asserts its counts equal the plan written here, and the last test to
-   finish asserts the grand total and prints the per-kind counts (`cargo test --test typed_vectors
+   finish asserts the grand total and prints the per-kind counts (`cargo test --test typed typed_vectors::
    -- --nocapture`).
 """
 
@@ -50,7 +50,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 DATA = os.path.join(REPO, "tests", "data", "cute_layouts.txt")
-OUT = os.path.join(REPO, "tests", "typed_vectors.rs")
+OUT = os.path.join(REPO, "tests", "typed", "typed_vectors.rs")
 
 MAX_RANK = 12
 N_SPOT = 3  # the README's spot checks: the first records of the file
@@ -339,7 +339,7 @@ HEADER = '''\
 //! Differential tests of the *typed* layout path (`Layout<S, D>` built by `make_layout` from Rust
 //! tuples of `C<N>` and runtime integers, with CuTe's exact static/runtime mix) against the CuTe C++
 //! vectors in `tests/data/cute_layouts.txt`. See the generator's docstring for what is checked.
-//! `cargo test --test typed_vectors -- --nocapture` prints the number of checks per kind.
+//! `cargo test --test typed typed_vectors:: -- --nocapture` prints the number of checks per kind.
 
 %(bucket_note)s
 

@@ -36,7 +36,7 @@ const TV_X8: [&str; 8] = [
 /// appends `_1:_0`, and the first line prints the appended layout). Nested modes are indexed 1-D,
 /// as in `print_layout`.
 ///
-/// The text is CuTe's, byte for byte (checked against CuTe 4.2's output in `tests/picture.rs`).
+/// The text is CuTe's, byte for byte (checked against CuTe 4.2's output in `tests/tool/picture.rs`).
 /// Where CuTe reads its colour table at a negative index (a negative offset: undefined behaviour
 /// in C++), the colour here is that of the offset modulo 8 taken non-negative.
 ///

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/latex/: CuTe's print_latex / print_latex_tv output for a few layouts,
-# composed (swizzled) layouts and TV layouts, which tests/picture.rs compares byte for byte with
+# composed (swizzled) layouts and TV layouts, which tests/tool/picture.rs compares byte for byte with
 # const_layout::picture. The oracle is CuTe C++ (cutlass 4.2.0.0 headers, compiled on the host with
 # g++; tools/oracle/setup.sh installs them under $ORACLE, default /tmp/oracle).
 #

@@ -41,8 +41,7 @@
 //! by `left_inverse`; "not injective" reported for injective layouts), each with its minimal
 //! counterexample.
 
-#[path = "common/complement.rs"]
-mod complement_pc;
+use crate::complement as complement_pc;
 
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;
@@ -997,7 +996,7 @@ fn p5_right_inverse() {
 /// `left_inverse(L)`: `Err(Inadmissible)`, or CuTe's postcondition `L(R(L(i))) == L(i)`, and
 /// `R(L(i)) == i` for an injective `L`. Injective layouts with non-negative nested strides are
 /// accepted (leaving out runtime extent-1 modes, see the next test); an injective layout with
-/// non-negative strides is refused only when no left inverse exists (`tests/inverse_gaps.rs`
+/// non-negative strides is refused only when no left inverse exists (`tests/laws/inverse_gaps.rs`
 /// confirms those by brute force) or past the search's bounds.
 fn left_inverse_law(g: Gen, t: &Tally, claim: fn(&DynLayout) -> bool) -> Result<(), TestCaseError> {
     let l = g.layout();

@@ -14,8 +14,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::BTreeMap;
 
-#[path = "common/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// Any integer: small, or at the edges of `isize`.

@@ -8,14 +8,14 @@
 use const_layout::int_tuple::IntTuple;
 use const_layout::layout;
 
-#[path = "../examples/static_suite.rs"]
+#[path = "../../examples/static_suite.rs"]
 #[allow(dead_code)] // its `main` is the program's, not the test's
 mod program;
 
 #[test]
 fn static_suite_matches_cute() {
     let got = program::results();
-    let expected: Vec<&str> = include_str!("data/cute_static_suite.txt").lines().collect();
+    let expected: Vec<&str> = include_str!("../data/cute_static_suite.txt").lines().collect();
     assert_eq!(got.len(), expected.len(), "one result per line of CuTe's output");
     let wrong: Vec<String> = got
         .iter()

@@ -1,7 +1,7 @@
 //! The transpose on the emulated grid (every size, vectorizable or not), and its shared-memory
 //! accesses checked for bank conflicts with the layouts the kernel uses.
 
-mod common;
+use crate::common;
 
 use common::{Buffer, value};
 use const_layout::layout::computed::{composition, make_layout_tv};

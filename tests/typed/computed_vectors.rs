@@ -7,7 +7,7 @@
 //!   - print exactly as CuTe printed it, and
 //!   - give, through `crd2idx(i)` for every `i < size`, the offsets of the runtime algebra's
 //!     result on the same expression (`const_layout::eval::eval`), itself checked against
-//!     CuTe by `tests/algebra_vectors.rs`.
+//!     CuTe by `tests/vectors/algebra_vectors.rs`.
 //!
 //! Rows where CuTe's verdict is `wrong` are not here: where our answer to them is an error, the
 //! static algebra refuses them at compile time (a failed const evaluation would stop this whole
@@ -281,60 +281,60 @@ fn complement_matches_cute_and_runtime() {
     { let r = complement_to(<layout_type!(4:1)>::default(), C::<4>); c.check("complement(_4:_1, _4)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((8,8):(0,1))>::default(), (C::<1>, C::<8>)); c.check("complement((_8,_8):(_0,_1), (_1,_8))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement(<layout_type!((2,(1,(1,4),8),2,4):(32,(32,(16,4),0),1,128))>::default()); c.check("complement((_2,(_1,(_1,_4),_8),_2,_4):(_32,(_32,(_16,_4),_0),_1,_128))", "(_2,_2,_2):(_2,_16,_64)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((5),((2),4,2)):((16),((1),4,2)))>::default()); c.check("complement(((_5),((_2),_4,_2)):((_16),((_1),_4,_2)))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((4,2):(4,1))>::default()); c.check("complement((_4,_2):(_4,_1))", "_2:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!(((4,4),((1,1,1)),(4,1,2,2)):((384,2),((128,24576,8)),(3072,64,49152,1)))>::default(), C::<1024>); c.check("complement(((_4,_4),((_1,_1,_1)),(_4,_1,_2,_2)):((_384,_2),((_128,_24576,_8)),(_3072,_64,_49152,_1)), _1024)", "(_48,_2,_4):(_8,_1536,_12288)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((3,4,5,3):(48,2,0,16))>::default(), C::<1>); c.check("complement((_3,_4,_5,_3):(_48,_2,_0,_16), _1)", "(_2,_2):(_1,_8)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((7,1,1):(12,4,1))>::default(), (C::<7>, C::<11>)); c.check("complement((_7,_1,_1):(_12,_4,_1), (_7,_11))", "_12:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((1):(1))>::default(), C::<2>); c.check("complement((_1):(_1), _2)", "_2:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((1,5):(1,6))>::default()); c.check("complement((_1,_5):(_1,_6))", "_6:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(2:1)>::default(), C::<2>); c.check("complement(_2:_1, _2)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!(2:1)>::default(), (C::<4>, C::<1>)); c.check("complement(_2:_1, (_4,_1))", "_2:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((10,7):(1,10))>::default(), (C::<41>, C::<1>)); c.check("complement((_10,_7):(_1,_10), (_41,_1))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((8,(1),1),(4,1),2):((864,(6),12),(0,144),36))>::default()); c.check("complement(((_8,(_1),_1),(_4,_1),_2):((_864,(_6),_12),(_0,_144),_36))", "(_36,_12):(_1,_72)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!(((3),8):((1),3))>::default(), C::<48>); c.check("complement(((_3),_8):((_1),_3), _48)", "_2:_24", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((8,7,2):(0,16,0))>::default()); c.check("complement((_8,_7,_2):(_0,_16,_0))", "_16:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((1,1,(2,2),2):(1,4,(96,48),12))>::default(), (C::<2>, C::<20>)); c.check("complement((_1,_1,(_2,_2),_2):(_1,_4,(_96,_48),_12), (_2,_20))", "(_12,_2):(_1,_24)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((1,4,2):(1,5,2))>::default(), C::<18>); c.check("complement((_1,_4,_2):(_1,_5,_2), _18)", "_2:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((2):(0))>::default(), C::<1>); c.check("complement((_2):(_0), _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!(((7,1,1)):((8,1,4)))>::default()); c.check("complement(((_7,_1,_1)):((_8,_1,_4)))", "_8:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!(2:1)>::default(), (C::<2>, C::<28>)); c.check("complement(_2:_1, (_2,_28))", "_28:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((1,1,6):(6,1,24))>::default(), C::<37>); c.check("complement((_1,_1,_6):(_6,_1,_24), _37)", "_24:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((2),7):((1),2))>::default()); c.check("complement(((_2),_7):((_1),_2))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((7):(1))>::default(), C::<14>); c.check("complement((_7):(_1), _14)", "_2:_7", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((3):(0))>::default(), C::<32>); c.check("complement((_3):(_0), _32)", "_32:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((2,2,4),(2,3,3)):((4,8192,1024),(0,32,256)))>::default(), C::<56>); c.check("complement(((_2,_2,_4),(_2,_3,_3)):((_4,_8192,_1024),(_0,_32,_256)), _56)", "(_4,_4,_2,_2):(_1,_8,_96,_4096)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!(((1,5)):((1,4)))>::default()); c.check("complement(((_1,_5)):((_1,_4)))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((1,7):(1,4))>::default(), (C::<4>, C::<7>)); c.check("complement((_1,_7):(_1,_4), (_4,_7))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((1,1):(2,1))>::default(), C::<1>); c.check("complement((_1,_1):(_2,_1), _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,1,8,2):(2,4,12,1))>::default(), C::<64>); c.check("complement((_2,_1,_8,_2):(_2,_4,_12,_1), _64)", "_3:_4", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((4,1):(1,2))>::default(), (C::<2>, C::<4>)); c.check("complement((_4,_1):(_1,_2), (_2,_4))", "_2:_4", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((3,4):(4,21))>::default(), C::<18>); c.check("complement((_3,_4):(_4,_21), _18)", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((4,1,5):(4,1,24))>::default(), (C::<1>, C::<109>)); c.check("complement((_4,_1,_5):(_4,_1,_24), (_1,_109))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!(5:0)>::default(), C::<1>); c.check("complement(_5:_0, _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(6:0)>::default()); c.check("complement(_6:_0)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((8,2,2,5):(12,6,1,0))>::default(), (C::<2>, C::<92>)); c.check("complement((_8,_2,_2,_5):(_12,_6,_1,_0), (_2,_92))", "(_3,_2):(_2,_96)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!(2:1)>::default(), (C::<8>, C::<1>)); c.check("complement(_2:_1, (_8,_1))", "_4:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((4,1):(4,1))>::default()); c.check("complement((_4,_1):(_4,_1))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!(((1,(8,3),2),2):((8,(24,192),2),1))>::default(), C::<556>); c.check("complement(((_1,(_8,_3),_2),_2):((_8,(_24,_192),_2),_1), _556)", "_6:_4", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((3,(2,2,1,(1,4)),4,2):(0,(16,4,32,(256,2048)),1,8192))>::default(), (C::<4>, C::<256>)); c.check("complement((_3,(_2,_2,_1,(_1,_4)),_4,_2):(_0,(_16,_4,_32,(_256,_2048)),_1,_8192), (_4,_256))", "(_2,_64):(_8,_32)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((2,6):(1,2))>::default()); c.check("complement((_2,_6):(_1,_2))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!(((4,4),2,6):((2,8),1,0))>::default(), C::<32>); c.check("complement(((_4,_4),_2,_6):((_2,_8),_1,_0), _32)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((16),1,4):((16),1,1))>::default()); c.check("complement(((_16),_1,_4):((_16),_1,_1))", "_4:_4", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((4,16):(0,1))>::default(), C::<32>); c.check("complement((_4,_16):(_0,_1), _32)", "_2:_16", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,1):(1,6))>::default(), (C::<8>, C::<1>)); c.check("complement((_2,_1):(_1,_6), (_8,_1))", "_4:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(4:1)>::default()); c.check("complement(_4:_1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((6,4):(12,1))>::default(), C::<128>); c.check("complement((_6,_4):(_12,_1), _128)", "(_3,_2):(_4,_72)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(5:1)>::default(), (C::<8>, C::<1>)); c.check("complement(_5:_1, (_8,_1))", "_2:_5", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((2,2,3,2):(144,24,1,6))>::default()); c.check("complement((_2,_2,_3,_2):(_144,_24,_1,_6))", "(_2,_2,_3):(_3,_12,_48)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((4,2):(4,1))>::default(), (C::<14>, C::<1>)); c.check("complement((_4,_2):(_4,_1), (_14,_1))", "_2:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((((6,1),4),2):(((36,6),4),18))>::default(), (C::<2>, C::<211>)); c.check("complement((((_6,_1),_4),_2):(((_36,_6),_4),_18), (_2,_211))", "(_4,_2):(_1,_216)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((1,6,3):(3,24,1))>::default()); c.check("complement((_1,_6,_3):(_3,_24,_1))", "_8:_3", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((4):(1))>::default(), C::<4>); c.check("complement((_4):(_1), _4)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((3,((5,1),2,(1)),1):(2,((96,96),1,(0)),192))>::default()); c.check("complement((_3,((_5,_1),_2,(_1)),_1):(_2,((_96,_96),_1,(_0)),_192))", "_16:_6", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((2)):((1)))>::default(), C::<2>); c.check("complement(((_2)):((_1)), _2)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((2,1,(1,3),2):(36,1,(0,2),0))>::default()); c.check("complement((_2,_1,(_1,_3),_2):(_36,_1,(_0,_2),_0))", "(_2,_6):(_1,_6)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((2,7)):((1,4)))>::default(), (C::<2>, C::<26>)); c.check("complement(((_2,_7)):((_1,_4)), (_2,_26))", "(_2,_2):(_2,_28)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((2,(3,4)):(3,(1,6)))>::default(), C::<72>); c.check("complement((_2,(_3,_4)):(_3,(_1,_6)), _72)", "_3:_24", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((3,7):(1,3))>::default()); c.check("complement((_3,_7):(_1,_3))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,4):(1,4))>::default(), C::<16>); c.check("complement((_2,_4):(_1,_4), _16)", "_2:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!(((1,3)):((4,1)))>::default()); c.check("complement(((_1,_3)):((_4,_1)))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((5,(2,2)):(4,(0,1)))>::default(), C::<31>); c.check("complement((_5,(_2,_2)):(_4,(_0,_1)), _31)", "(_2,_2):(_2,_20)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((4,(2)):(0,(4)))>::default(), (C::<5>, C::<1>)); c.check("complement((_4,(_2)):(_0,(_4)), (_5,_1))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((1,1):(1,2))>::default(), C::<1>); c.check("complement((_1,_1):(_1,_2), _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((1):(1))>::default(), (C::<2>, C::<1>)); c.check("complement((_1):(_1), (_2,_1))", "_2:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((3,7,1):(4,12,1))>::default()); c.check("complement((_3,_7,_1):(_4,_12,_1))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((1,1,7,2):(2,1,32,4))>::default()); c.check("complement((_1,_1,_7,_2):(_2,_1,_32,_4))", "(_4,_4):(_1,_8)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((6,3,1):(1,0,4))>::default(), C::<6>); c.check("complement((_6,_3,_1):(_1,_0,_4), _6)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((1,3),6,1,4):((1,8),24,8,2))>::default()); c.check("complement(((_1,_3),_6,_1,_4):((_1,_8),_24,_8,_2))", "_2:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!(((2,1,(2,4)),1):((8,64,(2,16)),1))>::default(), C::<59>); c.check("complement(((_2,_1,(_2,_4)),_1):((_8,_64,(_2,_16)),_1), _59)", "(_2,_2):(_1,_4)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((1,5):(1,8))>::default(), (C::<13>, C::<3>)); c.check("complement((_1,_5):(_1,_8), (_13,_3))", "_8:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((4,3):(1,4))>::default()); c.check("complement((_4,_3):(_1,_4))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((1,5,(4)):(1,36,(7)))>::default(), (C::<166>, C::<1>)); c.check("complement((_1,_5,(_4)):(_1,_36,(_7)), (_166,_1))", "_7:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((5),1,2):((16),4,1))>::default(), C::<132>); c.check("complement(((_5),_1,_2):((_16),_4,_1), _132)", "(_8,_2):(_2,_80)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((1,1,1):(1,8,4))>::default(), C::<1>); c.check("complement((_1,_1,_1):(_1,_8,_4), _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,(4,4),8):(1,(8,32),128))>::default(), C::<1018>); c.check("complement((_2,(_4,_4),_8):(_1,(_8,_32),_128), _1018)", "_4:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((5,2,1):(8,1,4))>::default(), (C::<3>, C::<10>)); c.check("complement((_5,_2,_1):(_8,_1,_4), (_3,_10))", "_4:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((2,8,1,4):(16,2,1,128))>::default()); c.check("complement((_2,_8,_1,_4):(_16,_2,_1,_128))", "(_2,_4):(_1,_32)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,(3,8),8,1):(4,(8,192),24,1))>::default(), (C::<4>, C::<2>)); c.check("complement((_2,(_3,_8),_8,_1):(_4,(_8,_192),_24,_1), (_4,_2))", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!(((1),6):((6),1))>::default()); c.check("complement(((_1),_6):((_6),_1))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((1,(2,(1,2)),4,3):(12,(288,(0,48)),1,96))>::default()); c.check("complement((_1,(_2,(_1,_2)),_4,_3):(_12,(_288,(_0,_48)),_1,_96))", "_12:_4", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement(<layout_type!((2,2,(1)):(2,1,(8)))>::default()); c.check("complement((_2,_2,(_1)):(_2,_1,(_8)))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,((2,1),1,2),(4,4,4)):(144,((1,0),48,1152),(18432,18,2304)))>::default(), (C::<8>, C::<128>)); c.check("complement((_2,((_2,_1),_1,_2),(_4,_4,_4)):(_144,((_1,_0),_48,_1152),(_18432,_18,_2304)), (_8,_128))", "(_9,_2,_4,_2):(_2,_72,_288,_9216)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((3,5),4,2,4):((128,0),4,0,1))>::default(), (C::<1>, C::<1>)); c.check("complement(((_3,_5),_4,_2,_4):((_128,_0),_4,_0,_1), (_1,_1))", "_8:_16", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((4,5):(1,4))>::default()); c.check("complement((_4,_5):(_1,_4))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((7,1):(4,1))>::default(), C::<25>); c.check("complement((_7,_1):(_4,_1), _25)", "_4:_1", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((2,1,(1,4)),2,1,2):((0,24,(96,192)),48,8,0))>::default(), (C::<4>, C::<12>)); c.check("complement(((_2,_1,(_1,_4)),_2,_1,_2):((_0,_24,(_96,_192)),_48,_8,_0), (_4,_12))", "(_48,_2):(_1,_96)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((2,(3,3,4,4)):(1,(8,0,768,96)))>::default()); c.check("complement((_2,(_3,_3,_4,_4)):(_1,(_8,_0,_768,_96)))", "(_4,_4,_2):(_2,_24,_384)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((3,7):(14,1))>::default()); c.check("complement((_3,_7):(_14,_1))", "_2:_7", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!(((1,(1,1,8,1)),4):((128,(1,2,1024,20)),16))>::default(), (C::<4>, C::<256>)); c.check("complement(((_1,(_1,_1,_8,_1)),_4):((_128,(_1,_2,_1024,_20)),_16), (_4,_256))", "(_16,_16):(_1,_64)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement(<layout_type!((4,2,1):(1,0,9))>::default()); c.check("complement((_4,_2,_1):(_1,_0,_9))", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((1,8):(1,8))>::default(), C::<114>); c.check("complement((_1,_8):(_1,_8), _114)", "(_8,_2):(_1,_64)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = complement_to(<layout_type!((2,(1,3,(3,5),3)):(1152,(384,0,(2304,0),8)))>::default(), C::<270>); c.check("complement((_2,(_1,_3,(_3,_5),_3)):(_1152,(_384,_0,(_2304,_0),_8)), _270)", "(_8,_48):(_1,_24)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((3,1,((3,2,2,2),2,1,2)):(384,1,((0,3,48,15),1152,24,192)))>::default(), (C::<4>, C::<144>)); c.check("complement((_3,_1,((_3,_2,_2,_2),_2,_1,_2)):(_384,_1,((_0,_3,_48,_15),_1152,_24,_192)), (_4,_144))", "(_3,_2,_2):(_1,_6,_96)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement(<layout_type!((1,1,3,4):(6,3,1,18))>::default()); c.check("complement((_1,_1,_3,_4):(_6,_3,_1,_18))", "_6:_3", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = complement_to(<layout_type!((2,4,(4,1),11):(0,64,(11,32),1))>::default(), C::<37>); c.check("complement((_2,_4,(_4,_1),_11):(_0,_64,(_11,_32),_1), _37)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!((2,16,1):(1,16,8))>::default(), (C::<2>, C::<9>)); c.check("complement((_2,_16,_1):(_1,_16,_8), (_2,_9))", "_8:_2", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = complement_to(<layout_type!(1:21)>::default(), C::<1>); c.check("complement(_1:_21, _1)", "_1:_0", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     c.finish("complement", 60);
@@ -411,11 +411,11 @@ fn divide_matches_cute_and_runtime() {
 #[test]
 fn product_matches_cute_and_runtime() {
     let mut c = Checker::default();
+    { let r = zipped_product(<layout_type!((3,(4)):(6,(1)))>::default(), C::<4>); c.check("zipped_product((_3,(_4)):(_6,(_1)), _4)", "((_3,(_4)),_4):((_6,(_1)),_18)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = blocked_product(<layout_type!((1,2):(1,2))>::default(), <layout_type!((2,(2,7)):(2,(4,16)))>::default()); c.check("blocked_product((_1,_2):(_1,_2), (_2,(_2,_7)):(_2,(_4,_16)))", "((_1,_2),(_2,(_2,_7))):((_1,_4),(_2,(_8,_32)))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((1):(1))>::default(), <layout_type!((1,8):(0,1))>::default()); c.check("logical_product((_1):(_1), (_1,_8):(_0,_1))", "((_1),(_1,_8)):((_1),(_0,_1))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!((2):(1))>::default(), (<layout_type!(2:0)>::default(),)); c.check("zipped_product((_2):(_1), <_2:_0>)", "((_2),(_2)):((_1),(_0))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = flat_product(<layout_type!((6,2,(2)):(1,6,(12)))>::default(), <layout_type!((4,6):(6,1))>::default()); c.check("flat_product((_6,_2,(_2)):(_1,_6,(_12)), (_4,_6):(_6,_1))", "(_6,_2,(_2),_4,_6):(_1,_6,(_12),_144,_24)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = zipped_product(<layout_type!((2,7):(1,8))>::default(), C::<3>); c.check("zipped_product((_2,_7):(_1,_8), _3)", "((_2,_7),_3):((_1,_8),_2)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!(1:1)>::default(), <layout_type!((1,5,4):(8,1,10))>::default()); c.check("zipped_product(_1:_1, (_1,_5,_4):(_8,_1,_10))", "(_1,(_1,_5,_4)):(_1,(_8,_1,_10))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((2,1):(2,1))>::default(), (C::<4>, C::<3>)); c.check("tiled_product((_2,_1):(_2,_1), (_4,_3))", "((_2,_1),(_2,_2),_3):((_2,_1),(_1,_4),_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!(2:1)>::default(), C::<1>); c.check("logical_product(_2:_1, _1)", "(_2,_1):(_1,_0)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
@@ -431,11 +431,12 @@ fn product_matches_cute_and_runtime() {
     { let r = flat_product(<layout_type!((2,2,1):(12,3,1))>::default(), (C::<1>, C::<6>)); c.check("flat_product((_2,_2,_1):(_12,_3,_1), (_1,_6))", "(_2,_2,_1,(_3,_2),_1):(_12,_3,_0,(_1,_6),_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!((2,4,1):(1,0,2))>::default(), C::<1>); c.check("zipped_product((_2,_4,_1):(_1,_0,_2), _1)", "((_2,_4,_1),_1):((_1,_0,_2),_0)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = flat_product(<layout_type!((3,5):(1,3))>::default(), C::<7>); c.check("flat_product((_3,_5):(_1,_3), _7)", "(_3,_5,_7):(_1,_3,_15)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!((2,8):(1,6))>::default(), (<layout_type!(3:12)>::default(), <layout_type!(5:12)>::default())); c.check("flat_product((_2,_8):(_1,_6), <_3:_12, _5:_12>)", "(_2,_8,_3,_5):(_1,_6,_24,_96)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = zipped_product(<layout_type!((7):(1))>::default(), C::<4>); c.check("zipped_product((_7):(_1), _4)", "((_7),_4):((_1),_7)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((4):(1))>::default(), C::<7>); c.check("logical_product((_4):(_1), _7)", "((_4),_7):((_1),_4)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!((1,4):(4,1))>::default(), (<layout_type!(4:8)>::default(), <layout_type!(4:1)>::default())); c.check("flat_product((_1,_4):(_4,_1), <_4:_8, _4:_1>)", "(_1,_4,_4,_4):(_4,_1,_8,_4)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = raked_product(<layout_type!((1,1,(1,3,2,2)):(4,16,(64,256,1,8)))>::default(), <layout_type!((1,(4,1)):(28,(16,12)))>::default()); c.check("raked_product((_1,_1,(_1,_3,_2,_2)):(_4,_16,(_64,_256,_1,_8)), (_1,(_4,_1)):(_28,(_16,_12)))", "((_1,_1),((_4,_1),_1),(_1,(_1,_3,_2,_2))):((_112,_4),((_64,_48),_16),(_0,(_64,_256,_1,_8)))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((4,4):(8,1))>::default(), (C::<1>, C::<4>)); c.check("tiled_product((_4,_4):(_8,_1), (_1,_4))", "((_4,_4),_1,_4):((_8,_1),_0,_4)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!((7):(1))>::default(), <layout_type!((3,1):(0,3))>::default()); c.check("flat_product((_7):(_1), (_3,_1):(_0,_3))", "((_7),_3,_1):((_1),_0,_0)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!(((8,7)):((0,1)))>::default(), <layout_type!(4:1)>::default()); c.check("flat_product(((_8,_7)):((_0,_1)), _4:_1)", "(((_8,_7)),_4):(((_0,_1)),_7)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!((2,3):(1,2))>::default(), (<layout_type!(2:1)>::default(),)); c.check("zipped_product((_2,_3):(_1,_2), <_2:_1>)", "((_2),(_2,_3)):((_1),(_2,_2))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((2,2):(1,2))>::default(), (<layout_type!(2:2)>::default(),)); c.check("logical_product((_2,_2):(_1,_2), <_2:_2>)", "((_2,_2),_2):((_1,_4),_2)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!(2:11)>::default(), C::<6>); c.check("tiled_product(_2:_11, _6)", "(_2,_6):(_11,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
@@ -443,17 +444,15 @@ fn product_matches_cute_and_runtime() {
     { let r = tiled_product(<layout_type!((2,8):(0,6))>::default(), (<layout_type!(2:2)>::default(),)); c.check("tiled_product((_2,_8):(_0,_6), <_2:_2>)", "((_2),_2,_8):((_0),_2,_6)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = blocked_product(<layout_type!(5:1)>::default(), <layout_type!((5,(2,2)):(1,(15,30)))>::default()); c.check("blocked_product(_5:_1, (_5,(_2,_2)):(_1,(_15,_30)))", "((_5,_5),(_1,(_2,_2))):((_1,_5),(_0,(_75,_150)))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((1,1,((2,1,5,1))):(2,6,((1,36,288,18))))>::default(), <layout_type!((4,(4,2)):(5,(1,48)))>::default()); c.check("logical_product((_1,_1,((_2,_1,_5,_1))):(_2,_6,((_1,_36,_288,_18))), (_4,(_4,_2)):(_5,(_1,_48)))", "((_1,_1,((_2,_1,_5,_1))),(_4,(_4,_2))):((_2,_6,((_1,_36,_288,_18))),(_10,(_2,_96)))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!(8:1)>::default(), C::<6>); c.check("flat_product(_8:_1, _6)", "(_8,_6):(_1,_8)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!((1,1):(1,3))>::default(), C::<2>); c.check("flat_product((_1,_1):(_1,_3), _2)", "(_1,_1,_2):(_1,_3,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = tiled_product(<layout_type!((4,3,3):(0,1,3))>::default(), <layout_type!((3,2,2):(16,12,4))>::default()); c.check("tiled_product((_4,_3,_3):(_0,_1,_3), (_3,_2,_2):(_16,_12,_4))", "((_4,_3,_3),_3,_2,_2):((_0,_1,_3),_144,_108,_36)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!(((4),4,3):((1),12,4))>::default(), (C::<3>, C::<7>)); c.check("zipped_product(((_4),_4,_3):((_1),_12,_4), (_3,_7))", "(((_4),_4),(_3,_7,_3)):(((_1),_12),(_4,_1,_4))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = zipped_product(<layout_type!(2:22)>::default(), C::<2>); c.check("zipped_product(_2:_22, _2)", "(_2,_2):(_22,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((6,4,1):(32,8,1))>::default(), (C::<2>, C::<5>)); c.check("tiled_product((_6,_4,_1):(_32,_8,_1), (_2,_5))", "((_6,_4),_2,_5,_1):((_32,_8),_1,_1,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = tiled_product(<layout_type!(2:0)>::default(), <layout_type!((6,(2,2)):(2,(12,24)))>::default()); c.check("tiled_product(_2:_0, (_6,(_2,_2)):(_2,(_12,_24)))", "(_2,_6,(_2,_2)):(_0,_2,(_12,_24))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = raked_product(<layout_type!((2,1,1):(4,8,1))>::default(), <layout_type!((1,(1,4)):(8,(2,2)))>::default()); c.check("raked_product((_2,_1,_1):(_4,_8,_1), (_1,(_1,_4)):(_8,(_2,_2)))", "((_1,_2),((_1,(_2,_2)),_1),(_1,_1)):((_16,_4),((_8,(_2,_8)),_8),(_0,_1))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((8,4):(1,8))>::default(), C::<3>); c.check("logical_product((_8,_4):(_1,_8), _3)", "((_8,_4),_3):((_1,_8),_32)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!(2:1)>::default(), <layout_type!((2,(7,2)):(2,(12,6)))>::default()); c.check("flat_product(_2:_1, (_2,(_7,_2)):(_2,(_12,_6)))", "(_2,_2,(_7,_2)):(_1,_4,(_24,_12))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = flat_product(<layout_type!((8,2,4):(32,8,1))>::default(), (<layout_type!(3:6)>::default(), <layout_type!(2:2)>::default())); c.check("flat_product((_8,_2,_4):(_32,_8,_1), <_3:_6, _2:_2>)", "(_8,_2,_3,_2,_4):(_32,_8,_6,_2,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!((3,4):(4,1))>::default(), <layout_type!((3,2,2):(30,22,3))>::default()); c.check("flat_product((_3,_4):(_4,_1), (_3,_2,_2):(_30,_22,_3))", "(_3,_4,_3,_2,_2):(_4,_1,_360,_264,_36)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!(16:1)>::default(), <layout_type!((1,8):(24,3))>::default()); c.check("logical_product(_16:_1, (_1,_8):(_24,_3))", "(_16,(_1,_8)):(_1,(_384,_48))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!((6,3):(3,1))>::default(), C::<4>); c.check("flat_product((_6,_3):(_3,_1), _4)", "(_6,_3,_4):(_3,_1,_18)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((8,5):(8,1))>::default(), (C::<4>, C::<1>)); c.check("logical_product((_8,_5):(_8,_1), (_4,_1))", "((_8,_4),(_5,_1)):((_8,_1),(_1,_0))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = flat_product(<layout_type!((2,2,6):(4,1,6))>::default(), (C::<4>, C::<4>)); c.check("flat_product((_2,_2,_6):(_4,_1,_6), (_4,_4))", "(_2,_2,_4,_4,_6):(_4,_1,_1,_2,_6)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!((4,5):(0,1))>::default(), <layout_type!(5:1)>::default()); c.check("zipped_product((_4,_5):(_0,_1), _5:_1)", "((_4,_5),_5):((_0,_1),_5)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
@@ -465,10 +464,11 @@ fn product_matches_cute_and_runtime() {
     { let r = logical_product(<layout_type!((8,4):(1,0))>::default(), (<layout_type!(4:2)>::default(), <layout_type!(5:2)>::default())); c.check("logical_product((_8,_4):(_1,_0), <_4:_2, _5:_2>)", "((_8,_4),(_4,_5)):((_1,_16),(_0,_2))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = zipped_product(<layout_type!((2,8,2):(2,8,1))>::default(), (<layout_type!(4:1)>::default(), <layout_type!(4:1)>::default())); c.check("zipped_product((_2,_8,_2):(_2,_8,_1), <_4:_1, _4:_1>)", "((_2,_8),((_2,_2),_4,_2)):((_2,_8),((_1,_4),_1,_1))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((2,2,(2,8,1,1)):(32,128,(64,1,8,0)))>::default(), C::<2>); c.check("tiled_product((_2,_2,(_2,_8,_1,_1)):(_32,_128,(_64,_1,_8,_0)), _2)", "((_2,_2,(_2,_8,_1,_1)),_2):((_32,_128,(_64,_1,_8,_0)),_8)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = raked_product(<layout_type!(((1,1),1,1):((54,3),1,3))>::default(), <layout_type!((1,8,2):(8,26,8))>::default()); c.check("raked_product(((_1,_1),_1,_1):((_54,_3),_1,_3), (_1,_8,_2):(_8,_26,_8))", "((_1,(_1,_1)),(_8,_1),(_2,_1)):((_8,(_54,_3)),(_26,_1),(_8,_3))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = logical_product(<layout_type!((4,1):(1,1))>::default(), (C::<4>, C::<3>)); c.check("logical_product((_4,_1):(_1,_1), (_4,_3))", "((_4,_4),(_1,_3)):((_1,_4),(_1,_1))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((1,4,5):(1,4,16))>::default(), <layout_type!((2,8,2):(2,4,32))>::default()); c.check("tiled_product((_1,_4,_5):(_1,_4,_16), (_2,_8,_2):(_2,_4,_32))", "((_1,_4,_5),_2,_8,_2):((_1,_4,_16),_2,_80,_640)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
-    { let r = flat_product(<layout_type!(1:1)>::default(), <layout_type!(2:1)>::default()); c.check("flat_product(_1:_1, _2:_1)", "(_1,_2):(_1,_1)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = raked_product(<layout_type!((8,6):(1,8))>::default(), <layout_type!(2:1)>::default()); c.check("raked_product((_8,_6):(_1,_8), _2:_1)", "((_2,_8),(_1,_6)):((_48,_1),(_0,_8))", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!((5):(1))>::default(), C::<4>); c.check("flat_product((_5):(_1), _4)", "((_5),_4):((_1),_5)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
+    { let r = flat_product(<layout_type!((2,7):(1,2))>::default(), <layout_type!((2,1,1):(1,2,6))>::default()); c.check("flat_product((_2,_7):(_1,_2), (_2,_1,_1):(_1,_2,_6))", "(_2,_7,_2,_1,_1):(_1,_2,_14,_28,_84)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = tiled_product(<layout_type!((16,2):(0,4))>::default(), C::<1>); c.check("tiled_product((_16,_2):(_0,_4), _1)", "((_16,_2),_1):((_0,_4),_0)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     { let r = flat_product(<layout_type!(((2,1,2,(2)),6):((48,2,1,(288)),8))>::default(), C::<1>); c.check("flat_product(((_2,_1,_2,(_2)),_6):((_48,_2,_1,(_288)),_8), _1)", "((_2,_1,_2,(_2)),_6,_1):((_48,_2,_1,(_288)),_8,_0)", r.to_string(), r.size(), &|i| r.crd2idx(i)); }
     c.finish("product", 60);

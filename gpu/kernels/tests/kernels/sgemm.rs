@@ -2,7 +2,7 @@
 //! residues in every mode, `k` not a multiple of the k tile, leading dimensions that forbid
 //! 128-bit access, `alpha` and `beta`, and BLAS's rule that `C` is not read when `beta` is 0.
 
-mod common;
+use crate::common;
 
 use common::{Buffer, value};
 use const_layout::{C, make_layout};

@@ -20,7 +20,7 @@
 
 use const_layout::eval::{Value, eval};
 
-const DATA: &str = include_str!("data/cute_swizzle_slice.txt");
+const DATA: &str = include_str!("../data/cute_swizzle_slice.txt");
 
 struct Row<'a> {
     line: usize,

@@ -6,8 +6,8 @@ use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::eval;
 use std::collections::BTreeMap;
 
-const LAYOUTS: &str = include_str!("data/cute_layouts.txt");
-const INT_TUPLES: &str = include_str!("data/cute_int_tuples.txt");
+const LAYOUTS: &str = include_str!("../data/cute_layouts.txt");
+const INT_TUPLES: &str = include_str!("../data/cute_int_tuples.txt");
 
 #[derive(Default)]
 struct Tally {

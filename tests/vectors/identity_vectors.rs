@@ -18,15 +18,15 @@
 //! Coordinates are compared as maps from mode paths to their non-zero values, so CuTe's spellings
 //! of one coordinate (`(3,0)`, `(3)`, `3@0`, `(_0,3)` with its static zero) are the same value.
 //!
-//! `cargo test --test identity_vectors -- --nocapture` prints the counts per operation.
+//! `cargo test --test vectors identity_vectors:: -- --nocapture` prints the counts per operation.
 
-mod common;
+use crate::common;
 use common::all_static;
 use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::{Value, eval};
 use std::collections::BTreeMap;
 
-const DATA: &str = include_str!("data/cute_identity.txt");
+const DATA: &str = include_str!("../data/cute_identity.txt");
 
 /// Failures printed (all are counted).
 const MAX_SHOWN: usize = 250;

@@ -4,7 +4,7 @@
 //! Differential tests of the *typed* layout path (`Layout<S, D>` built by `make_layout` from Rust
 //! tuples of `C<N>` and runtime integers, with CuTe's exact static/runtime mix) against the CuTe C++
 //! vectors in `tests/data/cute_layouts.txt`. See the generator's docstring for what is checked.
-//! `cargo test --test typed_vectors -- --nocapture` prints the number of checks per kind.
+//! `cargo test --test typed typed_vectors:: -- --nocapture` prints the number of checks per kind.
 
 // Records per (rank, depth) bucket, besides the 3 spot checks: (1, 0): 12, (1, 1): 12, (1, 2): 12, (1, 3): 6, (2, 1): 12, (2, 2): 12, (2, 3): 12, (3, 1): 12, (3, 2): 12, (3, 3): 12, (4, 1): 11, (4, 2): 11, (4, 3): 11
 

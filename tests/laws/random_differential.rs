@@ -55,12 +55,7 @@
 //! operands come from its own seed (`DIFF_SEED` and the case number), so a campaign reproduces
 //! case by case.
 
-#[path = "common/complement.rs"]
-mod complement;
-#[path = "common/layout_oracle.rs"]
-mod oracle;
-#[path = "common/rng.rs"]
-mod rng;
+use crate::{complement, layout_oracle as oracle, rng};
 
 use const_layout::LayoutError;
 use const_layout::algebra::{

@@ -1,7 +1,7 @@
 //! The tiled copy on the emulated grid: every size (multiples of the tile and residues in either
 //! mode), vectorizable and not, and layouts that differ.
 
-mod common;
+use crate::common;
 
 use common::{Buffer, value};
 use const_layout::{C, make_layout};

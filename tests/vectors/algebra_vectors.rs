@@ -20,11 +20,9 @@
 //!   one of the documented refusals: a negative stride, and for the others a composition that is
 //!   no layout.
 //!
-//! `cargo test --test algebra_vectors -- --nocapture` prints the counts per family.
+//! `cargo test --test vectors algebra_vectors:: -- --nocapture` prints the counts per family.
 
-mod common;
-#[path = "common/complement.rs"]
-mod complement_pc;
+use crate::{common, complement as complement_pc};
 use common::all_static;
 use const_layout::LayoutError;
 use const_layout::algebra::Inadmissible;
@@ -443,7 +441,7 @@ macro_rules! family_test {
     ($name:ident, $family:literal, $min:expr) => {
         #[test]
         fn $name() {
-            check_family($family, include_str!(concat!("data/cute_algebra_", $family, ".txt")), $min);
+            check_family($family, include_str!(concat!("../data/cute_algebra_", $family, ".txt")), $min);
         }
     };
 }

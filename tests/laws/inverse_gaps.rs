@@ -15,12 +15,9 @@
 //!   every choice of one index per offset is tried that way (up to [`QUASI_CHOICES`] choices;
 //!   past that the refusal is counted as unchecked).
 //!
-//! `cargo test --test inverse_gaps -- --nocapture` prints the counts.
+//! `cargo test --test laws inverse_gaps:: -- --nocapture` prints the counts.
 
-#[path = "common/layouts.rs"]
-mod layouts;
-#[path = "common/rng.rs"]
-mod rng;
+use crate::{layouts, rng};
 
 use const_layout::LayoutError;
 use const_layout::algebra::{Inadmissible, left_inverse, right_inverse};

@@ -15,13 +15,9 @@
 //!   `A o B` (the additivity over `B`'s modes fails, or a mode's values are no layout's under any
 //!   ordered factorization of its size).
 //!
-//! `cargo test --test composition_gaps -- --nocapture` prints the counts.
+//! `cargo test --test vectors composition_gaps:: -- --nocapture` prints the counts.
 
-mod common;
-#[path = "common/layouts.rs"]
-mod layouts;
-#[path = "common/rng.rs"]
-mod rng;
+use crate::{common, layouts, rng};
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
 use const_layout::dyn_layout::{DynIntTuple, DynLayout};
@@ -29,7 +25,7 @@ use const_layout::eval::{EvalError, Value, eval};
 use layouts::{Draw, offsets, random_layout, value_at};
 use rng::Rng;
 
-const DATA: &str = include_str!("data/cute_composition_gaps.txt");
+const DATA: &str = include_str!("../data/cute_composition_gaps.txt");
 
 /// `CuTe`'s static-operand rule, with basis paths (`_1@0@1`) read as part of their stride.
 fn all_static(expr: &str) -> bool {

@@ -28,11 +28,11 @@
 //! Comparison (`Want::Cute`): where every integer of the expression is static, the text must be
 //! exactly CuTe's. Where some integer is runtime, REFERENCE decision 3 allows another structure: a
 //! layout is then compared as a function (same size, same rank, same offset at every index), and
-//! such rows are listed by `cargo test --test algebra_examples -- --nocapture` (currently none:
+//! such rows are listed by `cargo test --test vectors algebra_examples:: -- --nocapture` (currently none:
 //! every runtime result also prints as CuTe's). Integers, tuples and booleans are compared as text.
 //!
 //! Upstream examples not here: CuTe's unit-test cases with basis strides (`E<0>`, `E<1,1>`;
-//! identity layouts are checked against CuTe in `tests/identity_vectors.rs`), its `mixedbits.cpp`
+//! identity layouts are checked against CuTe in `tests/vectors/identity_vectors.rs`), its `mixedbits.cpp`
 //! (`MixedBits` has no counterpart). The docs' "modding out" steps
 //! (`(6,2) % 2 => (2,1)`) name no function (CuTe has no `shape_mod`); the docs' `o 16:9` example,
 //! instantiated, covers them.

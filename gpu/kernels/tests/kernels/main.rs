@@ -1,0 +1,10 @@
+//! The kernels on the CPU emulator against plain loops. One test binary (one build and link) for
+//! all of them; `cargo test -p const-layout-kernels --test kernels MODULE` runs one module.
+
+// The shared helpers, compiled once for all the modules below (each imports what it uses).
+#[path = "../common/mod.rs"]
+mod common;
+
+mod copy;
+mod sgemm;
+mod transpose;

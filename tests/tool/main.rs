@@ -1,0 +1,6 @@
+//! What a user sees: the `layout` tool run as a user runs it, and the pictures (`picture`)
+//! against CuTe's `print_latex` and the SVG golden files. One test binary for both; `cargo test
+//! --test tool MODULE` runs one module.
+
+mod cli;
+mod picture;

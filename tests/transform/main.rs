@@ -1,0 +1,8 @@
+//! CK Tile's transforms and descriptors and rocRoller's coordinate graph, on the references' own
+//! runs and against the layout algebra. One test binary for all of them; `cargo test --test
+//! transform MODULE` runs one module.
+
+mod descriptors;
+mod graph;
+mod graph_expr;
+mod transforms;

@@ -1,0 +1,9 @@
+//! The typed and static paths (`Layout<S, D>`, `layout!`, `layout::computed`, `layout::tiling`)
+//! against CuTe C++'s vectors and anchor, and against the runtime algebra. One test binary for all
+//! of them; `cargo test --test typed MODULE` runs one module.
+
+mod computed_vectors;
+mod ordered_vectors;
+mod static_suite;
+mod tiling;
+mod typed_vectors;
