@@ -2,7 +2,7 @@
 //!
 //! const-layout checks what it can at compile time, and its errors are written to be read: the first
 //! line names the problem, with its numbers. Every error below has a case in `ui-tests/fail/` whose
-//! `.stderr` is the exact compiler output (each under 30 lines); `cargo test --test ui` checks them.
+//! `.stderr` is the exact compiler output (each under 30 lines); `cargo test -p const-layout-ui-tests` checks them.
 //!
 //! # Errors of the notation macros
 //!

@@ -24,7 +24,7 @@
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
 #[allow(dead_code)]
-#[path = "../examples/codegen_probes.rs"]
+#[path = "codegen_probes/src/main.rs"]
 mod probes;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,7 +79,7 @@ const GROUPED: &str = "the thread's offset and the element's are summed separate
 /// the three multiply-high divisions differently.
 const REGALLOC: &str = "same arithmetic, one more register-to-register mov";
 
-/// Every probe in `examples/codegen_probes.rs` (the test fails if the assembly has others or lacks
+/// Every probe in `tests/codegen_probes/src/main.rs` (the test fails if the assembly has others or lacks
 /// one). A tolerance is the probe's count observed with rustc 1.95 (x86-64 baseline, release,
 /// codegen-units=1) minus its twin's, so any growth fails; 0 where the probe is no longer.
 const EXPECT: &[Expect] = &[
@@ -311,7 +311,7 @@ fn multiply_violations(body: &[String], rule: Mul) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Building the example.
 
-/// Build `examples/codegen_probes.rs` in release mode with `--emit asm` (Intel syntax) and return
+/// Build `tests/codegen_probes` (the crate `const-layout-codegen-probes`) in release mode with `--emit asm` (Intel syntax) and return
 /// the listing.
 #[cfg(target_arch = "x86_64")]
 fn build_probe_asm() -> String {
@@ -330,15 +330,17 @@ fn build_probe_asm() -> String {
     // rebuild once with a dummy `--cfg` to force it.)
     let asm_path = target_dir.join("codegen_probes.s");
     println!(
-        "building examples/codegen_probes.rs in release into {} (the first time, with the \
-         dev-dependencies: a minute or two)",
+        "building tests/codegen_probes in release into {} (the first time: the library and its \
+         dependencies, not the dev-dependencies, which is why the probes are a crate of their own)",
         target_dir.display()
     );
     let run = |extra: Option<String>| {
         let mut cmd = Command::new(&cargo);
         cmd.arg("rustc")
             .arg("--release")
-            .arg("--example")
+            .arg("-p")
+            .arg("const-layout-codegen-probes")
+            .arg("--bin")
             .arg("codegen_probes")
             .arg("--manifest-path")
             .arg(&manifest)

@@ -37,7 +37,7 @@
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
 #     tools/gen_computed_tests.py               tests/typed/computed_vectors.rs
-#     TRYBUILD=overwrite cargo test --test ui   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
+#     TRYBUILD=overwrite cargo test -p const-layout-ui-tests   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
 #     UPDATE_GOLDEN=1 cargo test --test tool    tests/data/svg/
 # Run here and byte-identical with the checked-in files: all of the above but composition gaps,
 # identity layouts, layouts and int tuples, and the seven large algebra families (coalesce,
@@ -116,7 +116,7 @@ step "ordered vectors" bash -c 'python3 tools/gen_ordered_vectors.py && rustfmt 
 step "computed vectors" python3 tools/gen_computed_tests.py
 
 if [ "$cargo" = 1 ]; then
-  step "UI .stderr" env TRYBUILD=overwrite cargo test -q --test ui
+  step "UI .stderr" env TRYBUILD=overwrite cargo test -q -p const-layout-ui-tests
   step "SVG golden files" env UPDATE_GOLDEN=1 cargo test -q --test tool svg_golden_files
 fi
 echo "regen: done; \`git diff --exit-code\` shows whether anything changed ($ROOT)"

@@ -21,7 +21,7 @@
 //!   the tensor's is no longer than the hand-written one, i.e. that the tensor's bounds checks
 //!   fold away as the hand-written loop's do.
 //!
-//! Run `cargo run --example codegen_probes` to print a few values.
+//! Run `cargo run -p const-layout-codegen-probes` to print a few values.
 
 use const_layout::layout::LayoutCoord;
 use const_layout::layout::computed::{
