@@ -193,7 +193,7 @@ impl From<ParseError> for EvalError {
     }
 }
 
-/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`FUNCTIONS`] for what is known.
+/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`OPERATIONS`] for what is known.
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
@@ -601,6 +601,8 @@ fn append_mode(buf: &DynIntTuple, modes: usize, m: &DynIntTuple) -> Result<DynIn
 /// Template arguments (`select<0,2>`): the values and, if any were written, how many.
 type Targs<'a> = (&'a [isize; MAX_TARGS], Option<usize>);
 
+// Out of line: `call_expr`'s frame is paid at every nesting level, this one only once.
+#[inline(never)]
 fn call(
     name: &str,
     column: usize,
