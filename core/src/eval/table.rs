@@ -26,7 +26,7 @@ macro_rules! operations {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Op {
             $(
-                #[doc = concat!("CuTe's `", $name, "`", $args, ".")]
+                #[doc = concat!("CuTe's ``", $name, $args, "``.")]
                 $op,
             )+
         }
