@@ -9,7 +9,7 @@
 
 use const_layout::LayoutError;
 use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
-use const_layout::eval::{EvalError, FUNCTIONS, Value, eval};
+use const_layout::eval::{EvalError, OPERATIONS, Value, eval};
 use const_layout::int::Int;
 use const_layout::layout;
 use const_layout::picture::{
@@ -158,7 +158,7 @@ fn run(args: &[String], json: bool) -> Result<String, String> {
         [] if !json => Ok(tour()),
         ["--help" | "-h" | "help"] => Ok(format!("{USAGE}\n")),
         ["--version" | "-V"] => Ok(format!("layout {}\n", env!("CARGO_PKG_VERSION"))),
-        ["functions"] => Ok(FUNCTIONS.iter().map(|(f, a)| format!("{f}{a}\n")).collect()),
+        ["functions"] => Ok(OPERATIONS.iter().map(|e| format!("{}{}\n", e.name, e.args)).collect()),
         ["eval"] => Err("`eval` needs an expression, e.g. layout eval 'size((4,8))'".to_string()),
         ["eval", expr @ ..] => evaluate(&expr.join(" "), json),
         [cmd @ ("table" | "latex" | "svg"), ..] if json => {

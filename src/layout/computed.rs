@@ -45,6 +45,7 @@ use crate::algebra::{self, TileMode, Tiler};
 use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::{DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
+use crate::eval::{Op, Operand, apply_layout_op};
 use crate::int_tuple::{IntTuple, StaticTuple};
 use crate::layout::Layout;
 use core::fmt;
@@ -76,6 +77,8 @@ impl<S: StaticTuple, D: StaticTuple> StaticLayout for Layout<S, D> {
     note = "the static algebra's expressions are the types its functions return inside `Computed<..>`"
 )]
 pub trait StaticExpr {
+    /// The evaluator's operation this expression is (the table [`crate::eval::OPERATIONS`]).
+    const OP: Op;
     /// The layout, computed at compile time.
     const LAYOUT: DynLayout;
 }
@@ -465,17 +468,21 @@ const fn subtree_end(t: &DynIntTuple, pos: usize) -> usize {
     p
 }
 
+// Each expression type names its operation in the evaluator's table and computes its layout
+// through the table's dispatcher, `apply_layout_op`, the one place an operation meets
+// `algebra::*`; the operands are listed as the dispatcher takes them.
 macro_rules! operations {
-    ($($(#[$doc:meta])* $name:ident $fun:ident $(<$(const $C:ident: $CT:ty),+>)? ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => |$($v:ident),+| $expr:expr;)+) => {$(
+    ($($(#[$doc:meta])* $name:ident $fun:ident $(<$(const $C:ident: $CT:ty),+>)? ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => $op:ident [$($kind:ident($e:expr)),+];)+) => {$(
         $(#[$doc])*
         ///
         #[doc = concat!("The expression type of [`", stringify!($fun), "`]; its layout is computed at compile time.")]
         pub struct $name<$($T,)+ $($(const $C: $CT),+)?>(PhantomData<fn() -> ($($T,)+)>);
 
         impl<$($T: $Pub,)+ $($(const $C: $CT),+)?> StaticExpr for $name<$($T,)+ $($($C),+)?> {
+            const OP: Op = Op::$op;
             const LAYOUT: DynLayout = {
-                $(let $v = &<$T as $Priv>::VALUE;)+
-                unwrap(stringify!($fun), $expr)
+                $(let $arg = &<$T as $Priv>::VALUE;)+
+                unwrap(stringify!($fun), apply_layout_op(Op::$op, &[$(Operand::$kind($e)),+]))
             };
         }
 
@@ -521,174 +528,166 @@ impl<T: StaticTuple> TupleArg for T {
 
 operations! {
     /// CuTe's `coalesce(layout)` on a static layout.
-    Coalesce coalesce(a: A: StaticLayout / LayoutArg) => |a| algebra::coalesce(a);
+    Coalesce coalesce(a: A: StaticLayout / LayoutArg) => Coalesce [Layout(a)];
 }
 
 operations! {
     /// CuTe's `filter(layout)` on a static layout.
-    Filter filter(a: A: StaticLayout / LayoutArg) => |a| algebra::filter(a);
+    Filter filter(a: A: StaticLayout / LayoutArg) => Filter [Layout(a)];
 }
 
 operations! {
     /// CuTe's `composition(layout, tiler)` on static operands.
-    Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / ComposeArg) => |a, b| algebra::composition_tiler(a, b);
+    Composition composition(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / ComposeArg) => Composition [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `complement(layout)` on a static layout.
-    Complement complement(a: A: StaticLayout / LayoutArg) => |a| algebra::complement(a);
+    Complement complement(a: A: StaticLayout / LayoutArg) => Complement [Layout(a)];
 }
 
 operations! {
     /// CuTe's `complement(layout, cotarget)` on a static layout and a static cotarget.
-    ComplementTo complement_to(a: A: StaticLayout / LayoutArg, m: M: StaticTuple / TupleArg) => |a, m| algebra::complement_to(a, m);
+    ComplementTo complement_to(a: A: StaticLayout / LayoutArg, m: M: StaticTuple / TupleArg) => Complement [Layout(a), Tuple(m)];
 }
 
 operations! {
     /// CuTe's `logical_divide(layout, tiler)` on static operands.
-    LogicalDivide logical_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_divide(a, b);
+    LogicalDivide logical_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => LogicalDivide [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `zipped_divide(layout, tiler)` on static operands.
-    ZippedDivide zipped_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_divide(a, b);
+    ZippedDivide zipped_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => ZippedDivide [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `tiled_divide(layout, tiler)` on static operands.
-    TiledDivide tiled_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_divide(a, b);
+    TiledDivide tiled_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => TiledDivide [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `flat_divide(layout, tiler)` on static operands.
-    FlatDivide flat_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_divide(a, b);
+    FlatDivide flat_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => FlatDivide [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `logical_product(block, tiler)` on static operands.
-    LogicalProduct logical_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::logical_product(a, b);
+    LogicalProduct logical_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => LogicalProduct [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `zipped_product(block, tiler)` on static operands.
-    ZippedProduct zipped_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::zipped_product(a, b);
+    ZippedProduct zipped_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => ZippedProduct [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `tiled_product(block, tiler)` on static operands.
-    TiledProduct tiled_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::tiled_product(a, b);
+    TiledProduct tiled_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => TiledProduct [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `flat_product(block, tiler)` on static operands.
-    FlatProduct flat_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => |a, b| algebra::flat_product(a, b);
+    FlatProduct flat_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => FlatProduct [Layout(a), Tiler(b)];
 }
 
 operations! {
     /// CuTe's `blocked_product(block, layout)` on static layouts.
-    BlockedProduct blocked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::blocked_product(a, b);
+    BlockedProduct blocked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => BlockedProduct [Layout(a), Layout(b)];
 }
 
 operations! {
     /// CuTe's `raked_product(block, layout)` on static layouts.
-    RakedProduct raked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::raked_product(a, b);
+    RakedProduct raked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => RakedProduct [Layout(a), Layout(b)];
 }
 
 operations! {
     /// CuTe's `tile_to_shape(block, shape)` on a static layout and a static shape.
-    TileToShape tile_to_shape(a: A: StaticLayout / LayoutArg, s: S: StaticTuple / TupleArg) => |a, s| algebra::tile_to_shape(a, s, None);
+    TileToShape tile_to_shape(a: A: StaticLayout / LayoutArg, s: S: StaticTuple / TupleArg) => TileToShape [Layout(a), Tuple(s)];
 }
 
 operations! {
     /// CuTe's `right_inverse(layout)` on a static layout.
-    RightInverse right_inverse(a: A: StaticLayout / LayoutArg) => |a| algebra::right_inverse(a);
+    RightInverse right_inverse(a: A: StaticLayout / LayoutArg) => RightInverse [Layout(a)];
 }
 
 operations! {
     /// CuTe's `left_inverse(layout)` on a static layout.
-    LeftInverse left_inverse(a: A: StaticLayout / LayoutArg) => |a| algebra::left_inverse(a);
+    LeftInverse left_inverse(a: A: StaticLayout / LayoutArg) => LeftInverse [Layout(a)];
 }
 
 operations! {
     /// CuTe's `max_common_layout(a, b)` on static layouts.
-    MaxCommonLayout max_common_layout(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => |a, b| algebra::max_common_layout(a, b);
+    MaxCommonLayout max_common_layout(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => MaxCommonLayout [Layout(a), Layout(b)];
 }
 
 operations! {
     /// CuTe's `nullspace(layout)` on a static layout.
-    Nullspace nullspace(a: A: StaticLayout / LayoutArg) => |a| algebra::nullspace(a);
+    Nullspace nullspace(a: A: StaticLayout / LayoutArg) => Nullspace [Layout(a)];
 }
 
 operations! {
     /// CuTe's `make_layout_like(layout)` on a static layout.
-    MakeLayoutLike make_layout_like(a: A: StaticLayout / LayoutArg) => |a| algebra::make_layout_like(a);
+    MakeLayoutLike make_layout_like(a: A: StaticLayout / LayoutArg) => MakeLayoutLike [Layout(a)];
 }
 
 operations! {
     /// CuTe's `append(layout, x)` on static layouts.
-    Append append(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::append(a, x);
+    Append append(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => Append [Layout(a), Layout(x)];
 }
 
 operations! {
     /// CuTe's `prepend(layout, x)` on static layouts.
-    Prepend prepend(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::prepend(a, x);
+    Prepend prepend(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => Prepend [Layout(a), Layout(x)];
 }
 
 operations! {
     /// CuTe's `take<B, E>(layout)`: modes `B..E` (write `take::<B, E, _>(layout)`).
-    Take take<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::take(a, B, E);
+    Take take<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => Take [Layout(a), Index(B), Index(E)];
 }
 
 operations! {
     /// CuTe's `group<B, E>(layout)`: modes `B..E` as one mode (write `group::<B, E, _>(layout)`).
-    Group group<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::group(a, B, E);
+    Group group<const B: usize, const E: usize>(a: A: StaticLayout / LayoutArg) => Group [Layout(a), Index(B), Index(E)];
 }
 
 operations! {
     /// CuTe's `layout<I>(layout)` (`get<I>`): mode `I` as a layout (write `mode::<I, _>(layout)`).
-    Mode mode<const I: usize>(a: A: StaticLayout / LayoutArg) => |a| mode_at(a, I);
-}
-
-/// Mode `i` of `layout`, or the error naming the index and the rank.
-const fn mode_at(layout: &DynLayout, i: usize) -> Result<DynLayout, LayoutError> {
-    match layout.mode(i) {
-        Some(m) => Ok(m),
-        None => Err(LayoutError::ModeOutOfRange { op: "layout<I>", index: i, rank: layout.rank() }),
-    }
+    Mode mode<const I: usize>(a: A: StaticLayout / LayoutArg) => Get [Layout(a), Index(I)];
 }
 
 operations! {
     /// CuTe's `select<I, J>(layout)`: modes `I` and `J` (write `select2::<I, J, _>(layout)`).
-    Select2 select2<const I: usize, const J: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J]);
+    Select2 select2<const I: usize, const J: usize>(a: A: StaticLayout / LayoutArg) => Select [Layout(a), Index(I), Index(J)];
 }
 operations! {
     /// CuTe's `select<I, J, K>(layout)` (write `select3::<I, J, K, _>(layout)`).
-    Select3 select3<const I: usize, const J: usize, const K: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J, K]);
+    Select3 select3<const I: usize, const J: usize, const K: usize>(a: A: StaticLayout / LayoutArg) => Select [Layout(a), Index(I), Index(J), Index(K)];
 }
 operations! {
     /// CuTe's `select<I, J, K, L>(layout)` (write `select4::<I, J, K, L, _>(layout)`).
-    Select4 select4<const I: usize, const J: usize, const K: usize, const L: usize>(a: A: StaticLayout / LayoutArg) => |a| algebra::select(a, &[I, J, K, L]);
+    Select4 select4<const I: usize, const J: usize, const K: usize, const L: usize>(a: A: StaticLayout / LayoutArg) => Select [Layout(a), Index(I), Index(J), Index(K), Index(L)];
 }
 
 operations! {
     /// CuTe's `replace<I>(layout, x)`: mode `I` replaced by `x` (write `replace::<I, _, _>(layout, x)`).
-    Replace replace<const I: usize>(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => |a, x| algebra::replace(a, I, x);
+    Replace replace<const I: usize>(a: A: StaticLayout / LayoutArg, x: X: StaticLayout / LayoutArg) => Replace [Layout(a), Index(I), Layout(x)];
 }
 
 operations! {
     /// CuTe's `upcast<N>(layout)` (write `upcast::<N, _>(layout)`).
-    Upcast upcast<const N: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::upcast(a, N);
+    Upcast upcast<const N: isize>(a: A: StaticLayout / LayoutArg) => Upcast [Layout(a), Int(N)];
 }
 
 operations! {
     /// CuTe's `downcast<N>(layout)` (write `downcast::<N, _>(layout)`).
-    Downcast downcast<const N: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::downcast(a, N);
+    Downcast downcast<const N: isize>(a: A: StaticLayout / LayoutArg) => Downcast [Layout(a), Int(N)];
 }
 
 operations! {
     /// CuTe's `recast_layout<Old, New>(layout)` for element widths in bits (write
     /// `recast_layout::<16, 32, _>(layout)`).
-    RecastLayout recast_layout<const OLD: isize, const NEW: isize>(a: A: StaticLayout / LayoutArg) => |a| algebra::recast_layout(a, OLD, NEW);
+    RecastLayout recast_layout<const OLD: isize, const NEW: isize>(a: A: StaticLayout / LayoutArg) => RecastLayout [Layout(a), Int(OLD), Int(NEW)];
 }
 
 /// CuTe's `make_layout_tv(thr_layout, val_layout)` on static layouts: the tile that threads laid
@@ -721,10 +720,16 @@ pub fn make_layout_tv<Thr: StaticLayout, Val: StaticLayout>(
 pub struct TvTile<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
 
 impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for TvTile<Thr, Val> {
+    const OP: Op = Op::MakeLayoutTv;
+    // `make_layout_tv` is not layout-valued (a tile shape and a layout), so it is called here;
+    // the tile's identity layout goes through the dispatcher.
     const LAYOUT: DynLayout = unwrap(
         "make_layout_tv",
-        algebra::make_identity_layout(
-            &unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0,
+        apply_layout_op(
+            Op::MakeIdentityLayout,
+            &[Operand::Tuple(
+                &unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0,
+            )],
         ),
     );
 }
@@ -733,6 +738,7 @@ impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for TvTile<Thr, Val> {
 pub struct LayoutTv<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
 
 impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for LayoutTv<Thr, Val> {
+    const OP: Op = Op::MakeLayoutTv;
     const LAYOUT: DynLayout = unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).1;
 }
 
@@ -784,6 +790,9 @@ pub fn local_tile<A: StaticLayout, T: StaticTiler, Crd: IntTuple>(
 pub struct LocalTile<A, T>(PhantomData<fn() -> (A, T)>);
 
 impl<A: StaticLayout, T: StaticTiler> StaticExpr for LocalTile<A, T> {
+    // `local_tile` is partition-valued (a layout and an offset); its parts are not operations of
+    // the table, so they are computed here.
+    const OP: Op = Op::LocalTile;
     const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).0;
 }
 
@@ -791,6 +800,7 @@ impl<A: StaticLayout, T: StaticTiler> StaticExpr for LocalTile<A, T> {
 pub struct Tiles<A, T>(PhantomData<fn() -> (A, T)>);
 
 impl<A: StaticLayout, T: StaticTiler> StaticExpr for Tiles<A, T> {
+    const OP: Op = Op::LocalTile;
     const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).1;
 }
 
@@ -834,6 +844,7 @@ pub fn local_partition<A: StaticLayout, Thr: StaticLayout>(
 pub struct LocalPartition<A, Thr>(PhantomData<fn() -> (A, Thr)>);
 
 impl<A: StaticLayout, Thr: StaticLayout> StaticExpr for LocalPartition<A, Thr> {
+    const OP: Op = Op::LocalPartition;
     const LAYOUT: DynLayout =
         unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &Thr::LAYOUT)).1;
 }
@@ -1085,9 +1096,11 @@ pub fn slice_and_offset<Crd: StaticSlicer, A: StaticLayout>(
 pub struct SliceAt<A, Crd>(PhantomData<fn() -> (A, Crd)>);
 
 impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for SliceAt<A, Crd> {
+    const OP: Op = Op::Slice;
     const LAYOUT: DynLayout = {
         let zeros = Crd::KEEP.map_zero();
-        unwrap("slice", algebra::slice(&unwrap("slice", algebra::Slicer::new(zeros, Crd::KEEP)), &A::LAYOUT))
+        let slicer = unwrap("slice", algebra::Slicer::new(zeros, Crd::KEEP));
+        unwrap("slice", apply_layout_op(Op::Slice, &[Operand::Slicer(&slicer), Operand::Layout(&A::LAYOUT)]))
     };
 }
 
@@ -1122,7 +1135,9 @@ pub fn make_identity_layout<S: StaticTuple>(shape: S) -> Computed<Identity<S>> {
 pub struct Identity<S>(PhantomData<fn() -> S>);
 
 impl<S: StaticTuple> StaticExpr for Identity<S> {
-    const LAYOUT: DynLayout = unwrap("make_identity_layout", algebra::make_identity_layout(&S::TREE));
+    const OP: Op = Op::MakeIdentityLayout;
+    const LAYOUT: DynLayout =
+        unwrap("make_identity_layout", apply_layout_op(Op::MakeIdentityLayout, &[Operand::Tuple(&S::TREE)]));
 }
 
 /// A coordinate type to read a basis-strided layout's values into: runtime integers in tuples

@@ -361,3 +361,23 @@ mod hostile {
         }
     }
 }
+
+#[test]
+fn functions_lists_exactly_the_table_of_operations() {
+    let o = layout(&["functions"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let table = const_layout::eval::OPERATIONS;
+    assert_eq!(lines.len(), table.len(), "{out}");
+    for (line, e) in lines.iter().zip(table) {
+        assert_eq!(*line, format!("{}{}", e.name, e.args));
+    }
+    // Every listed name is one the evaluator knows.
+    for e in table {
+        assert!(!matches!(
+            const_layout::eval::eval(&format!("{}()", e.name)),
+            Err(const_layout::eval::EvalError::UnknownFunction { .. })
+        ));
+    }
+}

@@ -155,6 +155,13 @@ pub enum LayoutError {
         /// The rank.
         rank: usize,
     },
+    /// An operation given operands of kinds (or a number) it does not take, through the table's
+    /// dispatcher (`eval::apply_layout_op`); the evaluator checks its arguments first and
+    /// reports them by position instead.
+    Operands {
+        /// The operation, by its CuTe name.
+        op: &'static str,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -237,6 +244,7 @@ impl LayoutError {
                 .num(index as isize)
                 .text(" is out of range for rank ")
                 .num(rank as isize),
+            LayoutError::Operands { op } => m.text(op).text(": operands of kinds it does not take"),
             LayoutError::TooLarge => {
                 m.text("more than ").num(crate::MAX_NODES as isize).text(" nodes in one int tuple")
             }

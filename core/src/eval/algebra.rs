@@ -1,72 +1,40 @@
 //! The layout-algebra functions of the evaluator (see [`crate::algebra`]).
 
-use super::{Call, EvalError, Value, int_tuple_of};
+use super::{Call, EvalError, Op, Operand, Value, apply_layout_op, int_tuple_of};
 use crate::algebra::{self, Tiler};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::swizzle::{ComposedLayout, Sliced};
 
-/// Evaluate `c` if it is an algebra function; `None` leaves it to the other cases.
-pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    if let Some(v) = composed(c)? {
-        return Ok(Some(v));
-    }
-    Ok(match c.function {
-        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => case_0(c)?,
-        "coalesce" | "filter_zeros" | "filter" => case_1(c)?,
-        "composition" => case_2(c)?,
-        "complement" => case_3(c)?,
-        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => case_4(c)?,
-        "max_common_layout" => case_5(c)?,
-        "max_common_vector" => case_6(c)?,
-        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
-        | "zipped_product" | "tiled_product" | "flat_product" => case_7(c)?,
-        "blocked_product" | "raked_product" => case_8(c)?,
-        "tile_to_shape" => case_9(c)?,
-        "select" => case_10(c)?,
-        "take" | "group" => case_11(c)?,
-        "append" if c.targs.1.is_some() => case_12(c)?,
-        "append" | "prepend" => case_13(c)?,
-        "replace" => case_14(c)?,
-        "upcast" | "downcast" => case_15(c)?,
-        "recast_layout" => case_16(c)?,
-        "local_tile" => case_17(c)?,
-        "make_layout_tv" => case_18(c)?,
-        "local_partition" => case_19(c)?,
-        "make_identity_layout" => case_20(c)?,
-        _ => return Ok(None),
-    })
-}
-
 /// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function
 /// and the offset.
-const ON_INNER: &[&str] = &[
-    "composition",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "coalesce",
-    "filter",
-    "take",
-    "group",
-    "append",
-    "flatten",
-    "get",
+const ON_INNER: &[Op] = &[
+    Op::Composition,
+    Op::LogicalDivide,
+    Op::ZippedDivide,
+    Op::TiledDivide,
+    Op::FlatDivide,
+    Op::LogicalProduct,
+    Op::ZippedProduct,
+    Op::TiledProduct,
+    Op::FlatProduct,
+    Op::BlockedProduct,
+    Op::RakedProduct,
+    Op::TileToShape,
+    Op::Coalesce,
+    Op::Filter,
+    Op::Take,
+    Op::Group,
+    Op::Append,
+    Op::Flatten,
+    Op::Get,
 ];
 
 /// Swizzles and composed layouts: `composition(Sw<..>, L)` builds one; the functions in
 /// [`ON_INNER`] map the inner layout; `crd2idx`, `size`, `rank`, `complement` read through.
-fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
-        ("composition", Some(Value::Swizzle(s))) => {
+pub(super) fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    match (c.op, c.args[0].as_ref().map(|a| &a.value)) {
+        (Op::Composition, Some(Value::Swizzle(s))) => {
             // CuTe's `composition(Sw, L)` or `composition(Sw, offset, L)`.
             let n = c.arity(&[2, 3], "2 or 3")?;
             let offset = if n == 3 { c.int(2)? } else { DynInt::new_static(0) };
@@ -87,19 +55,19 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 inner,
             ))))
         }
-        ("upcast" | "downcast", Some(Value::Composed(k))) => {
+        (Op::Upcast | Op::Downcast, Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let n = targs(c, 1, 1)?[0];
-            let r = if c.function == "upcast" { k.upcast(n) } else { k.downcast(n) };
+            let r = if c.op == Op::Upcast { k.upcast(n) } else { k.downcast(n) };
             Ok(Some(Value::Composed(r.map_err(lay(c))?)))
         }
-        ("upcast" | "downcast", Some(Value::Swizzle(s))) => {
+        (Op::Upcast | Op::Downcast, Some(Value::Swizzle(s))) => {
             c.arity(&[1], "1")?;
             let n = targs(c, 1, 1)?[0];
-            let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
+            let r = if c.op == Op::Upcast { s.upcast(n) } else { s.downcast(n) };
             Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
-        ("composition", Some(Value::Layout(a)))
+        (Op::Composition, Some(Value::Layout(a)))
             if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
         {
             let Value::Composed(k) = c.arg(2).value else { return Ok(None) };
@@ -109,9 +77,9 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 _ => Value::Composed(r),
             }))
         }
-        ("right_inverse" | "left_inverse", Some(Value::Composed(k))) => {
+        (Op::RightInverse | Op::LeftInverse, Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
-            let r = if c.function == "right_inverse" { k.right_inverse() } else { k.left_inverse() };
+            let r = if c.op == Op::RightInverse { k.right_inverse() } else { k.left_inverse() };
             let r = r.map_err(lay(c))?;
             Ok(Some(match r.outer() {
                 // CuTe's `composition(Swizzle<0,..>, L)` is `L`.
@@ -119,12 +87,12 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 _ => Value::Composed(r),
             }))
         }
-        ("recast_layout", Some(Value::Composed(k))) => {
+        (Op::RecastLayout, Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
             let t = targs(c, 2, 2)?;
             Ok(Some(Value::Composed(recast_composed(k, t[0], t[1]).map_err(lay(c))?)))
         }
-        ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
+        (Op::Crd2idx, _) if c.n == 2 => match c.arg(2).value {
             Value::Composed(k) => {
                 let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
                 Ok(Some(Value::Int(DynInt::new_runtime(k.apply(i.value)))))
@@ -132,14 +100,14 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::new_runtime(s.apply(c.int(1)?.value))))),
             _ => Ok(None),
         },
-        ("slice" | "slice_and_offset", _) if c.n == 2 => {
+        (Op::Slice | Op::SliceAndOffset, _) if c.n == 2 => {
             let s = slicer(c, 1)?;
             match c.arg(2).value {
                 Value::Composed(k) => {
                     // CuTe's: the swizzle decays to a plain layout where it is linear on the
                     // slice, and the offset comes out.
                     let (part, offset) = k.slice_and_offset(&s).map_err(lay(c))?;
-                    let slice = c.function == "slice";
+                    let slice = c.op == Op::Slice;
                     Ok(Some(match part {
                         Sliced::Layout(l) if slice => Value::Layout(l),
                         Sliced::Composed(k) if slice => Value::Composed(k),
@@ -149,18 +117,21 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                         Sliced::Composed(k) => Value::ComposedPartition(k, offset),
                     }))
                 }
+                Value::Layout(l) if c.op == Op::Slice => {
+                    let sliced = apply_layout_op(Op::Slice, &[Operand::Slicer(&s), Operand::Layout(&l)])
+                        .map_err(lay(c))?;
+                    // `slice` refuses what `slice_and_offset` refuses: a coordinate whose offset
+                    // the layout cannot compute.
+                    l.apply(&s.parts().0).map_err(lay(c))?;
+                    Ok(Some(Value::Layout(sliced)))
+                }
                 Value::Layout(l) => {
-                    let p = algebra::slice_and_offset(&s, &l).map_err(lay(c))?;
-                    Ok(Some(if c.function == "slice" {
-                        Value::Layout(p.layout)
-                    } else {
-                        Value::Partition(p)
-                    }))
+                    Ok(Some(Value::Partition(algebra::slice_and_offset(&s, &l).map_err(lay(c))?)))
                 }
                 _ => Err(c.argument(2, "a layout or a composed layout")),
             }
         }
-        ("max_common_layout", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
+        (Op::MaxCommonLayout, _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
             (Value::Composed(k), _) | (_, Value::Composed(k))
                 if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) =>
             {
@@ -175,7 +146,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             }
             _ => Ok(None),
         },
-        ("max_common_vector", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
+        (Op::MaxCommonVector, _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
             // CuTe's overloads take swizzled layouts only.
             (Value::Composed(k), _) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
                 Err(c.argument(1, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
@@ -191,14 +162,14 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
             }
             _ => Ok(None),
         },
-        ("size" | "rank", Some(Value::Composed(k))) => {
+        (Op::Size | Op::Rank, Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
-            let v = if c.function == "size" { k.size() } else { DynInt::new_static(k.rank() as isize) };
+            let v = if c.op == Op::Size { k.size() } else { DynInt::new_static(k.rank() as isize) };
             Ok(Some(Value::Int(v)))
         }
-        ("complement", Some(Value::Composed(k))) => {
+        (Op::Complement, Some(Value::Composed(k))) => {
             c.arity(&[2], "2")?;
-            Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay(c))?)))
+            Ok(Some(apply(c, &[Operand::Layout(k.inner()), Operand::Tuple(&c.tuple(2)?)])?))
         }
         (f, Some(Value::Composed(k))) if ON_INNER.contains(&f) => {
             let mut args = *c.args;
@@ -206,11 +177,7 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 a.value = Value::Layout(*k.inner());
             }
             let inner = Call { args: &args, ..*c };
-            let result = match call(&inner)? {
-                Some(v) => v,
-                None => super::call(c.function, c.column, &args, c.n, c.targs)?,
-            };
-            match result {
+            match super::dispatch(&inner)? {
                 Value::Layout(l) => Ok(Some(Value::Composed(k.with_inner(l)))),
                 _ => Err(c.argument(1, "a layout (this function is not defined for composed layouts)")),
             }
@@ -223,6 +190,11 @@ fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
 fn lay(c: &Call<'_>) -> impl Fn(LayoutError) -> EvalError {
     let column = c.column;
     move |error| EvalError::Layout { column, error }
+}
+
+/// Call `c`'s operation on `operands` through the table's dispatcher, as a value.
+fn apply(c: &Call<'_>, operands: &[Operand<'_>]) -> Result<Value, EvalError> {
+    layout(c, apply_layout_op(c.op, operands))
 }
 
 /// A layout result of call `c` as a value.
@@ -277,250 +249,195 @@ fn index(c: &Call<'_>, v: isize) -> Result<usize, EvalError> {
 
 // One function per case: in a debug build each keeps its own temporaries, so one frame
 // holding every case's layouts would be paid at each nesting level of an expression.
+// Each layout-valued case goes through the table's dispatcher, the one place an operation
+// meets `algebra::*`; the cases check and convert the arguments (in the order that decides
+// which error a bad call reports).
+
+/// `make_layout(layout, layout, ...)`.
 #[inline(never)]
-fn case_0(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        let mut parts = [DynLayout::default(); super::MAX_ARGS];
-        let n = c.n.min(super::MAX_ARGS);
-        for (i, part) in parts.iter_mut().enumerate().take(n) {
-            *part = c.layout(i + 1)?;
-        }
-        layout(c, algebra::make_layout_of(&parts[..n]))?
-    }))
+pub(super) fn make_layout_of(c: &Call<'_>) -> Result<Value, EvalError> {
+    let mut parts = [DynLayout::default(); super::MAX_ARGS];
+    let n = c.n.min(super::MAX_ARGS);
+    for (i, part) in parts.iter_mut().enumerate().take(n) {
+        *part = c.layout(i + 1)?;
+    }
+    apply(c, &[Operand::Layouts(&parts[..n])])
+}
+
+/// `coalesce`, `filter_zeros`, `filter`: of a layout, with a profile, or (`coalesce`) of a shape.
+#[inline(never)]
+pub(super) fn coalesce_or_filter(c: &Call<'_>) -> Result<Value, EvalError> {
+    let k = c.arity(&[1, 2], "1 or 2")?;
+    if c.op == Op::Coalesce && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
+        return Ok(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay(c))?));
+    }
+    let l = c.layout(1)?;
+    if k == 1 {
+        return apply(c, &[Operand::Layout(&l)]);
+    }
+    // The profile forms are not `const fn`s in the algebra, so the static path's dispatcher
+    // cannot hold them.
+    let p = c.tuple(2)?;
+    layout(
+        c,
+        match c.op {
+            Op::Coalesce => algebra::coalesce_profile(&l, &p),
+            Op::FilterZeros => algebra::filter_zeros_profile(&l, &p),
+            _ => algebra::filter_profile(&l, &p),
+        },
+    )
 }
 
 #[inline(never)]
-fn case_1(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        let k = c.arity(&[1, 2], "1 or 2")?;
-        if c.function == "coalesce" && k == 1 && !matches!(c.arg(1).value, Value::Layout(_)) {
-            return Ok(Some(tuple_value(algebra::coalesce_shape(&c.tuple(1)?).map_err(lay(c))?)));
-        }
-        let l = c.layout(1)?;
-        layout(
-            c,
-            match (c.function, k) {
-                ("coalesce", 1) => algebra::coalesce(&l),
-                ("coalesce", _) => algebra::coalesce_profile(&l, &c.tuple(2)?),
-                ("filter_zeros", 1) => algebra::filter_zeros(&l),
-                ("filter_zeros", _) => algebra::filter_zeros_profile(&l, &c.tuple(2)?),
-                (_, 1) => algebra::filter(&l),
-                _ => algebra::filter_profile(&l, &c.tuple(2)?),
-            },
-        )?
-    }))
+pub(super) fn composition(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    // CuTe composes with an integer `n` as with `n:_1`.
+    let t = match c.arg(2).value {
+        Value::Int(n) => Tiler::Layout(
+            DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::new_static(1))).map_err(lay(c))?,
+        ),
+        _ => tiler(c, 2)?,
+    };
+    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Tiler(&t)])
 }
 
 #[inline(never)]
-fn case_2(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        // CuTe composes with an integer `n` as with `n:_1`.
-        let t = match c.arg(2).value {
-            Value::Int(n) => Tiler::Layout(
-                DynLayout::new(DynIntTuple::int(n), DynIntTuple::int(DynInt::new_static(1)))
-                    .map_err(lay(c))?,
-            ),
-            _ => tiler(c, 2)?,
-        };
-        layout(c, algebra::composition_tiler(&c.layout(1)?, &t))?
-    }))
+pub(super) fn complement(c: &Call<'_>) -> Result<Value, EvalError> {
+    match c.arity(&[1, 2], "1 or 2")? {
+        1 => apply(c, &[Operand::Layout(&c.layout(1)?)]),
+        _ => apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Tuple(&c.tuple(2)?)]),
+    }
 }
 
+/// The functions of one layout: `right_inverse`, `left_inverse`, `nullspace`,
+/// `make_layout_like`.
 #[inline(never)]
-fn case_3(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some(match c.arity(&[1, 2], "1 or 2")? {
-        1 => layout(c, algebra::complement(&c.layout(1)?))?,
-        _ => layout(c, algebra::complement_to(&c.layout(1)?, &c.tuple(2)?))?,
-    }))
-}
-
-#[inline(never)]
-fn case_4(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let l = c.layout(1)?;
-        layout(
-            c,
-            match c.function {
-                "right_inverse" => algebra::right_inverse(&l),
-                "left_inverse" => algebra::left_inverse(&l),
-                "nullspace" => algebra::nullspace(&l),
-                _ => algebra::make_layout_like(&l),
-            },
-        )?
-    }))
-}
-
-#[inline(never)]
-fn case_5(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        layout(c, algebra::max_common_layout(&c.layout(1)?, &c.layout(2)?))?
-    }))
-}
-
-#[inline(never)]
-fn case_6(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?)
-    }))
-}
-
-#[inline(never)]
-fn case_7(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        let (l, t) = (c.layout(1)?, tiler(c, 2)?);
-        layout(
-            c,
-            match c.function {
-                "logical_divide" => algebra::logical_divide(&l, &t),
-                "zipped_divide" => algebra::zipped_divide(&l, &t),
-                "tiled_divide" => algebra::tiled_divide(&l, &t),
-                "flat_divide" => algebra::flat_divide(&l, &t),
-                "logical_product" => algebra::logical_product(&l, &t),
-                "zipped_product" => algebra::zipped_product(&l, &t),
-                "tiled_product" => algebra::tiled_product(&l, &t),
-                _ => algebra::flat_product(&l, &t),
-            },
-        )?
-    }))
-}
-
-#[inline(never)]
-fn case_8(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        let (a, b) = (c.layout(1)?, c.layout(2)?);
-        layout(
-            c,
-            if c.function == "blocked_product" {
-                algebra::blocked_product(&a, &b)
-            } else {
-                algebra::raked_product(&a, &b)
-            },
-        )?
-    }))
-}
-
-#[inline(never)]
-fn case_9(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        let k = c.arity(&[2, 3], "2 or 3")?;
-        let order = if k == 3 { Some(c.tuple(3)?) } else { None };
-        layout(c, algebra::tile_to_shape(&c.layout(1)?, &c.tuple(2)?, order.as_ref()))?
-    }))
-}
-
-#[inline(never)]
-fn case_10(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let t = targs(c, 1, super::MAX_TARGS)?;
-        let mut idx = [0usize; super::MAX_TARGS];
-        for (i, v) in idx.iter_mut().zip(t) {
-            *i = index(c, *v)?;
-        }
-        layout(c, algebra::select(&c.layout(1)?, &idx[..t.len()]))?
-    }))
-}
-
-#[inline(never)]
-fn case_11(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let t = targs(c, 2, 2)?;
-        let (b, e) = (index(c, t[0])?, index(c, t[1])?);
-        let l = c.layout(1)?;
-        layout(c, if c.function == "take" { algebra::take(&l, b, e) } else { algebra::group(&l, b, e) })?
-    }))
-}
-
-#[inline(never)]
-fn case_12(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let t = targs(c, 1, 1)?;
-        layout(c, algebra::append_to(&c.layout(1)?, index(c, t[0])?))?
-    }))
-}
-
-#[inline(never)]
-fn case_13(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        let (l, x) = (c.layout(1)?, c.layout(2)?);
-        layout(c, if c.function == "append" { algebra::append(&l, &x) } else { algebra::prepend(&l, &x) })?
-    }))
-}
-
-#[inline(never)]
-fn case_14(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        let t = targs(c, 1, 1)?;
-        layout(c, algebra::replace(&c.layout(1)?, index(c, t[0])?, &c.layout(2)?))?
-    }))
-}
-
-#[inline(never)]
-fn case_15(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let t = targs(c, 1, 1)?;
-        if t[0] <= 0 {
-            return Err(c.argument(1, "a positive template argument `<n>`"));
-        }
-        let l = c.layout(1)?;
-        layout(
-            c,
-            if c.function == "upcast" { algebra::upcast(&l, t[0]) } else { algebra::downcast(&l, t[0]) },
-        )?
-    }))
-}
-
-#[inline(never)]
-fn case_16(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[1], "1")?;
-        let t = targs(c, 2, 2)?;
-        layout(c, algebra::recast_layout(&c.layout(1)?, t[0], t[1]))?
-    }))
-}
-
-#[inline(never)]
-fn case_17(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[3], "3")?;
-        let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay(c))?;
-        Value::Partition(p)
-    }))
-}
-
-#[inline(never)]
-fn case_18(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[2], "2")?;
-        let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?;
-        Value::LayoutTv(t, l)
-    }))
-}
-
-#[inline(never)]
-fn case_19(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    Ok(Some({
-        c.arity(&[3], "3")?;
-        let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?).map_err(lay(c))?;
-        Value::Partition(p)
-    }))
-}
-
-#[inline(never)]
-fn case_20(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+pub(super) fn of_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
-    Ok(Some(layout(c, algebra::make_identity_layout(&c.tuple(1)?))?))
+    apply(c, &[Operand::Layout(&c.layout(1)?)])
+}
+
+/// The functions of two layouts: `max_common_layout`, `blocked_product`, `raked_product`,
+/// `append`, `prepend`.
+#[inline(never)]
+pub(super) fn of_two_layouts(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    let (a, b) = (c.layout(1)?, c.layout(2)?);
+    apply(c, &[Operand::Layout(&a), Operand::Layout(&b)])
+}
+
+#[inline(never)]
+pub(super) fn max_common_vector(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    Ok(Value::Int(algebra::max_common_vector(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?))
+}
+
+/// The divides and the products by a tiler.
+#[inline(never)]
+pub(super) fn by_tiler(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    let (l, t) = (c.layout(1)?, tiler(c, 2)?);
+    apply(c, &[Operand::Layout(&l), Operand::Tiler(&t)])
+}
+
+#[inline(never)]
+pub(super) fn tile_to_shape(c: &Call<'_>) -> Result<Value, EvalError> {
+    let k = c.arity(&[2, 3], "2 or 3")?;
+    let order = if k == 3 { Some(c.tuple(3)?) } else { None };
+    let (l, s) = (c.layout(1)?, c.tuple(2)?);
+    match &order {
+        Some(o) => apply(c, &[Operand::Layout(&l), Operand::Tuple(&s), Operand::Tuple(o)]),
+        None => apply(c, &[Operand::Layout(&l), Operand::Tuple(&s)]),
+    }
+}
+
+#[inline(never)]
+pub(super) fn select(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    let t = targs(c, 1, super::MAX_TARGS)?;
+    let mut idx = [0usize; super::MAX_TARGS];
+    for (i, v) in idx.iter_mut().zip(t) {
+        *i = index(c, *v)?;
+    }
+    let l = c.layout(1)?;
+    let mut operands = [Operand::Index(0); super::MAX_TARGS + 1];
+    operands[0] = Operand::Layout(&l);
+    for (o, i) in operands[1..].iter_mut().zip(&idx[..t.len()]) {
+        *o = Operand::Index(*i);
+    }
+    apply(c, &operands[..=t.len()])
+}
+
+/// `take<B, E>`, `group<B, E>`.
+#[inline(never)]
+pub(super) fn mode_range(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    let t = targs(c, 2, 2)?;
+    let (b, e) = (index(c, t[0])?, index(c, t[1])?);
+    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Index(b), Operand::Index(e)])
+}
+
+/// `append<n>(layout)`.
+#[inline(never)]
+pub(super) fn append_to(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    let t = targs(c, 1, 1)?;
+    let l = c.layout(1)?;
+    apply(c, &[Operand::Layout(&l), Operand::Index(index(c, t[0])?)])
+}
+
+#[inline(never)]
+pub(super) fn replace(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    let t = targs(c, 1, 1)?;
+    let l = c.layout(1)?;
+    let i = index(c, t[0])?;
+    apply(c, &[Operand::Layout(&l), Operand::Index(i), Operand::Layout(&c.layout(2)?)])
+}
+
+/// `upcast<n>`, `downcast<n>`.
+#[inline(never)]
+pub(super) fn cast(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    let t = targs(c, 1, 1)?;
+    if t[0] <= 0 {
+        return Err(c.argument(1, "a positive template argument `<n>`"));
+    }
+    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Int(t[0])])
+}
+
+#[inline(never)]
+pub(super) fn recast_layout(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    let t = targs(c, 2, 2)?;
+    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Int(t[0]), Operand::Int(t[1])])
+}
+
+#[inline(never)]
+pub(super) fn local_tile(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[3], "3")?;
+    let p = algebra::local_tile(&c.layout(1)?, &tiler(c, 2)?, &c.tuple(3)?).map_err(lay(c))?;
+    Ok(Value::Partition(p))
+}
+
+#[inline(never)]
+pub(super) fn make_layout_tv(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[2], "2")?;
+    let (t, l) = algebra::make_layout_tv(&c.layout(1)?, &c.layout(2)?).map_err(lay(c))?;
+    Ok(Value::LayoutTv(t, l))
+}
+
+#[inline(never)]
+pub(super) fn local_partition(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[3], "3")?;
+    let p = algebra::local_partition(&c.layout(1)?, &c.layout(2)?, c.int(3)?).map_err(lay(c))?;
+    Ok(Value::Partition(p))
+}
+
+#[inline(never)]
+pub(super) fn make_identity_layout(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[1], "1")?;
+    apply(c, &[Operand::Tuple(&c.tuple(1)?)])
 }
 
 /// CuTe's `recast_layout<Old, New>` of a composed layout: `upcast`, `downcast` or both, by the

@@ -11,9 +11,11 @@ use crate::dyn_layout::ops::{self, Division};
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;
+mod table;
 use crate::error::LayoutError;
 use crate::text::{ParseError, Parser};
 use core::fmt;
+pub use table::{OPERATIONS, Op, Operand, Operation, apply_layout_op};
 
 /// The value of an expression.
 ///
@@ -191,7 +193,7 @@ impl From<ParseError> for EvalError {
     }
 }
 
-/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`FUNCTIONS`] for what is known.
+/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`OPERATIONS`] for what is known.
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
@@ -238,72 +240,23 @@ pub fn eval(text: &str) -> Result<Value, EvalError> {
     Ok(v.value)
 }
 
-/// The functions [`eval`] knows, with their argument lists.
-pub const FUNCTIONS: &[(&str, &str)] = &[
-    ("crd2idx", "(coord, layout) or (coord, shape, stride)"),
-    ("idx2crd", "(index, shape or layout) or (index, shape, stride)"),
-    ("size", "(int tuple or layout)"),
-    ("cosize", "(layout)"),
-    ("rank", "(int tuple or layout)"),
-    ("depth", "(int tuple or layout)"),
-    ("shape", "(layout)"),
-    ("stride", "(layout)"),
-    ("get", "(int tuple or layout, mode)"),
-    ("flatten", "(int tuple or layout)"),
-    ("product", "(int tuple)"),
-    ("product_each", "(int tuple)"),
-    ("prefix_product", "(int tuple)"),
-    ("suffix_product", "(int tuple)"),
-    ("compact_col_major", "(shape) or (shape, current)"),
-    ("compact_row_major", "(shape) or (shape, current)"),
-    ("shape_div", "(a, b)"),
-    ("ceil_div", "(a, b)"),
-    ("congruent", "(a, b)"),
-    ("weakly_congruent", "(a, b)"),
-    ("compatible", "(a, b)"),
-    ("make_layout", "(shape) or (shape, stride or LayoutLeft or LayoutRight)"),
-    ("make_ordered_layout", "(shape, order)"),
-    ("get_hier_coord", "(layout, offset)"),
-    ("get_flat_coord", "(layout, offset)"),
-    ("get_1d_coord", "(layout, offset)"),
-    ("coalesce", "(layout) or (layout, profile) or (shape)"),
-    ("filter_zeros", "(layout) or (layout, profile)"),
-    ("filter", "(layout) or (layout, profile)"),
-    ("composition", "(layout, layout or tiler)"),
-    ("complement", "(layout) or (layout, cotarget)"),
-    ("right_inverse", "(layout)"),
-    ("left_inverse", "(layout)"),
-    ("max_common_layout", "(layout, layout)"),
-    ("max_common_vector", "(layout, layout)"),
-    ("nullspace", "(layout)"),
-    ("logical_divide", "(layout, tiler)"),
-    ("zipped_divide", "(layout, tiler)"),
-    ("tiled_divide", "(layout, tiler)"),
-    ("flat_divide", "(layout, tiler)"),
-    ("logical_product", "(layout, tiler)"),
-    ("zipped_product", "(layout, tiler)"),
-    ("tiled_product", "(layout, tiler)"),
-    ("flat_product", "(layout, tiler)"),
-    ("blocked_product", "(layout, layout)"),
-    ("raked_product", "(layout, layout)"),
-    ("tile_to_shape", "(layout, shape) or (layout, shape, order)"),
-    ("select", "<i, ...>(layout)"),
-    ("take", "<begin, end>(layout)"),
-    ("group", "<begin, end>(layout)"),
-    ("append", "(layout, layout) or <n>(layout)"),
-    ("prepend", "(layout, layout)"),
-    ("replace", "<i>(layout, layout)"),
-    ("upcast", "<n>(layout)"),
-    ("downcast", "<n>(layout)"),
-    ("recast_layout", "<old_bits, new_bits>(layout)"),
-    ("make_layout_like", "(layout)"),
-    ("make_identity_layout", "(shape): strides `_1@0`, `_1@1`, ...; its values are coordinates"),
-    ("local_tile", "(layout, tiler, coord): the tile's layout and offset"),
-    ("slice", "(coord with `_`, layout or composed layout)"),
-    ("slice_and_offset", "(coord with `_`, layout): the sliced layout and the offset"),
-    ("make_layout_tv", "(thread layout, value layout): the tile shape and the (thread, value) layout"),
-    ("local_partition", "(layout, thread layout, index): the thread's layout and offset"),
-];
+/// The functions [`eval`] knows, with their argument lists: a view of [`OPERATIONS`], in its
+/// order.
+///
+/// ```
+/// use const_layout::eval::{FUNCTIONS, OPERATIONS};
+/// assert_eq!(FUNCTIONS.len(), OPERATIONS.len());
+/// assert_eq!(FUNCTIONS[0], (OPERATIONS[0].name, OPERATIONS[0].args));
+/// ```
+pub const FUNCTIONS: &[(&str, &str)] = &{
+    let mut view = [("", ""); OPERATIONS.len()];
+    let mut i = 0;
+    while i < OPERATIONS.len() {
+        view[i] = (OPERATIONS[i].name, OPERATIONS[i].args);
+        i += 1;
+    }
+    view
+};
 
 #[derive(Clone, Copy)]
 struct Located {
@@ -648,6 +601,8 @@ fn append_mode(buf: &DynIntTuple, modes: usize, m: &DynIntTuple) -> Result<DynIn
 /// Template arguments (`select<0,2>`): the values and, if any were written, how many.
 type Targs<'a> = (&'a [isize; MAX_TARGS], Option<usize>);
 
+// Out of line: `call_expr`'s frame is paid at every nesting level, this one only once.
+#[inline(never)]
 fn call(
     name: &str,
     column: usize,
@@ -655,47 +610,85 @@ fn call(
     n: usize,
     targs: Targs<'_>,
 ) -> Result<Value, EvalError> {
-    let Some(&(function, _)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
+    let Some(op) = Op::from_name(name) else {
         let mut buf = [0u8; NAME_CAP];
         let len = name.len().min(NAME_CAP);
         buf[..len].copy_from_slice(&name.as_bytes()[..len]);
         return Err(EvalError::UnknownFunction { column, name: buf, len });
     };
-    let c = Call { function, column, args, n, targs };
-    if let Some(v) = algebra::call(&c)? {
-        // What is printed must read back: a composed layout's values fit in `isize`.
-        if let Value::Composed(k) | Value::ComposedPartition(k, _) = &v {
-            check_reach(k.offset_value(), k.inner()).map_err(|error| EvalError::Layout { column, error })?;
-        }
+    let v = dispatch(&Call { op, function: op.name(), column, args, n, targs })?;
+    // What is printed must read back: a composed layout's values fit in `isize`.
+    if let Value::Composed(k) | Value::ComposedPartition(k, _) = &v {
+        check_reach(k.offset_value(), k.inner()).map_err(|error| EvalError::Layout { column, error })?;
+    }
+    Ok(v)
+}
+
+/// The value of call `c`: swizzles and composed layouts first (they read through or map the
+/// inner layout), then the operation's case.
+fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
+    if let Some(v) = algebra::composed(c)? {
         return Ok(v);
     }
-    Ok(match function {
-        "crd2idx" => case_0(&c)?,
-        "idx2crd" => case_1(&c)?,
-        "size" => case_2(&c)?,
-        "cosize" => case_3(&c)?,
-        "rank" | "depth" => case_4(&c)?,
-        "shape" => case_5(&c)?,
-        "stride" => case_6(&c)?,
-        "get" => case_7(&c)?,
-        "flatten" => case_8(&c)?,
-        "product" => case_9(&c)?,
-        "product_each" => case_10(&c)?,
-        "prefix_product" | "suffix_product" => case_11(&c)?,
-        "compact_col_major" | "compact_row_major" => case_12(&c)?,
-        "shape_div" | "ceil_div" => case_13(&c)?,
-        "congruent" | "weakly_congruent" | "compatible" => case_14(&c)?,
-        "make_layout" => case_15(&c)?,
-        "make_ordered_layout" => case_16(&c)?,
-        "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => case_17(&c)?,
-        // The algebra's cases answer every well-formed call of the others; what reaches here
-        // has the wrong number or kind of arguments.
-        "slice" | "slice_and_offset" => c.arity(&[], "2").map(|_| Value::Bool(false))?,
-        _ => return Err(c.argument(1, "an argument this function takes (see `layout functions`)")),
-    })
+    // Exhaustive: an operation added to the table without a case here does not compile.
+    match c.op {
+        Op::Crd2idx => case_0(c),
+        Op::Idx2crd => case_1(c),
+        Op::Size => case_2(c),
+        Op::Cosize => case_3(c),
+        Op::Rank | Op::Depth => case_4(c),
+        Op::Shape => case_5(c),
+        Op::Stride => case_6(c),
+        Op::Get => case_7(c),
+        Op::Flatten => case_8(c),
+        Op::Product => case_9(c),
+        Op::ProductEach => case_10(c),
+        Op::PrefixProduct | Op::SuffixProduct => case_11(c),
+        Op::CompactColMajor | Op::CompactRowMajor => case_12(c),
+        Op::ShapeDiv | Op::CeilDiv => case_13(c),
+        Op::Congruent | Op::WeaklyCongruent | Op::Compatible => case_14(c),
+        Op::MakeLayout if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => {
+            algebra::make_layout_of(c)
+        }
+        Op::MakeLayout => case_15(c),
+        Op::MakeOrderedLayout => case_16(c),
+        Op::GetHierCoord | Op::GetFlatCoord | Op::Get1dCoord => case_17(c),
+        Op::Coalesce | Op::FilterZeros | Op::Filter => algebra::coalesce_or_filter(c),
+        Op::Composition => algebra::composition(c),
+        Op::Complement => algebra::complement(c),
+        Op::RightInverse | Op::LeftInverse | Op::Nullspace | Op::MakeLayoutLike => algebra::of_layout(c),
+        Op::MaxCommonLayout | Op::BlockedProduct | Op::RakedProduct | Op::Prepend => {
+            algebra::of_two_layouts(c)
+        }
+        Op::Append if c.targs.1.is_some() => algebra::append_to(c),
+        Op::Append => algebra::of_two_layouts(c),
+        Op::MaxCommonVector => algebra::max_common_vector(c),
+        Op::LogicalDivide
+        | Op::ZippedDivide
+        | Op::TiledDivide
+        | Op::FlatDivide
+        | Op::LogicalProduct
+        | Op::ZippedProduct
+        | Op::TiledProduct
+        | Op::FlatProduct => algebra::by_tiler(c),
+        Op::TileToShape => algebra::tile_to_shape(c),
+        Op::Select => algebra::select(c),
+        Op::Take | Op::Group => algebra::mode_range(c),
+        Op::Replace => algebra::replace(c),
+        Op::Upcast | Op::Downcast => algebra::cast(c),
+        Op::RecastLayout => algebra::recast_layout(c),
+        Op::MakeIdentityLayout => algebra::make_identity_layout(c),
+        Op::LocalTile => algebra::local_tile(c),
+        Op::MakeLayoutTv => algebra::make_layout_tv(c),
+        Op::LocalPartition => algebra::local_partition(c),
+        // The composed cases answer every call with two arguments; what reaches here has the
+        // wrong number.
+        Op::Slice | Op::SliceAndOffset => c.arity(&[], "2").map(|_| Value::Bool(false)),
+    }
 }
 
 struct Call<'a> {
+    op: Op,
     function: &'static str,
     column: usize,
     args: &'a [Option<Located>; MAX_ARGS],
@@ -803,14 +796,13 @@ fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     Ok({
         c.arity(&[1], "1")?;
         let t = match c.arg(1).value {
             Value::Layout(l) => *l.shape(),
             _ => c.tuple(1)?,
         };
-        let v = if function == "rank" { t.rank() } else { t.depth() };
+        let v = if c.op == Op::Rank { t.rank() } else { t.depth() };
         Value::Int(DynInt::new_static(v as isize))
     })
 }
@@ -839,7 +831,9 @@ fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
         let bad = || c.argument(2, "a mode index within the rank");
         let i = usize::try_from(i).map_err(|_| bad())?;
         match c.arg(1).value {
-            Value::Layout(l) => Value::Layout(l.mode(i).ok_or_else(bad)?),
+            Value::Layout(l) => Value::Layout(
+                apply_layout_op(Op::Get, &[Operand::Layout(&l), Operand::Index(i)]).map_err(|_| bad())?,
+            ),
             _ => tuple_value(c.tuple(1)?.mode(i).ok_or_else(bad)?),
         }
     })
@@ -877,46 +871,42 @@ fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
-        let left = function == "prefix_product";
+        let left = c.op == Op::PrefixProduct;
         tuple_value(ops::exclusive_product(&c.tuple(1)?, DynInt::new_static(1), left).map_err(lay)?.0)
     })
 }
 
 #[inline(never)]
 fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::new_static(1) };
-        let left = function == "compact_col_major";
+        let left = c.op == Op::CompactColMajor;
         tuple_value(ops::compact(&c.tuple(1)?, cur, left).map_err(lay)?.0)
     })
 }
 
 #[inline(never)]
 fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
-        let how = if function == "shape_div" { Division::Shape } else { Division::Ceil };
+        let how = if c.op == Op::ShapeDiv { Division::Shape } else { Division::Ceil };
         tuple_value(ops::divide(&c.tuple(1)?, &c.tuple(2)?, how).map_err(lay)?)
     })
 }
 
 #[inline(never)]
 fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     Ok({
         c.arity(&[2], "2")?;
         let (a, b) = (c.tuple(1)?, c.tuple(2)?);
-        Value::Bool(match function {
-            "congruent" => a.congruent(&b),
-            "weakly_congruent" => ops::weakly_congruent(&a, &b),
+        Value::Bool(match c.op {
+            Op::Congruent => a.congruent(&b),
+            Op::WeaklyCongruent => ops::weakly_congruent(&a, &b),
             _ => ops::compatible(&a, &b),
         })
     })
@@ -950,14 +940,13 @@ fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
 
 #[inline(never)]
 fn case_17(c: &Call<'_>) -> Result<Value, EvalError> {
-    let function = c.function;
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
         let (l, i) = (c.layout(1)?, c.int(2)?);
-        match function {
-            "get_hier_coord" => tuple_value(l.get_hier_coord(i).map_err(lay)?),
-            "get_flat_coord" => tuple_value(l.get_flat_coord(i).map_err(lay)?),
+        match c.op {
+            Op::GetHierCoord => tuple_value(l.get_hier_coord(i).map_err(lay)?),
+            Op::GetFlatCoord => tuple_value(l.get_flat_coord(i).map_err(lay)?),
             _ => Value::Int(l.get_1d_coord(i).map_err(lay)?),
         }
     })
