@@ -1,5 +1,5 @@
 //! The runtime-structured core of [const-layout](https://docs.rs/const-layout): int tuples and
-//! layouts whose structure is data ([`dynamic`]), CuTe's notation as text ([`text`]), CuTe's layout
+//! layouts whose structure is data ([`dyn_layout`]), CuTe's notation as text ([`text`]), CuTe's layout
 //! algebra on them ([`algebra`]), swizzles and composed layouts ([`swizzle`]), the expression
 //! evaluator of the `layout` tool ([`eval`]), and their errors ([`error`]).
 //!
@@ -9,7 +9,7 @@
 //! path; the examples below are written that way.
 //!
 //! The modules are layered, each using only the ones before it:
-//! `error` < `dynamic` < `text` < `algebra` < `swizzle` < `eval`.
+//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `eval`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -23,6 +23,6 @@ pub mod text;
 
 pub use error::LayoutError;
 
-/// The most nodes (integers plus tuples) one [`DynIntTuple`](dynamic::DynIntTuple) holds.
+/// The most nodes (integers plus tuples) one [`DynIntTuple`](dyn_layout::DynIntTuple) holds.
 /// `(8,(4,2))` has 5. (At the root, below every module: errors name it too.)
 pub const MAX_NODES: usize = 64;

@@ -29,7 +29,7 @@ fn contiguous(v: SafeVector) -> isize {
 /// an invalid destination element is not written. A [`SafeVector`] keeps a run all valid or all
 /// invalid, so this is decided once per run. Lengths that differ are
 /// [`TransformError::LengthMismatch`]; an offset outside a buffer is
-/// [`TransformError::Layout(LayoutError::IndexOutOfRange)`] (no panic; elements before it are already copied).
+/// `TransformError::Layout(LayoutError::IndexOutOfRange)` (no panic; elements before it are already copied).
 ///
 /// ```
 /// use const_layout::ck_tile::{

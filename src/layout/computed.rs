@@ -261,7 +261,7 @@ impl<E: StaticExpr> Computed<E> {
         const { &Plan::<Self, Crd>::PLAN }.offset(&leaves)
     }
 
-    /// [`Static::crd2idx`] for a coordinate inside the shape, else the error naming the integer
+    /// [`Computed::crd2idx`] for a coordinate inside the shape, else the error naming the integer
     /// outside its extent (`IndexOutOfRange` for an integer index into a tuple shape).
     ///
     /// ```

@@ -1,4 +1,4 @@
-//! The upstream systems' documented examples, evaluated with `dynamic::eval` and compared with
+//! The upstream systems' documented examples, evaluated with `eval::eval` and compared with
 //! what CuTe C++ prints for the same expression.
 //!
 //! Sources (the first field of every row):

@@ -2,7 +2,7 @@
 //!
 //! The rows in `tests/data/cute_algebra_<family>.txt` were produced by the real CuTe (cutlass
 //! 4.2.0.0) with `tools/oracle/gen_algebra_vectors.py` (format and verdicts: `tools/oracle/README.md`,
-//! "Algebra vectors"). A row is one call in `dynamic::eval` syntax, CuTe's printed result, and a
+//! "Algebra vectors"). A row is one call in `eval::eval` syntax, CuTe's printed result, and a
 //! verdict computed by brute force from the operation's definition:
 //!
 //! - `ok` / `unchecked`: ours must be the same function as CuTe's (same size, same rank, the same

@@ -2,7 +2,7 @@
 //!
 //! The rows of `tests/data/cute_identity.txt` were produced by the real CuTe (cutlass 4.2.0.0) with
 //! `tools/oracle/gen_identity_vectors.py` (format and verdicts: `tools/oracle/README.md`, "Identity
-//! vectors"). A row is one call in `dynamic::eval` syntax on `make_identity_layout(S)`, CuTe's
+//! vectors"). A row is one call in `eval::eval` syntax on `make_identity_layout(S)`, CuTe's
 //! printed result and size, CuTe's value (a coordinate) at every index when the result has at most
 //! 128 elements, and a verdict computed by brute force from the operation's definition:
 //!

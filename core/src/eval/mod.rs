@@ -193,7 +193,7 @@ impl From<ParseError> for EvalError {
     }
 }
 
-/// Evaluate an expression; see [`dynamic`](crate::dyn_layout) and [`OPERATIONS`] for what is known.
+/// Evaluate an expression; see [`dyn_layout`](crate::dyn_layout) and [`OPERATIONS`] for what is known.
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
