@@ -11,31 +11,33 @@ pub(super) fn call(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
     if let Some(v) = composed(c)? {
         return Ok(Some(v));
     }
-    Ok(match c.function {
-        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => case_0(c)?,
-        "coalesce" | "filter_zeros" | "filter" => case_1(c)?,
-        "composition" => case_2(c)?,
-        "complement" => case_3(c)?,
-        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => case_4(c)?,
-        "max_common_layout" => case_5(c)?,
-        "max_common_vector" => case_6(c)?,
+    // One call site for every case (see `super::call`).
+    let case: fn(&Call<'_>) -> Result<Option<Value>, EvalError> = match c.function {
+        "make_layout" if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => case_0,
+        "coalesce" | "filter_zeros" | "filter" => case_1,
+        "composition" => case_2,
+        "complement" => case_3,
+        "right_inverse" | "left_inverse" | "nullspace" | "make_layout_like" => case_4,
+        "max_common_layout" => case_5,
+        "max_common_vector" => case_6,
         "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
-        | "zipped_product" | "tiled_product" | "flat_product" => case_7(c)?,
-        "blocked_product" | "raked_product" => case_8(c)?,
-        "tile_to_shape" => case_9(c)?,
-        "select" => case_10(c)?,
-        "take" | "group" => case_11(c)?,
-        "append" if c.targs.1.is_some() => case_12(c)?,
-        "append" | "prepend" => case_13(c)?,
-        "replace" => case_14(c)?,
-        "upcast" | "downcast" => case_15(c)?,
-        "recast_layout" => case_16(c)?,
-        "local_tile" => case_17(c)?,
-        "make_layout_tv" => case_18(c)?,
-        "local_partition" => case_19(c)?,
-        "make_identity_layout" => case_20(c)?,
+        | "zipped_product" | "tiled_product" | "flat_product" => case_7,
+        "blocked_product" | "raked_product" => case_8,
+        "tile_to_shape" => case_9,
+        "select" => case_10,
+        "take" | "group" => case_11,
+        "append" if c.targs.1.is_some() => case_12,
+        "append" | "prepend" => case_13,
+        "replace" => case_14,
+        "upcast" | "downcast" => case_15,
+        "recast_layout" => case_16,
+        "local_tile" => case_17,
+        "make_layout_tv" => case_18,
+        "local_partition" => case_19,
+        "make_identity_layout" => case_20,
         _ => return Ok(None),
-    })
+    };
+    case(c)
 }
 
 /// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function
@@ -65,157 +67,211 @@ const ON_INNER: &[&str] = &[
 /// Swizzles and composed layouts: `composition(Sw<..>, L)` builds one; the functions in
 /// [`ON_INNER`] map the inner layout; `crd2idx`, `size`, `rank`, `complement` read through.
 fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
-    match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
-        ("composition", Some(Value::Swizzle(s))) => {
-            // CuTe's `composition(Sw, L)` or `composition(Sw, offset, L)`.
-            let n = c.arity(&[2, 3], "2 or 3")?;
-            let offset = if n == 3 { c.int(2)? } else { DynInt::new_static(0) };
-            let inner = c.layout(n)?;
-            if inner.has_basis() {
-                return Err(EvalError::Layout {
-                    column: c.column,
-                    error: LayoutError::BasisStride { op: "composition with a swizzle" },
-                });
-            }
-            // `Sw<0,M,S>` is the identity: CuTe returns the layout itself.
-            if s.bits() == 0 && offset.value == 0 {
-                return Ok(Some(Value::Layout(inner)));
-            }
-            Ok(Some(Value::Composed(ComposedLayout::with_offset(
-                crate::swizzle::Outer::Swizzle(*s),
-                offset,
-                inner,
-            ))))
-        }
-        ("upcast" | "downcast", Some(Value::Composed(k))) => {
-            c.arity(&[1], "1")?;
-            let n = targs(c, 1, 1)?[0];
-            let r = if c.function == "upcast" { k.upcast(n) } else { k.downcast(n) };
-            Ok(Some(Value::Composed(r.map_err(lay(c))?)))
-        }
-        ("upcast" | "downcast", Some(Value::Swizzle(s))) => {
-            c.arity(&[1], "1")?;
-            let n = targs(c, 1, 1)?[0];
-            let r = if c.function == "upcast" { s.upcast(n) } else { s.downcast(n) };
-            Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
-        }
-        ("composition", Some(Value::Layout(a)))
+    // Each form in its own function, chosen here and called once: in an unoptimized build a
+    // frame holding every form's values would lie under every call of an expression.
+    type Form = fn(&Call<'_>) -> Result<Option<Value>, EvalError>;
+    let form: Form = match (c.function, c.args[0].as_ref().map(|a| &a.value)) {
+        ("composition", Some(Value::Swizzle(_))) => swizzle_composition,
+        ("upcast" | "downcast", Some(Value::Composed(_) | Value::Swizzle(_))) => cast_composed,
+        ("composition", Some(Value::Layout(_)))
             if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
         {
-            let Value::Composed(k) = c.arg(2).value else { return Ok(None) };
-            let r = k.composed_after(a).map_err(lay(c))?;
-            Ok(Some(match r.outer() {
-                crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
-                _ => Value::Composed(r),
-            }))
+            layout_after_composed
         }
-        ("right_inverse" | "left_inverse", Some(Value::Composed(k))) => {
-            c.arity(&[1], "1")?;
-            let r = if c.function == "right_inverse" { k.right_inverse() } else { k.left_inverse() };
-            let r = r.map_err(lay(c))?;
-            Ok(Some(match r.outer() {
-                // CuTe's `composition(Swizzle<0,..>, L)` is `L`.
-                crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
-                _ => Value::Composed(r),
-            }))
+        ("right_inverse" | "left_inverse", Some(Value::Composed(_))) => inverse_composed,
+        ("recast_layout", Some(Value::Composed(_))) => recast_of_composed,
+        ("crd2idx", _) if c.n == 2 => crd2idx_composed,
+        ("slice" | "slice_and_offset", _) if c.n == 2 => slice_any,
+        ("max_common_layout", _) if c.n == 2 => max_common_layout_composed,
+        ("max_common_vector", _) if c.n == 2 => max_common_vector_composed,
+        ("size" | "rank", Some(Value::Composed(_))) => size_rank_composed,
+        ("complement", Some(Value::Composed(_))) => complement_composed,
+        (f, Some(Value::Composed(_))) if ON_INNER.contains(&f) => on_inner,
+        _ => return Ok(None),
+    };
+    form(c)
+}
+
+/// CuTe's `composition(Sw, L)` or `composition(Sw, offset, L)`.
+#[inline(never)]
+fn swizzle_composition(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Swizzle(s) = c.arg(1).value else { return Ok(None) };
+    let n = c.arity(&[2, 3], "2 or 3")?;
+    let offset = if n == 3 { c.int(2)? } else { DynInt::new_static(0) };
+    let inner = c.layout(n)?;
+    if inner.has_basis() {
+        return Err(EvalError::Layout {
+            column: c.column,
+            error: LayoutError::BasisStride { op: "composition with a swizzle" },
+        });
+    }
+    // `Sw<0,M,S>` is the identity: CuTe returns the layout itself.
+    if s.bits() == 0 && offset.value == 0 {
+        return Ok(Some(Value::Layout(inner)));
+    }
+    Ok(Some(Value::Composed(ComposedLayout::with_offset(crate::swizzle::Outer::Swizzle(s), offset, inner))))
+}
+
+/// `upcast` and `downcast` of a composed layout or a swizzle.
+#[inline(never)]
+fn cast_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    c.arity(&[1], "1")?;
+    let n = targs(c, 1, 1)?[0];
+    let up = c.function == "upcast";
+    match &c.arg(1).value {
+        Value::Composed(k) => {
+            let r = if up { k.upcast(n) } else { k.downcast(n) };
+            Ok(Some(Value::Composed(r.map_err(lay(c))?)))
         }
-        ("recast_layout", Some(Value::Composed(k))) => {
-            c.arity(&[1], "1")?;
-            let t = targs(c, 2, 2)?;
-            Ok(Some(Value::Composed(recast_composed(k, t[0], t[1]).map_err(lay(c))?)))
-        }
-        ("crd2idx", _) if c.n == 2 => match c.arg(2).value {
-            Value::Composed(k) => {
-                let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
-                Ok(Some(Value::Int(DynInt::new_runtime(k.apply(i.value)))))
-            }
-            Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::new_runtime(s.apply(c.int(1)?.value))))),
-            _ => Ok(None),
-        },
-        ("slice" | "slice_and_offset", _) if c.n == 2 => {
-            let s = slicer(c, 1)?;
-            match c.arg(2).value {
-                Value::Composed(k) => {
-                    // CuTe's: the swizzle decays to a plain layout where it is linear on the
-                    // slice, and the offset comes out.
-                    let (part, offset) = k.slice_and_offset(&s).map_err(lay(c))?;
-                    let slice = c.function == "slice";
-                    Ok(Some(match part {
-                        Sliced::Layout(l) if slice => Value::Layout(l),
-                        Sliced::Composed(k) if slice => Value::Composed(k),
-                        Sliced::Layout(l) => {
-                            Value::Partition(algebra::LayoutPartition::new(l, DynIntTuple::int(offset)))
-                        }
-                        Sliced::Composed(k) => Value::ComposedPartition(k, offset),
-                    }))
-                }
-                Value::Layout(l) => {
-                    let p = algebra::slice_and_offset(&s, &l).map_err(lay(c))?;
-                    Ok(Some(if c.function == "slice" {
-                        Value::Layout(p.layout)
-                    } else {
-                        Value::Partition(p)
-                    }))
-                }
-                _ => Err(c.argument(2, "a layout or a composed layout")),
-            }
-        }
-        ("max_common_layout", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
-            (Value::Composed(k), _) | (_, Value::Composed(k))
-                if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) =>
-            {
-                let i = if matches!(c.arg(1).value, Value::Composed(_)) { 1 } else { 2 };
-                Err(c.argument(i, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
-            }
-            (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
-                Ok(Some(Value::Layout(a.max_common_layout(&b).map_err(lay(c))?)))
-            }
-            (Value::Composed(_), Value::Composed(_)) => {
-                Err(c.argument(2, "a layout (CuTe's max_common_layout takes one swizzled layout)"))
-            }
-            _ => Ok(None),
-        },
-        ("max_common_vector", _) if c.n == 2 => match (c.arg(1).value, c.arg(2).value) {
-            // CuTe's overloads take swizzled layouts only.
-            (Value::Composed(k), _) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
-                Err(c.argument(1, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
-            }
-            (_, Value::Composed(k)) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
-                Err(c.argument(2, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
-            }
-            (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
-                Ok(Some(Value::Int(a.max_common_vector(&b, None).map_err(lay(c))?)))
-            }
-            (Value::Composed(a), Value::Composed(b)) => {
-                Ok(Some(Value::Int(a.max_common_vector(b.inner(), Some(&b)).map_err(lay(c))?)))
-            }
-            _ => Ok(None),
-        },
-        ("size" | "rank", Some(Value::Composed(k))) => {
-            c.arity(&[1], "1")?;
-            let v = if c.function == "size" { k.size() } else { DynInt::new_static(k.rank() as isize) };
-            Ok(Some(Value::Int(v)))
-        }
-        ("complement", Some(Value::Composed(k))) => {
-            c.arity(&[2], "2")?;
-            Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay(c))?)))
-        }
-        (f, Some(Value::Composed(k))) if ON_INNER.contains(&f) => {
-            let mut args = *c.args;
-            if let Some(a) = args[0].as_mut() {
-                a.value = Value::Layout(*k.inner());
-            }
-            let inner = Call { args: &args, ..*c };
-            let result = match call(&inner)? {
-                Some(v) => v,
-                None => super::call(c.function, c.column, &args, c.n, c.targs)?,
-            };
-            match result {
-                Value::Layout(l) => Ok(Some(Value::Composed(k.with_inner(l)))),
-                _ => Err(c.argument(1, "a layout (this function is not defined for composed layouts)")),
-            }
+        Value::Swizzle(s) => {
+            let r = if up { s.upcast(n) } else { s.downcast(n) };
+            Ok(Some(Value::Swizzle(r.map_err(lay(c))?)))
         }
         _ => Ok(None),
+    }
+}
+
+/// `composition(layout, composed)`.
+#[inline(never)]
+fn layout_after_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let (Value::Layout(a), Value::Composed(k)) = (&c.arg(1).value, &c.arg(2).value) else { return Ok(None) };
+    let r = k.composed_after(a).map_err(lay(c))?;
+    Ok(Some(match r.outer() {
+        crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
+        _ => Value::Composed(r),
+    }))
+}
+
+#[inline(never)]
+fn inverse_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Composed(k) = &c.arg(1).value else { return Ok(None) };
+    c.arity(&[1], "1")?;
+    let r = if c.function == "right_inverse" { k.right_inverse() } else { k.left_inverse() };
+    let r = r.map_err(lay(c))?;
+    Ok(Some(match r.outer() {
+        // CuTe's `composition(Swizzle<0,..>, L)` is `L`.
+        crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
+        _ => Value::Composed(r),
+    }))
+}
+
+#[inline(never)]
+fn recast_of_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Composed(k) = &c.arg(1).value else { return Ok(None) };
+    c.arity(&[1], "1")?;
+    let t = targs(c, 2, 2)?;
+    Ok(Some(Value::Composed(recast_composed(k, t[0], t[1]).map_err(lay(c))?)))
+}
+
+#[inline(never)]
+fn crd2idx_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    match &c.arg(2).value {
+        Value::Composed(k) => {
+            let i = k.inner().crd2idx(&c.tuple(1)?).map_err(lay(c))?;
+            Ok(Some(Value::Int(DynInt::new_runtime(k.apply(i.value)))))
+        }
+        Value::Swizzle(s) => Ok(Some(Value::Int(DynInt::new_runtime(s.apply(c.int(1)?.value))))),
+        _ => Ok(None),
+    }
+}
+
+/// `slice` and `slice_and_offset` of a layout or a composed layout.
+#[inline(never)]
+fn slice_any(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let s = slicer(c, 1)?;
+    match &c.arg(2).value {
+        Value::Composed(k) => {
+            // CuTe's: the swizzle decays to a plain layout where it is linear on the
+            // slice, and the offset comes out.
+            let (part, offset) = k.slice_and_offset(&s).map_err(lay(c))?;
+            let slice = c.function == "slice";
+            Ok(Some(match part {
+                Sliced::Layout(l) if slice => Value::Layout(l),
+                Sliced::Composed(k) if slice => Value::Composed(k),
+                Sliced::Layout(l) => {
+                    Value::Partition(algebra::LayoutPartition::new(l, DynIntTuple::int(offset)))
+                }
+                Sliced::Composed(k) => Value::ComposedPartition(k, offset),
+            }))
+        }
+        Value::Layout(l) => {
+            let p = algebra::slice_and_offset(&s, l).map_err(lay(c))?;
+            Ok(Some(if c.function == "slice" { Value::Layout(p.layout) } else { Value::Partition(p) }))
+        }
+        _ => Err(c.argument(2, "a layout or a composed layout")),
+    }
+}
+
+#[inline(never)]
+fn max_common_layout_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    match (&c.arg(1).value, &c.arg(2).value) {
+        (Value::Composed(k), _) | (_, Value::Composed(k))
+            if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) =>
+        {
+            let i = if matches!(c.arg(1).value, Value::Composed(_)) { 1 } else { 2 };
+            Err(c.argument(i, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+        }
+        (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
+            Ok(Some(Value::Layout(a.max_common_layout(b).map_err(lay(c))?)))
+        }
+        (Value::Composed(_), Value::Composed(_)) => {
+            Err(c.argument(2, "a layout (CuTe's max_common_layout takes one swizzled layout)"))
+        }
+        _ => Ok(None),
+    }
+}
+
+#[inline(never)]
+fn max_common_vector_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    match (&c.arg(1).value, &c.arg(2).value) {
+        // CuTe's overloads take swizzled layouts only.
+        (Value::Composed(k), _) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
+            Err(c.argument(1, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+        }
+        (_, Value::Composed(k)) if !matches!(k.outer(), crate::swizzle::Outer::Swizzle(_)) => {
+            Err(c.argument(2, "a layout or a swizzled layout `Sw<B,M,S> o offset o layout`"))
+        }
+        (Value::Composed(a), Value::Layout(b)) | (Value::Layout(b), Value::Composed(a)) => {
+            Ok(Some(Value::Int(a.max_common_vector(b, None).map_err(lay(c))?)))
+        }
+        (Value::Composed(a), Value::Composed(b)) => {
+            Ok(Some(Value::Int(a.max_common_vector(b.inner(), Some(b)).map_err(lay(c))?)))
+        }
+        _ => Ok(None),
+    }
+}
+
+#[inline(never)]
+fn size_rank_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Composed(k) = &c.arg(1).value else { return Ok(None) };
+    c.arity(&[1], "1")?;
+    let v = if c.function == "size" { k.size() } else { DynInt::new_static(k.rank() as isize) };
+    Ok(Some(Value::Int(v)))
+}
+
+#[inline(never)]
+fn complement_composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Composed(k) = &c.arg(1).value else { return Ok(None) };
+    c.arity(&[2], "2")?;
+    Ok(Some(Value::Layout(algebra::complement_to(k.inner(), &c.tuple(2)?).map_err(lay(c))?)))
+}
+
+/// The functions in [`ON_INNER`] on a composed layout: applied to its inner layout.
+#[inline(never)]
+fn on_inner(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
+    let Value::Composed(k) = &c.arg(1).value else { return Ok(None) };
+    let mut args = *c.args;
+    if let Some(a) = args[0].as_mut() {
+        a.value = Value::Layout(*k.inner());
+    }
+    let inner = Call { args: &args, ..*c };
+    let result = match call(&inner)? {
+        Some(v) => v,
+        None => super::call(c.function, c.column, &args, c.n, c.targs)?,
+    };
+    match result {
+        Value::Layout(l) => Ok(Some(Value::Composed(k.with_inner(l)))),
+        _ => Err(c.argument(1, "a layout (this function is not defined for composed layouts)")),
     }
 }
 
