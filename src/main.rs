@@ -53,10 +53,12 @@ const MAX_ECHO_CHARS: usize = 80;
 /// The longest error message, in characters (after escaping).
 const MAX_ERROR_CHARS: usize = 400;
 
-/// The stack of the thread that evaluates: the evaluator keeps its values on the stack (about
-/// 1.3 MiB at its nesting limit `const_layout::text::MAX_NESTING` in an optimized build, 4.3 MiB
-/// unoptimized); only the pages used are ever touched.
-const EVAL_STACK: usize = 64 << 20;
+/// The stack of the thread that evaluates: the evaluator keeps its values on the stack, at most
+/// about 0.8 MiB at its nesting limit `const_layout::text::MAX_NESTING` in an optimized build and
+/// up to 2 MiB unoptimized (measured with the functions of the deepest frames innermost; see
+/// `const_layout::eval::eval`). Twice that leaves room for what the tool does after evaluating
+/// (tables, pictures) and for functions not measured; only the pages used are ever touched.
+const EVAL_STACK: usize = 4 << 20;
 
 fn main() -> ExitCode {
     let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();

@@ -58,7 +58,7 @@ impl core::error::Error for ParseError {}
 
 /// The most parentheses that may be open at once where parsing recurses: calls, and tuples
 /// holding expressions, in [`eval`](crate::eval::eval). Deeper text is an error naming this
-/// limit, never a stack overflow (each level holds values on the stack: about 0.2 MiB in a debug
+/// limit, never a stack overflow (each level holds values on the stack: about 50 KiB in a debug
 /// build, see [`eval`](crate::eval::eval)). Literals of integers and `_` (int tuples,
 /// layouts, tilers, slicing coordinates) are parsed without recursion, here and by every
 /// `FromStr`; their depth is bounded by the [`MAX_NODES`] nodes a

@@ -233,15 +233,9 @@ fn kind_name(v: &Value) -> &'static str {
     }
 }
 
-/// The evaluator keeps its values on the stack (up to 4.3 MiB in a debug build; see
-/// `dynamic::eval`), more than a test thread's 2 MiB.
-fn on_big_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new().stack_size(64 << 20).spawn(f).unwrap().join().unwrap();
-}
-
 #[test]
 fn every_printed_value_evaluates_back_to_itself() {
-    on_big_stack(every_printed_value_evaluates_back_to_itself_);
+    every_printed_value_evaluates_back_to_itself_();
 }
 
 fn every_printed_value_evaluates_back_to_itself_() {
@@ -286,7 +280,7 @@ fn every_printed_value_evaluates_back_to_itself_() {
 
 #[test]
 fn the_from_str_parsers_read_back_what_display_prints() {
-    on_big_stack(the_from_str_parsers_read_back_what_display_prints_);
+    the_from_str_parsers_read_back_what_display_prints_();
 }
 
 fn the_from_str_parsers_read_back_what_display_prints_() {
@@ -318,7 +312,7 @@ fn the_from_str_parsers_read_back_what_display_prints_() {
 
 #[test]
 fn the_issues_composed_layouts_read_back_and_compose_as_in_cute() {
-    on_big_stack(the_issues_composed_layouts_read_back_and_compose_as_in_cute_);
+    the_issues_composed_layouts_read_back_and_compose_as_in_cute_();
 }
 
 fn the_issues_composed_layouts_read_back_and_compose_as_in_cute_() {

@@ -86,16 +86,6 @@ type Row = (Src, &'static str, Want);
 /// Checks a family's own postconditions on a successful result.
 type Post = fn(&str, &Value) -> Result<(), String>;
 
-/// A nested call in `eval` takes several hundred kilobytes of stack in a debug build: three nested
-/// calls overflow a test thread's 2 MiB (`size(size(size(4)))`), so every family runs on a larger
-/// stack.
-fn on_big_stack(f: impl FnOnce() + Send + 'static) {
-    let handle = std::thread::Builder::new().stack_size(64 << 20).spawn(f).expect("spawn");
-    if let Err(panic) = handle.join() {
-        std::panic::resume_unwind(panic);
-    }
-}
-
 fn ev(expr: &str) -> Result<Value, String> {
     eval(expr).map_err(|e| format!("error: {e}"))
 }
@@ -202,26 +192,21 @@ fn check_row(row: &Row, post: Option<Post>) -> Result<Option<String>, String> {
 
 /// Checks every row, then reports all failures together.
 fn run_family(family: &'static str, rows: &'static [Row], post: Option<Post>) {
-    on_big_stack(move || {
-        let mut failures = String::new();
-        let mut failed = 0;
-        for row in rows {
-            match check_row(row, post) {
-                Ok(None) => {}
-                Ok(Some(note)) => println!("{family}: {} (structure differs) {note}", row.1),
-                Err(e) => {
-                    failed += 1;
-                    let _ = writeln!(
-                        failures,
-                        "  [{:?}] {}\n      expected {:?}\n      {e}",
-                        row.0, row.1, row.2
-                    );
-                }
+    let mut failures = String::new();
+    let mut failed = 0;
+    for row in rows {
+        match check_row(row, post) {
+            Ok(None) => {}
+            Ok(Some(note)) => println!("{family}: {} (structure differs) {note}", row.1),
+            Err(e) => {
+                failed += 1;
+                let _ =
+                    writeln!(failures, "  [{:?}] {}\n      expected {:?}\n      {e}", row.0, row.1, row.2);
             }
         }
-        println!("{family}: {} examples, {failed} failed", rows.len());
-        assert!(failed == 0, "{family}: {failed} of {} examples failed:\n{failures}", rows.len());
-    });
+    }
+    println!("{family}: {} examples, {failed} failed", rows.len());
+    assert!(failed == 0, "{family}: {failed} of {} examples failed:\n{failures}", rows.len());
 }
 
 /// The name and the top-level arguments of a call `f<...>(a, b, ...)`.
@@ -1361,28 +1346,22 @@ fn swizzle_examples() {
 
 #[test]
 fn figure_offsets() {
-    on_big_stack(|| {
-        let mut failures = Vec::new();
-        for &(src, expr, want) in FIGURE_OFFSETS {
-            match layout_of(expr) {
-                Ok(l) if offsets(&l) == want => {}
-                Ok(l) => {
-                    failures.push(format!("[{src:?}] {expr}: offsets {:?}, expected {want:?}", offsets(&l)))
-                }
-                Err(e) => failures.push(format!("[{src:?}] {expr}: {e}")),
-            }
+    let mut failures = Vec::new();
+    for &(src, expr, want) in FIGURE_OFFSETS {
+        match layout_of(expr) {
+            Ok(l) if offsets(&l) == want => {}
+            Ok(l) => failures.push(format!("[{src:?}] {expr}: offsets {:?}, expected {want:?}", offsets(&l))),
+            Err(e) => failures.push(format!("[{src:?}] {expr}: {e}")),
         }
-        for &(expr, (row, col), want) in FIGURE_CELLS {
-            match ev(&format!("crd2idx(({row},{col}), {expr})")) {
-                Ok(Value::Int(v)) if v.value == want => {}
-                got => {
-                    failures.push(format!("[Docs02Fig] {expr} at ({row},{col}): {got:?}, expected {want}"))
-                }
-            }
+    }
+    for &(expr, (row, col), want) in FIGURE_CELLS {
+        match ev(&format!("crd2idx(({row},{col}), {expr})")) {
+            Ok(Value::Int(v)) if v.value == want => {}
+            got => failures.push(format!("[Docs02Fig] {expr} at ({row},{col}): {got:?}, expected {want}")),
         }
-        println!("figures: {} offset lists, {} cells", FIGURE_OFFSETS.len(), FIGURE_CELLS.len());
-        assert!(failures.is_empty(), "figures:\n  {}", failures.join("\n  "));
-    });
+    }
+    println!("figures: {} offset lists, {} cells", FIGURE_OFFSETS.len(), FIGURE_CELLS.len());
+    assert!(failures.is_empty(), "figures:\n  {}", failures.join("\n  "));
 }
 
 /// The counts per family and source, for the record (`-- --nocapture`).

@@ -321,19 +321,7 @@ struct Tally {
     failures: Vec<String>,
 }
 
-fn check_family(family: &'static str, data: &'static str, min_rows: usize) {
-    // `eval` keeps its values on the stack (no heap); an unoptimized build needs about a mebibyte
-    // per nested call, more than a test thread's default.
-    let run = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || check_family_on_this_thread(family, data, min_rows))
-        .expect("spawn");
-    if let Err(e) = run.join() {
-        std::panic::resume_unwind(e);
-    }
-}
-
-fn check_family_on_this_thread(family: &str, data: &str, min_rows: usize) {
+fn check_family(family: &str, data: &str, min_rows: usize) {
     let mut t = Tally::default();
     for (n, line) in data.lines().enumerate() {
         if line.is_empty() || line.starts_with('#') {

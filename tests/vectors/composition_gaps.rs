@@ -173,57 +173,46 @@ fn check_row(
     }
 }
 
-fn on_big_stack(f: impl FnOnce() + Send + 'static) {
-    // `eval` keeps its values on the stack (no heap): an unoptimized build needs more than a test
-    // thread's default.
-    let run = std::thread::Builder::new().stack_size(64 << 20).spawn(f).expect("spawn");
-    if let Err(e) = run.join() {
-        std::panic::resume_unwind(e);
-    }
-}
-
 #[test]
 fn cute_vectors() {
-    on_big_stack(|| {
-        let mut tallies: std::collections::BTreeMap<String, Tally> = Default::default();
-        for (n, line) in DATA.lines().enumerate() {
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let f: Vec<&str> = line.split('\t').collect();
-            assert_eq!(f.len(), 5, "line {} has {} fields", n + 1, f.len());
-            let truth: Vec<i128> = f[4].split(',').map(|x| x.parse().unwrap()).collect();
-            let t = tallies.entry(f[0].to_string()).or_default();
-            t.rows += 1;
-            if let Err(e) = check_row(f[0], f[1], f[2], f[3], &truth, t) {
-                t.failures.push(format!("line {}: {}: {e}", n + 1, f[1]));
-            }
+    let mut tallies: std::collections::BTreeMap<String, Tally> = Default::default();
+    for (n, line) in DATA.lines().enumerate() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
         }
-        let mut failed = 0;
-        for (g, t) in &tallies {
-            println!(
-                "{g:6} rows {:5}  CuTe right: same function {:5} (same text {:5})  CuTe wrong: rejected {:4} \
-                 corrected {:4}  CuTe refuses: answered {:4} rejected {:4}  past 64 nodes {}  failures {}",
-                t.rows,
-                t.same,
-                t.same_text,
-                t.wrong_rejected,
-                t.wrong_corrected,
-                t.refused_answered,
-                t.refused_rejected,
-                t.capacity,
-                t.failures.len()
-            );
-            for f in t.failures.iter().take(20) {
-                println!("  {f}");
-            }
-            failed += t.failures.len();
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "line {} has {} fields", n + 1, f.len());
+        let truth: Vec<i128> = f[4].split(',').map(|x| x.parse().unwrap()).collect();
+        let t = tallies.entry(f[0].to_string()).or_default();
+        t.rows += 1;
+        if let Err(e) = check_row(f[0], f[1], f[2], f[3], &truth, t) {
+            t.failures.push(format!("line {}: {}: {e}", n + 1, f[1]));
         }
-        for g in ["rank1", "basis", "fit"] {
-            assert!(tallies.get(g).is_some_and(|t| t.rows >= 100), "too few {g} rows");
+    }
+    let mut failed = 0;
+    for (g, t) in &tallies {
+        println!(
+            "{g:6} rows {:5}  CuTe right: same function {:5} (same text {:5})  CuTe wrong: rejected {:4} \
+             corrected {:4}  CuTe refuses: answered {:4} rejected {:4}  past 64 nodes {}  failures {}",
+            t.rows,
+            t.same,
+            t.same_text,
+            t.wrong_rejected,
+            t.wrong_corrected,
+            t.refused_answered,
+            t.refused_rejected,
+            t.capacity,
+            t.failures.len()
+        );
+        for f in t.failures.iter().take(20) {
+            println!("  {f}");
         }
-        assert_eq!(failed, 0, "{failed} rows failed");
-    });
+        failed += t.failures.len();
+    }
+    for g in ["rank1", "basis", "fit"] {
+        assert!(tallies.get(g).is_some_and(|t| t.rows >= 100), "too few {g} rows");
+    }
+    assert_eq!(failed, 0, "{failed} rows failed");
 }
 
 /// Whether some flat layout of `h.len()` elements has the values `h`: every ordered

@@ -111,139 +111,128 @@ fn our_values(v: &Value) -> Result<Vec<isize>, String> {
     })
 }
 
-fn on_big_stack(f: impl FnOnce() + Send + 'static) {
-    let t = std::thread::Builder::new().stack_size(256 << 20).spawn(f).expect("spawn");
-    if let Err(e) = t.join() {
-        std::panic::resume_unwind(e);
-    }
-}
-
 #[test]
 fn same_function_as_cute() {
-    on_big_stack(|| {
-        let rows = rows();
-        assert!(rows.len() >= 1000, "only {} rows", rows.len());
-        let (mut same, mut skipped, mut inexact, mut inexact_differ) = (0, 0, 0, 0);
-        let mut bad = Vec::new();
-        let mut differ = Vec::new();
-        for r in &rows {
-            let v = match eval(r.expr) {
-                Ok(v) => v,
-                Err(e) if has_explicit_offset(r.expr) && e.to_string().contains("`composition` takes") => {
-                    skipped += 1;
-                    continue;
-                }
-                Err(e) => {
-                    bad.push(format!("line {}: {}: error {e}", r.line, r.expr));
-                    continue;
-                }
-            };
-            let want = if r.exact {
-                cute_values(r)
-            } else {
-                inexact += 1;
-                match our_values(&v) {
-                    Ok(g) if g != cute_values(r) => {
-                        inexact_differ += 1;
-                        differ.push(format!(
-                            "line {}: {}\n    ours {v}\n    CuTe {}",
-                            r.line,
-                            r.expr,
-                            cute_text(r)
-                        ));
-                    }
-                    _ => {}
-                }
-                if r.op == "slice_and_offset" {
-                    r.truth.clone()
-                } else {
-                    // `slice` is the layout part of our `slice_and_offset`.
-                    let sao = r.expr.replacen("slice(", "slice_and_offset(", 1);
-                    match eval(&sao).map_err(|e| e.to_string()).and_then(|s| our_layout_part(&s)) {
-                        Ok(w) => w,
-                        Err(e) => {
-                            bad.push(format!("line {}: {sao}: {e}", r.line));
-                            continue;
-                        }
-                    }
-                }
-            };
-            match our_values(&v) {
-                Ok(got) if got == want => same += 1,
-                Ok(got) => bad.push(format!(
-                    "line {}: {}\n    ours {v}: {got:?}\n    CuTe {}: {want:?}",
-                    r.line,
-                    r.expr,
-                    cute_text(r)
-                )),
-                Err(e) => bad.push(format!("line {}: {}: {e}", r.line, r.expr)),
+    let rows = rows();
+    assert!(rows.len() >= 1000, "only {} rows", rows.len());
+    let (mut same, mut skipped, mut inexact, mut inexact_differ) = (0, 0, 0, 0);
+    let mut bad = Vec::new();
+    let mut differ = Vec::new();
+    for r in &rows {
+        let v = match eval(r.expr) {
+            Ok(v) => v,
+            Err(e) if has_explicit_offset(r.expr) && e.to_string().contains("`composition` takes") => {
+                skipped += 1;
+                continue;
             }
-        }
-        println!(
-            "swizzle slice vectors: {} rows, {same} as required, {skipped} skipped (explicit offset not parsed), {} wrong; \
-             {inexact} rows where CuTe's slice_and_offset is not the original function (checked against it), \
-             {inexact_differ} of them differ from CuTe",
-            rows.len(),
-            bad.len()
-        );
-        for d in differ.iter().take(6) {
-            println!("differs from CuTe (CuTe inexact): {d}");
-        }
-        for b in bad.iter().take(30) {
-            println!("{b}");
-        }
-        assert!(bad.is_empty(), "{} of {} rows differ from CuTe (first: {})", bad.len(), rows.len(), bad[0]);
-    });
-}
-
-#[test]
-fn same_text_as_cute() {
-    on_big_stack(|| {
-        let rows = rows();
-        let (mut considered, mut same_fn, mut same_text, mut skipped) = (0, 0, 0, 0);
-        let mut mismatches = Vec::new();
-        for r in rows.iter().filter(|r| r.is_static && r.exact) {
-            considered += 1;
-            let v = match eval(r.expr) {
-                Ok(v) => v,
-                Err(e) => {
-                    if has_explicit_offset(r.expr) && e.to_string().contains("`composition` takes") {
-                        skipped += 1;
-                    }
-                    mismatches.push(format!(
-                        "line {}: {}\n    ours: error {e}\n    CuTe: {}",
+            Err(e) => {
+                bad.push(format!("line {}: {}: error {e}", r.line, r.expr));
+                continue;
+            }
+        };
+        let want = if r.exact {
+            cute_values(r)
+        } else {
+            inexact += 1;
+            match our_values(&v) {
+                Ok(g) if g != cute_values(r) => {
+                    inexact_differ += 1;
+                    differ.push(format!(
+                        "line {}: {}\n    ours {v}\n    CuTe {}",
                         r.line,
                         r.expr,
                         cute_text(r)
                     ));
-                    continue;
                 }
-            };
-            if our_values(&v).is_ok_and(|g| g == cute_values(r)) {
-                same_fn += 1;
+                _ => {}
             }
-            let (ours, theirs) = (v.to_string(), cute_text(r));
-            if ours == theirs {
-                same_text += 1;
+            if r.op == "slice_and_offset" {
+                r.truth.clone()
             } else {
-                mismatches.push(format!("line {}: {}\n    ours: {ours}\n    CuTe: {theirs}", r.line, r.expr));
+                // `slice` is the layout part of our `slice_and_offset`.
+                let sao = r.expr.replacen("slice(", "slice_and_offset(", 1);
+                match eval(&sao).map_err(|e| e.to_string()).and_then(|s| our_layout_part(&s)) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        bad.push(format!("line {}: {sao}: {e}", r.line));
+                        continue;
+                    }
+                }
             }
+        };
+        match our_values(&v) {
+            Ok(got) if got == want => same += 1,
+            Ok(got) => bad.push(format!(
+                "line {}: {}\n    ours {v}: {got:?}\n    CuTe {}: {want:?}",
+                r.line,
+                r.expr,
+                cute_text(r)
+            )),
+            Err(e) => bad.push(format!("line {}: {}: {e}", r.line, r.expr)),
         }
-        println!(
-            "swizzle slice text: {} rows, {considered} all-static, {same_fn} same function, {same_text} same text, \
-             {} text mismatches ({skipped} of them explicit-offset rows `eval` does not parse)",
-            rows.len(),
-            mismatches.len()
-        );
-        for m in mismatches.iter().take(20) {
-            println!("{m}");
+    }
+    println!(
+        "swizzle slice vectors: {} rows, {same} as required, {skipped} skipped (explicit offset not parsed), {} wrong; \
+         {inexact} rows where CuTe's slice_and_offset is not the original function (checked against it), \
+         {inexact_differ} of them differ from CuTe",
+        rows.len(),
+        bad.len()
+    );
+    for d in differ.iter().take(6) {
+        println!("differs from CuTe (CuTe inexact): {d}");
+    }
+    for b in bad.iter().take(30) {
+        println!("{b}");
+    }
+    assert!(bad.is_empty(), "{} of {} rows differ from CuTe (first: {})", bad.len(), rows.len(), bad[0]);
+}
+
+#[test]
+fn same_text_as_cute() {
+    let rows = rows();
+    let (mut considered, mut same_fn, mut same_text, mut skipped) = (0, 0, 0, 0);
+    let mut mismatches = Vec::new();
+    for r in rows.iter().filter(|r| r.is_static && r.exact) {
+        considered += 1;
+        let v = match eval(r.expr) {
+            Ok(v) => v,
+            Err(e) => {
+                if has_explicit_offset(r.expr) && e.to_string().contains("`composition` takes") {
+                    skipped += 1;
+                }
+                mismatches.push(format!(
+                    "line {}: {}\n    ours: error {e}\n    CuTe: {}",
+                    r.line,
+                    r.expr,
+                    cute_text(r)
+                ));
+                continue;
+            }
+        };
+        if our_values(&v).is_ok_and(|g| g == cute_values(r)) {
+            same_fn += 1;
         }
-        assert!(considered >= 800, "only {considered} all-static rows where CuTe is exact");
-        assert!(
-            mismatches.is_empty(),
-            "{} of {considered} all-static rows print differently from CuTe (first: {})",
-            mismatches.len(),
-            mismatches[0]
-        );
-    });
+        let (ours, theirs) = (v.to_string(), cute_text(r));
+        if ours == theirs {
+            same_text += 1;
+        } else {
+            mismatches.push(format!("line {}: {}\n    ours: {ours}\n    CuTe: {theirs}", r.line, r.expr));
+        }
+    }
+    println!(
+        "swizzle slice text: {} rows, {considered} all-static, {same_fn} same function, {same_text} same text, \
+         {} text mismatches ({skipped} of them explicit-offset rows `eval` does not parse)",
+        rows.len(),
+        mismatches.len()
+    );
+    for m in mismatches.iter().take(20) {
+        println!("{m}");
+    }
+    assert!(considered >= 800, "only {considered} all-static rows where CuTe is exact");
+    assert!(
+        mismatches.is_empty(),
+        "{} of {considered} all-static rows print differently from CuTe (first: {})",
+        mismatches.len(),
+        mismatches[0]
+    );
 }

@@ -197,10 +197,10 @@ impl From<ParseError> for EvalError {
 ///
 /// Values live on the stack (no heap). Calls, and tuples holding expressions, nest at most
 /// [`MAX_NESTING`](crate::text::MAX_NESTING) (16) deep (deeper text is an error naming the
-/// limit); at that depth an optimized build uses about 1.3 MiB of stack (0.2 MiB for one call),
-/// an unoptimized one about 4.3 MiB (1.3 MiB for one call), measured. Run `eval` on a thread with
-/// that much stack (the `layout` tool uses 64 MiB). Text is at most [`MAX_EXPRESSION_LEN`]
-/// bytes.
+/// limit); at that depth, with the functions of the deepest frames innermost, an optimized build
+/// uses about 0.8 MiB of stack (0.1 to 0.3 MiB for one call), an unoptimized one between 1.5 and 2 MiB
+/// (0.1 to 0.5 MiB for one call), measured: a thread's default 2 MiB is enough. Text is at most
+/// [`MAX_EXPRESSION_LEN`] bytes.
 ///
 /// ```
 /// use const_layout::eval::eval;
@@ -214,30 +214,38 @@ pub fn eval(text: &str) -> Result<Value, EvalError> {
         return Err(EvalError::TooLong { len: text.len() });
     }
     let mut p = Parser::new(text);
-    let v = expr(&mut p)?;
+    let mut v = Located::PLACEHOLDER;
+    expr(&mut p, &mut v)?;
     // `tile, layout`: how a TV layout (`make_layout_tv`) prints, read back at the top level.
     if p.peek() == Some(',') {
-        p.eat(',');
-        let tile = int_tuple_of(&v).ok_or(EvalError::Misplaced {
-            column: v.column,
-            what: "`tile, layout` (a TV layout) needs an int tuple before the comma",
-        })?;
-        let l = expr(&mut p)?;
-        let Value::Layout(layout) = l.value else {
-            return Err(EvalError::Misplaced {
-                column: l.column,
-                what: "`tile, layout` (a TV layout) needs a layout after the comma",
-            });
-        };
-        if !p.at_end() {
-            return Err(p.error("the end of the expression").into());
-        }
-        return Ok(Value::LayoutTv(tile, layout));
+        return layout_tv_tail(&mut p, &v);
     }
     if !p.at_end() {
         return Err(p.error("the end of the expression").into());
     }
     Ok(v.value)
+}
+
+/// `tile, layout`, after `tile`.
+#[inline(never)]
+fn layout_tv_tail(p: &mut Parser<'_>, v: &Located) -> Result<Value, EvalError> {
+    p.eat(',');
+    let tile = int_tuple_of(v).ok_or(EvalError::Misplaced {
+        column: v.column,
+        what: "`tile, layout` (a TV layout) needs an int tuple before the comma",
+    })?;
+    let mut l = Located::PLACEHOLDER;
+    expr(p, &mut l)?;
+    let Value::Layout(layout) = l.value else {
+        return Err(EvalError::Misplaced {
+            column: l.column,
+            what: "`tile, layout` (a TV layout) needs a layout after the comma",
+        });
+    };
+    if !p.at_end() {
+        return Err(p.error("the end of the expression").into());
+    }
+    Ok(Value::LayoutTv(tile, layout))
 }
 
 /// The functions [`eval`] knows, with their argument lists: a view of [`OPERATIONS`], in its
@@ -264,33 +272,48 @@ struct Located {
     column: usize,
 }
 
+impl Located {
+    /// What a slot holds before an expression is evaluated into it.
+    const PLACEHOLDER: Located = Located { value: Value::Bool(false), column: 0 };
+}
+
 const MAX_ARGS: usize = 8;
 const MAX_TARGS: usize = 8;
 
+// The functions of the recursive descent (`expr` down to `call_expr`, which calls `expr` again)
+// write their result into `out` rather than return it: a returned `Result<Located, _>` (4 KiB)
+// and its copies are each a slot of the frame in an unoptimized build, paid at every nesting
+// level. What needs values of its own (a tail after `+`, `o` or `:`, a finished call) is a
+// separate function, so the frames on the recursive path hold only the values still needed.
+
 /// An expression: a term, a composed layout `outer o offset o inner`, or a partition
 /// `offset + layout` (how `slice_and_offset`, `local_tile` and `local_partition` print).
-fn expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
-    // The forms that follow a term are handled out of line: this frame is paid at every nesting
-    // level of the expression, so it holds one value only.
-    let first = composed_expr(p)?;
+fn expr(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
+    composed_expr(p, out)?;
     if p.peek() != Some('+') {
-        return Ok(first);
+        return Ok(());
     }
-    partition_tail(p, first)
+    partition_tail(p, out)
 }
 
-/// `offset + x`, after the offset.
+/// `offset + x`, after the offset (in `out`).
 #[inline(never)]
-fn partition_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalError> {
+fn partition_tail(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
     p.eat('+');
-    let second = composed_expr(p)?;
-    let column = first.column;
-    let value = match (first.value, second.value) {
-        (Value::Int(o), Value::Composed(k)) => Value::ComposedPartition(k, o),
+    let mut second = Located::PLACEHOLDER;
+    composed_expr(p, &mut second)?;
+    partition_of(out, &second)
+}
+
+/// `first + second` into `first`.
+#[inline(never)]
+fn partition_of(first: &mut Located, second: &Located) -> Result<(), EvalError> {
+    let value = match (&first.value, &second.value) {
+        (Value::Int(o), Value::Composed(k)) => Value::ComposedPartition(*k, *o),
         (Value::Int(_) | Value::Tuple(_), Value::Layout(l)) => {
             // The origin is an offset, or a coordinate where the layout has basis strides.
-            let origin = int_tuple_of(&first).unwrap_or(DynIntTuple::EMPTY);
-            Value::Partition(LayoutPartition::new(l, origin))
+            let origin = int_tuple_of(first).unwrap_or(DynIntTuple::EMPTY);
+            Value::Partition(LayoutPartition::new(*l, origin))
         }
         (Value::Int(_) | Value::Tuple(_), _) => {
             return Err(EvalError::Misplaced {
@@ -300,52 +323,66 @@ fn partition_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalErr
         }
         _ => {
             return Err(EvalError::Misplaced {
-                column,
+                column: first.column,
                 what: "`offset + x` needs an integer or int tuple offset before `+`",
             });
         }
     };
-    Ok(Located { value, column })
+    first.value = value;
+    Ok(())
 }
 
 /// `outer o offset o inner` (CuTe's `ComposedLayout`, as it prints), or a term.
-fn composed_expr(p: &mut Parser<'_>) -> Result<Located, EvalError> {
-    let first = term(p)?;
+fn composed_expr(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
+    term(p, out)?;
     if !eat_word(p, "o") {
-        return Ok(first);
+        return Ok(());
     }
-    composed_tail(p, first)
+    composed_tail(p, out)
 }
 
-/// `outer o offset o inner`, after `outer o`.
+/// `outer o offset o inner`, after `outer o` (the outer in `out`).
 #[inline(never)]
-fn composed_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalError> {
-    let column = first.column;
-    let outer = match first.value {
-        Value::Swizzle(s) => Outer::Swizzle(s),
-        Value::Layout(l) if !l.has_basis() => Outer::Layout(l),
-        _ => {
-            return Err(EvalError::Misplaced {
-                column,
-                what: "`outer o offset o inner` needs a swizzle `Sw<B,M,S>` or a layout (integer strides) as outer",
-            });
-        }
+fn composed_tail(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
+    let outer_ok = match &out.value {
+        Value::Swizzle(_) => true,
+        Value::Layout(l) => !l.has_basis(),
+        _ => false,
     };
-    let offset = term(p)?;
-    let offset_value = match offset.value {
-        Value::Int(v) if !v.has_basis() => v,
-        _ => {
-            return Err(EvalError::Misplaced {
-                column: offset.column,
-                what: "`outer o offset o inner` needs an integer offset",
-            });
-        }
-    };
+    if !outer_ok {
+        return Err(EvalError::Misplaced {
+            column: out.column,
+            what: "`outer o offset o inner` needs a swizzle `Sw<B,M,S>` or a layout (integer strides) as outer",
+        });
+    }
+    let mut offset = Located::PLACEHOLDER;
+    term(p, &mut offset)?;
+    if !matches!(offset.value, Value::Int(v) if !v.has_basis()) {
+        return Err(EvalError::Misplaced {
+            column: offset.column,
+            what: "`outer o offset o inner` needs an integer offset",
+        });
+    }
     if !eat_word(p, "o") {
         return Err(p.error("`o` and the inner layout (`outer o offset o inner`)").into());
     }
-    let inner = term(p)?;
-    let Value::Layout(inner_layout) = inner.value else {
+    let mut inner = Located::PLACEHOLDER;
+    term(p, &mut inner)?;
+    composed_of(out, &offset, &inner)
+}
+
+/// `outer o offset o inner` into `outer`, whose outer and offset are checked.
+#[inline(never)]
+fn composed_of(outer: &mut Located, offset: &Located, inner: &Located) -> Result<(), EvalError> {
+    let outer_fn = match &outer.value {
+        Value::Swizzle(s) => Outer::Swizzle(*s),
+        Value::Layout(l) => Outer::Layout(*l),
+        _ => return Err(EvalError::Misplaced { column: outer.column, what: "a composed layout's outer" }),
+    };
+    let Value::Int(offset_value) = offset.value else {
+        return Err(EvalError::Misplaced { column: offset.column, what: "a composed layout's offset" });
+    };
+    let Value::Layout(inner_layout) = &inner.value else {
         return Err(EvalError::Misplaced {
             column: inner.column,
             what: "`outer o offset o inner` needs a layout as inner",
@@ -357,10 +394,10 @@ fn composed_tail(p: &mut Parser<'_>, first: Located) -> Result<Located, EvalErro
             error: LayoutError::BasisStride { op: "a composed layout" },
         });
     }
-    check_reach(offset_value, &inner_layout)
+    check_reach(offset_value, inner_layout)
         .map_err(|error| EvalError::Layout { column: offset.column, error })?;
-    let k = ComposedLayout::with_offset(outer, offset_value, inner_layout);
-    Ok(Located { value: Value::Composed(k), column })
+    outer.value = Value::Composed(ComposedLayout::with_offset(outer_fn, offset_value, *inner_layout));
+    Ok(())
 }
 
 /// Every value `offset + inner(i)` of a composed layout fits in `isize`, so its function never
@@ -387,30 +424,47 @@ fn eat_word(p: &mut Parser<'_>, w: &str) -> bool {
 }
 
 /// A primary, or a layout `shape:stride`.
-fn term(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+fn term(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
     p.skip_ws();
     let column = p.column();
-    let first = primary(p)?;
+    primary(p, out)?;
     if !p.eat(':') {
-        return Ok(first);
+        return Ok(());
     }
-    layout_tail(p, first, column)
+    layout_tail(p, out, column)
 }
 
-/// `shape:stride`, after `shape:`.
+/// `shape:stride`, after `shape:` (the shape in `out`).
 #[inline(never)]
-fn layout_tail(p: &mut Parser<'_>, first: Located, column: usize) -> Result<Located, EvalError> {
-    let shape = int_tuple_of(&first).ok_or(ParseError {
-        column,
-        expected: "an int tuple before `:`",
-        found: None,
-        invalid: None,
-    })?;
+fn layout_tail(p: &mut Parser<'_>, out: &mut Located, column: usize) -> Result<(), EvalError> {
+    if !matches!(out.value, Value::Int(_) | Value::Tuple(_)) {
+        return Err(
+            ParseError { column, expected: "an int tuple before `:`", found: None, invalid: None }.into()
+        );
+    }
     p.skip_ws();
-    let second = primary(p)?;
-    let stride = int_tuple_of(&second).ok_or(p.error("an int tuple after `:`"))?;
-    let layout = DynLayout::new(shape, stride).map_err(|error| EvalError::Layout { column, error })?;
-    Ok(Located { value: Value::Layout(layout), column })
+    let mut second = Located::PLACEHOLDER;
+    primary(p, &mut second)?;
+    layout_of(p, out, &second, column)
+}
+
+/// `shape:stride` into `shape`.
+#[inline(never)]
+fn layout_of(
+    p: &mut Parser<'_>,
+    shape: &mut Located,
+    stride: &Located,
+    column: usize,
+) -> Result<(), EvalError> {
+    let stride = int_tuple_of(stride).ok_or(p.error("an int tuple after `:`"))?;
+    let Some(shape_tuple) = int_tuple_of(shape) else {
+        return Err(
+            ParseError { column, expected: "an int tuple before `:`", found: None, invalid: None }.into()
+        );
+    };
+    let layout = DynLayout::new(shape_tuple, stride).map_err(|error| EvalError::Layout { column, error })?;
+    *shape = Located { value: Value::Layout(layout), column };
+    Ok(())
 }
 
 fn int_tuple_of(v: &Located) -> Option<DynIntTuple> {
@@ -428,48 +482,62 @@ fn tuple_value(t: DynIntTuple) -> Value {
     }
 }
 
-fn primary(p: &mut Parser<'_>) -> Result<Located, EvalError> {
+fn primary(p: &mut Parser<'_>, out: &mut Located) -> Result<(), EvalError> {
     p.skip_ws();
     let column = p.column();
     match p.peek() {
         // Each form in its own function: a frame here is paid once per nesting level of the
         // expression, so it must stay small (a call holds its arguments, a tuple its modes).
-        Some('(') => tuple_or_literal(p, column),
+        Some('(') => tuple_or_literal(p, column, out),
+        Some(c) if c.is_ascii_alphabetic() => call_expr(p, column, out),
+        _ => leaf(p, column, out),
+    }
+}
+
+/// `_`, a tiler `<...>` or an integer: no recursion.
+#[inline(never)]
+fn leaf(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result<(), EvalError> {
+    let value = match p.peek() {
         Some('_') if p.is_underscore() => {
             p.pos += 1;
-            Ok(Located { value: Value::Slicer(Slicer::all()), column })
+            Value::Slicer(Slicer::all())
         }
-        Some('<') => Ok(Located { value: Value::Tiler(p.tiler()?), column }),
-        Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => {
-            Ok(Located { value: Value::Int(p.int()?), column })
-        }
-        Some(c) if c.is_ascii_alphabetic() => call_expr(p, column),
-        _ => Err(p.error("an integer, `(` or a function name").into()),
-    }
+        Some('<') => Value::Tiler(p.tiler()?),
+        Some(c) if c == '_' || c == '-' || c.is_ascii_digit() => Value::Int(p.int()?),
+        _ => return Err(p.error("an integer, `(` or a function name").into()),
+    };
+    *out = Located { value, column };
+    Ok(())
 }
 
 /// A tuple: a literal of integers and `_` needs no recursion (and no nesting limit); a tuple
 /// holding expressions is parsed recursively.
 #[inline(never)]
-fn tuple_or_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+fn tuple_or_literal(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result<(), EvalError> {
     let start = p.pos;
-    match p.tuple_nodes(true) {
-        Ok((t, keep)) if keep.leaves().all(|k| k.value == 0) => {
-            Ok(Located { value: Value::Tuple(t), column })
-        }
-        Ok((t, keep)) => {
-            let s = Slicer::new(t, keep).map_err(|error| EvalError::Layout { column, error })?;
-            Ok(Located { value: Value::Slicer(s), column })
-        }
-        Err(_) => {
-            p.pos = start;
-            tuple_literal(p, column)
-        }
+    if literal(p, column, out)? {
+        return Ok(());
     }
+    p.pos = start;
+    tuple_literal(p, column, out)
+}
+
+/// A tuple of integers and `_` into `out`; `false` if the text is not one.
+#[inline(never)]
+fn literal(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result<bool, EvalError> {
+    let value = match p.tuple_nodes(true) {
+        Ok((t, keep)) if keep.leaves().all(|k| k.value == 0) => Value::Tuple(t),
+        Ok((t, keep)) => {
+            Value::Slicer(Slicer::new(t, keep).map_err(|error| EvalError::Layout { column, error })?)
+        }
+        Err(_) => return Ok(false),
+    };
+    *out = Located { value, column };
+    Ok(true)
 }
 
 #[inline(never)]
-fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+fn tuple_literal(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result<(), EvalError> {
     if !p.eat('(') {
         // Refused for depth: the error names the limit.
         return Err(p.error("`(`").into());
@@ -481,24 +549,9 @@ fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError
     let mut sliced = false;
     if !p.eat(')') {
         loop {
-            let item = expr(p)?;
-            let (c, k) = match item.value {
-                Value::Slicer(s) => {
-                    sliced = true;
-                    let (c, k) = s.parts();
-                    (c, k)
-                }
-                _ => {
-                    let m = int_tuple_of(&item).ok_or(EvalError::Misplaced {
-                        column: item.column,
-                        what: "only integers, int tuples and `_` can be modes of a tuple",
-                    })?;
-                    (m, m.map_leaves(|_| DynInt::new_static(0)))
-                }
-            };
-            let err = |error| EvalError::Layout { column, error };
-            coords = append_mode(&coords, modes, &c).map_err(err)?;
-            keeps = append_mode(&keeps, modes, &k).map_err(err)?;
+            // The mode is evaluated into `out`, which is written last.
+            expr(p, out)?;
+            sliced |= append_item(&mut coords, &mut keeps, modes, out, column)?;
             modes += 1;
             if p.eat(')') {
                 break;
@@ -506,26 +559,64 @@ fn tuple_literal(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError
             p.expect(',', "`,` or `)`")?;
         }
     }
-    if sliced {
-        let s = Slicer::new(coords, keeps).map_err(|error| EvalError::Layout { column, error })?;
-        return Ok(Located { value: Value::Slicer(s), column });
-    }
-    Ok(Located { value: Value::Tuple(coords), column })
+    tuple_of(&coords, &keeps, sliced, column, out)
+}
+
+/// The tuple, or the slicing coordinate if a mode holds `_`, into `out`.
+#[inline(never)]
+fn tuple_of(
+    coords: &DynIntTuple,
+    keeps: &DynIntTuple,
+    sliced: bool,
+    column: usize,
+    out: &mut Located,
+) -> Result<(), EvalError> {
+    let value = if sliced {
+        Value::Slicer(Slicer::new(*coords, *keeps).map_err(|error| EvalError::Layout { column, error })?)
+    } else {
+        Value::Tuple(*coords)
+    };
+    *out = Located { value, column };
+    Ok(())
+}
+
+/// Append `item` as one more mode of the coordinates and keeps; `true` if it is a slicer.
+#[inline(never)]
+fn append_item(
+    coords: &mut DynIntTuple,
+    keeps: &mut DynIntTuple,
+    modes: usize,
+    item: &Located,
+    column: usize,
+) -> Result<bool, EvalError> {
+    let (c, k, sliced) = match &item.value {
+        Value::Slicer(s) => {
+            let (c, k) = s.parts();
+            (c, k, true)
+        }
+        _ => {
+            let m = int_tuple_of(item).ok_or(EvalError::Misplaced {
+                column: item.column,
+                what: "only integers, int tuples and `_` can be modes of a tuple",
+            })?;
+            (m, m.map_leaves(|_| DynInt::new_static(0)), false)
+        }
+    };
+    let err = |error| EvalError::Layout { column, error };
+    *coords = append_mode(coords, modes, &c).map_err(err)?;
+    *keeps = append_mode(keeps, modes, &k).map_err(err)?;
+    Ok(sliced)
 }
 
 #[inline(never)]
-fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
+fn call_expr(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result<(), EvalError> {
     let start = p.pos;
     while matches!(p.text[p.pos..].chars().next(), Some(c) if c.is_ascii_alphanumeric() || c == '_') {
         p.pos += 1;
     }
     let name = &p.text[start..p.pos];
-    match name {
-        "LayoutLeft" | "GenColMajor" => return Ok(Located { value: Value::Major(true), column }),
-        "LayoutRight" | "GenRowMajor" => return Ok(Located { value: Value::Major(false), column }),
-        "true" => return Ok(Located { value: Value::Bool(true), column }),
-        "false" => return Ok(Located { value: Value::Bool(false), column }),
-        _ => {}
+    if keyword(name, column, out) {
+        return Ok(());
     }
     let mut targs = [0isize; MAX_TARGS];
     let mut nt = None;
@@ -550,16 +641,7 @@ fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
         nt = Some(k.min(MAX_TARGS));
     }
     if name == "Sw" && p.peek() != Some('(') {
-        let t = &targs[..nt.unwrap_or(0)];
-        let [b, m, s] = t else {
-            return Err(EvalError::Misplaced { column, what: "a swizzle is written `Sw<B,M,S>`" });
-        };
-        let (b, m, s) = (u32::try_from(*b), u32::try_from(*m), i32::try_from(*s));
-        let (Ok(b), Ok(m), Ok(s)) = (b, m, s) else {
-            return Err(EvalError::Misplaced { column, what: "a swizzle's B and M must not be negative" });
-        };
-        let sw = Swizzle::new(b, m, s).map_err(|error| EvalError::Layout { column, error })?;
-        return Ok(Located { value: Value::Swizzle(sw), column });
+        return swizzle_of(&targs[..nt.unwrap_or(0)], column, out);
     }
     if p.peek() != Some('(') {
         // A bare name that is not a keyword: report it where it starts.
@@ -573,15 +655,17 @@ fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
         .into());
     }
     p.expect('(', "`(` after a function name")?;
-    let mut args = [const { None }; MAX_ARGS];
+    // The one array of values on the recursive path: the arguments are evaluated in place.
+    let mut args = no_args();
     let mut n = 0usize;
     if !p.eat(')') {
         loop {
-            let a = expr(p)?;
-            let Some(slot) = args.get_mut(n) else {
+            // A ninth argument is evaluated into the eighth slot: the call fails either way.
+            let slot = fresh(&mut args[n.min(MAX_ARGS - 1)]);
+            expr(p, slot)?;
+            if n >= MAX_ARGS {
                 return Err(EvalError::Misplaced { column, what: "a call takes at most 8 arguments" });
-            };
-            *slot = Some(a);
+            }
             n += 1;
             if p.eat(')') {
                 break;
@@ -589,8 +673,65 @@ fn call_expr(p: &mut Parser<'_>, column: usize) -> Result<Located, EvalError> {
             p.expect(',', "`,` or `)`")?;
         }
     }
-    let value = call(name, column, &args, n, (&targs, nt))?;
-    Ok(Located { value, column })
+    call_into(name, column, &args, n, (&targs, nt), out)
+}
+
+/// An empty argument list, built in place (an array expression in `call_expr` would be a second
+/// copy of it in that frame, unoptimized).
+#[inline(never)]
+fn no_args() -> [Option<Located>; MAX_ARGS] {
+    [const { None }; MAX_ARGS]
+}
+
+/// `slot`, emptied, to evaluate an argument into (the placeholder is built in this frame, not
+/// in the caller's).
+#[inline(never)]
+fn fresh(slot: &mut Option<Located>) -> &mut Located {
+    slot.insert(Located::PLACEHOLDER)
+}
+
+/// `LayoutLeft`, `true` and the other names of values into `out`; `false` for other names.
+#[inline(never)]
+fn keyword(name: &str, column: usize, out: &mut Located) -> bool {
+    let value = match name {
+        "LayoutLeft" | "GenColMajor" => Value::Major(true),
+        "LayoutRight" | "GenRowMajor" => Value::Major(false),
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => return false,
+    };
+    *out = Located { value, column };
+    true
+}
+
+/// `Sw<B,M,S>` into `out`.
+#[inline(never)]
+fn swizzle_of(t: &[isize], column: usize, out: &mut Located) -> Result<(), EvalError> {
+    let [b, m, s] = t else {
+        return Err(EvalError::Misplaced { column, what: "a swizzle is written `Sw<B,M,S>`" });
+    };
+    let (b, m, s) = (u32::try_from(*b), u32::try_from(*m), i32::try_from(*s));
+    let (Ok(b), Ok(m), Ok(s)) = (b, m, s) else {
+        return Err(EvalError::Misplaced { column, what: "a swizzle's B and M must not be negative" });
+    };
+    let sw = Swizzle::new(b, m, s).map_err(|error| EvalError::Layout { column, error })?;
+    *out = Located { value: Value::Swizzle(sw), column };
+    Ok(())
+}
+
+/// The call's value into `out`.
+#[inline(never)]
+fn call_into(
+    name: &str,
+    column: usize,
+    args: &[Option<Located>; MAX_ARGS],
+    n: usize,
+    targs: Targs<'_>,
+    out: &mut Located,
+) -> Result<(), EvalError> {
+    out.value = call(name, column, args, n, targs)?;
+    out.column = column;
+    Ok(())
 }
 
 /// `buf` (a tuple of `modes` modes so far) with `m` appended as one more mode.
@@ -630,39 +771,37 @@ fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
     if let Some(v) = algebra::composed(c)? {
         return Ok(v);
     }
-    // Exhaustive: an operation added to the table without a case here does not compile.
-    match c.op {
-        Op::Crd2idx => case_0(c),
-        Op::Idx2crd => case_1(c),
-        Op::Size => case_2(c),
-        Op::Cosize => case_3(c),
-        Op::Rank | Op::Depth => case_4(c),
-        Op::Shape => case_5(c),
-        Op::Stride => case_6(c),
-        Op::Get => case_7(c),
-        Op::Flatten => case_8(c),
-        Op::Product => case_9(c),
-        Op::ProductEach => case_10(c),
-        Op::PrefixProduct | Op::SuffixProduct => case_11(c),
-        Op::CompactColMajor | Op::CompactRowMajor => case_12(c),
-        Op::ShapeDiv | Op::CeilDiv => case_13(c),
-        Op::Congruent | Op::WeaklyCongruent | Op::Compatible => case_14(c),
-        Op::MakeLayout if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => {
-            algebra::make_layout_of(c)
-        }
-        Op::MakeLayout => case_15(c),
-        Op::MakeOrderedLayout => case_16(c),
-        Op::GetHierCoord | Op::GetFlatCoord | Op::Get1dCoord => case_17(c),
-        Op::Coalesce | Op::FilterZeros | Op::Filter => algebra::coalesce_or_filter(c),
-        Op::Composition => algebra::composition(c),
-        Op::Complement => algebra::complement(c),
-        Op::RightInverse | Op::LeftInverse | Op::Nullspace | Op::MakeLayoutLike => algebra::of_layout(c),
-        Op::MaxCommonLayout | Op::BlockedProduct | Op::RakedProduct | Op::Prepend => {
-            algebra::of_two_layouts(c)
-        }
-        Op::Append if c.targs.1.is_some() => algebra::append_to(c),
-        Op::Append => algebra::of_two_layouts(c),
-        Op::MaxCommonVector => algebra::max_common_vector(c),
+    // Exhaustive: an operation added to the table without a case here does not compile. One call
+    // site for every case: in an unoptimized build each arm's call would hold its own result in
+    // this frame, and this frame lies under every call of an expression.
+    let case: fn(&Call<'_>) -> Result<Value, EvalError> = match c.op {
+        Op::Crd2idx => case_0,
+        Op::Idx2crd => case_1,
+        Op::Size => case_2,
+        Op::Cosize => case_3,
+        Op::Rank | Op::Depth => case_4,
+        Op::Shape => case_5,
+        Op::Stride => case_6,
+        Op::Get => case_7,
+        Op::Flatten => case_8,
+        Op::Product => case_9,
+        Op::ProductEach => case_10,
+        Op::PrefixProduct | Op::SuffixProduct => case_11,
+        Op::CompactColMajor | Op::CompactRowMajor => case_12,
+        Op::ShapeDiv | Op::CeilDiv => case_13,
+        Op::Congruent | Op::WeaklyCongruent | Op::Compatible => case_14,
+        Op::MakeLayout if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => algebra::make_layout_of,
+        Op::MakeLayout => case_15,
+        Op::MakeOrderedLayout => case_16,
+        Op::GetHierCoord | Op::GetFlatCoord | Op::Get1dCoord => case_17,
+        Op::Coalesce | Op::FilterZeros | Op::Filter => algebra::coalesce_or_filter,
+        Op::Composition => algebra::composition,
+        Op::Complement => algebra::complement,
+        Op::RightInverse | Op::LeftInverse | Op::Nullspace | Op::MakeLayoutLike => algebra::of_layout,
+        Op::MaxCommonLayout | Op::BlockedProduct | Op::RakedProduct | Op::Prepend => algebra::of_two_layouts,
+        Op::Append if c.targs.1.is_some() => algebra::append_to,
+        Op::Append => algebra::of_two_layouts,
+        Op::MaxCommonVector => algebra::max_common_vector,
         Op::LogicalDivide
         | Op::ZippedDivide
         | Op::TiledDivide
@@ -670,21 +809,28 @@ fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
         | Op::LogicalProduct
         | Op::ZippedProduct
         | Op::TiledProduct
-        | Op::FlatProduct => algebra::by_tiler(c),
-        Op::TileToShape => algebra::tile_to_shape(c),
-        Op::Select => algebra::select(c),
-        Op::Take | Op::Group => algebra::mode_range(c),
-        Op::Replace => algebra::replace(c),
-        Op::Upcast | Op::Downcast => algebra::cast(c),
-        Op::RecastLayout => algebra::recast_layout(c),
-        Op::MakeIdentityLayout => algebra::make_identity_layout(c),
-        Op::LocalTile => algebra::local_tile(c),
-        Op::MakeLayoutTv => algebra::make_layout_tv(c),
-        Op::LocalPartition => algebra::local_partition(c),
+        | Op::FlatProduct => algebra::by_tiler,
+        Op::TileToShape => algebra::tile_to_shape,
+        Op::Select => algebra::select,
+        Op::Take | Op::Group => algebra::mode_range,
+        Op::Replace => algebra::replace,
+        Op::Upcast | Op::Downcast => algebra::cast,
+        Op::RecastLayout => algebra::recast_layout,
+        Op::MakeIdentityLayout => algebra::make_identity_layout,
+        Op::LocalTile => algebra::local_tile,
+        Op::MakeLayoutTv => algebra::make_layout_tv,
+        Op::LocalPartition => algebra::local_partition,
         // The composed cases answer every call with two arguments; what reaches here has the
         // wrong number.
-        Op::Slice | Op::SliceAndOffset => c.arity(&[], "2").map(|_| Value::Bool(false)),
-    }
+        Op::Slice | Op::SliceAndOffset => slice_arity,
+    };
+    case(c)
+}
+
+/// `slice` and `slice_and_offset` with the wrong number of arguments (the algebra's cases
+/// take every call with two).
+fn slice_arity(c: &Call<'_>) -> Result<Value, EvalError> {
+    c.arity(&[], "2").map(|_| Value::Bool(false))
 }
 
 struct Call<'a> {
