@@ -1,6 +1,7 @@
 //! CuTe's `print_layout` for any layout kind: the layout's text, then a table of its offsets.
 
 use super::{MAX_CELLS, PictureError, func, mode_size};
+use crate::dyn_layout::{num_digits, write_offset_table};
 use crate::layout::{AnyLayout, DynAnyLayout};
 use core::fmt;
 use core::marker::PhantomData;
@@ -65,42 +66,11 @@ pub struct PrintLayoutAny<'a> {
     borrow: PhantomData<&'a ()>,
 }
 
-/// CuTe's `num_digits`: 1 for anything below 10 (negative numbers included), at most 10.
-fn num_digits(x: isize) -> usize {
-    let mut d = 1;
-    let mut bound = 10isize;
-    while d < 10 && x >= bound {
-        d += 1;
-        bound = bound.saturating_mul(10);
-    }
-    d
-}
-
 impl fmt::Display for PrintLayoutAny<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (func, width) = (func(&self.layout), self.width);
-        let delim = "+-----------------------";
-        let rule = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            f.write_str("    ")?;
-            for _ in 0..self.cols {
-                f.write_str(&delim[..(width + 1).min(delim.len())])?;
-            }
-            f.write_str("+\n")
-        };
-        writeln!(f, "{}", self.layout)?;
-        f.write_str("    ")?;
-        for n in 0..self.cols {
-            write!(f, "  {n:>w$} ", w = width - 2)?;
-        }
-        f.write_str("\n")?;
-        for m in 0..self.rows {
-            rule(f)?;
-            write!(f, "{m:>2}  ")?;
-            for n in 0..self.cols {
-                write!(f, "| {:>w$} ", func.at(m + n * self.rows), w = width - 2)?;
-            }
-            f.write_str("|\n")?;
-        }
-        rule(f)
+        let func = func(&self.layout);
+        write_offset_table(f, &self.layout, (self.rows, self.cols, self.width), &|m, n| {
+            Ok(func.at(m + n * self.rows))
+        })
     }
 }

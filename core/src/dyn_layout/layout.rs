@@ -411,8 +411,9 @@ impl DynLayout {
 /// Display adapter for [`DynLayout::print_layout`].
 pub struct PrintLayout<'a>(&'a DynLayout);
 
-fn num_digits(x: isize) -> usize {
-    // CuTe's num_digits: 1 for anything below 10 (negative numbers included), at most 10.
+/// CuTe's `num_digits`: 1 for anything below 10 (negative numbers included), at most 10.
+#[doc(hidden)]
+pub const fn num_digits(x: isize) -> usize {
     let mut d = 1;
     let mut bound = 10isize;
     while d < 10 && x >= bound {
@@ -422,6 +423,41 @@ fn num_digits(x: isize) -> usize {
     d
 }
 
+/// CuTe's `print_layout` table under `header`: `rows x cols` cells, the cell `(m, n)` showing
+/// `at(m, n)`, each `width` wide (`num_digits(cosize) + 2`). The one drawing of the table, for
+/// [`DynLayout::print_layout`] and the library's `picture::print_layout` over any layout.
+#[doc(hidden)]
+pub fn write_offset_table(
+    f: &mut fmt::Formatter<'_>,
+    header: &dyn fmt::Display,
+    (rows, cols, width): (isize, isize, usize),
+    at: &dyn Fn(isize, isize) -> Result<isize, fmt::Error>,
+) -> fmt::Result {
+    let delim = "+-----------------------";
+    let rule = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+        f.write_str("    ")?;
+        for _ in 0..cols {
+            f.write_str(&delim[..(width + 1).min(delim.len())])?;
+        }
+        f.write_str("+\n")
+    };
+    writeln!(f, "{header}")?;
+    f.write_str("    ")?;
+    for n in 0..cols {
+        write!(f, "  {n:>w$} ", w = width - 2)?;
+    }
+    f.write_str("\n")?;
+    for m in 0..rows {
+        rule(f)?;
+        write!(f, "{m:>2}  ")?;
+        for n in 0..cols {
+            write!(f, "| {:>w$} ", at(m, n)?, w = width - 2)?;
+        }
+        f.write_str("|\n")?;
+    }
+    rule(f)
+}
+
 impl fmt::Display for PrintLayout<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let l = self.0;
@@ -429,34 +465,13 @@ impl fmt::Display for PrintLayout<'_> {
             (l.shape().mode(0).and_then(|m| m.size().ok()), l.shape().mode(1).and_then(|m| m.size().ok()));
         let (Some(rows), Some(cols)) = (rows, cols) else { return Err(fmt::Error) };
         let width = num_digits(l.cosize().value) + 2;
-        let delim = "+-----------------------";
-        let rule = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            f.write_str("    ")?;
-            for _ in 0..cols.value {
-                f.write_str(&delim[..(width + 1).min(delim.len())])?;
-            }
-            f.write_str("+\n")
-        };
-        writeln!(f, "{l}")?;
-        f.write_str("    ")?;
-        for n in 0..cols.value {
-            write!(f, "  {n:>w$} ", w = width - 2)?;
-        }
-        f.write_str("\n")?;
-        for m in 0..rows.value {
-            rule(f)?;
-            write!(f, "{m:>2}  ")?;
-            for n in 0..cols.value {
-                let coord = DynIntTuple::from_modes([
-                    DynIntTuple::int(DynInt::new_runtime(m)),
-                    DynIntTuple::int(DynInt::new_runtime(n)),
-                ])
-                .map_err(|_| fmt::Error)?;
-                let v = l.crd2idx(&coord).map_err(|_| fmt::Error)?.value;
-                write!(f, "| {v:>w$} ", w = width - 2)?;
-            }
-            f.write_str("|\n")?;
-        }
-        rule(f)
+        write_offset_table(f, l, (rows.value, cols.value, width), &|m, n| {
+            let coord = DynIntTuple::from_modes([
+                DynIntTuple::int(DynInt::new_runtime(m)),
+                DynIntTuple::int(DynInt::new_runtime(n)),
+            ])
+            .map_err(|_| fmt::Error)?;
+            Ok(l.crd2idx(&coord).map_err(|_| fmt::Error)?.value)
+        })
     }
 }

@@ -28,3 +28,5 @@ pub use basis::{Basis, MAX_BASIS_DEPTH};
 
 pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
 pub use layout::{DynLayout, PrintLayout};
+#[doc(hidden)]
+pub use layout::{num_digits, write_offset_table};
