@@ -26,3 +26,9 @@ pub use error::LayoutError;
 /// The most nodes (integers plus tuples) one [`DynIntTuple`](dyn_layout::DynIntTuple) holds.
 /// `(8,(4,2))` has 5. (At the root, below every module: errors name it too.)
 pub const MAX_NODES: usize = 64;
+
+/// The most bytes the nodes of one [`DynIntTuple`](dyn_layout::DynIntTuple) take in its compact
+/// encoding: a tuple, or an integer from -4 to 19, takes one byte; a larger integer one more byte
+/// per 8 bits (`127` two, `32767` three, `i64::MAX` nine); a basis path (`@0@1`) one more per index
+/// plus one. `(8,(4,2))` takes 5 bytes, `((64,32),(4096,1))` 8.
+pub const MAX_BYTES: usize = 126;

@@ -72,7 +72,7 @@ impl core::error::Error for ParseError {}
 /// assert_eq!(err, "column 153: expected at most 16 nested parentheses (the parser's limit), found `(`");
 /// let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
 /// let err = deep.parse::<DynIntTuple>().unwrap_err().to_string();
-/// assert_eq!(err, "column 65: more than 64 nodes in one int tuple");
+/// assert_eq!(err, "column 65: more than 64 nodes or 126 bytes of encoding in one int tuple");
 /// ```
 pub const MAX_NESTING: usize = 16;
 

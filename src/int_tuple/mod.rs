@@ -142,13 +142,14 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     fn load_runtime_u32(words: &[u32], at: &mut usize) -> Self;
     /// The structure and static values as a compile-time constant: runtime integers appear as
     /// non-static zeros. Evaluating it for a tuple of more than
-    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES) nodes is a compile-time error; it is only used
+    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES) nodes (or [`MAX_BYTES`](crate::dyn_layout::MAX_BYTES) bytes
+    /// of encoding) is a compile-time error; it is only used
     /// to compute static results that need the whole tuple (for example
     /// [`make_ordered_layout`](crate::make_ordered_layout)).
     const TREE: crate::dyn_layout::DynIntTuple;
     /// The runtime-structured copy ([`DynIntTuple`](crate::dyn_layout::DynIntTuple)), static flags
     /// kept. `Err` if an integer does not fit in `isize` or the tuple exceeds
-    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES).
+    /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES) nodes or [`MAX_BYTES`](crate::dyn_layout::MAX_BYTES) bytes.
     fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError>;
     /// A [`Display`](fmt::Display) adapter printing CuTe notation.
     fn display(&self) -> Cute<'_, Self>
@@ -373,7 +374,7 @@ macro_rules! impl_int_tuple {
             const STATIC_SIZE: Option<isize> = mul_static($A0::STATIC_SIZE, <($($A,)*) as IntTuple>::STATIC_SIZE);
             const TREE: crate::dyn_layout::DynIntTuple = match crate::dyn_layout::DynIntTuple::tuple(&[$A0::TREE, $($A::TREE,)*]) {
                 Ok(t) => t,
-                Err(_) => panic!("an int tuple with more than 64 nodes has no compile-time TREE"),
+                Err(_) => panic!("an int tuple with more than 64 nodes or 126 bytes of encoding has no compile-time TREE"),
             };
             type Size = <Self::Kind as Kind>::Select<StaticSize<Self>, Self::Rt>;
             #[inline(always)]

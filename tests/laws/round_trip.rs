@@ -1,6 +1,6 @@
 //! Everything the tool prints reads back: for generated values of every kind the evaluator can
-//! produce (integers with and without basis elements, tuples up to the 64-node capacity and its
-//! full depth, layouts, composed layouts with a swizzle or a layout outside and any offset,
+//! produce (integers with and without basis elements, tuples up to the capacity (64 nodes, 126
+//! bytes) and its full depth, layouts, composed layouts with a swizzle or a layout outside and any offset,
 //! partitions `offset + layout` with integer and coordinate origins, partitions of composed
 //! layouts, TV layouts `tile, layout`, tilers, swizzles, slicing coordinates, truth values and
 //! majors), the printed text evaluates to an equal value, which prints as the same text. The
@@ -62,6 +62,11 @@ fn tree(
             break;
         }
         modes.push(tree(r, budget, depth - 1, leaf));
+        // Up to the byte capacity too (MAX_BYTES): large integers take up to nine bytes each.
+        if DynIntTuple::tuple(&modes).is_err() {
+            modes.pop();
+            break;
+        }
     }
     DynIntTuple::tuple(&modes).unwrap()
 }

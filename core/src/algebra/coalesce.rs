@@ -148,8 +148,9 @@ pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
     let mut out = [DynInt::new_static(1); crate::dyn_layout::MAX_NODES];
     let mut n = 0usize;
     let mut k = 0;
-    while k < shape.node_count() {
-        if let Node::Int(v) = shape.node(k) {
+    while let Some((node_k, next_k)) = shape.read(k) {
+        k = next_k;
+        if let Node::Int(v) = node_k {
             if n > 0 && out[n - 1].is_static == v.is_static {
                 out[n - 1] = tri!(mul(out[n - 1], v));
             } else {
@@ -157,7 +158,6 @@ pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
                 n += 1;
             }
         }
-        k += 1;
     }
     if n == 0 {
         return Ok(*shape);
@@ -180,14 +180,15 @@ pub const fn coalesce_shape(shape: &DynIntTuple) -> R<DynIntTuple> {
 /// ```
 pub const fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
     let (mut shape, stride) = (*layout.shape(), layout.stride());
-    let mut k = 0;
-    while k < shape.node_count() {
-        if let Node::Int(d) = stride.node(k)
-            && d.value == 0
-        {
-            shape.set_node(k, Node::Int(DynInt::new_static(1)));
-        }
-        k += 1;
+    // The shape and the stride are congruent: walk both, node by node.
+    let (mut a, mut b) = (0, 0);
+    while let (Some(_), Some((d, next))) = (shape.read(a), stride.read(b)) {
+        a = match d {
+            // `_1` takes one byte, no more than the extent it replaces.
+            Node::Int(d) if d.value == 0 => tri!(shape.replace_at(a, Node::Int(DynInt::new_static(1)))),
+            _ => shape.skip_node(a),
+        };
+        b = next;
     }
     DynLayout::new(shape, *stride)
 }

@@ -51,14 +51,14 @@ pub const fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynL
     tri!(super::identity::integer_strides("complement", &[layout]));
     // A cotarget is a shape: each extent at least 1 (CuTe's would give empty or negative modes).
     let (mut k, mut leaf) = (0, 0);
-    while k < cotarget.node_count() {
-        if let Node::Int(v) = cotarget.node(k) {
+    while let Some((node_k, next_k)) = cotarget.read(k) {
+        k = next_k;
+        if let Node::Int(v) = node_k {
             if v.value < 1 {
                 return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
             }
             leaf += 1;
         }
-        k += 1;
     }
     complement_filtered(&tri!(filter(layout)), cotarget)
 }
@@ -258,11 +258,12 @@ const fn fold(modes: &Leaves, cotarget: &DynIntTuple) -> R<DynLayout> {
         return Err(LayoutError::TooLarge);
     }
     let mut k = 0;
-    while k < rest_shape.node_count() {
-        if let (Node::Int(s), Node::Int(d)) = (rest_shape.node(k), rest_stride.node(k)) {
+    let mut kd = 0;
+    while let (Some((sk, sn)), Some((dk, dn))) = (rest_shape.read(k), rest_stride.read(kd)) {
+        (k, kd) = (sn, dn);
+        if let (Node::Int(s), Node::Int(d)) = (sk, dk) {
             tri!(result.push(s, d));
         }
-        k += 1;
     }
     tri!(result.check_values());
     bw_coalesce(&result, false)
@@ -293,13 +294,13 @@ const fn rest(
     let (m128, s128, h128) = (m.value as i128, span.value as i128, holes.value as i128);
     let mut n = tri!(shape.size()).value as i128;
     // The slowest extent: the last integer of the (flat) shape.
-    let mut k = shape.node_count();
-    let last = loop {
-        k -= 1;
-        if let Node::Int(v) = shape.node(k) {
-            break v;
+    let (mut k, mut at, mut last) = (0, 0, DynInt::new_static(1));
+    while let Some((node, next)) = shape.read(at) {
+        if let Node::Int(v) = node {
+            (k, last) = (at, v);
         }
-    };
+        at = next;
+    }
     if n * s128 - h128 < m128 {
         let others = n / last.value as i128;
         let step = others * s128;
@@ -307,7 +308,7 @@ const fn rest(
         n = others * grown;
         let is_static =
             last.is_static && m.is_static && span.is_static && holes.is_static && shape.is_static();
-        shape.set_node(k, Node::Int(DynInt::new(grown as isize, is_static)));
+        tri!(shape.replace_at(k, Node::Int(DynInt::new(grown as isize, is_static))));
     }
     // The complement's top offset: the head's, plus `n - 1` steps of `span` (the rest is compact).
     if head_top as i128 + (n - 1) * s128 > isize::MAX as i128 - 1 {

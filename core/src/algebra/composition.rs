@@ -116,8 +116,10 @@ impl Right {
         let all = leaf_count(lhs.shape());
         let (s, d) = (rhs.shape(), rhs.stride());
         let mut k = 0;
-        while k < s.node_count() {
-            if let (Node::Int(e), Node::Int(v)) = (s.node(k), d.node(k)) {
+        let mut kd = 0;
+        while let (Some((sk, sn)), Some((dk, dn))) = (s.read(k), d.read(kd)) {
+            (k, kd) = (sn, dn);
+            if let (Node::Int(e), Node::Int(v)) = (sk, dk) {
                 let (lo, hi) = if v.basis.is_none() {
                     (0, all)
                 } else {
@@ -133,7 +135,6 @@ impl Right {
                 r.hi[r.n] = hi;
                 r.n += 1;
             }
-            k += 1;
         }
         Ok(r)
     }
@@ -300,18 +301,19 @@ const fn compose_item(lhs: &DynLayout, item: &TileMode) -> R<DynLayout> {
 /// `l` with every integer flagged static (`is_static`) or runtime: a result computed by value is
 /// static exactly when every integer it was computed from is.
 pub(crate) const fn flagged(l: &DynLayout, is_static: bool) -> R<DynLayout> {
-    const fn each(t: &DynIntTuple, is_static: bool) -> DynIntTuple {
+    const fn each(t: &DynIntTuple, is_static: bool) -> R<DynIntTuple> {
         let mut t = *t;
-        let mut k = 0;
-        while k < t.node_count() {
-            if let Node::Int(v) = t.node(k) {
-                t.set_node(k, Node::Int(DynInt { is_static, ..v }));
-            }
-            k += 1;
+        let mut at = 0;
+        while let Some((node, next)) = t.read(at) {
+            // The flag is a bit of the tag byte: the length stays.
+            at = match node {
+                Node::Int(v) => tri!(t.replace_at(at, Node::Int(DynInt { is_static, ..v }))),
+                Node::Tuple(_) => next,
+            };
         }
-        t
+        Ok(t)
     }
-    DynLayout::new(each(l.shape(), is_static), each(l.stride(), is_static))
+    DynLayout::new(tri!(each(l.shape(), is_static)), tri!(each(l.stride(), is_static)))
 }
 
 /// The left operand (or, for a basis stride, the mode of it the basis names) prepared for
@@ -371,11 +373,11 @@ const fn at_path(lhs: &DynLayout, b: Basis) -> R<(DynLayout, usize)> {
 
 const fn leaf_count(t: &DynIntTuple) -> usize {
     let (mut n, mut k) = (0, 0);
-    while k < t.node_count() {
-        if let Node::Int(_) = t.node(k) {
+    while let Some((node_k, next_k)) = t.read(k) {
+        k = next_k;
+        if let Node::Int(_) = node_k {
             n += 1;
         }
-        k += 1;
     }
     n
 }

@@ -31,12 +31,13 @@ impl Leaves {
         // The shape and the stride are congruent: their integers pair up in node order.
         let (s, d) = (l.shape(), l.stride());
         let mut k = 0;
-        while k < s.node_count() {
-            if let (Node::Int(sv), Node::Int(dv)) = (s.node(k), d.node(k)) {
+        let mut kd = 0;
+        while let (Some((sk, sn)), Some((dk, dn))) = (s.read(k), d.read(kd)) {
+            (k, kd) = (sn, dn);
+            if let (Node::Int(sv), Node::Int(dv)) = (sk, dk) {
                 // A layout has at most MAX_NODES integers, so this always fits.
                 let _ = m.push(sv, dv);
             }
-            k += 1;
         }
         m
     }

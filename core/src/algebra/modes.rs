@@ -201,14 +201,15 @@ const fn cast_leaf(how: Cast, s: DynInt, d: DynInt) -> R<(DynInt, DynInt)> {
 /// Apply a cast to every (extent, stride) leaf, keeping the structure.
 const fn map_modes(layout: &DynLayout, how: Cast) -> R<DynLayout> {
     let (mut shape, mut stride) = (*layout.shape(), *layout.stride());
-    let mut k = 0;
-    while k < shape.node_count() {
-        if let (Node::Int(s), Node::Int(d)) = (shape.node(k), stride.node(k)) {
-            let (s, d) = tri!(cast_leaf(how, s, d));
-            shape.set_node(k, Node::Int(s));
-            stride.set_node(k, Node::Int(d));
-        }
-        k += 1;
+    let (mut a, mut b) = (0, 0);
+    while let (Some((sn, sa)), Some((dn, db))) = (shape.read(a), stride.read(b)) {
+        (a, b) = match (sn, dn) {
+            (Node::Int(s), Node::Int(d)) => {
+                let (s, d) = tri!(cast_leaf(how, s, d));
+                (tri!(shape.replace_at(a, Node::Int(s))), tri!(stride.replace_at(b, Node::Int(d))))
+            }
+            _ => (sa, db),
+        };
     }
     DynLayout::new(shape, stride)
 }
@@ -246,13 +247,13 @@ pub const fn downcast(layout: &DynLayout, n: isize) -> R<DynLayout> {
     let stride = layout.stride();
     let mut unit = false;
     let mut k = 0;
-    while k < stride.node_count() {
-        if let Node::Int(d) = stride.node(k)
+    while let Some((node_k, next_k)) = stride.read(k) {
+        k = next_k;
+        if let Node::Int(d) = node_k
             && d.value == 1
         {
             unit = true;
         }
-        k += 1;
     }
     if !unit {
         return Err(LayoutError::Inadmissible { op: "downcast", why: Inadmissible::NoUnitStride });
@@ -301,14 +302,13 @@ const fn gcd(mut a: isize, mut b: isize) -> isize {
 /// ```
 pub const fn make_layout_like(layout: &DynLayout) -> R<DynLayout> {
     let (mut filtered, stride) = (*layout.shape(), layout.stride());
-    let mut k = 0;
-    while k < filtered.node_count() {
-        if let Node::Int(d) = stride.node(k)
-            && is_const(d, 0)
-        {
-            filtered.set_node(k, Node::Int(DynInt::new_static(1)));
-        }
-        k += 1;
+    let (mut a, mut b) = (0, 0);
+    while let (Some(_), Some((d, next))) = (filtered.read(a), stride.read(b)) {
+        a = match d {
+            Node::Int(d) if is_const(d, 0) => tri!(filtered.replace_at(a, Node::Int(DynInt::new_static(1)))),
+            _ => filtered.skip_node(a),
+        };
+        b = next;
     }
     let stride = tri!(crate::dyn_layout::ops::compact_order(&filtered, layout.stride()));
     DynLayout::new(*layout.shape(), stride)

@@ -137,14 +137,20 @@ impl Basis {
 /// The stride with only the integers scaling `b` kept, as plain integers (the others `_0`).
 const fn only_basis(stride: &DynIntTuple, b: &Basis) -> DynIntTuple {
     let mut t = *stride;
-    let mut k = 0;
-    while k < t.node_count() {
-        if let Node::Int(d) = t.node(k) {
-            let kept =
-                if d.basis.same(b) { DynInt::new(d.value, d.is_static) } else { DynInt::new_static(0) };
-            t.set_node(k, Node::Int(kept));
-        }
-        k += 1;
+    let mut at = 0;
+    while let Some((node, next)) = t.read(at) {
+        at = match node {
+            Node::Int(d) => {
+                let kept =
+                    if d.basis.same(b) { DynInt::new(d.value, d.is_static) } else { DynInt::new_static(0) };
+                // Dropping the basis path only shortens the encoding.
+                match t.replace_at(at, Node::Int(kept)) {
+                    Ok(end) => end,
+                    Err(_) => next,
+                }
+            }
+            Node::Tuple(_) => next,
+        };
     }
     t
 }

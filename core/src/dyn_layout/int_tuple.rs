@@ -4,7 +4,7 @@ pub use super::basis::Basis;
 use crate::error::{LayoutError, tri};
 use core::fmt;
 
-pub use crate::MAX_NODES;
+pub use crate::{MAX_BYTES, MAX_NODES};
 
 /// An integer with CuTe's static flag: `_8` is `{ value: 8, is_static: true }`.
 ///
@@ -131,9 +131,6 @@ impl fmt::Display for DynInt {
     }
 }
 
-/// The filler of unused nodes: all-zero bytes.
-const FILL: Node = Node::Int(DynInt::new_runtime(0));
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[doc(hidden)]
 pub enum Node {
@@ -142,8 +139,81 @@ pub enum Node {
     Tuple(u8),
 }
 
-/// An int tuple with run-time structure: an integer or a tuple of int tuples, stored in preorder in
-/// a fixed array of [`MAX_NODES`] nodes. `Copy`, no heap.
+/// The bytes one [`DynIntTuple`] holds its nodes in (see [`MAX_BYTES`](crate::MAX_BYTES)).
+const CAP: usize = crate::MAX_BYTES;
+
+// The encoding of one node, in preorder (DECISIONS.md, "the runtime-structured representation").
+// It is canonical, so two tuples are equal exactly when their bytes are.
+//
+// - `0b11nn_nnnn`: a tuple of `n` modes (at most 63: a tuple of 64 modes has 65 nodes).
+// - `0b0sbc_cccc`: an integer, static if `s`, followed by a basis path if `b`. A code `c` below
+//   `SMALL_CODES` is the value `c + SMALL_MIN` itself; `c = SMALL_CODES + k - 1` is followed by `k`
+//   (1..=8) bytes of two's complement, little-endian, the fewest that hold the value.
+// - a basis path: its length (1..=`MAX_BASIS_DEPTH`), then one byte per mode index.
+const TUPLE_TAG: u8 = 0b1100_0000;
+const STATIC_BIT: u8 = 0b0100_0000;
+const BASIS_BIT: u8 = 0b0010_0000;
+const CODE_MASK: u8 = 0b0001_1111;
+const SMALL_CODES: u8 = 24;
+const SMALL_MIN: isize = -4;
+/// The longest encoding of one node: tag, eight value bytes, a basis path of four.
+const MAX_NODE_BYTES: usize = 1 + 8 + 1 + super::basis::MAX_BASIS_DEPTH;
+
+/// The bytes of one node, before they are appended.
+struct Encoded {
+    bytes: [u8; MAX_NODE_BYTES],
+    len: usize,
+}
+
+#[inline]
+const fn encode(n: Node) -> Encoded {
+    let mut e = Encoded { bytes: [0; MAX_NODE_BYTES], len: 1 };
+    let v = match n {
+        Node::Tuple(arity) => {
+            e.bytes[0] = TUPLE_TAG | (arity & !TUPLE_TAG);
+            return e;
+        }
+        Node::Int(v) => v,
+    };
+    let mut tag = if v.is_static { STATIC_BIT } else { 0 };
+    if !v.basis.is_none() {
+        tag |= BASIS_BIT;
+    }
+    if v.value >= SMALL_MIN && v.value < SMALL_MIN + SMALL_CODES as isize {
+        tag |= (v.value - SMALL_MIN) as u8;
+    } else {
+        // The fewest bytes whose sign extension gives the value back.
+        let x = v.value as i64;
+        let mut k = 1;
+        while k < 8 && (x << (64 - 8 * k)) >> (64 - 8 * k) != x {
+            k += 1;
+        }
+        tag |= SMALL_CODES + k as u8 - 1;
+        let mut j = 0;
+        while j < k {
+            e.bytes[e.len] = (x >> (8 * j)) as u8;
+            e.len += 1;
+            j += 1;
+        }
+    }
+    e.bytes[0] = tag;
+    if !v.basis.is_none() {
+        let depth = v.basis.depth();
+        e.bytes[e.len] = depth as u8;
+        e.len += 1;
+        let mut j = 0;
+        while j < depth {
+            e.bytes[e.len] = v.basis.index(j) as u8;
+            e.len += 1;
+            j += 1;
+        }
+    }
+    e
+}
+
+/// An int tuple with run-time structure: an integer or a tuple of int tuples, its nodes stored in
+/// preorder as a compact byte encoding (a small integer or a tuple takes one byte), at most
+/// [`MAX_NODES`] nodes in [`MAX_BYTES`](crate::MAX_BYTES) bytes. `Copy`, no heap, 128 bytes.
 ///
 /// ```
 /// use const_layout::dyn_layout::{DynInt, DynIntTuple};
@@ -156,20 +226,23 @@ pub enum Node {
 /// ```
 #[derive(Clone, Copy)]
 pub struct DynIntTuple {
-    len: u8,
-    nodes: [Node; MAX_NODES],
+    /// Nodes.
+    count: u8,
+    /// Bytes of `bytes` in use.
+    used: u8,
+    bytes: [u8; CAP],
 }
 
 impl PartialEq for DynIntTuple {
     fn eq(&self, other: &Self) -> bool {
-        self.nodes() == other.nodes()
+        self.encoding() == other.encoding()
     }
 }
 impl Eq for DynIntTuple {}
 
 impl core::hash::Hash for DynIntTuple {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.nodes().hash(state)
+        self.encoding().hash(state)
     }
 }
 
@@ -181,15 +254,13 @@ impl fmt::Debug for DynIntTuple {
 
 impl DynIntTuple {
     /// The empty tuple `()`.
-    pub const EMPTY: DynIntTuple = DynIntTuple::blank(1);
-
-    /// `len` nodes, the first the empty tuple: the start of every constructor. The unused nodes
-    /// are all-zero bytes (a runtime 0), so filling them is one `memset`, not a loop per node.
-    const fn blank(len: u8) -> DynIntTuple {
-        let mut t = DynIntTuple { len, nodes: [FILL; MAX_NODES] };
-        t.nodes[0] = Node::Tuple(0);
+    pub const EMPTY: DynIntTuple = {
+        let mut t = DynIntTuple::builder();
+        t.bytes[0] = TUPLE_TAG;
+        t.count = 1;
+        t.used = 1;
         t
-    }
+    };
 
     /// A single integer.
     ///
@@ -197,9 +268,11 @@ impl DynIntTuple {
     /// use const_layout::dyn_layout::{DynInt, DynIntTuple};
     /// assert_eq!(DynIntTuple::int(DynInt::new_static(3)).to_string(), "_3");
     /// ```
+    #[inline]
     pub const fn int(v: DynInt) -> Self {
-        let mut t = DynIntTuple::blank(1);
-        t.nodes[0] = Node::Int(v);
+        let mut t = DynIntTuple::builder();
+        // One node always fits.
+        let _ = t.push_node(Node::Int(v));
         t
     }
 
@@ -211,31 +284,139 @@ impl DynIntTuple {
     /// assert_eq!(DynIntTuple::tuple(&[one, one]).unwrap().to_string(), "(1,1)");
     /// ```
     pub const fn tuple(modes: &[DynIntTuple]) -> Result<Self, LayoutError> {
-        if modes.len() > u8::MAX as usize {
+        if modes.len() >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
-        let mut t = DynIntTuple::blank(1);
-        t.nodes[0] = Node::Tuple(modes.len() as u8);
+        let mut t = DynIntTuple::builder();
+        tri!(t.push_node(Node::Tuple(modes.len() as u8)));
         let mut m = 0;
         while m < modes.len() {
-            let child = &modes[m];
-            if t.len as usize + child.len as usize > MAX_NODES {
-                return Err(LayoutError::TooLarge);
-            }
-            let mut k = 0;
-            while k < child.len as usize {
-                t.nodes[t.len as usize + k] = child.nodes[k];
-                k += 1;
-            }
-            t.len += child.len;
+            tri!(t.push_tuple(&modes[m]));
             m += 1;
         }
         Ok(t)
     }
 
+    /// The encoded nodes (canonical: equal tuples have equal bytes).
     #[doc(hidden)]
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes[..self.len as usize]
+    pub fn encoding(&self) -> &[u8] {
+        &self.bytes[..self.used as usize]
+    }
+
+    /// The node at byte position `at` and the position after it; `None` at the end. With
+    /// [`DynIntTuple::node_count`], the way to walk the nodes in preorder:
+    /// `let mut at = 0; while let Some((node, next)) = t.read(at) { ...; at = next; }`.
+    #[doc(hidden)]
+    #[inline]
+    pub const fn read(&self, at: usize) -> Option<(Node, usize)> {
+        if at >= self.used as usize {
+            return None;
+        }
+        Some(self.decode(at))
+    }
+
+    /// The node at byte position `at` (below `used`) and the position after it. One-byte nodes
+    /// (tuples, small integers) are decoded inline; longer ones out of line.
+    #[inline(always)]
+    const fn decode(&self, at: usize) -> (Node, usize) {
+        let tag = self.bytes[at];
+        if tag >= TUPLE_TAG {
+            return (Node::Tuple(tag & !TUPLE_TAG), at + 1);
+        }
+        if tag & (BASIS_BIT | CODE_MASK) < SMALL_CODES {
+            let value = (tag & CODE_MASK) as isize + SMALL_MIN;
+            return (
+                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
+                at + 1,
+            );
+        }
+        self.decode_long(at)
+    }
+
+    /// [`DynIntTuple::decode`] of an integer with value bytes or a basis path.
+    #[inline(never)]
+    const fn decode_long(&self, at: usize) -> (Node, usize) {
+        let tag = self.bytes[at];
+        let code = tag & CODE_MASK;
+        let mut p = at + 1;
+        let value = if code < SMALL_CODES {
+            code as isize + SMALL_MIN
+        } else {
+            let k = (code - SMALL_CODES + 1) as usize;
+            let mut x = 0u64;
+            let mut j = 0;
+            while j < k {
+                x |= (self.bytes[p + j] as u64) << (8 * j);
+                j += 1;
+            }
+            p += k;
+            (((x << (64 - 8 * k)) as i64) >> (64 - 8 * k)) as isize
+        };
+        let mut basis = Basis::NONE;
+        if tag & BASIS_BIT != 0 {
+            let depth = self.bytes[p] as usize;
+            let mut path = [0usize; super::basis::MAX_BASIS_DEPTH];
+            let mut j = 0;
+            while j < depth {
+                path[j] = self.bytes[p + 1 + j] as usize;
+                j += 1;
+            }
+            p += 1 + depth;
+            basis = match Basis::new(path.split_at(depth).0) {
+                Some(b) => b,
+                None => Basis::NONE,
+            };
+        }
+        (Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis }), p)
+    }
+
+    /// The node at byte position `at` (below the bytes in use) and the position after it.
+    #[doc(hidden)]
+    #[inline]
+    pub const fn decode_at(&self, at: usize) -> (Node, usize) {
+        self.decode(at)
+    }
+
+    /// The byte position just past the node at byte position `at`.
+    #[doc(hidden)]
+    #[inline]
+    pub const fn skip_node(&self, at: usize) -> usize {
+        self.decode(at).1
+    }
+
+    /// The byte position just past the subtree starting at byte position `at`.
+    #[doc(hidden)]
+    pub const fn skip(&self, at: usize) -> usize {
+        let mut pending = 1usize;
+        let mut p = at;
+        while pending > 0 {
+            let tag = self.bytes[p];
+            if tag >= TUPLE_TAG {
+                pending += (tag & !TUPLE_TAG) as usize;
+                p += 1;
+            } else {
+                let code = tag & CODE_MASK;
+                p += 1;
+                if code >= SMALL_CODES {
+                    p += (code - SMALL_CODES + 1) as usize;
+                }
+                if tag & BASIS_BIT != 0 {
+                    p += 1 + self.bytes[p] as usize;
+                }
+            }
+            pending -= 1;
+        }
+        p
+    }
+
+    /// The byte position of node `k` (at most the node count).
+    const fn position(&self, k: usize) -> usize {
+        let (mut p, mut j) = (0, 0);
+        while j < k {
+            p = self.decode(p).1;
+            j += 1;
+        }
+        p
     }
 
     /// The integer, if this is one.
@@ -245,16 +426,18 @@ impl DynIntTuple {
     /// assert_eq!("_4".parse::<DynIntTuple>().unwrap().as_int().unwrap().value, 4);
     /// assert!("(4)".parse::<DynIntTuple>().unwrap().as_int().is_none());
     /// ```
+    #[inline]
     pub const fn as_int(&self) -> Option<DynInt> {
-        match self.nodes[0] {
+        match self.decode(0).0 {
             Node::Int(v) => Some(v),
             Node::Tuple(_) => None,
         }
     }
 
     /// Whether this is an integer rather than a tuple.
+    #[inline]
     pub const fn is_int(&self) -> bool {
-        matches!(self.nodes[0], Node::Int(_))
+        self.bytes[0] < TUPLE_TAG
     }
 
     /// CuTe's `rank`: modes of a tuple, 1 for an integer.
@@ -263,11 +446,9 @@ impl DynIntTuple {
     /// use const_layout::dyn_layout::DynIntTuple;
     /// assert_eq!("(1,(2,3),4)".parse::<DynIntTuple>().unwrap().rank(), 3);
     /// ```
+    #[inline]
     pub const fn rank(&self) -> usize {
-        match self.nodes[0] {
-            Node::Int(_) => 1,
-            Node::Tuple(n) => n as usize,
-        }
+        if self.is_int() { 1 } else { (self.bytes[0] & !TUPLE_TAG) as usize }
     }
 
     /// CuTe's `depth`: 0 for an integer, 1 + the deepest mode for a tuple.
@@ -283,31 +464,56 @@ impl DynIntTuple {
         }
     }
 
-    /// Position just past the subtree starting at `pos`.
+    /// Node index just past the subtree starting at node index `pos`.
     pub(crate) const fn subtree_end(&self, pos: usize) -> usize {
         let mut pending = 1usize;
         let mut p = pos;
+        let mut at = self.position(pos);
         while pending > 0 {
-            match self.nodes[p] {
-                Node::Int(_) => pending -= 1,
-                Node::Tuple(n) => pending += n as usize,
+            let (n, next) = self.decode(at);
+            if let Node::Tuple(a) = n {
+                pending += a as usize;
             }
-            if matches!(self.nodes[p], Node::Tuple(_)) {
-                pending -= 1;
-            }
+            pending -= 1;
+            at = next;
             p += 1;
         }
         p
     }
 
-    const fn slice(&self, start: usize, end: usize) -> DynIntTuple {
-        let mut t = DynIntTuple::blank((end - start) as u8);
+    /// The subtree between byte positions `start` and `end`, of `count` nodes.
+    const fn slice(&self, start: usize, end: usize, count: usize) -> DynIntTuple {
+        let mut t = DynIntTuple::builder();
         let mut k = 0;
         while k < end - start {
-            t.nodes[k] = self.nodes[start + k];
+            t.bytes[k] = self.bytes[start + k];
             k += 1;
         }
+        t.used = (end - start) as u8;
+        t.count = count as u8;
         t
+    }
+
+    /// The number of nodes between byte positions `start` and `end`.
+    const fn count_between(&self, start: usize, end: usize) -> usize {
+        let (mut p, mut n) = (start, 0);
+        while p < end {
+            p = self.decode(p).1;
+            n += 1;
+        }
+        n
+    }
+
+    /// The byte range of mode `i` of a tuple (below its rank).
+    #[doc(hidden)]
+    pub const fn mode_range(&self, i: usize) -> (usize, usize) {
+        let mut start = 1;
+        let mut m = 0;
+        while m < i {
+            start = self.skip(start);
+            m += 1;
+        }
+        (start, self.skip(start))
     }
 
     /// Mode `i` of a tuple (`get<i>`); for an integer, mode 0 is itself (as in CuTe).
@@ -319,27 +525,14 @@ impl DynIntTuple {
     /// assert!(t.mode(2).is_none());
     /// ```
     pub const fn mode(&self, i: usize) -> Option<DynIntTuple> {
-        match self.nodes[0] {
-            Node::Int(_) => {
-                if i == 0 {
-                    Some(*self)
-                } else {
-                    None
-                }
-            }
-            Node::Tuple(n) => {
-                if i >= n as usize {
-                    return None;
-                }
-                let mut start = 1;
-                let mut m = 0;
-                while m < i {
-                    start = self.subtree_end(start);
-                    m += 1;
-                }
-                Some(self.slice(start, self.subtree_end(start)))
-            }
+        if self.is_int() {
+            return if i == 0 { Some(*self) } else { None };
         }
+        if i >= self.rank() {
+            return None;
+        }
+        let (start, end) = self.mode_range(i);
+        Some(self.slice(start, end, self.count_between(start, end)))
     }
 
     /// The modes of a tuple, in order (none for an integer).
@@ -353,8 +546,8 @@ impl DynIntTuple {
         let n = if self.is_int() { 0 } else { self.rank() };
         let mut start = 1;
         (0..n).map(move |_| {
-            let end = self.subtree_end(start);
-            let m = self.slice(start, end);
+            let end = self.skip(start);
+            let m = self.slice(start, end, self.count_between(start, end));
             start = end;
             m
         })
@@ -368,47 +561,65 @@ impl DynIntTuple {
     /// assert_eq!(t.leaves().map(|x| x.value).collect::<Vec<_>>(), [8, 4, 2]);
     /// ```
     pub fn leaves(&self) -> impl Iterator<Item = DynInt> + '_ {
-        self.nodes().iter().filter_map(|n| match n {
-            Node::Int(v) => Some(*v),
-            Node::Tuple(_) => None,
+        let mut at = 0;
+        core::iter::from_fn(move || {
+            while let Some((n, next)) = self.read(at) {
+                at = next;
+                if let Node::Int(v) = n {
+                    return Some(v);
+                }
+            }
+            None
         })
     }
 
-    /// The same structure with every integer replaced by `f(integer)`.
+    /// The same structure with every integer replaced by `f(integer)`. The result takes as many
+    /// bytes as the new integers need; if they no longer fit, the integers that do not fit are
+    /// left as they were (use [`DynIntTuple::try_map_leaves`] to see the error).
     pub fn map_leaves(&self, mut f: impl FnMut(DynInt) -> DynInt) -> DynIntTuple {
-        let mut t = *self;
-        for n in t.nodes[..t.len as usize].iter_mut() {
-            if let Node::Int(v) = n {
-                *v = f(*v);
-            }
+        self.try_map_leaves(|v| Ok(f(v))).unwrap_or(*self)
+    }
+
+    /// The same structure with every integer replaced by `f(integer)`, or the first error (of
+    /// `f`, or [`LayoutError::TooLarge`] if the new integers do not fit).
+    pub fn try_map_leaves(
+        &self,
+        mut f: impl FnMut(DynInt) -> Result<DynInt, LayoutError>,
+    ) -> Result<DynIntTuple, LayoutError> {
+        let mut t = DynIntTuple::builder();
+        let mut at = 0;
+        while let Some((n, next)) = self.read(at) {
+            t.push_node(match n {
+                Node::Int(v) => Node::Int(f(v)?),
+                tuple => tuple,
+            })?;
+            at = next;
         }
-        t
+        Ok(t)
     }
 
     /// Whether any integer scales a basis element (a stride such as `_1@0`).
     pub const fn has_basis(&self) -> bool {
-        let mut k = 0;
-        while k < self.len as usize {
-            if let Node::Int(v) = self.nodes[k]
-                && v.has_basis()
-            {
+        let mut at = 0;
+        while at < self.used as usize {
+            let tag = self.bytes[at];
+            if tag < TUPLE_TAG && tag & BASIS_BIT != 0 {
                 return true;
             }
-            k += 1;
+            at = self.decode(at).1;
         }
         false
     }
 
     /// Whether every integer is static.
     pub const fn is_static(&self) -> bool {
-        let mut k = 0;
-        while k < self.len as usize {
-            if let Node::Int(v) = self.nodes[k]
-                && !v.is_static
-            {
+        let mut at = 0;
+        while at < self.used as usize {
+            let tag = self.bytes[at];
+            if tag < TUPLE_TAG && tag & STATIC_BIT == 0 {
                 return false;
             }
-            k += 1;
+            at = self.decode(at).1;
         }
         true
     }
@@ -416,38 +627,80 @@ impl DynIntTuple {
     /// The same structure with every integer a static 0.
     #[doc(hidden)]
     pub const fn map_zero(&self) -> DynIntTuple {
-        let mut t = *self;
-        let mut k = 0;
-        while k < t.len as usize {
-            if let Node::Int(_) = t.nodes[k] {
-                t.nodes[k] = Node::Int(DynInt::new_static(0));
-            }
-            k += 1;
+        let mut t = DynIntTuple::builder();
+        let mut at = 0;
+        while let Some((n, next)) = self.read(at) {
+            // Each node takes one byte now, so this always fits.
+            let _ = t.push_node(match n {
+                Node::Int(_) => Node::Int(DynInt::new_static(0)),
+                tuple => tuple,
+            });
+            at = next;
         }
         t
     }
 
-    /// Node `k` in preorder (`k` below the node count).
+    /// Node `k` in preorder (`k` below the node count). Walks from the start: loops over every
+    /// node use [`DynIntTuple::read`].
     #[doc(hidden)]
     pub const fn node(&self, k: usize) -> Node {
-        self.nodes[k]
+        self.decode(self.position(k)).0
     }
 
-    /// Replace node `k` (an integer by an integer keeps the structure).
+    /// Replace node `k` (an integer by an integer keeps the structure). `Err` if the new node's
+    /// bytes do not fit.
     #[doc(hidden)]
-    pub const fn set_node(&mut self, k: usize, n: Node) {
-        self.nodes[k] = n;
+    pub const fn set_node(&mut self, k: usize, n: Node) -> Result<(), LayoutError> {
+        let at = self.position(k);
+        match self.replace_at(at, n) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
-    /// Set the number of nodes (the nodes below `len` set by `set_node`).
-    pub(crate) const fn set_len(&mut self, len: usize) {
-        self.len = len as u8;
+    /// Replace the node at byte position `at`, returning the position after the new node.
+    #[doc(hidden)]
+    pub const fn replace_at(&mut self, at: usize, n: Node) -> Result<usize, LayoutError> {
+        let old_end = self.decode(at).1;
+        let e = encode(n);
+        let new_end = at + e.len;
+        let used = self.used as usize;
+        if used - (old_end - at) + e.len > CAP {
+            return Err(LayoutError::TooLarge);
+        }
+        // Move the tail to its new place, then write the node.
+        if new_end > old_end {
+            let mut k = used;
+            while k > old_end {
+                k -= 1;
+                self.bytes[k + (new_end - old_end)] = self.bytes[k];
+            }
+        } else if new_end < old_end {
+            let mut k = old_end;
+            while k < used {
+                self.bytes[k - (old_end - new_end)] = self.bytes[k];
+                k += 1;
+            }
+            // Keep the unused bytes zero, as every constructor leaves them.
+            let mut z = used - (old_end - new_end);
+            while z < used {
+                self.bytes[z] = 0;
+                z += 1;
+            }
+        }
+        let mut j = 0;
+        while j < e.len {
+            self.bytes[at + j] = e.bytes[j];
+            j += 1;
+        }
+        self.used = (used - (old_end - at) + e.len) as u8;
+        Ok(new_end)
     }
 
     /// The number of nodes (integers and tuples).
     #[doc(hidden)]
     pub const fn node_count(&self) -> usize {
-        self.len as usize
+        self.count as usize
     }
 
     /// Same nesting (CuTe's `congruent`).
@@ -458,17 +711,18 @@ impl DynIntTuple {
     /// assert!(a.congruent(&"(1,(_8,32))".parse().unwrap()));
     /// ```
     pub const fn congruent(&self, other: &DynIntTuple) -> bool {
-        if self.len != other.len {
+        if self.count != other.count {
             return false;
         }
-        let mut k = 0;
-        while k < self.len as usize {
-            match (self.nodes[k], other.nodes[k]) {
-                (Node::Int(_), Node::Int(_)) => {}
-                (Node::Tuple(x), Node::Tuple(y)) if x == y => {}
-                _ => return false,
+        let (mut a, mut b) = (0, 0);
+        while a < self.used as usize && b < other.used as usize {
+            let (x, y) = (self.bytes[a], other.bytes[b]);
+            // Tuples of the same arity, or two integers.
+            if (x >= TUPLE_TAG || y >= TUPLE_TAG) && x != y {
+                return false;
             }
-            k += 1;
+            a = self.decode(a).1;
+            b = other.decode(b).1;
         }
         true
     }
@@ -484,36 +738,58 @@ impl DynIntTuple {
         self.congruent(other)
     }
 
+    /// Append one node. `Err(TooLarge)` past [`MAX_NODES`] nodes or
+    /// [`MAX_BYTES`](crate::MAX_BYTES) bytes.
     #[doc(hidden)]
+    #[inline]
     pub const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
-        if self.len as usize >= MAX_NODES {
+        if let Node::Tuple(a) = n
+            && a as usize >= MAX_NODES
+        {
             return Err(LayoutError::TooLarge);
         }
-        self.nodes[self.len as usize] = n;
-        self.len += 1;
+        let e = encode(n);
+        let used = self.used as usize;
+        if self.count as usize >= MAX_NODES || used + e.len > CAP {
+            return Err(LayoutError::TooLarge);
+        }
+        let mut j = 0;
+        while j < e.len {
+            self.bytes[used + j] = e.bytes[j];
+            j += 1;
+        }
+        self.used = (used + e.len) as u8;
+        self.count += 1;
         Ok(())
     }
 
     /// Set the arity of the root tuple of a builder.
     #[doc(hidden)]
     pub const fn set_root_arity(&mut self, n: u8) {
-        self.nodes[0] = Node::Tuple(n);
+        self.bytes[0] = TUPLE_TAG | (n & !TUPLE_TAG);
     }
 
     /// An empty buffer to build into with `push_node`; the caller fixes the root.
     #[doc(hidden)]
+    #[inline]
     pub const fn builder() -> DynIntTuple {
-        DynIntTuple::blank(0)
+        DynIntTuple { count: 0, used: 0, bytes: [0; CAP] }
     }
 
     /// Append a whole tuple (as one mode) to a builder.
     #[doc(hidden)]
     pub const fn push_tuple(&mut self, t: &DynIntTuple) -> Result<(), LayoutError> {
+        let used = self.used as usize;
+        if self.count as usize + t.count as usize > MAX_NODES || used + t.used as usize > CAP {
+            return Err(LayoutError::TooLarge);
+        }
         let mut k = 0;
-        while k < t.len as usize {
-            tri!(self.push_node(t.nodes[k]));
+        while k < t.used as usize {
+            self.bytes[used + k] = t.bytes[k];
             k += 1;
         }
+        self.used += t.used;
+        self.count += t.count;
         Ok(())
     }
 
@@ -539,10 +815,10 @@ impl DynIntTuple {
             t.push_tuple(&m?)?;
             n += 1;
         }
-        if n > u8::MAX as usize {
+        if n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
-        t.nodes[0] = Node::Tuple(n as u8);
+        t.set_root_arity(n as u8);
         Ok(t)
     }
 
@@ -555,15 +831,15 @@ impl DynIntTuple {
     /// ```
     pub const fn size(&self) -> Result<DynInt, LayoutError> {
         let mut acc = DynInt::new_static(1);
-        let mut k = 0;
-        while k < self.len as usize {
-            if let Node::Int(v) = self.nodes[k] {
+        let mut at = 0;
+        while let Some((n, next)) = self.read(at) {
+            if let Node::Int(v) = n {
                 let Some(value) = acc.value.checked_mul(v.value) else {
                     return Err(LayoutError::SizeOverflow);
                 };
                 acc = DynInt::new(value, acc.is_static && v.is_static);
             }
-            k += 1;
+            at = next;
         }
         Ok(acc)
     }
@@ -582,15 +858,15 @@ impl DynIntTuple {
         let mut t = DynIntTuple::builder();
         tri!(t.push_node(Node::Tuple(0)));
         let mut n = 0usize;
-        let mut k = 0;
-        while k < self.len as usize {
-            if let Node::Int(_) = self.nodes[k] {
-                tri!(t.push_node(self.nodes[k]));
+        let mut at = 0;
+        while let Some((node, next)) = self.read(at) {
+            if let Node::Int(_) = node {
+                tri!(t.push_node(node));
                 n += 1;
             }
-            k += 1;
+            at = next;
         }
-        if n > u8::MAX as usize {
+        if n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
         t.set_root_arity(n as u8);
@@ -611,19 +887,19 @@ impl DynIntTuple {
         t.as_int()
     }
 }
-
 impl fmt::Display for DynIntTuple {
     /// CuTe notation: `(_8,(4,_2))`; a one-mode tuple prints as `(8)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn go(t: &DynIntTuple, pos: usize, f: &mut fmt::Formatter<'_>) -> Result<usize, fmt::Error> {
-            match t.nodes[pos] {
+            let (node, next) = t.decode(pos);
+            match node {
                 Node::Int(v) => {
                     write!(f, "{v}")?;
-                    Ok(pos + 1)
+                    Ok(next)
                 }
                 Node::Tuple(n) => {
                     f.write_str("(")?;
-                    let mut p = pos + 1;
+                    let mut p = next;
                     for m in 0..n {
                         if m > 0 {
                             f.write_str(",")?;
@@ -639,12 +915,10 @@ impl fmt::Display for DynIntTuple {
     }
 }
 
-impl DynIntTuple {}
-
 // Compile-time helpers: the static values of typed results that depend on a whole int tuple are
 // computed by these `const fn`s from `IntTuple::TREE`.
 impl DynIntTuple {
-    /// Position of the node reached by following `path[..len]` (mode indices) from the root.
+    /// Byte position of the node reached by following `path[..len]` (mode indices) from the root.
     const fn node_at(&self, path: &[usize], len: usize) -> usize {
         let mut pos = 0;
         let mut k = 0;
@@ -652,7 +926,7 @@ impl DynIntTuple {
             let mut child = pos + 1;
             let mut m = 0;
             while m < path[k] {
-                child = self.subtree_end(child);
+                child = self.skip(child);
                 m += 1;
             }
             pos = child;
@@ -661,18 +935,19 @@ impl DynIntTuple {
         pos
     }
 
-    /// The product of the integers in `start..end` of the node array.
+    /// The product of the integers between byte positions `start` and `end`.
     const fn product_range(&self, start: usize, end: usize) -> isize {
         let mut p: isize = 1;
-        let mut k = start;
-        while k < end {
-            if let Node::Int(v) = self.nodes[k] {
+        let mut at = start;
+        while at < end {
+            let (n, next) = self.decode(at);
+            if let Node::Int(v) = n {
                 p = match p.checked_mul(v.value) {
                     Some(x) => x,
                     None => panic!("a static size overflows isize"),
                 };
             }
-            k += 1;
+            at = next;
         }
         p
     }
@@ -680,10 +955,10 @@ impl DynIntTuple {
     /// The product of the sizes of the subtrees of `shape` whose order (an int tuple weakly
     /// congruent with `shape`) is below `v`: the start stride of order `v` in `compact_order`.
     const fn lesser_product(shape: &DynIntTuple, order: &DynIntTuple, v: isize) -> isize {
-        match order.nodes[0] {
+        match order.decode(0).0 {
             Node::Int(o) => {
                 if o.value < v {
-                    shape.product_range(0, shape.len as usize)
+                    shape.product_range(0, shape.used as usize)
                 } else {
                     1
                 }
@@ -735,7 +1010,7 @@ impl DynIntTuple {
         // Within the subtree: compact column-major from `start` (a static 1 gets stride 0).
         let rel = path.split_at(k).1;
         let target = s.node_at(rel, len - k);
-        if let Node::Int(leaf) = s.nodes[target]
+        if let Node::Int(leaf) = s.decode(target).0
             && leaf.value == 1
         {
             return 0;
@@ -744,5 +1019,123 @@ impl DynIntTuple {
             Some(x) => x,
             None => panic!("a static stride overflows isize"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::dyn_layout::DynLayout;
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    /// Values at every boundary of the encoding: the one-byte range, and each byte count.
+    fn edge_values() -> Vec<isize> {
+        let mut v = std::vec![
+            0,
+            1,
+            -1,
+            SMALL_MIN,
+            SMALL_MIN - 1,
+            SMALL_MIN + 23,
+            SMALL_MIN + 24,
+            isize::MIN,
+            isize::MAX
+        ];
+        for k in 1..8u32 {
+            let top = (1i64 << (8 * k - 1)) as isize;
+            v.extend([top - 1, top, -top, -top - 1]);
+        }
+        v
+    }
+
+    fn bases() -> Vec<Basis> {
+        std::vec![Basis::NONE, Basis::new(&[0]).unwrap(), Basis::new(&[255, 3, 0, 7]).unwrap()]
+    }
+
+    #[test]
+    fn every_integer_reads_back_as_written() {
+        for &value in &edge_values() {
+            for is_static in [false, true] {
+                for basis in bases() {
+                    let v = DynInt { value, is_static, basis };
+                    let t = DynIntTuple::int(v);
+                    assert_eq!(t.as_int(), Some(v), "{v}");
+                    assert_eq!(t.read(0), Some((Node::Int(v), t.encoding().len())), "{v}");
+                    assert_eq!(t.skip(0), t.encoding().len(), "{v}");
+                    // The fewest bytes: one more value byte would not be needed.
+                    let bytes = t.encoding().len() - if basis.is_none() { 0 } else { 1 + basis.depth() };
+                    let fits = |k: u32| {
+                        let x = value as i64;
+                        k == 8 || ((x << (64 - 8 * k)) >> (64 - 8 * k)) == x
+                    };
+                    let want = if (SMALL_MIN..SMALL_MIN + 24).contains(&value) {
+                        1
+                    } else {
+                        1 + (1..=8).find(|&k| fits(k)).unwrap() as usize
+                    };
+                    assert_eq!(bytes, want, "{v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equal_tuples_have_equal_bytes_and_unequal_ones_differ() {
+        let vals = edge_values();
+        for &a in &vals {
+            for &b in &vals {
+                let t = |x| DynIntTuple::tuple(&[DynIntTuple::int(DynInt::new_runtime(x))]).unwrap();
+                assert_eq!(t(a) == t(b), a == b, "{a} {b}");
+            }
+        }
+        let s: DynIntTuple = "(_8,(4,_2))".parse().unwrap();
+        assert_ne!(s, "(8,(4,_2))".parse().unwrap());
+        assert_ne!(s, "(_8,(4,_2),())".parse().unwrap());
+    }
+
+    #[test]
+    fn replacing_a_node_moves_the_rest() {
+        let mut t: DynIntTuple = "(1,(2,3),4)".parse().unwrap();
+        // Grow node 3 (the integer 2) to nine bytes, then shrink it back.
+        t.set_node(3, Node::Int(DynInt::new_runtime(isize::MAX))).unwrap();
+        assert_eq!(t.to_string(), std::format!("(1,({},3),4)", isize::MAX));
+        t.set_node(3, Node::Int(DynInt::new_static(2))).unwrap();
+        assert_eq!(t.to_string(), "(1,(_2,3),4)");
+        assert_eq!(t, "(1,(_2,3),4)".parse().unwrap());
+        assert_eq!(t.node_count(), 6);
+    }
+
+    #[test]
+    fn capacity_is_nodes_and_bytes() {
+        let small = DynIntTuple::int(DynInt::new_static(1));
+        // 63 one-byte modes and the root: 64 nodes in 64 bytes.
+        assert!(DynIntTuple::tuple(&[small; MAX_NODES - 1]).is_ok());
+        assert_eq!(DynIntTuple::tuple(&[small; MAX_NODES]), Err(LayoutError::TooLarge));
+        // Nine bytes an integer: 14 fit in 126 bytes with the root, 15 do not.
+        let big = DynIntTuple::int(DynInt::new_runtime(isize::MAX));
+        let fit = (CAP - 1) / 9;
+        assert!(DynIntTuple::tuple(&std::vec![big; fit]).is_ok());
+        assert_eq!(DynIntTuple::tuple(&std::vec![big; fit + 1]), Err(LayoutError::TooLarge));
+        // Full to the last byte with one-byte integers after the large ones: growing one fails.
+        let mut modes = std::vec![big; fit];
+        modes.extend(std::vec![small; CAP - 1 - 9 * fit]);
+        let full = DynIntTuple::tuple(&modes).unwrap();
+        assert_eq!(full.encoding().len(), CAP);
+        let mut t = full;
+        assert_eq!(
+            t.set_node(modes.len(), Node::Int(DynInt::new_runtime(isize::MAX))),
+            Err(LayoutError::TooLarge)
+        );
+        assert_eq!(t, full, "a failed replace changes nothing");
+        assert_eq!(t.push_node(Node::Int(DynInt::new_static(1))), Err(LayoutError::TooLarge));
+    }
+
+    #[test]
+    fn values_are_small() {
+        // The point of the encoding: a layout is copied by value everywhere in the algebra.
+        assert_eq!(core::mem::size_of::<DynIntTuple>(), 128);
+        assert!(core::mem::size_of::<DynLayout>() <= 2 * 128 + 2 * core::mem::size_of::<DynInt>());
     }
 }

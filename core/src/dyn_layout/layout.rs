@@ -63,22 +63,17 @@ impl DynLayout {
         if n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
-        let mut l = DynLayout {
-            shape: DynIntTuple::EMPTY,
-            stride: DynIntTuple::EMPTY,
-            size: DynInt::new_static(1),
-            cosize: DynInt::new_static(1),
-        };
+        let mut l = DynLayout::assembly();
+        l.shape = DynIntTuple::builder();
+        l.stride = DynIntTuple::builder();
+        tri!(l.shape.push_node(Node::Tuple(n as u8)));
+        tri!(l.stride.push_node(Node::Tuple(n as u8)));
         let mut k = 0;
         while k < n {
-            l.shape.set_node(k + 1, Node::Int(s[k]));
-            l.stride.set_node(k + 1, Node::Int(d[k]));
+            tri!(l.shape.push_node(Node::Int(s[k])));
+            tri!(l.stride.push_node(Node::Int(d[k])));
             k += 1;
         }
-        l.shape.set_len(n + 1);
-        l.stride.set_len(n + 1);
-        l.shape.set_root_arity(n as u8);
-        l.stride.set_root_arity(n as u8);
         l.size = tri!(checked_size(&l.shape));
         l.cosize = tri!(l.checked_cosize());
         Ok(l)
@@ -237,7 +232,7 @@ impl DynLayout {
         }
         // CuTe's `crd2idx` of an integer, walked over the node arrays in place: the recursive
         // form builds a tuple per mode, which made reading one offset cost more than the algebra.
-        offset_at(&self.shape, &self.stride, 0, i).0
+        offset_at(&self.shape, &self.stride, 0, 0, i).0
     }
 
     /// CuTe's `idx2crd(idx, shape)` on this layout's shape.
@@ -303,48 +298,58 @@ impl DynLayout {
     }
 }
 
-/// `crd2idx(i, shape, stride)` for the subtree at node `pos` (shape and stride congruent, extents
-/// positive, sizes fitting `isize`, as [`DynLayout::new`] ensures): the offset (wrapping, as
-/// [`DynInt`]'s arithmetic) and the node just past the subtree. Each mode but the last takes
-/// `i % size(mode)` and passes `i / size(mode)` on, as [`ops::crd2idx`] does.
-const fn offset_at(shape: &DynIntTuple, stride: &DynIntTuple, pos: usize, i: isize) -> (isize, usize) {
-    match (shape.node(pos), stride.node(pos)) {
-        (Node::Int(_), Node::Int(d)) => (i.wrapping_mul(d.value), pos + 1),
+/// `crd2idx(i, shape, stride)` for the subtrees at byte positions `ps` of the shape and `pd` of the
+/// stride (congruent, extents positive, sizes fitting `isize`, as [`DynLayout::new`] ensures): the
+/// offset (wrapping, as [`DynInt`]'s arithmetic) and the positions just past both subtrees. Each
+/// mode but the last takes `i % size(mode)` and passes `i / size(mode)` on, as [`ops::crd2idx`]
+/// does.
+const fn offset_at(
+    shape: &DynIntTuple,
+    stride: &DynIntTuple,
+    ps: usize,
+    pd: usize,
+    i: isize,
+) -> (isize, usize, usize) {
+    let ((s, s_next), (d, d_next)) = (shape.decode_at(ps), stride.decode_at(pd));
+    match (s, d) {
+        (Node::Int(_), Node::Int(d)) => (i.wrapping_mul(d.value), s_next, d_next),
         (Node::Tuple(n), _) => {
-            let (mut rest, mut total, mut p, mut k) = (i, 0isize, pos + 1, 0);
+            let (mut rest, mut total, mut ps, mut pd, mut k) = (i, 0isize, s_next, d_next, 0);
             while k < n as usize {
                 let part = if k + 1 == n as usize {
                     rest
                 } else {
-                    let size = subtree_size(shape, p);
+                    let size = subtree_size(shape, ps);
                     let m = rest % size;
                     rest /= size;
                     m
                 };
-                let (t, end) = offset_at(shape, stride, p, part);
+                let (t, s_end, d_end) = offset_at(shape, stride, ps, pd, part);
                 total = total.wrapping_add(t);
-                p = end;
+                (ps, pd) = (s_end, d_end);
                 k += 1;
             }
-            (total, p)
+            (total, ps, pd)
         }
         // Not congruent: `DynLayout::new` never builds such a layout.
-        (Node::Int(_), Node::Tuple(_)) => (0, shape.node_count()),
+        (Node::Int(_), Node::Tuple(_)) => (0, s_next, d_next),
     }
 }
 
-/// The product of the integers of the subtree at node `pos` (positive, fits: it divides the size).
+/// The product of the integers of the subtree at byte position `pos` (positive, fits: it divides
+/// the size).
 const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
     let (mut pending, mut p, mut size) = (1usize, pos, 1isize);
     while pending > 0 {
-        match t.node(p) {
+        let (node, next) = t.decode_at(p);
+        match node {
             Node::Int(v) => {
                 size = size.wrapping_mul(v.value);
                 pending -= 1;
             }
             Node::Tuple(n) => pending = pending - 1 + n as usize,
         }
-        p += 1;
+        p = next;
     }
     size
 }
@@ -352,8 +357,9 @@ const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
 /// The size of a shape whose extents are all positive integers (no basis), or the error.
 const fn checked_size(shape: &DynIntTuple) -> Result<DynInt, LayoutError> {
     let (mut k, mut leaf) = (0, 0);
-    while k < shape.node_count() {
-        if let Node::Int(v) = shape.node(k) {
+    while let Some((node_k, next_k)) = shape.read(k) {
+        k = next_k;
+        if let Node::Int(v) = node_k {
             if v.value <= 0 {
                 return Err(LayoutError::NonPositiveExtent { leaf, value: v.value });
             }
@@ -362,7 +368,6 @@ const fn checked_size(shape: &DynIntTuple) -> Result<DynInt, LayoutError> {
             }
             leaf += 1;
         }
-        k += 1;
     }
     shape.size()
 }

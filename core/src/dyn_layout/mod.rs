@@ -1,8 +1,11 @@
 //! Int tuples and layouts whose *structure* is known only at run time: parsed text, the `layout`
 //! tool, test vectors.
 //!
-//! [`DynIntTuple`] holds an int tuple of any shape in a fixed-capacity array ([`MAX_NODES`] nodes:
-//! integers and tuples), with no heap, so it works in `no_std` code. Every integer remembers whether
+//! [`DynIntTuple`] holds an int tuple of any shape in 128 bytes, with no heap, so it works in
+//! `no_std` code: its nodes (integers and tuples, at most [`MAX_NODES`]) in preorder, in a compact
+//! encoding of at most [`MAX_BYTES`] bytes where a tuple or a small integer takes one byte and a
+//! larger integer one more per byte of its value. Values are copied by value throughout the
+//! algebra, so their size is what its speed mostly depends on (DECISIONS.md 12). Every integer remembers whether
 //! it is static, and the arithmetic here follows CuTe's rules for static-ness exactly (for example
 //! `x * _0` is `_0` and `x % _1` is `_0`), so results print as CuTe prints them.
 //!
@@ -26,7 +29,7 @@ pub mod ops;
 
 pub use basis::{Basis, MAX_BASIS_DEPTH};
 
-pub use int_tuple::{DynInt, DynIntTuple, MAX_NODES};
+pub use int_tuple::{DynInt, DynIntTuple, MAX_BYTES, MAX_NODES};
 pub use layout::{DynLayout, PrintLayout};
 #[doc(hidden)]
 pub use layout::{num_digits, write_offset_table};

@@ -405,8 +405,9 @@ const fn expand_stride_from(s: &DynIntTuple, d: &DynIntTuple, leaf: &mut usize) 
 const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
     let mut running = Some(1isize);
     let mut k = 0;
-    while k < s.node_count() {
-        if let Node::Int(v) = s.node(k) {
+    while let Some((node_k, next_k)) = s.read(k) {
+        k = next_k;
+        if let Node::Int(v) = node_k {
             let stepped = !(v.is_static && v.value == 1);
             let next = match running {
                 Some(p) => p.checked_mul(d),
@@ -421,7 +422,6 @@ const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
             };
             *leaf += 1;
         }
-        k += 1;
     }
     Ok(())
 }
@@ -431,8 +431,10 @@ pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     // The shape and the stride are congruent: their integers pair up in node order.
     let mut total = DynInt::new_static(0);
     let mut k = 0;
-    while k < s.node_count() && k < d.node_count() {
-        if let (Node::Int(sv), Node::Int(dv)) = (s.node(k), d.node(k)) {
+    let mut kd = 0;
+    while let (Some((sk, sn)), Some((dk, dn))) = (s.read(k), d.read(kd)) {
+        (k, kd) = (sn, dn);
+        if let (Node::Int(sv), Node::Int(dv)) = (sk, dk) {
             let m1 = sv.sub(DynInt::new_static(1));
             let Some(a) = dv.value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
             let Some(t) = m1.value.checked_mul(a) else { return Err(LayoutError::CosizeOverflow) };
@@ -441,7 +443,6 @@ pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
             }
             total = total.add(m1.mul(dv.abs()));
         }
-        k += 1;
     }
     if total.value.checked_add(1).is_none() {
         return Err(LayoutError::CosizeOverflow);
@@ -481,12 +482,12 @@ pub const fn compact_order(s: &DynIntTuple, order: &DynIntTuple) -> R<DynIntTupl
 const fn leaf_values(t: &DynIntTuple) -> ([DynInt; MAX_NODES], usize) {
     let mut out = [DynInt::new_static(0); MAX_NODES];
     let (mut n, mut k) = (0, 0);
-    while k < t.node_count() {
-        if let Node::Int(v) = t.node(k) {
+    while let Some((node_k, next_k)) = t.read(k) {
+        k = next_k;
+        if let Node::Int(v) = node_k {
             out[n] = v;
             n += 1;
         }
-        k += 1;
     }
     (out, n)
 }

@@ -109,7 +109,8 @@ pub enum LayoutError {
         /// The shape's rank.
         expected: usize,
     },
-    /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::MAX_NODES).
+    /// A runtime-structured int tuple has more nodes than [`MAX_NODES`](crate::MAX_NODES), or its
+    /// nodes take more than [`MAX_BYTES`](crate::MAX_BYTES) bytes (large integers take up to nine).
     TooLarge,
     /// A stride mixes plain integers with basis elements (`(4,8):(_1@0,2)`), or a basis with one
     /// inside it (`_1@1` next to `_1@0@1`).
@@ -246,7 +247,11 @@ impl LayoutError {
                 .num(rank as isize),
             LayoutError::Operands { op } => m.text(op).text(": operands of kinds it does not take"),
             LayoutError::TooLarge => {
-                m.text("more than ").num(crate::MAX_NODES as isize).text(" nodes in one int tuple")
+                m.text("more than ")
+                    .num(crate::MAX_NODES as isize)
+                    .text(" nodes or ")
+                    .num(crate::MAX_BYTES as isize)
+                    .text(" bytes of encoding in one int tuple")
             }
         }
     }
