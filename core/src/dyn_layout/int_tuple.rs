@@ -743,6 +743,26 @@ impl DynIntTuple {
     #[doc(hidden)]
     #[inline]
     pub const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
+        // One byte (a small integer): the common case, inline.
+        if let Node::Int(v) = n
+            && v.value >= SMALL_MIN
+            && v.value < SMALL_MIN + SMALL_CODES as isize
+            && v.basis.is_none()
+        {
+            let used = self.used as usize;
+            if self.count as usize >= MAX_NODES || used >= CAP {
+                return Err(LayoutError::TooLarge);
+            }
+            self.bytes[used] = (v.value - SMALL_MIN) as u8 | if v.is_static { STATIC_BIT } else { 0 };
+            self.used += 1;
+            self.count += 1;
+            return Ok(());
+        }
+        self.push_encoded(n)
+    }
+
+    /// [`DynIntTuple::push_node`] of any node.
+    const fn push_encoded(&mut self, n: Node) -> Result<(), LayoutError> {
         if let Node::Tuple(a) = n
             && a as usize >= MAX_NODES
         {

@@ -39,6 +39,11 @@ impl DynLayout {
     /// assert_eq!(bad.unwrap_err(), LayoutError::NonPositiveExtent { leaf: 1, value: 0 });
     /// ```
     pub const fn new(shape: DynIntTuple, stride: DynIntTuple) -> Result<Self, LayoutError> {
+        // The common case (congruent, integer strides) in one walk over both tuples.
+        if let Some(checked) = one_pass(&shape, &stride) {
+            let (size, cosize) = tri!(checked);
+            return Ok(DynLayout { shape, stride, size, cosize });
+        }
         let size = tri!(checked_size(&shape));
         // Results of the algebra are built congruent; only a scalar stride against a tuple mode
         // needs the expansion walk. The layout is assembled once and finished in place: each move
@@ -352,6 +357,64 @@ const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
         p = next;
     }
     size
+}
+
+/// [`DynLayout::new`]'s checks and its size and cosize in one walk over a congruent shape and
+/// stride with integer strides, with its errors in its order (the shape's, then the cosize's);
+/// `None` for anything else (a scalar stride to expand, a basis stride), which the general walk
+/// handles.
+const fn one_pass(
+    shape: &DynIntTuple,
+    stride: &DynIntTuple,
+) -> Option<Result<(DynInt, DynInt), LayoutError>> {
+    if shape.node_count() != stride.node_count() {
+        return None;
+    }
+    let (mut a, mut b, mut leaf) = (0, 0, 0);
+    let mut size = DynInt::new_static(1);
+    let mut size_overflow = false;
+    let mut total = DynInt::new_static(0);
+    let mut cosize_overflow = false;
+    while let (Some((sn, next_a)), Some((dn, next_b))) = (shape.read(a), stride.read(b)) {
+        (a, b) = (next_a, next_b);
+        match (sn, dn) {
+            (Node::Tuple(x), Node::Tuple(y)) if x == y => {}
+            (Node::Int(sv), Node::Int(dv)) => {
+                if dv.has_basis() {
+                    return None;
+                }
+                if sv.value <= 0 {
+                    return Some(Err(LayoutError::NonPositiveExtent { leaf, value: sv.value }));
+                }
+                if sv.has_basis() {
+                    return Some(Err(LayoutError::BasisExtent { leaf }));
+                }
+                leaf += 1;
+                match size.value.checked_mul(sv.value) {
+                    Some(v) => size = DynInt::new(v, size.is_static && sv.is_static),
+                    None => size_overflow = true,
+                }
+                // `sum((s - 1) * |d|)`, with `ops::cosize`'s static rules.
+                let m1 = sv.sub(DynInt::new_static(1));
+                let term = match dv.value.checked_abs() {
+                    Some(x) => m1.value.checked_mul(x),
+                    None => None,
+                };
+                match term {
+                    Some(t) if total.value.checked_add(t).is_some() => total = total.add(m1.mul(dv.abs())),
+                    _ => cosize_overflow = true,
+                }
+            }
+            _ => return None,
+        }
+    }
+    if size_overflow {
+        return Some(Err(LayoutError::SizeOverflow));
+    }
+    if cosize_overflow || total.value.checked_add(1).is_none() {
+        return Some(Err(LayoutError::CosizeOverflow));
+    }
+    Some(Ok((size, total.add(DynInt::new_static(1)))))
 }
 
 /// The size of a shape whose extents are all positive integers (no basis), or the error.
