@@ -42,6 +42,7 @@ use super::{Layout, LayoutShape};
 use crate::LayoutError;
 use crate::algebra;
 use crate::algebra::leaves::Leaves;
+use crate::algebra::rules;
 use crate::dyn_layout::DynLayout;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
@@ -346,7 +347,7 @@ impl Walk {
             if s == 1 && k + 1 != n {
                 continue;
             }
-            if w.m > 0 && w.ms[w.m - 1].checked_mul(w.md[w.m - 1]) == Some(d) {
+            if w.m > 0 && rules::joins(w.ms[w.m - 1], w.md[w.m - 1], d) {
                 w.ms[w.m - 1] *= s; // within the checked size of A
                 continue;
             }
@@ -374,36 +375,18 @@ impl Walk {
                 break;
             }
             let (s, d) = (self.ms[k], self.md[k]);
-            if rest_r >= s {
-                if rest_r % s != 0 {
-                    return false;
+            // The rule is the runtime-structured algebra's: one implementation.
+            let Ok(step) = rules::compose_step(s, rest_n, rest_r, k) else { return false };
+            if let Some(extent) = step.extent {
+                let Some(stride_k) = rest_r.checked_mul(d) else { return false };
+                (shape[out], stride[out]) = (extent, stride_k);
+                out += 1;
+                if step.used > 0 {
+                    let Ok(reach) = rules::spend(self.reach[k], step.used, s, k) else { return false };
+                    self.reach[k] = reach;
                 }
-                rest_r /= s;
-                continue;
             }
-            let fits = (s + rest_r - 1) / rest_r;
-            let Some(step) = rest_r.checked_mul(d) else { return false };
-            let used = if rest_n <= fits {
-                (shape[out], stride[out]) = (rest_n, step);
-                let used = (rest_n - 1) * rest_r;
-                rest_n = 1;
-                used
-            } else {
-                if s % rest_r != 0 || rest_n % fits != 0 {
-                    return false;
-                }
-                (shape[out], stride[out]) = (fits, step);
-                rest_n /= fits;
-                rest_r = 1;
-                s - s / fits
-            };
-            out += 1;
-            if used > 0 {
-                if self.reach[k] + used >= s {
-                    return false;
-                }
-                self.reach[k] += used;
-            }
+            (rest_n, rest_r) = (step.size, step.stride);
         }
         if rest_n > 1 {
             let Some(step) = rest_r.checked_mul(self.md[self.m - 1]) else { return false };

@@ -56,7 +56,7 @@ pub(crate) const fn bw_coalesce_into(old: &Leaves, keep_tail: bool, new: &mut Le
         if new.shape(0).is_static
             && span.is_static
             && front_d.is_static
-            && span.value == front_d.value
+            && super::rules::joins(s.value, d.value, front_d.value)
             && span.basis.same(&front_d.basis)
         {
             new.set(0, tri!(mul(s, new.shape(0))), d);

@@ -18,6 +18,7 @@
 use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::fit::ModeFit;
 use super::leaves::Leaves;
+use super::rules;
 use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, mul, scalar, signum};
 use crate::dyn_layout::int_tuple::Node;
@@ -599,42 +600,15 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize, fla
             break;
         }
         let (s, d) = (exact.shape(k).value, exact.stride(k).value);
-        if rest_r >= s {
-            if rest_r % s != 0 {
-                return Err(inadmissible(Inadmissible::StrideDivisibility {
-                    mode: k,
-                    extent: s,
-                    stride: rest_r,
-                }));
-            }
-            rest_r /= s;
-            k += 1;
-            continue;
-        }
-        // The steps 0, rest_r, 2*rest_r, ... below s fit in this mode.
-        let fits = (s + rest_r - 1) / rest_r;
-        let used = if rest_n <= fits {
-            tri!(out.push(DynInt::new_runtime(rest_n), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
-            let used = (rest_n - 1) * rest_r;
-            rest_n = 1;
-            used
-        } else {
-            if s % rest_r != 0 {
-                return Err(inadmissible(Inadmissible::ExtentDivisibility {
-                    mode: k,
-                    extent: s,
-                    stride: rest_r,
-                }));
-            }
-            if rest_n % fits != 0 {
-                return Err(inadmissible(Inadmissible::ShapeDivisibility { mode: k, size: rest_n, fits }));
-            }
-            tri!(out.push(DynInt::new_runtime(fits), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
-            rest_n /= fits;
-            rest_r = 1;
-            s - s / fits
+        let step = match rules::compose_step(s, rest_n, rest_r, k) {
+            Ok(step) => step,
+            Err(why) => return Err(inadmissible(why)),
         };
-        tri!(spend(budget, part.base, k, s, used, side));
+        if let Some(extent) = step.extent {
+            tri!(out.push(DynInt::new_runtime(extent), stride_of(exact, k, tri!(checked(sign * rest_r, d)))));
+            tri!(spend(budget, part.base, k, s, step.used, side));
+        }
+        (rest_n, rest_r) = (step.size, step.stride);
         k += 1;
     }
     if rest_n > 1 {
@@ -661,16 +635,10 @@ const fn spend(budget: &mut Budget, base: usize, k: usize, s: isize, used: isize
     if slot >= MAX_NODES {
         return Err(LayoutError::TooLarge);
     }
-    let before = budget.reach[slot][side];
-    if before + used >= s {
-        return Err(inadmissible(Inadmissible::Overlap {
-            mode: k,
-            extent: s,
-            first: if before > used { before } else { used },
-            second: if before < used { before } else { used },
-        }));
-    }
-    budget.reach[slot][side] = before + used;
+    budget.reach[slot][side] = match rules::spend(budget.reach[slot][side], used, s, k) {
+        Ok(reach) => reach,
+        Err(why) => return Err(inadmissible(why)),
+    };
     Ok(())
 }
 

@@ -189,10 +189,7 @@ impl Leaves {
             }
             if out.n > 0 {
                 let (ps, pd) = (out.s[out.n - 1].value, out.d[out.n - 1]);
-                if let Some(span) = ps.checked_mul(pd.value)
-                    && span == d
-                    && (pd.basis.same(&basis) || d == 0)
-                {
+                if super::rules::joins(ps, pd.value, d) && (pd.basis.same(&basis) || d == 0) {
                     out.s[out.n - 1] = DynInt::new_runtime(ps * s);
                     continue;
                 }
@@ -236,12 +233,11 @@ impl Leaves {
                 *k += 1;
                 continue;
             }
-            match ps.checked_mul(pd.value) {
-                Some(span) if span == d && (pd.basis.same(&basis) || d == 0) => {
-                    ps *= s;
-                    *k += 1;
-                }
-                _ => break,
+            if super::rules::joins(ps, pd.value, d) && (pd.basis.same(&basis) || d == 0) {
+                ps *= s;
+                *k += 1;
+            } else {
+                break;
             }
         }
         Some((ps, pd))

@@ -74,6 +74,7 @@ mod lattice;
 #[doc(hidden)]
 pub mod leaves;
 mod modes;
+pub mod rules;
 mod slice;
 mod tiler;
 
