@@ -116,7 +116,8 @@ fn swizzled_store(c: &mut Criterion) {
 }
 
 // The kernels. `#[inline(never)]`, so that each twin is one function in the assembly
-// (`cargo rustc --release --bench kernel_loops -- --emit asm`) and both sides are compiled alike.
+// (`cargo rustc -p const-layout-benches --release --bench kernel_loops -- --emit asm`) and both
+// sides are compiled alike.
 
 /// The tiled copy, CuTe's thread/value partition. One tile of the source (stride 512 between rows)
 /// and the destination tile (column-major), each divided into `(4,16)` value blocks:

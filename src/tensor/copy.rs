@@ -10,15 +10,18 @@
 //! CuTe's vector). The plan of two static layouts is a compile-time constant.
 
 use super::{Tensor, TensorError, TensorMut, extent, is_static, position};
+use crate::dyn_layout::DynLayout;
 use crate::int::Int;
 use crate::int_tuple::{IntTuple, Profile};
-use crate::layout::{AnyLayout, FlatPairs, Layout, LayoutShape};
+use crate::layout::{AnyLayout, DynAnyLayout, FlatPairs, Layout, LayoutShape};
 use core::marker::PhantomData;
 
 /// The most modes a copy plan holds after refinement; more falls back to index-by-index copying.
 const MAX_MODES: usize = 24;
 /// The most integers a layout may have for a plan.
 const MAX_IN: usize = 32;
+/// The size from which [`copy_any`] plans its copy.
+const PLAN_FROM: usize = 32;
 
 /// How to copy between two layouts: a contiguous run of `run` elements at every point of the
 /// odometer over `extent` with strides `src` and `dst`.
@@ -134,6 +137,24 @@ impl Plan {
             k += 1;
         }
         Plan::new(&se, &sd, s.len, &de, &dd, d.len)
+    }
+
+    /// The plan of two runtime-structured layouts' integers ([`Plan::INVALID`] past the
+    /// capacity).
+    fn of_dyn(src: &DynLayout, dst: &DynLayout) -> Plan {
+        fn flat(l: &DynLayout, e: &mut [isize; MAX_IN], d: &mut [isize; MAX_IN]) -> Option<usize> {
+            let mut n = 0;
+            for (s, x) in l.shape().leaves().zip(l.stride().leaves()) {
+                (*e.get_mut(n)?, *d.get_mut(n)?) = (s.value, x.value);
+                n += 1;
+            }
+            Some(n)
+        }
+        let (mut se, mut sd, mut de, mut dd) = ([0; MAX_IN], [0; MAX_IN], [0; MAX_IN], [0; MAX_IN]);
+        match (flat(src, &mut se, &mut sd), flat(dst, &mut de, &mut dd)) {
+            (Some(ns), Some(nd)) => Plan::new(&se, &sd, ns, &de, &dd, nd),
+            _ => Plan::INVALID,
+        }
     }
 
     /// The plan of two layouts' runtime values.
@@ -259,9 +280,12 @@ where
 }
 
 /// CuTe's `copy(src, dst)` for tensors over any layouts ([`AnyLayout`]: swizzled, composed,
-/// static algebra results, runtime-structured): `dst(i) = src(i)` for every index `i`, in index
-/// order, one element at a time. The sizes must be equal ([`TensorError::ShapeMismatch`]);
-/// where both layouts are typed [`Layout`]s, [`copy`] also checks the shapes and copies in runs.
+/// static algebra results, runtime-structured): `dst(i) = src(i)` for every index `i`. The sizes
+/// must be equal ([`TensorError::ShapeMismatch`]). Where both layouts are plain layouts (strides,
+/// no swizzle) and the copy is not tiny, it is planned as [`copy`]'s is (runs of the common
+/// contiguous vector, an odometer over the rest); otherwise it goes one element at a time, in
+/// index order. Where both layouts are typed [`Layout`]s, [`copy`] also checks the shapes and
+/// plans at compile time.
 ///
 /// ```
 /// use const_layout::tensor::{copy_any, make_tensor, make_tensor_mut};
@@ -285,6 +309,18 @@ pub fn copy_any<T: Copy, A: AnyLayout, B: AnyLayout>(
         return Err(TensorError::ShapeMismatch { src: ns, dst: nd });
     }
     let (slen, dlen) = (src.data.len(), dst.data.len());
+    // Planning reads both layouts as runtime-structured ones (hundreds of instructions): worth it
+    // from a few dozen elements on.
+    if ns >= PLAN_FROM
+        && let (Ok(DynAnyLayout::Layout(a)), Ok(DynAnyLayout::Layout(b))) = (ls.to_dyn(), ld.to_dyn())
+        && let plan = Plan::of_dyn(&a, &b)
+        && plan.valid
+    {
+        // Where offset 0 of each layout is in its slice (the views were checked when made).
+        let (sb, db) = (position(&ls, src.base, slen, 0).0, position(&ld, dst.base, dlen, 0).0);
+        run(&plan, src.data, sb, dst.data, db);
+        return Ok(());
+    }
     for (s, d) in ls.offsets().zip(ld.offsets()) {
         let (sp, sl) = position(&ls, src.base, slen, s);
         let (dp, dl) = position(&ld, dst.base, dlen, d);
