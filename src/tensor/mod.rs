@@ -40,8 +40,10 @@
 //!   (`Sw<3,3,3> o (8,64):(64,1)` for shared memory), a [`DynLayout`](crate::dyn_layout::DynLayout)
 //!   or a [`ComposedLayout`](crate::swizzle::ComposedLayout). Element access, iteration, `fill`
 //!   and [`copy_any`] take any; a static one keeps its bounds checks folded (its offset range is
-//!   a constant). The narrowing functions ([`slice()`], [`local_tile`], [`zipped_divide`],
-//!   [`local_partition`]) and the planned [`copy`] take typed [`Layout`]s whose modes are integers
+//!   a constant); [`copy_any`] plans plain layouts of any kind as [`copy`] does (contiguous runs
+//!   in common), at run time. The narrowing functions ([`slice()`], [`local_tile`],
+//!   [`zipped_divide`], [`local_partition`]) and [`copy`], planned at compile time for static
+//!   layouts and checked for compatible shapes, take typed [`Layout`]s whose modes are integers
 //!   (the same scope as [`crate::layout::tiling`], which they reuse). For the other kinds,
 //!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)`: tile or partition the
 //!   layout with [`crate::layout::computed`] (a static part and an offset) and view the tensor
