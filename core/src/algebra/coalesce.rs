@@ -1,9 +1,9 @@
 //! `coalesce`, `filter_zeros` and `filter`.
 
-use super::leaves::Leaves;
+use super::leaves::{Leaves, SMALL};
 use super::{R, is_const, mul};
 use crate::dyn_layout::int_tuple::Node;
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
 /// CuTe's `coalesce(layout)`: the same function on `0..size` with as few modes as CuTe can prove
@@ -19,11 +19,18 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(coalesce(&l).unwrap().to_string(), "(2,6):(1,2)");
 /// ```
 pub const fn coalesce(layout: &DynLayout) -> R<DynLayout> {
+    // On small working lists first (see `Leaves`): the same code, so the same answer.
+    if let Ok(small) = Leaves::<SMALL>::try_of(layout) {
+        match bw_coalesce(&small, false) {
+            Err(LayoutError::TooLarge) => {}
+            r => return r,
+        }
+    }
     bw_coalesce(&Leaves::of(layout), false)
 }
 
-pub(crate) const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
-    let mut modes = Leaves::new();
+pub(crate) const fn bw_coalesce<const N: usize>(old: &Leaves<N>, keep_tail: bool) -> R<DynLayout> {
+    let mut modes = Leaves::<N>::new();
     let unwrap = tri!(bw_coalesce_into(old, keep_tail, &mut modes));
     modes.layout(unwrap)
 }
@@ -31,7 +38,11 @@ pub(crate) const fn bw_coalesce(old: &Leaves, keep_tail: bool) -> R<DynLayout> {
 /// [`bw_coalesce`]'s result as its mode list, written into `new` (empty; no mode list is
 /// moved), and whether it is a scalar layout (`unwrap`); not yet checked as a layout
 /// ([`checked_modes`]).
-pub(crate) const fn bw_coalesce_into(old: &Leaves, keep_tail: bool, new: &mut Leaves) -> R<bool> {
+pub(crate) const fn bw_coalesce_into<const N: usize, const M: usize>(
+    old: &Leaves<N>,
+    keep_tail: bool,
+    new: &mut Leaves<M>,
+) -> R<bool> {
     let r = old.len();
     if r == 0 {
         return unit_modes(new);
@@ -73,14 +84,14 @@ pub(crate) const fn bw_coalesce_into(old: &Leaves, keep_tail: bool, new: &mut Le
 }
 
 /// `_1:_0` as a mode list.
-const fn unit_modes(modes: &mut Leaves) -> R<bool> {
+const fn unit_modes<const N: usize>(modes: &mut Leaves<N>) -> R<bool> {
     tri!(modes.push(DynInt::new_static(1), DynInt::new_static(0)));
     Ok(true)
 }
 
 /// The checks `modes.layout(unwrap)` makes, without building the layout where the strides are
 /// integers.
-pub(crate) const fn checked_modes(modes: &Leaves, unwrap: bool) -> R<()> {
+pub(crate) const fn checked_modes<const N: usize>(modes: &Leaves<N>, unwrap: bool) -> R<()> {
     let mut k = 0;
     while k < modes.len() {
         if modes.stride(k).has_basis() {
@@ -229,9 +240,17 @@ pub fn filter_zeros_profile(layout: &DynLayout, profile: &DynIntTuple) -> R<DynL
 /// assert_eq!(filter(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub const fn filter(layout: &DynLayout) -> R<DynLayout> {
+    match filter_in::<SMALL>(layout) {
+        Err(LayoutError::TooLarge) => filter_in::<MAX_NODES>(layout),
+        r => r,
+    }
+}
+
+/// [`filter`] on working lists of `N` modes (`Err(TooLarge)` past them).
+pub(crate) const fn filter_in<const N: usize>(layout: &DynLayout) -> R<DynLayout> {
     // `coalesce(filter_zeros(layout))` on the mode list: extent 1 where the stride is 0 leaves a
-    // valid layout valid, so the intermediate layout (kilobytes) need not be built and checked.
-    let mut modes = Leaves::of(layout);
+    // valid layout valid, so the intermediate layout need not be built and checked.
+    let mut modes = tri!(Leaves::<N>::try_of(layout));
     let mut k = 0;
     while k < modes.len() {
         if modes.stride(k).value == 0 {

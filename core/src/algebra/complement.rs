@@ -19,7 +19,7 @@
 //! an extent below 1, and results whose offsets would not fit in `isize`.
 
 use super::coalesce::{bw_coalesce, coalesce, coalesce_shape, filter};
-use super::leaves::Leaves;
+use super::leaves::{Leaves, SMALL};
 use super::{R, is_const, min, mul, scalar};
 use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::ops::{self, Division};
@@ -76,8 +76,16 @@ pub const fn complement(layout: &DynLayout) -> R<DynLayout> {
     complement_filtered(&f, &DynIntTuple::int(f.cosize()))
 }
 
+/// On small working lists first (see `Leaves`): the same code, so the same answer.
 const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
-    let mut modes = tri!(gather(f));
+    match complement_in::<SMALL>(f, cotarget) {
+        Err(LayoutError::TooLarge) => complement_in::<MAX_NODES>(f, cotarget),
+        r => r,
+    }
+}
+
+pub(crate) const fn complement_in<const N: usize>(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
+    let mut modes = tri!(gather::<N>(f));
     if modes.is_empty() || (modes.len() == 1 && is_const(modes.stride(0), 0)) {
         // The irreducible stride-0 layout: the complement is the whole cotarget.
         let shape = tri!(coalesce_shape(cotarget));
@@ -93,9 +101,9 @@ const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayo
 /// of positive stride ("pins"). A pin moves nothing, but CuTe's fold counts it as a mode of span
 /// `d`, and where CuTe's answer is right this one must be the same function. Filtering removed
 /// the zero strides (by value) and the static extent-1 modes; `_1:_0` alone is kept.
-const fn gather(f: &DynLayout) -> R<Leaves> {
-    let all = Leaves::of(f);
-    let mut modes = Leaves::new();
+const fn gather<const N: usize>(f: &DynLayout) -> R<Leaves<N>> {
+    let all = tri!(Leaves::<N>::try_of(f));
+    let mut modes = Leaves::<N>::new();
     let mut k = 0;
     while k < all.len() {
         let (s, d) = (all.shape(k), all.stride(k));
@@ -114,8 +122,8 @@ const fn gather(f: &DynLayout) -> R<Leaves> {
 
 /// The positions of `modes` sorted by stride, ties in position order: the order in which CuTe's
 /// fold takes them (`find` of the minimum gives the first position).
-const fn stride_order(modes: &Leaves) -> [usize; MAX_NODES] {
-    let mut order = [0usize; MAX_NODES];
+const fn stride_order<const N: usize>(modes: &Leaves<N>) -> [usize; N] {
+    let mut order = [0usize; N];
     let mut k = 0;
     while k < modes.len() {
         let mut j = k;
@@ -134,10 +142,10 @@ const fn stride_order(modes: &Leaves) -> [usize; MAX_NODES] {
 /// so, remove the pins whose stride lies inside the span below them (CuTe's fold would give them
 /// an empty mode; they move nothing, so leaving them out changes no offset of `A`), after which
 /// no two modes overlap and CuTe's fold applies.
-const fn drop_overlapping_pins(modes: &mut Leaves) -> bool {
+const fn drop_overlapping_pins<const N: usize>(modes: &mut Leaves<N>) -> bool {
     let order = stride_order(modes);
     let n = modes.len();
-    let mut keep = [true; MAX_NODES];
+    let mut keep = [true; N];
     // The span of the last moving mode, and of the last kept mode of either kind.
     let (mut moving_span, mut kept_span) = (0isize, 0isize);
     let mut w = 0;
@@ -199,9 +207,9 @@ const fn copies(c: DynInt, cotarget: &DynIntTuple) -> R<DynLayout> {
 /// `d_k - q_k * S_(k-1) <= d_k - S_(k-1) <= S_k - S_(k-1)`, and these telescope to `S - 1`.
 /// (CuTe's by-mode rest for a tuple cotarget may cover less than its size to begin with; see
 /// [`rest`].)
-const fn fold(modes: &Leaves, cotarget: &DynIntTuple) -> R<DynLayout> {
+const fn fold<const N: usize>(modes: &Leaves<N>, cotarget: &DynIntTuple) -> R<DynLayout> {
     let mut modes = *modes;
-    let mut result = Leaves::new();
+    let mut result = Leaves::<N>::new();
     let mut last_stride = DynInt::new_static(1);
     // The holes `H`, static when every integer they come from is, and the top offset of the
     // head `sum (q_k - 1) * S_(k-1)` (below `S`, so it fits).

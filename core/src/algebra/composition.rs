@@ -17,7 +17,7 @@
 
 use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::fit::ModeFit;
-use super::leaves::Leaves;
+use super::leaves::{Leaves, SMALL};
 use super::rules;
 use super::tiler::{TileMode, Tiler};
 use super::{R, is_const, min, mul, scalar, signum};
@@ -45,16 +45,25 @@ use crate::error::{LayoutError, tri};
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,4),1):((52,93),0)");
 /// ```
 pub const fn composition(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
-    // Prepared and composed in place: a `Composer` is kilobytes, not to be moved step by step.
-    let mut composer = Composer::new(lhs, rhs.has_basis());
-    if !rhs.has_basis() {
-        tri!(composer.prepare());
-    }
-    let composed = composer.compose(rhs);
+    // On small working lists first (see `Leaves`): the same code, so the same answer.
+    let composed = match compose_in::<SMALL>(lhs, rhs) {
+        Err(LayoutError::TooLarge) => compose_in::<MAX_NODES>(lhs, rhs),
+        r => r,
+    };
     match composed {
         Err(e @ LayoutError::Inadmissible { .. }) => checked_by_value(lhs, rhs, e),
         r => r,
     }
+}
+
+/// The structural composition on working lists of `N` modes (`Err(TooLarge)` past them).
+pub(crate) const fn compose_in<const N: usize>(lhs: &DynLayout, rhs: &DynLayout) -> R<DynLayout> {
+    // Prepared and composed in place: a `Composer` is not moved step by step.
+    let mut composer = Composer::<N>::new(lhs, rhs.has_basis());
+    if !rhs.has_basis() {
+        tri!(composer.prepare());
+    }
+    composer.compose(rhs)
 }
 
 /// The largest right layout (in elements) whose composition is evaluated point by point where
@@ -74,7 +83,7 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
     }
     let a = Leaves::of(lhs);
     let Ok(b) = Right::of(lhs, rhs) else { return Err(err) };
-    let mut composer = Composer::new(lhs, rhs.has_basis());
+    let mut composer = Composer::<MAX_NODES>::new(lhs, rhs.has_basis());
     let ready = rhs.has_basis() || composer.prepare().is_ok();
     if ready
         && let Ok(cute) = composer.map_leaves(rhs)
@@ -322,17 +331,17 @@ pub(crate) const fn flagged(l: &DynLayout, is_static: bool) -> R<DynLayout> {
 /// is the index of its first leaf among the whole left layout's, so that the offset budgets of
 /// disjoint modes never share a slot.
 #[derive(Clone, Copy)]
-struct Part {
-    cute: Leaves,
+struct Part<const N: usize> {
+    cute: Leaves<N>,
     cute_is_scalar: bool,
-    exact: Leaves,
+    exact: Leaves<N>,
     base: usize,
 }
 
-impl Part {
+impl<const N: usize> Part<N> {
     const fn new(lhs: &DynLayout, base: usize) -> R<Self> {
-        let all = Leaves::of(lhs);
-        let mut part = Part { cute: Leaves::new(), cute_is_scalar: false, exact: all.merged(), base };
+        let all = tri!(Leaves::<N>::try_of(lhs));
+        let mut part = Part { cute: Leaves::<N>::new(), cute_is_scalar: false, exact: all.merged(), base };
         // CuTe's `coalesce_x(lhs)`, checked as its layout, read as its mode list.
         let unwrap = tri!(bw_coalesce_into(&all, true, &mut part.cute));
         tri!(checked_modes(&part.cute, unwrap));
@@ -387,35 +396,31 @@ const fn leaf_count(t: &DynIntTuple) -> usize {
 /// signs occur: the state of the no-carry and mixed-sign checks. Slots are indexed by
 /// `Part::base + k`; the parts a basis-strided right layout reads are disjoint modes of the left
 /// layout, each checked on its own.
-struct Budget {
+struct Budget<const N: usize> {
     /// Largest offset (in units of the mode's stride) the right modes reach in each left mode.
-    reach: [[isize; 2]; MAX_NODES],
+    reach: [[isize; 2]; N],
     /// Per part (by `base`): the signs of the right strides that reach it, and whether any
     /// right mode spreads over it.
-    signs: [[bool; 2]; MAX_NODES],
-    spread: [bool; MAX_NODES],
+    signs: [[bool; 2]; N],
+    spread: [bool; N],
 }
 
 /// The left operand, prepared once, and the checks' state.
-struct Composer<'a> {
+struct Composer<'a, const N: usize> {
     lhs: &'a DynLayout,
     /// Whether the right layout's strides are basis elements (each leaf then reads its own part).
     by_basis: bool,
-    whole: Option<Part>,
-    budget: Budget,
+    whole: Option<Part<N>>,
+    budget: Budget<N>,
 }
 
-impl<'a> Composer<'a> {
+impl<'a, const N: usize> Composer<'a, N> {
     const fn new(lhs: &'a DynLayout, by_basis: bool) -> Self {
         Composer {
             lhs,
             by_basis,
             whole: None,
-            budget: Budget {
-                reach: [[0; 2]; MAX_NODES],
-                signs: [[false; 2]; MAX_NODES],
-                spread: [false; MAX_NODES],
-            },
+            budget: Budget { reach: [[0; 2]; N], signs: [[false; 2]; N], spread: [false; N] },
         }
     }
 
@@ -428,7 +433,7 @@ impl<'a> Composer<'a> {
     const fn compose(&mut self, rhs: &DynLayout) -> R<DynLayout> {
         let out = tri!(self.compose_tree(rhs));
         let mut k = 0;
-        while k < MAX_NODES {
+        while k < N {
             if self.budget.signs[k][0] && self.budget.signs[k][1] && self.budget.spread[k] {
                 return Err(inadmissible(Inadmissible::MixedSigns));
             }
@@ -440,7 +445,7 @@ impl<'a> Composer<'a> {
     /// The part a basis stride reads (`None` when the whole prepared left layout is read), and
     /// the stride as a plain integer. The whole part is not returned: it is read in place, as a
     /// `Part` is kilobytes.
-    const fn part_of(&self, r: DynInt) -> R<(Option<Part>, DynInt)> {
+    const fn part_of(&self, r: DynInt) -> R<(Option<Part<N>>, DynInt)> {
         match self.whole {
             Some(_) if !self.by_basis => Ok((None, r)),
             _ => Ok((Some(tri!(Part::at_basis(self.lhs, r.basis))), DynInt::new(r.value, r.is_static))),
@@ -449,7 +454,7 @@ impl<'a> Composer<'a> {
 
     /// Right-distributivity: each mode of `rhs` composes separately.
     const fn compose_tree(&mut self, rhs: &DynLayout) -> R<DynLayout> {
-        let (mut cute, mut exact) = (Flat::empty(), Flat::empty());
+        let (mut cute, mut exact) = (Flat::<N>::empty(), Flat::<N>::empty());
         if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
             let use_cute = tri!(self.compose_leaf(n, r, &mut cute, &mut exact));
             return if use_cute { cute.layout() } else { exact.layout() };
@@ -466,8 +471,8 @@ impl<'a> Composer<'a> {
         s: &DynIntTuple,
         d: &DynIntTuple,
         pos: usize,
-        cute: &mut Flat,
-        exact: &mut Flat,
+        cute: &mut Flat<N>,
+        exact: &mut Flat<N>,
     ) -> R<DynLayout> {
         let Node::Tuple(rank) = s.node(pos) else { return Err(LayoutError::TooLarge) };
         let mut out = tri!(super::ModeBuilder::new());
@@ -493,7 +498,13 @@ impl<'a> Composer<'a> {
 
     /// The composition with the integral right mode `n:r`, CuTe's into `cute` and the exact one
     /// into `exact`: whether CuTe's is the one to take (the same function as the exact one).
-    const fn compose_leaf(&mut self, n: DynInt, r: DynInt, cute: &mut Flat, exact: &mut Flat) -> R<bool> {
+    const fn compose_leaf(
+        &mut self,
+        n: DynInt,
+        r: DynInt,
+        cute: &mut Flat<N>,
+        exact: &mut Flat<N>,
+    ) -> R<bool> {
         let (own, r) = tri!(self.part_of(r));
         let part = match (&own, &self.whole) {
             (Some(p), _) | (None, Some(p)) => p,
@@ -503,6 +514,8 @@ impl<'a> Composer<'a> {
         tri!(compose_exact(part, &mut self.budget, n.value, r.value, exact));
         Ok(match compose_cute_into(part, n, r, cute) {
             Ok(()) => cute.same_function(exact),
+            // Out of room in a small list: retry on full ones (see `Leaves`), not the exact answer.
+            Err(LayoutError::TooLarge) if N < MAX_NODES => return Err(LayoutError::TooLarge),
             Err(_) => false,
         })
     }
@@ -529,14 +542,14 @@ impl<'a> Composer<'a> {
 }
 
 /// CuTe's `composition_impl` for an integral right layout `n:r`.
-const fn compose_cute(part: &Part, n: DynInt, r: DynInt) -> R<Flat> {
-    let mut out = Flat::empty();
+const fn compose_cute<const N: usize>(part: &Part<N>, n: DynInt, r: DynInt) -> R<Flat<N>> {
+    let mut out = Flat::<N>::empty();
     tri!(compose_cute_into(part, n, r, &mut out));
     Ok(out)
 }
 
 /// [`compose_cute`] into `out` (no mode list is moved).
-const fn compose_cute_into(part: &Part, n: DynInt, r: DynInt, out: &mut Flat) -> R<()> {
+const fn compose_cute_into<const N: usize>(part: &Part<N>, n: DynInt, r: DynInt, out: &mut Flat<N>) -> R<()> {
     out.modes.clear();
     if is_const(r, 0) {
         return out.set_scalar(n, r);
@@ -582,7 +595,13 @@ const fn compose_cute_into(part: &Part, n: DynInt, r: DynInt, out: &mut Flat) ->
 /// The exact composition of the merged left part with `n:r`, checking every condition, and
 /// recording in `budget` how far into each left mode this right mode reaches; into `flat` (no
 /// mode list is moved).
-const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize, flat: &mut Flat) -> R<()> {
+const fn compose_exact<const N: usize>(
+    part: &Part<N>,
+    budget: &mut Budget<N>,
+    n: isize,
+    r: isize,
+    flat: &mut Flat<N>,
+) -> R<()> {
     flat.modes.clear();
     if n == 1 || r == 0 {
         return flat.set_scalar(DynInt::new_runtime(n), DynInt::new_runtime(0));
@@ -620,19 +639,26 @@ const fn compose_exact(part: &Part, budget: &mut Budget, n: isize, r: isize, fla
 }
 
 /// A runtime stride of `value` in the basis of left mode `k` (none for integer strides).
-const fn stride_of(exact: &Leaves, k: usize, value: isize) -> DynInt {
+const fn stride_of<const N: usize>(exact: &Leaves<N>, k: usize, value: isize) -> DynInt {
     DynInt::new_runtime(value).scaled(exact.stride(k).basis)
 }
 
 /// Record that a right mode reaches offset `used` of left mode `k` (extent `s`) of the part at
 /// `base`; two right modes whose offsets there add up to `s` or more carry into the next mode.
-const fn spend(budget: &mut Budget, base: usize, k: usize, s: isize, used: isize, side: usize) -> R<()> {
+const fn spend<const N: usize>(
+    budget: &mut Budget<N>,
+    base: usize,
+    k: usize,
+    s: isize,
+    used: isize,
+    side: usize,
+) -> R<()> {
     if used == 0 {
         return Ok(());
     }
     budget.spread[base] = true;
     let slot = base + k;
-    if slot >= MAX_NODES {
+    if slot >= N {
         return Err(LayoutError::TooLarge);
     }
     budget.reach[slot][side] = match rules::spend(budget.reach[slot][side], used, s, k) {
@@ -643,14 +669,14 @@ const fn spend(budget: &mut Budget, base: usize, k: usize, s: isize, used: isize
 }
 
 /// A right mode's composition as a flat list of modes (a scalar layout if `unwrap` and one mode).
-struct Flat {
-    modes: Leaves,
+struct Flat<const N: usize> {
+    modes: Leaves<N>,
     unwrap: bool,
 }
 
-impl Flat {
-    const fn empty() -> Flat {
-        Flat { modes: Leaves::new(), unwrap: true }
+impl<const N: usize> Flat<N> {
+    const fn empty() -> Flat<N> {
+        Flat { modes: Leaves::<N>::new(), unwrap: true }
     }
 
     /// Make this the scalar `n:d`.
@@ -686,8 +712,8 @@ impl Flat {
     }
 
     /// The same function on the same domain (equal size, equal canonical form).
-    const fn same_function(&self, other: &Flat) -> bool {
-        const fn size(m: &Leaves) -> Option<isize> {
+    const fn same_function(&self, other: &Flat<N>) -> bool {
+        const fn size<const N: usize>(m: &Leaves<N>) -> Option<isize> {
             let (mut acc, mut k) = (1isize, 0);
             while k < m.len() {
                 acc = match acc.checked_mul(m.shape(k).value) {

@@ -5,13 +5,13 @@
 use super::coalesce::{bw_coalesce_into, checked_modes};
 use super::complement::complement_to;
 use super::composition::composition;
-use super::leaves::Leaves;
+use super::leaves::{Leaves, SMALL};
 use super::modes::append_to;
 use super::tiler::{TileMode, TileModes, Tiler};
 use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
 use crate::dyn_layout::basis::add_values;
 use crate::dyn_layout::ops::{self, Division};
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::Inadmissible;
 use crate::error::{LayoutError, tri};
 
@@ -69,11 +69,11 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
 }
 
 const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
-    // The shape of `coalesce(layout)`, checked as that layout, without building it.
-    let mut modes = Leaves::new();
-    let unwrap = tri!(bw_coalesce_into(&Leaves::of(layout), false, &mut modes));
-    tri!(checked_modes(&modes, unwrap));
-    let target = tri!(modes.shape_tuple(unwrap));
+    // On small working lists first (see `Leaves`): the same code, so the same answer.
+    let target = match coalesced_shape::<SMALL>(layout) {
+        Err(LayoutError::TooLarge) => tri!(coalesced_shape::<MAX_NODES>(layout)),
+        r => tri!(r),
+    };
     let rest = tri!(complement_to(tiler, &target));
     // Assembled in place: an array of the two layouts would copy kilobytes each.
     let mut both = tri!(ModeBuilder::new());
@@ -126,6 +126,14 @@ const fn covering_complement(block: &DynLayout, target: DynInt, reach: isize) ->
         }
     }
     complement_to(block, &DynIntTuple::int(DynInt::new(hi, target.is_static)))
+}
+
+/// The shape of `coalesce(layout)`, checked as that layout, without building it.
+const fn coalesced_shape<const N: usize>(layout: &DynLayout) -> R<DynIntTuple> {
+    let mut modes = Leaves::<N>::new();
+    let unwrap = tri!(bw_coalesce_into(&tri!(Leaves::<N>::try_of(layout)), false, &mut modes));
+    tri!(checked_modes(&modes, unwrap));
+    modes.shape_tuple(unwrap)
 }
 
 /// CuTe's `logical_divide(layout, tiler)`: `composition(layout, (tiler, complement(tiler,

@@ -37,7 +37,7 @@ impl ModeFit {
             extent: 0,
             extending: false,
             failed: false,
-            modes: Leaves::new(),
+            modes: <Leaves>::new(),
         }
     }
 

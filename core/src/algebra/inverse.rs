@@ -110,7 +110,7 @@ const fn right_inverse_cute(layout: &DynLayout) -> R<DynLayout> {
 /// CuTe, otherwise every stride by value.
 const fn chain(c: &Leaves, pre: &[DynInt; MAX_NODES], only_static: bool) -> R<DynLayout> {
     let (order, n) = sorted(c, only_static);
-    let mut result = Leaves::new();
+    let mut result = <Leaves>::new();
     tri!(result.push(DynInt::new_static(1), DynInt::new_static(0)));
     let mut curr = DynInt::new_static(1);
     let mut k = 0;
@@ -256,7 +256,7 @@ const fn left_inverse_with(layout: &DynLayout, exact: bool) -> R<DynLayout> {
         k += 1;
     }
     let (order, n) = sorted(&c, false);
-    let mut shapes = Leaves::new(); // (result shape, result stride) pairs after the leading `_0`
+    let mut shapes = <Leaves>::new(); // (result shape, result stride) pairs after the leading `_0`
     let mut size = DynInt::new_static(1);
     let mut prev: Option<usize> = None;
     let mut k = 0;
@@ -360,7 +360,7 @@ pub const fn nullspace(layout: &DynLayout) -> R<DynLayout> {
     let flat_shape = tri!(layout.shape().flatten());
     let rstride = tri!(crate::dyn_layout::ops::compact(&flat_shape, DynInt::new_static(1), true)).0;
     let strides: Leaves = Leaves::of(&tri!(DynLayout::new(flat_shape, rstride)));
-    let mut out = Leaves::new();
+    let mut out = <Leaves>::new();
     let mut k = 0;
     while k < flat.len() {
         if flat.stride(k).value == 0 {

@@ -110,7 +110,7 @@ impl Found {
 
     /// As modes, every integer static or every one runtime.
     pub(crate) const fn leaves(&self, is_static: bool) -> R<Leaves> {
-        let mut out = Leaves::new();
+        let mut out = <Leaves>::new();
         let mut k = 0;
         while k < self.n {
             if let Err(e) = out.push(DynInt::new(self.e[k], is_static), DynInt::new(self.d[k], is_static)) {

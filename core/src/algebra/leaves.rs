@@ -5,28 +5,46 @@ use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
-/// Up to [`MAX_NODES`] modes `s:d`, flat. No heap.
+/// Up to `N` modes `s:d`, flat (by default [`MAX_NODES`], as many as a layout has). No heap.
+///
+/// The algebra's working form. Every list is copied and cleared whole, so the algorithms run
+/// first on lists of [`SMALL`] modes (an eighth of the bytes), which hold the modes of most
+/// layouts, and again on full ones only where a small list runs out of room: the same code, so
+/// the same answer ([`LayoutError::TooLarge`] from the small lists means "retry", nothing else).
 #[derive(Clone, Copy)]
-pub struct Leaves {
+pub struct Leaves<const N: usize = MAX_NODES> {
     n: usize,
-    s: [DynInt; MAX_NODES],
-    d: [DynInt; MAX_NODES],
+    s: [DynInt; N],
+    d: [DynInt; N],
 }
 
-impl Default for Leaves {
+/// The capacity of the small working lists (see [`Leaves`]).
+pub const SMALL: usize = 8;
+
+impl<const N: usize> Default for Leaves<N> {
     fn default() -> Self {
         Self::new()
     }
 }
 
 impl Leaves {
+    /// The flattened modes of a layout (a layout has at most [`MAX_NODES`] integers, so they fit).
+    pub const fn of(l: &DynLayout) -> Self {
+        match Leaves::try_of(l) {
+            Ok(m) => m,
+            Err(_) => Leaves::new(),
+        }
+    }
+}
+
+impl<const N: usize> Leaves<N> {
     pub const fn new() -> Self {
         // All-zero bytes (a runtime 0): one `memset`, where a static 0 takes a store per mode.
-        Leaves { n: 0, s: [DynInt::new_runtime(0); MAX_NODES], d: [DynInt::new_runtime(0); MAX_NODES] }
+        Leaves { n: 0, s: [DynInt::new_runtime(0); N], d: [DynInt::new_runtime(0); N] }
     }
 
-    /// The flattened modes of a layout.
-    pub const fn of(l: &DynLayout) -> Self {
+    /// The flattened modes of a layout; `Err(TooLarge)` if they are more than `N`.
+    pub const fn try_of(l: &DynLayout) -> R<Self> {
         let mut m = Leaves::new();
         // The shape and the stride are congruent: their integers pair up in node order.
         let (s, d) = (l.shape(), l.stride());
@@ -35,11 +53,10 @@ impl Leaves {
         while let (Some((sk, sn)), Some((dk, dn))) = (s.read(k), d.read(kd)) {
             (k, kd) = (sn, dn);
             if let (Node::Int(sv), Node::Int(dv)) = (sk, dk) {
-                // A layout has at most MAX_NODES integers, so this always fits.
-                let _ = m.push(sv, dv);
+                tri!(m.push(sv, dv));
             }
         }
-        m
+        Ok(m)
     }
 
     /// No modes (the capacity's contents stay; only the first `len` are read).
@@ -69,7 +86,7 @@ impl Leaves {
     }
 
     pub const fn push(&mut self, s: DynInt, d: DynInt) -> R<()> {
-        if self.n >= MAX_NODES {
+        if self.n >= N {
             return Err(LayoutError::TooLarge);
         }
         self.s[self.n] = s;
@@ -79,7 +96,7 @@ impl Leaves {
     }
 
     pub const fn push_front(&mut self, s: DynInt, d: DynInt) -> R<()> {
-        if self.n >= MAX_NODES {
+        if self.n >= N {
             return Err(LayoutError::TooLarge);
         }
         let mut k = self.n;
@@ -164,7 +181,7 @@ impl Leaves {
     /// The same function with modes merged by value (ignoring static-ness) wherever
     /// `d[k+1] == s[k] * d[k]`, and extent-1 modes dropped except the last, which carries the
     /// function past the end of the domain. This is the form the admissibility checks read.
-    pub const fn merged(&self) -> Leaves {
+    pub const fn merged(&self) -> Leaves<N> {
         let mut out = self.merge(true);
         if out.n == 0 {
             let _ = out.push(DynInt::new_runtime(1), DynInt::new_runtime(0));
@@ -174,11 +191,11 @@ impl Leaves {
 
     /// The canonical form of the function on `0..size`: extent-1 modes dropped, modes merged by
     /// value. Two layouts of equal size whose canonical forms are equal are equal functions.
-    pub const fn canonical(&self) -> Leaves {
+    pub const fn canonical(&self) -> Leaves<N> {
         self.merge(false)
     }
 
-    const fn merge(&self, keep_last: bool) -> Leaves {
+    const fn merge(&self, keep_last: bool) -> Leaves<N> {
         let mut out = Leaves::new();
         let mut k = 0;
         while k < self.n {
@@ -201,7 +218,7 @@ impl Leaves {
 
     /// Whether the canonical forms ([`Leaves::canonical`]) are equal as values, read mode by mode
     /// without building them (each is kilobytes).
-    pub const fn same_canonical(&self, other: &Leaves) -> bool {
+    pub const fn same_canonical(&self, other: &Leaves<N>) -> bool {
         let (mut a, mut b) = (0, 0);
         loop {
             match (self.next_canonical(&mut a), other.next_canonical(&mut b)) {
@@ -244,7 +261,7 @@ impl Leaves {
     }
 
     /// Equal as values (static-ness ignored).
-    pub const fn same_values(&self, other: &Leaves) -> bool {
+    pub const fn same_values(&self, other: &Leaves<N>) -> bool {
         if self.n != other.n {
             return false;
         }
@@ -264,7 +281,7 @@ impl Leaves {
 }
 
 /// The flat tuple of the first `n` integers of `values`, built in place (no tuple per integer).
-pub const fn flat_tuple(values: &[DynInt; MAX_NODES], n: usize) -> R<DynIntTuple> {
+pub const fn flat_tuple(values: &[DynInt], n: usize) -> R<DynIntTuple> {
     if n > u8::MAX as usize {
         return Err(LayoutError::TooLarge);
     }

@@ -76,6 +76,8 @@ pub mod leaves;
 mod modes;
 pub mod rules;
 mod slice;
+#[cfg(test)]
+mod small_lists;
 mod tiler;
 
 pub use crate::error::Inadmissible;
@@ -146,7 +148,11 @@ impl ModeBuilder {
 
     /// Append a mode given as its flat mode list (a scalar mode if `unwrap` and one mode), as
     /// [`ModeBuilder::push`] appends that list's layout, without building it.
-    pub(crate) const fn push_modes(&mut self, modes: &leaves::Leaves, unwrap: bool) -> R<()> {
+    pub(crate) const fn push_modes<const N: usize>(
+        &mut self,
+        modes: &leaves::Leaves<N>,
+        unwrap: bool,
+    ) -> R<()> {
         use crate::dyn_layout::int_tuple::Node;
         let n = modes.len();
         let (shape, stride) = self.layout.parts_mut();

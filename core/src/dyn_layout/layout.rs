@@ -60,11 +60,7 @@ impl DynLayout {
     /// The flat layout `(s_0,...,s_n-1):(d_0,...,d_n-1)` of the first `n` entries, checked as
     /// [`DynLayout::new`] checks, built in place (the algebra's flat mode lists become layouts
     /// here).
-    pub(crate) const fn flat(
-        s: &[DynInt; MAX_NODES],
-        d: &[DynInt; MAX_NODES],
-        n: usize,
-    ) -> Result<Self, LayoutError> {
+    pub(crate) const fn flat(s: &[DynInt], d: &[DynInt], n: usize) -> Result<Self, LayoutError> {
         if n >= MAX_NODES {
             return Err(LayoutError::TooLarge);
         }
@@ -79,8 +75,7 @@ impl DynLayout {
             tri!(l.stride.push_node(Node::Int(d[k])));
             k += 1;
         }
-        l.size = tri!(checked_size(&l.shape));
-        l.cosize = tri!(l.checked_cosize());
+        tri!(l.check_assembled());
         Ok(l)
     }
 
@@ -102,6 +97,10 @@ impl DynLayout {
 
     /// What [`DynLayout::new`] does with an assembled shape and stride, in place.
     pub(crate) const fn check_assembled(&mut self) -> Result<(), LayoutError> {
+        if let Some(checked) = one_pass(&self.shape, &self.stride) {
+            (self.size, self.cosize) = tri!(checked);
+            return Ok(());
+        }
         self.size = tri!(checked_size(&self.shape));
         if !self.shape.same_structure(&self.stride) {
             self.stride = tri!(ops::expand_stride(&self.shape, &self.stride));
@@ -280,6 +279,15 @@ impl DynLayout {
         let (Some(shape), Some(stride)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
         // Checked in place, as `new` checks (a mode of a layout passes): no move of the tuples.
         let mut l = DynLayout { shape, stride, size: DynInt::new_static(1), cosize: DynInt::new_static(1) };
+        if let Some(checked) = one_pass(&l.shape, &l.stride) {
+            return match checked {
+                Ok((size, cosize)) => {
+                    (l.size, l.cosize) = (size, cosize);
+                    Some(l)
+                }
+                Err(_) => None,
+            };
+        }
         if !l.shape.same_structure(&l.stride) {
             return match DynLayout::new(l.shape, l.stride) {
                 Ok(l) => Some(l),
@@ -394,14 +402,20 @@ const fn one_pass(
                     Some(v) => size = DynInt::new(v, size.is_static && sv.is_static),
                     None => size_overflow = true,
                 }
-                // `sum((s - 1) * |d|)`, with `ops::cosize`'s static rules.
-                let m1 = sv.sub(DynInt::new_static(1));
+                // `sum((s - 1) * |d|)`, with `ops::cosize`'s static rules on plain integers (no
+                // basis here): a term is static if both integers are, or if it is a static zero
+                // (`s` a static 1, or `d` a static 0).
                 let term = match dv.value.checked_abs() {
-                    Some(x) => m1.value.checked_mul(x),
+                    Some(x) => (sv.value - 1).checked_mul(x),
                     None => None,
                 };
+                let term_static = (sv.is_static && dv.is_static)
+                    || (sv.is_static && sv.value == 1)
+                    || (dv.is_static && dv.value == 0);
                 match term {
-                    Some(t) if total.value.checked_add(t).is_some() => total = total.add(m1.mul(dv.abs())),
+                    Some(t) if total.value.checked_add(t).is_some() => {
+                        total = DynInt::new(total.value + t, total.is_static && term_static)
+                    }
                     _ => cosize_overflow = true,
                 }
             }

@@ -1,0 +1,124 @@
+//! The algorithms on small working lists (`Leaves<SMALL>`) give exactly what they give on full
+//! ones, or `Err(TooLarge)` (which the entry points answer by running on full lists): compared
+//! result for result, static flags and structure included, on generated layouts.
+
+extern crate std;
+use super::coalesce::{bw_coalesce, coalesce, filter, filter_in};
+use super::complement::complement_in;
+use super::composition::compose_in;
+use super::leaves::{Leaves, SMALL};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::error::LayoutError;
+use std::vec::Vec;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> usize {
+        (self.next() % n) as usize
+    }
+    fn int(&mut self, v: isize) -> DynInt {
+        DynInt::new(v, self.below(2) == 0)
+    }
+}
+
+/// A layout of 1 to 11 integers (so some need full lists), nested up to two levels, with extents
+/// 1 to 6 and strides that are compact, padded, overlapping, zero or negative.
+fn layout(r: &mut Rng) -> DynLayout {
+    loop {
+        let leaves = 1 + r.below(11);
+        let (mut s, mut d, mut span) = (Vec::new(), Vec::new(), 1isize);
+        for _ in 0..leaves {
+            let e = 1 + r.below(6) as isize;
+            let stride = match r.below(8) {
+                0 => 0,
+                1 => -span,
+                2 => span * (2 + r.below(3) as isize),
+                3 => 1 + r.below(5) as isize,
+                _ => span,
+            };
+            span = (span * e).max(1);
+            s.push(DynIntTuple::int(r.int(e)));
+            d.push(DynIntTuple::int(r.int(stride)));
+        }
+        // Group runs of the integers into modes, sometimes twice.
+        let group = |r: &mut Rng, xs: Vec<DynIntTuple>, cuts: &[usize]| -> Vec<DynIntTuple> {
+            let _ = r;
+            let mut out = Vec::new();
+            let mut at = 0;
+            for &c in cuts {
+                out.push(DynIntTuple::tuple(&xs[at..c]).unwrap());
+                at = c;
+            }
+            out.push(DynIntTuple::tuple(&xs[at..]).unwrap());
+            out
+        };
+        let mut cuts: Vec<usize> = (1..leaves).filter(|_| r.below(3) == 0).collect();
+        cuts.dedup();
+        let (shape, stride) = if r.below(3) == 0 || leaves == 1 {
+            (DynIntTuple::tuple(&s).unwrap(), DynIntTuple::tuple(&d).unwrap())
+        } else {
+            let (gs, gd) = (group(r, s, &cuts), group(r, d, &cuts));
+            (DynIntTuple::tuple(&gs).unwrap(), DynIntTuple::tuple(&gd).unwrap())
+        };
+        let (shape, stride) = if leaves == 1 && r.below(2) == 0 {
+            (shape.mode(0).unwrap(), stride.mode(0).unwrap())
+        } else {
+            (shape, stride)
+        };
+        if let Ok(l) = DynLayout::new(shape, stride) {
+            return l;
+        }
+    }
+}
+
+/// `small` is `full`, or `Err(TooLarge)`; counts the answers the small lists gave.
+fn same(
+    small: Result<DynLayout, LayoutError>,
+    full: Result<DynLayout, LayoutError>,
+    what: &str,
+    n: &mut usize,
+) {
+    if small == Err(LayoutError::TooLarge) {
+        return;
+    }
+    *n += 1;
+    assert_eq!(small, full, "{what}");
+}
+
+#[test]
+fn small_lists_answer_as_full_ones() {
+    let mut r = Rng(0x5a11_1157);
+    let (mut composed, mut complemented, mut filtered, mut coalesced) = (0, 0, 0, 0);
+    for _ in 0..20_000 {
+        let (a, b) = (layout(&mut r), layout(&mut r));
+        let what = std::format!("{a} and {b}");
+        same(compose_in::<SMALL>(&a, &b), compose_in::<MAX_NODES>(&a, &b), &what, &mut composed);
+        same(filter_in::<SMALL>(&a), filter_in::<MAX_NODES>(&a), &what, &mut filtered);
+        assert_eq!(coalesce(&a), bw_coalesce(&Leaves::of(&a), false), "{what}");
+        coalesced += 1;
+        if let Ok(f) = filter(&a) {
+            let v = 1 + r.below(200) as isize;
+            let m = DynIntTuple::int(r.int(v));
+            same(
+                complement_in::<SMALL>(&f, &m),
+                complement_in::<MAX_NODES>(&f, &m),
+                &what,
+                &mut complemented,
+            );
+        }
+    }
+    // Most layouts fit the small lists: the comparison is not vacuous.
+    assert!(
+        composed > 8_000 && complemented > 8_000 && filtered > 10_000,
+        "{composed} {complemented} {filtered}"
+    );
+    assert_eq!(coalesced, 20_000);
+}
