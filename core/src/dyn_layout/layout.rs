@@ -409,9 +409,8 @@ const fn one_pass(
                     Some(x) => (sv.value - 1).checked_mul(x),
                     None => None,
                 };
-                let term_static = (sv.is_static && dv.is_static)
-                    || (sv.is_static && sv.value == 1)
-                    || (dv.is_static && dv.value == 0);
+                let term_static =
+                    (sv.is_static && (dv.is_static || sv.value == 1)) || (dv.is_static && dv.value == 0);
                 match term {
                     Some(t) if total.value.checked_add(t).is_some() => {
                         total = DynInt::new(total.value + t, total.is_static && term_static)
