@@ -53,11 +53,11 @@ const MAX_ECHO_CHARS: usize = 80;
 /// The longest error message, in characters (after escaping).
 const MAX_ERROR_CHARS: usize = 400;
 
-/// The stack of the thread that evaluates: the evaluator keeps its values on the stack, at most
-/// about 0.8 MiB at its nesting limit `const_layout::text::MAX_NESTING` in an optimized build and
-/// up to 2 MiB unoptimized (measured with the functions of the deepest frames innermost; see
-/// `const_layout::eval::eval`). Twice that leaves room for what the tool does after evaluating
-/// (tables, pictures) and for functions not measured; only the pages used are ever touched.
+/// The stack of the thread that evaluates: the evaluator keeps its values on the stack, less than
+/// 512 KiB at its nesting limit `const_layout::text::MAX_NESTING`, optimized or not (measured with
+/// the functions of the deepest frames innermost; see `const_layout::eval::eval`). The rest leaves
+/// room for what the tool does after evaluating (tables, pictures) and for functions not
+/// measured; only the pages used are ever touched.
 const EVAL_STACK: usize = 4 << 20;
 
 fn main() -> ExitCode {

@@ -257,7 +257,7 @@ const fn fold<const N: usize>(modes: &Leaves<N>, cotarget: &DynIntTuple) -> R<Dy
     let rest_stride = tri!(ops::compact(&rest_shape, span, true)).0;
     // `coalesce((head, rest))`, on the mode list: the head's checks (as its layout's), the node
     // count of `(head, rest)`, the whole's checks, then the coalesced layout, with no layout
-    // (kilobytes each) built on the way.
+    // built on the way.
     if result.len() >= MAX_NODES {
         return Err(LayoutError::TooLarge);
     }

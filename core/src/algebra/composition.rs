@@ -443,8 +443,8 @@ impl<'a, const N: usize> Composer<'a, N> {
     }
 
     /// The part a basis stride reads (`None` when the whole prepared left layout is read), and
-    /// the stride as a plain integer. The whole part is not returned: it is read in place, as a
-    /// `Part` is kilobytes.
+    /// the stride as a plain integer. The whole part is not returned: it is read in place (a
+    /// `Part` is two mode lists).
     const fn part_of(&self, r: DynInt) -> R<(Option<Part<N>>, DynInt)> {
         match self.whole {
             Some(_) if !self.by_basis => Ok((None, r)),
@@ -464,7 +464,7 @@ impl<'a, const N: usize> Composer<'a, N> {
 
     /// The modes of the tuple at node `pos` of `rhs`'s shape `s` and stride `d`, composed and
     /// assembled. The modes are read in place and an integral mode's result goes into the
-    /// assembly as its mode list: neither becomes a layout of its own (each is kilobytes), and
+    /// assembly as its mode list: neither becomes a layout of its own, and
     /// the two mode lists of [`Composer::compose_leaf`] are reused from mode to mode.
     const fn compose_modes(
         &mut self,

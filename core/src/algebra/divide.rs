@@ -75,7 +75,7 @@ const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
         r => tri!(r),
     };
     let rest = tri!(complement_to(tiler, &target));
-    // Assembled in place: an array of the two layouts would copy kilobytes each.
+    // Assembled in place: an array of the two layouts would copy both.
     let mut both = tri!(ModeBuilder::new());
     tri!(both.push(tiler));
     tri!(both.push(&rest));

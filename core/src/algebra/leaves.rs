@@ -217,7 +217,7 @@ impl<const N: usize> Leaves<N> {
     }
 
     /// Whether the canonical forms ([`Leaves::canonical`]) are equal as values, read mode by mode
-    /// without building them (each is kilobytes).
+    /// without building them.
     pub const fn same_canonical(&self, other: &Leaves<N>) -> bool {
         let (mut a, mut b) = (0, 0);
         loop {

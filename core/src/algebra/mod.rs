@@ -128,7 +128,7 @@ pub const fn make_layout_of(modes: &[DynLayout]) -> R<DynLayout> {
 /// A layout assembled mode by mode (CuTe's `make_layout(l0, l1, ...)` without an array of
 /// layouts: each mode's shape and stride are appended in place).
 pub(crate) struct ModeBuilder {
-    /// The layout being assembled, checked only by `finish` (in place: a layout is kilobytes).
+    /// The layout being assembled, checked only by `finish` (in place).
     layout: DynLayout,
     n: usize,
 }

@@ -46,8 +46,7 @@ impl DynLayout {
         }
         let size = tri!(checked_size(&shape));
         // Results of the algebra are built congruent; only a scalar stride against a tuple mode
-        // needs the expansion walk. The layout is assembled once and finished in place: each move
-        // of a layout is kilobytes.
+        // needs the expansion walk. The layout is assembled once and finished in place.
         let mut l = if shape.same_structure(&stride) {
             DynLayout { shape, stride, size, cosize: size }
         } else {
