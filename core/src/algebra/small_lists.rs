@@ -11,18 +11,16 @@ use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
 use std::vec::Vec;
 
-/// A small deterministic generator (xorshift).
+/// A small deterministic generator (splitmix64), so that failures reproduce.
 struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: u64) -> usize {
-        (self.next() % n) as usize
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n) as usize
     }
     fn int(&mut self, v: isize) -> DynInt {
         DynInt::new(v, self.below(2) == 0)
