@@ -103,7 +103,9 @@ impl Tree {
                     if *v < 0 { quote_spanned!(*span=> { #lit }) } else { quote_spanned!(*span=> #lit) };
                 quote_spanned!(*span=> ::const_layout::C::<#arg>)
             }
-            Tree::Runtime(e, span, _) => quote_spanned!(*span=> (#e)),
+            // A macro's expansion is one expression node, so no parentheses are needed (and
+            // with the user's span they would draw `unused_parens` in the user's code).
+            Tree::Runtime(e, span, _) => quote_spanned!(*span=> #e),
             Tree::Tuple(items, _) => {
                 let items = items.iter().map(Tree::value);
                 quote!((#(#items,)*))
