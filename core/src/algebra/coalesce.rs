@@ -197,7 +197,7 @@ pub const fn filter_zeros(layout: &DynLayout) -> R<DynLayout> {
         a = match d {
             // `_1` takes one byte, no more than the extent it replaces.
             Node::Int(d) if d.value == 0 => tri!(shape.replace_at(a, Node::Int(DynInt::new_static(1)))),
-            _ => shape.skip_node(a),
+            _ => shape.decode(a).1,
         };
         b = next;
     }

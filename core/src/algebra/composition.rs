@@ -459,10 +459,11 @@ impl<'a, const N: usize> Composer<'a, N> {
             let use_cute = tri!(self.compose_leaf(n, r, &mut cute, &mut exact));
             return if use_cute { cute.layout() } else { exact.layout() };
         }
-        self.compose_modes(rhs.shape(), rhs.stride(), 0, &mut cute, &mut exact)
+        self.compose_modes(rhs.shape(), rhs.stride(), (0, 0), &mut cute, &mut exact)
     }
 
-    /// The modes of the tuple at node `pos` of `rhs`'s shape `s` and stride `d`, composed and
+    /// The modes of the tuple at byte positions `ps` of `rhs`'s shape `s` and `pd` of its stride
+    /// `d`, composed and
     /// assembled. The modes are read in place and an integral mode's result goes into the
     /// assembly as its mode list: neither becomes a layout of its own, and
     /// the two mode lists of [`Composer::compose_leaf`] are reused from mode to mode.
@@ -470,27 +471,27 @@ impl<'a, const N: usize> Composer<'a, N> {
         &mut self,
         s: &DynIntTuple,
         d: &DynIntTuple,
-        pos: usize,
+        (ps, pd): (usize, usize),
         cute: &mut Flat<N>,
         exact: &mut Flat<N>,
     ) -> R<DynLayout> {
-        let Node::Tuple(rank) = s.node(pos) else { return Err(LayoutError::TooLarge) };
+        let (Node::Tuple(rank), mut ps) = s.decode(ps) else { return Err(LayoutError::TooLarge) };
+        let mut pd = d.decode(pd).1;
         let mut out = tri!(super::ModeBuilder::new());
-        let mut p = pos + 1;
         let mut i = 0;
         while i < rank as usize {
-            match (s.node(p), d.node(p)) {
+            match (s.decode(ps).0, d.decode(pd).0) {
                 (Node::Int(n), Node::Int(r)) => {
                     let flat = if tri!(self.compose_leaf(n, r, cute, exact)) { &*cute } else { &*exact };
                     tri!(flat.check());
                     tri!(out.push_modes(&flat.modes, flat.unwrap));
                 }
                 (Node::Tuple(_), Node::Tuple(_)) => {
-                    tri!(out.push(&tri!(self.compose_modes(s, d, p, cute, exact))))
+                    tri!(out.push(&tri!(self.compose_modes(s, d, (ps, pd), cute, exact))))
                 }
                 _ => return Err(LayoutError::TooLarge),
             }
-            p = s.subtree_end(p);
+            (ps, pd) = (s.skip(ps), d.skip(pd));
             i += 1;
         }
         out.finish()

@@ -306,7 +306,7 @@ pub const fn make_layout_like(layout: &DynLayout) -> R<DynLayout> {
     while let (Some(_), Some((d, next))) = (filtered.read(a), stride.read(b)) {
         a = match d {
             Node::Int(d) if is_const(d, 0) => tri!(filtered.replace_at(a, Node::Int(DynInt::new_static(1)))),
-            _ => filtered.skip_node(a),
+            _ => filtered.decode(a).1,
         };
         b = next;
     }

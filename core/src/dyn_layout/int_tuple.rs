@@ -142,7 +142,7 @@ pub enum Node {
 /// The bytes one [`DynIntTuple`] holds its nodes in (see [`MAX_BYTES`](crate::MAX_BYTES)).
 const CAP: usize = crate::MAX_BYTES;
 
-// The encoding of one node, in preorder (DECISIONS.md, "the runtime-structured representation").
+// The encoding of one node, in preorder (DECISIONS.md 12).
 // It is canonical, so two tuples are equal exactly when their bytes are.
 //
 // - `0b11nn_nnnn`: a tuple of `n` modes (at most 63: a tuple of 64 modes has 65 nodes).
@@ -165,6 +165,15 @@ struct Encoded {
     len: usize,
 }
 
+/// The whole encoding of an integer that takes one byte (no basis, -4..=19), if it does.
+#[inline(always)]
+const fn small_tag(v: DynInt) -> Option<u8> {
+    if !v.basis.is_none() || v.value < SMALL_MIN || v.value >= SMALL_MIN + SMALL_CODES as isize {
+        return None;
+    }
+    Some((v.value - SMALL_MIN) as u8 | if v.is_static { STATIC_BIT } else { 0 })
+}
+
 #[inline]
 const fn encode(n: Node) -> Encoded {
     let mut e = Encoded { bytes: [0; MAX_NODE_BYTES], len: 1 };
@@ -175,11 +184,16 @@ const fn encode(n: Node) -> Encoded {
         }
         Node::Int(v) => v,
     };
+    if let Some(tag) = small_tag(v) {
+        e.bytes[0] = tag;
+        return e;
+    }
     let mut tag = if v.is_static { STATIC_BIT } else { 0 };
     if !v.basis.is_none() {
         tag |= BASIS_BIT;
     }
     if v.value >= SMALL_MIN && v.value < SMALL_MIN + SMALL_CODES as isize {
+        // A small value with a basis path: the value in the tag, the path after it.
         tag |= (v.value - SMALL_MIN) as u8;
     } else {
         // The fewest bytes whose sign extension gives the value back.
@@ -318,7 +332,7 @@ impl DynIntTuple {
     /// The node at byte position `at` (below `used`) and the position after it. One-byte nodes
     /// (tuples, small integers) are decoded inline; longer ones out of line.
     #[inline(always)]
-    const fn decode(&self, at: usize) -> (Node, usize) {
+    pub(crate) const fn decode(&self, at: usize) -> (Node, usize) {
         let tag = self.bytes[at];
         if tag >= TUPLE_TAG {
             return (Node::Tuple(tag & !TUPLE_TAG), at + 1);
@@ -368,20 +382,6 @@ impl DynIntTuple {
             };
         }
         (Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis }), p)
-    }
-
-    /// The node at byte position `at` (below the bytes in use) and the position after it.
-    #[doc(hidden)]
-    #[inline]
-    pub const fn decode_at(&self, at: usize) -> (Node, usize) {
-        self.decode(at)
-    }
-
-    /// The byte position just past the node at byte position `at`.
-    #[doc(hidden)]
-    #[inline]
-    pub const fn skip_node(&self, at: usize) -> usize {
-        self.decode(at).1
     }
 
     /// The byte position just past the subtree starting at byte position `at`.
@@ -462,23 +462,6 @@ impl DynIntTuple {
             Some(_) => 0,
             None => 1 + self.modes().map(|m| m.depth()).max().unwrap_or(0),
         }
-    }
-
-    /// Node index just past the subtree starting at node index `pos`.
-    pub(crate) const fn subtree_end(&self, pos: usize) -> usize {
-        let mut pending = 1usize;
-        let mut p = pos;
-        let mut at = self.position(pos);
-        while pending > 0 {
-            let (n, next) = self.decode(at);
-            if let Node::Tuple(a) = n {
-                pending += a as usize;
-            }
-            pending -= 1;
-            at = next;
-            p += 1;
-        }
-        p
     }
 
     /// The subtree between byte positions `start` and `end`, of `count` nodes.
@@ -745,15 +728,13 @@ impl DynIntTuple {
     pub const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
         // One byte (a small integer): the common case, inline.
         if let Node::Int(v) = n
-            && v.value >= SMALL_MIN
-            && v.value < SMALL_MIN + SMALL_CODES as isize
-            && v.basis.is_none()
+            && let Some(tag) = small_tag(v)
         {
             let used = self.used as usize;
             if self.count as usize >= MAX_NODES || used >= CAP {
                 return Err(LayoutError::TooLarge);
             }
-            self.bytes[used] = (v.value - SMALL_MIN) as u8 | if v.is_static { STATIC_BIT } else { 0 };
+            self.bytes[used] = tag;
             self.used += 1;
             self.count += 1;
             return Ok(());

@@ -322,7 +322,7 @@ const fn offset_at(
     pd: usize,
     i: isize,
 ) -> (isize, usize, usize) {
-    let ((s, s_next), (d, d_next)) = (shape.decode_at(ps), stride.decode_at(pd));
+    let ((s, s_next), (d, d_next)) = (shape.decode(ps), stride.decode(pd));
     match (s, d) {
         (Node::Int(_), Node::Int(d)) => (i.wrapping_mul(d.value), s_next, d_next),
         (Node::Tuple(n), _) => {
@@ -353,7 +353,7 @@ const fn offset_at(
 const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
     let (mut pending, mut p, mut size) = (1usize, pos, 1isize);
     while pending > 0 {
-        let (node, next) = t.decode_at(p);
+        let (node, next) = t.decode(p);
         match node {
             Node::Int(v) => {
                 size = size.wrapping_mul(v.value);
@@ -401,20 +401,10 @@ const fn one_pass(
                     Some(v) => size = DynInt::new(v, size.is_static && sv.is_static),
                     None => size_overflow = true,
                 }
-                // `sum((s - 1) * |d|)`, with `ops::cosize`'s static rules on plain integers (no
-                // basis here): a term is static if both integers are, or if it is a static zero
-                // (`s` a static 1, or `d` a static 0).
-                let term = match dv.value.checked_abs() {
-                    Some(x) => (sv.value - 1).checked_mul(x),
-                    None => None,
-                };
-                let term_static =
-                    (sv.is_static && (dv.is_static || sv.value == 1)) || (dv.is_static && dv.value == 0);
-                match term {
-                    Some(t) if total.value.checked_add(t).is_some() => {
-                        total = DynInt::new(total.value + t, total.is_static && term_static)
-                    }
-                    _ => cosize_overflow = true,
+                // `sum((s - 1) * |d|)`, as `ops::cosize` sums it.
+                match ops::add_cosize_term(total, sv, dv) {
+                    Some(t) => total = t,
+                    None => cosize_overflow = true,
                 }
             }
             _ => return None,

@@ -435,19 +435,34 @@ pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     while let (Some((sk, sn)), Some((dk, dn))) = (s.read(k), d.read(kd)) {
         (k, kd) = (sn, dn);
         if let (Node::Int(sv), Node::Int(dv)) = (sk, dk) {
-            let m1 = sv.sub(DynInt::new_static(1));
-            let Some(a) = dv.value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
-            let Some(t) = m1.value.checked_mul(a) else { return Err(LayoutError::CosizeOverflow) };
-            if total.value.checked_add(t).is_none() {
-                return Err(LayoutError::CosizeOverflow);
-            }
-            total = total.add(m1.mul(dv.abs()));
+            total = match add_cosize_term(total, sv, dv) {
+                Some(t) => t,
+                None => return Err(LayoutError::CosizeOverflow),
+            };
         }
     }
     if total.value.checked_add(1).is_none() {
         return Err(LayoutError::CosizeOverflow);
     }
     Ok(total.add(DynInt::new_static(1)))
+}
+
+/// `total + (s - 1) * |d|`, one term of a cosize with CuTe's static rules (for plain integer
+/// strides): a term is static if both integers are, or if it is a static zero (`s` a static 1,
+/// or `d` a static 0); the sum if both are. `None` on overflow.
+pub(crate) const fn add_cosize_term(total: DynInt, s: DynInt, d: DynInt) -> Option<DynInt> {
+    let term = match d.value.checked_abs() {
+        Some(a) => (s.value - 1).checked_mul(a),
+        None => None,
+    };
+    let term_static = (s.is_static && (d.is_static || s.value == 1)) || (d.is_static && d.value == 0);
+    match term {
+        Some(t) => match total.value.checked_add(t) {
+            Some(v) => Some(DynInt::new(v, total.is_static && term_static)),
+            None => None,
+        },
+        None => None,
+    }
 }
 
 /// CuTe's `compact_order(shape, order)`, the stride of `make_ordered_layout`.
