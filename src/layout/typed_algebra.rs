@@ -447,23 +447,14 @@ where
 }
 
 /// The common case of [`complement`]: a positive cotarget and non-negative strides whose
-/// positive ones, sorted, nest (each a multiple of the span `s*d` of the one below it). `false`
-/// where anything else is needed.
+/// positive ones, sorted, nest: the core's rule [`rules::nested_complement`], which the
+/// runtime-structured `complement` applies too. `false` where anything else is needed.
 ///
-/// The order and the nesting are decided on the strides alone, so where the strides are static
-/// (CuTe's case: CuTe requires static strides above rank 1) every comparison, every place in the
-/// result and every gap between two static spans is a constant once inlined; only what depends
-/// on a runtime extent is computed, and nothing branches on a runtime extent that the answer
-/// does not depend on (a branch to the general path would merge its answer with this one, and
-/// what the caller computes from the result would no longer fold).
-///
-/// A mode of extent 1 (`algebra` leaves it out: it does not move) is kept in the order here: its
-/// gap mode and the next one, `(a,b):(x,a*x)`, are the same function as the one gap `a*b:x` that
-/// `algebra` gives, provided both divide (else the general path answers). Where the largest
-/// stride is on an extent-1 mode, the rest mode is measured from its span `top` instead of the
-/// largest moving span `t`: both results are the same increasing offsets, `g * ceil(M / top)`
-/// against `ceil(M / t)` of them (`top = g * t`), the same function exactly when `g` divides
-/// `ceil(M / t)` ([`same_rest`]); otherwise the general path answers.
+/// Where the strides are static (CuTe's case: CuTe requires static strides above rank 1) every
+/// comparison, every place in the result and every gap between two static spans is a constant
+/// once inlined; only what depends on a runtime extent is computed, and nothing branches on a
+/// runtime extent that the answer does not depend on (a branch to the general path would merge
+/// its answer with this one, and what the caller computes from the result would no longer fold).
 #[inline(always)]
 fn complement_direct<S, D>(
     a: &Layout<S, D>,
@@ -476,83 +467,12 @@ where
     D: IntTuple,
 {
     let (sv, dv, n) = values(&a.shape(), &a.stride());
-    // Every loop runs over all `n` integers (a constant once inlined) and tests what it needs, so
-    // that the compiler unrolls it. A mode of stride 0 adds nothing.
-    let mut count = 0;
-    let mut last = 0;
-    for k in 0..n {
-        if dv[k] < 0 {
-            return false;
-        }
-        if dv[k] > 0 {
-            count += 1;
-            if dv[k] > dv[last] {
-                last = k;
-            }
-        }
-    }
-    if count == 0 || cotarget <= 0 {
+    let mut out = rules::NestedComplement::<N>::new();
+    if !rules::nested_complement(&sv, &dv, n, cotarget, &mut out) {
         return false;
     }
-    // In stride order, the result's mode for a mode k fills the gap below it: extent d_k / span,
-    // stride span, where span = s*d of the mode with the next smaller stride (1 if none). Its
-    // place is the number of modes with smaller positive strides.
-    for k in 0..n {
-        if dv[k] == 0 {
-            continue;
-        }
-        let (mut place, mut below, mut span) = (0, 0isize, 1isize);
-        for j in 0..n {
-            if j == k || dv[j] == 0 {
-                continue;
-            }
-            if dv[j] == dv[k] {
-                return false;
-            }
-            if dv[j] < dv[k] {
-                place += 1;
-                if dv[j] > below {
-                    below = dv[j];
-                    let Some(x) = sv[j].checked_mul(dv[j]) else { return false };
-                    span = x;
-                }
-            }
-        }
-        if dv[k] < span || dv[k] % span != 0 {
-            return false;
-        }
-        (shape[place], stride[place]) = (dv[k] / span, span);
-    }
-    let Some(top) = sv[last].checked_mul(dv[last]) else { return false };
-    if sv[last] == 1 && !same_rest(&sv, &dv, n, top, cotarget) {
-        return false;
-    }
-    // The result is a layout without checking it: its extents are positive, and with `top` the
-    // largest span, its size is `top / size(A) * ceil(M / top) <= M + top` and its largest offset
-    // `sum(d_k - span_(k-1)) + (ceil(M / top) - 1) * top < top + M`; so everything fits when
-    // `M + top` does.
-    if cotarget.checked_add(top).is_none() {
-        return false;
-    }
-    // ceil(M / top) for M >= 1, without testing a remainder.
-    (shape[count], stride[count]) = ((cotarget - 1) / top + 1, top);
+    (*shape, *stride) = (out.shape, out.stride);
     true
-}
-
-/// Whether measuring the rest of a nested complement from `top` (the span of the largest stride,
-/// on an extent-1 mode) gives `algebra`'s answer, which measures it from the largest span of a
-/// mode that moves (1 if none): see [`complement_direct`].
-#[inline(always)]
-fn same_rest(sv: &[isize; N], dv: &[isize; N], n: usize, top: isize, cotarget: isize) -> bool {
-    let mut t = 1isize;
-    for k in 0..n {
-        if dv[k] > 0 && sv[k] != 1 {
-            let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
-            t = t.max(x);
-        }
-    }
-    // Nested, so `t` divides `top`.
-    (cotarget / t + (cotarget % t != 0) as isize) % (top / t) == 0
 }
 
 #[cfg(test)]

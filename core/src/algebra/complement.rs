@@ -20,7 +20,7 @@
 
 use super::coalesce::{bw_coalesce, coalesce, coalesce_shape, filter};
 use super::leaves::{Leaves, SMALL};
-use super::{R, is_const, min, mul, scalar};
+use super::{R, is_const, min, mul, rules, scalar};
 use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::ops::{self, Division};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
@@ -85,16 +85,95 @@ const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayo
 }
 
 pub(crate) const fn complement_in<const N: usize>(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
+    complement_by::<N>(f, cotarget, true)
+}
+
+/// [`complement_in`], with the nesting rule first if `by_rule` (`false`: the fold alone, which the
+/// tests compare the rule with).
+pub(crate) const fn complement_by<const N: usize>(
+    f: &DynLayout,
+    cotarget: &DynIntTuple,
+    by_rule: bool,
+) -> R<DynLayout> {
     let mut modes = tri!(gather::<N>(f));
     if modes.is_empty() || (modes.len() == 1 && is_const(modes.stride(0), 0)) {
         // The irreducible stride-0 layout: the complement is the whole cotarget.
         let shape = tri!(coalesce_shape(cotarget));
         return DynLayout::compact(shape, true);
     }
+    if by_rule && let Some(r) = nested(&modes, cotarget) {
+        return r;
+    }
     if !drop_overlapping_pins(&mut modes) {
         return copies(f.cosize(), cotarget);
     }
     fold(&modes, cotarget)
+}
+
+/// Whether the nesting rule answers `complement(f, cotarget)` (for the tests of the rule).
+#[cfg(test)]
+pub(crate) fn answers_by_rule(f: &DynLayout, cotarget: &DynIntTuple) -> bool {
+    matches!(gather::<MAX_NODES>(f), Ok(modes) if nested(&modes, cotarget).is_some())
+}
+
+/// The common case, by the nesting rule that the typed algebra applies too
+/// ([`rules::nested_complement`]): moving modes whose strides nest, and an integer cotarget.
+/// Then the fold has no holes, its modes are the rule's gaps and rest (with static flags as the
+/// fold gives them: a gap or span is static when the integers it comes from are), and the answer
+/// is theirs coalesced, as the fold's is. `None` where the rule does not apply (pins, modes that
+/// do not nest, a tuple cotarget, values at the end of `isize`): the fold answers then.
+const fn nested<const N: usize>(modes: &Leaves<N>, cotarget: &DynIntTuple) -> Option<R<DynLayout>> {
+    let Some(m) = cotarget.as_int() else { return None };
+    let n = modes.len();
+    // The fold's list of `n + 1` modes must also leave room for the rest's nodes.
+    if n + 3 > MAX_NODES {
+        return None;
+    }
+    let (mut sv, mut dv) = ([0isize; N], [0isize; N]);
+    let mut k = 0;
+    while k < n {
+        // A pin (extent 1) is measured differently by the fold: leave it to the fold.
+        if modes.shape(k).value < 2 {
+            return None;
+        }
+        (sv[k], dv[k]) = (modes.shape(k).value, modes.stride(k).value);
+        k += 1;
+    }
+    let mut out = rules::NestedComplement::<N>::new();
+    if !rules::nested_complement(&sv, &dv, n, m.value, &mut out) {
+        return None;
+    }
+    // The fold's static flags: each step's smallest stride is CuTe's `min` over the strides
+    // left (static if all of them are), the gap is it over the last span, and the next span is
+    // it times the extent.
+    let count = out.count;
+    let mut rest_static = [true; N];
+    let mut p = count;
+    while p > 0 {
+        p -= 1;
+        rest_static[p] = modes.stride(out.source[p]).is_static && (p + 1 == count || rest_static[p + 1]);
+    }
+    let mut result = Leaves::<N>::new();
+    let mut span_static = true;
+    while p < count {
+        let extent = DynInt::new(out.shape[p], rest_static[p] && span_static);
+        if let Err(e) = result.push(extent, DynInt::new(out.stride[p], span_static)) {
+            return Some(Err(e));
+        }
+        span_static = rest_static[p] && modes.shape(out.source[p]).is_static;
+        p += 1;
+    }
+    // The rest: ceil(M / top), `top` the span of the largest stride, compact from it (a static 1
+    // has stride `_0`).
+    let top = out.source[count - 1];
+    let top_static = modes.shape(top).is_static && modes.stride(top).is_static;
+    let rest = DynInt::new(out.shape[count], m.is_static && top_static);
+    let rest_stride =
+        if is_const(rest, 1) { DynInt::new_static(0) } else { DynInt::new(out.stride[count], top_static) };
+    if let Err(e) = result.push(rest, rest_stride) {
+        return Some(Err(e));
+    }
+    Some(bw_coalesce(&result, false))
 }
 
 /// The modes the fold reads, in the layout's order: those that move, and runtime extent-1 modes

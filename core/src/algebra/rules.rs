@@ -117,3 +117,163 @@ pub const fn joins(prev_extent: isize, prev_stride: isize, stride: isize) -> boo
         None => false,
     }
 }
+
+/// The nested complement: `complement(A, M)` where `A`'s moving strides nest, as plain values.
+/// [`nested_complement`] writes it here, mode by mode in stride order, with where each value
+/// comes from so that a caller with static flags can give each mode its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NestedComplement<const N: usize> {
+    /// The result's extents: the gap below each mode of positive stride, in stride order, then
+    /// the rest `ceil(M / top)` at `count`.
+    pub shape: [isize; N],
+    /// The result's strides: the span below each gap (1 for the lowest), then `top`.
+    pub stride: [isize; N],
+    /// For each gap, the mode of `A` whose stride ends it (so the modes of `A` in stride order;
+    /// the last one's span is the rest mode's stride).
+    pub source: [usize; N],
+    /// The number of gaps (of modes of positive stride); the rest mode is at this place.
+    pub count: usize,
+}
+
+/// The nesting rule of `complement(A, M)` for the first `n` modes `s:d` of `A` and a cotarget
+/// `M`: where the strides are non-negative and the positive ones, sorted, nest (each a multiple of
+/// the span `s * d` of the one below it, none equal), the complement is the gap below each
+/// positive stride, `d_k / span` at stride `span` (`span` the span of the next smaller stride, 1
+/// if none), then the rest `ceil(M / top)` at stride `top`, the span of the largest stride. The
+/// order is decided on the strides alone, so where the strides are constants (CuTe's case)
+/// every comparison and every place folds once inlined; only what depends on an extent is
+/// computed. `false` where anything else is needed (no positive stride, `M < 1`, strides that
+/// do not nest, values past `isize`): the general fold answers then.
+///
+/// A mode of extent 1 is kept in the order: its gap mode and the next, `(a,b):(x,a*x)`, are the
+/// same function as the one gap `a*b:x` of the fold, which leaves it out, provided both divide
+/// (else `false`). Where the largest stride is on an extent-1 mode, the rest measured from its
+/// span `top` instead of the largest moving span `t` gives `g * ceil(M / top)` against `ceil(M /
+/// t)` increasing offsets (`top = g * t`), the same function exactly when `g` divides
+/// `ceil(M / t)`; otherwise `false`.
+///
+/// The result needs no check: its extents are positive, and with `top` the largest span its
+/// size is `top / size(A) * ceil(M / top) <= M + top` and its largest offset below `top + M`,
+/// which must fit in `isize` (else `false`).
+///
+/// ```
+/// use const_layout::algebra::rules::{NestedComplement, nested_complement};
+/// // complement((4,2):(1,16), 128) = (4,4):(4,32): the gap 16/4 at 4, the rest 128/32 at 32.
+/// let mut out = NestedComplement::<4>::new();
+/// assert!(nested_complement(&[4, 2, 0, 0], &[1, 16, 0, 0], 2, 128, &mut out));
+/// assert_eq!((&out.shape[..3], &out.stride[..3]), (&[1, 4, 4][..], &[1, 4, 32][..]));
+/// // 6 is no multiple of the span 4 below it: not nested.
+/// assert!(!nested_complement(&[4, 2, 0, 0], &[1, 6, 0, 0], 2, 128, &mut out));
+/// ```
+#[inline(always)]
+pub const fn nested_complement<const N: usize>(
+    sv: &[isize; N],
+    dv: &[isize; N],
+    n: usize,
+    cotarget: isize,
+    out: &mut NestedComplement<N>,
+) -> bool {
+    // Every loop runs over all `n` integers (a constant once inlined) and tests what it needs, so
+    // that the compiler unrolls it. A mode of stride 0 adds nothing.
+    let (mut count, mut last) = (0, 0);
+    let mut k = 0;
+    while k < n {
+        if dv[k] < 0 {
+            return false;
+        }
+        if dv[k] > 0 {
+            count += 1;
+            if dv[k] > dv[last] {
+                last = k;
+            }
+        }
+        k += 1;
+    }
+    // The gaps and the rest must fit in `N` modes.
+    if count == 0 || count >= N || cotarget <= 0 {
+        return false;
+    }
+    // The result's mode for a mode k is at the place of k in stride order: the number of modes
+    // with smaller positive strides.
+    let mut k = 0;
+    while k < n {
+        if dv[k] == 0 {
+            k += 1;
+            continue;
+        }
+        let (mut place, mut below, mut span) = (0, 0isize, 1isize);
+        let mut j = 0;
+        while j < n {
+            if j != k && dv[j] != 0 {
+                if dv[j] == dv[k] {
+                    return false;
+                }
+                if dv[j] < dv[k] {
+                    place += 1;
+                    if dv[j] > below {
+                        below = dv[j];
+                        let Some(x) = sv[j].checked_mul(dv[j]) else { return false };
+                        span = x;
+                    }
+                }
+            }
+            j += 1;
+        }
+        if dv[k] < span || dv[k] % span != 0 {
+            return false;
+        }
+        (out.shape[place], out.stride[place]) = (dv[k] / span, span);
+        out.source[place] = k;
+        k += 1;
+    }
+    let Some(top) = sv[last].checked_mul(dv[last]) else { return false };
+    if sv[last] == 1 && !same_rest(sv, dv, n, top, cotarget) {
+        return false;
+    }
+    if cotarget.checked_add(top).is_none() {
+        return false;
+    }
+    // ceil(M / top) for M >= 1, without testing a remainder.
+    (out.shape[count], out.stride[count]) = ((cotarget - 1) / top + 1, top);
+    out.count = count;
+    true
+}
+
+/// Whether measuring the rest of a nested complement from `top` (the span of the largest stride,
+/// on an extent-1 mode) gives the fold's answer, which measures it from the largest span of a
+/// mode that moves (1 if none): see [`nested_complement`].
+#[inline(always)]
+const fn same_rest<const N: usize>(
+    sv: &[isize; N],
+    dv: &[isize; N],
+    n: usize,
+    top: isize,
+    cotarget: isize,
+) -> bool {
+    let mut t = 1isize;
+    let mut k = 0;
+    while k < n {
+        if dv[k] > 0 && sv[k] != 1 {
+            let Some(x) = sv[k].checked_mul(dv[k]) else { return false };
+            if x > t {
+                t = x;
+            }
+        }
+        k += 1;
+    }
+    // Nested, so `t` divides `top`.
+    (cotarget / t + (cotarget % t != 0) as isize) % (top / t) == 0
+}
+
+impl<const N: usize> NestedComplement<N> {
+    /// An empty answer to fill: extents 1, strides 0.
+    pub const fn new() -> Self {
+        NestedComplement { shape: [1; N], stride: [0; N], source: [0; N], count: 0 }
+    }
+}
+
+impl<const N: usize> Default for NestedComplement<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,10 +1,12 @@
-//! The algorithms on small working lists (`Leaves<SMALL>`) give exactly what they give on full
-//! ones, or `Err(TooLarge)` (which the entry points answer by running on full lists): compared
-//! result for result, static flags and structure included, on generated layouts.
+//! The algorithms' shortcuts answer as the general code, compared result for result, static flags
+//! and structure included, on generated layouts:
+//! - on small working lists (`Leaves<SMALL>`) they give exactly what they give on full ones, or
+//!   `Err(TooLarge)` (which the entry points answer by running on full lists);
+//! - `complement` by the nesting rule (`rules::nested_complement`) gives what its fold gives.
 
 extern crate std;
 use super::coalesce::{bw_coalesce, coalesce, filter, filter_in};
-use super::complement::complement_in;
+use super::complement::{answers_by_rule, complement_by, complement_in};
 use super::composition::compose_in;
 use super::leaves::{Leaves, SMALL};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
@@ -119,4 +121,51 @@ fn small_lists_answer_as_full_ones() {
         "{composed} {complemented} {filtered}"
     );
     assert_eq!(coalesced, 20_000);
+}
+
+/// A layout whose moving strides nest, in any order: `(s_0,...):(d_0,...)` with each stride a
+/// multiple (1 to 3) of the span below, extents 1 to 5, some strides zero, static flags at random.
+fn nested_layout(r: &mut Rng) -> DynLayout {
+    let n = 1 + r.below(6);
+    let (mut s, mut d, mut span) = (Vec::new(), Vec::new(), 1isize);
+    for _ in 0..n {
+        let e = 1 + r.below(5) as isize;
+        let stride = if r.below(8) == 0 { 0 } else { span * (1 + r.below(3) as isize) };
+        span = if stride == 0 { span } else { stride * e };
+        s.push(DynIntTuple::int(r.int(e)));
+        d.push(DynIntTuple::int(r.int(stride)));
+    }
+    for k in (1..n).rev() {
+        let j = r.below(k as u64 + 1);
+        s.swap(k, j);
+        d.swap(k, j);
+    }
+    DynLayout::new(DynIntTuple::tuple(&s).unwrap(), DynIntTuple::tuple(&d).unwrap()).unwrap()
+}
+
+#[test]
+fn the_nesting_rule_answers_as_the_fold() {
+    let mut r = Rng(0x0e57_ed00);
+    let mut by_rule = 0;
+    for i in 0..20_000 {
+        let a = if i % 2 == 0 { nested_layout(&mut r) } else { layout(&mut r) };
+        let Ok(f) = filter(&a) else { continue };
+        let v = match r.below(8) {
+            0 => 4096,
+            1 => isize::MAX - r.below(3) as isize,
+            _ => 1 + r.below(300) as isize,
+        };
+        let m = if r.below(10) == 0 {
+            let e = 1 + r.below(9) as isize;
+            DynIntTuple::tuple(&[DynIntTuple::int(r.int(e)); 2]).unwrap()
+        } else {
+            DynIntTuple::int(r.int(v))
+        };
+        let what = std::format!("complement({a}, {m})");
+        let fold = complement_by::<MAX_NODES>(&f, &m, false);
+        assert_eq!(complement_by::<MAX_NODES>(&f, &m, true), fold, "{what}");
+        by_rule += answers_by_rule(&f, &m) as usize;
+    }
+    // Half the layouts nest: the rule answers most of them, so its answers are what is compared.
+    assert!(by_rule > 5_000, "{by_rule}");
 }
