@@ -28,6 +28,7 @@
 
 use super::{Layout, LayoutShape};
 use crate::LayoutError;
+use crate::algebra::rules;
 use crate::int::{CeilDivOut, Int, Kind, StaticMul};
 use crate::int_tuple::IntTuple;
 
@@ -99,7 +100,9 @@ fn tile_divides(s: isize, t: isize) -> bool {
 /// A divided mode's number of tiles and step.
 type DividedMode<S, D, T> = (CeilDivOut<S, T>, StepOut<T, D>);
 
-/// One mode `s:d` divided by `t`: `(ceil(s/t), t*d)`, in the result's integer types.
+/// One mode `s:d` divided by `t`: `(ceil(s/t), t*d)` by the core's rule
+/// ([`rules::divide_mode`], which the runtime-structured divide applies too), in the result's
+/// integer types.
 #[inline(always)]
 fn divide_mode<S: Int, D: Int, T: Int>(
     s: S,
@@ -107,13 +110,7 @@ fn divide_mode<S: Int, D: Int, T: Int>(
     t: T,
     leaf: usize,
 ) -> Result<DividedMode<S, D, T>, LayoutError> {
-    let (sv, dv, tv) = (s.value(), d.value(), t.value());
-    if tv <= 0 {
-        return Err(LayoutError::NonPositiveExtent { leaf, value: tv });
-    }
-    // `s` is a positive extent of a checked layout, so `s / t` and the remainder do not overflow.
-    let rest = sv / tv + (sv % tv != 0) as isize;
-    let step = tv.checked_mul(dv).ok_or(LayoutError::StrideOverflow { leaf })?;
+    let (rest, step) = rules::divide_mode(s.value(), d.value(), t.value(), leaf)?;
     let rest = <CeilDivOut<S, T> as Int>::try_from_value(rest)
         .ok_or(LayoutError::TypeTooSmall { what: "shape", value: rest })?;
     let step = <StepOut<T, D> as Int>::try_from_value(step)

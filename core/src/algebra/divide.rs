@@ -8,7 +8,7 @@ use super::composition::composition;
 use super::leaves::{Leaves, SMALL};
 use super::modes::append_to;
 use super::tiler::{TileMode, TileModes, Tiler};
-use super::{ModeBuilder, R, make_layout_of, mode_of, modes_of, mul, scalar};
+use super::{ModeBuilder, R, is_const, make_layout_of, mode_of, modes_of, mul, rules, scalar};
 use crate::dyn_layout::basis::add_values;
 use crate::dyn_layout::ops::{self, Division};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
@@ -69,6 +69,39 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
 }
 
 const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
+    if let Some(r) = divide_leaf(layout, tiler) {
+        return r;
+    }
+    divide_general(layout, tiler)
+}
+
+/// The common case of a divide, by the rule the typed tiling applies too
+/// ([`rules::divide_mode`]): one integer mode `s:d` by a tile of `t` consecutive elements
+/// (`t:_1`) is `(t, ceil(s/t)):(d, t*d)`, which is what the general path's complement and
+/// composition come to, static flags included (CuTe's rules for products and quotients).
+/// `None` where the general path is needed or gives another form (a tile or a rest of one
+/// element, which it coalesces away; a zero or basis stride; an error).
+pub(crate) const fn divide_leaf(layout: &DynLayout, tiler: &DynLayout) -> Option<R<DynLayout>> {
+    let (Some(s), Some(d), Some(t), Some(one)) =
+        (layout.shape().as_int(), layout.stride().as_int(), tiler.shape().as_int(), tiler.stride().as_int())
+    else {
+        return None;
+    };
+    if !is_const(one, 1) || one.has_basis() || d.has_basis() || d.value == 0 || t.value < 2 {
+        return None;
+    }
+    let Ok((rest, step)) = rules::divide_mode(s.value, d.value, t.value, 0) else { return None };
+    if rest < 2 {
+        return None;
+    }
+    let shape = [t, DynInt::new(rest, s.is_static && t.is_static)];
+    let stride = [d, DynInt::new(step, d.is_static && t.is_static)];
+    Some(DynLayout::flat(&shape, &stride, 2))
+}
+
+/// [`divide_layouts`] by its definition: `composition(layout, (tiler, complement(tiler,
+/// shape(coalesce(layout)))))`.
+pub(crate) const fn divide_general(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
     // On small working lists first (see `Leaves`): the same code, so the same answer.
     let target = match coalesced_shape::<SMALL>(layout) {
         Err(LayoutError::TooLarge) => tri!(coalesced_shape::<MAX_NODES>(layout)),

@@ -75,9 +75,9 @@ mod lattice;
 pub mod leaves;
 mod modes;
 pub mod rules;
-mod slice;
 #[cfg(test)]
-mod small_lists;
+mod shortcuts;
+mod slice;
 mod tiler;
 
 pub use crate::error::Inadmissible;

@@ -277,3 +277,35 @@ impl<const N: usize> Default for NestedComplement<N> {
         Self::new()
     }
 }
+
+/// The rule of dividing one mode `s:d` by a tile of `t` consecutive elements (CuTe's tiler mode
+/// `t:_1`, or a shape tiler's extent `t`): the mode becomes `(t, ceil(s/t)):(d, t*d)`, the tile
+/// and the tiles' arrangement; this gives the second mode, `(ceil(s/t), t*d)`. A tile that does
+/// not divide `s` is tiled as CuTe tiles it: `ceil(s/t)` tiles, the last one reaching past `s`
+/// (a mode is the function `x -> x*d` on every integer, so the result is still the mode
+/// composed with the tile; a kernel predicates the residue). `Err` for a tile below 1
+/// (`NonPositiveExtent`, at leaf `leaf`) or a step `t*d` past `isize` (`StrideOverflow`).
+///
+/// ```
+/// use const_layout::algebra::rules::divide_mode;
+/// assert_eq!(divide_mode(1000, 1, 128, 0), Ok((8, 128)));
+/// assert_eq!(divide_mode(300, 1024, 64, 0), Ok((5, 65536)));
+/// assert!(divide_mode(8, 1, 0, 0).is_err());
+/// ```
+#[inline(always)]
+pub const fn divide_mode(
+    s: isize,
+    d: isize,
+    t: isize,
+    leaf: usize,
+) -> Result<(isize, isize), crate::LayoutError> {
+    if t <= 0 {
+        return Err(crate::LayoutError::NonPositiveExtent { leaf, value: t });
+    }
+    // `s` is a positive extent of a checked layout, so `s / t` and the remainder do not overflow.
+    let rest = s / t + (s % t != 0) as isize;
+    match t.checked_mul(d) {
+        Some(step) => Ok((rest, step)),
+        None => Err(crate::LayoutError::StrideOverflow { leaf }),
+    }
+}

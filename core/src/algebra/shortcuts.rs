@@ -2,12 +2,15 @@
 //! and structure included, on generated layouts:
 //! - on small working lists (`Leaves<SMALL>`) they give exactly what they give on full ones, or
 //!   `Err(TooLarge)` (which the entry points answer by running on full lists);
-//! - `complement` by the nesting rule (`rules::nested_complement`) gives what its fold gives.
+//! - `complement` by the nesting rule (`rules::nested_complement`) gives what its fold gives;
+//! - the divide of one integer mode by `t:1` (`rules::divide_mode`) gives what the divide's
+//!   definition (complement, then composition) gives.
 
 extern crate std;
 use super::coalesce::{bw_coalesce, coalesce, filter, filter_in};
 use super::complement::{answers_by_rule, complement_by, complement_in};
 use super::composition::compose_in;
+use super::divide::{divide_general, divide_leaf};
 use super::leaves::{Leaves, SMALL};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
@@ -168,4 +171,29 @@ fn the_nesting_rule_answers_as_the_fold() {
     }
     // Half the layouts nest: the rule answers most of them, so its answers are what is compared.
     assert!(by_rule > 5_000, "{by_rule}");
+}
+
+#[test]
+fn the_one_mode_divide_answers_as_the_definition() {
+    let mut r = Rng(0xd1_71de);
+    let mut by_rule = 0;
+    for _ in 0..20_000 {
+        let s = 1 + r.below(40) as isize;
+        let d = [1, 1, 2, 3, 0, -1, -4, isize::MAX / 3][r.below(8)];
+        let t = [2, 2, 4, 8, 3, 1, 0, 64][r.below(8)];
+        // Mostly the tile stride `_1` of the rule; also a runtime 1 and others, which it leaves.
+        let one = DynInt::new([1, 1, 1, 1, 1, 2, 0][r.below(7)], r.below(5) != 0);
+        let (Ok(a), Ok(tile)) = (
+            DynLayout::new(DynIntTuple::int(r.int(s)), DynIntTuple::int(r.int(d))),
+            DynLayout::new(DynIntTuple::int(r.int(t)), DynIntTuple::int(one)),
+        ) else {
+            continue;
+        };
+        let general = divide_general(&a, &tile);
+        if let Some(ours) = divide_leaf(&a, &tile) {
+            by_rule += 1;
+            assert_eq!(ours, general, "logical_divide({a}, {tile})");
+        }
+    }
+    assert!(by_rule > 4_000, "{by_rule}");
 }
