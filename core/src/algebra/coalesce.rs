@@ -248,6 +248,13 @@ pub const fn filter(layout: &DynLayout) -> R<DynLayout> {
 
 /// [`filter`] on working lists of `N` modes (`Err(TooLarge)` past them).
 pub(crate) const fn filter_in<const N: usize>(layout: &DynLayout) -> R<DynLayout> {
+    let (modes, unwrap) = tri!(filtered::<N>(layout));
+    modes.layout(unwrap)
+}
+
+/// [`filter`]'s modes, checked as its layout (which is not built: `complement` reads the modes),
+/// and whether that layout is a scalar one (`unwrap`).
+pub(crate) const fn filtered<const N: usize>(layout: &DynLayout) -> R<(Leaves<N>, bool)> {
     // `coalesce(filter_zeros(layout))` on the mode list: extent 1 where the stride is 0 leaves a
     // valid layout valid, so the intermediate layout need not be built and checked.
     let mut modes = tri!(Leaves::<N>::try_of(layout));
@@ -258,7 +265,10 @@ pub(crate) const fn filter_in<const N: usize>(layout: &DynLayout) -> R<DynLayout
         }
         k += 1;
     }
-    bw_coalesce(&modes, false)
+    let mut out = Leaves::<N>::new();
+    let unwrap = tri!(bw_coalesce_into(&modes, false, &mut out));
+    tri!(checked_modes(&out, unwrap));
+    Ok((out, unwrap))
 }
 
 /// CuTe's `filter(layout, profile)`: [`filter`] at the terminals of `profile`.

@@ -18,7 +18,7 @@
 //! static. Refused: negative strides (CuTe leaves them undefined), basis strides, a cotarget with
 //! an extent below 1, and results whose offsets would not fit in `isize`.
 
-use super::coalesce::{bw_coalesce, coalesce, coalesce_shape, filter};
+use super::coalesce::{bw_coalesce, coalesce, coalesce_shape, filtered};
 use super::leaves::{Leaves, SMALL};
 use super::{R, is_const, min, mul, rules, scalar};
 use crate::dyn_layout::int_tuple::Node;
@@ -60,7 +60,7 @@ pub const fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynL
             leaf += 1;
         }
     }
-    complement_filtered(&tri!(filter(layout)), cotarget)
+    complement_filtered(layout, Some(cotarget))
 }
 
 /// CuTe's `complement(layout)`: the complement within the layout's own cosize.
@@ -72,26 +72,43 @@ pub const fn complement_to(layout: &DynLayout, cotarget: &DynIntTuple) -> R<DynL
 /// ```
 pub const fn complement(layout: &DynLayout) -> R<DynLayout> {
     tri!(super::identity::integer_strides("complement", &[layout]));
-    let f = tri!(filter(layout));
-    complement_filtered(&f, &DynIntTuple::int(f.cosize()))
+    complement_filtered(layout, None)
 }
 
-/// On small working lists first (see `Leaves`): the same code, so the same answer.
-const fn complement_filtered(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
-    match complement_in::<SMALL>(f, cotarget) {
-        Err(LayoutError::TooLarge) => complement_in::<MAX_NODES>(f, cotarget),
+/// The complement of `filter(layout)` to `cotarget` (`None`: its cosize), on small working lists
+/// first (see `Leaves`): the same code, so the same answer.
+const fn complement_filtered(layout: &DynLayout, cotarget: Option<&DynIntTuple>) -> R<DynLayout> {
+    match complement_of::<SMALL>(layout, cotarget) {
+        Err(LayoutError::TooLarge) => complement_of::<MAX_NODES>(layout, cotarget),
         r => r,
     }
 }
 
-pub(crate) const fn complement_in<const N: usize>(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
-    complement_by::<N>(f, cotarget, true)
+/// [`complement_filtered`] on working lists of `N` modes; the filtered layout is its mode list,
+/// checked as that layout, never built.
+const fn complement_of<const N: usize>(layout: &DynLayout, cotarget: Option<&DynIntTuple>) -> R<DynLayout> {
+    let f = tri!(filtered::<N>(layout)).0;
+    let cosize = tri!(f.sizes()).1;
+    let cotarget = match cotarget {
+        Some(c) => *c,
+        None => DynIntTuple::int(cosize),
+    };
+    complement_by::<N>(&f, cosize, &cotarget, true)
 }
 
-/// [`complement_in`], with the nesting rule first if `by_rule` (`false`: the fold alone, which the
-/// tests compare the rule with).
+/// The complement of the filtered layout `f` (a layout's filtered modes, checked, by
+/// [`filtered`]) to `cotarget`, on lists of `N` modes (for the tests of those lists).
+#[cfg(test)]
+pub(crate) const fn complement_in<const N: usize>(f: &DynLayout, cotarget: &DynIntTuple) -> R<DynLayout> {
+    let modes = tri!(Leaves::<N>::try_of(f));
+    complement_by::<N>(&modes, f.cosize(), cotarget, true)
+}
+
+/// The complement of filtered modes `f` of cosize `cosize`, with the nesting rule first if
+/// `by_rule` (`false`: the fold alone, which the tests compare the rule with).
 pub(crate) const fn complement_by<const N: usize>(
-    f: &DynLayout,
+    f: &Leaves<N>,
+    cosize: DynInt,
     cotarget: &DynIntTuple,
     by_rule: bool,
 ) -> R<DynLayout> {
@@ -105,7 +122,7 @@ pub(crate) const fn complement_by<const N: usize>(
         return r;
     }
     if !drop_overlapping_pins(&mut modes) {
-        return copies(f.cosize(), cotarget);
+        return copies(cosize, cotarget);
     }
     fold(&modes, cotarget)
 }
@@ -113,7 +130,7 @@ pub(crate) const fn complement_by<const N: usize>(
 /// Whether the nesting rule answers `complement(f, cotarget)` (for the tests of the rule).
 #[cfg(test)]
 pub(crate) fn answers_by_rule(f: &DynLayout, cotarget: &DynIntTuple) -> bool {
-    matches!(gather::<MAX_NODES>(f), Ok(modes) if nested(&modes, cotarget).is_some())
+    matches!(gather::<MAX_NODES>(&Leaves::of(f)), Ok(modes) if nested(&modes, cotarget).is_some())
 }
 
 /// The common case, by the nesting rule that the typed algebra applies too
@@ -180,8 +197,7 @@ const fn nested<const N: usize>(modes: &Leaves<N>, cotarget: &DynIntTuple) -> Op
 /// of positive stride ("pins"). A pin moves nothing, but CuTe's fold counts it as a mode of span
 /// `d`, and where CuTe's answer is right this one must be the same function. Filtering removed
 /// the zero strides (by value) and the static extent-1 modes; `_1:_0` alone is kept.
-const fn gather<const N: usize>(f: &DynLayout) -> R<Leaves<N>> {
-    let all = tri!(Leaves::<N>::try_of(f));
+const fn gather<const N: usize>(all: &Leaves<N>) -> R<Leaves<N>> {
     let mut modes = Leaves::<N>::new();
     let mut k = 0;
     while k < all.len() {

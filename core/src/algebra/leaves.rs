@@ -2,6 +2,7 @@
 
 use super::R;
 use crate::dyn_layout::int_tuple::Node;
+use crate::dyn_layout::ops::Sizes;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::{LayoutError, tri};
 
@@ -132,42 +133,22 @@ impl<const N: usize> Leaves<N> {
     /// The checks [`DynLayout::new`] makes on the layout of these modes (integer strides),
     /// in its order, without building it: extents, size, cosize.
     pub const fn check_values(&self) -> R<()> {
+        match self.sizes() {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The size and cosize of the layout of these modes (integer strides), with
+    /// [`Leaves::check_values`]'s checks.
+    pub const fn sizes(&self) -> R<(DynInt, DynInt)> {
+        let mut sizes = Sizes::new();
         let mut k = 0;
         while k < self.n {
-            let s = self.s[k];
-            if s.value <= 0 {
-                return Err(LayoutError::NonPositiveExtent { leaf: k, value: s.value });
-            }
-            if s.has_basis() {
-                return Err(LayoutError::BasisExtent { leaf: k });
-            }
+            tri!(sizes.add(self.s[k], self.d[k]));
             k += 1;
         }
-        let (mut size, mut cosize) = (1isize, 0isize);
-        k = 0;
-        while k < self.n {
-            size = match size.checked_mul(self.s[k].value) {
-                Some(v) => v,
-                None => return Err(LayoutError::SizeOverflow),
-            };
-            k += 1;
-        }
-        k = 0;
-        while k < self.n {
-            let Some(a) = self.d[k].value.checked_abs() else { return Err(LayoutError::CosizeOverflow) };
-            let Some(t) = (self.s[k].value - 1).checked_mul(a) else {
-                return Err(LayoutError::CosizeOverflow);
-            };
-            cosize = match cosize.checked_add(t) {
-                Some(v) => v,
-                None => return Err(LayoutError::CosizeOverflow),
-            };
-            k += 1;
-        }
-        if cosize.checked_add(1).is_none() {
-            return Err(LayoutError::CosizeOverflow);
-        }
-        Ok(())
+        sizes.finish()
     }
 
     /// The shape of [`Leaves::layout`] (checked there).

@@ -165,8 +165,9 @@ fn the_nesting_rule_answers_as_the_fold() {
             DynIntTuple::int(r.int(v))
         };
         let what = std::format!("complement({a}, {m})");
-        let fold = complement_by::<MAX_NODES>(&f, &m, false);
-        assert_eq!(complement_by::<MAX_NODES>(&f, &m, true), fold, "{what}");
+        let modes = Leaves::<MAX_NODES>::of(&f);
+        let fold = complement_by(&modes, f.cosize(), &m, false);
+        assert_eq!(complement_by(&modes, f.cosize(), &m, true), fold, "{what}");
         by_rule += answers_by_rule(&f, &m) as usize;
     }
     // Half the layouts nest: the rule answers most of them, so its answers are what is compared.

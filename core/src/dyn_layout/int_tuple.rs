@@ -329,8 +329,8 @@ impl DynIntTuple {
         Some(self.decode(at))
     }
 
-    /// The node at byte position `at` (below `used`) and the position after it. One-byte nodes
-    /// (tuples, small integers) are decoded inline; longer ones out of line.
+    /// The node at byte position `at` (below `used`) and the position after it. Tuples and
+    /// integers of up to two value bytes without a basis are decoded inline; others out of line.
     #[inline(always)]
     pub(crate) const fn decode(&self, at: usize) -> (Node, usize) {
         let tag = self.bytes[at];
@@ -342,6 +342,22 @@ impl DynIntTuple {
             return (
                 Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
                 at + 1,
+            );
+        }
+        // One or two value bytes and no basis path (extents and strides up to 32767): inline too.
+        let code = tag & (BASIS_BIT | CODE_MASK);
+        if code == SMALL_CODES {
+            let value = self.bytes[at + 1] as i8 as isize;
+            return (
+                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
+                at + 2,
+            );
+        }
+        if code == SMALL_CODES + 1 {
+            let value = i16::from_le_bytes([self.bytes[at + 1], self.bytes[at + 2]]) as isize;
+            return (
+                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
+                at + 3,
             );
         }
         self.decode_long(at)
@@ -726,20 +742,36 @@ impl DynIntTuple {
     #[doc(hidden)]
     #[inline]
     pub const fn push_node(&mut self, n: Node) -> Result<(), LayoutError> {
-        // One byte (a small integer): the common case, inline.
-        if let Node::Int(v) = n
-            && let Some(tag) = small_tag(v)
-        {
-            let used = self.used as usize;
-            if self.count as usize >= MAX_NODES || used >= CAP {
-                return Err(LayoutError::TooLarge);
-            }
-            self.bytes[used] = tag;
-            self.used += 1;
-            self.count += 1;
-            return Ok(());
+        // The common nodes inline: a tuple, a small integer (one byte), an integer of one or two
+        // value bytes without a basis path. The rest out of line.
+        let (tag, k, value) = match n {
+            Node::Tuple(a) if (a as usize) < MAX_NODES => (TUPLE_TAG | a, 0, 0),
+            Node::Int(v) => match small_tag(v) {
+                Some(tag) => (tag, 0, 0),
+                None if v.basis.is_none() && v.value >= i16::MIN as isize && v.value <= i16::MAX as isize => {
+                    let k = if v.value >= i8::MIN as isize && v.value <= i8::MAX as isize { 1 } else { 2 };
+                    let tag = if v.is_static { STATIC_BIT } else { 0 } | (SMALL_CODES + k as u8 - 1);
+                    (tag, k, v.value as i16)
+                }
+                None => return self.push_encoded(n),
+            },
+            Node::Tuple(_) => return self.push_encoded(n),
+        };
+        let used = self.used as usize;
+        if self.count as usize >= MAX_NODES || used + 1 + k > CAP {
+            return Err(LayoutError::TooLarge);
         }
-        self.push_encoded(n)
+        self.bytes[used] = tag;
+        let [lo, hi] = value.to_le_bytes();
+        if k > 0 {
+            self.bytes[used + 1] = lo;
+        }
+        if k > 1 {
+            self.bytes[used + 2] = hi;
+        }
+        self.used += 1 + k as u8;
+        self.count += 1;
+        Ok(())
     }
 
     /// [`DynIntTuple::push_node`] of any node.

@@ -68,13 +68,28 @@ impl DynLayout {
         l.stride = DynIntTuple::builder();
         tri!(l.shape.push_node(Node::Tuple(n as u8)));
         tri!(l.stride.push_node(Node::Tuple(n as u8)));
+        // Checked from the values as they are pushed (no walk over the nodes afterwards), unless a
+        // stride is a basis element, which the general check handles; a value's error comes after
+        // the encoding's, as in the check of the assembled layout.
+        let mut sizes = Ok(ops::Sizes::new());
+        let mut basis = false;
         let mut k = 0;
         while k < n {
             tri!(l.shape.push_node(Node::Int(s[k])));
             tri!(l.stride.push_node(Node::Int(d[k])));
+            basis |= d[k].has_basis();
+            if let Ok(acc) = &mut sizes
+                && let Err(e) = acc.add(s[k], d[k])
+            {
+                sizes = Err(e);
+            }
             k += 1;
         }
-        tri!(l.check_assembled());
+        if basis {
+            tri!(l.check_assembled());
+        } else {
+            (l.size, l.cosize) = tri!(tri!(sizes).finish());
+        }
         Ok(l)
     }
 
@@ -235,7 +250,7 @@ impl DynLayout {
         }
         // CuTe's `crd2idx` of an integer, walked over the node arrays in place: the recursive
         // form builds a tuple per mode, which made reading one offset cost more than the algebra.
-        offset_at(&self.shape, &self.stride, 0, 0, i).0
+        offset_walk(&self.shape, &self.stride, i)
     }
 
     /// CuTe's `idx2crd(idx, shape)` on this layout's shape.
@@ -310,60 +325,27 @@ impl DynLayout {
     }
 }
 
-/// `crd2idx(i, shape, stride)` for the subtrees at byte positions `ps` of the shape and `pd` of the
-/// stride (congruent, extents positive, sizes fitting `isize`, as [`DynLayout::new`] ensures): the
-/// offset (wrapping, as [`DynInt`]'s arithmetic) and the positions just past both subtrees. Each
-/// mode but the last takes `i % size(mode)` and passes `i / size(mode)` on, as [`ops::crd2idx`]
-/// does.
-const fn offset_at(
-    shape: &DynIntTuple,
-    stride: &DynIntTuple,
-    ps: usize,
-    pd: usize,
-    i: isize,
-) -> (isize, usize, usize) {
-    let ((s, s_next), (d, d_next)) = (shape.decode(ps), stride.decode(pd));
-    match (s, d) {
-        (Node::Int(_), Node::Int(d)) => (i.wrapping_mul(d.value), s_next, d_next),
-        (Node::Tuple(n), _) => {
-            let (mut rest, mut total, mut ps, mut pd, mut k) = (i, 0isize, s_next, d_next, 0);
-            while k < n as usize {
-                let part = if k + 1 == n as usize {
-                    rest
-                } else {
-                    let size = subtree_size(shape, ps);
-                    let m = rest % size;
-                    rest /= size;
-                    m
-                };
-                let (t, s_end, d_end) = offset_at(shape, stride, ps, pd, part);
-                total = total.wrapping_add(t);
-                (ps, pd) = (s_end, d_end);
-                k += 1;
-            }
-            (total, ps, pd)
+/// `crd2idx(i, shape, stride)` of an integer index on a congruent shape and stride (extents
+/// positive, sizes fitting `isize`, as [`DynLayout::new`] ensures): the offset, wrapping as
+/// [`DynInt`]'s arithmetic does.
+///
+/// CuTe's rule ([`ops::crd2idx`]) gives each mode of a tuple but the last `i % size(mode)` and
+/// passes `i / size(mode)` on, recursively. Taken leaf by leaf, that is one walk: each integer
+/// takes `i % s` and passes `i / s` on, except the last node of the shape, which takes what is
+/// left (it is the last mode at every level; an empty tuple there takes it and adds nothing).
+/// Truncating division composes as the recursion needs for any sign of `i`: `(i % (a*b)) % a ==
+/// i % a` and `(i % (a*b)) / a == (i / a) % b` for positive `a`, `b`.
+const fn offset_walk(shape: &DynIntTuple, stride: &DynIntTuple, mut i: isize) -> isize {
+    let (mut ps, mut pd, mut total) = (0, 0, 0isize);
+    while let (Some((s, s_next)), Some((d, d_next))) = (shape.read(ps), stride.read(pd)) {
+        (ps, pd) = (s_next, d_next);
+        if let (Node::Int(s), Node::Int(d)) = (s, d) {
+            let part = if shape.read(ps).is_none() { i } else { i % s.value };
+            i /= s.value;
+            total = total.wrapping_add(part.wrapping_mul(d.value));
         }
-        // Not congruent: `DynLayout::new` never builds such a layout.
-        (Node::Int(_), Node::Tuple(_)) => (0, s_next, d_next),
     }
-}
-
-/// The product of the integers of the subtree at byte position `pos` (positive, fits: it divides
-/// the size).
-const fn subtree_size(t: &DynIntTuple, pos: usize) -> isize {
-    let (mut pending, mut p, mut size) = (1usize, pos, 1isize);
-    while pending > 0 {
-        let (node, next) = t.decode(p);
-        match node {
-            Node::Int(v) => {
-                size = size.wrapping_mul(v.value);
-                pending -= 1;
-            }
-            Node::Tuple(n) => pending = pending - 1 + n as usize,
-        }
-        p = next;
-    }
-    size
+    total
 }
 
 /// [`DynLayout::new`]'s checks and its size and cosize in one walk over a congruent shape and
@@ -377,11 +359,8 @@ const fn one_pass(
     if shape.node_count() != stride.node_count() {
         return None;
     }
-    let (mut a, mut b, mut leaf) = (0, 0, 0);
-    let mut size = DynInt::new_static(1);
-    let mut size_overflow = false;
-    let mut total = DynInt::new_static(0);
-    let mut cosize_overflow = false;
+    let (mut a, mut b) = (0, 0);
+    let mut sizes = ops::Sizes::new();
     while let (Some((sn, next_a)), Some((dn, next_b))) = (shape.read(a), stride.read(b)) {
         (a, b) = (next_a, next_b);
         match (sn, dn) {
@@ -390,33 +369,14 @@ const fn one_pass(
                 if dv.has_basis() {
                     return None;
                 }
-                if sv.value <= 0 {
-                    return Some(Err(LayoutError::NonPositiveExtent { leaf, value: sv.value }));
-                }
-                if sv.has_basis() {
-                    return Some(Err(LayoutError::BasisExtent { leaf }));
-                }
-                leaf += 1;
-                match size.value.checked_mul(sv.value) {
-                    Some(v) => size = DynInt::new(v, size.is_static && sv.is_static),
-                    None => size_overflow = true,
-                }
-                // `sum((s - 1) * |d|)`, as `ops::cosize` sums it.
-                match ops::add_cosize_term(total, sv, dv) {
-                    Some(t) => total = t,
-                    None => cosize_overflow = true,
+                if let Err(e) = sizes.add(sv, dv) {
+                    return Some(Err(e));
                 }
             }
             _ => return None,
         }
     }
-    if size_overflow {
-        return Some(Err(LayoutError::SizeOverflow));
-    }
-    if cosize_overflow || total.value.checked_add(1).is_none() {
-        return Some(Err(LayoutError::CosizeOverflow));
-    }
-    Some(Ok((size, total.add(DynInt::new_static(1)))))
+    Some(sizes.finish())
 }
 
 /// The size of a shape whose extents are all positive integers (no basis), or the error.
@@ -543,5 +503,35 @@ impl fmt::Display for PrintLayout<'_> {
             .map_err(|_| fmt::Error)?;
             Ok(l.crd2idx(&coord).map_err(|_| fmt::Error)?.value)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one walk of `offset` is CuTe's recursive `crd2idx` of an integer (`ops::crd2idx`), past
+    /// both ends of the domain too, with empty tuples anywhere (the last node of the shape is the
+    /// one that takes the rest).
+    #[test]
+    fn offset_is_crd2idx_of_an_integer() {
+        let layouts = [
+            "_1:_0",
+            "7:3",
+            "(4,3):(3,1)",
+            "((2,2),3):((1,8),2)",
+            "((3,()),5):((2,()),7)",
+            "(2,()):(5,())",
+            "(((2,3),()),((),4)):(((1,2),()),((),-6))",
+            "((2,(3,(2,2))),(5,1)):((40,(1,(3,7))),(100,9))",
+        ];
+        for text in layouts {
+            let l: DynLayout = text.parse().unwrap();
+            for i in -60..120 {
+                let index = DynIntTuple::int(DynInt::new_runtime(i));
+                let expected = ops::crd2idx(&index, l.shape(), l.stride()).unwrap().value;
+                assert_eq!(l.offset(i), expected, "{l} at {i}");
+            }
+        }
     }
 }

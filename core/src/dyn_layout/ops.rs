@@ -447,6 +447,66 @@ pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     Ok(total.add(DynInt::new_static(1)))
 }
 
+/// The size and cosize of a layout's leaves, taken one `s:d` at a time (integer strides), with
+/// [`DynLayout::new`]'s checks in its order: an extent below 1 or with a basis at once (naming
+/// the leaf), then a size and a cosize past `isize`. One rule for every place that checks a layout
+/// from its leaves: the one walk over the tuples, a flat layout's arrays, and the algebra's mode
+/// lists.
+#[derive(Clone, Copy)]
+pub(crate) struct Sizes {
+    leaf: usize,
+    size: DynInt,
+    size_overflow: bool,
+    total: DynInt,
+    cosize_overflow: bool,
+}
+
+impl Sizes {
+    pub(crate) const fn new() -> Self {
+        Sizes {
+            leaf: 0,
+            size: DynInt::new_static(1),
+            size_overflow: false,
+            total: DynInt::new_static(0),
+            cosize_overflow: false,
+        }
+    }
+
+    /// The next leaf: `Err` for an extent below 1 or with a basis.
+    #[inline(always)]
+    pub(crate) const fn add(&mut self, s: DynInt, d: DynInt) -> Result<(), LayoutError> {
+        if s.value <= 0 {
+            return Err(LayoutError::NonPositiveExtent { leaf: self.leaf, value: s.value });
+        }
+        if s.has_basis() {
+            return Err(LayoutError::BasisExtent { leaf: self.leaf });
+        }
+        self.leaf += 1;
+        match self.size.value.checked_mul(s.value) {
+            Some(v) => self.size = DynInt::new(v, self.size.is_static && s.is_static),
+            None => self.size_overflow = true,
+        }
+        // `sum((s - 1) * |d|)`, as `ops::cosize` sums it.
+        match add_cosize_term(self.total, s, d) {
+            Some(t) => self.total = t,
+            None => self.cosize_overflow = true,
+        }
+        Ok(())
+    }
+
+    /// The size and cosize, or which of them does not fit.
+    #[inline(always)]
+    pub(crate) const fn finish(self) -> Result<(DynInt, DynInt), LayoutError> {
+        if self.size_overflow {
+            return Err(LayoutError::SizeOverflow);
+        }
+        if self.cosize_overflow || self.total.value.checked_add(1).is_none() {
+            return Err(LayoutError::CosizeOverflow);
+        }
+        Ok((self.size, self.total.add(DynInt::new_static(1))))
+    }
+}
+
 /// `total + (s - 1) * |d|`, one term of a cosize with CuTe's static rules (for plain integer
 /// strides): a term is static if both integers are, or if it is a static zero (`s` a static 1,
 /// or `d` a static 0); the sum if both are. `None` on overflow.
