@@ -102,7 +102,7 @@ pub use modes::{
 pub use slice::{Slicer, slice, slice_and_offset};
 pub use tiler::{TileMode, Tiler};
 
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, ops};
 use crate::error::{LayoutError, tri};
 
 type R<T> = Result<T, LayoutError>;
@@ -131,17 +131,26 @@ pub(crate) struct ModeBuilder {
     /// The layout being assembled, checked only by `finish` (in place).
     layout: DynLayout,
     n: usize,
+    /// Its size and cosize so far, from the modes' own (each pushed layout is checked) and the
+    /// leaves of pushed mode lists, by the one rule `ops::Sizes`; the first error of a leaf.
+    sizes: R<ops::Sizes>,
+    /// Whether a stride is a basis element: then `finish` checks the whole layout instead.
+    basis: bool,
 }
 
 impl ModeBuilder {
     pub(crate) const fn new() -> R<Self> {
-        Ok(ModeBuilder { layout: DynLayout::assembly(), n: 0 })
+        Ok(ModeBuilder { layout: DynLayout::assembly(), n: 0, sizes: Ok(ops::Sizes::new()), basis: false })
     }
 
     pub(crate) const fn push(&mut self, mode: &DynLayout) -> R<()> {
         let (shape, stride) = self.layout.parts_mut();
         tri!(shape.push_tuple(mode.shape()));
         tri!(stride.push_tuple(mode.stride()));
+        self.basis |= mode.has_basis();
+        if let Ok(sizes) = &mut self.sizes {
+            sizes.add_layout(mode.size(), mode.cosize());
+        }
         self.n += 1;
         Ok(())
     }
@@ -162,8 +171,15 @@ impl ModeBuilder {
         }
         let mut k = 0;
         while k < n {
-            tri!(shape.push_node(Node::Int(modes.shape(k))));
-            tri!(stride.push_node(Node::Int(modes.stride(k))));
+            let (s, d) = (modes.shape(k), modes.stride(k));
+            tri!(shape.push_node(Node::Int(s)));
+            tri!(stride.push_node(Node::Int(d)));
+            self.basis |= d.has_basis();
+            if let Ok(sizes) = &mut self.sizes
+                && let Err(e) = sizes.add(s, d)
+            {
+                self.sizes = Err(e);
+            }
             k += 1;
         }
         self.n += 1;
@@ -177,7 +193,12 @@ impl ModeBuilder {
         let (shape, stride) = self.layout.parts_mut();
         shape.set_root_arity(self.n as u8);
         stride.set_root_arity(self.n as u8);
-        tri!(self.layout.check_assembled());
+        if self.basis {
+            tri!(self.layout.check_assembled());
+        } else {
+            let (size, cosize) = tri!(tri!(self.sizes).finish());
+            self.layout.set_sizes(size, cosize);
+        }
         Ok(self.layout)
     }
 }

@@ -138,15 +138,21 @@ impl Tiler {
         let mut modes = tri!(super::ModeBuilder::new());
         let mut k = 0;
         while k < items.len() {
-            let part;
-            (kinds[k], part) = match &items[k] {
-                TileMode::Keep => (Kind::Keep, DynLayout::UNIT),
-                TileMode::Layout(l) => (Kind::Layout, *l),
-                TileMode::Shape(s) => {
-                    (Kind::Shape, tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::new_static(0)))))
+            // Each item pushed from where it is (a layout is not copied on the way).
+            match &items[k] {
+                TileMode::Keep => {
+                    kinds[k] = Kind::Keep;
+                    tri!(modes.push(&DynLayout::UNIT));
                 }
-            };
-            tri!(modes.push(&part));
+                TileMode::Layout(l) => {
+                    kinds[k] = Kind::Layout;
+                    tri!(modes.push(l));
+                }
+                TileMode::Shape(s) => {
+                    kinds[k] = Kind::Shape;
+                    tri!(modes.push(&tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::new_static(0))))));
+                }
+            }
             k += 1;
         }
         Ok(Tiler::Modes(TileModes { modes: tri!(modes.finish()), kinds, n: items.len() }))

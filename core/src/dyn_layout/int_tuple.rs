@@ -481,13 +481,10 @@ impl DynIntTuple {
     }
 
     /// The subtree between byte positions `start` and `end`, of `count` nodes.
-    const fn slice(&self, start: usize, end: usize, count: usize) -> DynIntTuple {
+    pub(crate) const fn slice(&self, start: usize, end: usize, count: usize) -> DynIntTuple {
         let mut t = DynIntTuple::builder();
-        let mut k = 0;
-        while k < end - start {
-            t.bytes[k] = self.bytes[start + k];
-            k += 1;
-        }
+        let src = self.bytes.split_at(end).0.split_at(start).1;
+        t.bytes.split_at_mut(end - start).0.copy_from_slice(src);
         t.used = (end - start) as u8;
         t.count = count as u8;
         t

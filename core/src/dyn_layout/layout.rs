@@ -109,6 +109,11 @@ impl DynLayout {
         (&mut self.shape, &mut self.stride)
     }
 
+    /// The size and cosize of a layout assembled in place whose checks its assembler made.
+    pub(crate) const fn set_sizes(&mut self, size: DynInt, cosize: DynInt) {
+        (self.size, self.cosize) = (size, cosize);
+    }
+
     /// What [`DynLayout::new`] does with an assembled shape and stride, in place.
     pub(crate) const fn check_assembled(&mut self) -> Result<(), LayoutError> {
         if let Some(checked) = one_pass(&self.shape, &self.stride) {
@@ -290,6 +295,43 @@ impl DynLayout {
 
     /// Mode `i` as a layout (`layout<i>(L)`).
     pub const fn mode(&self, i: usize) -> Option<DynLayout> {
+        if self.shape.is_int() {
+            return if i == 0 { Some(*self) } else { None };
+        }
+        if i >= self.rank() {
+            return None;
+        }
+        // The mode's bytes, and its node count, size and cosize in one walk over both (the
+        // stride is congruent); basis strides have their own cosize.
+        let ((s0, s1), (d0, d1)) = (self.shape.mode_range(i), self.stride.mode_range(i));
+        let (mut a, mut b, mut count) = (s0, d0, 0);
+        let mut sizes = ops::Sizes::new();
+        while a < s1 {
+            let ((sn, next_a), (dn, next_b)) = (self.shape.decode(a), self.stride.decode(b));
+            (a, b, count) = (next_a, next_b, count + 1);
+            if let (Node::Int(sv), Node::Int(dv)) = (sn, dn) {
+                if dv.has_basis() {
+                    return self.mode_with_basis(i);
+                }
+                if sizes.add(sv, dv).is_err() {
+                    return None;
+                }
+            }
+        }
+        let (size, cosize) = match sizes.finish() {
+            Ok(x) => x,
+            Err(_) => return None,
+        };
+        Some(DynLayout {
+            shape: self.shape.slice(s0, s1, count),
+            stride: self.stride.slice(d0, d1, count),
+            size,
+            cosize,
+        })
+    }
+
+    /// [`DynLayout::mode`] of a layout with basis strides.
+    const fn mode_with_basis(&self, i: usize) -> Option<DynLayout> {
         let (Some(shape), Some(stride)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
         // Checked in place, as `new` checks (a mode of a layout passes): no move of the tuples.
         let mut l = DynLayout { shape, stride, size: DynInt::new_static(1), cosize: DynInt::new_static(1) };

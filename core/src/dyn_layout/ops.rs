@@ -494,6 +494,20 @@ impl Sizes {
         Ok(())
     }
 
+    /// A whole checked layout of size `size` and cosize `cosize` as the next leaves: its
+    /// leaves' terms sum to `cosize - 1` (static as the cosize is), and all terms are
+    /// non-negative, so the sums overflow exactly where the leaf-by-leaf ones would.
+    pub(crate) const fn add_layout(&mut self, size: DynInt, cosize: DynInt) {
+        match self.size.value.checked_mul(size.value) {
+            Some(v) => self.size = DynInt::new(v, self.size.is_static && size.is_static),
+            None => self.size_overflow = true,
+        }
+        match self.total.value.checked_add(cosize.value - 1) {
+            Some(v) => self.total = DynInt::new(v, self.total.is_static && cosize.is_static),
+            None => self.cosize_overflow = true,
+        }
+    }
+
     /// The size and cosize, or which of them does not fit.
     #[inline(always)]
     pub(crate) const fn finish(self) -> Result<(DynInt, DynInt), LayoutError> {
