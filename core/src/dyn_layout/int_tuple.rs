@@ -400,6 +400,25 @@ impl DynIntTuple {
         (Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis }), p)
     }
 
+    /// The byte position just past the node at byte position `at` (below `used`), from its tag
+    /// alone: the walks that only look at tags (or skip subtrees) decode nothing.
+    #[inline(always)]
+    const fn next_node(&self, at: usize) -> usize {
+        let tag = self.bytes[at];
+        if tag >= TUPLE_TAG {
+            return at + 1;
+        }
+        let code = tag & CODE_MASK;
+        let mut p = at + 1;
+        if code >= SMALL_CODES {
+            p += (code - SMALL_CODES + 1) as usize;
+        }
+        if tag & BASIS_BIT != 0 {
+            p += 1 + self.bytes[p] as usize;
+        }
+        p
+    }
+
     /// The byte position just past the subtree starting at byte position `at`.
     #[doc(hidden)]
     pub const fn skip(&self, at: usize) -> usize {
@@ -409,17 +428,8 @@ impl DynIntTuple {
             let tag = self.bytes[p];
             if tag >= TUPLE_TAG {
                 pending += (tag & !TUPLE_TAG) as usize;
-                p += 1;
-            } else {
-                let code = tag & CODE_MASK;
-                p += 1;
-                if code >= SMALL_CODES {
-                    p += (code - SMALL_CODES + 1) as usize;
-                }
-                if tag & BASIS_BIT != 0 {
-                    p += 1 + self.bytes[p] as usize;
-                }
             }
+            p = self.next_node(p);
             pending -= 1;
         }
         p
@@ -429,7 +439,7 @@ impl DynIntTuple {
     const fn position(&self, k: usize) -> usize {
         let (mut p, mut j) = (0, 0);
         while j < k {
-            p = self.decode(p).1;
+            p = self.next_node(p);
             j += 1;
         }
         p
@@ -494,7 +504,7 @@ impl DynIntTuple {
     const fn count_between(&self, start: usize, end: usize) -> usize {
         let (mut p, mut n) = (start, 0);
         while p < end {
-            p = self.decode(p).1;
+            p = self.next_node(p);
             n += 1;
         }
         n
@@ -602,7 +612,7 @@ impl DynIntTuple {
             if tag < TUPLE_TAG && tag & BASIS_BIT != 0 {
                 return true;
             }
-            at = self.decode(at).1;
+            at = self.next_node(at);
         }
         false
     }
@@ -615,7 +625,7 @@ impl DynIntTuple {
             if tag < TUPLE_TAG && tag & STATIC_BIT == 0 {
                 return false;
             }
-            at = self.decode(at).1;
+            at = self.next_node(at);
         }
         true
     }
@@ -657,7 +667,7 @@ impl DynIntTuple {
     /// Replace the node at byte position `at`, returning the position after the new node.
     #[doc(hidden)]
     pub const fn replace_at(&mut self, at: usize, n: Node) -> Result<usize, LayoutError> {
-        let old_end = self.decode(at).1;
+        let old_end = self.next_node(at);
         let e = encode(n);
         let new_end = at + e.len;
         let used = self.used as usize;
@@ -717,8 +727,8 @@ impl DynIntTuple {
             if (x >= TUPLE_TAG || y >= TUPLE_TAG) && x != y {
                 return false;
             }
-            a = self.decode(a).1;
-            b = other.decode(b).1;
+            a = self.next_node(a);
+            b = other.next_node(b);
         }
         true
     }
@@ -813,11 +823,8 @@ impl DynIntTuple {
         if self.count as usize + t.count as usize > MAX_NODES || used + t.used as usize > CAP {
             return Err(LayoutError::TooLarge);
         }
-        let mut k = 0;
-        while k < t.used as usize {
-            self.bytes[used + k] = t.bytes[k];
-            k += 1;
-        }
+        let n = t.used as usize;
+        self.bytes.split_at_mut(used).1.split_at_mut(n).0.copy_from_slice(t.bytes.split_at(n).0);
         self.used += t.used;
         self.count += t.count;
         Ok(())
