@@ -28,9 +28,10 @@ fn main() {
         Some("dyn_composition") => run(iters, |i| ops::dyn_composition(&mn, i)),
         Some("dyn_logical_divide") => run(iters, |i| ops::dyn_logical_divide(&mn, i)),
         Some("dyn_complement") => run(iters, |i| ops::dyn_complement(&mn, i)),
+        Some("dyn_complement_operand") => run(iters, |i| ops::dyn_complement_operand(&mn, i)),
         _ => {
             eprintln!(
-                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement|dyn_composition|dyn_logical_divide|dyn_complement ITERS"
+                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement|dyn_composition|dyn_logical_divide|dyn_complement|dyn_complement_operand ITERS"
             );
             std::process::exit(2);
         }

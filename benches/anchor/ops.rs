@@ -88,15 +88,28 @@ pub fn dyn_logical_divide(mn: &Extents, i: usize) -> isize {
     r.offset(5) + r.size().value
 }
 
-/// `complement` of a runtime-structured layout.
+/// `complement`'s operand `(_4,m):(_1,_16)` as a runtime-structured layout.
 #[inline(always)]
-pub fn dyn_complement(mn: &Extents, i: usize) -> isize {
-    let m = mn[i & 1023].0 as isize;
-    let a = DynLayout::new(
+fn dyn_complement_layout(m: isize) -> DynLayout {
+    DynLayout::new(
         pair(DynIntTuple::int(DynInt::new_static(4)), rt(m)),
         pair(DynIntTuple::int(DynInt::new_static(1)), DynIntTuple::int(DynInt::new_static(16))),
     )
-    .expect("valid");
+    .expect("valid")
+}
+
+/// `complement` of a runtime-structured layout.
+#[inline(always)]
+pub fn dyn_complement(mn: &Extents, i: usize) -> isize {
+    let a = dyn_complement_layout(mn[i & 1023].0 as isize);
     let r = algebra::complement_to(&a, &rt(4096)).expect("admissible");
     r.offset(1) + r.size().value
+}
+
+/// What [`dyn_complement`] spends before the algebra: its operand built and read (one offset
+/// and the size), no complement. A floor for the runtime-structured rows.
+#[inline(always)]
+pub fn dyn_complement_operand(mn: &Extents, i: usize) -> isize {
+    let a = dyn_complement_layout(mn[i & 1023].0 as isize);
+    a.offset(1) + a.size().value
 }

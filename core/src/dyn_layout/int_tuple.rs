@@ -337,30 +337,57 @@ impl DynIntTuple {
         if tag >= TUPLE_TAG {
             return (Node::Tuple(tag & !TUPLE_TAG), at + 1);
         }
-        if tag & (BASIS_BIT | CODE_MASK) < SMALL_CODES {
-            let value = (tag & CODE_MASK) as isize + SMALL_MIN;
-            return (
-                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
-                at + 1,
-            );
+        if let Some((value, is_static, next)) = self.plain(at) {
+            return (Node::Int(DynInt { value, is_static, basis: Basis::NONE }), next);
         }
-        // One or two value bytes and no basis path (extents and strides up to 32767): inline too.
-        let code = tag & (BASIS_BIT | CODE_MASK);
+        self.decode_long(at)
+    }
+
+    /// The bytes of the encoding in use (walks end at this position).
+    #[inline(always)]
+    pub(crate) const fn encoding_len(&self) -> usize {
+        self.used as usize
+    }
+
+    /// Whether the node at byte position `at` (below `used`) is a tuple.
+    #[inline(always)]
+    pub(crate) const fn is_tuple_at(&self, at: usize) -> bool {
+        self.bytes[at] >= TUPLE_TAG
+    }
+
+    /// The first byte of the node at byte position `at`: equal for two tuples exactly when their
+    /// arities are, and never a tuple's for an integer.
+    #[inline(always)]
+    pub(crate) const fn tag_at(&self, at: usize) -> u8 {
+        self.bytes[at]
+    }
+
+    /// The integer at byte position `at` (below `used`) if it has no basis path: its value,
+    /// whether it is static, and the position after it; `None` for a tuple or an integer with a
+    /// basis. The walks over extents and integer strides read nodes by this (no basis to carry).
+    /// Integers of up to two value bytes are read inline, longer ones out of line.
+    #[inline(always)]
+    pub(crate) const fn plain(&self, at: usize) -> Option<(isize, bool, usize)> {
+        let tag = self.bytes[at];
+        if tag >= TUPLE_TAG || tag & BASIS_BIT != 0 {
+            return None;
+        }
+        let is_static = tag & STATIC_BIT != 0;
+        let code = tag & CODE_MASK;
+        if code < SMALL_CODES {
+            return Some((code as isize + SMALL_MIN, is_static, at + 1));
+        }
         if code == SMALL_CODES {
-            let value = self.bytes[at + 1] as i8 as isize;
-            return (
-                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
-                at + 2,
-            );
+            return Some((self.bytes[at + 1] as i8 as isize, is_static, at + 2));
         }
         if code == SMALL_CODES + 1 {
             let value = i16::from_le_bytes([self.bytes[at + 1], self.bytes[at + 2]]) as isize;
-            return (
-                Node::Int(DynInt { value, is_static: tag & STATIC_BIT != 0, basis: Basis::NONE }),
-                at + 3,
-            );
+            return Some((value, is_static, at + 3));
         }
-        self.decode_long(at)
+        match self.decode_long(at) {
+            (Node::Int(v), next) => Some((v.value, is_static, next)),
+            (Node::Tuple(_), _) => None,
+        }
     }
 
     /// [`DynIntTuple::decode`] of an integer with value bytes or a basis path.

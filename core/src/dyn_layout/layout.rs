@@ -250,9 +250,6 @@ impl DynLayout {
     /// The offset of integer index `i` (a runtime index), as a plain number (0 for basis strides,
     /// whose values are coordinates: see [`DynLayout::apply`]).
     pub const fn offset(&self, i: isize) -> isize {
-        if self.has_basis() {
-            return 0;
-        }
         // CuTe's `crd2idx` of an integer, walked over the node arrays in place: the recursive
         // form builds a tuple per mode, which made reading one offset cost more than the algebra.
         offset_walk(&self.shape, &self.stride, i)
@@ -379,13 +376,21 @@ impl DynLayout {
 /// i % a` and `(i % (a*b)) / a == (i / a) % b` for positive `a`, `b`.
 const fn offset_walk(shape: &DynIntTuple, stride: &DynIntTuple, mut i: isize) -> isize {
     let (mut ps, mut pd, mut total) = (0, 0, 0isize);
-    while let (Some((s, s_next)), Some((d, d_next))) = (shape.read(ps), stride.read(pd)) {
-        (ps, pd) = (s_next, d_next);
-        if let (Node::Int(s), Node::Int(d)) = (s, d) {
-            let part = if shape.read(ps).is_none() { i } else { i % s.value };
-            i /= s.value;
-            total = total.wrapping_add(part.wrapping_mul(d.value));
+    let end = shape.encoding_len();
+    while ps < end {
+        // The stride is congruent: a tuple's tag in both.
+        if shape.is_tuple_at(ps) {
+            (ps, pd) = (ps + 1, pd + 1);
+            continue;
         }
+        // Extents have no basis; a basis stride makes the value a coordinate: no offset.
+        let (Some((s, _, s_next)), Some((d, _, d_next))) = (shape.plain(ps), stride.plain(pd)) else {
+            return 0;
+        };
+        let part = if s_next >= end { i } else { i % s };
+        i /= s;
+        total = total.wrapping_add(part.wrapping_mul(d));
+        (ps, pd) = (s_next, d_next);
     }
     total
 }
@@ -402,21 +407,27 @@ const fn one_pass(
         return None;
     }
     let (mut a, mut b) = (0, 0);
+    let (end_a, end_b) = (shape.encoding_len(), stride.encoding_len());
     let mut sizes = ops::Sizes::new();
-    while let (Some((sn, next_a)), Some((dn, next_b))) = (shape.read(a), stride.read(b)) {
-        (a, b) = (next_a, next_b);
-        match (sn, dn) {
-            (Node::Tuple(x), Node::Tuple(y)) if x == y => {}
-            (Node::Int(sv), Node::Int(dv)) => {
-                if dv.has_basis() {
-                    return None;
-                }
-                if let Err(e) = sizes.add(sv, dv) {
-                    return Some(Err(e));
-                }
+    while a < end_a && b < end_b {
+        if shape.is_tuple_at(a) || stride.is_tuple_at(b) {
+            // Tuples of the same arity, or not congruent.
+            if shape.tag_at(a) != stride.tag_at(b) {
+                return None;
             }
-            _ => return None,
+            (a, b) = (a + 1, b + 1);
+            continue;
         }
+        // A basis stride: the general walk.
+        let Some((d, d_static, next_b)) = stride.plain(b) else { return None };
+        let (s, next_a) = match shape.decode(a) {
+            (Node::Int(s), next) => (s, next),
+            (Node::Tuple(_), _) => return None,
+        };
+        if let Err(e) = sizes.add(s, DynInt::new(d, d_static)) {
+            return Some(Err(e));
+        }
+        (a, b) = (next_a, next_b);
     }
     Some(sizes.finish())
 }
