@@ -55,6 +55,15 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
                 // A layout item applies as it is (no `Tiler` around a copy of it).
                 match &items.get(i) {
                     TileMode::Keep => tri!(out.push(&m)),
+                    // The one-mode divide goes into the result as its two modes, never a layout.
+                    TileMode::Layout(t)
+                        if matches!(op, Op::Divide)
+                            && let Some((shape, stride)) = divided_leaf(&m, t) =>
+                    {
+                        // Checked first, as building its layout would check it.
+                        tri!(ops::Sizes::of(&shape, &stride));
+                        tri!(out.push_leaves(&shape, &stride, false))
+                    }
                     TileMode::Layout(t) => tri!(out.push(&tri!(op.apply(&m, t)))),
                     item => match tri!(item.as_tiler()) {
                         Some(t) => tri!(out.push(&tri!(by_mode(&m, &t, op)))),
@@ -82,6 +91,14 @@ const fn divide_layouts(layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
 /// `None` where the general path is needed or gives another form (a tile or a rest of one
 /// element, which it coalesces away; a zero or basis stride; an error).
 pub(crate) const fn divide_leaf(layout: &DynLayout, tiler: &DynLayout) -> Option<R<DynLayout>> {
+    match divided_leaf(layout, tiler) {
+        Some((shape, stride)) => Some(DynLayout::flat(&shape, &stride, 2)),
+        None => None,
+    }
+}
+
+/// [`divide_leaf`]'s answer as its two modes (not yet checked as a layout).
+const fn divided_leaf(layout: &DynLayout, tiler: &DynLayout) -> Option<([DynInt; 2], [DynInt; 2])> {
     let (Some(s), Some(d), Some(t), Some(one)) =
         (layout.shape().as_int(), layout.stride().as_int(), tiler.shape().as_int(), tiler.stride().as_int())
     else {
@@ -96,7 +113,7 @@ pub(crate) const fn divide_leaf(layout: &DynLayout, tiler: &DynLayout) -> Option
     }
     let shape = [t, DynInt::new(rest, s.is_static && t.is_static)];
     let stride = [d, DynInt::new(step, d.is_static && t.is_static)];
-    Some(DynLayout::flat(&shape, &stride, 2))
+    Some((shape, stride))
 }
 
 /// [`divide_layouts`] by its definition: `composition(layout, (tiler, complement(tiler,

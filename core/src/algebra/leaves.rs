@@ -122,6 +122,11 @@ impl<const N: usize> Leaves<N> {
         self.n -= 1;
     }
 
+    /// The extents and the strides, as slices of the list's length.
+    pub const fn values(&self) -> (&[DynInt], &[DynInt]) {
+        (self.s.split_at(self.n).0, self.d.split_at(self.n).0)
+    }
+
     /// The layout of these modes: a tuple, or with `unwrap` a single mode as a scalar layout.
     pub const fn layout(&self, unwrap: bool) -> R<DynLayout> {
         if unwrap && self.n == 1 {
@@ -142,13 +147,8 @@ impl<const N: usize> Leaves<N> {
     /// The size and cosize of the layout of these modes (integer strides), with
     /// [`Leaves::check_values`]'s checks.
     pub const fn sizes(&self) -> R<(DynInt, DynInt)> {
-        let mut sizes = Sizes::new();
-        let mut k = 0;
-        while k < self.n {
-            tri!(sizes.add(self.s[k], self.d[k]));
-            k += 1;
-        }
-        sizes.finish()
+        let (s, d) = self.values();
+        Sizes::of(s, d)
     }
 
     /// The shape of [`Leaves::layout`] (checked there).

@@ -162,8 +162,14 @@ impl ModeBuilder {
         modes: &leaves::Leaves<N>,
         unwrap: bool,
     ) -> R<()> {
+        let (s, d) = modes.values();
+        self.push_leaves(s, d, unwrap)
+    }
+
+    /// [`ModeBuilder::push_modes`] of the modes `s[k]:d[k]`.
+    pub(crate) const fn push_leaves(&mut self, s: &[DynInt], d: &[DynInt], unwrap: bool) -> R<()> {
         use crate::dyn_layout::int_tuple::Node;
-        let n = modes.len();
+        let n = s.len();
         let (shape, stride) = self.layout.parts_mut();
         if !(unwrap && n == 1) {
             tri!(shape.push_node(Node::Tuple(n as u8)));
@@ -171,12 +177,11 @@ impl ModeBuilder {
         }
         let mut k = 0;
         while k < n {
-            let (s, d) = (modes.shape(k), modes.stride(k));
-            tri!(shape.push_node(Node::Int(s)));
-            tri!(stride.push_node(Node::Int(d)));
-            self.basis |= d.has_basis();
+            tri!(shape.push_node(Node::Int(s[k])));
+            tri!(stride.push_node(Node::Int(d[k])));
+            self.basis |= d[k].has_basis();
             if let Ok(sizes) = &mut self.sizes
-                && let Err(e) = sizes.add(s, d)
+                && let Err(e) = sizes.add(s[k], d[k])
             {
                 self.sizes = Err(e);
             }

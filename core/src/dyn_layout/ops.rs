@@ -508,6 +508,18 @@ impl Sizes {
         }
     }
 
+    /// The size and cosize of the layout of the modes `s[k]:d[k]` (integer strides), with its
+    /// checks.
+    pub(crate) const fn of(s: &[DynInt], d: &[DynInt]) -> Result<(DynInt, DynInt), LayoutError> {
+        let mut sizes = Sizes::new();
+        let mut k = 0;
+        while k < s.len() {
+            tri!(sizes.add(s[k], d[k]));
+            k += 1;
+        }
+        sizes.finish()
+    }
+
     /// The size and cosize, or which of them does not fit.
     #[inline(always)]
     pub(crate) const fn finish(self) -> Result<(DynInt, DynInt), LayoutError> {
