@@ -135,9 +135,9 @@ pub(crate) fn answers_by_rule(f: &DynLayout, cotarget: &DynIntTuple) -> bool {
 
 /// The common case, by the nesting rule that the typed algebra applies too
 /// ([`rules::nested_complement`]): moving modes whose strides nest, and an integer cotarget.
-/// Then the fold has no holes, its modes are the rule's gaps and rest (with static flags as the
-/// fold gives them: a gap or span is static when the integers it comes from are), and the answer
-/// is theirs coalesced, as the fold's is. `None` where the rule does not apply (pins, modes that
+/// Then the fold has no holes, its modes are the rule's gaps and rest (with the static flags the
+/// fold gives them, CuTe's `min` over the strides left included), and the answer is theirs
+/// coalesced, as the fold's is. `None` where the rule does not apply (pins, modes that
 /// do not nest, a tuple cotarget, values at the end of `isize`): the fold answers then.
 const fn nested<const N: usize>(modes: &Leaves<N>, cotarget: &DynIntTuple) -> Option<R<DynLayout>> {
     let Some(m) = cotarget.as_int() else { return None };

@@ -121,6 +121,15 @@ pub const fn joins(prev_extent: isize, prev_stride: isize, stride: isize) -> boo
 /// The nested complement: `complement(A, M)` where `A`'s moving strides nest, as plain values.
 /// [`nested_complement`] writes it here, mode by mode in stride order, with where each value
 /// comes from so that a caller with static flags can give each mode its own.
+///
+/// ```
+/// use const_layout::algebra::rules::{NestedComplement, nested_complement};
+/// // complement((2,4):(8,1), 64): mode 1 (stride 1) comes first, then mode 0 (stride 8).
+/// let mut out = NestedComplement::<3>::new();
+/// assert!(nested_complement(&[2, 4, 0], &[8, 1, 0], 2, 64, &mut out));
+/// assert_eq!((out.count, &out.source[..2]), (2, &[1, 0][..]));
+/// assert_eq!((out.shape, out.stride), ([1, 2, 4], [1, 4, 16]));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NestedComplement<const N: usize> {
     /// The result's extents: the gap below each mode of positive stride, in stride order, then
@@ -267,6 +276,11 @@ const fn same_rest<const N: usize>(
 
 impl<const N: usize> NestedComplement<N> {
     /// An empty answer to fill: extents 1, strides 0.
+    ///
+    /// ```
+    /// use const_layout::algebra::rules::NestedComplement;
+    /// assert_eq!(NestedComplement::<2>::new().shape, [1, 1]);
+    /// ```
     pub const fn new() -> Self {
         NestedComplement { shape: [1; N], stride: [0; N], source: [0; N], count: 0 }
     }
