@@ -20,28 +20,23 @@
 #     tools/oracle/gen_latex.sh                 tests/data/latex/                    8-26 s
 #     $ANCHOR (../shared/anchors/cute_static_suite.cpp, g++ -O2; tools/static_suite.sh times it)
 #                                               tests/data/cute_static_suite.txt     6 s
-#    --full only:
-#     tools/oracle/gen_algebra_vectors.py       tests/data/cute_algebra_<family>.txt: the six
-#                                               small families 594 s (CPU 335 s with the two
-#                                               above); all 13: 8 min on 2 quiet cores
-#                                               (tools/oracle/README.md)
-#     tools/oracle/gen_swizzle_slice_vectors.py tests/data/cute_swizzle_slice.txt   2,189 s (CPU 547 s)
-#     tools/oracle/gen_composition_gaps.py      tests/data/cute_composition_gaps.txt 4 of its 16
-#                                               units in 17 min (stopped there)
-#     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt        6-18 min on 2
-#                                               cores (tools/oracle/README.md)
+#    --full only (times of the run of 2026-11-27, --jobs 2, the machine otherwise idle but for
+#    builds of this repository now and then):
+#     tools/oracle/gen_algebra_vectors.py       tests/data/cute_algebra_<family>.txt, all 13
+#                                               families: 549 s (CPU 15 min)
+#     tools/oracle/gen_swizzle_slice_vectors.py tests/data/cute_swizzle_slice.txt   230 s
+#     tools/oracle/gen_composition_gaps.py      tests/data/cute_composition_gaps.txt 180 s
+#     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt        256 s
 #     tools/oracle/gen_vectors.py               tests/data/cute_layouts.txt, cute_int_tuples.txt:
-#                                               6 of its 21 units in 16 min (stopped there);
-#                                               8-11 min on 2 cores (tools/oracle/README.md)
+#                                               402 s
 #   needs only the repository (seconds):
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
 #     tools/gen_computed_tests.py               tests/typed/computed_vectors.rs
 #     TRYBUILD=overwrite cargo test -p const-layout-ui-tests   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
 #     UPDATE_GOLDEN=1 cargo test --test tool    tests/data/svg/
-# Run here and byte-identical with the checked-in files: all of the above but composition gaps,
-# identity layouts, layouts and int tuples, and the seven large algebra families (coalesce,
-# filter, composition, complement, inverse, divide, product), which did not finish in the time.
+# Run here and byte-identical with the checked-in files: all of the above (the --full generators
+# on 2026-11-27 at d36adf0, one after another; the rest by every CI run).
 # If the oracle (or the anchor) cannot be had, this says so on one line and exits 3, unless
 # --repo-only is given.
 set -euo pipefail
