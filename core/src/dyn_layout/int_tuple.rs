@@ -302,7 +302,9 @@ impl DynIntTuple {
             return Err(LayoutError::TooLarge);
         }
         let mut t = DynIntTuple::builder();
-        tri!(t.push_node(Node::Tuple(modes.len() as u8)));
+        // The root: one byte (fewer than `MAX_NODES` modes).
+        t.bytes[0] = TUPLE_TAG | modes.len() as u8;
+        (t.count, t.used) = (1, 1);
         let mut m = 0;
         while m < modes.len() {
             tri!(t.push_tuple(&modes[m]));
@@ -851,7 +853,16 @@ impl DynIntTuple {
             return Err(LayoutError::TooLarge);
         }
         let n = t.used as usize;
-        self.bytes.split_at_mut(used).1.split_at_mut(n).0.copy_from_slice(t.bytes.split_at(n).0);
+        if n <= 8 {
+            // A mode of a few bytes (the common case): a call to copy them would cost more.
+            let mut k = 0;
+            while k < n {
+                self.bytes[used + k] = t.bytes[k];
+                k += 1;
+            }
+        } else {
+            self.bytes.split_at_mut(used).1.split_at_mut(n).0.copy_from_slice(t.bytes.split_at(n).0);
+        }
         self.used += t.used;
         self.count += t.count;
         Ok(())
