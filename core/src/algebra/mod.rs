@@ -132,25 +132,21 @@ pub(crate) struct ModeBuilder {
     layout: DynLayout,
     n: usize,
     /// Its size and cosize so far, from the modes' own (each pushed layout is checked) and the
-    /// leaves of pushed mode lists, by the one rule `ops::Sizes`; the first error of a leaf.
-    sizes: R<ops::Sizes>,
-    /// Whether a stride is a basis element: then `finish` checks the whole layout instead.
-    basis: bool,
+    /// leaves of pushed mode lists, by the one rule `ops::Sizes`, with the first error of a leaf
+    /// and whether a stride is a basis element (then `finish` checks the whole layout instead).
+    sizes: ops::Sizes,
 }
 
 impl ModeBuilder {
     pub(crate) const fn new() -> R<Self> {
-        Ok(ModeBuilder { layout: DynLayout::assembly(), n: 0, sizes: Ok(ops::Sizes::new()), basis: false })
+        Ok(ModeBuilder { layout: DynLayout::assembly(), n: 0, sizes: ops::Sizes::new() })
     }
 
     pub(crate) const fn push(&mut self, mode: &DynLayout) -> R<()> {
         let (shape, stride) = self.layout.parts_mut();
         tri!(shape.push_tuple(mode.shape()));
         tri!(stride.push_tuple(mode.stride()));
-        self.basis |= mode.has_basis();
-        if let Ok(sizes) = &mut self.sizes {
-            sizes.add_layout(mode.size(), mode.cosize());
-        }
+        self.sizes.add_layout(mode.size(), mode.cosize(), mode.has_basis());
         self.n += 1;
         Ok(())
     }
@@ -179,12 +175,7 @@ impl ModeBuilder {
         while k < n {
             tri!(shape.push_node(Node::Int(s[k])));
             tri!(stride.push_node(Node::Int(d[k])));
-            self.basis |= d[k].has_basis();
-            if let Ok(sizes) = &mut self.sizes
-                && let Err(e) = sizes.add(s[k], d[k])
-            {
-                self.sizes = Err(e);
-            }
+            self.sizes.add_later(s[k], d[k]);
             k += 1;
         }
         self.n += 1;
@@ -198,10 +189,10 @@ impl ModeBuilder {
         let (shape, stride) = self.layout.parts_mut();
         shape.set_root_arity(self.n as u8);
         stride.set_root_arity(self.n as u8);
-        if self.basis {
+        if self.sizes.has_basis() {
             tri!(self.layout.check_assembled());
         } else {
-            let (size, cosize) = tri!(tri!(self.sizes).finish());
+            let (size, cosize) = tri!(self.sizes.finish());
             self.layout.set_sizes(size, cosize);
         }
         Ok(self.layout)

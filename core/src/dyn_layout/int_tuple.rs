@@ -522,8 +522,7 @@ impl DynIntTuple {
     /// The subtree between byte positions `start` and `end`, of `count` nodes.
     pub(crate) const fn slice(&self, start: usize, end: usize, count: usize) -> DynIntTuple {
         let mut t = DynIntTuple::builder();
-        let src = self.bytes.split_at(end).0.split_at(start).1;
-        t.bytes.split_at_mut(end - start).0.copy_from_slice(src);
+        t.write_bytes(0, self.bytes.split_at(end).0.split_at(start).1);
         t.used = (end - start) as u8;
         t.count = count as u8;
         t
@@ -832,6 +831,21 @@ impl DynIntTuple {
         Ok(())
     }
 
+    /// Copy `src` into the bytes from position `at` (`used` and `count` are the caller's).
+    #[inline(always)]
+    const fn write_bytes(&mut self, at: usize, src: &[u8]) {
+        if src.len() <= 8 {
+            // A few bytes (the common case: a mode or two): a call to copy them would cost more.
+            let mut k = 0;
+            while k < src.len() {
+                self.bytes[at + k] = src[k];
+                k += 1;
+            }
+        } else {
+            self.bytes.split_at_mut(at).1.split_at_mut(src.len()).0.copy_from_slice(src);
+        }
+    }
+
     /// Set the arity of the root tuple of a builder.
     #[doc(hidden)]
     pub const fn set_root_arity(&mut self, n: u8) {
@@ -852,17 +866,7 @@ impl DynIntTuple {
         if self.count as usize + t.count as usize > MAX_NODES || used + t.used as usize > CAP {
             return Err(LayoutError::TooLarge);
         }
-        let n = t.used as usize;
-        if n <= 8 {
-            // A mode of a few bytes (the common case): a call to copy them would cost more.
-            let mut k = 0;
-            while k < n {
-                self.bytes[used + k] = t.bytes[k];
-                k += 1;
-            }
-        } else {
-            self.bytes.split_at_mut(used).1.split_at_mut(n).0.copy_from_slice(t.bytes.split_at(n).0);
-        }
+        self.write_bytes(used, t.bytes.split_at(t.used as usize).0);
         self.used += t.used;
         self.count += t.count;
         Ok(())

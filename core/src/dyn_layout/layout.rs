@@ -71,24 +71,18 @@ impl DynLayout {
         // Checked from the values as they are pushed (no walk over the nodes afterwards), unless a
         // stride is a basis element, which the general check handles; a value's error comes after
         // the encoding's, as in the check of the assembled layout.
-        let mut sizes = Ok(ops::Sizes::new());
-        let mut basis = false;
+        let mut sizes = ops::Sizes::new();
         let mut k = 0;
         while k < n {
             tri!(l.shape.push_node(Node::Int(s[k])));
             tri!(l.stride.push_node(Node::Int(d[k])));
-            basis |= d[k].has_basis();
-            if let Ok(acc) = &mut sizes
-                && let Err(e) = acc.add(s[k], d[k])
-            {
-                sizes = Err(e);
-            }
+            sizes.add_later(s[k], d[k]);
             k += 1;
         }
-        if basis {
+        if sizes.has_basis() {
             tri!(l.check_assembled());
         } else {
-            (l.size, l.cosize) = tri!(tri!(sizes).finish());
+            (l.size, l.cosize) = tri!(sizes.finish());
         }
         Ok(l)
     }
@@ -332,30 +326,10 @@ impl DynLayout {
         let (Some(shape), Some(stride)) = (self.shape.mode(i), self.stride.mode(i)) else { return None };
         // Checked in place, as `new` checks (a mode of a layout passes): no move of the tuples.
         let mut l = DynLayout { shape, stride, size: DynInt::new_static(1), cosize: DynInt::new_static(1) };
-        if let Some(checked) = one_pass(&l.shape, &l.stride) {
-            return match checked {
-                Ok((size, cosize)) => {
-                    (l.size, l.cosize) = (size, cosize);
-                    Some(l)
-                }
-                Err(_) => None,
-            };
+        match l.check_assembled() {
+            Ok(()) => Some(l),
+            Err(_) => None,
         }
-        if !l.shape.same_structure(&l.stride) {
-            return match DynLayout::new(l.shape, l.stride) {
-                Ok(l) => Some(l),
-                Err(_) => None,
-            };
-        }
-        l.size = match checked_size(&l.shape) {
-            Ok(v) => v,
-            Err(_) => return None,
-        };
-        l.cosize = match l.checked_cosize() {
-            Ok(v) => v,
-            Err(_) => return None,
-        };
-        Some(l)
     }
 
     /// The offsets `L(0), ..., L(size - 1)`.

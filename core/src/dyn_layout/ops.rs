@@ -459,6 +459,10 @@ pub(crate) struct Sizes {
     size_overflow: bool,
     total: DynInt,
     cosize_overflow: bool,
+    /// The first leaf's error that [`Sizes::add_later`] met, which [`Sizes::finish`] gives first.
+    error: Option<LayoutError>,
+    /// Whether a stride taken was a basis element (the sizes are then not the layout's).
+    basis: bool,
 }
 
 impl Sizes {
@@ -469,6 +473,8 @@ impl Sizes {
             size_overflow: false,
             total: DynInt::new_static(0),
             cosize_overflow: false,
+            error: None,
+            basis: false,
         }
     }
 
@@ -494,10 +500,30 @@ impl Sizes {
         Ok(())
     }
 
+    /// [`Sizes::add`] for an assembler that writes all its leaves before it checks: the first
+    /// leaf's error is kept for [`Sizes::finish`] (no leaf is taken after it), and a basis stride
+    /// is noted ([`Sizes::has_basis`]).
+    #[inline(always)]
+    pub(crate) const fn add_later(&mut self, s: DynInt, d: DynInt) {
+        self.basis |= d.has_basis();
+        if self.error.is_none()
+            && let Err(e) = self.add(s, d)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Whether a stride given to [`Sizes::add_later`] or [`Sizes::add_layout`] was a basis
+    /// element: the layout's cosize then follows the bases, and its assembler checks it whole.
+    pub(crate) const fn has_basis(&self) -> bool {
+        self.basis
+    }
+
     /// A whole checked layout of size `size` and cosize `cosize` as the next leaves: its
     /// leaves' terms sum to `cosize - 1` (static as the cosize is), and all terms are
     /// non-negative, so the sums overflow exactly where the leaf-by-leaf ones would.
-    pub(crate) const fn add_layout(&mut self, size: DynInt, cosize: DynInt) {
+    pub(crate) const fn add_layout(&mut self, size: DynInt, cosize: DynInt, basis: bool) {
+        self.basis |= basis;
         match self.size.value.checked_mul(size.value) {
             Some(v) => self.size = DynInt::new(v, self.size.is_static && size.is_static),
             None => self.size_overflow = true,
@@ -523,6 +549,9 @@ impl Sizes {
     /// The size and cosize, or which of them does not fit.
     #[inline(always)]
     pub(crate) const fn finish(self) -> Result<(DynInt, DynInt), LayoutError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
         if self.size_overflow {
             return Err(LayoutError::SizeOverflow);
         }
