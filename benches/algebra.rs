@@ -44,6 +44,7 @@ fn algebra(c: &mut Criterion) {
     let mut g = c.benchmark_group("complement (4,m):(_1,_16) dyn shape");
     g.bench_function("DynLayout", |b| per_op(b, |k| ops::dyn_complement(mn, k)));
     g.bench_function("DynLayout operand only", |b| per_op(b, |k| ops::dyn_complement_operand(mn, k)));
+    g.bench_function("floor: flat arrays", |b| per_op(b, |k| ops::floor::complement_op(mn, k)));
     g.bench_function("typed (layout::typed_algebra)", |b| per_op(b, |k| ops::complement(mn, k)));
     g.finish();
 }

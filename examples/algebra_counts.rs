@@ -29,9 +29,10 @@ fn main() {
         Some("dyn_logical_divide") => run(iters, |i| ops::dyn_logical_divide(&mn, i)),
         Some("dyn_complement") => run(iters, |i| ops::dyn_complement(&mn, i)),
         Some("dyn_complement_operand") => run(iters, |i| ops::dyn_complement_operand(&mn, i)),
+        Some("floor_complement") => run(iters, |i| ops::floor::complement_op(&mn, i)),
         _ => {
             eprintln!(
-                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement|dyn_composition|dyn_logical_divide|dyn_complement|dyn_complement_operand ITERS"
+                "usage: algebra_counts composition|logical_divide|logical_divide_static|complement|dyn_composition|dyn_logical_divide|dyn_complement|dyn_complement_operand|floor_complement ITERS"
             );
             std::process::exit(2);
         }

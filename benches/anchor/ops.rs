@@ -113,3 +113,116 @@ pub fn dyn_complement_operand(mn: &Extents, i: usize) -> isize {
     let a = dyn_complement_layout(mn[i & 1023].0 as isize);
     a.offset(1) + a.size().value
 }
+
+/// The least any runtime-structured `complement` can cost, as a yardstick for the
+/// runtime-structured rows (not a product path): the anchor's operation on the simplest possible
+/// runtime structure, at most 8 flat modes in arrays, with CuTe's static flags and the checks
+/// every path needs (positive extents, overflow, admissibility), and none of what the library's
+/// layouts also carry (nesting, basis strides, 64 nodes). Its functions are calls, as a library's
+/// algebra is to its user (inlined into the loop, the compiler would fold the literal operand's
+/// structure, which is what the typed algebra does by design).
+pub mod floor {
+    /// An integer and CuTe's static flag.
+    #[derive(Clone, Copy)]
+    pub struct Int {
+        v: isize,
+        s: bool,
+    }
+
+    const ONE: Int = Int { v: 1, s: true };
+
+    /// Up to 8 flat modes and the size.
+    #[derive(Clone, Copy)]
+    pub struct Flat {
+        n: usize,
+        shape: [Int; 8],
+        stride: [Int; 8],
+        size: isize,
+    }
+
+    /// Checked arithmetic gives `None` on overflow, a bad extent or an inadmissible operand.
+    #[inline(never)]
+    pub fn new(shape: &[Int], stride: &[Int]) -> Option<Flat> {
+        if shape.len() != stride.len() || shape.len() > 8 {
+            return None;
+        }
+        let mut f = Flat { n: shape.len(), shape: [ONE; 8], stride: [ONE; 8], size: 1 };
+        let mut cosize: isize = 1;
+        for k in 0..shape.len() {
+            if shape[k].v <= 0 {
+                return None;
+            }
+            f.size = f.size.checked_mul(shape[k].v)?;
+            cosize = cosize.checked_add((shape[k].v - 1).checked_mul(stride[k].v.checked_abs()?)?)?;
+            (f.shape[k], f.stride[k]) = (shape[k], stride[k]);
+        }
+        Some(f)
+    }
+
+    /// CuTe's `complement(a, cotarget)`: filter, sort by stride, fold, coalesce.
+    #[inline(never)]
+    pub fn complement(a: &Flat, cotarget: Int) -> Option<Flat> {
+        let mut modes = [(ONE, ONE); 8];
+        let mut n = 0;
+        for k in 0..a.n {
+            if a.shape[k].v != 1 && a.stride[k].v != 0 {
+                modes[n] = (a.shape[k], a.stride[k]);
+                n += 1;
+            }
+        }
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && modes[j - 1].1.v > modes[j].1.v {
+                modes.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let mut r = Flat { n: 0, shape: [ONE; 8], stride: [ONE; 8], size: 1 };
+        let mut push = |s: Int, d: Int| {
+            r.size = r.size.checked_mul(s.v)?;
+            if s.v == 1 {
+                return Some(());
+            }
+            let last = r.n.wrapping_sub(1);
+            if r.n > 0 && r.shape[last].v.checked_mul(r.stride[last].v)? == d.v {
+                r.shape[last] = Int { v: r.shape[last].v * s.v, s: r.shape[last].s && s.s };
+            } else {
+                (r.shape[r.n], r.stride[r.n]) = (s, d);
+                r.n += 1;
+            }
+            Some(())
+        };
+        let mut current = ONE;
+        for &(s, d) in &modes[..n] {
+            if d.v % current.v != 0 {
+                return None;
+            }
+            push(Int { v: d.v / current.v, s: d.s && current.s }, current)?;
+            current = Int { v: s.v.checked_mul(d.v)?, s: s.s && d.s };
+        }
+        let rest = (cotarget.v.checked_add(current.v - 1)?) / current.v;
+        push(Int { v: rest, s: cotarget.s && current.s }, current)?;
+        Some(r)
+    }
+
+    /// The offset of index `i`.
+    #[inline(never)]
+    pub fn offset(a: &Flat, mut i: isize) -> isize {
+        let mut r = 0;
+        for k in 0..a.n {
+            r += (i % a.shape[k].v) * a.stride[k].v;
+            i /= a.shape[k].v;
+        }
+        r
+    }
+
+    /// The anchor's loop body: `complement((_4, m):(_1, _16), 4096)`, one offset and the size.
+    #[inline(always)]
+    pub fn complement_op(mn: &super::Extents, i: usize) -> isize {
+        let m = mn[i & 1023].0 as isize;
+        let st = |v| Int { v, s: true };
+        let a = new(&[st(4), Int { v: m, s: false }], &[st(1), st(16)]).expect("valid");
+        let r = complement(&a, Int { v: 4096, s: false }).expect("admissible");
+        offset(&r, 1) + r.size
+    }
+}

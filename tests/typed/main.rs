@@ -2,6 +2,7 @@
 //! against CuTe C++'s vectors and anchor, and against the runtime algebra. One test binary for all
 //! of them; `cargo test --test typed MODULE` runs one module.
 
+mod anchor_ops;
 mod computed_vectors;
 mod ordered_vectors;
 mod static_suite;
