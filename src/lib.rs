@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 mod arity;
+pub mod atom;
 pub mod ck_tile;
 pub mod diagnostics;
 pub mod fast_div;

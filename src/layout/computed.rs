@@ -164,7 +164,7 @@ macro_rules! impl_static_tiler {
 crate::arity::for_tuples!(impl_static_tiler);
 
 /// `r`'s value, or a compile-time error naming the operation and the failed condition.
-const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>) -> T {
+pub(crate) const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>) -> T {
     match r {
         Ok(v) => v,
         Err(e) => {
