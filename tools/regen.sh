@@ -29,6 +29,8 @@
 #     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt        256 s
 #     tools/oracle/gen_vectors.py               tests/data/cute_layouts.txt, cute_int_tuples.txt:
 #                                               402 s
+#     tools/oracle/gen_atom_vectors.py          tests/data/cute_atoms.txt            185 s (one
+#                                               g++ -O0 of CuTe's MMA and copy traits and 123 tilings)
 #   needs only the repository (seconds):
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
@@ -92,6 +94,7 @@ if [ "$repo_only" = 0 ]; then
     step "CuTe composition gaps" python3 tools/oracle/gen_composition_gaps.py --jobs 2
     step "CuTe identity layouts" python3 tools/oracle/gen_identity_vectors.py --jobs 2
     step "CuTe layouts and int tuples" python3 tools/oracle/gen_vectors.py --jobs 2
+    step "CuTe atoms and tiled MMAs" python3 tools/oracle/gen_atom_vectors.py
   fi
   static_suite() {
     local out

@@ -162,7 +162,7 @@ pub mod gmma {
     impl<const N: usize> StaticExpr for CLayout64xNOf<N> {
         const OP: Op = Op::MakeLayout;
         const LAYOUT: DynLayout = {
-            if N == 0 || N % 8 != 0 || N > 256 {
+            if N == 0 || !N.is_multiple_of(8) || N > 256 {
                 let m = crate::error::Message::new()
                     .text("wgmma: N must be a multiple of 8 from 8 to 256, not ")
                     .num(N as isize);

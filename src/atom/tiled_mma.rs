@@ -43,7 +43,9 @@ pub struct TiledMmaLayouts {
     pub layout_a_tv: DynLayout,
     /// CuTe's `get_layoutB_TV()`: `(thread, value) -> n + N k`.
     pub layout_b_tv: DynLayout,
-    /// CuTe's `get_layoutC_TV()`: `(thread, value) -> m + M n`.
+    /// CuTe's `get_layoutC_TV()`: `(thread, value) -> m + M n`. With threads along `K` as well
+    /// (a thread layout whose third mode is above 1) this is CuTe's layout too, which sends the
+    /// threads past the first `K` group beyond the tile (they accumulate the same `C` values).
     pub layout_c_tv: DynLayout,
 }
 
@@ -113,8 +115,11 @@ const fn thrfrg(
 /// (rank at most 3; missing modes are `_1:_0`) and one permutation item per mode of `M`, `N`,
 /// `K` (`TileMode::Keep` for CuTe's `_`: the atom's extent times its threads in that mode).
 ///
-/// The static [`make_tiled_mma`] computes the same at compile time. An operand the algebra refuses
-/// (a permutation that does not divide, a thread layout of rank above 3) is the algebra's error.
+/// The static [`make_tiled_mma`] computes the same at compile time. A tile of `M`, `N` or `K` that
+/// is not a multiple of the atom's extent times its threads there is
+/// [`LayoutError::TileNotDivisible`] (CuTe would tile it anyway); an operand the algebra refuses
+/// (a thread layout of rank above 3, a permutation that is not a layout of the tile) is the
+/// algebra's error.
 pub const fn tiled_mma_layouts(
     thr_id: &DynLayout,
     a: &DynLayout,
@@ -147,6 +152,10 @@ pub const fn tiled_mma_layouts(
             item => item,
         };
         tile_mnk[i] = tri!(item_size(&perm[i]));
+        let step = shape_mnk[i] * thr[i];
+        if step <= 0 || tile_mnk[i] % step != 0 {
+            return Err(LayoutError::TileNotDivisible { mode: ["M", "N", "K"][i], tile: tile_mnk[i], step });
+        }
         i += 1;
     }
     // thread index -> (ThrV, ThrM, ThrN, ThrK)
@@ -214,7 +223,10 @@ impl<A: StaticTileItem, B: StaticTileItem, C: StaticTileItem> StaticPermutation 
 /// CuTe's `TiledMMA<Atom, AtomLayoutMNK, PermutationMNK>` with everything static: its layouts are
 /// constants and zero-sized static layouts (so a kernel's index math through them folds). Made by
 /// [`make_tiled_mma`].
-pub struct TiledMma<Atom, ThrLayout, Perm>(PhantomData<fn() -> (Atom, ThrLayout, Perm)>);
+pub struct TiledMma<Atom, ThrLayout, Perm>(Marker<Atom, ThrLayout, Perm>);
+
+/// The three type parameters of a tiled MMA, held by no value.
+type Marker<A, T, P> = PhantomData<fn() -> (A, T, P)>;
 
 impl<Atom, T, P> Clone for TiledMma<Atom, T, P> {
     fn clone(&self) -> Self {
@@ -304,7 +316,7 @@ impl<Atom: MmaAtom, T: StaticLayout, P: StaticPermutation> TiledMma<Atom, T, P> 
 macro_rules! tiled_layouts {
     ($($(#[$doc:meta])* $name:ident, $field:ident, $op:ident;)+) => {$(
         $(#[$doc])*
-        pub struct $name<Atom, T, P>(PhantomData<fn() -> (Atom, T, P)>);
+        pub struct $name<Atom, T, P>(Marker<Atom, T, P>);
 
         impl<Atom: MmaAtom, T: StaticLayout, P: StaticPermutation> StaticExpr for $name<Atom, T, P> {
             const OP: Op = Op::$op;

@@ -170,7 +170,10 @@ pub(crate) const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>)
         Err(e) => {
             let m = crate::error::Message::new().text(op).text(": ");
             // The algebra's own errors already start with the operation's name.
-            let m = if let LayoutError::Inadmissible { .. } | LayoutError::ModeOutOfRange { .. } = e {
+            let m = if let LayoutError::Inadmissible { .. }
+            | LayoutError::ModeOutOfRange { .. }
+            | LayoutError::TileNotDivisible { .. } = e
+            {
                 crate::error::Message::new()
             } else {
                 m

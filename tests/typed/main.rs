@@ -3,6 +3,7 @@
 //! of them; `cargo test --test typed MODULE` runs one module.
 
 mod anchor_ops;
+mod atoms;
 mod computed_vectors;
 mod ordered_vectors;
 mod static_suite;

@@ -163,6 +163,17 @@ pub enum LayoutError {
         /// The operation, by its CuTe name.
         op: &'static str,
     },
+    /// A tiled MMA whose tile in one of `M`, `N`, `K` (its permutation's size) is not a multiple of
+    /// what one step of the atoms covers there (the atom's extent times its threads in that mode):
+    /// CuTe would tile it anyway and give threads values outside the tile.
+    TileNotDivisible {
+        /// `"M"`, `"N"` or `"K"`.
+        mode: &'static str,
+        /// The tile's extent.
+        tile: isize,
+        /// The atom's extent times its threads in that mode.
+        step: isize,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -246,6 +257,16 @@ impl LayoutError {
                 .text(" is out of range for rank ")
                 .num(rank as isize),
             LayoutError::Operands { op } => m.text(op).text(": operands of kinds it does not take"),
+            LayoutError::TileNotDivisible { mode, tile, step } => m
+                .text("make_tiled_mma: the tile of ")
+                .text(mode)
+                .text(" (")
+                .num(tile)
+                .text(") is not a multiple of the atoms' ")
+                .text(mode)
+                .text(" (")
+                .num(step)
+                .text(")"),
             LayoutError::TooLarge => {
                 m.text("more than ")
                     .num(crate::MAX_NODES as isize)
