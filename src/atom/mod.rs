@@ -14,6 +14,12 @@
 //! [`make_tiled_mma`] tiles an atom over threads and values as CuTe's `make_tiled_mma` does, and
 //! gives the tiled `(thread, value) -> (m, k)`, `(n, k)` and `(m, n)` layouts, computed at compile
 //! time for static atoms and at run time through [`tiled_mma_layouts`] for layouts held as values.
+//! [`make_tiled_copy`] (and [`make_tiled_copy_A`], `_B`, `_C`, which copy a tiled MMA's operands)
+//! does the same for copies: the source's and destination's `(thread, value) -> (m, n)` layouts
+//! and the tile, with [`tiled_copy_layouts`] at run time.
+//!
+//! Every layout here is checked against CuTe C++ text for text (`tests/typed/atoms.rs`, with
+//! generated tilings and tiled copies) and against the PTX ISA's fragment figures.
 //!
 //! ```
 //! use const_layout::atom::{MmaAtom, SM80_16x8x16_F32F16F16F32_TN};
@@ -27,6 +33,7 @@
 mod copy;
 mod element;
 mod mma;
+mod tiled_copy;
 mod tiled_mma;
 
 pub use copy::{
@@ -41,6 +48,11 @@ pub use mma::{
     SM80_16x8x16_F32F16F16F32_TN, SM90_64xNx16_F16F16F16_RS, SM90_64xNx16_F16F16F16_SS,
     SM90_64xNx16_F32BF16BF16_RS, SM90_64xNx16_F32BF16BF16_SS, SM90_64xNx16_F32F16F16_RS,
     SM90_64xNx16_F32F16F16_SS, gmma,
+};
+pub use tiled_copy::{
+    Copy_Atom, CopyLayoutDTv, CopyLayoutSTv, CopyLayoutTv, MmaOperand, ThrVal, TiledCopy, TiledCopyLayouts,
+    TiledCopySource, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_layouts, tiled_copy_layouts,
 };
 pub use tiled_mma::{
     LayoutATv, LayoutBTv, LayoutCTv, NoPermutation, OneAtom, StaticPermutation, ThrLayoutVmnk, TiledMma,

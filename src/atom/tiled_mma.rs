@@ -226,7 +226,7 @@ impl<A: StaticTileItem, B: StaticTileItem, C: StaticTileItem> StaticPermutation 
 pub struct TiledMma<Atom, ThrLayout, Perm>(Marker<Atom, ThrLayout, Perm>);
 
 /// The three type parameters of a tiled MMA, held by no value.
-type Marker<A, T, P> = PhantomData<fn() -> (A, T, P)>;
+pub(crate) type Marker<A, T, P> = PhantomData<fn() -> (A, T, P)>;
 
 impl<Atom, T, P> Clone for TiledMma<Atom, T, P> {
     fn clone(&self) -> Self {

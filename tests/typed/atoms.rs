@@ -409,3 +409,142 @@ fn a_tile_the_atoms_do_not_divide_is_an_error() {
     let four: DynLayout = "(_1,_1,_1,_2):(_0,_0,_0,_1)".parse().unwrap();
     assert!(tiled_mma_layouts(&thr, &a, &b, &c, shape, &four, &[TileMode::Keep; 3]).is_err());
 }
+
+fn copy_layouts<A: CopyAtom>() -> [DynLayout; 4] {
+    [A::ThrID::LAYOUT, A::SrcLayout::LAYOUT, A::DstLayout::LAYOUT, A::RefLayout::LAYOUT]
+}
+
+fn copy_atom_by_name(name: &str) -> [DynLayout; 4] {
+    by_name!(name, copy_layouts;
+        SM75_U32x4_LDSM_N, SM75_U32x2_LDSM_N, SM75_U16x8_LDSM_T,
+        SM80_CP_ASYNC_CACHEALWAYS<u128>, SM80_CP_ASYNC_CACHEALWAYS<u64>, SM80_CP_ASYNC_CACHEGLOBAL<u128>,
+        UniversalCopy<u32>, UniversalCopy<u128>, UniversalCopy<f32>,
+    )
+    .unwrap_or_else(|| panic!("no copy atom {name}"))
+}
+
+fn element_bits(name: &str) -> isize {
+    match name {
+        "F16" => 16,
+        "f32" => 32,
+        "u8" => 8,
+        _ => panic!("no element {name}"),
+    }
+}
+
+/// `(thread, value)` covers the tile once: a tiled copy moves every element exactly once.
+fn bijective(l: &DynLayout, cells: isize, what: &str) {
+    let mut seen = vec![false; cells as usize];
+    assert_eq!(l.size().value, cells, "{what}: size");
+    for i in 0..cells {
+        let o = l.offset(i);
+        assert!((0..cells).contains(&o) && !seen[o as usize], "{what}: offset {o} twice or outside");
+        seen[o as usize] = true;
+    }
+}
+
+/// Every generated `make_tiled_copy` CuTe computed, through `make_tiled_copy_layouts` and
+/// `tiled_copy_layouts`, text for text, and each a bijection onto its tile.
+#[test]
+fn tiled_copies_are_cutes() {
+    let mut n = 0;
+    for f in rows("tiled_copy") {
+        let [_, src, dst, refl] = copy_atom_by_name(f[1]);
+        let (tv, tiler) = make_tiled_copy_layouts(&f[3].parse().unwrap(), &f[4].parse().unwrap()).unwrap();
+        let t = tiled_copy_layouts(&src, &dst, &refl, element_bits(f[2]), &tv, &tiler)
+            .unwrap_or_else(|e| panic!("{} {} {}: {e}", f[1], f[3], f[4]));
+        let ours = [
+            t.tiler_mn.to_string(),
+            t.layout_tv.to_string(),
+            t.layout_s_tv.to_string(),
+            t.layout_d_tv.to_string(),
+        ];
+        assert_eq!(
+            ours.iter().map(String::as_str).collect::<Vec<_>>(),
+            f[5..9],
+            "{} {} {}",
+            f[1],
+            f[3],
+            f[4]
+        );
+        let cells = DynLayout::compact(t.tiler_mn, true).unwrap().size().value;
+        bijective(&t.layout_s_tv, cells, f[1]);
+        bijective(&t.layout_d_tv, cells, f[1]);
+        n += 1;
+    }
+    assert!(n >= 60, "{n} tiled copies");
+}
+
+/// The static `make_tiled_copy` and `make_tiled_copy_A`/`_B`/`_C` against CuTe's rows.
+#[test]
+fn static_tiled_copies_are_cutes() {
+    fn text<Op: CopyAtom, T: Element, S: TiledCopySource>(c: TiledCopy<Op, T, S>) -> [String; 4] {
+        [
+            c.tiler_mn().to_string(),
+            c.layout_tv().to_string(),
+            c.layout_s_tv().to_string(),
+            c.layout_d_tv().to_string(),
+        ]
+    }
+    let row = |kind: &str, atom: &str, tail: &str| -> Vec<&'static str> {
+        rows(kind).find(|f| f[1] == atom && f[3] == tail).unwrap_or_else(|| panic!("{kind} {atom} {tail}"))
+    };
+    let cp = make_tiled_copy(
+        Copy_Atom::<SM80_CP_ASYNC_CACHEALWAYS<u128>, F16>::default(),
+        <layout_type!((16, 8):(8, 1))>::default(),
+        <layout_type!((1, 8))>::default(),
+    );
+    assert_eq!(text(cp), row("tiled_copy", "SM80_CP_ASYNC_CACHEALWAYS<u128>", "(_16,_8):(_8,_1)")[5..9]);
+
+    let hgemm = make_tiled_mma(
+        SM80_16x8x16_F32F16F16F32_TN,
+        <layout_type!((2, 2):(1, 2))>::default(),
+        (C::<32>, C::<32>, C::<16>),
+    );
+    let plain = make_tiled_mma(
+        SM80_16x8x16_F32F16F16F32_TN,
+        <layout_type!((2, 2, 1):(1, 2, 0))>::default(),
+        (Keep, Keep, Keep),
+    );
+    let ldsm_a = Copy_Atom::<SM75_U32x4_LDSM_N, F16>::default();
+    let ldsm_b = Copy_Atom::<SM75_U32x2_LDSM_N, F16>::default();
+    let ldsm_t = Copy_Atom::<SM75_U16x8_LDSM_T, F16>::default();
+    let c = Copy_Atom::<UniversalCopy<f32>, f32>::default();
+    assert_eq!(
+        text(make_tiled_copy_A(ldsm_a, hgemm)),
+        row("tiled_copy_A", "SM75_U32x4_LDSM_N", "hgemm")[4..8]
+    );
+    assert_eq!(
+        text(make_tiled_copy_B(ldsm_b, hgemm)),
+        row("tiled_copy_B", "SM75_U32x2_LDSM_N", "hgemm")[4..8]
+    );
+    assert_eq!(
+        text(make_tiled_copy_A(ldsm_t, hgemm)),
+        row("tiled_copy_A", "SM75_U16x8_LDSM_T", "hgemm")[4..8]
+    );
+    assert_eq!(text(make_tiled_copy_C(c, hgemm)), row("tiled_copy_C", "UniversalCopy<f32>", "hgemm")[4..8]);
+    assert_eq!(
+        text(make_tiled_copy_A(ldsm_a, plain)),
+        row("tiled_copy_A", "SM75_U32x4_LDSM_N", "plain")[4..8]
+    );
+    assert_eq!(
+        text(make_tiled_copy_B(ldsm_b, plain)),
+        row("tiled_copy_B", "SM75_U32x2_LDSM_N", "plain")[4..8]
+    );
+    assert_eq!(
+        text(make_tiled_copy_A(ldsm_t, plain)),
+        row("tiled_copy_A", "SM75_U16x8_LDSM_T", "plain")[4..8]
+    );
+    assert_eq!(text(make_tiled_copy_C(c, plain)), row("tiled_copy_C", "UniversalCopy<f32>", "plain")[4..8]);
+}
+
+#[test]
+fn a_copy_the_atom_does_not_fit_is_an_error() {
+    // 8 halves per cp.async of 16 bytes, but each thread has 4: CuTe's static assertion.
+    let [_, src, dst, refl] = copy_atom_by_name("SM80_CP_ASYNC_CACHEALWAYS<u128>");
+    let (tv, tiler) =
+        make_tiled_copy_layouts(&"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_4):(_0,_1)".parse().unwrap())
+            .unwrap();
+    let e = tiled_copy_layouts(&src, &dst, &refl, 16, &tv, &tiler).unwrap_err();
+    assert_eq!(e, const_layout::LayoutError::NotDivisible { a: 4, b: 8 });
+}

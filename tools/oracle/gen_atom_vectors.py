@@ -9,13 +9,19 @@ up by tools/oracle/setup.sh). One program prints, tab-separated, one line per
   mma        NAME  M,N,K  ThrID  ALayout  BLayout  CLayout          (CuTe's MMA_Traits)
   copy       NAME  ThrID  SrcLayout  DstLayout  RefLayout            (CuTe's Copy_Traits, in bits)
   tiled_mma  ATOM  AtomLayoutMNK  P0|P1|P2  ThrLayoutVMNK  TM,TN,TK  LayoutA_TV  LayoutB_TV  LayoutC_TV
+  tiled_copy ATOM  ELEMENT  ThrLayout  ValLayout  Tiler_MN  TiledLayout_TV  LayoutS_TV  LayoutD_TV
+  tiled_copy_A|B|C  ATOM  ELEMENT  MMA  Tiler_MN  TiledLayout_TV  LayoutS_TV  LayoutD_TV
 
 for every atom const_layout::atom defines (the sm90 ones at several N), and for --cases generated
 tilings (make_tiled_mma(atom, thr_layout, permutations)): an atom, a thread layout of rank 1 to 3
 with extents 1, 2 or 4, column- or row-major, and per mode of M, N, K either `_`, a static
 integer (the atom's extent times the threads times 1 or 2), or a bijective permutation layout
 `(a,b):(b,_1)` of that size. tests/typed/atoms.rs checks the static atoms text for text, and
-every tiling through const_layout::atom::tiled_mma_layouts (and some through make_tiled_mma).
+every tiling through const_layout::atom::tiled_mma_layouts (and some through make_tiled_mma);
+and --cases/2 generated tiled copies make_tiled_copy(Copy_Atom<atom, element>, thr, val) (cp.async
+and plain copies of 1 to 16 elements, 2-D thread and value layouts, column- or row-major), with the
+ldmatrix and plain copies of two sm80 tiled MMAs' operands (make_tiled_copy_A/_B/_C; MMA "hgemm"
+is 2x2 warps with Tile<_32,_32,_16>, "plain" 2x2x1 without permutation).
 Deterministic (a fixed seed). Takes about 20 s.
 """
 
@@ -89,6 +95,27 @@ template <class Atom, class Thr, class Perm> void tiled(const char* n, Thr thr, 
   std::printf("\t%d,%d,%d\t", int(tile_size<0>(t)), int(tile_size<1>(t)), int(tile_size<2>(t)));
   print(t.get_layoutA_TV()); tab(); print(t.get_layoutB_TV()); tab(); print(t.get_layoutC_TV()); std::printf("\n");
 }
+template <class Atom, class Thr, class Val> void tcopy(const char* n, const char* e, Thr thr, Val val) {
+  auto t = make_tiled_copy(Atom{}, thr, val);
+  using T = decltype(t);
+  std::printf("tiled_copy\t%s\t%s\t", n, e); print(thr); tab(); print(val); tab(); print(typename T::Tiler_MN{});
+  tab(); print(typename T::TiledLayout_TV{}); tab(); print(t.get_layoutS_TV()); tab(); print(t.get_layoutD_TV());
+  std::printf("\n");
+}
+template <class T> void tcopy_row(const char* w, const char* n, const char* e, const char* mtext, T t) {
+  std::printf("tiled_copy_%s\t%s\t%s\t%s\t", w, n, e, mtext); print(typename T::Tiler_MN{});
+  tab(); print(typename T::TiledLayout_TV{}); tab(); print(t.get_layoutS_TV()); tab(); print(t.get_layoutD_TV());
+  std::printf("\n");
+}
+template <class Atom, class Mma> void tcopy_a(const char* n, const char* e, Mma mma, const char* mtext) {
+  tcopy_row("A", n, e, mtext, make_tiled_copy_A(Atom{}, mma));
+}
+template <class Atom, class Mma> void tcopy_b(const char* n, const char* e, Mma mma, const char* mtext) {
+  tcopy_row("B", n, e, mtext, make_tiled_copy_B(Atom{}, mma));
+}
+template <class Atom, class Mma> void tcopy_c(const char* n, const char* e, Mma mma, const char* mtext) {
+  tcopy_row("C", n, e, mtext, make_tiled_copy_C(Atom{}, mma));
+}
 int main() {
 """
 
@@ -137,6 +164,48 @@ def tilings(rng, cases):
     return out
 
 
+# Copy atoms of the tiled copies, with an element type: (C++ atom, C++ element, our atom, our
+# element, values per atom).
+COPY_ATOMS = [
+    ("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t", "SM80_CP_ASYNC_CACHEALWAYS<u128>", "F16", 8),
+    ("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>", "float", "SM80_CP_ASYNC_CACHEALWAYS<u64>", "f32", 2),
+    ("UniversalCopy<uint32_t>", "float", "UniversalCopy<u32>", "f32", 1),
+    ("UniversalCopy<uint128_t>", "float", "UniversalCopy<u128>", "f32", 4),
+    ("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "uint8_t", "SM80_CP_ASYNC_CACHEGLOBAL<u128>", "u8", 16),
+]
+
+
+def major_layout(rng, a, b):
+    """A 2-D layout (a,b), column- or row-major: (C++ text, CuTe's print of it)."""
+    if rng.random() < 0.5:
+        return ("Layout<Shape<_%d,_%d>,Stride<_1,_%d>>{}" % (a, b, a), "(_%d,_%d):(_1,_%d)" % (a, b, a))
+    return ("Layout<Shape<_%d,_%d>,Stride<_%d,_1>>{}" % (a, b, b), "(_%d,_%d):(_%d,_1)" % (a, b, b))
+
+
+def tiled_copies(rng, cases):
+    out = ['  tcopy<Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>>("SM80_CP_ASYNC_CACHEALWAYS<u128>", "F16", '
+           'Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{});']
+    pow2 = [1, 2, 4, 8, 16, 32]
+    for _ in range(cases):
+        catom, celem, atom, elem, vals = rng.choice(COPY_ATOMS)
+        a = rng.choice(pow2)
+        b = rng.choice([x for x in pow2 if a * x <= 256])
+        thr, _ = major_layout(rng, a, b)
+        n = vals * rng.choice([1, 2])
+        c = rng.choice([x for x in [1, 2, 4, 8, 16, 32] if n % x == 0])
+        val, _ = major_layout(rng, c, n // c)
+        out.append('  tcopy<Copy_Atom<%s, %s>>("%s", "%s", %s, %s);' % (catom, celem, atom, elem, thr, val))
+    # Copies of the fixed tiled MMAs' operands (the first two FIXED tilings are sm80's).
+    mmas = [("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2>>{}, Tile<_32,_32,_16>{})", "hgemm"),
+            ("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2,_1>>{})", "plain")]
+    for m, name in mmas:
+        out.append('  tcopy_a<Copy_Atom<SM75_U32x4_LDSM_N, half_t>>("SM75_U32x4_LDSM_N", "F16", %s, "%s");' % (m, name))
+        out.append('  tcopy_b<Copy_Atom<SM75_U32x2_LDSM_N, half_t>>("SM75_U32x2_LDSM_N", "F16", %s, "%s");' % (m, name))
+        out.append('  tcopy_a<Copy_Atom<SM75_U16x8_LDSM_T, half_t>>("SM75_U16x8_LDSM_T", "F16", %s, "%s");' % (m, name))
+        out.append('  tcopy_c<Copy_Atom<UniversalCopy<float>, float>>("UniversalCopy<f32>", "f32", %s, "%s");' % (m, name))
+    return out
+
+
 def program(cases):
     lines = [PRELUDE]
     for name, _ in SM80:
@@ -147,7 +216,9 @@ def program(cases):
                          % (n, kind, kind, n))
     for c in COPY:
         lines.append('  cp<%s>("%s");' % (c, c))
-    lines += tilings(random.Random(SEED), cases)
+    rng = random.Random(SEED)
+    lines += tilings(rng, cases)
+    lines += tiled_copies(rng, cases // 2)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
