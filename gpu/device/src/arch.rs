@@ -292,3 +292,36 @@ pub(crate) fn add_address(addr: u64, bytes: u64) -> u64 {
     };
     r
 }
+
+/// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` (`bf16`: `.bf16.bf16`): the warp's 16x8
+/// tile `D = A B + C` from its fragments (CuTe's `SM80_16x8x16_F32F16F16F32_TN` layouts).
+///
+/// # Safety
+/// Every lane of the warp executes it together, converged.
+#[inline(always)]
+pub(crate) unsafe fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool) -> [f32; 4] {
+    let (d0, d1, d2, d3): (f32, f32, f32, f32);
+    macro_rules! mma {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the converged warp is the caller's contract.
+            unsafe {
+                asm!($ins,
+                     d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
+                     a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
+                     b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+                     c0 = in(reg32) c[0], c1 = in(reg32) c[1], c2 = in(reg32) c[2], c3 = in(reg32) c[3],
+                     options(pure, nomem, nostack))
+            }
+        };
+    }
+    if bf16 {
+        mma!(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};"
+        );
+    } else {
+        mma!(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};"
+        );
+    }
+    [d0, d1, d2, d3]
+}

@@ -202,6 +202,8 @@ pub(crate) struct Launch {
     block_end: Rendezvous,
     warps: Vec<Rendezvous>,
     warp_slots: Vec<AtomicU32>,
+    /// Each thread's fragments for a warp-collective MMA (`FRAG_WORDS` words a thread).
+    warp_frags: Vec<AtomicU32>,
     failure: Mutex<Option<EmuError>>,
 }
 
@@ -295,6 +297,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         block_end: Rendezvous::new(threads),
         warps: (0..warps).map(|w| Rendezvous::new((threads - 32 * w).min(32))).collect(),
         warp_slots: (0..threads).map(|_| AtomicU32::new(0)).collect(),
+        warp_frags: (0..threads * FRAG_WORDS).map(|_| AtomicU32::new(0)).collect(),
         failure: Mutex::new(None),
     });
     let kernel = &kernel;
@@ -470,4 +473,56 @@ pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
     }
     sync_warp(&launch, linear);
     out
+}
+
+/// Words of fragments a thread publishes for a warp-collective MMA (`A`'s 4 and `B`'s 2).
+const FRAG_WORDS: usize = 6;
+
+/// The emulation of `mma.sync.m16n8k16` with 32-bit accumulators: every lane publishes its `A`
+/// and `B` fragments; each then assembles the 16x16 `A` and 8x16 `B` by the atom's layouts
+/// (`const_layout::atom`, checked against the PTX ISA's figures) and computes its four values of
+/// `D` in double precision, rounded once to `f32`.
+pub(crate) fn mma_m16n8k16_f32(kind: crate::HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+    use const_layout::atom::{MmaAtom, SM80_16x8x16_F32F16F16F32_TN as Atom};
+    use const_layout::layout::computed::StaticLayout;
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    let warp = linear / 32 * 32;
+    let lanes = (launch.threads - warp).min(32);
+    if lanes != 32 {
+        panic!("mma.sync needs a full warp; warp {} has {lanes} threads", linear / 32);
+    }
+    for (k, w) in a.iter().chain(b.iter()).enumerate() {
+        launch.warp_frags[FRAG_WORDS * linear + k].store(*w, Relaxed);
+    }
+    sync_warp(&launch, linear);
+    let half = |lane: usize, word: usize, hi: bool| -> f64 {
+        let w = launch.warp_frags[FRAG_WORDS * (warp + lane) + word].load(Relaxed);
+        crate::half_to_f32(kind, if hi { (w >> 16) as u16 } else { w as u16 }) as f64
+    };
+    let (al, bl, cl) = (
+        <Atom as MmaAtom>::ALayout::LAYOUT,
+        <Atom as MmaAtom>::BLayout::LAYOUT,
+        <Atom as MmaAtom>::CLayout::LAYOUT,
+    );
+    // A(m, k) at index m + 16 k, B(n, k) at n + 8 k.
+    let mut am = [0f64; 256];
+    let mut bm = [0f64; 128];
+    for lane in 0..32 {
+        for v in 0..8 {
+            am[al.offset((lane + 32 * v) as isize) as usize] = half(lane, v / 2, v % 2 == 1);
+        }
+        for v in 0..4 {
+            bm[bl.offset((lane + 32 * v) as isize) as usize] = half(lane, 4 + v / 2, v % 2 == 1);
+        }
+    }
+    let lane = linear - warp;
+    let mut d = [0f32; 4];
+    for (v, out) in d.iter_mut().enumerate() {
+        let idx = cl.offset((lane + 32 * v) as isize) as usize;
+        let (m, n) = (idx % 16, idx / 16);
+        let sum: f64 = (0..16).map(|k| am[m + 16 * k] * bm[n + 8 * k]).sum::<f64>() + c[v] as f64;
+        *out = sum as f32;
+    }
+    sync_warp(&launch, linear);
+    d
 }

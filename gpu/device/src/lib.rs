@@ -5,8 +5,11 @@
 //! ([`sync_threads`]), shared memory by 32-bit address ([`SmemRegion`], [`SmemArray`],
 //! [`static_shared!`] on the GPU), global memory ([`Gmem`], [`GmemMut`]) and tensors on it with
 //! CuTe's residue predication ([`GlobalTensor`], [`GlobalTile`]), 128-bit vector accesses,
-//! `cp.async` with commit and wait, and `ldmatrix`. Kernel parameters are checked on the host
-//! ([`TensorParam`], [`const_layout::layout::param::LayoutParam`]).
+//! `cp.async` with commit and wait, `ldmatrix` and tensor-core `mma.sync`
+//! ([`mma_m16n8k16_f32`], fragments in the layouts of `const_layout::atom`). Kernel parameters
+//! are checked on the host ([`TensorParam`], [`const_layout::layout::param::LayoutParam`]).
+//! [`mma_probe`] is the layer's own check of its warp-collective instructions and the atom
+//! layouts against the hardware (`tools/gpu/mma_probe.py`).
 //!
 //! The same source compiles for two targets:
 //! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
@@ -33,6 +36,8 @@ mod arch;
 pub mod emu;
 mod gmem;
 mod math;
+mod mma;
+pub mod mma_probe;
 mod param;
 mod smem;
 mod tensor;
@@ -42,6 +47,7 @@ mod word;
 
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
 pub use math::fma;
+pub use mma::{HalfKind, half_to_f32, mma_m16n8k16_f32};
 pub use param::{ParamError, TensorParam};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{

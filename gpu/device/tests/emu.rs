@@ -5,8 +5,8 @@ use const_layout::{C, make_layout};
 use const_layout_device::DeviceTensor;
 use const_layout_device::emu::{EmuError, LaunchConfig, launch};
 use const_layout_device::{
-    Dim3, Full, GlobalTensor, Gmem, GmemMut, Partial, SmemRegion, Thread, block_idx, cp_async_commit,
-    cp_async_wait, sync_threads, thread_idx,
+    Dim3, Full, GlobalTensor, Gmem, GmemMut, HalfKind, Partial, SmemRegion, Thread, block_idx,
+    cp_async_commit, cp_async_wait, mma_m16n8k16_f32, sync_threads, thread_idx,
 };
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -238,4 +238,139 @@ fn a_tile_seen_from_a_coordinate_keeps_its_bounds() {
     })
     .unwrap_err();
     assert!(e.to_string().contains("not a multiple of 4"), "{e}");
+}
+
+/// Small integers as 16 bits of the given kind (exact for |v| <= 256).
+fn half_bits(kind: HalfKind, v: i32) -> u32 {
+    match kind {
+        HalfKind::BF16 => (v as f32).to_bits() >> 16,
+        HalfKind::F16 => {
+            if v == 0 {
+                return 0;
+            }
+            let (sign, a) = (if v < 0 { 0x8000 } else { 0 }, v.unsigned_abs());
+            let e = 31 - a.leading_zeros(); // a = 1.f * 2^e
+            let frac = (a << (10 - e)) & 0x3ff;
+            sign | ((e + 15) << 10) | frac
+        }
+    }
+}
+
+fn a_val(m: usize, k: usize) -> i32 {
+    ((3 * m + k) % 7) as i32 - 3
+}
+fn b_val(n: usize, k: usize) -> i32 {
+    ((n + 2 * k) % 5) as i32 - 2
+}
+fn c_val(m: usize, n: usize) -> f32 {
+    m as f32 - n as f32
+}
+fn d_want(m: usize, n: usize) -> f32 {
+    (0..16).map(|k| a_val(m, k) * b_val(n, k)).sum::<i32>() as f32 + c_val(m, n)
+}
+
+#[test]
+fn mma_follows_the_ptx_fragment_layout() {
+    // The fragments built from the PTX ISA's formulas (groupID = lane / 4, threadID_in_group =
+    // lane % 4), not from const-layout's atoms, which the emulator reads.
+    for kind in [HalfKind::F16, HalfKind::BF16] {
+        let out = words(32 * 4, |_| 0);
+        let g = GmemMut::<f32>::from_cells(&out);
+        launch(&cfg(1, 32, 0), || {
+            let lane = thread_idx().x as usize;
+            let (group, tig) = (lane / 4, lane % 4);
+            let pack = |lo: i32, hi: i32| half_bits(kind, lo) | half_bits(kind, hi) << 16;
+            let mut a = [0u32; 4];
+            for (r, w) in a.iter_mut().enumerate() {
+                let (m, k) = (group + 8 * (r % 2), 2 * tig + 8 * (r / 2));
+                *w = pack(a_val(m, k), a_val(m, k + 1));
+            }
+            let b = [0, 1].map(|r| pack(b_val(group, 2 * tig + 8 * r), b_val(group, 2 * tig + 8 * r + 1)));
+            let c = [0, 1, 2, 3].map(|i| c_val(group + 8 * (i / 2), 2 * tig + i % 2));
+            // SAFETY: all 32 lanes of the warp execute it together.
+            let d = unsafe { mma_m16n8k16_f32(kind, a, b, c) };
+            for (i, x) in d.iter().enumerate() {
+                g.store(4 * lane + i, *x);
+            }
+        })
+        .unwrap();
+        for lane in 0..32 {
+            for i in 0..4 {
+                let (m, n) = (lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2);
+                let got = f32::from_bits(out[4 * lane + i].load(Relaxed));
+                assert_eq!(got, d_want(m, n), "{kind:?} lane {lane} d{i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ldmatrix_feeds_mma() {
+    // A (16x16) and B (8x16) k-contiguous in shared memory, 16-byte rows; ldmatrix.x4 gives the
+    // lanes their A fragments (matrices: rows 0-7 and 8-15 of k 0-7, then of k 8-15) and B's
+    // (rows n of k 0-7 and 8-15), which mma.sync consumes as they come.
+    let out = words(32 * 4, |_| 0);
+    let g = GmemMut::<f32>::from_cells(&out);
+    launch(&cfg(1, 32, 1024), || {
+        let lane = thread_idx().x as usize;
+        let s = SmemRegion::dynamic().array::<u32, 256>(0).unwrap();
+        let pack = |lo: i32, hi: i32| half_bits(HalfKind::F16, lo) | half_bits(HalfKind::F16, hi) << 16;
+        // Row r of A at words 8 r .. 8 r + 8; row n of B at words 128 + 8 n.
+        for w in 0..8 {
+            if lane < 16 {
+                s.store(8 * lane + w, pack(a_val(lane, 2 * w), a_val(lane, 2 * w + 1)));
+            } else if lane < 24 {
+                let n = lane - 16;
+                s.store(128 + 8 * n + w, pack(b_val(n, 2 * w), b_val(n, 2 * w + 1)));
+            }
+        }
+        sync_threads();
+        let (j, r) = (lane / 8, lane % 8);
+        // Matrix j of A: rows r + 8 (j % 2), k from 8 (j / 2); of B: row r, k from 8 (j % 2).
+        // SAFETY: all 32 lanes of the warp execute it together.
+        let a = unsafe { s.ldmatrix_x4(8 * (r + 8 * (j % 2)) + 4 * (j / 2), false) };
+        // SAFETY: as above.
+        let b4 = unsafe { s.ldmatrix_x4(128 + 8 * r + 4 * (j % 2), false) };
+        let c = [0, 1, 2, 3].map(|i| c_val(lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2));
+        // SAFETY: as above.
+        let d = unsafe { mma_m16n8k16_f32(HalfKind::F16, a, [b4[0], b4[1]], c) };
+        for (i, x) in d.iter().enumerate() {
+            g.store(4 * lane + i, *x);
+        }
+    })
+    .unwrap();
+    for lane in 0..32 {
+        for i in 0..4 {
+            let (m, n) = (lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2);
+            assert_eq!(f32::from_bits(out[4 * lane + i].load(Relaxed)), d_want(m, n), "lane {lane} d{i}");
+        }
+    }
+}
+
+#[test]
+fn the_mma_probe_computes_a_b_transposed_plus_c() {
+    // D = A B^T + C, 16x16x16, through ldmatrix and two mma.sync, every index from the atoms.
+    use const_layout_device::mma_probe::{SMEM_BYTES, mma_probe};
+    for kind in [HalfKind::F16, HalfKind::BF16] {
+        let av = |m: usize, k: usize| ((5 * m + 3 * k) % 9) as i32 - 4;
+        let bv = |n: usize, k: usize| ((2 * n + 7 * k) % 11) as i32 - 5;
+        let pack = |lo: i32, hi: i32| half_bits(kind, lo) | half_bits(kind, hi) << 16;
+        let a = words(128, |w| pack(av(w / 8, 2 * (w % 8)), av(w / 8, 2 * (w % 8) + 1)));
+        let b = words(128, |w| pack(bv(w / 8, 2 * (w % 8)), bv(w / 8, 2 * (w % 8) + 1)));
+        let c = words(256, |i| ((i % 16) as f32 - (i / 16) as f32 * 0.5).to_bits());
+        let d = words(256, |_| 0);
+        launch(&cfg(1, 32, SMEM_BYTES), || {
+            let (ga, gb, gc) =
+                (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b), Gmem::<f32>::from_cells(&c));
+            mma_probe(kind, ga, gb, gc, GmemMut::<f32>::from_cells(&d), SmemRegion::dynamic());
+        })
+        .unwrap();
+        for m in 0..16 {
+            for n in 0..16 {
+                let want =
+                    (0..16).map(|k| av(m, k) * bv(n, k)).sum::<i32>() as f32 + (m as f32 - n as f32 * 0.5);
+                assert_eq!(f32::from_bits(d[m + 16 * n].load(Relaxed)), want, "{kind:?} D({m},{n})");
+            }
+        }
+    }
 }
