@@ -20,6 +20,7 @@
 #     tools/oracle/gen_latex.sh                 tests/data/latex/                    8-26 s
 #     $ANCHOR (../shared/anchors/cute_static_suite.cpp, g++ -O2; tools/static_suite.sh times it)
 #                                               tests/data/cute_static_suite.txt     6 s
+#     tools/oracle/gen_gmma_vectors.py          tests/data/cute_gmma.txt             27 s
 #    --full only (times of the run of 2026-11-27, --jobs 2, the machine otherwise idle but for
 #    builds of this repository now and then):
 #     tools/oracle/gen_algebra_vectors.py       tests/data/cute_algebra_<family>.txt, all 13
@@ -29,8 +30,9 @@
 #     tools/oracle/gen_identity_vectors.py      tests/data/cute_identity.txt        256 s
 #     tools/oracle/gen_vectors.py               tests/data/cute_layouts.txt, cute_int_tuples.txt:
 #                                               402 s
-#     tools/oracle/gen_atom_vectors.py          tests/data/cute_atoms.txt            185 s (one
-#                                               g++ -O0 of CuTe's MMA and copy traits and 123 tilings)
+#     tools/oracle/gen_atom_vectors.py          tests/data/cute_atoms.txt            257 s (one
+#                                               g++ -O0 of CuTe's MMA and copy traits, 123 tilings and
+#                                               70 tiled copies)
 #   needs only the repository (seconds):
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
@@ -106,6 +108,7 @@ if [ "$repo_only" = 0 ]; then
     rm -rf "$out"
   }
   step "CuTe static suite" static_suite
+  step "CuTe wgmma atoms and descriptors" python3 tools/oracle/gen_gmma_vectors.py
 fi
 
 step "typed vectors" python3 tools/gen_typed_vectors.py

@@ -2,10 +2,8 @@
 //! layouts.
 
 use super::element::{BF16, Element, F16};
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
-use crate::eval::Op;
-use crate::layout::computed::{Computed, StaticExpr, StaticLayout, unwrap};
+use super::gmma;
+use crate::layout::computed::StaticLayout;
 use crate::layout_type;
 use core::marker::PhantomData;
 
@@ -118,82 +116,6 @@ pub struct KMajor;
 /// A `wgmma` operand read from shared memory with `m` (or `n`) contiguous (`GMMA::Major::MN`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MnMajor;
-
-/// The sm90 warp-group layouts (CuTe's `SM90::GMMA` namespace, `mma_traits_sm90_gmma.hpp`).
-///
-/// ```
-/// use const_layout::atom::gmma::{ABLayout, CLayout_64xN};
-/// assert_eq!(ABLayout::<64, 16>::default().to_string(), "(_128,(_64,_16)):(_0,(_1,_64))");
-/// assert_eq!(CLayout_64xN::<64>::default().to_string(), "((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))");
-/// ```
-pub mod gmma {
-    use super::*;
-
-    /// CuTe's `GMMA::ALayout_64x16`: `A` from registers, 16-bit elements: each of the 128 threads
-    /// holds 8 values of the 64x16 tile.
-    ///
-    /// ```
-    /// use const_layout::atom::gmma::ALayout_64x16;
-    /// assert_eq!(ALayout_64x16::default().to_string(), "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))");
-    /// ```
-    #[allow(non_camel_case_types)]
-    pub type ALayout_64x16 = layout_type!(((4, 8, 4), (2, 2, 2)):((128, 1, 16), (64, 8, 512)));
-
-    /// CuTe's `GMMA::ABLayout<M, K>`: an operand in shared memory, read by the whole warp group
-    /// through a descriptor: every thread sees the whole `M x K` tile (`_128:_0`).
-    pub type ABLayout<const M: usize, const K: usize> = Computed<ABLayoutOf<M, K>>;
-
-    /// The expression of [`ABLayout`]: `(_128,(M,K)):(_0,(_1,M))`.
-    pub struct ABLayoutOf<const M: usize, const K: usize>;
-
-    impl<const M: usize, const K: usize> StaticExpr for ABLayoutOf<M, K> {
-        const OP: Op = Op::MakeLayout;
-        const LAYOUT: DynLayout = unwrap("ABLayout", ab_layout(M as isize, K as isize));
-    }
-
-    /// CuTe's `GMMA::CLayout_64xN<N>`: the accumulators of a 64xN `wgmma`, `N` a multiple of 8 from
-    /// 8 to 256 (another `N` is a compile error naming it).
-    #[allow(non_camel_case_types)]
-    pub type CLayout_64xN<const N: usize> = Computed<CLayout64xNOf<N>>;
-
-    /// The expression of [`CLayout_64xN`]: `((_4,_8,_4),(_2,_2,N/8)):((_128,_1,_16),(_64,_8,_512))`.
-    pub struct CLayout64xNOf<const N: usize>;
-
-    impl<const N: usize> StaticExpr for CLayout64xNOf<N> {
-        const OP: Op = Op::MakeLayout;
-        const LAYOUT: DynLayout = {
-            if N == 0 || !N.is_multiple_of(8) || N > 256 {
-                let m = crate::error::Message::new()
-                    .text("wgmma: N must be a multiple of 8 from 8 to 256, not ")
-                    .num(N as isize);
-                panic!("{}", m.as_str());
-            }
-            unwrap("CLayout_64xN", c_layout_64xn(N as isize))
-        };
-    }
-
-    const fn s(v: isize) -> DynIntTuple {
-        DynIntTuple::int(DynInt::new_static(v))
-    }
-
-    const fn tuple(modes: &[DynIntTuple]) -> Result<DynIntTuple, LayoutError> {
-        DynIntTuple::tuple(modes)
-    }
-
-    const fn ab_layout(m: isize, k: isize) -> Result<DynLayout, LayoutError> {
-        let shape = crate::error::tri!(tuple(&[s(128), crate::error::tri!(tuple(&[s(m), s(k)]))]));
-        let stride = crate::error::tri!(tuple(&[s(0), crate::error::tri!(tuple(&[s(1), s(m)]))]));
-        DynLayout::new(shape, stride)
-    }
-
-    const fn c_layout_64xn(n: isize) -> Result<DynLayout, LayoutError> {
-        let thr = crate::error::tri!(tuple(&[s(4), s(8), s(4)]));
-        let thr_d = crate::error::tri!(tuple(&[s(128), s(1), s(16)]));
-        let val = crate::error::tri!(tuple(&[s(2), s(2), s(n / 8)]));
-        let val_d = crate::error::tri!(tuple(&[s(64), s(8), s(512)]));
-        DynLayout::new(crate::error::tri!(tuple(&[thr, val])), crate::error::tri!(tuple(&[thr_d, val_d])))
-    }
-}
 
 macro_rules! sm90_atoms {
     ($($name:ident, $ptx:literal, $c:ty, $a:ty, $b:ty, $al:ty, $from:literal;)+) => {$(

@@ -18,6 +18,10 @@
 //! does the same for copies: the source's and destination's `(thread, value) -> (m, n)` layouts
 //! and the tile, with [`tiled_copy_layouts`] at run time.
 //!
+//! [`gmma`] holds the sm90 warp-group layouts: the accumulator and operand layouts of `wgmma`,
+//! CuTe's shared-memory atoms for it and the shared-memory matrix descriptors derived from a
+//! tile's layout ([`gmma::make_gmma_desc`]).
+//!
 //! Every layout here is checked against CuTe C++ text for text (`tests/typed/atoms.rs`, with
 //! generated tilings and tiled copies) and against the PTX ISA's fragment figures.
 //!
@@ -32,6 +36,7 @@
 
 mod copy;
 mod element;
+pub mod gmma;
 mod mma;
 mod tiled_copy;
 mod tiled_mma;
@@ -47,7 +52,7 @@ pub use mma::{
     SM80_16x8x8_F32F16F16F32_TN, SM80_16x8x16_F16F16F16F16_TN, SM80_16x8x16_F32BF16BF16F32_TN,
     SM80_16x8x16_F32F16F16F32_TN, SM90_64xNx16_F16F16F16_RS, SM90_64xNx16_F16F16F16_SS,
     SM90_64xNx16_F32BF16BF16_RS, SM90_64xNx16_F32BF16BF16_SS, SM90_64xNx16_F32F16F16_RS,
-    SM90_64xNx16_F32F16F16_SS, gmma,
+    SM90_64xNx16_F32F16F16_SS,
 };
 pub use tiled_copy::{
     Copy_Atom, CopyLayoutDTv, CopyLayoutSTv, CopyLayoutTv, MmaOperand, ThrVal, TiledCopy, TiledCopyLayouts,

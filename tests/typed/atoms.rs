@@ -4,15 +4,19 @@
 
 use const_layout::algebra::TileMode;
 use const_layout::atom::*;
-use const_layout::dyn_layout::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::layout::computed::{Keep, StaticLayout};
 use const_layout::{C, layout_type};
 
 const VECTORS: &str = include_str!("../data/cute_atoms.txt");
+const GMMA: &str = include_str!("../data/cute_gmma.txt");
 
 fn rows(kind: &str) -> impl Iterator<Item = Vec<&'static str>> + '_ {
-    VECTORS
-        .lines()
+    rows_of(VECTORS, kind)
+}
+
+fn rows_of<'a>(file: &'static str, kind: &'a str) -> impl Iterator<Item = Vec<&'static str>> + 'a {
+    file.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').collect::<Vec<_>>())
         .filter(move |f| f[0] == kind)
@@ -547,4 +551,88 @@ fn a_copy_the_atom_does_not_fit_is_an_error() {
             .unwrap();
     let e = tiled_copy_layouts(&src, &dst, &refl, 16, &tv, &tiler).unwrap_err();
     assert_eq!(e, const_layout::LayoutError::NotDivisible { a: 4, b: 8 });
+}
+
+fn gmma_major(s: &str) -> gmma::Major {
+    if s == "K" { gmma::Major::K } else { gmma::Major::MN }
+}
+
+fn gmma_type(s: &str) -> gmma::LayoutType {
+    match s {
+        "INTER" => gmma::LayoutType::Interleave,
+        "SW32" => gmma::LayoutType::B32,
+        "SW64" => gmma::LayoutType::B64,
+        _ => gmma::LayoutType::B128,
+    }
+}
+
+fn pair(s: &str) -> Vec<isize> {
+    s.split(',').map(|x| x.parse().unwrap()).collect()
+}
+
+/// CuTe's `GMMA::Layout_*_Atom<T>` for 8-, 16- and 32-bit elements: the same inner layout, and
+/// CuTe's `Swizzle<B,4,3>` on bytes as `Swizzle<B, 4 - log2(bytes), 3>` on elements.
+#[test]
+fn gmma_atoms_are_cutes() {
+    let mut n = 0;
+    for f in rows_of(GMMA, "gmma_atom") {
+        let bits: usize = f[1].parse().unwrap();
+        let a = gmma::layout_atom(gmma_major(f[2]), gmma_type(f[3]), bits).unwrap();
+        assert_eq!(a.inner().to_string(), f[4], "{f:?}");
+        let b: u32 = f[5][3..4].parse().unwrap();
+        let want = const_layout::swizzle::Swizzle::new(b, 7 - bits.trailing_zeros(), 3).unwrap();
+        assert_eq!(*a.outer(), const_layout::swizzle::Outer::Swizzle(want), "{f:?}");
+        n += 1;
+    }
+    assert_eq!(n, 24);
+}
+
+/// Every block of every tile CuTe built from those atoms: `tile_to_shape`, `local_tile` and
+/// `make_gmma_desc` give CuTe's layouts, offsets and descriptors (CuTe's start addresses are 0 on
+/// the host; ours is the block's offset in 16-byte units).
+#[test]
+fn gmma_descriptors_are_cutes() {
+    use const_layout::algebra::{Tiler, local_tile, tile_to_shape};
+    use const_layout::swizzle::ComposedLayout;
+    let mut n = 0;
+    for f in rows_of(GMMA, "gmma_desc") {
+        let bits: usize = f[1].parse().unwrap();
+        let (major, ty) = (gmma_major(f[2]), gmma_type(f[3]));
+        let (tile, block) = (pair(f[4]), pair(f[5]));
+        let atom = gmma::layout_atom(major, ty, bits).unwrap();
+        let shape: DynIntTuple = format!("(_{},_{})", tile[0], tile[1]).parse().unwrap();
+        let t = tile_to_shape(atom.inner(), &shape, None).unwrap();
+        assert_eq!(t.to_string(), f[6], "{f:?}");
+        let tiler: Tiler = format!("(_{},_{})", block[0], block[1]).parse().unwrap();
+        let coord: DynIntTuple = format!("({},{})", block[2], block[3]).parse().unwrap();
+        let p = local_tile(&t, &tiler, &coord).unwrap();
+        assert_eq!((p.layout.to_string().as_str(), p.offset.to_string().as_str()), (f[7], f[8]), "{f:?}");
+        let blk = ComposedLayout::with_offset(*atom.outer(), DynInt::new_static(p.offset), p.layout);
+        let d = gmma::make_gmma_desc(major, &blk, bits, 0).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        let cute = u64::from_str_radix(&f[9][2..], 16).unwrap();
+        assert_eq!(d.0 & !0x3fff, cute & !0x3fff, "{f:?}: {d:x?}");
+        assert_eq!(d.start_address() as isize, (p.offset * bits as isize / 8 / 16) & 0x3fff, "{f:?}");
+        n += 1;
+    }
+    assert_eq!(n, 180);
+}
+
+#[test]
+fn a_non_canonical_gmma_block_is_an_error() {
+    use const_layout::swizzle::ComposedLayout;
+    let atom = gmma::layout_atom(gmma::Major::K, gmma::LayoutType::B128, 16).unwrap();
+    // Rows 2 apart: not the 8 consecutive 128-byte rows a 128-byte swizzled K-major block has.
+    let spread = ComposedLayout::with_offset(
+        *atom.outer(),
+        DynInt::new_static(0),
+        "((_8,_8),_16):((_128,_1024),_1)".parse().unwrap(),
+    );
+    let e = gmma::make_gmma_desc(gmma::Major::K, &spread, 16, 0).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "make_gmma_desc (K-major): not a canonical layout: the stride of the 8 rows in 16-byte units (the swizzle's width W) is 16"
+    );
+    // A swizzle for other elements: Sw<3,3,3> is 128-byte for halves, not for floats.
+    let e = gmma::make_gmma_desc(gmma::Major::K, &atom, 32, 0).unwrap_err();
+    assert!(e.to_string().contains("the swizzle's base"), "{e}");
 }

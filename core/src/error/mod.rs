@@ -163,6 +163,16 @@ pub enum LayoutError {
         /// The operation, by its CuTe name.
         op: &'static str,
     },
+    /// A layout that is not of the form an instruction's operand must have (a `wgmma` descriptor's
+    /// canonical shared-memory layouts): `what` names the expected property, `value` what was found.
+    NotCanonical {
+        /// The operation.
+        op: &'static str,
+        /// The property that fails, with what it must be.
+        what: &'static str,
+        /// The value found.
+        value: isize,
+    },
     /// A tiled MMA whose tile in one of `M`, `N`, `K` (its permutation's size) is not a multiple of
     /// what one step of the atoms covers there (the atom's extent times its threads in that mode):
     /// CuTe would tile it anyway and give threads values outside the tile.
@@ -257,6 +267,9 @@ impl LayoutError {
                 .text(" is out of range for rank ")
                 .num(rank as isize),
             LayoutError::Operands { op } => m.text(op).text(": operands of kinds it does not take"),
+            LayoutError::NotCanonical { op, what, value } => {
+                m.text(op).text(": not a canonical layout: ").text(what).text(" is ").num(value)
+            }
             LayoutError::TileNotDivisible { mode, tile, step } => m
                 .text("make_tiled_mma: the tile of ")
                 .text(mode)
