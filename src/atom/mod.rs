@@ -9,7 +9,7 @@
 //!   `M x K` tile, `BLayout` to `(n, k)` in `N x K`, `CLayout` to `(m, n)` in `M x N`;
 //! - a copy atom's `SrcLayout`, `DstLayout` and `RefLayout` map `(thread, value)` to a *bit* of the
 //!   data the instruction moves (CuTe counts copy atoms in bits, so one atom serves every element
-//!   type; [`CopyAtom::src_tv`] and friends give them in elements).
+//!   type; a [`TiledCopy`] of a [`Copy_Atom`] gives them in elements of its type).
 //!
 //! [`make_tiled_mma`] tiles an atom over threads and values as CuTe's `make_tiled_mma` does, and
 //! gives the tiled `(thread, value) -> (m, k)`, `(n, k)` and `(m, n)` layouts, computed at compile
