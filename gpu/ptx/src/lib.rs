@@ -93,7 +93,12 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     use const_layout_device::{Gmem, GmemMut, HalfKind};
     // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
     let (a, b, c, d) = unsafe {
-        (Gmem::<u32>::from_raw(a, 128), Gmem::<u32>::from_raw(b, 128), Gmem::<f32>::from_raw(c, 256), GmemMut::<f32>::from_raw(d, 256))
+        (
+            Gmem::<u32>::from_raw(a, 128),
+            Gmem::<u32>::from_raw(b, 128),
+            Gmem::<f32>::from_raw(c, 256),
+            GmemMut::<f32>::from_raw(d, 256),
+        )
     };
     let smem: SmemRegion = static_shared!(mma_probe_tiles, const_layout_device::mma_probe::SMEM_BYTES);
     let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
