@@ -7,9 +7,11 @@
 Loads the PTX with CuPy, runs the one-warp kernel `mma_probe` (D = A B^T + C, 16x16x16) for f16
 and bf16 on integer inputs (the exact result must come back bit for bit) and on random ones
 (against NumPy in double precision: f32 accumulation's error only), and prints one line per
-case. Exits 1 on a mismatch.
+case; then half a warp must trap at the converged-warp check before ldmatrix. Exits 1 on a
+mismatch.
 """
 
+import os
 import sys
 
 import cupy as cp
@@ -49,7 +51,7 @@ def main():
             ga, gb = cp.asarray(words(ab)), cp.asarray(words(bb))
             gc = cp.asarray(c.flatten(order="F"))  # column-major: (m, n) at m + 16 n
             gd = cp.zeros(256, dtype=cp.float32)
-            f((1,), (32,), (ga, gb, gc, gd, np.uint32(kind == "bf16")))
+            f((1,), (32,), (ga, gb, gc, gd, np.uint32(kind == "bf16"), np.uint32(32)))
             cp.cuda.Device().synchronize()
             d = cp.asnumpy(gd).reshape(16, 16, order="F").astype(np.float64)
             ref = av @ bv.T + c.astype(np.float64)
@@ -57,7 +59,20 @@ def main():
             ok = err == 0.0 if case == "integers" else err <= 1e-5 * max(1.0, float(np.max(np.abs(ref))))
             bad += not ok
             print(f"mma_probe {kind:4} {case:8}: max |D - reference| = {err:.3g}  {'ok' if ok else 'MISMATCH'}")
-    sys.exit(1 if bad else 0)
+    # The converged-warp check: half the warp leaves before ldmatrix; the other half must trap
+    # (which ends the context, so this comes last).
+    try:
+        f((1,), (32,), (ga, gb, gc, gd, np.uint32(0), np.uint32(16)))
+        cp.cuda.Device().synchronize()
+        trapped = False
+        print("mma_probe half a warp: ran to the end  MISMATCH (the check did not trap)")
+    except Exception as e:  # CuPy raises the driver's launch failure
+        trapped = True
+        print(f"mma_probe half a warp: trapped ({type(e).__name__}: {str(e).splitlines()[0][:80]})  ok")
+    bad += not trapped
+    # The trap left the context unusable: exit without CuPy's teardown, which would report that.
+    sys.stdout.flush()
+    os._exit(1 if bad else 0)
 
 
 if __name__ == "__main__":

@@ -232,18 +232,34 @@ pub(crate) fn cp_async_wait<const N: u32>() {
     unsafe { asm!("cp.async.wait_group {n};", n = const N, options(nostack)) };
 }
 
+/// The check that makes a warp-collective instruction safe, written before it in the same `asm!`
+/// block (so nothing can branch in between): `activemask` is the set of lanes executing this very
+/// instruction together; unless it is all 32, the lane traps (the kernel ends with an error, as
+/// [`trap`] does) instead of executing a `.sync.aligned` instruction in a diverged warp, which
+/// PTX leaves undefined. Three instructions.
+macro_rules! converged {
+    ($ins:literal) => {
+        concat!(
+            "{{ .reg .b32 cl_mask; .reg .pred cl_diverged; activemask.b32 cl_mask; ",
+            "setp.ne.b32 cl_diverged, cl_mask, 0xffffffff; @cl_diverged trap; ",
+            $ins,
+            " }}"
+        )
+    };
+}
+
 /// `ldmatrix.sync.aligned.m8n8.x4.shared.b16`: four 8x8 matrices of 16-bit elements, each row's
-/// 16 bytes at the address lane `8 * matrix + row` gives.
+/// 16 bytes at the address lane `8 * matrix + row` gives. A lane of a diverged warp traps
+/// ([`converged!`]).
 ///
 /// # Safety
-/// Every lane of the warp executes it together; each lane's `addr` is a 16-byte aligned shared
-/// address of 16 readable bytes.
+/// Each lane's `addr` is a 16-byte aligned shared address of 16 readable bytes.
 #[inline(always)]
 pub(crate) unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
     let (a, b, c, d): (u32, u32, u32, u32);
-    // SAFETY: the caller's contract.
+    // SAFETY: the caller's contract (the address); the warp is converged or the lane traps first.
     unsafe {
-        asm!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];",
+        asm!(converged!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];"),
              r0 = out(reg32) a, r1 = out(reg32) b, r2 = out(reg32) c, r3 = out(reg32) d, a = in(reg32) addr,
              options(readonly, nostack))
     };
@@ -257,9 +273,9 @@ pub(crate) unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
 #[inline(always)]
 pub(crate) unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
     let (a, b, c, d): (u32, u32, u32, u32);
-    // SAFETY: the caller's contract.
+    // SAFETY: as in `ldmatrix_x4`.
     unsafe {
-        asm!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];",
+        asm!(converged!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];"),
              r0 = out(reg32) a, r1 = out(reg32) b, r2 = out(reg32) c, r3 = out(reg32) d, a = in(reg32) addr,
              options(readonly, nostack))
     };
@@ -294,23 +310,21 @@ pub(crate) fn add_address(addr: u64, bytes: u64) -> u64 {
 }
 
 /// `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` (`bf16`: `.bf16.bf16`): the warp's 16x8
-/// tile `D = A B + C` from its fragments (CuTe's `SM80_16x8x16_F32F16F16F32_TN` layouts).
-///
-/// # Safety
-/// Every lane of the warp executes it together, converged.
+/// tile `D = A B + C` from its fragments (CuTe's `SM80_16x8x16_F32F16F16F32_TN` layouts). A lane of
+/// a diverged warp traps ([`converged!`]).
 #[inline(always)]
-pub(crate) unsafe fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool) -> [f32; 4] {
+pub(crate) fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool) -> [f32; 4] {
     let (d0, d1, d2, d3): (f32, f32, f32, f32);
     macro_rules! mma {
         ($ins:literal) => {
-            // SAFETY: register operands only; the converged warp is the caller's contract.
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
             unsafe {
-                asm!($ins,
+                asm!(converged!($ins),
                      d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
                      a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
                      b0 = in(reg32) b[0], b1 = in(reg32) b[1],
                      c0 = in(reg32) c[0], c1 = in(reg32) c[1], c2 = in(reg32) c[2], c3 = in(reg32) c[3],
-                     options(pure, nomem, nostack))
+                     options(nomem, nostack))
             }
         };
     }

@@ -204,6 +204,9 @@ pub(crate) struct Launch {
     warp_slots: Vec<AtomicU32>,
     /// Each thread's fragments for a warp-collective MMA (`FRAG_WORDS` words a thread).
     warp_frags: Vec<AtomicU32>,
+    /// Where each thread called its current warp-collective instruction from (PTX's `.aligned`:
+    /// every lane must execute the same instruction).
+    warp_sites: Vec<Mutex<Option<&'static core::panic::Location<'static>>>>,
     failure: Mutex<Option<EmuError>>,
 }
 
@@ -298,6 +301,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         warps: (0..warps).map(|w| Rendezvous::new((threads - 32 * w).min(32))).collect(),
         warp_slots: (0..threads).map(|_| AtomicU32::new(0)).collect(),
         warp_frags: (0..threads * FRAG_WORDS).map(|_| AtomicU32::new(0)).collect(),
+        warp_sites: (0..threads).map(|_| Mutex::new(None)).collect(),
         failure: Mutex::new(None),
     });
     let kernel = &kernel;
@@ -449,7 +453,7 @@ pub(crate) fn smem_write(word: usize, v: u32) {
 /// The emulation of `ldmatrix.x4` (`trans`: each matrix transposed): every lane publishes its row
 /// address, then reads the elements the PTX fragment layout gives it (lane `t` holds row `t / 4`,
 /// columns `2 (t % 4)` and `2 (t % 4) + 1` of each matrix).
-pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
+pub(crate) fn ldmatrix_x4(addr: u32, trans: bool, site: &'static core::panic::Location<'static>) -> [u32; 4] {
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
     let warp = linear / 32 * 32;
     let lanes = (launch.threads - warp).min(32);
@@ -457,7 +461,7 @@ pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
         panic!("ldmatrix needs a full warp; warp {} has {lanes} threads", linear / 32);
     }
     launch.warp_slots[linear].store(addr, Relaxed);
-    sync_warp(&launch, linear);
+    aligned_warp(&launch, linear, site, "ldmatrix");
     let lane = linear - warp;
     let half = |m: usize, row: usize, col: usize| -> u32 {
         let a = launch.warp_slots[warp + 8 * m + row].load(Relaxed) as usize + 2 * col;
@@ -471,7 +475,7 @@ pub(crate) fn ldmatrix_x4(addr: u32, trans: bool) -> [u32; 4] {
             if trans { (half(m, c, r), half(m, c + 1, r)) } else { (half(m, r, c), half(m, r, c + 1)) };
         *o = lo | hi << 16;
     }
-    sync_warp(&launch, linear);
+    end_aligned(&launch, linear);
     out
 }
 
@@ -482,7 +486,13 @@ const FRAG_WORDS: usize = 6;
 /// and `B` fragments; each then assembles the 16x16 `A` and 8x16 `B` by the atom's layouts
 /// (`const_layout::atom`, checked against the PTX ISA's figures) and computes its four values of
 /// `D` in double precision, rounded once to `f32`.
-pub(crate) fn mma_m16n8k16_f32(kind: crate::HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub(crate) fn mma_m16n8k16_f32(
+    kind: crate::HalfKind,
+    a: [u32; 4],
+    b: [u32; 2],
+    c: [f32; 4],
+    site: &'static core::panic::Location<'static>,
+) -> [f32; 4] {
     use const_layout::atom::{MmaAtom, SM80_16x8x16_F32F16F16F32_TN as Atom};
     use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
@@ -494,7 +504,7 @@ pub(crate) fn mma_m16n8k16_f32(kind: crate::HalfKind, a: [u32; 4], b: [u32; 2], 
     for (k, w) in a.iter().chain(b.iter()).enumerate() {
         launch.warp_frags[FRAG_WORDS * linear + k].store(*w, Relaxed);
     }
-    sync_warp(&launch, linear);
+    aligned_warp(&launch, linear, site, "mma.sync");
     let half = |lane: usize, word: usize, hi: bool| -> f64 {
         let w = launch.warp_frags[FRAG_WORDS * (warp + lane) + word].load(Relaxed);
         crate::half_to_f32(kind, if hi { (w >> 16) as u16 } else { w as u16 }) as f64
@@ -523,6 +533,38 @@ pub(crate) fn mma_m16n8k16_f32(kind: crate::HalfKind, a: [u32; 4], b: [u32; 2], 
         let sum: f64 = (0..16).map(|k| am[m + 16 * k] * bm[n + 8 * k]).sum::<f64>() + c[v] as f64;
         *out = sum as f32;
     }
-    sync_warp(&launch, linear);
+    end_aligned(&launch, linear);
     d
+}
+
+/// The warp's rendezvous for a `.sync.aligned` instruction: every lane must be there, called from
+/// the same place (the emulator's counterpart of the GPU's converged-warp check, which traps),
+/// else the launch fails naming the lane and what is wrong.
+fn aligned_warp(launch: &Launch, linear: usize, site: &'static core::panic::Location<'static>, what: &str) {
+    let slot = |l: usize| *launch.warp_sites[l].lock().unwrap_or_else(|e| e.into_inner());
+    *launch.warp_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = Some(site);
+    sync_warp(launch, linear);
+    let warp = linear / 32 * 32;
+    let at = |l: &core::panic::Location<'_>| std::format!("{}:{}", l.file(), l.line());
+    for lane in 0..32 {
+        match slot(warp + lane) {
+            None => panic!(
+                "{what} in a diverged warp: lane {lane} is not there (it exited or waits elsewhere; every lane must execute the same instruction)"
+            ),
+            Some(other) if other != site => panic!(
+                "{what} in a diverged warp: lane {} calls it at {}, lane {lane} at {} (every lane must execute the same instruction)",
+                linear - warp,
+                at(site),
+                at(other)
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The end of a `.sync.aligned` instruction: the warp's lanes wait for each other (no lane's
+/// slots are overwritten while another still reads them), then forget where they were.
+fn end_aligned(launch: &Launch, linear: usize) {
+    sync_warp(launch, linear);
+    *launch.warp_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = None;
 }

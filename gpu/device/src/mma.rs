@@ -31,8 +31,7 @@ pub enum HalfKind {
 /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
 ///     let a = [0x3c00_3c00u32; 4];
 ///     let b = [0x4000_4000u32; 2];
-///     // SAFETY: all 32 lanes of the warp execute it together.
-///     let d = unsafe { mma_m16n8k16_f32(HalfKind::F16, a, b, [1.0; 4]) };
+///     let d = mma_m16n8k16_f32(HalfKind::F16, a, b, [1.0; 4]);
 ///     let lane = thread_idx().x as usize;
 ///     for v in 0..4 {
 ///         g.store(4 * lane + v, d[v]);
@@ -42,16 +41,18 @@ pub enum HalfKind {
 /// assert!(out.iter().all(|w| f32::from_bits(w.load(Ordering::Relaxed)) == 33.0));
 /// ```
 ///
-/// # Safety
-/// All 32 lanes of the warp execute it together, converged (PTX's `.sync.aligned`; a diverged
-/// warp is undefined behaviour on the GPU). The emulator reports a partial warp.
+/// All 32 lanes of the warp must execute this call together (PTX's `.sync.aligned`). That is
+/// checked, not assumed, so the function is safe: on the GPU a lane that reaches it while the warp
+/// is diverged traps, ending the kernel with an error as [`fault`](crate::fault) does (three
+/// instructions before the `mma`); the emulator reports a partial warp, or lanes calling it from
+/// different places.
 #[inline(always)]
-pub unsafe fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     #[cfg(target_arch = "nvptx64")]
-    // SAFETY: register operands; the converged warp is the caller's contract.
-    return unsafe { crate::arch::mma_m16n8k16_f32(a, b, c, kind == HalfKind::BF16) };
+    return crate::arch::mma_m16n8k16_f32(a, b, c, kind == HalfKind::BF16);
     #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::mma_m16n8k16_f32(kind, a, b, c);
+    return crate::emu::mma_m16n8k16_f32(kind, a, b, c, core::panic::Location::caller());
 }
 
 /// The value of 16 bits of the given kind (the emulator's conversion; exact).

@@ -1,9 +1,7 @@
 //! One warp's 16x16x16 tensor-core product through `ldmatrix` and `mma.sync`, every index from
 //! const-layout's atoms: the device layer's check that its warp-collective instructions, the atom
 //! layouts and the tiled copies built on them agree with the hardware (`tools/gpu/mma_probe.py`
-//! runs it on the GPU against NumPy; the tests run it on the emulator). It lives in the device
-//! layer because its warp-collective calls are `unsafe` (a converged warp is the caller's
-//! contract), and only the device layer has `unsafe` code.
+//! runs it on the GPU against NumPy; the tests run it on the emulator).
 //!
 //! `D = A B^T + C` with `A` and `B` 16x16 halves (`f16` or `bf16`), each row-major (`k`
 //! contiguous, CuTe's `TN`) in 128 words of two halves, low half first, and `C`, `D` 16x16 `f32`
@@ -29,7 +27,7 @@
 //! launch(&cfg, || {
 //!     let (ga, gb) = (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b));
 //!     let (gc, gd) = (Gmem::<f32>::from_cells(&c), GmemMut::<f32>::from_cells(&d));
-//!     mma_probe::mma_probe(HalfKind::F16, ga, gb, gc, gd, SmemRegion::dynamic());
+//!     mma_probe::mma_probe(32, HalfKind::F16, ga, gb, gc, gd, SmemRegion::dynamic());
 //! })
 //! .unwrap();
 //! assert!(d.iter().all(|x| f32::from_bits(x.load(Ordering::Relaxed)) == 3.0));
@@ -48,9 +46,12 @@ pub const SMEM_BYTES: u32 = 2 * 128 * 4;
 /// The tile in shared memory, row-major words: `(m, k)` is half `k % 2` of word `8 m + k / 2`.
 type SmemRows = layout_type!((16, 8):(8, 1));
 
-/// The probe: one warp of 32 threads computes `D = A B^T + C` (see the module).
+/// The probe: one warp of 32 threads computes `D = A B^T + C` (see the module). Only the first
+/// `lanes` lanes go on to the warp-collective instructions (32 for the product; fewer is the check
+/// of their check: the lanes that go on must trap on the GPU, and the emulator fails the launch).
 #[inline(always)]
 pub fn mma_probe(
+    lanes: usize,
     kind: HalfKind,
     a: Gmem<'_, u32>,
     b: Gmem<'_, u32>,
@@ -75,6 +76,9 @@ pub fn mma_probe(
         );
     }
     sync_threads();
+    if lane >= lanes {
+        return;
+    }
     let mma = make_tiled_mma(
         SM80_16x8x16_F32F16F16F32_TN,
         <layout_type!(1:0)>::default(),
@@ -87,12 +91,9 @@ pub fn mma_probe(
     let row_of = |i: isize| rows.crd2idx(((i % 16) as usize, (i / 16 / 2) as usize)) as usize;
     let ia = copy_a.layout_s_tv().crd2idx((lane, 0usize));
     let ib = copy_b.layout_s_tv().crd2idx((lane, 0usize));
-    // SAFETY: `.sync.aligned` needs every lane of the warp to execute this same instruction: the
-    // block is one warp (a lane past 31 faulted above) and this is not inside a lane-dependent
-    // branch.
-    let fa = unsafe { s.ldmatrix_x4(row_of(ia), false) };
-    // SAFETY: as above.
-    let fb = unsafe { s.ldmatrix_x4(128 + row_of(ib), false) };
+    // Warp-collective: every lane gets here (no lane-dependent branch is open).
+    let fa = s.ldmatrix_x4(row_of(ia), false);
+    let fb = s.ldmatrix_x4(128 + row_of(ib), false);
     // C's values in the tiled MMA's order: 0-3 for the atom at n 0-7, 4-7 for n 8-15.
     let c_tv = mma.layout_c_tv();
     let at = |v: usize| c_tv.crd2idx((lane, v)) as usize; // m + 16 n, C's column-major offset
@@ -100,10 +101,8 @@ pub fn mma_probe(
     for (v, x) in acc.iter_mut().enumerate() {
         *x = c.load(at(v));
     }
-    // SAFETY: as above.
-    let d0 = unsafe { mma_m16n8k16_f32(kind, fa, [fb[0], fb[1]], [acc[0], acc[1], acc[2], acc[3]]) };
-    // SAFETY: as above.
-    let d1 = unsafe { mma_m16n8k16_f32(kind, fa, [fb[2], fb[3]], [acc[4], acc[5], acc[6], acc[7]]) };
+    let d0 = mma_m16n8k16_f32(kind, fa, [fb[0], fb[1]], [acc[0], acc[1], acc[2], acc[3]]);
+    let d1 = mma_m16n8k16_f32(kind, fa, [fb[2], fb[3]], [acc[4], acc[5], acc[6], acc[7]]);
     for v in 0..4 {
         d.store(at(v), d0[v]);
         d.store(at(4 + v), d1[v]);

@@ -223,19 +223,22 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     /// `row` of this array (a multiple of 4), and every lane receives, for each matrix, row `lane /
     /// 4`, columns `2 (lane % 4)` and `2 (lane % 4) + 1`, packed low half first.
     ///
-    /// # Safety
-    /// All 32 lanes of the warp execute it together, converged (PTX's `.sync.aligned`; a diverged
-    /// warp is undefined behaviour on the GPU). The emulator reports a partial warp.
+    /// All 32 lanes of the warp must execute this call together (PTX's `.sync.aligned`). That is
+    /// checked, not assumed, so the function is safe: on the GPU a lane that reaches it while the
+    /// warp is diverged traps, ending the kernel with an error as [`fault`](crate::fault) does
+    /// (three instructions before the `ldmatrix`); the emulator reports a partial warp, or lanes
+    /// calling it from different places.
     #[inline(always)]
-    pub unsafe fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
         let a = self.address4(row);
         #[cfg(target_arch = "nvptx64")]
         // SAFETY: `a` is a 16-byte aligned address of 16 bytes inside the array (`address4`); the
-        // converged warp is the caller's contract.
+        // instruction checks that the warp is converged.
         return unsafe {
             if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
         };
         #[cfg(not(target_arch = "nvptx64"))]
-        return crate::emu::ldmatrix_x4(a, trans);
+        return crate::emu::ldmatrix_x4(a, trans, core::panic::Location::caller());
     }
 }

@@ -177,10 +177,8 @@ fn ldmatrix_follows_the_ptx_fragment_layout() {
         }
         sync_threads();
         // Lane 8 m + r points at row r of matrix m: row 8 m + r of the buffer.
-        // SAFETY: all 32 lanes of the warp execute it together.
-        let plain = unsafe { s.ldmatrix_x4(4 * lane, false) };
-        // SAFETY: as above.
-        let trans = unsafe { s.ldmatrix_x4(4 * lane, true) };
+        let plain = s.ldmatrix_x4(4 * lane, false);
+        let trans = s.ldmatrix_x4(4 * lane, true);
         for k in 0..4 {
             g.store(8 * lane + k, plain[k]);
             g.store(8 * lane + 4 + k, trans[k]);
@@ -287,8 +285,7 @@ fn mma_follows_the_ptx_fragment_layout() {
             }
             let b = [0, 1].map(|r| pack(b_val(group, 2 * tig + 8 * r), b_val(group, 2 * tig + 8 * r + 1)));
             let c = [0, 1, 2, 3].map(|i| c_val(group + 8 * (i / 2), 2 * tig + i % 2));
-            // SAFETY: all 32 lanes of the warp execute it together.
-            let d = unsafe { mma_m16n8k16_f32(kind, a, b, c) };
+            let d = mma_m16n8k16_f32(kind, a, b, c);
             for (i, x) in d.iter().enumerate() {
                 g.store(4 * lane + i, *x);
             }
@@ -327,13 +324,10 @@ fn ldmatrix_feeds_mma() {
         sync_threads();
         let (j, r) = (lane / 8, lane % 8);
         // Matrix j of A: rows r + 8 (j % 2), k from 8 (j / 2); of B: row r, k from 8 (j % 2).
-        // SAFETY: all 32 lanes of the warp execute it together.
-        let a = unsafe { s.ldmatrix_x4(8 * (r + 8 * (j % 2)) + 4 * (j / 2), false) };
-        // SAFETY: as above.
-        let b4 = unsafe { s.ldmatrix_x4(128 + 8 * r + 4 * (j % 2), false) };
+        let a = s.ldmatrix_x4(8 * (r + 8 * (j % 2)) + 4 * (j / 2), false);
+        let b4 = s.ldmatrix_x4(128 + 8 * r + 4 * (j % 2), false);
         let c = [0, 1, 2, 3].map(|i| c_val(lane / 4 + 8 * (i / 2), 2 * (lane % 4) + i % 2));
-        // SAFETY: as above.
-        let d = unsafe { mma_m16n8k16_f32(HalfKind::F16, a, [b4[0], b4[1]], c) };
+        let d = mma_m16n8k16_f32(HalfKind::F16, a, [b4[0], b4[1]], c);
         for (i, x) in d.iter().enumerate() {
             g.store(4 * lane + i, *x);
         }
@@ -362,7 +356,7 @@ fn the_mma_probe_computes_a_b_transposed_plus_c() {
         launch(&cfg(1, 32, SMEM_BYTES), || {
             let (ga, gb, gc) =
                 (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b), Gmem::<f32>::from_cells(&c));
-            mma_probe(kind, ga, gb, gc, GmemMut::<f32>::from_cells(&d), SmemRegion::dynamic());
+            mma_probe(32, kind, ga, gb, gc, GmemMut::<f32>::from_cells(&d), SmemRegion::dynamic());
         })
         .unwrap();
         for m in 0..16 {
@@ -373,4 +367,47 @@ fn the_mma_probe_computes_a_b_transposed_plus_c() {
             }
         }
     }
+}
+
+#[test]
+fn a_collective_in_a_diverged_warp_is_reported() {
+    // Half the warp calls ldmatrix in one branch, half in the other: on the GPU each lane traps
+    // (its warp is not converged there); the emulator names the two call sites.
+    let r = launch(&cfg(1, 32, 512), || {
+        let s = SmemRegion::dynamic().array::<u32, 128>(0).unwrap();
+        let lane = thread_idx().x as usize;
+        s.store(4 * lane, 0);
+        sync_threads();
+        let v = if lane < 16 { s.ldmatrix_x4(0, false) } else { s.ldmatrix_x4(0, true) };
+        let _ = v;
+    });
+    let Err(EmuError::Thread { message, .. }) = r else { panic!("not reported: {r:?}") };
+    assert!(message.contains("ldmatrix in a diverged warp"), "{message}");
+    assert!(message.contains("tests/emu.rs"), "{message}");
+}
+
+#[test]
+fn a_collective_without_the_whole_warp_is_reported() {
+    // Lanes 16-31 leave before the mma: lanes 0-15 execute it alone, which traps on the GPU.
+    let r = launch(&cfg(1, 32, 0), || {
+        if thread_idx().x >= 16 {
+            return;
+        }
+        let _ = mma_m16n8k16_f32(HalfKind::F16, [0; 4], [0; 2], [0.0; 4]);
+    });
+    let Err(EmuError::Thread { message, .. }) = r else { panic!("not reported: {r:?}") };
+    assert!(message.contains("mma.sync in a diverged warp: lane 16 is not there"), "{message}");
+}
+
+#[test]
+fn the_mma_probe_with_half_a_warp_fails() {
+    use const_layout_device::mma_probe::{SMEM_BYTES, mma_probe};
+    let (a, b, c, d) = (words(128, |_| 0), words(128, |_| 0), words(256, |_| 0), words(256, |_| 0));
+    let r = launch(&cfg(1, 32, SMEM_BYTES), || {
+        let (ga, gb, gc) =
+            (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b), Gmem::<f32>::from_cells(&c));
+        mma_probe(16, HalfKind::F16, ga, gb, gc, GmemMut::<f32>::from_cells(&d), SmemRegion::dynamic());
+    });
+    let Err(EmuError::Thread { message, .. }) = r else { panic!("not reported: {r:?}") };
+    assert!(message.contains("ldmatrix in a diverged warp: lane 16 is not there"), "{message}");
 }

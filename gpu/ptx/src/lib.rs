@@ -82,14 +82,15 @@ pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(a: RowMajor, b: RowMajor, c: ColM
 
 /// The device layer's [`mma_probe`](const_layout_device::mma_probe::mma_probe): one warp computes
 /// `d = a b^T + c` (16x16x16; `a`, `b` halves, two to a word, `f16` or, for `bf16 != 0`,
-/// `bf16`) through `ldmatrix` and `mma.sync`. Run by `tools/gpu/mma_probe.py`.
+/// `bf16`) through `ldmatrix` and `mma.sync`; only the first `lanes` lanes reach those (32; fewer
+/// must trap). Run by `tools/gpu/mma_probe.py`.
 ///
 /// # Safety
 /// `a` and `b` are 16-byte aligned device addresses of 128 readable words, `c` of 256 readable
 /// `f32`, `d` of 256 writable `f32` overlapping none of them, all alive until the launch completes;
 /// the launch is one block of 32 threads.
 #[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16: u32) {
+pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16: u32, lanes: u32) {
     use const_layout_device::{Gmem, GmemMut, HalfKind};
     // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
     let (a, b, c, d) = unsafe {
@@ -102,5 +103,5 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     };
     let smem: SmemRegion = static_shared!(mma_probe_tiles, const_layout_device::mma_probe::SMEM_BYTES);
     let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
-    const_layout_device::mma_probe::mma_probe(kind, a, b, c, d, smem)
+    const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
 }
