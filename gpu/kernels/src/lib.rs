@@ -6,6 +6,9 @@
 //!   vectorized copy between any two layouts of one shape.
 //! - [`transpose`]: a row-major tensor into a column-major one through a shared-memory tile
 //!   swizzled with `Sw<3,2,6>`, 128-bit accesses on both sides.
+//! - [`hgemm`]: a tensor-core GEMM (f16/bf16 in, f32 out, TN), CuTe's `sgemm_sm80.cu` structure:
+//!   `cp.async`, `ldmatrix` and `mma.sync`, every index from `const_layout::atom`'s tiled MMA and
+//!   tiled copies (a first, untuned version).
 //! - [`sgemm`]: CuTe's `sgemm_2.cu` (SIMT fp32 GEMM, NT and TN): `cp.async` into shared tiles
 //!   (three stages), 16x16 threads of 8x8 register tiles, 128-bit shared loads.
 //!
@@ -18,5 +21,6 @@
 #![no_std]
 
 pub mod copy;
+pub mod hgemm;
 pub mod sgemm;
 pub mod transpose;

@@ -15,7 +15,7 @@
 use const_layout::C;
 use const_layout_device::TensorParam;
 use const_layout_device::{SmemRegion, static_shared};
-use const_layout_kernels::{copy, sgemm, transpose};
+use const_layout_kernels::{copy, hgemm, sgemm, transpose};
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
 pub type ColMajor = TensorParam<f32, (u32, u32), (C<1>, u32)>;
@@ -104,4 +104,50 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     let smem: SmemRegion = static_shared!(mma_probe_tiles, const_layout_device::mma_probe::SMEM_BYTES);
     let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
     const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
+}
+
+/// [`hgemm::hgemm_tn`] with `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x k) and `b` (n x k)
+/// halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8), `c` (m x n) `f32`
+/// column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]).
+///
+/// # Safety
+/// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` halves and `m n` `f32`,
+/// alive until the launch completes; `c` overlaps neither input.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
+    a: u64,
+    b: u64,
+    c: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    use const_layout::make_layout;
+    use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, fault};
+    let kw = k / 2;
+    // SAFETY: the contract above: aligned, live, sized as given; `c` overlaps no input.
+    let (ga, gb, gc) = unsafe {
+        (
+            Gmem::<u32>::from_raw(a, m as usize * kw as usize),
+            Gmem::<u32>::from_raw(b, n as usize * kw as usize),
+            GmemMut::<f32>::from_raw(c, m as usize * n as usize),
+        )
+    };
+    let (Ok(la), Ok(lb), Ok(lc)) = (
+        make_layout((m, kw), (kw, C::<1>)),
+        make_layout((n, kw), (kw, C::<1>)),
+        make_layout((m, n), (C::<1>, m)),
+    ) else {
+        fault("hgemm: extents out of range");
+    };
+    let (Some(ta), Some(tb), Some(tc)) =
+        (GlobalTensor::new(ga, la), GlobalTensor::new(gb, lb), GlobalTensor::new(gc, lc))
+    else {
+        fault("hgemm: a tensor does not fit its allocation");
+    };
+    let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
+    hgemm::hgemm_tn(kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
 }

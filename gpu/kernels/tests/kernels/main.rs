@@ -6,5 +6,6 @@
 mod common;
 
 mod copy;
+mod hgemm;
 mod sgemm;
 mod transpose;

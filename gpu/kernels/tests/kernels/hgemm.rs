@@ -1,0 +1,86 @@
+//! The tensor-core HGEMM on the emulated grid against an exact reference: small-integer `f16` and
+//! `bf16` inputs (every product and sum exact in `f32`), whole tiles and residues in `m` and `n`,
+//! several `k` tiles and a partial one, `alpha` and `beta`.
+
+use const_layout::{C, make_layout};
+use const_layout_device::emu::{LaunchConfig, launch};
+use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion};
+use const_layout_kernels::hgemm;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Small integers as 16 bits of the given kind.
+fn half_bits(kind: HalfKind, v: i32) -> u32 {
+    match kind {
+        HalfKind::BF16 => (v as f32).to_bits() >> 16,
+        HalfKind::F16 => {
+            if v == 0 {
+                return 0;
+            }
+            let (sign, a) = (if v < 0 { 0x8000 } else { 0 }, v.unsigned_abs());
+            let e = 31 - a.leading_zeros();
+            sign | ((e + 15) << 10) | ((a << (10 - e)) & 0x3ff)
+        }
+    }
+}
+
+fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
+    let av = |i: usize, p: usize| ((7 * i + 3 * p) % 9) as i32 - 4;
+    let bv = |j: usize, p: usize| ((5 * j + 2 * p) % 7) as i32 - 3;
+    let cv = |i: usize, j: usize| ((i + 2 * j) % 11) as f32 - 5.0;
+    let kw = (k / 2) as usize;
+    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
+        (0..rows as usize * kw)
+            .map(|w| {
+                let (r, p) = (w / kw, 2 * (w % kw));
+                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r, p + 1)) << 16)
+            })
+            .collect()
+    };
+    let (a, b) = (words(m, &av), words(n, &bv));
+    let c: Vec<AtomicU32> =
+        (0..(m * n) as usize).map(|i| AtomicU32::new(cv(i % m as usize, i / m as usize).to_bits())).collect();
+    let cfg = LaunchConfig {
+        grid: hgemm::grid(m, n),
+        block: hgemm::block(),
+        dynamic_smem_bytes: hgemm::SMEM_BYTES,
+    };
+    launch(&cfg, || {
+        let ta = GlobalTensor::new(
+            Gmem::<u32>::from_cells(&a),
+            make_layout((m, kw as u32), (kw as u32, C::<1>)).unwrap(),
+        )
+        .unwrap();
+        let tb = GlobalTensor::new(
+            Gmem::<u32>::from_cells(&b),
+            make_layout((n, kw as u32), (kw as u32, C::<1>)).unwrap(),
+        )
+        .unwrap();
+        let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
+            .unwrap();
+        hgemm::hgemm_tn(kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+    })
+    .unwrap();
+    for i in 0..m as usize {
+        for j in 0..n as usize {
+            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
+            let want = alpha * dot as f32 + beta * cv(i, j);
+            let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
+            assert_eq!(got, want, "{kind:?} {m}x{n}x{k}: C({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn one_whole_tile() {
+    run(HalfKind::F16, 128, 128, 64, 1.0, 0.0);
+}
+
+#[test]
+fn residues_in_m_n_and_k() {
+    run(HalfKind::F16, 130, 72, 40, 2.0, 0.5);
+}
+
+#[test]
+fn bf16() {
+    run(HalfKind::BF16, 96, 136, 48, 1.0, 1.0);
+}
