@@ -3,7 +3,7 @@
 # `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as ../shared/reference/gpu.md's figures
 # were taken), from NVIDIA's wheels on PyPI, so nothing of CuTe is kept in this repository.
 #   usage: tools/gpu/build-anchors.sh [OUT]   (OUT: default target/gpu)
-# Writes OUT/cute_sgemm_2 and OUT/cute_tiled_copy (static CUDA runtime; they run on any CUDA 13
+# Writes OUT/cute_sgemm_2, OUT/cute_sgemm_sm80 and OUT/cute_tiled_copy (static CUDA runtime; they run on any CUDA 13
 # driver) and their cubins for SASS comparisons; leaves the CUDA tools (nvcc, ptxas, cuobjdump) in
 # target/gpu-tools/cuda/bin for tools/gpu/sass.sh.
 set -euo pipefail
@@ -31,4 +31,7 @@ wait
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_tiled_copy" "$T/tiled_copy.cu" &
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_tiled_copy.cubin" "$T/tiled_copy.cu" &
 wait
+# The tensor-core anchor of issue 18: sgemm_sm80.cu (half in and out; its TN path is cp.async,
+# ldmatrix and mma.sync).
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_sm80" "$T/sgemm_sm80.cu"
 echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The tensor-core HGEMM (gpu/kernels/src/hgemm.rs) on the GPU, next to cuBLAS and CuTe, in one run.
+
+    python3 tools/gpu/hgemm_bench.py target/ptx/const_layout_kernels.ptx [target/gpu/cute_sgemm_sm80]
+
+1. Correctness: `hgemm_tn_f32` (f16 and bf16) against PyTorch (`A.float() @ B.float().T`) on
+   sizes with residues; the largest relative error must stay at f32 accumulation's level.
+2. Time at 5120x5120x4096, TN (A and B k-contiguous), the median of 20 launches after 3 warm-up
+   ones (CUDA events): ours (f16 and bf16 in, f32 out), cuBLAS through PyTorch (f16 and bf16 in and
+   out, f32 accumulation), and CuTe's `sgemm_sm80` (half in and out, its own timer) when given.
+Prints one table; exits 1 if a correctness check fails.
+"""
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+import cupy as cp
+import numpy as np
+import torch
+
+SMEM = 2 * 2 * 128 * 20 * 4  # hgemm::SMEM_BYTES
+THREADS = 256  # hgemm::THREADS
+
+
+def launch(f, a, b, c, m, n, k, bf16):
+    grid = ((m + 127) // 128, (n + 127) // 128)
+    f(grid, (THREADS,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
+                     np.float32(1.0), np.float32(0.0), np.uint32(bf16)), shared_mem=SMEM)
+
+
+def timed(fn, reps=20, warm=3):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) / 1e3)
+    return statistics.median(times)
+
+
+def main():
+    mod = cp.RawModule(path=sys.argv[1])
+    f = mod.get_function("hgemm_tn_f32")
+    bad = 0
+    torch.manual_seed(0)
+    rows = []
+    for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
+        for (m, n, k) in ((128, 128, 64), (333, 200, 264), (1000, 777, 1024)):
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            b = torch.randn(n, k, device="cuda").to(dtype)
+            c = torch.full((n, m), float("nan"), device="cuda", dtype=torch.float32)  # column-major m x n; NaN where unwritten
+            launch(f, a, b, c, m, n, k, bf16)
+            torch.cuda.synchronize()
+            ref = (a.double() @ b.double().T)
+            err = ((c.T.double() - ref).abs().max() / ref.abs().max()).item()
+            ok = err < 1e-5
+            bad += not ok
+            print(f"check {str(dtype)[6:]:8} {m}x{n}x{k}: max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
+    m, n, k = 5120, 5120, 4096
+    flops = 2 * m * n * k
+    for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
+        a = torch.randn(m, k, device="cuda").to(dtype)
+        b = torch.randn(n, k, device="cuda").to(dtype)
+        c = torch.empty(n, m, device="cuda", dtype=torch.float32)
+        t = timed(lambda: launch(f, a, b, c, m, n, k, bf16))
+        rows.append((f"ours hgemm_tn {str(dtype)[6:]} -> f32", flops / t / 1e12))
+        t = timed(lambda: torch.matmul(a, b.T))
+        rows.append((f"cuBLAS (PyTorch) {str(dtype)[6:]} -> {str(dtype)[6:]}", flops / t / 1e12))
+    if len(sys.argv) > 2 and os.path.exists(sys.argv[2]):
+        out = subprocess.run([sys.argv[2], str(m), str(n), str(k), "T", "N"], capture_output=True, text=True).stdout
+        v = re.findall(r"\[\s*([0-9.]+)\]GFlop/s", out)
+        rows.append(("CuTe sgemm_sm80 TN half -> half", float(v[-1]) / 1e3 if v else float("nan")))
+    print(f"\n{m}x{n}x{k}, TN, median of 20 (TFLOP/s):")
+    for name, v in rows:
+        print(f"  {name:44} {v:8.1f}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
