@@ -6,20 +6,22 @@
 1. Correctness: `hgemm_tn_f32` (f16 and bf16) against PyTorch (`A.float() @ B.float().T`) on
    sizes with residues; the largest relative error must stay at f32 accumulation's level.
 2. Time at 5120x5120x4096, TN (A and B k-contiguous), the median of 20 launches after 3 warm-up
-   ones (CUDA events): ours (f16 and bf16 in, f32 out), cuBLAS through PyTorch (f16 and bf16 in and
+   ones (CUDA events, `torch_anchors.median_seconds`): ours (f16 and bf16 in, f32 out), cuBLAS through PyTorch (f16 and bf16 in and
    out, f32 accumulation), and CuTe's `sgemm_sm80` (half in and out, its own timer) when given.
 Prints one table; exits 1 if a correctness check fails.
 """
 
 import os
 import re
-import statistics
 import subprocess
 import sys
 
 import cupy as cp
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_anchors import median_seconds as timed  # noqa: E402  (the same timing as the anchors)
 
 SMEM = 2 * 2 * 128 * 20 * 4  # hgemm::SMEM_BYTES
 THREADS = 256  # hgemm::THREADS
@@ -29,21 +31,6 @@ def launch(f, a, b, c, m, n, k, bf16):
     grid = ((m + 127) // 128, (n + 127) // 128)
     f(grid, (THREADS,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
                      np.float32(1.0), np.float32(0.0), np.uint32(bf16)), shared_mem=SMEM)
-
-
-def timed(fn, reps=20, warm=3):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) / 1e3)
-    return statistics.median(times)
 
 
 def main():

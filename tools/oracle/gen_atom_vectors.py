@@ -28,9 +28,7 @@ Deterministic (a fixed seed). Takes about 20 s.
 import argparse
 import os
 import random
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -229,22 +227,10 @@ def main():
     ap.add_argument("--cases", type=int, default=120)
     args = ap.parse_args()
     inc, _ = gv.oracle_env()
-    with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "atoms.cpp")
-        exe = os.path.join(d, "atoms")
-        with open(src, "w") as f:
-            f.write(program(args.cases))
-        r = subprocess.run(["g++", "-std=c++17", "-O0", *inc, src, "-o", exe], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("gen_atom_vectors: g++ failed:\n" + r.stderr[-4000:])
-        text = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    text = gv.compile_and_run(program(args.cases), inc, "atoms")
     header = ("# CuTe %s MMA and copy atoms and tiled MMAs (tools/oracle/gen_atom_vectors.py, seed %d).\n"
               "# Tab-separated; see the generator for the columns.\n" % (gv.CUTLASS_VERSION, SEED))
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(header + text)
-    os.replace(tmp, args.out)
-    print("gen_atom_vectors: %d lines -> %s" % (text.count("\n"), os.path.relpath(args.out)))
+    gv.write_vectors(args.out, header, text)
 
 
 if __name__ == "__main__":

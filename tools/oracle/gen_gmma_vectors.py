@@ -22,9 +22,7 @@ Deterministic, about 30 s.
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -88,23 +86,12 @@ def main():
     ap.add_argument("--out", default=OUT_FILE)
     args = ap.parse_args()
     inc, _ = gv.oracle_env()
-    with tempfile.TemporaryDirectory() as d:
-        src, exe = os.path.join(d, "gmma.cpp"), os.path.join(d, "gmma")
-        with open(src, "w") as f:
-            f.write(PRELUDE)
-        r = subprocess.run(["g++", "-std=c++17", "-O0", *inc, src, "-o", exe], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("gen_gmma_vectors: g++ failed:\n" + r.stderr[-4000:])
-        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    out = gv.compile_and_run(PRELUDE, inc, "gmma")
     # CuTe's host-side "cast_smem_ptr_to_uint not supported" lines are not data.
     text = "".join(l + "\n" for l in out.splitlines() if l.startswith("gmma_"))
     header = ("# CuTe %s wgmma shared-memory atoms and descriptors (tools/oracle/gen_gmma_vectors.py).\n"
               "# Tab-separated; see the generator for the columns.\n" % gv.CUTLASS_VERSION)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(header + text)
-    os.replace(tmp, args.out)
-    print("gen_gmma_vectors: %d lines -> %s" % (text.count("\n"), os.path.relpath(args.out)))
+    gv.write_vectors(args.out, header, text)
 
 
 if __name__ == "__main__":

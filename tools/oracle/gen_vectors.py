@@ -344,6 +344,31 @@ def build_and_run(units, inc, build_dir, jobs):
         return list(ex.map(one, units))
 
 
+def compile_and_run(src, inc, what):
+    """Compile one C++ program (g++ -O0: these programs print, they do not compute) and return its
+    standard output; dies naming `what` on a compile or run failure."""
+    with tempfile.TemporaryDirectory() as d:
+        cpp_path, exe = os.path.join(d, what + ".cpp"), os.path.join(d, what)
+        with open(cpp_path, "w") as f:
+            f.write(src)
+        r = subprocess.run(["g++", "-std=c++17", "-O0", *inc, cpp_path, "-o", exe], capture_output=True, text=True)
+        if r.returncode != 0:
+            die("%s: g++ failed:\n%s" % (what, r.stderr[-4000:]))
+        r = subprocess.run([exe], capture_output=True, text=True)
+        if r.returncode != 0:
+            die("%s exited with %d (stderr: %s)" % (what, r.returncode, r.stderr[-2000:]))
+        return r.stdout
+
+
+def write_vectors(path, header, text):
+    """Replace `path` atomically with `header` and `text`, and say how many lines it has."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(header + text)
+    os.replace(tmp, path)
+    print("%s: %d lines -> %s" % (os.path.basename(sys.argv[0]), text.count("\n"), os.path.relpath(path)))
+
+
 def make_units(prefix, calls, per_tu):
     """calls: list of C++ statement blocks; each becomes a function of its own."""
     units = []

@@ -47,7 +47,7 @@ mod word;
 
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
 pub use math::fma;
-pub use mma::{HalfKind, half_to_f32, mma_m16n8k16_f32};
+pub use mma::{HalfKind, f32_to_half, half_to_f32, mma_m16n8k16_f32};
 pub use param::{ParamError, TensorParam};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{

@@ -84,3 +84,56 @@ pub fn half_to_f32(kind: HalfKind, bits: u16) -> f32 {
         }
     }
 }
+
+/// `v` as 16 bits of the given kind, rounded to nearest, ties to even (CUDA's `__float2half_rn`
+/// and `__float2bfloat16_rn`): what a host puts in a kernel's `f16`/`bf16` inputs. Overflow gives
+/// infinity and NaN stays NaN.
+///
+/// ```
+/// use const_layout_device::{f32_to_half, half_to_f32, HalfKind};
+/// assert_eq!(f32_to_half(HalfKind::F16, 1.0), 0x3c00);
+/// assert_eq!(f32_to_half(HalfKind::F16, -2.5), 0xc100);
+/// assert_eq!(f32_to_half(HalfKind::F16, 1e6), 0x7c00); // past 65504: infinity
+/// assert_eq!(f32_to_half(HalfKind::BF16, 1.0), 0x3f80);
+/// // 1 + 2^-11 is halfway between two halves: ties to even, 1.0.
+/// assert_eq!(half_to_f32(HalfKind::F16, f32_to_half(HalfKind::F16, 1.0 + 2f32.powi(-11))), 1.0);
+/// ```
+pub fn f32_to_half(kind: HalfKind, v: f32) -> u16 {
+    let x = v.to_bits();
+    // Round `value` (already shifted) up by the `shift` bits dropped below it, ties to even.
+    let round = |value: u32, dropped: u32, shift: u32| -> u32 {
+        let half = 1 << (shift - 1);
+        if dropped > half || (dropped == half && value & 1 == 1) { value + 1 } else { value }
+    };
+    match kind {
+        HalfKind::BF16 => {
+            if v.is_nan() {
+                return ((x >> 16) | 0x40) as u16;
+            }
+            round(x >> 16, x & 0xffff, 16) as u16
+        }
+        HalfKind::F16 => {
+            let sign = (x >> 16) & 0x8000;
+            let exp = ((x >> 23) & 0xff) as i32;
+            let mant = x & 0x7f_ffff;
+            if exp == 0xff {
+                return (sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 }) as u16;
+            }
+            let e = exp - 127 + 15;
+            if e >= 0x1f {
+                return (sign | 0x7c00) as u16;
+            }
+            if e <= 0 {
+                // Subnormal (or zero): the implicit 1 joins the fraction, shifted right.
+                if e < -10 {
+                    return sign as u16;
+                }
+                let m = mant | 0x80_0000;
+                let shift = (14 - e) as u32;
+                return (sign | round(m >> shift, m & ((1 << shift) - 1), shift)) as u16;
+            }
+            // A carry out of the fraction moves into the exponent, as it should (up to infinity).
+            (sign | round((e as u32) << 10 | mant >> 13, mant & 0x1fff, 13)) as u16
+        }
+    }
+}

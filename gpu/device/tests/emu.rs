@@ -6,7 +6,7 @@ use const_layout_device::DeviceTensor;
 use const_layout_device::emu::{EmuError, LaunchConfig, launch};
 use const_layout_device::{
     Dim3, Full, GlobalTensor, Gmem, GmemMut, HalfKind, Partial, SmemRegion, Thread, block_idx,
-    cp_async_commit, cp_async_wait, mma_m16n8k16_f32, sync_threads, thread_idx,
+    cp_async_commit, cp_async_wait, f32_to_half, half_to_f32, mma_m16n8k16_f32, sync_threads, thread_idx,
 };
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -238,20 +238,9 @@ fn a_tile_seen_from_a_coordinate_keeps_its_bounds() {
     assert!(e.to_string().contains("not a multiple of 4"), "{e}");
 }
 
-/// Small integers as 16 bits of the given kind (exact for |v| <= 256).
+/// Small integers as 16 bits of the given kind (exact).
 fn half_bits(kind: HalfKind, v: i32) -> u32 {
-    match kind {
-        HalfKind::BF16 => (v as f32).to_bits() >> 16,
-        HalfKind::F16 => {
-            if v == 0 {
-                return 0;
-            }
-            let (sign, a) = (if v < 0 { 0x8000 } else { 0 }, v.unsigned_abs());
-            let e = 31 - a.leading_zeros(); // a = 1.f * 2^e
-            let frac = (a << (10 - e)) & 0x3ff;
-            sign | ((e + 15) << 10) | frac
-        }
-    }
+    f32_to_half(kind, v as f32) as u32
 }
 
 fn a_val(m: usize, k: usize) -> i32 {
@@ -410,4 +399,24 @@ fn the_mma_probe_with_half_a_warp_fails() {
     });
     let Err(EmuError::Thread { message, .. }) = r else { panic!("not reported: {r:?}") };
     assert!(message.contains("ldmatrix in a diverged warp: lane 16 is not there"), "{message}");
+}
+
+#[test]
+fn halves_round_trip_and_round_to_nearest_even() {
+    for kind in [HalfKind::F16, HalfKind::BF16] {
+        for b in 0..=u16::MAX {
+            let v = half_to_f32(kind, b);
+            if !v.is_nan() {
+                assert_eq!(f32_to_half(kind, v), b, "{kind:?} {b:#06x} ({v})");
+            }
+        }
+    }
+    // Halfway between 1 and the next half (1 + 2^-10) rounds to even, just above it rounds up.
+    assert_eq!(f32_to_half(HalfKind::F16, 1.0 + 2f32.powi(-11)), 0x3c00);
+    assert_eq!(f32_to_half(HalfKind::F16, 1.0 + 2f32.powi(-11) + 2f32.powi(-20)), 0x3c01);
+    // The least subnormal's half rounds to even (zero), a bit more to it.
+    assert_eq!(f32_to_half(HalfKind::F16, 2f32.powi(-25)), 0);
+    assert_eq!(f32_to_half(HalfKind::F16, 2f32.powi(-25) * 1.5), 1);
+    assert_eq!(f32_to_half(HalfKind::F16, 65520.0), 0x7c00); // rounds past the largest half
+    assert!(half_to_f32(HalfKind::BF16, f32_to_half(HalfKind::BF16, f32::NAN)).is_nan());
 }

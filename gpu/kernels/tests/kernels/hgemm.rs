@@ -4,23 +4,13 @@
 
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
-use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion};
+use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half};
 use const_layout_kernels::hgemm;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Small integers as 16 bits of the given kind.
+/// Small integers as 16 bits of the given kind (exact).
 fn half_bits(kind: HalfKind, v: i32) -> u32 {
-    match kind {
-        HalfKind::BF16 => (v as f32).to_bits() >> 16,
-        HalfKind::F16 => {
-            if v == 0 {
-                return 0;
-            }
-            let (sign, a) = (if v < 0 { 0x8000 } else { 0 }, v.unsigned_abs());
-            let e = 31 - a.leading_zeros();
-            sign | ((e + 15) << 10) | ((a << (10 - e)) & 0x3ff)
-        }
-    }
+    f32_to_half(kind, v as f32) as u32
 }
 
 fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
