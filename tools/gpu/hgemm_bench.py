@@ -36,6 +36,9 @@ def launch(f, a, b, c, m, n, k, bf16):
 def main():
     mod = cp.RawModule(path=sys.argv[1])
     f = mod.get_function("hgemm_tn_f32")
+    # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
+    # cudaFuncAttributeMaxDynamicSharedMemorySize).
+    f.max_dynamic_shared_size_bytes = SMEM
     bad = 0
     torch.manual_seed(0)
     rows = []
