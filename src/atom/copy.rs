@@ -1,7 +1,7 @@
 //! Copy atoms: CuTe's `Copy_Traits` of `ldmatrix` and `cp.async`, as static layouts in bits.
 
 use super::element::Element;
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::eval::Op;
 use crate::layout::computed::{Computed, StaticExpr, StaticLayout, unwrap};
 use crate::layout_type;
@@ -100,9 +100,7 @@ pub struct OneThreadOf<T>(PhantomData<fn() -> T>);
 impl<T: Element> StaticExpr for OneThreadOf<T> {
     const OP: Op = Op::MakeLayout;
     const LAYOUT: DynLayout = {
-        const fn s(v: isize) -> DynIntTuple {
-            DynIntTuple::int(DynInt::new_static(v))
-        }
+        use super::static_int as s;
         let shape = unwrap("copy atom", DynIntTuple::tuple(&[s(1), s(T::BITS as isize)]));
         let stride = unwrap("copy atom", DynIntTuple::tuple(&[s(0), s(1)]));
         unwrap("copy atom", DynLayout::new(shape, stride))

@@ -57,9 +57,7 @@ impl<const N: usize> StaticExpr for CLayout64xNOf<N> {
     };
 }
 
-const fn s(v: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::new_static(v))
-}
+use super::static_int as s;
 
 const fn tuple(modes: &[DynIntTuple]) -> Result<DynIntTuple, LayoutError> {
     DynIntTuple::tuple(modes)

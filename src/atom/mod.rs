@@ -36,6 +36,11 @@
 
 mod copy;
 mod element;
+/// The static integer `_v` as an int tuple: the leaf every atom layout is built from.
+pub(crate) const fn static_int(v: isize) -> crate::dyn_layout::DynIntTuple {
+    crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new_static(v))
+}
+
 pub mod gmma;
 mod mma;
 mod tiled_copy;

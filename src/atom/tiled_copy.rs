@@ -7,7 +7,7 @@ use super::element::Element;
 use super::mma::MmaAtom;
 use super::tiled_mma::{Marker, StaticPermutation, TiledMma};
 use crate::algebra::{self, TileMode, Tiler};
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout, MAX_NODES};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use crate::eval::Op as EvalOp;
 use crate::layout::computed::{Computed, StaticExpr, StaticLayout, unwrap};
@@ -41,9 +41,7 @@ pub struct TiledCopyLayouts {
     pub layout_d_tv: DynLayout,
 }
 
-const fn s(v: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::new_static(v))
-}
+use super::static_int as s;
 
 const fn mode(l: &DynLayout, i: usize) -> R<DynLayout> {
     match l.mode(i) {
@@ -69,17 +67,9 @@ pub const fn make_tiled_copy_layouts(
         &tri!(algebra::right_inverse(&layout_mn)),
         &tri!(DynLayout::compact(shape, true))
     ));
-    let rank = layout_mn.rank();
-    if rank >= MAX_NODES {
-        return Err(LayoutError::TooLarge);
-    }
-    let mut extents = [s(1); MAX_NODES];
-    let mut i = 0;
-    while i < rank {
-        extents[i] = s(tri!(mode(&layout_mn, i)).size().value);
-        i += 1;
-    }
-    let tiler = if rank == 1 { extents[0] } else { tri!(DynIntTuple::tuple(extents.split_at(rank).0)) };
+    // CuTe's `product_each(shape(layout_mn))` (an integer shape is its own tile).
+    let shape = layout_mn.shape();
+    let tiler = if shape.is_int() { *shape } else { tri!(crate::dyn_layout::ops::product_each(shape)) };
     Ok((tv, tiler))
 }
 

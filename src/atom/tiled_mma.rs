@@ -3,7 +3,7 @@
 
 use super::mma::MmaAtom;
 use crate::algebra::{self, TileMode, Tiler};
-use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use crate::eval::Op;
 use crate::layout::computed::{Computed, Keep, StaticExpr, StaticLayout, StaticTileItem, unwrap};
@@ -49,9 +49,7 @@ pub struct TiledMmaLayouts {
     pub layout_c_tv: DynLayout,
 }
 
-const fn s(v: isize) -> DynIntTuple {
-    DynIntTuple::int(DynInt::new_static(v))
-}
+use super::static_int as s;
 
 const fn pair(a: DynIntTuple, b: DynIntTuple) -> R<DynIntTuple> {
     DynIntTuple::tuple(&[a, b])
@@ -61,8 +59,8 @@ const fn pair(a: DynIntTuple, b: DynIntTuple) -> R<DynIntTuple> {
 const fn item_size(item: &TileMode) -> R<isize> {
     match item {
         TileMode::Layout(l) => Ok(l.size().value),
-        TileMode::Shape(t) => match DynLayout::compact(*t, true) {
-            Ok(l) => Ok(l.size().value),
+        TileMode::Shape(t) => match t.size() {
+            Ok(n) => Ok(n.value),
             Err(e) => Err(e),
         },
         TileMode::Keep => Ok(1),
