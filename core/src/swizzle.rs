@@ -122,6 +122,35 @@ impl Swizzle {
         let moved = if self.shift >= 0 { y >> self.shift } else { y << self.shift.unsigned_abs() };
         offset ^ moved
     }
+
+    /// The bits the swizzle reads or changes and all below them: `2^(B + M + |S|) - 1`. Adding a
+    /// multiple of `2^(B + M + |S|)` commutes with the swizzle.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(3, 3, 3).unwrap();
+    /// assert_eq!(sw.reach(), 511);
+    /// ```
+    pub const fn reach(&self) -> isize {
+        (1isize << (self.bits + self.base + self.shift.unsigned_abs())) - 1
+    }
+
+    /// `apply(base + offset)`, formed as `apply(base + (offset & reach)) + (offset & !reach)`
+    /// (equal, as adding a multiple of `reach + 1` commutes with the swizzle). For a thread's
+    /// offset `base` and a constant `offset` (a value's, as CuTe partitions a swizzled tensor),
+    /// the part of the constant above the swizzle's bits is added after it: it folds into the
+    /// address of an access instead of each access swizzling a sum of its own.
+    ///
+    /// ```
+    /// let sw = const_layout::swizzle::Swizzle::new(3, 3, 3).unwrap();
+    /// for (base, offset) in [(0, 0), (72, 2048), (13, 4096 + 128), (511, 1)] {
+    ///     assert_eq!(sw.apply_sum(base, offset), sw.apply(base + offset));
+    /// }
+    /// ```
+    #[inline(always)]
+    pub const fn apply_sum(&self, base: isize, offset: isize) -> isize {
+        let reach = self.reach();
+        self.apply(base + (offset & reach)) + (offset & !reach)
+    }
 }
 
 impl fmt::Display for Swizzle {

@@ -977,6 +977,40 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
         const { Self::SWIZZLE }.apply(offset)
     }
 
+    /// The offset of a coordinate before the swizzle: the inner layout's.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
+    /// assert_eq!(smem.unswizzled_crd2idx((2usize, 1usize)), 129);
+    /// ```
+    #[inline(always)]
+    pub fn unswizzled_crd2idx<Crd: IntTuple>(&self, coord: Crd) -> isize {
+        let mut leaves = [0isize; MAX_NODES];
+        coord.store_values(&mut leaves, 0);
+        const { &Plan::<A, Crd>::PLAN }.offset(&leaves)
+    }
+
+    /// The swizzled offset of the inner offset `base + offset`
+    /// ([`Swizzle::apply_sum`](crate::swizzle::Swizzle::apply_sum)): CuTe's partition of a
+    /// swizzled tensor, where `base` is a thread's inner offset and `offset` a value's constant
+    /// one. Each access then costs the swizzle of the low part of its constant only, and none
+    /// for the part above the swizzle's bits (rows of a tile, stages).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// let smem = swizzle::<3, 3, 3, _>(<layout_type!((32,64):(64,1))>::default());
+    /// let base = smem.unswizzled_crd2idx((3usize, 8usize)); // a thread's
+    /// let value = smem.unswizzled_crd2idx((16usize, 16usize)); // one of its values
+    /// assert_eq!(smem.offset_sum(base, value), smem.crd2idx((19usize, 24usize)));
+    /// ```
+    #[inline(always)]
+    pub fn offset_sum(&self, base: isize, offset: isize) -> isize {
+        const { Self::SWIZZLE }.apply_sum(base, offset)
+    }
+
     /// [`StaticSwizzled::crd2idx`] for a coordinate inside the shape, else the error naming the
     /// integer outside its extent.
     ///

@@ -204,17 +204,24 @@ pub(crate) unsafe fn cp_async4(dst: u32, src: u64, src_bytes: u32) {
     };
 }
 
-/// `cp.async.cg.shared.global` of 16 bytes (bypassing L1), zero-filled when `src_bytes` is 0.
+/// `cp.async.{ca,cg}.shared.global` of 16 bytes (`ca`: through L1, CuTe's
+/// `SM80_CP_ASYNC_CACHEALWAYS`; `cg`: bypassing it, `SM80_CP_ASYNC_CACHEGLOBAL`), zero-filled when
+/// `src_bytes` is 0.
 ///
 /// # Safety
 /// `dst` is a 16-byte aligned shared address of 16 writable bytes; `src` a 16-byte aligned
 /// global address of 16 readable bytes when `src_bytes` is 16 (not read when 0).
 #[inline(always)]
-pub(crate) unsafe fn cp_async16(dst: u32, src: u64, src_bytes: u32) {
+pub(crate) unsafe fn cp_async16(dst: u32, src: u64, src_bytes: u32, cache_always: bool) {
     // SAFETY: the caller's contract.
     unsafe {
-        asm!("cp.async.cg.shared.global [{d}], [{s}], 16, {n};", d = in(reg32) dst, s = in(reg64) src,
-             n = in(reg32) src_bytes, options(nostack))
+        if cache_always {
+            asm!("cp.async.ca.shared.global [{d}], [{s}], 16, {n};", d = in(reg32) dst, s = in(reg64) src,
+                 n = in(reg32) src_bytes, options(nostack))
+        } else {
+            asm!("cp.async.cg.shared.global [{d}], [{s}], 16, {n};", d = in(reg32) dst, s = in(reg64) src,
+                 n = in(reg32) src_bytes, options(nostack))
+        }
     };
 }
 
@@ -238,7 +245,7 @@ pub(crate) fn cp_async_wait<const N: u32>() {
 /// [`trap`] does) instead of executing a `.sync.aligned` instruction in a diverged warp, which
 /// PTX leaves undefined. Three instructions.
 macro_rules! converged {
-    ($ins:literal) => {
+    ($ins:expr) => {
         concat!(
             "{{ .reg .b32 cl_mask; .reg .pred cl_diverged; activemask.b32 cl_mask; ",
             "setp.ne.b32 cl_diverged, cl_mask, 0xffffffff; @cl_diverged trap; ",
@@ -247,6 +254,7 @@ macro_rules! converged {
         )
     };
 }
+pub(crate) use converged;
 
 /// `ldmatrix.sync.aligned.m8n8.x4.shared.b16`: four 8x8 matrices of 16-bit elements, each row's
 /// 16 bytes at the address lane `8 * matrix + row` gives. A lane of a diverged warp traps

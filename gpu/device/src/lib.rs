@@ -32,6 +32,8 @@ extern crate std;
 
 #[cfg(target_arch = "nvptx64")]
 mod arch;
+#[cfg(target_arch = "nvptx64")]
+mod arch_warp;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emu;
 mod gmem;
@@ -47,12 +49,12 @@ mod word;
 
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
 pub use math::fma;
-pub use mma::{HalfKind, f32_to_half, half_to_f32, mma_m16n8k16_f32};
+pub use mma::{HalfKind, f32_to_half, half_to_f32, mma_m16n8k16_f32, mma_m16n8k16_f32_grid};
 pub use param::{ParamError, TensorParam};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{
-    Access, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar, Shifted,
-    TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
+    Access, CpAsync16, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar,
+    Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
 pub use thread::{Dim3, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use word::Word;

@@ -55,6 +55,56 @@ pub fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -
     return crate::emu::mma_m16n8k16_f32(kind, a, b, c, core::panic::Location::caller());
 }
 
+/// `MI x NI` tensor-core products of the warp, `c[i][j] = a[i] b[j] + c[i][j]`, each as
+/// [`mma_m16n8k16_f32`]: CuTe's `gemm(mma, tCrA, tCrB, tCrC)` over a thread's fragments for one
+/// `k` step (`MI` fragments of `A` along `m`, `NI` of `B` along `n`).
+///
+/// The warp is checked once for the whole batch, not once a product: on the GPU the shapes with
+/// `MI` in 1, 2, 4 and `NI` in 1, 2, 4, 8 are one `asm!` block (the check, then the `MI * NI`
+/// instructions), which saves three instructions a product and leaves the scheduler one block;
+/// other shapes issue the products one by one, each checked.
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{Dim3, HalfKind, mma_m16n8k16_f32_grid};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
+///     let a = [[0x3c00_3c00u32; 4]; 2]; // ones
+///     let b = [[0x4000_4000u32; 2]; 2]; // twos
+///     let mut c = [[[1f32; 4]; 2]; 2];
+///     mma_m16n8k16_f32_grid(HalfKind::F16, &a, &b, &mut c);
+///     assert!(c.iter().flatten().flatten().all(|&x| x == 33.0)); // 1 + 16 * 1 * 2
+/// })
+/// .unwrap();
+/// ```
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
+    kind: HalfKind,
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[f32; 4]; NI]; MI],
+) {
+    #[cfg(target_arch = "nvptx64")]
+    if !crate::arch_warp::mma_m16n8k16_f32_batch(a, b, c, kind == HalfKind::BF16) {
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = crate::arch::mma_m16n8k16_f32(a[i], b[j], c[i][j], kind == HalfKind::BF16);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        // One rendezvous a product, all from the caller's place: lanes that diverge between the
+        // products fail as they would on the GPU.
+        let site = core::panic::Location::caller();
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = crate::emu::mma_m16n8k16_f32(kind, a[i], b[j], c[i][j], site);
+            }
+        }
+    }
+}
+
 /// The value of 16 bits of the given kind (the emulator's conversion; exact).
 ///
 /// ```

@@ -241,4 +241,48 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
         #[cfg(not(target_arch = "nvptx64"))]
         return crate::emu::ldmatrix_x4(a, trans, core::panic::Location::caller());
     }
+
+    /// `N` [`ldmatrix_x4`](Self::ldmatrix_x4) at once, `rows[i]` this lane's row of the `i`-th:
+    /// the warp is checked once for all of them. On the GPU, `N` in 1, 2, 4, 8 is one `asm!`
+    /// block (the check, then the `N` instructions); other counts issue them one by one.
+    ///
+    /// ```
+    /// use const_layout_device::emu::{launch, LaunchConfig};
+    /// use const_layout_device::{Dim3, SmemRegion, thread_idx};
+    /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 1024 }, || {
+    ///     let s = SmemRegion::dynamic().array::<u32, 256>(0).unwrap();
+    ///     let lane = thread_idx().x as usize;
+    ///     for w in 0..8 {
+    ///         s.store(8 * lane + w, (8 * lane + w) as u32);
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     // Matrices from rows of 4 words: lane l points at word 4 l, then at word 128 + 4 l.
+    ///     let [x, y] = s.ldmatrix_x4_batch([4 * lane, 128 + 4 * (lane % 32)], false);
+    ///     assert_eq!(x, s.ldmatrix_x4(4 * lane, false));
+    ///     assert_eq!(y[0], (128 + lane / 4 * 4 + lane % 4) as u32);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn ldmatrix_x4_batch<const M: usize>(&self, rows: [usize; M], trans: bool) -> [[u32; 4]; M] {
+        let addr = rows.map(|r| self.address4(r));
+        #[cfg(target_arch = "nvptx64")]
+        {
+            // SAFETY: each address is a 16-byte aligned address of 16 bytes inside the array
+            // (`address4`); the instructions check that the warp is converged.
+            if let Some(r) = unsafe { crate::arch_warp::ldmatrix_x4_batch(addr, trans) } {
+                return r;
+            }
+            // SAFETY: as above, one instruction at a time.
+            addr.map(|a| unsafe {
+                if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
+            })
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let site = core::panic::Location::caller();
+            addr.map(|a| crate::emu::ldmatrix_x4(a, trans, site))
+        }
+    }
 }

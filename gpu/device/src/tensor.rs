@@ -27,6 +27,7 @@
 use crate::gmem::{Memory, MemoryMut};
 use crate::smem::SmemArray;
 use crate::thread::fault;
+use const_layout::atom::{SM80_CP_ASYNC_CACHEALWAYS, SM80_CP_ASYNC_CACHEGLOBAL};
 use const_layout::int::Int;
 use const_layout::{C, Layout};
 use core::marker::PhantomData;
@@ -641,8 +642,9 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         Some(unsafe { self.base.load4_at(self.offset(crd)) })
     }
 
-    /// Copy the 4 elements from `crd` into `dst[di..di + 4]` asynchronously (`cp.async` of 16
-    /// bytes), zero-filled outside the tensor; `di` a multiple of 4.
+    /// Copy the 4 elements from `crd` into `dst[di..di + 4]` asynchronously (`cp.async.cg` of 16
+    /// bytes, CuTe's `SM80_CP_ASYNC_CACHEGLOBAL`), zero-filled outside the tensor; `di` a multiple
+    /// of 4.
     #[inline(always)]
     pub fn copy_async4<const N: usize>(
         &self,
@@ -650,6 +652,43 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
+        self.copy_async4_as(SM80_CP_ASYNC_CACHEGLOBAL::<u128>::default(), crd, dst, di)
+    }
+
+    /// [`copy_async4`](Self::copy_async4) by the instruction of a copy atom: `cp.async.ca` for
+    /// `SM80_CP_ASYNC_CACHEALWAYS<u128>` (through L1, so blocks on one multiprocessor that read
+    /// the same tile share it), `cp.async.cg` for `SM80_CP_ASYNC_CACHEGLOBAL<u128>`.
+    ///
+    /// ```
+    /// use const_layout::atom::SM80_CP_ASYNC_CACHEALWAYS;
+    /// use const_layout::{C, make_layout};
+    /// use const_layout_device::emu::{launch, LaunchConfig};
+    /// use const_layout_device::{DeviceTensor, Dim3, GlobalTensor, Gmem, SmemRegion, cp_async_commit, cp_async_wait};
+    /// use std::sync::atomic::AtomicU32;
+    /// let cells: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+    /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 64 }, || {
+    ///     let t = GlobalTensor::new(Gmem::<u32>::from_cells(&cells), make_layout((8u32, 8u32), (8u32, C::<1>)).unwrap())
+    ///         .unwrap()
+    ///         .vectorized()
+    ///         .unwrap();
+    ///     let s = SmemRegion::dynamic().array::<u32, 16>(0).unwrap();
+    ///     let tile = t.local_tile_as::<const_layout_device::Full, 4, 8>((C, C), (1, 0)).unwrap();
+    ///     tile.copy_async4_as(SM80_CP_ASYNC_CACHEALWAYS::<u128>::default(), (1, 4), s, 8); // row 5, columns 4..8
+    ///     cp_async_commit();
+    ///     cp_async_wait::<0>();
+    ///     assert_eq!(s.load4(8), [44, 45, 46, 47]);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn copy_async4_as<Op: CpAsync16, const N: usize>(
+        &self,
+        op: Op,
+        crd: (u32, u32),
+        dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
+        di: usize,
+    ) {
+        let _ = op;
         let inside = self.vector_inside(crd);
         if !di.is_multiple_of(4) || di + 4 > N {
             fault("cp.async destination out of bounds or misaligned");
@@ -661,7 +700,7 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
             // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16
             // bytes inside the array; when `inside`, `src` is 16 readable, aligned bytes (as in
             // `load4`); otherwise nothing is read.
-            unsafe { crate::arch::cp_async16(d, src, if inside { 16 } else { 0 }) };
+            unsafe { crate::arch::cp_async16(d, src, if inside { 16 } else { 0 }, Op::CACHE_ALWAYS) };
         }
         #[cfg(not(target_arch = "nvptx64"))]
         {
@@ -684,6 +723,26 @@ impl<Tn: DeviceTensor<Access = Vector4, Mem: MemoryMut>, const B0: isize, const 
             unsafe { self.base.store4_at(self.offset(crd), v) }
         }
     }
+}
+
+/// A 16-byte `cp.async` copy atom of `const_layout::atom`: which instruction
+/// [`GlobalTile::copy_async4_as`] issues. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a 16-byte cp.async atom",
+    note = "use SM80_CP_ASYNC_CACHEALWAYS<u128> (cp.async.ca) or SM80_CP_ASYNC_CACHEGLOBAL<u128> (cp.async.cg)"
+)]
+pub trait CpAsync16: sealed::Sealed {
+    /// Whether the copy goes through L1 (`.ca`) rather than bypassing it (`.cg`).
+    const CACHE_ALWAYS: bool;
+}
+
+impl sealed::Sealed for SM80_CP_ASYNC_CACHEALWAYS<u128> {}
+impl CpAsync16 for SM80_CP_ASYNC_CACHEALWAYS<u128> {
+    const CACHE_ALWAYS: bool = true;
+}
+impl sealed::Sealed for SM80_CP_ASYNC_CACHEGLOBAL<u128> {}
+impl CpAsync16 for SM80_CP_ASYNC_CACHEGLOBAL<u128> {
+    const CACHE_ALWAYS: bool = false;
 }
 
 /// `cp.async.commit_group`: close the group of this thread's asynchronous copies issued since the

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Writes gpu/device/src/arch_warp.rs: warp-collective instructions in batches, each batch one
+`asm!` block that checks once that the warp is converged (`converged!` in arch.rs) and then issues
+all of its instructions. A batch costs the three instructions of the check once instead of once an
+instruction, and leaves ptxas one basic block to schedule instead of one an instruction.
+
+Rust's `asm!` names every register operand, so each batch shape is written out: this script is
+the one place those operand lists are spelled. The checked-in file is rustfmt's output of what it
+writes (tools/regen.sh runs both; CI checks the result is unchanged).
+
+usage: gen_warp_asm.py
+"""
+import os, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "gpu", "device", "src", "arch_warp.rs")
+
+# (MI, NI): MI fragments of A against NI fragments of B, MI * NI mma.sync.m16n8k16.
+MMA_SHAPES = [(1, 1), (1, 2), (1, 4), (1, 8), (2, 1), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4), (4, 8)]
+# N: ldmatrix.x4 with N addresses.
+LDSM_COUNTS = [1, 2, 4, 8]
+
+MMA = {
+    "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+}
+
+
+def mma_fn(mi, ni):
+    lines = []
+    name = f"mma_m16n8k16_f32_{mi}x{ni}"
+    lines.append(f"/// {mi}x{ni} `mma.sync.aligned.m16n8k16.row.col.f32.{{f16,bf16}}` (`c[i][j] += a[i] b[j]`) after one")
+    lines.append("/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.")
+    lines.append("#[inline(always)]")
+    lines.append(f"pub(crate) fn {name}(a: &[[u32; 4]; {mi}], b: &[[u32; 2]; {ni}], c: &mut [[[f32; 4]; {ni}]; {mi}], bf16: bool) {{")
+    lines.append("    macro_rules! batch {")
+    lines.append("        ($ins:literal) => {")
+    lines.append("            // SAFETY: register operands only; the warp is converged or the lane traps first.")
+    lines.append("            unsafe {")
+    lines.append("                asm!(converged!(concat!(")
+    for i in range(mi):
+        for j in range(ni):
+            d = ", ".join("{c%d_%d_%d}" % (i, j, v) for v in range(4))
+            av = ", ".join("{a%d_%d}" % (i, v) for v in range(4))
+            bv = ", ".join("{b%d_%d}" % (j, v) for v in range(2))
+            lines.append(f'                    $ins, " {{{{{d}}}}}, {{{{{av}}}}}, {{{{{bv}}}}}, {{{{{d}}}}}; ",')
+    lines.append("                )),")
+    ops = []
+    for i in range(mi):
+        for v in range(4):
+            ops.append(f"a{i}_{v} = in(reg32) a[{i}][{v}]")
+    for j in range(ni):
+        for v in range(2):
+            ops.append(f"b{j}_{v} = in(reg32) b[{j}][{v}]")
+    for i in range(mi):
+        for j in range(ni):
+            for v in range(4):
+                ops.append(f"c{i}_{j}_{v} = inout(reg32) c[{i}][{j}][{v}]")
+    for o in ops:
+        lines.append(f"                     {o},")
+    lines.append("                     options(nomem, nostack))")
+    lines.append("            }")
+    lines.append("        };")
+    lines.append("    }")
+    lines.append("    if bf16 {")
+    lines.append(f'        batch!("{MMA["bf16"]}");')
+    lines.append("    } else {")
+    lines.append(f'        batch!("{MMA["f16"]}");')
+    lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def ldsm_fn(n):
+    lines = []
+    name = f"ldmatrix_x4_{n}"
+    lines.append(f"/// {n} `ldmatrix.sync.aligned.m8n8.x4{{,.trans}}.shared.b16` after one converged-warp check")
+    lines.append("/// ([`converged!`]).")
+    lines.append("///")
+    lines.append("/// # Safety")
+    lines.append("/// Each lane's `addr[i]` is a 16-byte aligned shared address of 16 readable bytes.")
+    lines.append("#[inline(always)]")
+    lines.append(f"pub(crate) unsafe fn {name}(addr: [u32; {n}], trans: bool) -> [[u32; 4]; {n}] {{")
+    lines.append(f"    let mut r = [[0u32; 4]; {n}];")
+    lines.append("    macro_rules! batch {")
+    lines.append("        ($ins:literal) => {")
+    lines.append("            // SAFETY: the caller's contract (the addresses); the warp is converged or the lane")
+    lines.append("            // traps first.")
+    lines.append("            unsafe {")
+    lines.append("                asm!(converged!(concat!(")
+    for i in range(n):
+        d = ", ".join("{r%d_%d}" % (i, v) for v in range(4))
+        lines.append(f'                    $ins, " {{{{{d}}}}}, [{{a{i}}}]; ",')
+    lines.append("                )),")
+    for i in range(n):
+        lines.append(f"                     a{i} = in(reg32) addr[{i}],")
+        for v in range(4):
+            lines.append(f"                     r{i}_{v} = out(reg32) r[{i}][{v}],")
+    lines.append("                     options(readonly, nostack))")
+    lines.append("            }")
+    lines.append("        };")
+    lines.append("    }")
+    lines.append("    if trans {")
+    lines.append('        batch!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");')
+    lines.append("    } else {")
+    lines.append('        batch!("ldmatrix.sync.aligned.m8n8.x4.shared.b16");')
+    lines.append("    }")
+    lines.append("    r")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def dispatch():
+    arms = "\n".join(
+        f"        ({mi}, {ni}) => {{\n"
+        f"            let mut cc = [[[0f32; 4]; {ni}]; {mi}];\n"
+        f"            copy_grid(c, &mut cc);\n"
+        f"            mma_m16n8k16_f32_{mi}x{ni}(fit(a), fit(b), &mut cc, bf16);\n"
+        f"            copy_grid(&cc, c);\n"
+        f"        }}"
+        for mi, ni in MMA_SHAPES
+    )
+    ld_arms = "\n".join(f"        {n} => fit_out(unsafe {{ ldmatrix_x4_{n}(*fit(&addr), trans) }})," for n in LDSM_COUNTS)
+    return f"""/// `MI x NI` mma.sync in one batch; `false` (nothing done) if that shape is not written out.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f32_batch<const MI: usize, const NI: usize>(
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[f32; 4]; NI]; MI],
+    bf16: bool,
+) -> bool {{
+    match (MI, NI) {{
+{arms}
+        _ => return false,
+    }}
+    true
+}}
+
+/// `N` ldmatrix.x4 in one batch; `None` if that count is not written out.
+///
+/// # Safety
+/// As the `ldmatrix_x4_*` functions.
+#[inline(always)]
+pub(crate) unsafe fn ldmatrix_x4_batch<const N: usize>(addr: [u32; N], trans: bool) -> Option<[[u32; 4]; N]> {{
+    Some(match N {{
+{ld_arms}
+        _ => return None,
+    }})
+}}
+
+/// `x` as an array of `M` (the same type when `M == N`: the dispatch above calls it only then, and
+/// the conversion folds away).
+#[inline(always)]
+fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {{
+    match x.as_slice().try_into() {{
+        Ok(y) => y,
+        Err(_) => crate::arch::trap(),
+    }}
+}}
+
+/// `to = from` for grids of the same shape (the dispatch above calls it only then): register
+/// moves that fold away.
+#[inline(always)]
+fn copy_grid<const MA: usize, const NA: usize, const MB: usize, const NB: usize>(
+    from: &[[[f32; 4]; NA]; MA],
+    to: &mut [[[f32; 4]; NB]; MB],
+) {{
+    for (i, row) in to.iter_mut().enumerate() {{
+        for (j, x) in row.iter_mut().enumerate() {{
+            *x = from[i][j];
+        }}
+    }}
+}}
+
+/// `x` by value as an array of `M` (`M == N`, as [`fit`]).
+#[inline(always)]
+fn fit_out<T: Copy + Default, const N: usize, const M: usize>(x: [T; N]) -> [T; M] {{
+    *fit(&x)
+}}"""
+
+
+def main():
+    parts = [
+        "// @generated by tools/gpu/gen_warp_asm.py: do not edit; edit the script and run it.",
+        "//! Warp-collective instructions in batches (see `tools/gpu/gen_warp_asm.py`): one",
+        "//! converged-warp check, then every instruction of the batch, in one `asm!` block.",
+        "#![allow(clippy::too_many_arguments)]",
+        "",
+        "use crate::arch::converged;",
+        "use core::arch::asm;",
+        "",
+    ]
+    for mi, ni in MMA_SHAPES:
+        parts.append(mma_fn(mi, ni))
+        parts.append("")
+    for n in LDSM_COUNTS:
+        parts.append(ldsm_fn(n))
+        parts.append("")
+    parts.append(dispatch())
+    text = "\n".join(parts) + "\n"
+    open(OUT, "w").write(text)
+
+
+main()
