@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """The tensor-core HGEMM (gpu/kernels/src/hgemm.rs) on the GPU, next to cuBLAS and CuTe, in one run.
 
-    python3 tools/gpu/hgemm_bench.py target/ptx/const_layout_kernels.ptx [target/gpu/cute_sgemm_sm80]
+    python3 tools/gpu/hgemm_bench.py PTX[:THREADS:SMEM] ... [target/gpu/cute_sgemm_sm80]
+    python3 tools/gpu/hgemm_bench.py --once PTX     (one launch at the timed size, for ncu)
+
+Each PTX is a build of the kernels (variants of hgemm.rs side by side: give each its block size
+and dynamic shared memory if they differ from the current source's); CuTe's binary, if given,
+runs before and after them.
 
 1. Correctness: `hgemm_tn_f32` (f16 and bf16) against PyTorch (`A.float() @ B.float().T`) on
    sizes with residues; the largest relative error must stay at f32 accumulation's level.
@@ -23,54 +28,80 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from torch_anchors import median_seconds as timed  # noqa: E402  (the same timing as the anchors)
 
-SMEM = 2 * 2 * 128 * 20 * 4  # hgemm::SMEM_BYTES
-THREADS = 256  # hgemm::THREADS
+SMEM = 2 * 3 * 128 * 32 * 4  # hgemm::SMEM_BYTES
+THREADS = 128  # hgemm::THREADS
+M, N, K = 5120, 5120, 4096
 
 
-def launch(f, a, b, c, m, n, k, bf16):
-    grid = ((m + 127) // 128, (n + 127) // 128)
-    f(grid, (THREADS,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
-                     np.float32(1.0), np.float32(0.0), np.uint32(bf16)), shared_mem=SMEM)
+def kernel(spec):
+    """`PTX[:THREADS:SMEM]` -> (label, launch function)."""
+    path, *rest = spec.split(":")
+    threads, smem = (int(rest[0]), int(rest[1])) if rest else (THREADS, SMEM)
+    f = cp.RawModule(path=path).get_function("hgemm_tn_f32")
+    # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
+    # cudaFuncAttributeMaxDynamicSharedMemorySize).
+    f.max_dynamic_shared_size_bytes = smem
+
+    def launch(a, b, c, m, n, k, bf16):
+        grid = ((m + 127) // 128, (n + 127) // 128)
+        f(grid, (threads,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
+                             np.float32(1.0), np.float32(0.0), np.uint32(bf16)), shared_mem=smem)
+
+    return os.path.basename(path), launch
+
+
+def cute(binary, m, n, k):
+    out = subprocess.run([binary, str(m), str(n), str(k), "T", "N"], capture_output=True, text=True).stdout
+    v = re.findall(r"\[\s*([0-9.]+)\]GFlop/s", out)
+    return float(v[-1]) / 1e3 if v else float("nan")
 
 
 def main():
-    mod = cp.RawModule(path=sys.argv[1])
-    f = mod.get_function("hgemm_tn_f32")
-    # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
-    # cudaFuncAttributeMaxDynamicSharedMemorySize).
-    f.max_dynamic_shared_size_bytes = SMEM
+    args = sys.argv[1:]
+    if args[0] == "--once":
+        _, launch = kernel(args[1])
+        a = torch.randn(M, K, device="cuda").half()
+        b = torch.randn(N, K, device="cuda").half()
+        c = torch.empty(N, M, device="cuda", dtype=torch.float32)
+        launch(a, b, c, M, N, K, 0)
+        torch.cuda.synchronize()
+        return
+    anchor = args.pop() if not args[-1].endswith(".ptx") and ".ptx:" not in args[-1] else None
+    kernels = [kernel(s) for s in args]
     bad = 0
     torch.manual_seed(0)
     rows = []
-    for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
-        for (m, n, k) in ((128, 128, 64), (333, 200, 264), (1000, 777, 1024)):
-            a = torch.randn(m, k, device="cuda").to(dtype)
-            b = torch.randn(n, k, device="cuda").to(dtype)
-            c = torch.full((n, m), float("nan"), device="cuda", dtype=torch.float32)  # column-major m x n; NaN where unwritten
-            launch(f, a, b, c, m, n, k, bf16)
-            torch.cuda.synchronize()
-            ref = (a.double() @ b.double().T)
-            err = ((c.T.double() - ref).abs().max() / ref.abs().max()).item()
-            ok = err < 1e-5
-            bad += not ok
-            print(f"check {str(dtype)[6:]:8} {m}x{n}x{k}: max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
-    m, n, k = 5120, 5120, 4096
+    for label, launch in kernels:
+        for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
+            for (m, n, k) in ((128, 128, 64), (333, 200, 264), (1000, 777, 1024), (256, 384, 4096)):
+                a = torch.randn(m, k, device="cuda").to(dtype)
+                b = torch.randn(n, k, device="cuda").to(dtype)
+                c = torch.full((n, m), float("nan"), device="cuda", dtype=torch.float32)  # column-major m x n; NaN where unwritten
+                launch(a, b, c, m, n, k, bf16)
+                torch.cuda.synchronize()
+                ref = (a.double() @ b.double().T)
+                err = ((c.T.double() - ref).abs().max() / ref.abs().max()).item()
+                ok = err < 1e-5
+                bad += not ok
+                print(f"check {label} {str(dtype)[6:]:8} {m}x{n}x{k}: max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
+    m, n, k = M, N, K
     flops = 2 * m * n * k
+    if anchor and os.path.exists(anchor):
+        rows.append(("CuTe sgemm_sm80 TN half -> half (before)", cute(anchor, m, n, k)))
     for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
         a = torch.randn(m, k, device="cuda").to(dtype)
         b = torch.randn(n, k, device="cuda").to(dtype)
         c = torch.empty(n, m, device="cuda", dtype=torch.float32)
-        t = timed(lambda: launch(f, a, b, c, m, n, k, bf16))
-        rows.append((f"ours hgemm_tn {str(dtype)[6:]} -> f32", flops / t / 1e12))
+        for label, launch in kernels:
+            t = timed(lambda: launch(a, b, c, m, n, k, bf16))
+            rows.append((f"ours {label} {str(dtype)[6:]} -> f32", flops / t / 1e12))
         t = timed(lambda: torch.matmul(a, b.T))
         rows.append((f"cuBLAS (PyTorch) {str(dtype)[6:]} -> {str(dtype)[6:]}", flops / t / 1e12))
-    if len(sys.argv) > 2 and os.path.exists(sys.argv[2]):
-        out = subprocess.run([sys.argv[2], str(m), str(n), str(k), "T", "N"], capture_output=True, text=True).stdout
-        v = re.findall(r"\[\s*([0-9.]+)\]GFlop/s", out)
-        rows.append(("CuTe sgemm_sm80 TN half -> half", float(v[-1]) / 1e3 if v else float("nan")))
+    if anchor and os.path.exists(anchor):
+        rows.append(("CuTe sgemm_sm80 TN half -> half (after)", cute(anchor, m, n, k)))
     print(f"\n{m}x{n}x{k}, TN, median of 20 (TFLOP/s):")
     for name, v in rows:
-        print(f"  {name:44} {v:8.1f}")
+        print(f"  {name:52} {v:8.1f}")
     sys.exit(1 if bad else 0)
 
 

@@ -7,8 +7,8 @@
 //! - [`transpose`]: a row-major tensor into a column-major one through a shared-memory tile
 //!   swizzled with `Sw<3,2,6>`, 128-bit accesses on both sides.
 //! - [`hgemm`]: a tensor-core GEMM (f16/bf16 in, f32 out, TN), CuTe's `sgemm_sm80.cu` structure:
-//!   `cp.async`, `ldmatrix` and `mma.sync`, every index from `const_layout::atom`'s tiled MMA and
-//!   tiled copies (a first, untuned version).
+//!   `cp.async` into `Sw<3,3,3>`-swizzled stages, `ldmatrix` and `mma.sync`, every index from
+//!   `const_layout::atom`'s tiled MMA and tiled copies.
 //! - [`sgemm`]: CuTe's `sgemm_2.cu` (SIMT fp32 GEMM, NT and TN): `cp.async` into shared tiles
 //!   (three stages), 16x16 threads of 8x8 register tiles, 128-bit shared loads.
 //!

@@ -108,13 +108,13 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
 
 /// [`hgemm::hgemm_tn`] with `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x k) and `b` (n x k)
 /// halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8), `c` (m x n) `f32`
-/// column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]). Two blocks of 256
-/// threads per multiprocessor (`__launch_bounds__(256, 2)`): at most 128 registers a thread.
+/// column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]). Two blocks of 128
+/// threads per multiprocessor (`__launch_bounds__(128, 2)`, as the shared memory allows).
 ///
 /// # Safety
 /// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` halves and `m n` `f32`,
 /// alive until the launch completes; `c` overlaps neither input.
-// launch-bounds: hgemm_tn_f32 256 2
+// launch-bounds: hgemm_tn_f32 128 2
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
     a: u64,

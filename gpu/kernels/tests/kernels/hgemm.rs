@@ -74,3 +74,15 @@ fn residues_in_m_n_and_k() {
 fn bf16() {
     run(HalfKind::BF16, 96, 136, 48, 1.0, 1.0);
 }
+
+#[test]
+fn whole_blocks_through_every_stage() {
+    // 7 k tiles: the three stages each reused twice, and two blocks along m.
+    run(HalfKind::F16, 256, 128, 448, 1.0, 0.0);
+}
+
+#[test]
+fn residues_with_many_k_tiles() {
+    // k not a multiple of 64: every block predicated, 4 k tiles, the last partial.
+    run(HalfKind::BF16, 136, 200, 232, -1.0, 2.0);
+}
