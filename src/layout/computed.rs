@@ -962,6 +962,17 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
         A::LAYOUT
     }
 
+    /// The swizzle ([`Self::SWIZZLE`], from a value).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// let smem = swizzle::<3, 3, 3, _>(<const_layout::layout_type!((8,64):(64,1))>::default());
+    /// assert_eq!(smem.swizzle().reach(), 511);
+    /// ```
+    pub const fn swizzle(&self) -> crate::swizzle::Swizzle {
+        Self::SWIZZLE
+    }
+
     /// CuTe's `size`: the layout's.
     pub const fn size(&self) -> isize {
         A::LAYOUT.size().value

@@ -20,19 +20,30 @@ MMA_SHAPES = [(1, 1), (1, 2), (1, 4), (1, 8), (2, 1), (2, 2), (2, 4), (2, 8), (4
 # N: ldmatrix.x4 with N addresses.
 LDSM_COUNTS = [1, 2, 4, 8]
 
-MMA = {
-    "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-    "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-}
+# Accumulator kinds: (name, Rust element of C, words of C a fragment, {input kind: instruction}).
+ACCUMULATORS = [
+    ("f32", "f32", 4, {
+        "f16": "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        "bf16": "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+    }),
+    ("f16", "u32", 2, {
+        "f16": "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+    }),
+]
 
 
-def mma_fn(mi, ni):
+def mma_fn(acc, mi, ni):
+    name, elem, words, ins = acc
     lines = []
-    name = f"mma_m16n8k16_f32_{mi}x{ni}"
-    lines.append(f"/// {mi}x{ni} `mma.sync.aligned.m16n8k16.row.col.f32.{{f16,bf16}}` (`c[i][j] += a[i] b[j]`) after one")
-    lines.append("/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.")
+    fname = f"mma_m16n8k16_{name}_{mi}x{ni}"
+    kinds = ",".join(ins)
+    lines.append(f"/// {mi}x{ni} `mma.sync.aligned.m16n8k16` with {name} accumulators ({kinds} in; `c[i][j] += a[i] b[j]`)")
+    lines.append("/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.")
     lines.append("#[inline(always)]")
-    lines.append(f"pub(crate) fn {name}(a: &[[u32; 4]; {mi}], b: &[[u32; 2]; {ni}], c: &mut [[[f32; 4]; {ni}]; {mi}], bf16: bool) {{")
+    args = f"a: &[[u32; 4]; {mi}], b: &[[u32; 2]; {ni}], c: &mut [[[{elem}; {words}]; {ni}]; {mi}]"
+    if len(ins) > 1:
+        args += ", bf16: bool"
+    lines.append(f"pub(crate) fn {fname}({args}) {{")
     lines.append("    macro_rules! batch {")
     lines.append("        ($ins:literal) => {")
     lines.append("            // SAFETY: register operands only; the warp is converged or the lane traps first.")
@@ -40,7 +51,7 @@ def mma_fn(mi, ni):
     lines.append("                asm!(converged!(concat!(")
     for i in range(mi):
         for j in range(ni):
-            d = ", ".join("{c%d_%d_%d}" % (i, j, v) for v in range(4))
+            d = ", ".join("{c%d_%d_%d}" % (i, j, v) for v in range(words))
             av = ", ".join("{a%d_%d}" % (i, v) for v in range(4))
             bv = ", ".join("{b%d_%d}" % (j, v) for v in range(2))
             lines.append(f'                    $ins, " {{{{{d}}}}}, {{{{{av}}}}}, {{{{{bv}}}}}, {{{{{d}}}}}; ",')
@@ -54,7 +65,7 @@ def mma_fn(mi, ni):
             ops.append(f"b{j}_{v} = in(reg32) b[{j}][{v}]")
     for i in range(mi):
         for j in range(ni):
-            for v in range(4):
+            for v in range(words):
                 ops.append(f"c{i}_{j}_{v} = inout(reg32) c[{i}][{j}][{v}]")
     for o in ops:
         lines.append(f"                     {o},")
@@ -62,11 +73,14 @@ def mma_fn(mi, ni):
     lines.append("            }")
     lines.append("        };")
     lines.append("    }")
-    lines.append("    if bf16 {")
-    lines.append(f'        batch!("{MMA["bf16"]}");')
-    lines.append("    } else {")
-    lines.append(f'        batch!("{MMA["f16"]}");')
-    lines.append("    }")
+    if len(ins) > 1:
+        lines.append("    if bf16 {")
+        lines.append(f'        batch!("{ins["bf16"]}");')
+        lines.append("    } else {")
+        lines.append(f'        batch!("{ins["f16"]}");')
+        lines.append("    }")
+    else:
+        lines.append(f'    batch!("{ins["f16"]}");')
     lines.append("}")
     return "\n".join(lines)
 
@@ -111,23 +125,26 @@ def ldsm_fn(n):
 
 
 def dispatch():
-    arms = "\n".join(
-        f"        ({mi}, {ni}) => {{\n"
-        f"            let mut cc = [[[0f32; 4]; {ni}]; {mi}];\n"
-        f"            copy_grid(c, &mut cc);\n"
-        f"            mma_m16n8k16_f32_{mi}x{ni}(fit(a), fit(b), &mut cc, bf16);\n"
-        f"            copy_grid(&cc, c);\n"
-        f"        }}"
-        for mi, ni in MMA_SHAPES
-    )
-    ld_arms = "\n".join(f"        {n} => fit_out(unsafe {{ ldmatrix_x4_{n}(*fit(&addr), trans) }})," for n in LDSM_COUNTS)
-    return f"""/// `MI x NI` mma.sync in one batch; `false` (nothing done) if that shape is not written out.
+    batches = []
+    for name, elem, words, ins in ACCUMULATORS:
+        flag = ", bf16" if len(ins) > 1 else ""
+        arms = "\n".join(
+            f"        ({mi}, {ni}) => {{\n"
+            f"            let mut cc = [[[{elem}::default(); {words}]; {ni}]; {mi}];\n"
+            f"            copy_grid(c, &mut cc);\n"
+            f"            mma_m16n8k16_{name}_{mi}x{ni}(fit(a), fit(b), &mut cc{flag});\n"
+            f"            copy_grid(&cc, c);\n"
+            f"        }}"
+            for mi, ni in MMA_SHAPES
+        )
+        param = "\n    bf16: bool," if len(ins) > 1 else ""
+        batches.append(f"""/// `MI x NI` mma.sync with {name} accumulators in one batch; `false` (nothing done) if that shape
+/// is not written out.
 #[inline(always)]
-pub(crate) fn mma_m16n8k16_f32_batch<const MI: usize, const NI: usize>(
+pub(crate) fn mma_m16n8k16_{name}_batch<const MI: usize, const NI: usize>(
     a: &[[u32; 4]; MI],
     b: &[[u32; 2]; NI],
-    c: &mut [[[f32; 4]; NI]; MI],
-    bf16: bool,
+    c: &mut [[[{elem}; {words}]; NI]; MI],{param}
 ) -> bool {{
     match (MI, NI) {{
 {arms}
@@ -135,7 +152,9 @@ pub(crate) fn mma_m16n8k16_f32_batch<const MI: usize, const NI: usize>(
     }}
     true
 }}
-
+""")
+    ld_arms = "\n".join(f"        {n} => fit_out(unsafe {{ ldmatrix_x4_{n}(*fit(&addr), trans) }})," for n in LDSM_COUNTS)
+    return "\n".join(batches) + f"""
 /// `N` ldmatrix.x4 in one batch; `None` if that count is not written out.
 ///
 /// # Safety
@@ -161,9 +180,9 @@ fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {{
 /// `to = from` for grids of the same shape (the dispatch above calls it only then): register
 /// moves that fold away.
 #[inline(always)]
-fn copy_grid<const MA: usize, const NA: usize, const MB: usize, const NB: usize>(
-    from: &[[[f32; 4]; NA]; MA],
-    to: &mut [[[f32; 4]; NB]; MB],
+fn copy_grid<T: Copy, const W: usize, const MA: usize, const NA: usize, const MB: usize, const NB: usize>(
+    from: &[[[T; W]; NA]; MA],
+    to: &mut [[[T; W]; NB]; MB],
 ) {{
     for (i, row) in to.iter_mut().enumerate() {{
         for (j, x) in row.iter_mut().enumerate() {{
@@ -190,9 +209,10 @@ def main():
         "use core::arch::asm;",
         "",
     ]
-    for mi, ni in MMA_SHAPES:
-        parts.append(mma_fn(mi, ni))
-        parts.append("")
+    for acc in ACCUMULATORS:
+        for mi, ni in MMA_SHAPES:
+            parts.append(mma_fn(acc, mi, ni))
+            parts.append("")
     for n in LDSM_COUNTS:
         parts.append(ldsm_fn(n))
         parts.append("")

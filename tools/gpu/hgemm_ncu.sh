@@ -25,11 +25,12 @@ head = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
 cols, vals = rows[head], rows[-1]
 print(f"{name}: {vals[cols.index('Kernel Name')][:60]}")
 for c, v in zip(cols, vals):
-    if c.startswith("l1tex__"):
+    if c.startswith("l1tex__") and c.endswith(".sum"):
         print(f"  {c:70} {v}")
 PY
 }
-profile ours hgemm_tn_f32 python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
+profile ours_f32 hgemm_tn_f32 python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
+profile ours_f16 hgemm_tn_f16 python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
 if [ $# -gt 1 ]; then
   profile cute gemm_device "$2" 5120 5120 4096 T N
 fi

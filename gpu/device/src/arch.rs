@@ -347,3 +347,52 @@ pub(crate) fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool
     }
     [d0, d1, d2, d3]
 }
+
+/// `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: as [`mma_m16n8k16_f32`] with `f16`
+/// accumulators, two to a register (CuTe's `SM80_16x8x16_F16F16F16F16_TN`).
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2] {
+    let (d0, d1): (u32, u32);
+    // SAFETY: register operands only; the warp is converged or the lane traps first.
+    unsafe {
+        asm!(converged!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {{{d0}, {d1}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}}};"),
+             d0 = out(reg32) d0, d1 = out(reg32) d1,
+             a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
+             b0 = in(reg32) b[0], b1 = in(reg32) b[1], c0 = in(reg32) c[0], c1 = in(reg32) c[1],
+             options(nomem, nostack))
+    };
+    [d0, d1]
+}
+
+/// `cvt.rn.{f16,bf16}x2.f32`: two `f32` rounded to nearest even and packed, `lo` in the low half.
+#[inline(always)]
+pub(crate) fn pack_half2(lo: f32, hi: f32, bf16: bool) -> u32 {
+    let d: u32;
+    // SAFETY: arithmetic on registers; no memory is accessed.
+    unsafe {
+        if bf16 {
+            asm!("cvt.rn.bf16x2.f32 {d}, {hi}, {lo};", d = out(reg32) d, hi = in(reg32) hi, lo = in(reg32) lo,
+                 options(pure, nomem, nostack))
+        } else {
+            asm!("cvt.rn.f16x2.f32 {d}, {hi}, {lo};", d = out(reg32) d, hi = in(reg32) hi, lo = in(reg32) lo,
+                 options(pure, nomem, nostack))
+        }
+    };
+    d
+}
+
+/// The two 16-bit values of a word as `f32` (exact), low half first: `cvt.f32.f16` (`bf16`: a
+/// shift, as a `bf16` is the high half of an `f32`).
+#[inline(always)]
+pub(crate) fn unpack_half2(w: u32, bf16: bool) -> [f32; 2] {
+    if bf16 {
+        return [f32::from_bits(w << 16), f32::from_bits(w & 0xffff_0000)];
+    }
+    let (lo, hi): (f32, f32);
+    // SAFETY: arithmetic on registers; no memory is accessed.
+    unsafe {
+        asm!("{{ .reg .b16 l, h; mov.b32 {{l, h}}, {w}; cvt.f32.f16 {lo}, l; cvt.f32.f16 {hi}, h; }}",
+             w = in(reg32) w, lo = out(reg32) lo, hi = out(reg32) hi, options(pure, nomem, nostack))
+    };
+    [lo, hi]
+}

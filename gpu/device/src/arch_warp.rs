@@ -6,8 +6,8 @@
 use crate::arch::converged;
 use core::arch::asm;
 
-/// 1x1 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 1x1 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_1x1(
     a: &[[u32; 4]; 1],
@@ -43,8 +43,8 @@ pub(crate) fn mma_m16n8k16_f32_1x1(
     }
 }
 
-/// 1x2 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 1x2 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_1x2(
     a: &[[u32; 4]; 1],
@@ -87,8 +87,8 @@ pub(crate) fn mma_m16n8k16_f32_1x2(
     }
 }
 
-/// 1x4 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 1x4 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_1x4(
     a: &[[u32; 4]; 1],
@@ -145,8 +145,8 @@ pub(crate) fn mma_m16n8k16_f32_1x4(
     }
 }
 
-/// 1x8 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 1x8 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_1x8(
     a: &[[u32; 4]; 1],
@@ -231,8 +231,8 @@ pub(crate) fn mma_m16n8k16_f32_1x8(
     }
 }
 
-/// 2x1 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 2x1 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_2x1(
     a: &[[u32; 4]; 2],
@@ -277,8 +277,8 @@ pub(crate) fn mma_m16n8k16_f32_2x1(
     }
 }
 
-/// 2x2 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 2x2 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_2x2(
     a: &[[u32; 4]; 2],
@@ -335,8 +335,8 @@ pub(crate) fn mma_m16n8k16_f32_2x2(
     }
 }
 
-/// 2x4 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 2x4 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_2x4(
     a: &[[u32; 4]; 2],
@@ -417,8 +417,8 @@ pub(crate) fn mma_m16n8k16_f32_2x4(
     }
 }
 
-/// 2x8 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 2x8 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_2x8(
     a: &[[u32; 4]; 2],
@@ -547,8 +547,8 @@ pub(crate) fn mma_m16n8k16_f32_2x8(
     }
 }
 
-/// 4x1 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 4x1 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_4x1(
     a: &[[u32; 4]; 4],
@@ -611,8 +611,8 @@ pub(crate) fn mma_m16n8k16_f32_4x1(
     }
 }
 
-/// 4x2 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 4x2 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_4x2(
     a: &[[u32; 4]; 4],
@@ -697,8 +697,8 @@ pub(crate) fn mma_m16n8k16_f32_4x2(
     }
 }
 
-/// 4x4 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 4x4 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_4x4(
     a: &[[u32; 4]; 4],
@@ -827,8 +827,8 @@ pub(crate) fn mma_m16n8k16_f32_4x4(
     }
 }
 
-/// 4x8 `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}` (`c[i][j] += a[i] b[j]`) after one
-/// converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+/// 4x8 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_4x8(
     a: &[[u32; 4]; 4],
@@ -1045,6 +1045,727 @@ pub(crate) fn mma_m16n8k16_f32_4x8(
     }
 }
 
+/// 1x1 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_1x1(a: &[[u32; 4]; 1], b: &[[u32; 2]; 1], c: &mut [[[u32; 2]; 1]; 1]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 1x2 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_1x2(a: &[[u32; 4]; 1], b: &[[u32; 2]; 2], c: &mut [[[u32; 2]; 2]; 1]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 1x4 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_1x4(a: &[[u32; 4]; 1], b: &[[u32; 2]; 4], c: &mut [[[u32; 2]; 4]; 1]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 1x8 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_1x8(a: &[[u32; 4]; 1], b: &[[u32; 2]; 8], c: &mut [[[u32; 2]; 8]; 1]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                    $ins, " {{{c0_4_0}, {c0_4_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b4_0}, {b4_1}}}, {{{c0_4_0}, {c0_4_1}}}; ",
+                    $ins, " {{{c0_5_0}, {c0_5_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b5_0}, {b5_1}}}, {{{c0_5_0}, {c0_5_1}}}; ",
+                    $ins, " {{{c0_6_0}, {c0_6_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b6_0}, {b6_1}}}, {{{c0_6_0}, {c0_6_1}}}; ",
+                    $ins, " {{{c0_7_0}, {c0_7_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b7_0}, {b7_1}}}, {{{c0_7_0}, {c0_7_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     b4_0 = in(reg32) b[4][0],
+                     b4_1 = in(reg32) b[4][1],
+                     b5_0 = in(reg32) b[5][0],
+                     b5_1 = in(reg32) b[5][1],
+                     b6_0 = in(reg32) b[6][0],
+                     b6_1 = in(reg32) b[6][1],
+                     b7_0 = in(reg32) b[7][0],
+                     b7_1 = in(reg32) b[7][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     c0_4_0 = inout(reg32) c[0][4][0],
+                     c0_4_1 = inout(reg32) c[0][4][1],
+                     c0_5_0 = inout(reg32) c[0][5][0],
+                     c0_5_1 = inout(reg32) c[0][5][1],
+                     c0_6_0 = inout(reg32) c[0][6][0],
+                     c0_6_1 = inout(reg32) c[0][6][1],
+                     c0_7_0 = inout(reg32) c[0][7][0],
+                     c0_7_1 = inout(reg32) c[0][7][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 2x1 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_2x1(a: &[[u32; 4]; 2], b: &[[u32; 2]; 1], c: &mut [[[u32; 2]; 1]; 2]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 2x2 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_2x2(a: &[[u32; 4]; 2], b: &[[u32; 2]; 2], c: &mut [[[u32; 2]; 2]; 2]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 2x4 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_2x4(a: &[[u32; 4]; 2], b: &[[u32; 2]; 4], c: &mut [[[u32; 2]; 4]; 2]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                    $ins, " {{{c1_2_0}, {c1_2_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b2_0}, {b2_1}}}, {{{c1_2_0}, {c1_2_1}}}; ",
+                    $ins, " {{{c1_3_0}, {c1_3_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b3_0}, {b3_1}}}, {{{c1_3_0}, {c1_3_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     c1_2_0 = inout(reg32) c[1][2][0],
+                     c1_2_1 = inout(reg32) c[1][2][1],
+                     c1_3_0 = inout(reg32) c[1][3][0],
+                     c1_3_1 = inout(reg32) c[1][3][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 2x8 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_2x8(a: &[[u32; 4]; 2], b: &[[u32; 2]; 8], c: &mut [[[u32; 2]; 8]; 2]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                    $ins, " {{{c0_4_0}, {c0_4_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b4_0}, {b4_1}}}, {{{c0_4_0}, {c0_4_1}}}; ",
+                    $ins, " {{{c0_5_0}, {c0_5_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b5_0}, {b5_1}}}, {{{c0_5_0}, {c0_5_1}}}; ",
+                    $ins, " {{{c0_6_0}, {c0_6_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b6_0}, {b6_1}}}, {{{c0_6_0}, {c0_6_1}}}; ",
+                    $ins, " {{{c0_7_0}, {c0_7_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b7_0}, {b7_1}}}, {{{c0_7_0}, {c0_7_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                    $ins, " {{{c1_2_0}, {c1_2_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b2_0}, {b2_1}}}, {{{c1_2_0}, {c1_2_1}}}; ",
+                    $ins, " {{{c1_3_0}, {c1_3_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b3_0}, {b3_1}}}, {{{c1_3_0}, {c1_3_1}}}; ",
+                    $ins, " {{{c1_4_0}, {c1_4_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b4_0}, {b4_1}}}, {{{c1_4_0}, {c1_4_1}}}; ",
+                    $ins, " {{{c1_5_0}, {c1_5_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b5_0}, {b5_1}}}, {{{c1_5_0}, {c1_5_1}}}; ",
+                    $ins, " {{{c1_6_0}, {c1_6_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b6_0}, {b6_1}}}, {{{c1_6_0}, {c1_6_1}}}; ",
+                    $ins, " {{{c1_7_0}, {c1_7_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b7_0}, {b7_1}}}, {{{c1_7_0}, {c1_7_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     b4_0 = in(reg32) b[4][0],
+                     b4_1 = in(reg32) b[4][1],
+                     b5_0 = in(reg32) b[5][0],
+                     b5_1 = in(reg32) b[5][1],
+                     b6_0 = in(reg32) b[6][0],
+                     b6_1 = in(reg32) b[6][1],
+                     b7_0 = in(reg32) b[7][0],
+                     b7_1 = in(reg32) b[7][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     c0_4_0 = inout(reg32) c[0][4][0],
+                     c0_4_1 = inout(reg32) c[0][4][1],
+                     c0_5_0 = inout(reg32) c[0][5][0],
+                     c0_5_1 = inout(reg32) c[0][5][1],
+                     c0_6_0 = inout(reg32) c[0][6][0],
+                     c0_6_1 = inout(reg32) c[0][6][1],
+                     c0_7_0 = inout(reg32) c[0][7][0],
+                     c0_7_1 = inout(reg32) c[0][7][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     c1_2_0 = inout(reg32) c[1][2][0],
+                     c1_2_1 = inout(reg32) c[1][2][1],
+                     c1_3_0 = inout(reg32) c[1][3][0],
+                     c1_3_1 = inout(reg32) c[1][3][1],
+                     c1_4_0 = inout(reg32) c[1][4][0],
+                     c1_4_1 = inout(reg32) c[1][4][1],
+                     c1_5_0 = inout(reg32) c[1][5][0],
+                     c1_5_1 = inout(reg32) c[1][5][1],
+                     c1_6_0 = inout(reg32) c[1][6][0],
+                     c1_6_1 = inout(reg32) c[1][6][1],
+                     c1_7_0 = inout(reg32) c[1][7][0],
+                     c1_7_1 = inout(reg32) c[1][7][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 4x1 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_4x1(a: &[[u32; 4]; 4], b: &[[u32; 2]; 1], c: &mut [[[u32; 2]; 1]; 4]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c2_0_0}, {c2_0_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b0_0}, {b0_1}}}, {{{c2_0_0}, {c2_0_1}}}; ",
+                    $ins, " {{{c3_0_0}, {c3_0_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b0_0}, {b0_1}}}, {{{c3_0_0}, {c3_0_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c2_0_0 = inout(reg32) c[2][0][0],
+                     c2_0_1 = inout(reg32) c[2][0][1],
+                     c3_0_0 = inout(reg32) c[3][0][0],
+                     c3_0_1 = inout(reg32) c[3][0][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 4x2 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_4x2(a: &[[u32; 4]; 4], b: &[[u32; 2]; 2], c: &mut [[[u32; 2]; 2]; 4]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                    $ins, " {{{c2_0_0}, {c2_0_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b0_0}, {b0_1}}}, {{{c2_0_0}, {c2_0_1}}}; ",
+                    $ins, " {{{c2_1_0}, {c2_1_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b1_0}, {b1_1}}}, {{{c2_1_0}, {c2_1_1}}}; ",
+                    $ins, " {{{c3_0_0}, {c3_0_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b0_0}, {b0_1}}}, {{{c3_0_0}, {c3_0_1}}}; ",
+                    $ins, " {{{c3_1_0}, {c3_1_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b1_0}, {b1_1}}}, {{{c3_1_0}, {c3_1_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     c2_0_0 = inout(reg32) c[2][0][0],
+                     c2_0_1 = inout(reg32) c[2][0][1],
+                     c2_1_0 = inout(reg32) c[2][1][0],
+                     c2_1_1 = inout(reg32) c[2][1][1],
+                     c3_0_0 = inout(reg32) c[3][0][0],
+                     c3_0_1 = inout(reg32) c[3][0][1],
+                     c3_1_0 = inout(reg32) c[3][1][0],
+                     c3_1_1 = inout(reg32) c[3][1][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 4x4 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_4x4(a: &[[u32; 4]; 4], b: &[[u32; 2]; 4], c: &mut [[[u32; 2]; 4]; 4]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                    $ins, " {{{c1_2_0}, {c1_2_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b2_0}, {b2_1}}}, {{{c1_2_0}, {c1_2_1}}}; ",
+                    $ins, " {{{c1_3_0}, {c1_3_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b3_0}, {b3_1}}}, {{{c1_3_0}, {c1_3_1}}}; ",
+                    $ins, " {{{c2_0_0}, {c2_0_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b0_0}, {b0_1}}}, {{{c2_0_0}, {c2_0_1}}}; ",
+                    $ins, " {{{c2_1_0}, {c2_1_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b1_0}, {b1_1}}}, {{{c2_1_0}, {c2_1_1}}}; ",
+                    $ins, " {{{c2_2_0}, {c2_2_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b2_0}, {b2_1}}}, {{{c2_2_0}, {c2_2_1}}}; ",
+                    $ins, " {{{c2_3_0}, {c2_3_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b3_0}, {b3_1}}}, {{{c2_3_0}, {c2_3_1}}}; ",
+                    $ins, " {{{c3_0_0}, {c3_0_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b0_0}, {b0_1}}}, {{{c3_0_0}, {c3_0_1}}}; ",
+                    $ins, " {{{c3_1_0}, {c3_1_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b1_0}, {b1_1}}}, {{{c3_1_0}, {c3_1_1}}}; ",
+                    $ins, " {{{c3_2_0}, {c3_2_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b2_0}, {b2_1}}}, {{{c3_2_0}, {c3_2_1}}}; ",
+                    $ins, " {{{c3_3_0}, {c3_3_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b3_0}, {b3_1}}}, {{{c3_3_0}, {c3_3_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     c1_2_0 = inout(reg32) c[1][2][0],
+                     c1_2_1 = inout(reg32) c[1][2][1],
+                     c1_3_0 = inout(reg32) c[1][3][0],
+                     c1_3_1 = inout(reg32) c[1][3][1],
+                     c2_0_0 = inout(reg32) c[2][0][0],
+                     c2_0_1 = inout(reg32) c[2][0][1],
+                     c2_1_0 = inout(reg32) c[2][1][0],
+                     c2_1_1 = inout(reg32) c[2][1][1],
+                     c2_2_0 = inout(reg32) c[2][2][0],
+                     c2_2_1 = inout(reg32) c[2][2][1],
+                     c2_3_0 = inout(reg32) c[2][3][0],
+                     c2_3_1 = inout(reg32) c[2][3][1],
+                     c3_0_0 = inout(reg32) c[3][0][0],
+                     c3_0_1 = inout(reg32) c[3][0][1],
+                     c3_1_0 = inout(reg32) c[3][1][0],
+                     c3_1_1 = inout(reg32) c[3][1][1],
+                     c3_2_0 = inout(reg32) c[3][2][0],
+                     c3_2_1 = inout(reg32) c[3][2][1],
+                     c3_3_0 = inout(reg32) c[3][3][0],
+                     c3_3_1 = inout(reg32) c[3][3][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
+/// 4x8 `mma.sync.aligned.m16n8k16` with f16 accumulators (f16 in; `c[i][j] += a[i] b[j]`)
+/// after one converged-warp check ([`converged!`]); a lane of a diverged warp traps before any of them.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_4x8(a: &[[u32; 4]; 4], b: &[[u32; 2]; 8], c: &mut [[[u32; 2]; 8]; 4]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    $ins, " {{{c0_0_0}, {c0_0_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b0_0}, {b0_1}}}, {{{c0_0_0}, {c0_0_1}}}; ",
+                    $ins, " {{{c0_1_0}, {c0_1_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b1_0}, {b1_1}}}, {{{c0_1_0}, {c0_1_1}}}; ",
+                    $ins, " {{{c0_2_0}, {c0_2_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b2_0}, {b2_1}}}, {{{c0_2_0}, {c0_2_1}}}; ",
+                    $ins, " {{{c0_3_0}, {c0_3_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b3_0}, {b3_1}}}, {{{c0_3_0}, {c0_3_1}}}; ",
+                    $ins, " {{{c0_4_0}, {c0_4_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b4_0}, {b4_1}}}, {{{c0_4_0}, {c0_4_1}}}; ",
+                    $ins, " {{{c0_5_0}, {c0_5_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b5_0}, {b5_1}}}, {{{c0_5_0}, {c0_5_1}}}; ",
+                    $ins, " {{{c0_6_0}, {c0_6_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b6_0}, {b6_1}}}, {{{c0_6_0}, {c0_6_1}}}; ",
+                    $ins, " {{{c0_7_0}, {c0_7_1}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {{{b7_0}, {b7_1}}}, {{{c0_7_0}, {c0_7_1}}}; ",
+                    $ins, " {{{c1_0_0}, {c1_0_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b0_0}, {b0_1}}}, {{{c1_0_0}, {c1_0_1}}}; ",
+                    $ins, " {{{c1_1_0}, {c1_1_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b1_0}, {b1_1}}}, {{{c1_1_0}, {c1_1_1}}}; ",
+                    $ins, " {{{c1_2_0}, {c1_2_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b2_0}, {b2_1}}}, {{{c1_2_0}, {c1_2_1}}}; ",
+                    $ins, " {{{c1_3_0}, {c1_3_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b3_0}, {b3_1}}}, {{{c1_3_0}, {c1_3_1}}}; ",
+                    $ins, " {{{c1_4_0}, {c1_4_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b4_0}, {b4_1}}}, {{{c1_4_0}, {c1_4_1}}}; ",
+                    $ins, " {{{c1_5_0}, {c1_5_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b5_0}, {b5_1}}}, {{{c1_5_0}, {c1_5_1}}}; ",
+                    $ins, " {{{c1_6_0}, {c1_6_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b6_0}, {b6_1}}}, {{{c1_6_0}, {c1_6_1}}}; ",
+                    $ins, " {{{c1_7_0}, {c1_7_1}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {{{b7_0}, {b7_1}}}, {{{c1_7_0}, {c1_7_1}}}; ",
+                    $ins, " {{{c2_0_0}, {c2_0_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b0_0}, {b0_1}}}, {{{c2_0_0}, {c2_0_1}}}; ",
+                    $ins, " {{{c2_1_0}, {c2_1_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b1_0}, {b1_1}}}, {{{c2_1_0}, {c2_1_1}}}; ",
+                    $ins, " {{{c2_2_0}, {c2_2_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b2_0}, {b2_1}}}, {{{c2_2_0}, {c2_2_1}}}; ",
+                    $ins, " {{{c2_3_0}, {c2_3_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b3_0}, {b3_1}}}, {{{c2_3_0}, {c2_3_1}}}; ",
+                    $ins, " {{{c2_4_0}, {c2_4_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b4_0}, {b4_1}}}, {{{c2_4_0}, {c2_4_1}}}; ",
+                    $ins, " {{{c2_5_0}, {c2_5_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b5_0}, {b5_1}}}, {{{c2_5_0}, {c2_5_1}}}; ",
+                    $ins, " {{{c2_6_0}, {c2_6_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b6_0}, {b6_1}}}, {{{c2_6_0}, {c2_6_1}}}; ",
+                    $ins, " {{{c2_7_0}, {c2_7_1}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {{{b7_0}, {b7_1}}}, {{{c2_7_0}, {c2_7_1}}}; ",
+                    $ins, " {{{c3_0_0}, {c3_0_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b0_0}, {b0_1}}}, {{{c3_0_0}, {c3_0_1}}}; ",
+                    $ins, " {{{c3_1_0}, {c3_1_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b1_0}, {b1_1}}}, {{{c3_1_0}, {c3_1_1}}}; ",
+                    $ins, " {{{c3_2_0}, {c3_2_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b2_0}, {b2_1}}}, {{{c3_2_0}, {c3_2_1}}}; ",
+                    $ins, " {{{c3_3_0}, {c3_3_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b3_0}, {b3_1}}}, {{{c3_3_0}, {c3_3_1}}}; ",
+                    $ins, " {{{c3_4_0}, {c3_4_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b4_0}, {b4_1}}}, {{{c3_4_0}, {c3_4_1}}}; ",
+                    $ins, " {{{c3_5_0}, {c3_5_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b5_0}, {b5_1}}}, {{{c3_5_0}, {c3_5_1}}}; ",
+                    $ins, " {{{c3_6_0}, {c3_6_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b6_0}, {b6_1}}}, {{{c3_6_0}, {c3_6_1}}}; ",
+                    $ins, " {{{c3_7_0}, {c3_7_1}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {{{b7_0}, {b7_1}}}, {{{c3_7_0}, {c3_7_1}}}; ",
+                )),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0_0 = in(reg32) b[0][0],
+                     b0_1 = in(reg32) b[0][1],
+                     b1_0 = in(reg32) b[1][0],
+                     b1_1 = in(reg32) b[1][1],
+                     b2_0 = in(reg32) b[2][0],
+                     b2_1 = in(reg32) b[2][1],
+                     b3_0 = in(reg32) b[3][0],
+                     b3_1 = in(reg32) b[3][1],
+                     b4_0 = in(reg32) b[4][0],
+                     b4_1 = in(reg32) b[4][1],
+                     b5_0 = in(reg32) b[5][0],
+                     b5_1 = in(reg32) b[5][1],
+                     b6_0 = in(reg32) b[6][0],
+                     b6_1 = in(reg32) b[6][1],
+                     b7_0 = in(reg32) b[7][0],
+                     b7_1 = in(reg32) b[7][1],
+                     c0_0_0 = inout(reg32) c[0][0][0],
+                     c0_0_1 = inout(reg32) c[0][0][1],
+                     c0_1_0 = inout(reg32) c[0][1][0],
+                     c0_1_1 = inout(reg32) c[0][1][1],
+                     c0_2_0 = inout(reg32) c[0][2][0],
+                     c0_2_1 = inout(reg32) c[0][2][1],
+                     c0_3_0 = inout(reg32) c[0][3][0],
+                     c0_3_1 = inout(reg32) c[0][3][1],
+                     c0_4_0 = inout(reg32) c[0][4][0],
+                     c0_4_1 = inout(reg32) c[0][4][1],
+                     c0_5_0 = inout(reg32) c[0][5][0],
+                     c0_5_1 = inout(reg32) c[0][5][1],
+                     c0_6_0 = inout(reg32) c[0][6][0],
+                     c0_6_1 = inout(reg32) c[0][6][1],
+                     c0_7_0 = inout(reg32) c[0][7][0],
+                     c0_7_1 = inout(reg32) c[0][7][1],
+                     c1_0_0 = inout(reg32) c[1][0][0],
+                     c1_0_1 = inout(reg32) c[1][0][1],
+                     c1_1_0 = inout(reg32) c[1][1][0],
+                     c1_1_1 = inout(reg32) c[1][1][1],
+                     c1_2_0 = inout(reg32) c[1][2][0],
+                     c1_2_1 = inout(reg32) c[1][2][1],
+                     c1_3_0 = inout(reg32) c[1][3][0],
+                     c1_3_1 = inout(reg32) c[1][3][1],
+                     c1_4_0 = inout(reg32) c[1][4][0],
+                     c1_4_1 = inout(reg32) c[1][4][1],
+                     c1_5_0 = inout(reg32) c[1][5][0],
+                     c1_5_1 = inout(reg32) c[1][5][1],
+                     c1_6_0 = inout(reg32) c[1][6][0],
+                     c1_6_1 = inout(reg32) c[1][6][1],
+                     c1_7_0 = inout(reg32) c[1][7][0],
+                     c1_7_1 = inout(reg32) c[1][7][1],
+                     c2_0_0 = inout(reg32) c[2][0][0],
+                     c2_0_1 = inout(reg32) c[2][0][1],
+                     c2_1_0 = inout(reg32) c[2][1][0],
+                     c2_1_1 = inout(reg32) c[2][1][1],
+                     c2_2_0 = inout(reg32) c[2][2][0],
+                     c2_2_1 = inout(reg32) c[2][2][1],
+                     c2_3_0 = inout(reg32) c[2][3][0],
+                     c2_3_1 = inout(reg32) c[2][3][1],
+                     c2_4_0 = inout(reg32) c[2][4][0],
+                     c2_4_1 = inout(reg32) c[2][4][1],
+                     c2_5_0 = inout(reg32) c[2][5][0],
+                     c2_5_1 = inout(reg32) c[2][5][1],
+                     c2_6_0 = inout(reg32) c[2][6][0],
+                     c2_6_1 = inout(reg32) c[2][6][1],
+                     c2_7_0 = inout(reg32) c[2][7][0],
+                     c2_7_1 = inout(reg32) c[2][7][1],
+                     c3_0_0 = inout(reg32) c[3][0][0],
+                     c3_0_1 = inout(reg32) c[3][0][1],
+                     c3_1_0 = inout(reg32) c[3][1][0],
+                     c3_1_1 = inout(reg32) c[3][1][1],
+                     c3_2_0 = inout(reg32) c[3][2][0],
+                     c3_2_1 = inout(reg32) c[3][2][1],
+                     c3_3_0 = inout(reg32) c[3][3][0],
+                     c3_3_1 = inout(reg32) c[3][3][1],
+                     c3_4_0 = inout(reg32) c[3][4][0],
+                     c3_4_1 = inout(reg32) c[3][4][1],
+                     c3_5_0 = inout(reg32) c[3][5][0],
+                     c3_5_1 = inout(reg32) c[3][5][1],
+                     c3_6_0 = inout(reg32) c[3][6][0],
+                     c3_6_1 = inout(reg32) c[3][6][1],
+                     c3_7_0 = inout(reg32) c[3][7][0],
+                     c3_7_1 = inout(reg32) c[3][7][1],
+                     options(nomem, nostack))
+            }
+        };
+    }
+    batch!("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+}
+
 /// 1 `ldmatrix.sync.aligned.m8n8.x4{,.trans}.shared.b16` after one converged-warp check
 /// ([`converged!`]).
 ///
@@ -1243,7 +1964,8 @@ pub(crate) unsafe fn ldmatrix_x4_8(addr: [u32; 8], trans: bool) -> [[u32; 4]; 8]
     r
 }
 
-/// `MI x NI` mma.sync in one batch; `false` (nothing done) if that shape is not written out.
+/// `MI x NI` mma.sync with f32 accumulators in one batch; `false` (nothing done) if that shape
+/// is not written out.
 #[inline(always)]
 pub(crate) fn mma_m16n8k16_f32_batch<const MI: usize, const NI: usize>(
     a: &[[u32; 4]; MI],
@@ -1253,75 +1975,161 @@ pub(crate) fn mma_m16n8k16_f32_batch<const MI: usize, const NI: usize>(
 ) -> bool {
     match (MI, NI) {
         (1, 1) => {
-            let mut cc = [[[0f32; 4]; 1]; 1];
+            let mut cc = [[[f32::default(); 4]; 1]; 1];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_1x1(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (1, 2) => {
-            let mut cc = [[[0f32; 4]; 2]; 1];
+            let mut cc = [[[f32::default(); 4]; 2]; 1];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_1x2(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (1, 4) => {
-            let mut cc = [[[0f32; 4]; 4]; 1];
+            let mut cc = [[[f32::default(); 4]; 4]; 1];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_1x4(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (1, 8) => {
-            let mut cc = [[[0f32; 4]; 8]; 1];
+            let mut cc = [[[f32::default(); 4]; 8]; 1];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_1x8(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (2, 1) => {
-            let mut cc = [[[0f32; 4]; 1]; 2];
+            let mut cc = [[[f32::default(); 4]; 1]; 2];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_2x1(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (2, 2) => {
-            let mut cc = [[[0f32; 4]; 2]; 2];
+            let mut cc = [[[f32::default(); 4]; 2]; 2];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_2x2(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (2, 4) => {
-            let mut cc = [[[0f32; 4]; 4]; 2];
+            let mut cc = [[[f32::default(); 4]; 4]; 2];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_2x4(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (2, 8) => {
-            let mut cc = [[[0f32; 4]; 8]; 2];
+            let mut cc = [[[f32::default(); 4]; 8]; 2];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_2x8(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (4, 1) => {
-            let mut cc = [[[0f32; 4]; 1]; 4];
+            let mut cc = [[[f32::default(); 4]; 1]; 4];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_4x1(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (4, 2) => {
-            let mut cc = [[[0f32; 4]; 2]; 4];
+            let mut cc = [[[f32::default(); 4]; 2]; 4];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_4x2(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (4, 4) => {
-            let mut cc = [[[0f32; 4]; 4]; 4];
+            let mut cc = [[[f32::default(); 4]; 4]; 4];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_4x4(fit(a), fit(b), &mut cc, bf16);
             copy_grid(&cc, c);
         }
         (4, 8) => {
-            let mut cc = [[[0f32; 4]; 8]; 4];
+            let mut cc = [[[f32::default(); 4]; 8]; 4];
             copy_grid(c, &mut cc);
             mma_m16n8k16_f32_4x8(fit(a), fit(b), &mut cc, bf16);
+            copy_grid(&cc, c);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `MI x NI` mma.sync with f16 accumulators in one batch; `false` (nothing done) if that shape
+/// is not written out.
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_batch<const MI: usize, const NI: usize>(
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[u32; 2]; NI]; MI],
+) -> bool {
+    match (MI, NI) {
+        (1, 1) => {
+            let mut cc = [[[u32::default(); 2]; 1]; 1];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_1x1(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (1, 2) => {
+            let mut cc = [[[u32::default(); 2]; 2]; 1];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_1x2(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (1, 4) => {
+            let mut cc = [[[u32::default(); 2]; 4]; 1];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_1x4(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (1, 8) => {
+            let mut cc = [[[u32::default(); 2]; 8]; 1];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_1x8(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (2, 1) => {
+            let mut cc = [[[u32::default(); 2]; 1]; 2];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_2x1(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (2, 2) => {
+            let mut cc = [[[u32::default(); 2]; 2]; 2];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_2x2(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (2, 4) => {
+            let mut cc = [[[u32::default(); 2]; 4]; 2];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_2x4(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (2, 8) => {
+            let mut cc = [[[u32::default(); 2]; 8]; 2];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_2x8(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (4, 1) => {
+            let mut cc = [[[u32::default(); 2]; 1]; 4];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_4x1(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (4, 2) => {
+            let mut cc = [[[u32::default(); 2]; 2]; 4];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_4x2(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (4, 4) => {
+            let mut cc = [[[u32::default(); 2]; 4]; 4];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_4x4(fit(a), fit(b), &mut cc);
+            copy_grid(&cc, c);
+        }
+        (4, 8) => {
+            let mut cc = [[[u32::default(); 2]; 8]; 4];
+            copy_grid(c, &mut cc);
+            mma_m16n8k16_f16_4x8(fit(a), fit(b), &mut cc);
             copy_grid(&cc, c);
         }
         _ => return false,
@@ -1357,9 +2165,9 @@ fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {
 /// `to = from` for grids of the same shape (the dispatch above calls it only then): register
 /// moves that fold away.
 #[inline(always)]
-fn copy_grid<const MA: usize, const NA: usize, const MB: usize, const NB: usize>(
-    from: &[[[f32; 4]; NA]; MA],
-    to: &mut [[[f32; 4]; NB]; MB],
+fn copy_grid<T: Copy, const W: usize, const MA: usize, const NA: usize, const MB: usize, const NB: usize>(
+    from: &[[[T; W]; NA]; MA],
+    to: &mut [[[T; W]; NB]; MB],
 ) {
     for (i, row) in to.iter_mut().enumerate() {
         for (j, x) in row.iter_mut().enumerate() {

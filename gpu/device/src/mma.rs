@@ -105,6 +105,116 @@ pub fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
     }
 }
 
+/// CUDA's `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: the warp's 16x8 tile `D = A B +
+/// C` with `f16` inputs and `f16` accumulators (CuTe's `SM80_16x8x16_F16F16F16F16_TN`): `a` and
+/// `b` as in [`mma_m16n8k16_f32`], `c` and the result as two words of two halves each (values 0
+/// and 1 of the atom's `C` layout in the first word, low half first, 2 and 3 in the second).
+/// The emulator computes each value in double precision and rounds it once to `f32`, then to
+/// `f16` (exact for the small integers the tests use; the hardware's rounding of wide sums is
+/// not specified to the bit).
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{Dim3, HalfKind, mma_m16n8k16_f16, unpack_half2};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
+///     let (ones, twos) = ([0x3c00_3c00u32; 4], [0x4000_4000u32; 2]);
+///     let d = mma_m16n8k16_f16(ones, twos, [0x3c00_3c00; 2]); // C = 1
+///     assert_eq!(unpack_half2(HalfKind::F16, d[0]), [33.0, 33.0]);
+/// })
+/// .unwrap();
+/// ```
+///
+/// All 32 lanes of the warp must execute this call together, which is checked as for
+/// [`mma_m16n8k16_f32`].
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2] {
+    #[cfg(target_arch = "nvptx64")]
+    return crate::arch::mma_m16n8k16_f16(a, b, c);
+    #[cfg(not(target_arch = "nvptx64"))]
+    return emu_f16(a, b, c, core::panic::Location::caller());
+}
+
+/// The emulator's `f16`-accumulator MMA: the `f32` one on the unpacked accumulators (the two
+/// atoms share their `A`, `B` and `C` layouts), rounded back to `f16`.
+#[cfg(not(target_arch = "nvptx64"))]
+fn emu_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2], site: &'static core::panic::Location<'static>) -> [u32; 2] {
+    let [c0, c1] = unpack_half2(HalfKind::F16, c[0]);
+    let [c2, c3] = unpack_half2(HalfKind::F16, c[1]);
+    let d = crate::emu::mma_m16n8k16_f32(HalfKind::F16, a, b, [c0, c1, c2, c3], site);
+    [pack_half2(HalfKind::F16, d[0], d[1]), pack_half2(HalfKind::F16, d[2], d[3])]
+}
+
+/// [`mma_m16n8k16_f16`] over an `MI x NI` grid of fragments, the warp checked once for the batch,
+/// as [`mma_m16n8k16_f32_grid`].
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{Dim3, HalfKind, mma_m16n8k16_f16_grid, unpack_half2};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
+///     let mut c = [[[0u32; 2]; 4]; 1];
+///     mma_m16n8k16_f16_grid(&[[0x3c00_3c00; 4]], &[[0x4000_4000; 2]; 4], &mut c);
+///     assert!(c.iter().flatten().flatten().all(|&w| unpack_half2(HalfKind::F16, w) == [32.0, 32.0]));
+/// })
+/// .unwrap();
+/// ```
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub fn mma_m16n8k16_f16_grid<const MI: usize, const NI: usize>(
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[u32; 2]; NI]; MI],
+) {
+    #[cfg(target_arch = "nvptx64")]
+    if !crate::arch_warp::mma_m16n8k16_f16_batch(a, b, c) {
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = crate::arch::mma_m16n8k16_f16(a[i], b[j], c[i][j]);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let site = core::panic::Location::caller();
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = emu_f16(a[i], b[j], c[i][j], site);
+            }
+        }
+    }
+}
+
+/// Two `f32` rounded to nearest even to 16 bits of `kind` and packed in one word, `lo` in the low
+/// half (`cvt.rn.f16x2.f32` on the GPU).
+///
+/// ```
+/// use const_layout_device::{HalfKind, pack_half2};
+/// assert_eq!(pack_half2(HalfKind::F16, 1.0, -2.0), 0xc000_3c00);
+/// assert_eq!(pack_half2(HalfKind::BF16, 1.0, 0.5), 0x3f00_3f80);
+/// ```
+#[inline(always)]
+pub fn pack_half2(kind: HalfKind, lo: f32, hi: f32) -> u32 {
+    #[cfg(target_arch = "nvptx64")]
+    return crate::arch::pack_half2(lo, hi, kind == HalfKind::BF16);
+    #[cfg(not(target_arch = "nvptx64"))]
+    return f32_to_half(kind, lo) as u32 | (f32_to_half(kind, hi) as u32) << 16;
+}
+
+/// The two 16-bit values of kind `kind` in a word, as `f32` (exact), low half first.
+///
+/// ```
+/// use const_layout_device::{HalfKind, unpack_half2};
+/// assert_eq!(unpack_half2(HalfKind::F16, 0xc000_3c00), [1.0, -2.0]);
+/// assert_eq!(unpack_half2(HalfKind::BF16, 0x3f00_3f80), [1.0, 0.5]);
+/// ```
+#[inline(always)]
+pub fn unpack_half2(kind: HalfKind, w: u32) -> [f32; 2] {
+    #[cfg(target_arch = "nvptx64")]
+    return crate::arch::unpack_half2(w, kind == HalfKind::BF16);
+    #[cfg(not(target_arch = "nvptx64"))]
+    return [half_to_f32(kind, w as u16), half_to_f32(kind, (w >> 16) as u16)];
+}
+
 /// The value of 16 bits of the given kind (the emulator's conversion; exact).
 ///
 /// ```

@@ -31,8 +31,8 @@ use const_layout::layout::computed::{swizzle, tile_to_shape};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, Full, HalfKind, Memory, MemoryMut, Partial, Residue, SmemArray, SmemRegion, Thread,
-    TileSeq, Vector4, block_idx, cp_async_commit, cp_async_wait, fault, mma_m16n8k16_f32_grid, sync_threads,
-    unroll,
+    TileSeq, Vector4, Word, block_idx, cp_async_commit, cp_async_wait, fault, mma_m16n8k16_f16_grid,
+    mma_m16n8k16_f32_grid, pack_half2, sync_threads, unpack_half2, unroll,
 };
 
 /// Threads per block: 4 warps, 2x2 over the tile.
@@ -74,15 +74,28 @@ pub fn block() -> Dim3 {
 /// The kernel body: `a` (m x k/2 words), `b` (n x k/2 words), both with unit stride along the
 /// words, `c` (m x n) `f32`; faults if the shapes do not match or `k/2` is not a multiple of 4.
 #[inline(always)]
-pub fn hgemm_tn<A, B, Cm>(kind: HalfKind, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
-where
+pub fn hgemm_tn<Acc, A, B, Cm>(
+    acc: Acc,
+    kind: HalfKind,
+    a: A,
+    b: B,
+    c: Cm,
+    alpha: f32,
+    beta: f32,
+    smem: SmemRegion,
+) where
+    Acc: Accumulate,
     A: DeviceTensor<Mem: Memory<Elem = u32>>,
     B: DeviceTensor<Mem: Memory<Elem = u32>>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
+    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
 {
-    let ((m, kw), (n, kwb), (mc, nc)) = (a.extents(), b.extents(), c.extents());
-    if kw != kwb || m != mc || n != nc {
+    let _ = acc;
+    let ((m, kw), (n, kwb)) = (a.extents(), b.extents());
+    if kw != kwb || Acc::c_extents(m, n) != Some(c.extents()) {
         fault("hgemm: the shapes of A (m,k), B (n,k) and C (m,n) do not match");
+    }
+    if !Acc::takes(kind) {
+        fault("hgemm: f16 accumulators take f16 inputs only");
     }
     let (Some(a), Some(b)) = (a.vectorized(), b.vectorized()) else {
         fault("hgemm: A and B need k-contiguous rows of a multiple of 8 halves");
@@ -101,15 +114,15 @@ where
         && kw % (BK / 2) == 0;
     let args = Args { kind, alpha, beta, sa, sb, coord, t: Thread::index() };
     if full {
-        block_tile::<Full, _, _, _>(a, b, c, args)
+        block_tile::<Acc, Full, _, _, _>(a, b, c, args)
     } else {
-        block_tile::<Partial, _, _, _>(a, b, c, args)
+        block_tile::<Acc, Partial, _, _, _>(a, b, c, args)
     }
 }
 
 /// What every part of a block's work needs.
 #[derive(Clone, Copy)]
-struct Args {
+pub struct Args {
     kind: HalfKind,
     alpha: f32,
     beta: f32,
@@ -121,12 +134,13 @@ struct Args {
 
 /// A block's whole tile of `C`, predicated (`Partial`) or not (`Full`).
 #[inline(always)]
-fn block_tile<P, A, B, Cm>(a: A, b: B, c: Cm, args: Args)
+fn block_tile<Acc, P, A, B, Cm>(a: A, b: B, c: Cm, args: Args)
 where
+    Acc: Accumulate,
     P: Residue,
     A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
     B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
+    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
 {
     let Args { kind, sa, sb, coord, t, .. } = args;
     let t = t.get();
@@ -159,7 +173,7 @@ where
         }
         cp_async_commit();
     });
-    let mut acc = [[[0f32; 4]; 8]; 4];
+    let mut acc = [[Acc::Frag::default(); 8]; 4];
     // Stage of tile kt, and of the tile STAGES - 1 ahead (the stage read before kt).
     let (mut read, mut write) = (0usize, STAGES - 1);
     let mut kt = 0;
@@ -176,7 +190,7 @@ where
         let cur = (sa.part::<STAGE>(read * STAGE), sb.part::<STAGE>(read * STAGE));
         unroll!(kk in 0..4 => {
             let (fa, fb) = load!(cur, kk);
-            mma_m16n8k16_f32_grid(kind, &fa, &fb, &mut acc);
+            Acc::mma(kind, &fa, &fb, &mut acc);
         });
         (read, write) = (if read == STAGES - 1 { 0 } else { read + 1 }, read);
         kt += 1;
@@ -187,7 +201,7 @@ where
         let idx = c_tv.crd2idx((t, v)) as usize; // m + 32 n
         (idx % 32, idx / 32)
     });
-    epilogue::<P, Cm>(c, &acc, at, args);
+    Acc::epilogue::<P, Cm>(c, &acc, at, args);
 }
 
 /// The tiled MMA: 2x2 warps of `mma.sync.m16n8k16`, each warp twice along `n`.
@@ -251,6 +265,8 @@ fn word(base: isize, r: usize, k: usize) -> usize {
     let w = s.offset_sum(base, s.unswizzled_crd2idx((r, k))) as usize / 2;
     // The identity for every word the kernel forms (the tests check them all), and it tells the
     // compiler the word is an aligned 16-byte access inside the stage: no bounds check follows.
+    // (Checking instead once per thread and adding rows as constants after the swizzle takes
+    // fewer instructions but more branches, and ran 5-10% slower.)
     const { assert!(STAGE.is_power_of_two()) };
     w & (STAGE - 1) & !3
 }
@@ -294,29 +310,122 @@ fn load((sa, sb): (Stage, Stage), kk: usize, (a0, b0): (isize, isize)) -> Frags 
     (fa, fb)
 }
 
-/// `C = alpha * acc + beta * C` for the thread's values: value `v` of the tiled MMA's `C` layout,
-/// repeated 4x4 over the tile (`acc[i][2 j + v / 4][v % 4]` at `(m + 32 i, n + 32 j)`).
-#[inline(always)]
-fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>>(
-    c: Cm,
-    acc: &[[[f32; 4]; 8]; 4],
-    at: [(usize, usize); 8],
-    args: Args,
-) {
-    let Some(tile) = c.local_tile_as::<P, 128, 128>((C, C), args.coord) else {
-        fault("hgemm: a tile the block expected whole is cut");
-    };
-    let (alpha, beta) = (args.alpha, args.beta);
-    unroll!(v in 0..8 => {
-        let (m0, n0) = at[v];
-        unroll!(i in 0..4 => {
-            unroll!(j in 0..4 => {
-                let crd = ((m0 + 32 * i) as u32, (n0 + 32 * j) as u32);
-                let old = if beta == 0.0 { 0.0 } else { tile.load(crd).unwrap_or(0.0) };
-                tile.store(crd, alpha * acc[i][2 * j + v / 4][v % 4] + beta * old);
+/// What a block accumulates in, and how it writes `C`: [`F32Accum`] or [`F16Accum`]. Sealed.
+pub trait Accumulate: Copy + sealed::Sealed {
+    /// One `mma.sync` atom's accumulators of a thread.
+    type Frag: Copy + Default;
+    /// The element of `C`'s tensor.
+    type Out: Word;
+    /// The extents of `C`'s tensor for an `m x n` result, if it can hold one.
+    fn c_extents(m: usize, n: usize) -> Option<(usize, usize)>;
+    /// Whether inputs of `kind` can be accumulated so.
+    fn takes(kind: HalfKind) -> bool;
+    #[doc(hidden)]
+    fn mma(kind: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[Self::Frag; 8]; 4]);
+    #[doc(hidden)]
+    fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = Self::Out>>>(
+        c: Cm,
+        acc: &[[Self::Frag; 8]; 4],
+        at: [(usize, usize); 8],
+        args: Args,
+    );
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// `f32` accumulators (`SM80_16x8x16_F32F16F16F32_TN`; `f16` or `bf16` inputs) and an `f32`
+/// `C`, column-major: `(m, n)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct F32Accum;
+
+/// `f16` accumulators (`SM80_16x8x16_F16F16F16F16_TN`, as CuTe's `sgemm_sm80.cu`; `f16` inputs)
+/// and an `f16` `C`, row-major as words of two halves: `(m, n / 2)`, `n` even (the two values of
+/// an accumulator register are neighbours along `n`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct F16Accum;
+
+impl sealed::Sealed for F32Accum {}
+impl sealed::Sealed for F16Accum {}
+
+impl Accumulate for F32Accum {
+    type Frag = [f32; 4];
+    type Out = f32;
+    fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
+        Some((m, n))
+    }
+    fn takes(_: HalfKind) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn mma(kind: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[[f32; 4]; 8]; 4]) {
+        mma_m16n8k16_f32_grid(kind, fa, fb, acc);
+    }
+    /// `C = alpha * acc + beta * C` for the thread's values: value `v` of the tiled MMA's `C`
+    /// layout, repeated 4x4 over the tile (`acc[i][2 j + v / 4][v % 4]` at `(m + 32 i, n + 32 j)`).
+    #[inline(always)]
+    fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>>(
+        c: Cm,
+        acc: &[[[f32; 4]; 8]; 4],
+        at: [(usize, usize); 8],
+        args: Args,
+    ) {
+        let Some(tile) = c.local_tile_as::<P, 128, 128>((C, C), args.coord) else {
+            fault("hgemm: a tile the block expected whole is cut");
+        };
+        let (alpha, beta) = (args.alpha, args.beta);
+        unroll!(v in 0..8 => {
+            let (m0, n0) = at[v];
+            unroll!(i in 0..4 => {
+                unroll!(j in 0..4 => {
+                    let crd = ((m0 + 32 * i) as u32, (n0 + 32 * j) as u32);
+                    let old = if beta == 0.0 { 0.0 } else { tile.load(crd).unwrap_or(0.0) };
+                    tile.store(crd, alpha * acc[i][2 * j + v / 4][v % 4] + beta * old);
+                });
             });
         });
-    });
+    }
+}
+
+impl Accumulate for F16Accum {
+    type Frag = [u32; 2];
+    type Out = u32;
+    fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
+        n.is_multiple_of(2).then_some((m, n / 2))
+    }
+    fn takes(kind: HalfKind) -> bool {
+        kind == HalfKind::F16
+    }
+    #[inline(always)]
+    fn mma(_: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[[u32; 2]; 8]; 4]) {
+        mma_m16n8k16_f16_grid(fa, fb, acc);
+    }
+    /// `C = alpha * acc + beta * C` in `f32`, rounded to `f16`, a word (two neighbours along `n`:
+    /// values `2 w` and `2 w + 1` of the tiled MMA's `C` layout) at a time.
+    #[inline(always)]
+    fn epilogue<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = u32>>>(
+        c: Cm,
+        acc: &[[[u32; 2]; 8]; 4],
+        at: [(usize, usize); 8],
+        args: Args,
+    ) {
+        let Some(tile) = c.local_tile_as::<P, 128, 64>((C, C), args.coord) else {
+            fault("hgemm: a tile the block expected whole is cut");
+        };
+        let (alpha, beta) = (args.alpha, args.beta);
+        unroll!(w in 0..4 => {
+            let (m0, n0) = at[2 * w];
+            unroll!(i in 0..4 => {
+                unroll!(j in 0..4 => {
+                    let crd = ((m0 + 32 * i) as u32, ((n0 + 32 * j) / 2) as u32);
+                    let x = unpack_half2(HalfKind::F16, acc[i][2 * j + w / 2][w % 2]);
+                    let old = if beta == 0.0 { [0.0; 2] } else { unpack_half2(HalfKind::F16, tile.load(crd).unwrap_or(0)) };
+                    tile.store(crd, pack_half2(HalfKind::F16, alpha * x[0] + beta * old[0], alpha * x[1] + beta * old[1]));
+                });
+            });
+        });
+    }
 }
 
 #[cfg(test)]

@@ -12,9 +12,12 @@
 #![feature(abi_ptx, asm_experimental_arch)]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
-use const_layout::C;
+use const_layout::{C, make_layout};
 use const_layout_device::TensorParam;
-use const_layout_device::{SmemRegion, static_shared};
+use const_layout_device::{
+    DeviceTensor, GlobalTensor, Gmem, GmemMut, HalfKind, Memory, SmemRegion, fault, static_shared,
+};
+use const_layout_kernels::hgemm::{F16Accum, F32Accum};
 use const_layout_kernels::{copy, hgemm, sgemm, transpose};
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
@@ -106,10 +109,41 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
 }
 
-/// [`hgemm::hgemm_tn`] with `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x k) and `b` (n x k)
-/// halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8), `c` (m x n) `f32`
-/// column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]). Two blocks of 128
-/// threads per multiprocessor (`__launch_bounds__(128, 2)`, as the shared memory allows).
+/// The HGEMM's operands: `a` (m x k) and `b` (n x k) halves with `k`-contiguous rows, as 32-bit
+/// words (two halves each).
+///
+/// # Safety
+/// `a` and `b` are 16-byte aligned device addresses of `m k` and `n k` halves, alive and unwritten
+/// until the launch completes.
+#[inline(always)]
+unsafe fn hgemm_operands(
+    a: u64,
+    b: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+) -> (impl DeviceTensor<Mem: Memory<Elem = u32>>, impl DeviceTensor<Mem: Memory<Elem = u32>>) {
+    let kw = k / 2;
+    // SAFETY: the contract above: aligned, live, sized as given.
+    let (ga, gb) = unsafe {
+        (
+            Gmem::<u32>::from_raw(a, m as usize * kw as usize),
+            Gmem::<u32>::from_raw(b, n as usize * kw as usize),
+        )
+    };
+    let (Ok(la), Ok(lb)) = (make_layout((m, kw), (kw, C::<1>)), make_layout((n, kw), (kw, C::<1>))) else {
+        fault("hgemm: extents out of range");
+    };
+    let (Some(ta), Some(tb)) = (GlobalTensor::new(ga, la), GlobalTensor::new(gb, lb)) else {
+        fault("hgemm: a tensor does not fit its allocation");
+    };
+    (ta, tb)
+}
+
+/// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x
+/// k) and `b` (n x k) halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8), `c` (m x n)
+/// `f32` column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]). Two blocks
+/// of 128 threads per multiprocessor (`__launch_bounds__(128, 2)`, as the shared memory allows).
 ///
 /// # Safety
 /// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` halves and `m n` `f32`,
@@ -127,34 +161,53 @@ pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
     beta: f32,
     bf16: u32,
 ) {
-    use const_layout::make_layout;
-    use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, fault};
-    let kw = k / 2;
+    // SAFETY: the contract above, for `a` and `b`.
+    let (ta, tb) = unsafe { hgemm_operands(a, b, m, n, k) };
     // SAFETY: the contract above: aligned, live, sized as given; `c` overlaps no input.
-    let (ga, gb, gc) = unsafe {
-        (
-            Gmem::<u32>::from_raw(a, m as usize * kw as usize),
-            Gmem::<u32>::from_raw(b, n as usize * kw as usize),
-            GmemMut::<f32>::from_raw(c, m as usize * n as usize),
-        )
-    };
-    let (Ok(la), Ok(lb), Ok(lc)) = (
-        make_layout((m, kw), (kw, C::<1>)),
-        make_layout((n, kw), (kw, C::<1>)),
-        make_layout((m, n), (C::<1>, m)),
-    ) else {
-        fault("hgemm: extents out of range");
-    };
-    let (Some(ta), Some(tb), Some(tc)) =
-        (GlobalTensor::new(ga, la), GlobalTensor::new(gb, lb), GlobalTensor::new(gc, lc))
-    else {
-        fault("hgemm: a tensor does not fit its allocation");
+    let gc = unsafe { GmemMut::<f32>::from_raw(c, m as usize * n as usize) };
+    let Some(tc) = make_layout((m, n), (C::<1>, m)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
+        fault("hgemm: C does not fit its allocation");
     };
     // The element kind as a constant in each branch (the body is inlined into both), so that no
     // `mma.sync` waits on a branch.
+    let smem = SmemRegion::dynamic();
     if bf16 != 0 {
-        hgemm::hgemm_tn(HalfKind::BF16, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+        hgemm::hgemm_tn(F32Accum, HalfKind::BF16, ta, tb, tc, alpha, beta, smem)
     } else {
-        hgemm::hgemm_tn(HalfKind::F16, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+        hgemm::hgemm_tn(F32Accum, HalfKind::F16, ta, tb, tc, alpha, beta, smem)
     }
+}
+
+/// [`hgemm::hgemm_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
+/// `sgemm_sm80.cu` types): `a`, `b` as for [`hgemm_tn_f32`], `c` (m x n) halves row-major, `n`
+/// even.
+///
+/// # Safety
+/// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` and `m n` halves, alive
+/// until the launch completes; `c` overlaps neither input.
+// launch-bounds: hgemm_tn_f16 128 2
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
+    a: u64,
+    b: u64,
+    c: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: the contract above, for `a` and `b`.
+    let (ta, tb) = unsafe { hgemm_operands(a, b, m, n, k) };
+    let nw = n / 2;
+    // SAFETY: the contract above: aligned, live, sized as given (`m n / 2` words); `c` overlaps no
+    // input.
+    let gc = unsafe { GmemMut::<u32>::from_raw(c, m as usize * nw as usize) };
+    let Some(tc) = make_layout((m, nw), (nw, C::<1>)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
+        fault("hgemm: C does not fit its allocation");
+    };
+    if n % 2 != 0 {
+        fault("hgemm: an f16 C needs an even n");
+    }
+    hgemm::hgemm_tn(F16Accum, HalfKind::F16, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
 }

@@ -4,8 +4,9 @@
 
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
-use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half};
+use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half, unpack_half2};
 use const_layout_kernels::hgemm;
+use const_layout_kernels::hgemm::{F16Accum, F32Accum};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Small integers as 16 bits of the given kind (exact).
@@ -47,7 +48,7 @@ fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         .unwrap();
         let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
             .unwrap();
-        hgemm::hgemm_tn(kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+        hgemm::hgemm_tn(F32Accum, kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
     for i in 0..m as usize {
@@ -85,4 +86,72 @@ fn whole_blocks_through_every_stage() {
 fn residues_with_many_k_tiles() {
     // k not a multiple of 64: every block predicated, 4 k tiles, the last partial.
     run(HalfKind::BF16, 136, 200, 232, -1.0, 2.0);
+}
+
+/// `f16` accumulators and an `f16` `C` (row-major words of two halves), CuTe's types: inputs in
+/// `0..=2` keep every sum of up to 2048 products an integer below 2^11, exact in `f16`.
+fn run_f16(m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
+    let av = |i: usize, p: usize| ((7 * i + 3 * p) % 3) as i32;
+    let bv = |j: usize, p: usize| ((5 * j + 2 * p) % 2) as i32;
+    let cv = |i: usize, j: usize| ((i + 2 * j) % 5) as f32;
+    let kind = HalfKind::F16;
+    let kw = (k / 2) as usize;
+    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
+        (0..rows as usize * kw)
+            .map(|w| {
+                let (r, p) = (w / kw, 2 * (w % kw));
+                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r, p + 1)) << 16)
+            })
+            .collect()
+    };
+    let (a, b) = (words(m, &av), words(n, &bv));
+    let nw = (n / 2) as usize;
+    let c: Vec<AtomicU32> = (0..m as usize * nw)
+        .map(|w| {
+            let (i, j) = (w / nw, 2 * (w % nw));
+            AtomicU32::new(half_bits(kind, cv(i, j) as i32) | half_bits(kind, cv(i, j + 1) as i32) << 16)
+        })
+        .collect();
+    let cfg = LaunchConfig {
+        grid: hgemm::grid(m, n),
+        block: hgemm::block(),
+        dynamic_smem_bytes: hgemm::SMEM_BYTES,
+    };
+    launch(&cfg, || {
+        let ta = GlobalTensor::new(
+            Gmem::<u32>::from_cells(&a),
+            make_layout((m, kw as u32), (kw as u32, C::<1>)).unwrap(),
+        )
+        .unwrap();
+        let tb = GlobalTensor::new(
+            Gmem::<u32>::from_cells(&b),
+            make_layout((n, kw as u32), (kw as u32, C::<1>)).unwrap(),
+        )
+        .unwrap();
+        let tc = GlobalTensor::new(
+            GmemMut::<u32>::from_cells(&c),
+            make_layout((m, nw as u32), (nw as u32, C::<1>)).unwrap(),
+        )
+        .unwrap();
+        hgemm::hgemm_tn(F16Accum, kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+    })
+    .unwrap();
+    for i in 0..m as usize {
+        for j in 0..n as usize {
+            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
+            let want = alpha * dot as f32 + beta * cv(i, j);
+            let got = unpack_half2(kind, c[i * nw + j / 2].load(Relaxed))[j % 2];
+            assert_eq!(got, want, "f16 {m}x{n}x{k}: C({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn f16_accumulators_whole_blocks() {
+    run_f16(128, 256, 320, 1.0, 0.0);
+}
+
+#[test]
+fn f16_accumulators_with_residues() {
+    run_f16(136, 90, 200, 1.0, 1.0);
 }
