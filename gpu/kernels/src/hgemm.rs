@@ -74,28 +74,17 @@ pub fn block() -> Dim3 {
 /// The kernel body: `a` (m x k/2 words), `b` (n x k/2 words), both with unit stride along the
 /// words, `c` (m x n) `f32`; faults if the shapes do not match or `k/2` is not a multiple of 4.
 #[inline(always)]
-pub fn hgemm_tn<Acc, A, B, Cm>(
-    acc: Acc,
-    kind: HalfKind,
-    a: A,
-    b: B,
-    c: Cm,
-    alpha: f32,
-    beta: f32,
-    smem: SmemRegion,
-) where
+pub fn hgemm_tn<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
+where
     Acc: Accumulate,
     A: DeviceTensor<Mem: Memory<Elem = u32>>,
     B: DeviceTensor<Mem: Memory<Elem = u32>>,
     Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
 {
-    let _ = acc;
+    let kind = acc.kind();
     let ((m, kw), (n, kwb)) = (a.extents(), b.extents());
     if kw != kwb || Acc::c_extents(m, n) != Some(c.extents()) {
         fault("hgemm: the shapes of A (m,k), B (n,k) and C (m,n) do not match");
-    }
-    if !Acc::takes(kind) {
-        fault("hgemm: f16 accumulators take f16 inputs only");
     }
     let (Some(a), Some(b)) = (a.vectorized(), b.vectorized()) else {
         fault("hgemm: A and B need k-contiguous rows of a multiple of 8 halves");
@@ -318,8 +307,8 @@ pub trait Accumulate: Copy + sealed::Sealed {
     type Out: Word;
     /// The extents of `C`'s tensor for an `m x n` result, if it can hold one.
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)>;
-    /// Whether inputs of `kind` can be accumulated so.
-    fn takes(kind: HalfKind) -> bool;
+    /// The inputs' kind.
+    fn kind(&self) -> HalfKind;
     #[doc(hidden)]
     fn mma(kind: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[Self::Frag; 8]; 4]);
     #[doc(hidden)]
@@ -335,10 +324,10 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// `f32` accumulators (`SM80_16x8x16_F32F16F16F32_TN`; `f16` or `bf16` inputs) and an `f32`
-/// `C`, column-major: `(m, n)`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct F32Accum;
+/// `f32` accumulators (`SM80_16x8x16_F32F16F16F32_TN`, or its `bf16` twin) of inputs of the
+/// given kind, and an `f32` `C`, column-major: `(m, n)`.
+#[derive(Clone, Copy, Debug)]
+pub struct F32Accum(pub HalfKind);
 
 /// `f16` accumulators (`SM80_16x8x16_F16F16F16F16_TN`, as CuTe's `sgemm_sm80.cu`; `f16` inputs)
 /// and an `f16` `C`, row-major as words of two halves: `(m, n / 2)`, `n` even (the two values of
@@ -355,8 +344,8 @@ impl Accumulate for F32Accum {
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
         Some((m, n))
     }
-    fn takes(_: HalfKind) -> bool {
-        true
+    fn kind(&self) -> HalfKind {
+        self.0
     }
     #[inline(always)]
     fn mma(kind: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[[f32; 4]; 8]; 4]) {
@@ -394,8 +383,8 @@ impl Accumulate for F16Accum {
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
         n.is_multiple_of(2).then_some((m, n / 2))
     }
-    fn takes(kind: HalfKind) -> bool {
-        kind == HalfKind::F16
+    fn kind(&self) -> HalfKind {
+        HalfKind::F16
     }
     #[inline(always)]
     fn mma(_: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[[u32; 2]; 8]; 4]) {

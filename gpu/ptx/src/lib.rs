@@ -172,9 +172,9 @@ pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
     // `mma.sync` waits on a branch.
     let smem = SmemRegion::dynamic();
     if bf16 != 0 {
-        hgemm::hgemm_tn(F32Accum, HalfKind::BF16, ta, tb, tc, alpha, beta, smem)
+        hgemm::hgemm_tn(F32Accum(HalfKind::BF16), ta, tb, tc, alpha, beta, smem)
     } else {
-        hgemm::hgemm_tn(F32Accum, HalfKind::F16, ta, tb, tc, alpha, beta, smem)
+        hgemm::hgemm_tn(F32Accum(HalfKind::F16), ta, tb, tc, alpha, beta, smem)
     }
 }
 
@@ -209,5 +209,5 @@ pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
     if n % 2 != 0 {
         fault("hgemm: an f16 C needs an even n");
     }
-    hgemm::hgemm_tn(F16Accum, HalfKind::F16, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+    hgemm::hgemm_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
 }

@@ -48,7 +48,7 @@ fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         .unwrap();
         let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
             .unwrap();
-        hgemm::hgemm_tn(F32Accum, kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+        hgemm::hgemm_tn(F32Accum(kind), ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
     for i in 0..m as usize {
@@ -133,7 +133,7 @@ fn run_f16(m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
             make_layout((m, nw as u32), (nw as u32, C::<1>)).unwrap(),
         )
         .unwrap();
-        hgemm::hgemm_tn(F16Accum, kind, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+        hgemm::hgemm_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
     for i in 0..m as usize {
