@@ -166,23 +166,57 @@ where
     // Stage of tile kt, and of the tile STAGES - 1 ahead (the stage read before kt).
     let (mut read, mut write) = (0usize, STAGES - 1);
     let mut kt = 0;
-    while kt < k_tiles {
-        // Tile kt has landed (at most STAGES - 2 younger groups pending) for every thread once
-        // past the barrier, and every thread is done with the stage read before it: the tile
-        // STAGES - 1 ahead goes there.
+    if Acc::PIPELINED {
+        // CuTe's register pipeline: the fragments of the next 16 of k load while these multiply
+        // (the next tile's first ones at the last step, after the barrier that lands it).
         cp_async_wait::<{ STAGES as u32 - 2 }>();
         sync_threads();
-        if kt + (STAGES as u32 - 1) < k_tiles {
-            issue!(kt + STAGES as u32 - 1, write);
+        let mut cur = (sa.part::<STAGE>(0), sb.part::<STAGE>(0));
+        let mut frag = [load!(cur, 0), Frags::default()];
+        while kt < k_tiles {
+            unroll!(kk in 0..4 => {
+                if kk == 3 {
+                    read = if read == STAGES - 1 { 0 } else { read + 1 };
+                    cp_async_wait::<{ STAGES as u32 - 2 }>();
+                    sync_threads();
+                    cur = (sa.part::<STAGE>(read * STAGE), sb.part::<STAGE>(read * STAGE));
+                }
+                if kk < 3 || kt + 1 < k_tiles {
+                    frag[(kk + 1) % 2] = load!(cur, (kk + 1) % 4);
+                }
+                if kk == 0 {
+                    // The stage read before this tile is free (every thread passed the barrier
+                    // after its last read): the tile STAGES - 1 ahead goes there.
+                    if kt + (STAGES as u32 - 1) < k_tiles {
+                        issue!(kt + STAGES as u32 - 1, write);
+                    }
+                    cp_async_commit();
+                    write = if write == STAGES - 1 { 0 } else { write + 1 };
+                }
+                let (fa, fb) = &frag[kk % 2];
+                Acc::mma(kind, fa, fb, &mut acc);
+            });
+            kt += 1;
         }
-        cp_async_commit();
-        let cur = (sa.part::<STAGE>(read * STAGE), sb.part::<STAGE>(read * STAGE));
-        unroll!(kk in 0..4 => {
-            let (fa, fb) = load!(cur, kk);
-            Acc::mma(kind, &fa, &fb, &mut acc);
-        });
-        (read, write) = (if read == STAGES - 1 { 0 } else { read + 1 }, read);
-        kt += 1;
+    } else {
+        while kt < k_tiles {
+            // Tile kt has landed (at most STAGES - 2 younger groups pending) for every thread
+            // once past the barrier, and every thread is done with the stage read before it: the
+            // tile STAGES - 1 ahead goes there.
+            cp_async_wait::<{ STAGES as u32 - 2 }>();
+            sync_threads();
+            if kt + (STAGES as u32 - 1) < k_tiles {
+                issue!(kt + STAGES as u32 - 1, write);
+            }
+            cp_async_commit();
+            let cur = (sa.part::<STAGE>(read * STAGE), sb.part::<STAGE>(read * STAGE));
+            unroll!(kk in 0..4 => {
+                let (fa, fb) = load!(cur, kk);
+                Acc::mma(kind, &fa, &fb, &mut acc);
+            });
+            (read, write) = (if read == STAGES - 1 { 0 } else { read + 1 }, read);
+            kt += 1;
+        }
     }
     // Where each of the thread's 8 values of the tiled MMA's C lies in its 32x32 tile.
     let c_tv = tiled_mma().layout_c_tv();
@@ -309,6 +343,10 @@ pub trait Accumulate: Copy + sealed::Sealed {
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)>;
     /// The inputs' kind.
     fn kind(&self) -> HalfKind;
+    /// Whether the fragments are double-buffered in registers (CuTe's register pipeline), where
+    /// the accumulators leave room for it.
+    #[doc(hidden)]
+    const PIPELINED: bool;
     #[doc(hidden)]
     fn mma(kind: HalfKind, fa: &[[u32; 4]; 4], fb: &[[u32; 2]; 8], acc: &mut [[Self::Frag; 8]; 4]);
     #[doc(hidden)]
@@ -341,6 +379,8 @@ impl sealed::Sealed for F16Accum {}
 impl Accumulate for F32Accum {
     type Frag = [f32; 4];
     type Out = f32;
+    // 128 accumulators: a second set of fragments spills (230 TFLOP/s against 321).
+    const PIPELINED: bool = false;
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
         Some((m, n))
     }
@@ -380,6 +420,7 @@ impl Accumulate for F32Accum {
 impl Accumulate for F16Accum {
     type Frag = [u32; 2];
     type Out = u32;
+    const PIPELINED: bool = true;
     fn c_extents(m: usize, n: usize) -> Option<(usize, usize)> {
         n.is_multiple_of(2).then_some((m, n / 2))
     }
