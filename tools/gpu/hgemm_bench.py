@@ -8,11 +8,13 @@ Each PTX is a build of the kernels (variants of hgemm.rs side by side: give each
 and dynamic shared memory if they differ from the current source's); CuTe's binary, if given,
 runs before and after them.
 
-1. Correctness: `hgemm_tn_f32` (f16 and bf16) against PyTorch (`A.float() @ B.float().T`) on
-   sizes with residues; the largest relative error must stay at f32 accumulation's level.
-2. Time at 5120x5120x4096, TN (A and B k-contiguous), the median of 20 launches after 3 warm-up
-   ones (CUDA events, `torch_anchors.median_seconds`): ours (f16 and bf16 in, f32 out), cuBLAS through PyTorch (f16 and bf16 in and
-   out, f32 accumulation), and CuTe's `sgemm_sm80` (half in and out, its own timer) when given.
+1. Correctness against PyTorch in double precision, on sizes with residues: `hgemm_{tn,nt}_f32`
+   (f16 and bf16 in, f32 accumulators) within f32 accumulation's error; `hgemm_{tn,nt}_f16` (f16
+   accumulators and C) exact on small integers, within f16 accumulation's error on random data.
+2. Time at 5120x5120x4096, the median of 20 launches after 3 warm-up ones (CUDA events,
+   `torch_anchors.median_seconds`): ours, cuBLAS through PyTorch (f16 and bf16 in and out, f32
+   accumulation), and CuTe's `sgemm_sm80` (TN, half in and out, f16 accumulators, its own timer)
+   when given. TN: A and B k-contiguous; NT: A and B column-major (m and n contiguous).
 Prints one table; exits 1 if a correctness check fails.
 """
 
@@ -33,36 +35,41 @@ THREADS = 128  # hgemm::THREADS
 M, N, K = 5120, 5120, 4096
 
 
+def operands(layout, m, n, k, make):
+    """A (m x k) and B (n x k) as the kernel takes them, and the same as m x k / n x k views."""
+    if layout == "tn":
+        a, b = make(m, k), make(n, k)
+        return a, b, a, b
+    at, bt = make(k, m), make(k, n)  # column-major m x k, n x k
+    return at, bt, at.T, bt.T
+
+
 def kernel(spec):
-    """`PTX[:THREADS:SMEM]` -> (label, launch of hgemm_tn_f32, launch of hgemm_tn_f16 or None)."""
+    """`PTX[:THREADS:SMEM]` -> (label, {(layout, acc): launch(a, b, c, m, n, k, bf16)})."""
     path, *rest = spec.split(":")
     threads, smem = (int(rest[0]), int(rest[1])) if rest else (THREADS, SMEM)
     mod = cp.RawModule(path=path)
+    entries = {}
+    for layout in ("tn", "nt"):
+        for acc in ("f32", "f16"):
+            try:
+                f = mod.get_function(f"hgemm_{layout}_{acc}")
+            except Exception:  # an older build without this entry point
+                continue
+            # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
+            # cudaFuncAttributeMaxDynamicSharedMemorySize).
+            f.max_dynamic_shared_size_bytes = smem
 
-    def entry(name):
-        try:
-            f = mod.get_function(name)
-        except Exception:  # an older build without this entry point
-            return None
-        # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
-        # cudaFuncAttributeMaxDynamicSharedMemorySize).
-        f.max_dynamic_shared_size_bytes = smem
-        return f
+            def launch(a, b, c, m, n, k, bf16, f=f, acc=acc):
+                grid = ((m + 127) // 128, (n + 127) // 128)
+                args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
+                        np.float32(1.0), np.float32(0.0)]
+                if acc == "f32":
+                    args.append(np.uint32(bf16))
+                f(grid, (threads,), tuple(args), shared_mem=smem)
 
-    f32, f16 = entry("hgemm_tn_f32"), entry("hgemm_tn_f16")
-
-    def grid(m, n):
-        return ((m + 127) // 128, (n + 127) // 128)
-
-    def launch32(a, b, c, m, n, k, bf16):
-        f32(grid(m, n), (threads,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
-                                     np.float32(1.0), np.float32(0.0), np.uint32(bf16)), shared_mem=smem)
-
-    def launch16(a, b, c, m, n, k):
-        f16(grid(m, n), (threads,), (a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
-                                     np.float32(1.0), np.float32(0.0)), shared_mem=smem)
-
-    return os.path.basename(path), launch32, (launch16 if f16 else None)
+            entries[(layout, acc)] = launch
+    return os.path.basename(path), entries
 
 
 def cute(binary, m, n, k):
@@ -71,78 +78,88 @@ def cute(binary, m, n, k):
     return float(v[-1]) / 1e3 if v else float("nan")
 
 
+def output(acc, m, n):
+    """C as the kernel writes it (f32 column-major, f16 row-major), and its m x n view."""
+    if acc == "f32":
+        c = torch.full((n, m), float("nan"), device="cuda", dtype=torch.float32)
+        return c, c.T
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    return c, c
+
+
+def check(label, entries):
+    bad = 0
+    for (layout, acc), launch in entries.items():
+        kinds = ((torch.float16, 0), (torch.bfloat16, 1)) if acc == "f32" else ((torch.float16, 0),)
+        for dtype, bf16 in kinds:
+            # Residues everywhere the layout allows: TN takes any m and n (f16 C: n even), NT m and
+            # n multiples of 8 and any k.
+            if layout == "nt":
+                sizes = [(128, 128, 64), (336, 200, 260), (1000, 776, 1020), (256, 384, 4096)]
+            else:
+                sizes = [(128, 128, 64), (333, 200, 264), (1000, 777 if acc == "f32" else 778, 1024), (256, 384, 4096)]
+            for (m, n, k) in sizes:
+                for exact in ((False,) if acc == "f32" else (True, False)):
+                    if exact:  # small integers: every partial sum an integer below 2048
+                        def make(r, c):
+                            return torch.randint(0, 2, (r, c), device="cuda").to(dtype)
+                        if k > 1024:
+                            continue
+                    else:
+                        def make(r, c):
+                            return torch.randn(r, c, device="cuda").to(dtype)
+                    a, b, av, bv = operands(layout, m, n, k, make)
+                    c, cv = output(acc, m, n)
+                    launch(a, b, c, m, n, k, bf16)
+                    torch.cuda.synchronize()
+                    ref = av.double() @ bv.double().T
+                    err = ((cv.double() - ref).abs().max() / ref.abs().max()).item()
+                    ok = err == 0 if exact else err < (1e-5 if acc == "f32" else 1e-2)
+                    bad += not ok
+                    what = "integers" if exact else "random"
+                    print(f"check {label} {layout} {str(dtype)[6:]} -> {acc} acc. {m}x{n}x{k} ({what}): "
+                          f"max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
+    return bad
+
+
 def main():
     args = sys.argv[1:]
     if args[0] == "--once":
-        _, launch, launch16 = kernel(args[1])
-        a = torch.randn(M, K, device="cuda").half()
-        b = torch.randn(N, K, device="cuda").half()
-        c = torch.empty(N, M, device="cuda", dtype=torch.float32)
-        launch(a, b, c, M, N, K, 0)
-        if launch16 is not None:
-            launch16(a, b, torch.empty(M, N, device="cuda", dtype=torch.float16), M, N, K)
+        _, entries = kernel(args[1])
+        for (layout, acc), launch in entries.items():
+            a, b, _, _ = operands(layout, M, N, K, lambda r, c: torch.randn(r, c, device="cuda").half())
+            c, _ = output(acc, M, N)
+            launch(a, b, c, M, N, K, 0)
         torch.cuda.synchronize()
         return
     anchor = args.pop() if not args[-1].endswith(".ptx") and ".ptx:" not in args[-1] else None
     kernels = [kernel(s) for s in args]
-    bad = 0
     torch.manual_seed(0)
-    rows = []
-    for label, launch, launch16 in kernels:
-        for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
-            for (m, n, k) in ((128, 128, 64), (333, 200, 264), (1000, 777, 1024), (256, 384, 4096)):
-                a = torch.randn(m, k, device="cuda").to(dtype)
-                b = torch.randn(n, k, device="cuda").to(dtype)
-                c = torch.full((n, m), float("nan"), device="cuda", dtype=torch.float32)  # column-major m x n; NaN where unwritten
-                launch(a, b, c, m, n, k, bf16)
-                torch.cuda.synchronize()
-                ref = (a.double() @ b.double().T)
-                err = ((c.T.double() - ref).abs().max() / ref.abs().max()).item()
-                ok = err < 1e-5
-                bad += not ok
-                print(f"check {label} {str(dtype)[6:]:8} {m}x{n}x{k}: max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
-        if launch16 is None:
-            continue
-        # f16 accumulators: exact on small integers (every partial sum an integer below 2048), and
-        # within f16 accumulation's error on random data.
-        for (m, n, k, exact) in ((128, 128, 64, True), (333, 200, 264, True), (1000, 778, 1024, True), (512, 512, 4096, False)):
-            if exact:
-                a = torch.randint(0, 3, (m, k), device="cuda").half()
-                b = torch.randint(0, 2, (n, k), device="cuda").half()
-            else:
-                a = torch.randn(m, k, device="cuda").half()
-                b = torch.randn(n, k, device="cuda").half()
-            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)  # row-major m x n
-            launch16(a, b, c, m, n, k)
-            torch.cuda.synchronize()
-            ref = (a.double() @ b.double().T)
-            err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
-            ok = err == 0 if exact else err < 1e-2
-            bad += not ok
-            what = "integers" if exact else "random"
-            print(f"check {label} f16 accumulators {m}x{n}x{k} ({what}): max rel. error {err:.2e}  {'ok' if ok else 'MISMATCH'}")
+    bad = sum(check(label, entries) for label, entries in kernels)
     m, n, k = M, N, K
     flops = 2 * m * n * k
+    rows = []
     if anchor and os.path.exists(anchor):
-        rows.append(("CuTe sgemm_sm80 TN half -> half (before)", cute(anchor, m, n, k)))
-    for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
-        a = torch.randn(m, k, device="cuda").to(dtype)
-        b = torch.randn(n, k, device="cuda").to(dtype)
-        c = torch.empty(n, m, device="cuda", dtype=torch.float32)
-        for label, launch, launch16 in kernels:
-            t = timed(lambda: launch(a, b, c, m, n, k, bf16))
-            rows.append((f"ours {label} {str(dtype)[6:]} -> f32", flops / t / 1e12))
-            if launch16 is not None and bf16 == 0:
-                c16 = torch.empty(m, n, device="cuda", dtype=torch.float16)
-                t = timed(lambda: launch16(a, b, c16, m, n, k))
-                rows.append((f"ours {label} f16 -> f16 (f16 accumulators)", flops / t / 1e12))
-        t = timed(lambda: torch.matmul(a, b.T))
-        rows.append((f"cuBLAS (PyTorch) {str(dtype)[6:]} -> {str(dtype)[6:]}", flops / t / 1e12))
+        rows.append(("CuTe sgemm_sm80 TN f16 -> f16 (f16 acc.), before", cute(anchor, m, n, k)))
+    for layout in ("tn", "nt"):
+        for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
+            name = str(dtype)[6:]
+            a, b, av, bv = operands(layout, m, n, k, lambda r, c: torch.randn(r, c, device="cuda").to(dtype))
+            for label, entries in kernels:
+                for acc in ("f32", "f16"):
+                    launch = entries.get((layout, acc))
+                    if launch is None or (acc == "f16" and bf16):
+                        continue
+                    c, _ = output(acc, m, n)
+                    t = timed(lambda: launch(a, b, c, m, n, k, bf16))
+                    rows.append((f"ours {label} {layout.upper()} {name} -> {acc} ({acc} acc.)", flops / t / 1e12))
+            t = timed(lambda: torch.matmul(av, bv.T))
+            rows.append((f"cuBLAS (PyTorch) {layout.upper()} {name} -> {name}", flops / t / 1e12))
     if anchor and os.path.exists(anchor):
-        rows.append(("CuTe sgemm_sm80 TN half -> half (after)", cute(anchor, m, n, k)))
-    print(f"\n{m}x{n}x{k}, TN, median of 20 (TFLOP/s):")
+        rows.append(("CuTe sgemm_sm80 TN f16 -> f16 (f16 acc.), after", cute(anchor, m, n, k)))
+    print(f"\n{m}x{n}x{k}, median of 20 (TFLOP/s):")
     for name, v in rows:
-        print(f"  {name:52} {v:8.1f}")
+        print(f"  {name:56} {v:8.1f}")
     sys.exit(1 if bad else 0)
 
 

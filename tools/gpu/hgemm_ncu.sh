@@ -29,8 +29,9 @@ for c, v in zip(cols, vals):
         print(f"  {c:70} {v}")
 PY
 }
-profile ours_f32 hgemm_tn_f32 python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
-profile ours_f16 hgemm_tn_f16 python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
+for e in tn_f32 tn_f16 nt_f32 nt_f16; do
+  profile "ours_$e" "hgemm_$e" python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
+done
 if [ $# -gt 1 ]; then
   profile cute gemm_device "$2" 5120 5120 4096 T N
 fi

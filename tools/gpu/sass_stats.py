@@ -4,6 +4,9 @@ instruction count by class, and for each loop (a backward branch) its body's cou
 
 usage: sass_stats.py CUBIN [KERNEL_SUBSTRING ...]   (CUOBJDUMP: the cuobjdump to use)
 
+Loops with tensor-core instructions also get their mix: HMMA/HGMMA, LDSM, LDGSTS/UTMALDG,
+LDS, BAR, VOTE (the converged-warp checks) and ISETP counts.
+
 Classes: ffma (FFMA), fp (other float), lds/sts (shared), ldg/stg (global, LDG/STG/LD/ST),
 async (LDGSTS, cp.async), bar (BAR), int (integer and address arithmetic: IMAD, IADD3, LEA, SHF,
 LOP3, ISETP, SEL, MOV, ...), ctrl (branches, EXIT, NOP), other. 'index' = int, the figure
@@ -72,6 +75,18 @@ def fmt(c):
     return " ".join(f"{k}={c.get(k, 0)}" for k in keys if c.get(k, 0))
 
 
+MIX = ("HMMA", "HGMMA", "LDSM", "LDGSTS", "UTMALDG", "LDS", "BAR", "VOTE", "ISETP")
+
+
+def mix(instrs):
+    """A loop's tensor-core instruction mix (the issue's SASS table): the count of each opcode of
+    MIX, if the loop has tensor-core instructions."""
+    c = Counter(op.split(".")[0] for _, _, op, _ in instrs)
+    if not (c["HMMA"] or c["HGMMA"]):
+        return ""
+    return " ".join(f"{o}={c[o]}" for o in MIX if c[o])
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -88,6 +103,9 @@ def main():
                 if m and int(m.group(1), 16) <= a and int(m.group(1), 16) in addr:
                     start = addr[int(m.group(1), 16)]
                     print(f"  loop {body[start][0]:#06x}..{a:#06x} ({pred or 'always'}): {fmt(counts(body[start:i + 1]))}")
+                    m = mix(body[start:i + 1])
+                    if m:
+                        print(f"    tensor-core mix: {m}")
 
 
 if __name__ == "__main__":

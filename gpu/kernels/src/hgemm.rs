@@ -24,8 +24,9 @@
 //! (16-byte rows).
 
 use const_layout::atom::{
-    Copy_Atom, F16, SM75_U32x4_LDSM_N, SM80_16x8x16_F32F16F16F32_TN, SM80_CP_ASYNC_CACHEALWAYS, TiledMma,
-    make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_mma,
+    Copy_Atom, CopyAtom, F16, KMajor, MnMajor, SM75_U16x8_LDSM_T, SM75_U32x4_LDSM_N,
+    SM80_16x8x16_F32F16F16F32_TN, SM80_CP_ASYNC_CACHEALWAYS, TiledMma, make_tiled_copy, make_tiled_copy_A,
+    make_tiled_copy_B, make_tiled_mma,
 };
 use const_layout::layout::computed::{swizzle, tile_to_shape};
 use const_layout::{C, layout_type};
@@ -71,8 +72,9 @@ pub fn block() -> Dim3 {
     Dim3::x(THREADS as u32)
 }
 
-/// The kernel body: `a` (m x k/2 words), `b` (n x k/2 words), both with unit stride along the
-/// words, `c` (m x n) `f32`; faults if the shapes do not match or `k/2` is not a multiple of 4.
+/// CuTe's `gemm_tn`: `a` (m x k/2 words) and `b` (n x k/2 words), `k`-contiguous (unit stride
+/// along the words), `c` as the accumulator choice says ([`Accumulate`]); faults if the shapes do
+/// not match or `k` is not a multiple of 8.
 #[inline(always)]
 pub fn hgemm_tn<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
@@ -81,13 +83,40 @@ where
     B: DeviceTensor<Mem: Memory<Elem = u32>>,
     Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
 {
+    hgemm::<KMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
+}
+
+/// CuTe's `gemm_nt`: `a` (m/2 words x k) and `b` (n/2 words x k), `m`- and `n`-contiguous (unit
+/// stride along the words: column-major `A` and `B`), `c` as for [`hgemm_tn`]; faults if the
+/// shapes do not match or `m` or `n` is not a multiple of 8.
+#[inline(always)]
+pub fn hgemm_nt<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
+where
+    Acc: Accumulate,
+    A: DeviceTensor<Mem: Memory<Elem = u32>>,
+    B: DeviceTensor<Mem: Memory<Elem = u32>>,
+    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+{
+    hgemm::<MnMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
+}
+
+/// The kernel body for operands of either major-ness.
+#[inline(always)]
+fn hgemm<M, Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
+where
+    M: Major,
+    Acc: Accumulate,
+    A: DeviceTensor<Mem: Memory<Elem = u32>>,
+    B: DeviceTensor<Mem: Memory<Elem = u32>>,
+    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+{
     let kind = acc.kind();
-    let ((m, kw), (n, kwb)) = (a.extents(), b.extents());
-    if kw != kwb || Acc::c_extents(m, n) != Some(c.extents()) {
+    let ((m, k), (n, kb)) = (M::rows_k(a.extents()), M::rows_k(b.extents()));
+    if k != kb || Acc::c_extents(m, n) != Some(c.extents()) {
         fault("hgemm: the shapes of A (m,k), B (n,k) and C (m,n) do not match");
     }
     let (Some(a), Some(b)) = (a.vectorized(), b.vectorized()) else {
-        fault("hgemm: A and B need k-contiguous rows of a multiple of 8 halves");
+        fault("hgemm: A and B need contiguous runs of a multiple of 8 halves");
     };
     let (Some(sa), Some(sb)) = (
         smem.array::<u32, { STAGES * STAGE }>(0),
@@ -100,12 +129,12 @@ where
     // Wholly inside C, and k tiles all whole: no predicate anywhere.
     let full = m as isize - (coord.0 as isize * BM as isize) >= BM as isize
         && n as isize - (coord.1 as isize * BN as isize) >= BN as isize
-        && kw % (BK / 2) == 0;
+        && k % BK == 0;
     let args = Args { kind, alpha, beta, sa, sb, coord, t: Thread::index() };
     if full {
-        block_tile::<Acc, Full, _, _, _>(a, b, c, args)
+        block_tile::<M, Acc, Full, _, _, _>(a, b, c, args)
     } else {
-        block_tile::<Acc, Partial, _, _, _>(a, b, c, args)
+        block_tile::<M, Acc, Partial, _, _, _>(a, b, c, args)
     }
 }
 
@@ -123,8 +152,9 @@ pub struct Args {
 
 /// A block's whole tile of `C`, predicated (`Partial`) or not (`Full`).
 #[inline(always)]
-fn block_tile<Acc, P, A, B, Cm>(a: A, b: B, c: Cm, args: Args)
+fn block_tile<M, Acc, P, A, B, Cm>(a: A, b: B, c: Cm, args: Args)
 where
+    M: Major,
     Acc: Accumulate,
     P: Residue,
     A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
@@ -133,24 +163,24 @@ where
 {
     let Args { kind, sa, sb, coord, t, .. } = args;
     let t = t.get();
-    let a_tiles = a.local_tile_seq::<P, 128, { BK as isize / 2 }>((C, C), coord.0);
-    let b_tiles = b.local_tile_seq::<P, 128, { BK as isize / 2 }>((C, C), coord.1);
-    let k_tiles = a_tiles.count().min(b_tiles.count());
+    let a_tiles = M::tiles::<A, P>(a, coord.0);
+    let b_tiles = M::tiles::<B, P>(b, coord.1);
+    let k_tiles = M::count(&a_tiles).min(M::count(&b_tiles));
 
-    let ((crow, ck), (am, ak), (bn, bk)) = thread_coords(t);
+    let ((crow, ck), (am, ak), (bn, bk)) = M::coords(t);
     // Macros, not closures: a closure called three times is not inlined (its captures would go
     // through local memory).
     macro_rules! issue {
         ($kt:expr, $stage:expr) => {
-            issue(&a_tiles, &b_tiles, $kt, (sa, sb), $stage, (crow, ck))
+            M::issue(&a_tiles, &b_tiles, $kt, (sa, sb), $stage, (crow, ck))
         };
     }
 
-    let (a0, b0) = (thread_base(am, ak), thread_base(bn, bk));
+    let (a0, b0) = (M::thread_base(am, ak), M::thread_base(bn, bk));
     // The fragments of one 16 of k: 4 of A down m, 4 of B (2 n-atoms each) across n.
     macro_rules! load {
         ($stages:expr, $kk:expr) => {
-            load($stages, $kk, (a0, b0))
+            load::<M>($stages, $kk, (a0, b0))
         };
     }
 
@@ -241,28 +271,79 @@ fn tiled_mma() -> Mma {
     )
 }
 
-/// A thread's base coordinates, `(row, half)`: its first 16-byte vector in the 16x64 tile of the
-/// global-to-shared copy (8 of them down the 128 rows), and the row and first `k` it points
-/// `ldmatrix` at in the 32x16 tiles of `A` and of `B`.
+/// How the operands lie in memory, and so how the block stages and reads them: [`KMajor`]
+/// (`k`-contiguous rows of `A` and `B`, CuTe's `TN`) or [`MnMajor`] (`m`- and `n`-contiguous
+/// columns, `NT`). Each has CuTe's shared-memory atom, copy and `ldmatrix` for its major-ness (as
+/// CUTLASS's SM80 collective builders pick them). Sealed.
+pub trait Major: Copy + sealed::Sealed {
+    /// An operand's `k` tiles: `128 x 64` halves as 32-bit words.
+    #[doc(hidden)]
+    type Tiles<T: DeviceTensor, P: Residue>;
+    /// `(rows, k)` in halves of an operand given as a tensor of words of these extents (`rows`
+    /// being `m` or `n`).
+    fn rows_k(extents: (usize, usize)) -> (usize, usize);
+    #[doc(hidden)]
+    fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P>;
+    #[doc(hidden)]
+    fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32;
+    /// Start the asynchronous copy of k tile `kt` of both operands into `stage`: this thread's 8
+    /// vectors of each, from `(row, k)` (half coordinates, [`Major::coords`]) of the tile.
+    #[doc(hidden)]
+    fn issue<P, A, B>(
+        a: &Self::Tiles<A, P>,
+        b: &Self::Tiles<B, P>,
+        kt: u32,
+        stages: (Stages, Stages),
+        stage: usize,
+        at: (usize, usize),
+    ) where
+        P: Residue,
+        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>;
+    /// A thread's offset in a stage before the swizzle: the inner layout at `(row, k)`.
+    #[doc(hidden)]
+    fn thread_base(r: usize, k: usize) -> isize;
+    /// The 32-bit word of a stage at a thread's coordinate (`base`, from
+    /// [`Major::thread_base`]) plus the constant coordinate `(r, k)` of one of its values: CuTe's
+    /// partition of the swizzled stage (exact where the offset of the summed coordinates is the
+    /// sum of their offsets, as for every thread and value here: the tests check them all).
+    #[doc(hidden)]
+    fn word(base: isize, r: usize, k: usize) -> usize;
+    /// A thread's base coordinates, `(row, half)`: its first 16-byte vector in the copy's tile,
+    /// and the row and first `k` of the 16-byte row it points `ldmatrix` at in the 32x16 tiles of
+    /// `A` and of `B`.
+    #[doc(hidden)]
+    fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize));
+    /// Whether `ldmatrix` transposes (`.trans`: MN-major operands).
+    #[doc(hidden)]
+    const TRANS: bool;
+}
+
+/// A word from a swizzled stage's offset in halves, masked to the stage: the identity for every
+/// word the kernel forms (the tests check them all), and it tells the compiler the word is an
+/// aligned 16-byte access inside the stage, so no bounds check follows. (Checking instead once
+/// per thread and adding rows as constants after the swizzle takes fewer instructions but more
+/// branches, and ran 5-10% slower.)
 #[inline(always)]
-fn thread_coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
-    let copy = make_tiled_copy(
-        Copy_Atom::<CpAsync, F16>::default(),
-        <layout_type!((16, 8):(8, 1))>::default(),
-        <layout_type!((1, 8))>::default(),
-    );
-    let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize;
-    let ldsm = Copy_Atom::<SM75_U32x4_LDSM_N, F16>::default();
+fn stage_word(halves: isize) -> usize {
+    const { assert!(STAGE.is_power_of_two()) };
+    (halves as usize / 2) & (STAGE - 1) & !3
+}
+
+/// The `ldmatrix` rows of a thread in `A` and `B` for an `ldmatrix` atom.
+#[inline(always)]
+fn ldsm_coords<Op: CopyAtom>(ldsm: Copy_Atom<Op, F16>, t: usize) -> ((usize, usize), (usize, usize)) {
     let mma = tiled_mma();
     let (copy_a, copy_b) = (make_tiled_copy_A(ldsm, mma), make_tiled_copy_B(ldsm, mma));
     let ia = copy_a.layout_s_tv().crd2idx((t, 0usize)) as usize;
     let ib = copy_b.layout_s_tv().crd2idx((t, 0usize)) as usize;
-    ((v0 % 16, v0 / 16), (ia % 32, ia / 32), (ib % 32, ib / 32))
+    ((ia % 32, ia / 32), (ib % 32, ib / 32))
 }
 
-/// One stage of an operand, in halves: CuTe's `tile_to_shape(composition(Swizzle<3,3,3>{},
-/// Layout<Shape<_8,Shape<_8,_8>>, Stride<_8,Stride<_1,_64>>>{}), make_shape(bM,bK))`.
-macro_rules! smem_layout {
+/// A `k`-major stage, in halves: CuTe's `tile_to_shape(composition(Swizzle<3,3,3>{},
+/// Layout<Shape<_8,Shape<_8,_8>>, Stride<_8,Stride<_1,_64>>>{}), make_shape(bM,bK))`: 16-byte
+/// chunk `c` of row `r` in chunk `c ^ (r % 8)`.
+macro_rules! k_major_stage {
     () => {
         swizzle::<3, 3, 3, _>(tile_to_shape(
             <layout_type!((8, (8, 8)):(8, (1, 64)))>::default(),
@@ -271,64 +352,157 @@ macro_rules! smem_layout {
     };
 }
 
-/// A thread's offset in a stage before the swizzle: the inner layout at its coordinate.
-#[inline(always)]
-fn thread_base(r: usize, k: usize) -> isize {
-    smem_layout!().unswizzled_crd2idx((r, k))
-}
-
-/// The 32-bit word of a stage at a thread's coordinate (`base`, from [`thread_base`]) plus the
-/// constant coordinate `(r, k)` of one of its values (`k` even): CuTe's partition of the swizzled
-/// stage, so that rows (multiples of 512 halves, above the swizzle's bits) add after the swizzle.
-/// Exact where the sum of the coordinates is the sum of their offsets, as for every thread and
-/// value here (checked exhaustively by the kernel's tests).
-#[inline(always)]
-fn word(base: isize, r: usize, k: usize) -> usize {
-    let s = smem_layout!();
-    let w = s.offset_sum(base, s.unswizzled_crd2idx((r, k))) as usize / 2;
-    // The identity for every word the kernel forms (the tests check them all), and it tells the
-    // compiler the word is an aligned 16-byte access inside the stage: no bounds check follows.
-    // (Checking instead once per thread and adding rows as constants after the swizzle takes
-    // fewer instructions but more branches, and ran 5-10% slower.)
-    const { assert!(STAGE.is_power_of_two()) };
-    w & (STAGE - 1) & !3
-}
-
-/// Start the asynchronous copy of k tile `kt` of both operands into `stage`: this thread's 8
-/// vectors of each, from row `crow` and half `ck` of the copy tile down the 128 rows.
-#[inline(always)]
-fn issue<P, A, B>(
-    a_tiles: &TileSeq<A, 128, { BK as isize / 2 }, P>,
-    b_tiles: &TileSeq<B, 128, { BK as isize / 2 }, P>,
-    kt: u32,
-    (sa, sb): (Stages, Stages),
-    stage: usize,
-    (crow, ck): (usize, usize),
-) where
-    P: Residue,
-    A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-{
-    let (Some(ta), Some(tb)) = (a_tiles.tile(kt), b_tiles.tile(kt)) else {
-        fault("hgemm: a k tile is missing");
+/// An MN-major stage, in halves: `tile_to_shape(composition(Swizzle<3,3,3>{},
+/// Layout<Shape<_64,_8>, Stride<_1,_64>>{}), make_shape(bM,bK))` (CUTLASS's SM80 atom for
+/// MN-major half operands): 16-byte chunk `c` of column `k` in chunk `c ^ (k % 8)`.
+macro_rules! mn_major_stage {
+    () => {
+        swizzle::<3, 3, 3, _>(tile_to_shape(
+            <layout_type!((64, 8):(1, 64))>::default(),
+            (C::<{ BM as isize }>, C::<{ BK as isize }>),
+        ))
     };
-    let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
-    let base = thread_base(crow, ck);
-    unroll!(r in 0..8 => {
-        let crd = ((crow + 16 * r) as u32, (ck / 2) as u32);
-        let di = word(base, 16 * r, 0);
-        ta.copy_async4_as(CpAsync::default(), crd, da, di);
-        tb.copy_async4_as(CpAsync::default(), crd, db, di);
-    });
+}
+
+impl sealed::Sealed for KMajor {}
+impl sealed::Sealed for MnMajor {}
+
+impl Major for KMajor {
+    type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, 128, { BK as isize / 2 }, P>;
+    const TRANS: bool = false;
+    fn rows_k((rows, kw): (usize, usize)) -> (usize, usize) {
+        (rows, 2 * kw)
+    }
+    #[inline(always)]
+    fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P> {
+        t.local_tile_seq::<P, 128, { BK as isize / 2 }>((C, C), row)
+    }
+    #[inline(always)]
+    fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32 {
+        tiles.count()
+    }
+    #[inline(always)]
+    fn issue<P, A, B>(
+        a: &Self::Tiles<A, P>,
+        b: &Self::Tiles<B, P>,
+        kt: u32,
+        (sa, sb): (Stages, Stages),
+        stage: usize,
+        (crow, ck): (usize, usize),
+    ) where
+        P: Residue,
+        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+    {
+        let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
+            fault("hgemm: a k tile is missing");
+        };
+        let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
+        let base = Self::thread_base(crow, ck);
+        // 8 vectors 16 rows apart.
+        unroll!(r in 0..8 => {
+            let crd = ((crow + 16 * r) as u32, (ck / 2) as u32);
+            let di = Self::word(base, 16 * r, 0);
+            ta.copy_async4_as(CpAsync::default(), crd, da, di);
+            tb.copy_async4_as(CpAsync::default(), crd, db, di);
+        });
+    }
+    #[inline(always)]
+    fn thread_base(r: usize, k: usize) -> isize {
+        k_major_stage!().unswizzled_crd2idx((r, k))
+    }
+    #[inline(always)]
+    fn word(base: isize, r: usize, k: usize) -> usize {
+        let s = k_major_stage!();
+        stage_word(s.offset_sum(base, s.unswizzled_crd2idx((r, k))))
+    }
+    /// The copy `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>,
+    /// (16,8):(8,1), (1,8))` (8 threads a row of 64 halves), `ldmatrix` by `SM75_U32x4_LDSM_N`.
+    #[inline(always)]
+    fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
+        let copy = make_tiled_copy(
+            Copy_Atom::<CpAsync, F16>::default(),
+            <layout_type!((16, 8):(8, 1))>::default(),
+            <layout_type!((1, 8))>::default(),
+        );
+        let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize; // row + 16 k
+        let (a, b) = ldsm_coords(Copy_Atom::<SM75_U32x4_LDSM_N, F16>::default(), t);
+        ((v0 % 16, v0 / 16), a, b)
+    }
+}
+
+impl Major for MnMajor {
+    type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, 64, { BK as isize }, P>;
+    const TRANS: bool = true;
+    fn rows_k((rows_w, k): (usize, usize)) -> (usize, usize) {
+        (2 * rows_w, k)
+    }
+    #[inline(always)]
+    fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P> {
+        t.local_tile_seq::<P, 64, { BK as isize }>((C, C), row)
+    }
+    #[inline(always)]
+    fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32 {
+        tiles.count()
+    }
+    #[inline(always)]
+    fn issue<P, A, B>(
+        a: &Self::Tiles<A, P>,
+        b: &Self::Tiles<B, P>,
+        kt: u32,
+        (sa, sb): (Stages, Stages),
+        stage: usize,
+        (crow, ck): (usize, usize),
+    ) where
+        P: Residue,
+        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+    {
+        let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
+            fault("hgemm: a k tile is missing");
+        };
+        let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
+        let base = Self::thread_base(crow, ck);
+        // 8 vectors 8 columns (of k) apart.
+        unroll!(r in 0..8 => {
+            let crd = ((crow / 2) as u32, (ck + 8 * r) as u32);
+            let di = Self::word(base, 0, 8 * r);
+            ta.copy_async4_as(CpAsync::default(), crd, da, di);
+            tb.copy_async4_as(CpAsync::default(), crd, db, di);
+        });
+    }
+    #[inline(always)]
+    fn thread_base(r: usize, k: usize) -> isize {
+        mn_major_stage!().unswizzled_crd2idx((r, k))
+    }
+    #[inline(always)]
+    fn word(base: isize, r: usize, k: usize) -> usize {
+        let s = mn_major_stage!();
+        stage_word(s.offset_sum(base, s.unswizzled_crd2idx((r, k))))
+    }
+    /// The copy `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>,
+    /// (16,8):(1,16), (8,1))` (16 threads a column of 128 halves), `ldmatrix` by
+    /// `SM75_U16x8_LDSM_T`.
+    #[inline(always)]
+    fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
+        let copy = make_tiled_copy(
+            Copy_Atom::<CpAsync, F16>::default(),
+            <layout_type!((16, 8):(1, 16))>::default(),
+            <layout_type!((8, 1))>::default(),
+        );
+        let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize; // row + 128 k
+        let (a, b) = ldsm_coords(Copy_Atom::<SM75_U16x8_LDSM_T, F16>::default(), t);
+        ((v0 % 128, v0 / 128), a, b)
+    }
 }
 
 /// The thread's fragments for the `kk`-th 16 of `k` of a stage: 4 `ldmatrix.x4` of `A` at rows
 /// `32 i` from its row, 4 of `B` at rows `32 j` (2 fragments each), each batch checked once;
-/// `a0`, `b0` are the thread's [`thread_base`] in the two.
+/// `a0`, `b0` are the thread's [`Major::thread_base`] in the two.
 #[inline(always)]
-fn load((sa, sb): (Stage, Stage), kk: usize, (a0, b0): (isize, isize)) -> Frags {
-    let fa = sa.ldmatrix_x4_batch([0, 1, 2, 3].map(|i| word(a0, 32 * i, 16 * kk)), false);
-    let fb4 = sb.ldmatrix_x4_batch([0, 1, 2, 3].map(|j| word(b0, 32 * j, 16 * kk)), false);
+fn load<M: Major>((sa, sb): (Stage, Stage), kk: usize, (a0, b0): (isize, isize)) -> Frags {
+    let fa = sa.ldmatrix_x4_batch([0, 1, 2, 3].map(|i| M::word(a0, 32 * i, 16 * kk)), M::TRANS);
+    let fb4 = sb.ldmatrix_x4_batch([0, 1, 2, 3].map(|j| M::word(b0, 32 * j, 16 * kk)), M::TRANS);
     let fb = core::array::from_fn(|j| [fb4[j / 2][2 * (j % 2)], fb4[j / 2][2 * (j % 2) + 1]]);
     (fa, fb)
 }
@@ -462,43 +636,50 @@ impl Accumulate for F16Accum {
 mod tests {
     use super::*;
 
-    /// The kernel's partition of a swizzled stage is exact: for every thread's base coordinate
-    /// (its first `cp.async` vector, its `ldmatrix` rows in `A` and `B`) and every constant offset
-    /// the kernel adds to it, [`word`] from the thread's base is the swizzled layout's word at the
-    /// summed coordinate.
-    #[test]
-    fn swizzled_partition_is_exact() {
-        let s = smem_layout!();
-        let whole = |r: usize, k: usize| s.crd2idx((r, k)) as usize / 2;
-        let mut seen = [false; STAGE / 4];
+    /// The kernel's partition of a swizzled stage is exact for both major-nesses: for every
+    /// thread's base coordinate (its first `cp.async` vector, its `ldmatrix` rows in `A` and `B`)
+    /// and every constant offset the kernel adds to it, [`Major::word`] from the thread's base is
+    /// the swizzled layout's word at the summed coordinate; and the copy writes every 16-byte
+    /// chunk of a stage once.
+    fn partition_is_exact<M: Major>(whole: impl Fn(usize, usize) -> usize, copy_step: (usize, usize)) {
+        let mut seen = [0u8; STAGE / 4];
         for t in 0..THREADS {
-            let ((crow, ck), (am, ak), (bn, bk)) = thread_coords(t);
+            let ((crow, ck), (am, ak), (bn, bk)) = M::coords(t);
             for r in 0..8 {
-                assert_eq!(
-                    word(thread_base(crow, ck), 16 * r, 0),
-                    whole(crow + 16 * r, ck),
-                    "copy t={t} r={r}"
-                );
-                seen[whole(crow + 16 * r, ck) / 4] = true;
+                let (dr, dk) = (copy_step.0 * r, copy_step.1 * r);
+                let w = M::word(M::thread_base(crow, ck), dr, dk);
+                assert_eq!(w, whole(crow + dr, ck + dk), "copy t={t} r={r}");
+                seen[w / 4] += 1;
             }
             for i in 0..4 {
                 for kk in 0..4 {
                     let (ra, ka) = (am + 32 * i, ak + 16 * kk);
                     let (rb, kb) = (bn + 32 * i, bk + 16 * kk);
                     assert_eq!(
-                        word(thread_base(am, ak), 32 * i, 16 * kk),
+                        M::word(M::thread_base(am, ak), 32 * i, 16 * kk),
                         whole(ra, ka),
                         "A t={t} i={i} kk={kk}"
                     );
                     assert_eq!(
-                        word(thread_base(bn, bk), 32 * i, 16 * kk),
+                        M::word(M::thread_base(bn, bk), 32 * i, 16 * kk),
                         whole(rb, kb),
                         "B t={t} j={i} kk={kk}"
                     );
                 }
             }
         }
-        // The copy writes every 16-byte chunk of a stage (128 threads x 8 = 1024 chunks: once).
-        assert!(seen.iter().all(|&x| x));
+        assert!(seen.iter().all(|&x| x == 1));
+    }
+
+    #[test]
+    fn k_major_partition_is_exact() {
+        let s = k_major_stage!();
+        partition_is_exact::<KMajor>(|r, k| s.crd2idx((r, k)) as usize / 2, (16, 0));
+    }
+
+    #[test]
+    fn mn_major_partition_is_exact() {
+        let s = mn_major_stage!();
+        partition_is_exact::<MnMajor>(|r, k| s.crd2idx((r, k)) as usize / 2, (0, 8));
     }
 }

@@ -15,7 +15,7 @@
 use const_layout::{C, make_layout};
 use const_layout_device::TensorParam;
 use const_layout_device::{
-    DeviceTensor, GlobalTensor, Gmem, GmemMut, HalfKind, Memory, SmemRegion, fault, static_shared,
+    DeviceTensor, GlobalTensor, Gmem, GmemMut, HalfKind, MemoryMut, SmemRegion, fault, static_shared,
 };
 use const_layout_kernels::hgemm::{F16Accum, F32Accum};
 use const_layout_kernels::{copy, hgemm, sgemm, transpose};
@@ -109,35 +109,87 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
 }
 
-/// The HGEMM's operands: `a` (m x k) and `b` (n x k) halves with `k`-contiguous rows, as 32-bit
-/// words (two halves each).
+/// The HGEMM's operands: `a` (m x k) and `b` (n x k) halves, as tensors of 32-bit words (two
+/// halves each): `tn`, `k`-contiguous rows, `(m, k/2):(k/2, _1)`; `nt`, columns contiguous,
+/// `(m/2, k):(_1, m/2)`.
 ///
 /// # Safety
 /// `a` and `b` are 16-byte aligned device addresses of `m k` and `n k` halves, alive and unwritten
 /// until the launch completes.
+macro_rules! hgemm_operands {
+    ($a:expr, $b:expr, $m:expr, $n:expr, $k:expr, tn) => {
+        hgemm_operands!(@make $a, $b, $m, $n, $k, |_, _, k: u32| k % 2 == 0,
+            |rows: u32, k: u32| make_layout((rows, k / 2), (k / 2, C::<1>)))
+    };
+    ($a:expr, $b:expr, $m:expr, $n:expr, $k:expr, nt) => {
+        hgemm_operands!(@make $a, $b, $m, $n, $k, |m: u32, n: u32, _| m % 2 == 0 && n % 2 == 0,
+            |rows: u32, k: u32| make_layout((rows / 2, k), (C::<1>, rows / 2)))
+    };
+    (@make $a:expr, $b:expr, $m:expr, $n:expr, $k:expr, $even:expr, $layout:expr) => {{
+        let (m, n, k): (u32, u32, u32) = ($m, $n, $k);
+        if !$even(m, n, k) {
+            fault("hgemm: the contiguous extents (k for TN, m and n for NT) must be even");
+        }
+        // SAFETY: the entry point's contract: aligned, live, sized as given.
+        let (ga, gb) = unsafe {
+            (Gmem::<u32>::from_raw($a, m as usize * k as usize / 2), Gmem::<u32>::from_raw($b, n as usize * k as usize / 2))
+        };
+        let layout = $layout;
+        let (Ok(la), Ok(lb)) = (layout(m, k), layout(n, k)) else {
+            fault("hgemm: extents out of range");
+        };
+        let (Some(ta), Some(tb)) = (GlobalTensor::new(ga, la), GlobalTensor::new(gb, lb)) else {
+            fault("hgemm: a tensor does not fit its allocation");
+        };
+        (ta, tb)
+    }};
+}
+
+/// `c` (m x n) `f32`, column-major.
+///
+/// # Safety
+/// `c` is a 16-byte aligned device address of `m n` `f32`, alive until the launch completes and
+/// overlapping no input.
 #[inline(always)]
-unsafe fn hgemm_operands(
-    a: u64,
-    b: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-) -> (impl DeviceTensor<Mem: Memory<Elem = u32>>, impl DeviceTensor<Mem: Memory<Elem = u32>>) {
-    let kw = k / 2;
-    // SAFETY: the contract above: aligned, live, sized as given.
-    let (ga, gb) = unsafe {
-        (
-            Gmem::<u32>::from_raw(a, m as usize * kw as usize),
-            Gmem::<u32>::from_raw(b, n as usize * kw as usize),
-        )
+unsafe fn hgemm_c_f32(c: u64, m: u32, n: u32) -> impl DeviceTensor<Mem: MemoryMut<Elem = f32>> {
+    // SAFETY: the contract above.
+    let gc = unsafe { GmemMut::<f32>::from_raw(c, m as usize * n as usize) };
+    let Some(tc) = make_layout((m, n), (C::<1>, m)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
+        fault("hgemm: C does not fit its allocation");
     };
-    let (Ok(la), Ok(lb)) = (make_layout((m, kw), (kw, C::<1>)), make_layout((n, kw), (kw, C::<1>))) else {
-        fault("hgemm: extents out of range");
+    tc
+}
+
+/// `c` (m x n) halves, row-major, as words of two (`n` even).
+///
+/// # Safety
+/// `c` is a 16-byte aligned device address of `m n` halves, alive until the launch completes and
+/// overlapping no input.
+#[inline(always)]
+unsafe fn hgemm_c_f16(c: u64, m: u32, n: u32) -> impl DeviceTensor<Mem: MemoryMut<Elem = u32>> {
+    if n % 2 != 0 {
+        fault("hgemm: an f16 C needs an even n");
+    }
+    let nw = n / 2;
+    // SAFETY: the contract above (`m n / 2` words).
+    let gc = unsafe { GmemMut::<u32>::from_raw(c, m as usize * nw as usize) };
+    let Some(tc) = make_layout((m, nw), (nw, C::<1>)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
+        fault("hgemm: C does not fit its allocation");
     };
-    let (Some(ta), Some(tb)) = (GlobalTensor::new(ga, la), GlobalTensor::new(gb, lb)) else {
-        fault("hgemm: a tensor does not fit its allocation");
-    };
-    (ta, tb)
+    tc
+}
+
+/// An HGEMM entry point with `f32` accumulators: the element kind as a constant in each branch
+/// (the body is inlined into both), so that no `mma.sync` waits on a branch.
+macro_rules! hgemm_f32 {
+    ($gemm:path, $ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr, $bf16:expr) => {{
+        let smem = SmemRegion::dynamic();
+        if $bf16 != 0 {
+            $gemm(F32Accum(HalfKind::BF16), $ta, $tb, $tc, $alpha, $beta, smem)
+        } else {
+            $gemm(F32Accum(HalfKind::F16), $ta, $tb, $tc, $alpha, $beta, smem)
+        }
+    }};
 }
 
 /// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x
@@ -161,21 +213,34 @@ pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
     beta: f32,
     bf16: u32,
 ) {
-    // SAFETY: the contract above, for `a` and `b`.
-    let (ta, tb) = unsafe { hgemm_operands(a, b, m, n, k) };
-    // SAFETY: the contract above: aligned, live, sized as given; `c` overlaps no input.
-    let gc = unsafe { GmemMut::<f32>::from_raw(c, m as usize * n as usize) };
-    let Some(tc) = make_layout((m, n), (C::<1>, m)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
-        fault("hgemm: C does not fit its allocation");
-    };
-    // The element kind as a constant in each branch (the body is inlined into both), so that no
-    // `mma.sync` waits on a branch.
-    let smem = SmemRegion::dynamic();
-    if bf16 != 0 {
-        hgemm::hgemm_tn(F32Accum(HalfKind::BF16), ta, tb, tc, alpha, beta, smem)
-    } else {
-        hgemm::hgemm_tn(F32Accum(HalfKind::F16), ta, tb, tc, alpha, beta, smem)
-    }
+    let (ta, tb) = hgemm_operands!(a, b, m, n, k, tn);
+    // SAFETY: the contract above.
+    let tc = unsafe { hgemm_c_f32(c, m, n) };
+    hgemm_f32!(hgemm::hgemm_tn, ta, tb, tc, alpha, beta, bf16)
+}
+
+/// [`hgemm::hgemm_nt`] with `f32` accumulators: as [`hgemm_tn_f32`], but `a` (m x k) and `b` (n x
+/// k) column-major (`m` and `n` contiguous, multiples of 8).
+///
+/// # Safety
+/// As [`hgemm_tn_f32`].
+// launch-bounds: hgemm_nt_f32 128 2
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_nt_f32(
+    a: u64,
+    b: u64,
+    c: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    let (ta, tb) = hgemm_operands!(a, b, m, n, k, nt);
+    // SAFETY: the contract above.
+    let tc = unsafe { hgemm_c_f32(c, m, n) };
+    hgemm_f32!(hgemm::hgemm_nt, ta, tb, tc, alpha, beta, bf16)
 }
 
 /// [`hgemm::hgemm_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
@@ -197,17 +262,30 @@ pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
     alpha: f32,
     beta: f32,
 ) {
-    // SAFETY: the contract above, for `a` and `b`.
-    let (ta, tb) = unsafe { hgemm_operands(a, b, m, n, k) };
-    let nw = n / 2;
-    // SAFETY: the contract above: aligned, live, sized as given (`m n / 2` words); `c` overlaps no
-    // input.
-    let gc = unsafe { GmemMut::<u32>::from_raw(c, m as usize * nw as usize) };
-    let Some(tc) = make_layout((m, nw), (nw, C::<1>)).ok().and_then(|lc| GlobalTensor::new(gc, lc)) else {
-        fault("hgemm: C does not fit its allocation");
-    };
-    if n % 2 != 0 {
-        fault("hgemm: an f16 C needs an even n");
-    }
+    let (ta, tb) = hgemm_operands!(a, b, m, n, k, tn);
+    // SAFETY: the contract above.
+    let tc = unsafe { hgemm_c_f16(c, m, n) };
     hgemm::hgemm_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+}
+
+/// [`hgemm::hgemm_nt`] with `f16` accumulators: as [`hgemm_tn_f16`], `a` and `b` column-major.
+///
+/// # Safety
+/// As [`hgemm_tn_f16`].
+// launch-bounds: hgemm_nt_f16 128 2
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_nt_f16(
+    a: u64,
+    b: u64,
+    c: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+) {
+    let (ta, tb) = hgemm_operands!(a, b, m, n, k, nt);
+    // SAFETY: the contract above.
+    let tc = unsafe { hgemm_c_f16(c, m, n) };
+    hgemm::hgemm_nt(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
 }

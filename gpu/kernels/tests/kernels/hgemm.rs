@@ -155,3 +155,59 @@ fn f16_accumulators_whole_blocks() {
 fn f16_accumulators_with_residues() {
     run_f16(136, 90, 200, 1.0, 1.0);
 }
+
+/// CuTe's `NT` (`gemm_nt`): `A` (m x k) and `B` (n x k) column-major, so `m` and `n` are
+/// contiguous: the operands are tensors of words along `m` (or `n`), staged MN-major and read
+/// with `ldmatrix.trans`.
+fn run_nt(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
+    let av = |i: usize, p: usize| ((7 * i + 3 * p) % 9) as i32 - 4;
+    let bv = |j: usize, p: usize| ((5 * j + 2 * p) % 7) as i32 - 3;
+    let cv = |i: usize, j: usize| ((i + 2 * j) % 11) as f32 - 5.0;
+    // Column-major halves as words: word w of column p holds rows 2w and 2w + 1.
+    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
+        let rw = rows as usize / 2;
+        (0..rw * k as usize)
+            .map(|w| {
+                let (r, p) = (2 * (w % rw), w / rw);
+                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r + 1, p)) << 16)
+            })
+            .collect()
+    };
+    let (a, b) = (words(m, &av), words(n, &bv));
+    let c: Vec<AtomicU32> =
+        (0..(m * n) as usize).map(|i| AtomicU32::new(cv(i % m as usize, i / m as usize).to_bits())).collect();
+    let cfg = LaunchConfig {
+        grid: hgemm::grid(m, n),
+        block: hgemm::block(),
+        dynamic_smem_bytes: hgemm::SMEM_BYTES,
+    };
+    let (mw, nw) = (m / 2, n / 2);
+    launch(&cfg, || {
+        let ta = GlobalTensor::new(Gmem::<u32>::from_cells(&a), make_layout((mw, k), (C::<1>, mw)).unwrap())
+            .unwrap();
+        let tb = GlobalTensor::new(Gmem::<u32>::from_cells(&b), make_layout((nw, k), (C::<1>, nw)).unwrap())
+            .unwrap();
+        let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
+            .unwrap();
+        hgemm::hgemm_nt(F32Accum(kind), ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+    })
+    .unwrap();
+    for i in 0..m as usize {
+        for j in 0..n as usize {
+            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
+            let want = alpha * dot as f32 + beta * cv(i, j);
+            let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
+            assert_eq!(got, want, "NT {kind:?} {m}x{n}x{k}: C({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn nt_whole_blocks_through_every_stage() {
+    run_nt(HalfKind::F16, 128, 256, 256, 1.0, 0.0);
+}
+
+#[test]
+fn nt_residues_in_m_n_and_k() {
+    run_nt(HalfKind::BF16, 136, 200, 100, 2.0, 0.5);
+}
