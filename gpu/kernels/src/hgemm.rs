@@ -1,27 +1,34 @@
-//! Tensor-core half-precision GEMM with the structure of CuTe's `sgemm_sm80.cu` (its `gemm_tn`):
-//! `C = alpha A B^T + beta C` with `A` (m x k) and `B` (n x k) in `f16` or `bf16`, both
-//! `k`-contiguous (CuTe's `TN`), accumulated in `f32` into a column-major `f32` `C`.
+//! Tensor-core half-precision GEMM with the structure of CuTe's `sgemm_sm80.cu`:
+//! `C = alpha A B^T + beta C` with `A` (m x k) and `B` (n x k) in `f16` or `bf16`, either both
+//! `k`-contiguous ([`hgemm_tn`], CuTe's `TN`) or both column-major ([`hgemm_nt`], `NT`), with
+//! [`F32Accum`] (`f32` accumulators, an `f32` column-major `C`) or [`F16Accum`] (`f16`
+//! accumulators and `C`, the types of CuTe's kernel).
 //!
 //! Each block of 4 warps computes a 128x128 tile of `C`, walking `k` in tiles of 64, with CuTe's
-//! layouts, each built by const-layout from the same atoms and tilers as in `sgemm_sm80.cu`:
+//! layouts, each built by const-layout from the same atoms and tilers as in `sgemm_sm80.cu` (the
+//! MN-major ones as CUTLASS's SM80 collectives pick them):
 //! - **Shared memory.** Three stages of `A` and of `B`, each `tile_to_shape(Sw<3,3,3> o
-//!   (8,(8,8)):(8,(1,64)), (128,64))` halves: the 16-byte chunk `c` of row `r` lands in chunk
-//!   `c ^ (r % 8)`, so the 8 rows one `ldmatrix` reads and the 8 chunks of a row one warp writes
-//!   fall in 8 distinct bank groups (no conflicts either way).
-//! - **Copy.** `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<u128>, F16>, (16,8):(8,1),
-//!   (1,8))`: 16-byte `cp.async`, 8 down the 128 rows of each operand, zero-filled outside the
-//!   tensors; two tiles in flight while one is computed.
+//!   (8,(8,8)):(8,(1,64)), (128,64))` halves for `TN` (the 16-byte chunk `c` of row `r` lands in
+//!   chunk `c ^ (r % 8)`), `tile_to_shape(Sw<3,3,3> o (64,8):(1,64), (128,64))` for `NT` (chunk
+//!   `c` of column `k` in `c ^ (k % 8)`): the 8 rows one `ldmatrix` reads and the 8 chunks one
+//!   quarter-warp writes fall in 8 distinct bank groups.
+//! - **Copy.** `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<u128>, F16>, ...)` with
+//!   threads `(16,8):(8,1)` and values `(1,8)` (`TN`) or `(16,8):(1,16)` and `(8,1)` (`NT`):
+//!   16-byte `cp.async.ca`, 8 a thread for each operand, zero-filled outside the tensors; two
+//!   tiles in flight while one is computed.
 //! - **Compute.** `make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2), <32,32,16>)`, 4x4 times
 //!   over the tile: per 16 of `k` a thread loads 4 fragments of `A` and 4 of `B` with `ldmatrix.x4`
-//!   at the rows `make_tiled_copy_A`/`_B` of `SM75_U32x4_LDSM_N` give it, and the warp issues 32
-//!   `mma.sync` into 128 accumulators. Fragments are double-buffered in registers (those for the
-//!   next 16 of `k` load while these multiply), and each batch of `ldmatrix` or `mma.sync` checks
-//!   once that the warp is converged.
+//!   (`.trans` for `NT`) at the rows `make_tiled_copy_A`/`_B` of `SM75_U32x4_LDSM_N` (or
+//!   `SM75_U16x8_LDSM_T`) give it, and the warp issues 32 `mma.sync`. Each batch of `ldmatrix` or
+//!   `mma.sync` checks once that the warp is converged. With `f16` accumulators the fragments are
+//!   double-buffered in registers (CuTe's register pipeline); the 128 `f32` accumulators leave no
+//!   room for it.
 //! - **Epilogue.** `alpha * acc + beta * C` through the tiled MMA's `C` layout, predicated.
 //!
 //! Blocks wholly inside `C` with `k` a multiple of 64 run without predicates; the others predicate
-//! every access (CuTe's tutorial kernel assumes divisible sizes). `k` must be a multiple of 8
-//! (16-byte rows).
+//! every access (CuTe's tutorial kernel assumes divisible sizes). The contiguous extent must be a
+//! multiple of 8 (16-byte vectors): `k` for `TN`, `m` and `n` for `NT`. On an H100 it runs at
+//! 1.04-1.1x CuTe's kernel with `f16` accumulators, 0.92-0.98x with `f32` (PERFORMANCE.md).
 
 use const_layout::atom::{
     Copy_Atom, CopyAtom, F16, KMajor, MnMajor, SM75_U16x8_LDSM_T, SM75_U32x4_LDSM_N,
