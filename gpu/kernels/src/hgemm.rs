@@ -38,9 +38,9 @@ use const_layout::atom::{
 use const_layout::layout::computed::{swizzle, tile_to_shape};
 use const_layout::{C, layout_type};
 use const_layout_device::{
-    DeviceTensor, Dim3, Full, HalfKind, Memory, MemoryMut, Partial, Residue, SmemArray, SmemRegion, Thread,
-    TileSeq, Vector4, Word, block_idx, cp_async_commit, cp_async_wait, fault, mma_m16n8k16_f16_grid,
-    mma_m16n8k16_f32_grid, pack_half2, sync_threads, unpack_half2, unroll,
+    DeviceTensor, Dim3, Full, GlobalTile, HalfKind, Memory, MemoryMut, Partial, Residue, SmemArray,
+    SmemRegion, Thread, TileSeq, Vector4, Word, block_idx, cp_async_commit, cp_async_wait, fault,
+    mma_m16n8k16_f16_grid, mma_m16n8k16_f32_grid, pack_half2, sync_threads, unpack_half2, unroll,
 };
 
 /// Threads per block: 4 warps, 2x2 over the tile.
@@ -293,6 +293,12 @@ pub trait Major: Copy + sealed::Sealed {
     fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P>;
     #[doc(hidden)]
     fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32;
+    /// The step between a thread's 8 copy vectors, `(rows, k)` in halves.
+    #[doc(hidden)]
+    const COPY_STEP: (usize, usize);
+    /// The word coordinate in an operand's tile of half coordinate `(row, k)`.
+    #[doc(hidden)]
+    fn to_words(row: usize, k: usize) -> (u32, u32);
     /// Start the asynchronous copy of k tile `kt` of both operands into `stage`: this thread's 8
     /// vectors of each, from `(row, k)` (half coordinates, [`Major::coords`]) of the tile.
     #[doc(hidden)]
@@ -371,136 +377,131 @@ macro_rules! mn_major_stage {
     };
 }
 
+/// [`Major::issue`], the same for both: the k tiles, then [`copy_tiles`].
+macro_rules! issue_fn {
+    () => {
+        #[inline(always)]
+        fn issue<P, A, B>(
+            a: &Self::Tiles<A, P>,
+            b: &Self::Tiles<B, P>,
+            kt: u32,
+            stages: (Stages, Stages),
+            stage: usize,
+            at: (usize, usize),
+        ) where
+            P: Residue,
+            A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+            B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+        {
+            let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
+                fault("hgemm: a k tile is missing");
+            };
+            copy_tiles::<Self, _, _, _, _, _>(ta, tb, stages, stage, at);
+        }
+    };
+}
+
 impl sealed::Sealed for KMajor {}
 impl sealed::Sealed for MnMajor {}
 
-impl Major for KMajor {
-    type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, 128, { BK as isize / 2 }, P>;
-    const TRANS: bool = false;
-    fn rows_k((rows, kw): (usize, usize)) -> (usize, usize) {
-        (rows, 2 * kw)
-    }
-    #[inline(always)]
-    fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P> {
-        t.local_tile_seq::<P, 128, { BK as isize / 2 }>((C, C), row)
-    }
-    #[inline(always)]
-    fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32 {
-        tiles.count()
-    }
-    #[inline(always)]
-    fn issue<P, A, B>(
-        a: &Self::Tiles<A, P>,
-        b: &Self::Tiles<B, P>,
-        kt: u32,
-        (sa, sb): (Stages, Stages),
-        stage: usize,
-        (crow, ck): (usize, usize),
-    ) where
-        P: Residue,
-        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    {
-        let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
-            fault("hgemm: a k tile is missing");
-        };
-        let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
-        let base = Self::thread_base(crow, ck);
-        // 8 vectors 16 rows apart.
-        unroll!(r in 0..8 => {
-            let crd = ((crow + 16 * r) as u32, (ck / 2) as u32);
-            let di = Self::word(base, 16 * r, 0);
-            ta.copy_async4_as(CpAsync::default(), crd, da, di);
-            tb.copy_async4_as(CpAsync::default(), crd, db, di);
-        });
-    }
-    #[inline(always)]
-    fn thread_base(r: usize, k: usize) -> isize {
-        k_major_stage!().unswizzled_crd2idx((r, k))
-    }
-    #[inline(always)]
-    fn word(base: isize, r: usize, k: usize) -> usize {
-        let s = k_major_stage!();
-        stage_word(s.offset_sum(base, s.unswizzled_crd2idx((r, k))))
-    }
+/// [`Major`] for one major-ness, from what differs between the two: the tile of words, the
+/// copy's step and word coordinates, the stage layout, the copy's thread and value layouts and the
+/// `ldmatrix` atom.
+macro_rules! major {
+    ($(#[$doc:meta])* $major:ty {
+        tile: ($b0:expr, $b1:expr), trans: $trans:expr, step: $step:expr,
+        to_words: |$row:ident, $k:ident| $words:expr, rows_k: |$e0:ident, $e1:ident| $rows_k:expr,
+        stage: $stage:ident, copy: ($thr:ty, $val:ty), copy_rows: $copy_rows:expr, ldsm: $ldsm:ty $(,)?
+    }) => {
+        impl Major for $major {
+            type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, { $b0 }, { $b1 }, P>;
+            const TRANS: bool = $trans;
+            const COPY_STEP: (usize, usize) = $step;
+            #[inline(always)]
+            fn to_words($row: usize, $k: usize) -> (u32, u32) {
+                $words
+            }
+            fn rows_k(($e0, $e1): (usize, usize)) -> (usize, usize) {
+                $rows_k
+            }
+            #[inline(always)]
+            fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P> {
+                t.local_tile_seq::<P, { $b0 }, { $b1 }>((C, C), row)
+            }
+            #[inline(always)]
+            fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32 {
+                tiles.count()
+            }
+            issue_fn!();
+            #[inline(always)]
+            fn thread_base(r: usize, k: usize) -> isize {
+                $stage!().unswizzled_crd2idx((r, k))
+            }
+            #[inline(always)]
+            fn word(base: isize, r: usize, k: usize) -> usize {
+                let s = $stage!();
+                stage_word(s.offset_sum(base, s.unswizzled_crd2idx((r, k))))
+            }
+            $(#[$doc])*
+            #[inline(always)]
+            fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
+                let copy = make_tiled_copy(Copy_Atom::<CpAsync, F16>::default(), <$thr>::default(), <$val>::default());
+                let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize; // row + copy_rows k
+                let (a, b) = ldsm_coords(Copy_Atom::<$ldsm, F16>::default(), t);
+                ((v0 % $copy_rows, v0 / $copy_rows), a, b)
+            }
+        }
+    };
+}
+
+major! {
     /// The copy `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>,
-    /// (16,8):(8,1), (1,8))` (8 threads a row of 64 halves), `ldmatrix` by `SM75_U32x4_LDSM_N`.
-    #[inline(always)]
-    fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
-        let copy = make_tiled_copy(
-            Copy_Atom::<CpAsync, F16>::default(),
-            <layout_type!((16, 8):(8, 1))>::default(),
-            <layout_type!((1, 8))>::default(),
-        );
-        let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize; // row + 16 k
-        let (a, b) = ldsm_coords(Copy_Atom::<SM75_U32x4_LDSM_N, F16>::default(), t);
-        ((v0 % 16, v0 / 16), a, b)
+    /// (16,8):(8,1), (1,8))` (8 threads a row of 64 halves; 8 vectors 16 rows apart), `ldmatrix` by
+    /// `SM75_U32x4_LDSM_N`.
+    KMajor {
+        tile: (128, BK as isize / 2), trans: false, step: (16, 0),
+        to_words: |row, k| (row as u32, (k / 2) as u32), rows_k: |rows, kw| (rows, 2 * kw),
+        stage: k_major_stage, copy: (layout_type!((16, 8):(8, 1)), layout_type!((1, 8))), copy_rows: 16,
+        ldsm: SM75_U32x4_LDSM_N,
     }
 }
 
-impl Major for MnMajor {
-    type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, 64, { BK as isize }, P>;
-    const TRANS: bool = true;
-    fn rows_k((rows_w, k): (usize, usize)) -> (usize, usize) {
-        (2 * rows_w, k)
-    }
-    #[inline(always)]
-    fn tiles<T: DeviceTensor, P: Residue>(t: T, row: u32) -> Self::Tiles<T, P> {
-        t.local_tile_seq::<P, 64, { BK as isize }>((C, C), row)
-    }
-    #[inline(always)]
-    fn count<T: DeviceTensor, P: Residue>(tiles: &Self::Tiles<T, P>) -> u32 {
-        tiles.count()
-    }
-    #[inline(always)]
-    fn issue<P, A, B>(
-        a: &Self::Tiles<A, P>,
-        b: &Self::Tiles<B, P>,
-        kt: u32,
-        (sa, sb): (Stages, Stages),
-        stage: usize,
-        (crow, ck): (usize, usize),
-    ) where
-        P: Residue,
-        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    {
-        let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
-            fault("hgemm: a k tile is missing");
-        };
-        let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
-        let base = Self::thread_base(crow, ck);
-        // 8 vectors 8 columns (of k) apart.
-        unroll!(r in 0..8 => {
-            let crd = ((crow / 2) as u32, (ck + 8 * r) as u32);
-            let di = Self::word(base, 0, 8 * r);
-            ta.copy_async4_as(CpAsync::default(), crd, da, di);
-            tb.copy_async4_as(CpAsync::default(), crd, db, di);
-        });
-    }
-    #[inline(always)]
-    fn thread_base(r: usize, k: usize) -> isize {
-        mn_major_stage!().unswizzled_crd2idx((r, k))
-    }
-    #[inline(always)]
-    fn word(base: isize, r: usize, k: usize) -> usize {
-        let s = mn_major_stage!();
-        stage_word(s.offset_sum(base, s.unswizzled_crd2idx((r, k))))
-    }
+major! {
     /// The copy `make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>,
-    /// (16,8):(1,16), (8,1))` (16 threads a column of 128 halves), `ldmatrix` by
-    /// `SM75_U16x8_LDSM_T`.
-    #[inline(always)]
-    fn coords(t: usize) -> ((usize, usize), (usize, usize), (usize, usize)) {
-        let copy = make_tiled_copy(
-            Copy_Atom::<CpAsync, F16>::default(),
-            <layout_type!((16, 8):(1, 16))>::default(),
-            <layout_type!((8, 1))>::default(),
-        );
-        let v0 = copy.layout_s_tv().crd2idx((t, 0usize)) as usize; // row + 128 k
-        let (a, b) = ldsm_coords(Copy_Atom::<SM75_U16x8_LDSM_T, F16>::default(), t);
-        ((v0 % 128, v0 / 128), a, b)
+    /// (16,8):(1,16), (8,1))` (16 threads a column of 128 halves; 8 vectors 8 columns of `k`
+    /// apart), `ldmatrix` by `SM75_U16x8_LDSM_T`.
+    MnMajor {
+        tile: (64, BK as isize), trans: true, step: (0, 8),
+        to_words: |row, k| ((row / 2) as u32, k as u32), rows_k: |rows_w, k| (2 * rows_w, k),
+        stage: mn_major_stage, copy: (layout_type!((16, 8):(1, 16)), layout_type!((8, 1))), copy_rows: 128,
+        ldsm: SM75_U16x8_LDSM_T,
     }
+}
+
+/// [`Major::issue`] on the two operands' k tiles: the thread's 8 vectors from `(crow, ck)`,
+/// [`Major::COPY_STEP`] apart, each to its word of the swizzled stage.
+#[inline(always)]
+fn copy_tiles<M, P, A, B, const B0: isize, const B1: isize>(
+    ta: GlobalTile<A, B0, B1, P>,
+    tb: GlobalTile<B, B0, B1, P>,
+    (sa, sb): (Stages, Stages),
+    stage: usize,
+    (crow, ck): (usize, usize),
+) where
+    M: Major,
+    P: Residue,
+    A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+    B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+{
+    let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
+    let base = M::thread_base(crow, ck);
+    let (dr, dk) = M::COPY_STEP;
+    unroll!(r in 0..8 => {
+        let crd = M::to_words(crow + dr * r, ck + dk * r);
+        let di = M::word(base, dr * r, dk * r);
+        ta.copy_async4_as(CpAsync::default(), crd, da, di);
+        tb.copy_async4_as(CpAsync::default(), crd, db, di);
+    });
 }
 
 /// The thread's fragments for the `kk`-th 16 of `k` of a stage: 4 `ldmatrix.x4` of `A` at rows

@@ -192,100 +192,82 @@ macro_rules! hgemm_f32 {
     }};
 }
 
-/// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs: `a` (m x
-/// k) and `b` (n x k) halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8), `c` (m x n)
-/// `f32` column-major, in the launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]). Two blocks
-/// of 128 threads per multiprocessor (`__launch_bounds__(128, 2)`, as the shared memory allows).
-///
-/// # Safety
-/// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` halves and `m n` `f32`,
-/// alive until the launch completes; `c` overlaps neither input.
+/// An HGEMM entry point: `$layout` (`tn` or `nt`) operands, `f32` accumulators (with the `bf16`
+/// flag) or `f16` ones.
+macro_rules! hgemm_entry {
+    ($(#[$doc:meta])* $name:ident, $gemm:path, $layout:ident, f32) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            a: u64,
+            b: u64,
+            c: u64,
+            m: u32,
+            n: u32,
+            k: u32,
+            alpha: f32,
+            beta: f32,
+            bf16: u32,
+        ) {
+            let (ta, tb) = hgemm_operands!(a, b, m, n, k, $layout);
+            // SAFETY: the entry point's contract.
+            let tc = unsafe { hgemm_c_f32(c, m, n) };
+            hgemm_f32!($gemm, ta, tb, tc, alpha, beta, bf16)
+        }
+    };
+    ($(#[$doc:meta])* $name:ident, $gemm:path, $layout:ident, f16) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(a: u64, b: u64, c: u64, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
+            let (ta, tb) = hgemm_operands!(a, b, m, n, k, $layout);
+            // SAFETY: the entry point's contract.
+            let tc = unsafe { hgemm_c_f16(c, m, n) };
+            $gemm(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+        }
+    };
+}
+
 // launch-bounds: hgemm_tn_f32 128 2
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
-    a: u64,
-    b: u64,
-    c: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-    bf16: u32,
-) {
-    let (ta, tb) = hgemm_operands!(a, b, m, n, k, tn);
-    // SAFETY: the contract above.
-    let tc = unsafe { hgemm_c_f32(c, m, n) };
-    hgemm_f32!(hgemm::hgemm_tn, ta, tb, tc, alpha, beta, bf16)
+hgemm_entry! {
+    /// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs: `a`
+    /// (m x k) and `b` (n x k) halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8),
+    /// `c` (m x n) `f32` column-major, in the launch's dynamic shared memory
+    /// ([`hgemm::SMEM_BYTES`]). Two blocks of 128 threads per multiprocessor
+    /// (`__launch_bounds__(128, 2)`, as the shared memory allows).
+    ///
+    /// # Safety
+    /// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` halves and `m n`
+    /// `f32`, alive until the launch completes; `c` overlaps neither input.
+    hgemm_tn_f32, hgemm::hgemm_tn, tn, f32
 }
 
-/// [`hgemm::hgemm_nt`] with `f32` accumulators: as [`hgemm_tn_f32`], but `a` (m x k) and `b` (n x
-/// k) column-major (`m` and `n` contiguous, multiples of 8).
-///
-/// # Safety
-/// As [`hgemm_tn_f32`].
 // launch-bounds: hgemm_nt_f32 128 2
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_nt_f32(
-    a: u64,
-    b: u64,
-    c: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-    bf16: u32,
-) {
-    let (ta, tb) = hgemm_operands!(a, b, m, n, k, nt);
-    // SAFETY: the contract above.
-    let tc = unsafe { hgemm_c_f32(c, m, n) };
-    hgemm_f32!(hgemm::hgemm_nt, ta, tb, tc, alpha, beta, bf16)
+hgemm_entry! {
+    /// [`hgemm::hgemm_nt`] with `f32` accumulators: as [`hgemm_tn_f32`], but `a` (m x k) and `b`
+    /// (n x k) column-major (`m` and `n` contiguous, multiples of 8).
+    ///
+    /// # Safety
+    /// As [`hgemm_tn_f32`].
+    hgemm_nt_f32, hgemm::hgemm_nt, nt, f32
 }
 
-/// [`hgemm::hgemm_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
-/// `sgemm_sm80.cu` types): `a`, `b` as for [`hgemm_tn_f32`], `c` (m x n) halves row-major, `n`
-/// even.
-///
-/// # Safety
-/// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` and `m n` halves, alive
-/// until the launch completes; `c` overlaps neither input.
 // launch-bounds: hgemm_tn_f16 128 2
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
-    a: u64,
-    b: u64,
-    c: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-) {
-    let (ta, tb) = hgemm_operands!(a, b, m, n, k, tn);
-    // SAFETY: the contract above.
-    let tc = unsafe { hgemm_c_f16(c, m, n) };
-    hgemm::hgemm_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+hgemm_entry! {
+    /// [`hgemm::hgemm_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
+    /// `sgemm_sm80.cu` types): `a`, `b` as for [`hgemm_tn_f32`], `c` (m x n) halves row-major,
+    /// `n` even.
+    ///
+    /// # Safety
+    /// `a`, `b` and `c` are 16-byte aligned device addresses of `m k`, `n k` and `m n` halves,
+    /// alive until the launch completes; `c` overlaps neither input.
+    hgemm_tn_f16, hgemm::hgemm_tn, tn, f16
 }
 
-/// [`hgemm::hgemm_nt`] with `f16` accumulators: as [`hgemm_tn_f16`], `a` and `b` column-major.
-///
-/// # Safety
-/// As [`hgemm_tn_f16`].
 // launch-bounds: hgemm_nt_f16 128 2
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_nt_f16(
-    a: u64,
-    b: u64,
-    c: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-) {
-    let (ta, tb) = hgemm_operands!(a, b, m, n, k, nt);
-    // SAFETY: the contract above.
-    let tc = unsafe { hgemm_c_f16(c, m, n) };
-    hgemm::hgemm_nt(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+hgemm_entry! {
+    /// [`hgemm::hgemm_nt`] with `f16` accumulators: as [`hgemm_tn_f16`], `a` and `b` column-major.
+    ///
+    /// # Safety
+    /// As [`hgemm_tn_f16`].
+    hgemm_nt_f16, hgemm::hgemm_nt, nt, f16
 }

@@ -14,20 +14,44 @@ fn half_bits(kind: HalfKind, v: i32) -> u32 {
     f32_to_half(kind, v as f32) as u32
 }
 
-fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
+/// `TN` (CuTe's `gemm_tn`: `A` and `B` k-contiguous) or `NT` (`gemm_nt`: column-major, so `m`
+/// and `n` contiguous, staged MN-major and read with `ldmatrix.trans`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Operands {
+    Tn,
+    Nt,
+}
+
+/// An operand of `rows x k` halves as 32-bit words: `TN`, word `w` of row `r` holds `k` = `2w`,
+/// `2w + 1`; `NT`, word `w` of column `p` holds rows `2w`, `2w + 1`.
+fn operand(
+    ops: Operands,
+    kind: HalfKind,
+    rows: u32,
+    k: u32,
+    f: &dyn Fn(usize, usize) -> i32,
+) -> Vec<AtomicU32> {
+    let (rows, k) = (rows as usize, k as usize);
+    let pair = |(r0, p0): (usize, usize), (r1, p1): (usize, usize)| {
+        AtomicU32::new(half_bits(kind, f(r0, p0)) | half_bits(kind, f(r1, p1)) << 16)
+    };
+    match ops {
+        Operands::Tn => (0..rows * k / 2)
+            .map(|w| (w / (k / 2), 2 * (w % (k / 2))))
+            .map(|(r, p)| pair((r, p), (r, p + 1)))
+            .collect(),
+        Operands::Nt => (0..rows / 2 * k)
+            .map(|w| (2 * (w % (rows / 2)), w / (rows / 2)))
+            .map(|(r, p)| pair((r, p), (r + 1, p)))
+            .collect(),
+    }
+}
+
+fn run(ops: Operands, kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
     let av = |i: usize, p: usize| ((7 * i + 3 * p) % 9) as i32 - 4;
     let bv = |j: usize, p: usize| ((5 * j + 2 * p) % 7) as i32 - 3;
     let cv = |i: usize, j: usize| ((i + 2 * j) % 11) as f32 - 5.0;
-    let kw = (k / 2) as usize;
-    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
-        (0..rows as usize * kw)
-            .map(|w| {
-                let (r, p) = (w / kw, 2 * (w % kw));
-                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r, p + 1)) << 16)
-            })
-            .collect()
-    };
-    let (a, b) = (words(m, &av), words(n, &bv));
+    let (a, b) = (operand(ops, kind, m, k, &av), operand(ops, kind, n, k, &bv));
     let c: Vec<AtomicU32> =
         (0..(m * n) as usize).map(|i| AtomicU32::new(cv(i % m as usize, i / m as usize).to_bits())).collect();
     let cfg = LaunchConfig {
@@ -36,19 +60,21 @@ fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         dynamic_smem_bytes: hgemm::SMEM_BYTES,
     };
     launch(&cfg, || {
-        let ta = GlobalTensor::new(
-            Gmem::<u32>::from_cells(&a),
-            make_layout((m, kw as u32), (kw as u32, C::<1>)).unwrap(),
-        )
-        .unwrap();
-        let tb = GlobalTensor::new(
-            Gmem::<u32>::from_cells(&b),
-            make_layout((n, kw as u32), (kw as u32, C::<1>)).unwrap(),
-        )
-        .unwrap();
         let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
             .unwrap();
-        hgemm::hgemm_tn(F32Accum(kind), ta, tb, tc, alpha, beta, SmemRegion::dynamic());
+        let (ga, gb) = (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b));
+        let smem = SmemRegion::dynamic();
+        if ops == Operands::Tn {
+            let kw = k / 2;
+            let ta = GlobalTensor::new(ga, make_layout((m, kw), (kw, C::<1>)).unwrap()).unwrap();
+            let tb = GlobalTensor::new(gb, make_layout((n, kw), (kw, C::<1>)).unwrap()).unwrap();
+            hgemm::hgemm_tn(F32Accum(kind), ta, tb, tc, alpha, beta, smem);
+        } else {
+            let (mw, nw) = (m / 2, n / 2);
+            let ta = GlobalTensor::new(ga, make_layout((mw, k), (C::<1>, mw)).unwrap()).unwrap();
+            let tb = GlobalTensor::new(gb, make_layout((nw, k), (C::<1>, nw)).unwrap()).unwrap();
+            hgemm::hgemm_nt(F32Accum(kind), ta, tb, tc, alpha, beta, smem);
+        }
     })
     .unwrap();
     for i in 0..m as usize {
@@ -56,36 +82,36 @@ fn run(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
             let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
             let want = alpha * dot as f32 + beta * cv(i, j);
             let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
-            assert_eq!(got, want, "{kind:?} {m}x{n}x{k}: C({i},{j})");
+            assert_eq!(got, want, "{ops:?} {kind:?} {m}x{n}x{k}: C({i},{j})");
         }
     }
 }
 
 #[test]
 fn one_whole_tile() {
-    run(HalfKind::F16, 128, 128, 64, 1.0, 0.0);
+    run(Operands::Tn, HalfKind::F16, 128, 128, 64, 1.0, 0.0);
 }
 
 #[test]
 fn residues_in_m_n_and_k() {
-    run(HalfKind::F16, 130, 72, 40, 2.0, 0.5);
+    run(Operands::Tn, HalfKind::F16, 130, 72, 40, 2.0, 0.5);
 }
 
 #[test]
 fn bf16() {
-    run(HalfKind::BF16, 96, 136, 48, 1.0, 1.0);
+    run(Operands::Tn, HalfKind::BF16, 96, 136, 48, 1.0, 1.0);
 }
 
 #[test]
 fn whole_blocks_through_every_stage() {
     // 7 k tiles: the three stages each reused twice, and two blocks along m.
-    run(HalfKind::F16, 256, 128, 448, 1.0, 0.0);
+    run(Operands::Tn, HalfKind::F16, 256, 128, 448, 1.0, 0.0);
 }
 
 #[test]
 fn residues_with_many_k_tiles() {
     // k not a multiple of 64: every block predicated, 4 k tiles, the last partial.
-    run(HalfKind::BF16, 136, 200, 232, -1.0, 2.0);
+    run(Operands::Tn, HalfKind::BF16, 136, 200, 232, -1.0, 2.0);
 }
 
 /// `f16` accumulators and an `f16` `C` (row-major words of two halves), CuTe's types: inputs in
@@ -96,15 +122,7 @@ fn run_f16(m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
     let cv = |i: usize, j: usize| ((i + 2 * j) % 5) as f32;
     let kind = HalfKind::F16;
     let kw = (k / 2) as usize;
-    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
-        (0..rows as usize * kw)
-            .map(|w| {
-                let (r, p) = (w / kw, 2 * (w % kw));
-                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r, p + 1)) << 16)
-            })
-            .collect()
-    };
-    let (a, b) = (words(m, &av), words(n, &bv));
+    let (a, b) = (operand(Operands::Tn, kind, m, k, &av), operand(Operands::Tn, kind, n, k, &bv));
     let nw = (n / 2) as usize;
     let c: Vec<AtomicU32> = (0..m as usize * nw)
         .map(|w| {
@@ -156,58 +174,12 @@ fn f16_accumulators_with_residues() {
     run_f16(136, 90, 200, 1.0, 1.0);
 }
 
-/// CuTe's `NT` (`gemm_nt`): `A` (m x k) and `B` (n x k) column-major, so `m` and `n` are
-/// contiguous: the operands are tensors of words along `m` (or `n`), staged MN-major and read
-/// with `ldmatrix.trans`.
-fn run_nt(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
-    let av = |i: usize, p: usize| ((7 * i + 3 * p) % 9) as i32 - 4;
-    let bv = |j: usize, p: usize| ((5 * j + 2 * p) % 7) as i32 - 3;
-    let cv = |i: usize, j: usize| ((i + 2 * j) % 11) as f32 - 5.0;
-    // Column-major halves as words: word w of column p holds rows 2w and 2w + 1.
-    let words = |rows: u32, f: &dyn Fn(usize, usize) -> i32| -> Vec<AtomicU32> {
-        let rw = rows as usize / 2;
-        (0..rw * k as usize)
-            .map(|w| {
-                let (r, p) = (2 * (w % rw), w / rw);
-                AtomicU32::new(half_bits(kind, f(r, p)) | half_bits(kind, f(r + 1, p)) << 16)
-            })
-            .collect()
-    };
-    let (a, b) = (words(m, &av), words(n, &bv));
-    let c: Vec<AtomicU32> =
-        (0..(m * n) as usize).map(|i| AtomicU32::new(cv(i % m as usize, i / m as usize).to_bits())).collect();
-    let cfg = LaunchConfig {
-        grid: hgemm::grid(m, n),
-        block: hgemm::block(),
-        dynamic_smem_bytes: hgemm::SMEM_BYTES,
-    };
-    let (mw, nw) = (m / 2, n / 2);
-    launch(&cfg, || {
-        let ta = GlobalTensor::new(Gmem::<u32>::from_cells(&a), make_layout((mw, k), (C::<1>, mw)).unwrap())
-            .unwrap();
-        let tb = GlobalTensor::new(Gmem::<u32>::from_cells(&b), make_layout((nw, k), (C::<1>, nw)).unwrap())
-            .unwrap();
-        let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap())
-            .unwrap();
-        hgemm::hgemm_nt(F32Accum(kind), ta, tb, tc, alpha, beta, SmemRegion::dynamic());
-    })
-    .unwrap();
-    for i in 0..m as usize {
-        for j in 0..n as usize {
-            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
-            let want = alpha * dot as f32 + beta * cv(i, j);
-            let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
-            assert_eq!(got, want, "NT {kind:?} {m}x{n}x{k}: C({i},{j})");
-        }
-    }
-}
-
 #[test]
 fn nt_whole_blocks_through_every_stage() {
-    run_nt(HalfKind::F16, 128, 256, 256, 1.0, 0.0);
+    run(Operands::Nt, HalfKind::F16, 128, 256, 256, 1.0, 0.0);
 }
 
 #[test]
 fn nt_residues_in_m_n_and_k() {
-    run_nt(HalfKind::BF16, 136, 200, 100, 2.0, 0.5);
+    run(Operands::Nt, HalfKind::BF16, 136, 200, 100, 2.0, 0.5);
 }
