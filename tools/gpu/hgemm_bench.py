@@ -2,7 +2,7 @@
 """The tensor-core HGEMM (gpu/kernels/src/hgemm.rs) on the GPU, next to cuBLAS and CuTe, in one run.
 
     python3 tools/gpu/hgemm_bench.py PTX[:THREADS:SMEM] ... [target/gpu/cute_sgemm_sm80]
-    python3 tools/gpu/hgemm_bench.py --once PTX     (one launch of each entry at the timed size, for ncu)
+    python3 tools/gpu/hgemm_bench.py --once PTX [M N K]   (one launch of each entry, for ncu)
 
 Each PTX is a build of the kernels (variants of hgemm.rs side by side: give each its block size
 and dynamic shared memory if they differ from the current source's); CuTe's binary, if given,
@@ -126,10 +126,11 @@ def main():
     args = sys.argv[1:]
     if args[0] == "--once":
         _, entries = kernel(args[1])
+        m, n, k = (int(x) for x in args[2:5]) if len(args) >= 5 else (M, N, K)
         for (layout, acc), launch in entries.items():
-            a, b, _, _ = operands(layout, M, N, K, lambda r, c: torch.randn(r, c, device="cuda").half())
-            c, _ = output(acc, M, N)
-            launch(a, b, c, M, N, K, 0)
+            a, b, _, _ = operands(layout, m, n, k, lambda r, c: torch.randn(r, c, device="cuda").half())
+            c, _ = output(acc, m, n)
+            launch(a, b, c, m, n, k, 0)
         torch.cuda.synchronize()
         return
     anchor = args.pop() if not args[-1].endswith(".ptx") and ".ptx:" not in args[-1] else None

@@ -679,6 +679,54 @@ mod tests {
         assert!(seen.iter().all(|&x| x == 1));
     }
 
+    /// Bank conflicts on NVIDIA's model (32 banks of 4 bytes; a 16-byte access per thread is
+    /// served 8 threads at a time): every `ldmatrix` phase (8 lanes, one 8x8 matrix: 8 rows of 16
+    /// bytes) and every quarter-warp of `cp.async` vectors touches 8 distinct 16-byte bank groups,
+    /// so no access of the main loop needs a second wavefront.
+    fn conflict_free<M: Major>(copy_step: (usize, usize)) {
+        let group = |w: usize| (w * 4 / 16) % 8; // a word's 16-byte bank group
+        let distinct = |words: &[usize]| {
+            let mut seen = [false; 8];
+            words.iter().all(|&w| !core::mem::replace(&mut seen[group(w)], true))
+        };
+        for warp in 0..THREADS / 32 {
+            let lanes =
+                |f: &dyn Fn(usize) -> usize| -> [usize; 32] { core::array::from_fn(|l| f(32 * warp + l)) };
+            for r in 0..8 {
+                let w = lanes(&|t| {
+                    let ((crow, ck), _, _) = M::coords(t);
+                    M::word(M::thread_base(crow, ck), copy_step.0 * r, copy_step.1 * r)
+                });
+                assert!(w.chunks(8).all(distinct), "copy: warp {warp}, vector {r}: {w:?}");
+            }
+            for i in 0..4 {
+                for kk in 0..4 {
+                    for (name, pick) in [("A", 0), ("B", 1)] {
+                        let w = lanes(&|t| {
+                            let (_, a, b) = M::coords(t);
+                            let (r, k) = if pick == 0 { a } else { b };
+                            M::word(M::thread_base(r, k), 32 * i, 16 * kk)
+                        });
+                        assert!(
+                            w.chunks(8).all(distinct),
+                            "ldmatrix {name}: warp {warp}, i {i}, kk {kk}: {w:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn k_major_accesses_are_conflict_free() {
+        conflict_free::<KMajor>((16, 0));
+    }
+
+    #[test]
+    fn mn_major_accesses_are_conflict_free() {
+        conflict_free::<MnMajor>((0, 8));
+    }
+
     #[test]
     fn k_major_partition_is_exact() {
         let s = k_major_stage!();
