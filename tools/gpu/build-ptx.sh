@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the GPU kernels' PTX module (gpu/ptx) for sm_90 with Debian's rustc and checks it.
+# Builds the GPU kernels' PTX module (gpu/ptx) for sm_90a (wgmma needs it) with Debian's rustc and checks it.
 #   usage: tools/gpu/build-ptx.sh [--no-install]
 # Installs the toolchain first if it is missing (tools/gpu/ptx-toolchain.sh; needs root for apt
 # unless --no-install). Writes target/ptx/const_layout_kernels.ptx with the entry points' launch
@@ -18,7 +18,7 @@ cd "$ROOT/gpu/ptx"
 # rustup's proxies come first on PATH; this build is Debian's rustc (1.96, with core's source).
 PATH="$BIN:/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$OUT" \
   /usr/bin/cargo build --release --locked --target nvptx64-nvidia-cuda -Zbuild-std=core \
-  --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90"]'
+  --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90a"]'
 cp "$OUT/nvptx64-nvidia-cuda/release/const_layout_ptx.ptx" "$OUT/const_layout_kernels.ptx"
 python3 "$ROOT/tools/gpu/launch-bounds.py" "$OUT/const_layout_kernels.ptx" "$ROOT/gpu/ptx/src/lib.rs"
 python3 "$ROOT/tools/gpu/check-ptx.py" "$OUT/const_layout_kernels.ptx"

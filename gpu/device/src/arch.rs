@@ -396,3 +396,78 @@ pub(crate) fn unpack_half2(w: u32, bf16: bool) -> [f32; 2] {
     };
     [lo, hi]
 }
+
+/// `fence.proxy.async.shared::cta`: this thread's generic-proxy writes to shared memory become
+/// visible to the async proxy (`wgmma` operands read from shared memory, TMA). Before a barrier
+/// that precedes the asynchronous reads.
+#[inline(always)]
+pub(crate) fn fence_proxy_async_shared() {
+    // SAFETY: a fence; no memory precondition. Memory-clobbering, so no store moves below it.
+    unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) };
+}
+
+/// Four `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` (`D += A B^T`, `A` and `B` from
+/// shared memory by their descriptors, both K-major), in one block with the fence before them and
+/// the commit and the wait after: synchronous as far as the compiler sees, so the accumulators are
+/// never touched while the tensor cores write them. The warp is checked converged first
+/// ([`converged!`]).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together (the check covers the warp, not the
+/// warpgroup), and each descriptor describes a canonical `wgmma` operand inside the block's shared
+/// memory, written before a barrier after [`fence_proxy_async_shared`].
+#[inline(always)]
+pub(crate) unsafe fn wgmma_m64n64k16_f32_ss_x4(a: [u64; 4], b: [u64; 4], d: &mut [f32; 32], bf16: bool) {
+    macro_rules! wgmma {
+        ($ty:literal) => {
+            concat!(
+                "wgmma.mma_async.sync.aligned.m64n64k16.f32.", $ty, ".", $ty, " ",
+                "{{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, ",
+                "{d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, "
+            )
+        };
+    }
+    macro_rules! block {
+        ($ty:literal) => {
+            concat!(
+                // scale-d is a predicate: true, D += A B^T.
+                "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; ",
+                "wgmma.fence.sync.aligned; ",
+                wgmma!($ty),
+                "{a0}, {b0}, sd, 1, 1, 0, 0; ",
+                wgmma!($ty),
+                "{a1}, {b1}, sd, 1, 1, 0, 0; ",
+                wgmma!($ty),
+                "{a2}, {b2}, sd, 1, 1, 0, 0; ",
+                wgmma!($ty),
+                "{a3}, {b3}, sd, 1, 1, 0, 0; ",
+                "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; }}"
+            )
+        };
+    }
+    macro_rules! run {
+        ($ty:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is
+            // converged or the lane traps first.
+            unsafe {
+                asm!(converged!(block!($ty)),
+                     a0 = in(reg64) a[0], a1 = in(reg64) a[1], a2 = in(reg64) a[2], a3 = in(reg64) a[3],
+                     b0 = in(reg64) b[0], b1 = in(reg64) b[1], b2 = in(reg64) b[2], b3 = in(reg64) b[3],
+                     d0 = inout(reg32) d[0], d1 = inout(reg32) d[1], d2 = inout(reg32) d[2], d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4], d5 = inout(reg32) d[5], d6 = inout(reg32) d[6], d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8], d9 = inout(reg32) d[9], d10 = inout(reg32) d[10], d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12], d13 = inout(reg32) d[13], d14 = inout(reg32) d[14], d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16], d17 = inout(reg32) d[17], d18 = inout(reg32) d[18], d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20], d21 = inout(reg32) d[21], d22 = inout(reg32) d[22], d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24], d25 = inout(reg32) d[25], d26 = inout(reg32) d[26], d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28], d29 = inout(reg32) d[29], d30 = inout(reg32) d[30], d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        run!("bf16");
+    } else {
+        run!("f16");
+    }
+}

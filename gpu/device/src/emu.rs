@@ -537,6 +537,76 @@ pub(crate) fn mma_m16n8k16_f32(
     d
 }
 
+/// A half of shared memory at byte address `addr`.
+fn smem_half(kind: crate::HalfKind, addr: usize) -> f64 {
+    let word = smem_read(addr / 4);
+    crate::half_to_f32(kind, if addr.is_multiple_of(4) { word as u16 } else { (word >> 16) as u16 }) as f64
+}
+
+/// The byte address of element `(mn, k)` (`k` below 16) of a `wgmma` operand in shared memory,
+/// decoded from its descriptor by the PTX ISA's canonical K-major layouts: 8-row core matrices,
+/// rows `W` 16-byte units apart (`W` = 8, 4, 2 for 128-, 64-, 32-byte swizzles), groups of 8 rows
+/// `SBO` apart, and the swizzle on the address's bits (16-byte chunk `c ^ (row % W)` within a
+/// `W`-chunk row); without swizzle (interleaved) core matrices of 8 rows of 16 bytes, `LBO` apart
+/// along `k` and `SBO` along the rows. Only K-major operands of 16-bit elements, as the device
+/// layer issues them.
+fn gmma_k_major_address(desc: u64, mn: usize, k: usize) -> usize {
+    use const_layout::atom::gmma::{GmmaDescriptor, LayoutType};
+    let d = GmmaDescriptor(desc);
+    let start = 16 * d.start_address() as usize;
+    let (lbo, sbo) = (16 * d.leading_byte_offset() as usize, 16 * d.stride_byte_offset() as usize);
+    if d.base_offset() != 0 {
+        panic!("emulated wgmma: descriptor base offset {} (only 0)", d.base_offset());
+    }
+    let bytes = 2 * k;
+    match d.layout_type() {
+        LayoutType::Interleave => start + (mn / 8) * sbo + (bytes / 16) * lbo + (mn % 8) * 16 + bytes % 16,
+        ty => {
+            let w = 1usize << ty.swizzle_bits(); // 16-byte units a row
+            let linear = start + (mn / 8) * sbo + (mn % 8) * 16 * w + bytes;
+            // Swizzle<B,4,3> on the byte address: bits 4.. (B of them) ^= bits 7..
+            let mask = (w - 1) << 4;
+            linear ^ ((linear >> 3) & mask)
+        }
+    }
+}
+
+/// The emulation of `wgmma.mma_async.m64nNk16` with `f32` accumulators, `A` and `B` K-major in
+/// shared memory (the warpgroup's `D += A B^T`): each thread computes its `N / 2` values of `D`,
+/// which the `wgmma` atom's `C` layout (`const_layout::atom::gmma::CLayout_64xN`) places, from
+/// the operands its descriptors locate ([`gmma_k_major_address`]), in double precision, rounded
+/// once to `f32`. The warp must be whole and converged, as for `mma.sync`.
+pub(crate) fn wgmma_m64n64k16_f32(
+    kind: crate::HalfKind,
+    a: u64,
+    b: u64,
+    d: &mut [f32; 32],
+    site: &'static core::panic::Location<'static>,
+) {
+    use const_layout::atom::gmma::CLayout_64xN;
+    use const_layout::layout::computed::StaticLayout;
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    let warp = linear / 32 * 32;
+    if (launch.threads - warp).min(32) != 32 || launch.threads % 128 != 0 {
+        panic!("wgmma needs whole warpgroups of 128 threads; the block has {}", launch.threads);
+    }
+    aligned_warp(&launch, linear, site, "wgmma");
+    let t = linear % 128;
+    let cl = <CLayout_64xN<64> as StaticLayout>::LAYOUT;
+    for (v, out) in d.iter_mut().enumerate() {
+        let idx = cl.offset((t + 128 * v) as isize) as usize;
+        let (m, n) = (idx % 64, idx / 64);
+        let sum: f64 = (0..16)
+            .map(|k| {
+                smem_half(kind, gmma_k_major_address(a, m, k))
+                    * smem_half(kind, gmma_k_major_address(b, n, k))
+            })
+            .sum();
+        *out = (sum + *out as f64) as f32;
+    }
+    end_aligned(&launch, linear);
+}
+
 /// The warp's rendezvous for a `.sync.aligned` instruction: every lane must be there, called from
 /// the same place (the emulator's counterpart of the GPU's converged-warp check, which traps),
 /// else the launch fails naming the lane and what is wrong.

@@ -9,7 +9,8 @@
 //! ([`mma_m16n8k16_f32`], fragments in the layouts of `const_layout::atom`). Kernel parameters
 //! are checked on the host ([`TensorParam`], [`const_layout::layout::param::LayoutParam`]).
 //! [`mma_probe`] is the layer's own check of its warp-collective instructions and the atom
-//! layouts against the hardware (`tools/gpu/mma_probe.py`).
+//! layouts against the hardware (`tools/gpu/mma_probe.py`); [`wgmma_probe`] that of Hopper's
+//! `wgmma`, the gmma shared-memory atoms and their descriptors (`tools/gpu/wgmma_probe.py`).
 //!
 //! The same source compiles for two targets:
 //! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
@@ -45,6 +46,7 @@ mod smem;
 mod tensor;
 mod thread;
 mod unroll;
+pub mod wgmma_probe;
 mod word;
 
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};

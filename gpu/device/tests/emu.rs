@@ -420,3 +420,30 @@ fn halves_round_trip_and_round_to_nearest_even() {
     assert_eq!(f32_to_half(HalfKind::F16, 65520.0), 0x7c00); // rounds past the largest half
     assert!(half_to_f32(HalfKind::BF16, f32_to_half(HalfKind::BF16, f32::NAN)).is_nan());
 }
+
+#[test]
+fn the_wgmma_probe_computes_a_b_transposed() {
+    // D = A B^T, 64x64x64: the tiles written by const-layout's 128-byte swizzled K-major atom, read
+    // back by the emulator through the descriptors by the PTX ISA's canonical layout, so the two
+    // agree on every element or the product is wrong.
+    use const_layout_device::wgmma_probe::{SMEM_BYTES, wgmma_probe};
+    for kind in [HalfKind::F16, HalfKind::BF16] {
+        let av = |m: usize, k: usize| ((5 * m + 3 * k) % 9) as i32 - 4;
+        let bv = |n: usize, k: usize| ((2 * n + 7 * k) % 11) as i32 - 5;
+        let pack = |lo: i32, hi: i32| half_bits(kind, lo) | half_bits(kind, hi) << 16;
+        let a = words(2048, |w| pack(av(w / 32, 2 * (w % 32)), av(w / 32, 2 * (w % 32) + 1)));
+        let b = words(2048, |w| pack(bv(w / 32, 2 * (w % 32)), bv(w / 32, 2 * (w % 32) + 1)));
+        let d = words(4096, |_| 0);
+        launch(&cfg(1, 128, SMEM_BYTES), || {
+            let (ga, gb) = (Gmem::<u32>::from_cells(&a), Gmem::<u32>::from_cells(&b));
+            wgmma_probe(kind, ga, gb, GmemMut::<f32>::from_cells(&d), SmemRegion::dynamic());
+        })
+        .unwrap();
+        for m in 0..64 {
+            for n in 0..64 {
+                let want = (0..64).map(|k| av(m, k) * bv(n, k)).sum::<i32>() as f32;
+                assert_eq!(f32::from_bits(d[m + 64 * n].load(Relaxed)), want, "{kind:?} D({m},{n})");
+            }
+        }
+    }
+}

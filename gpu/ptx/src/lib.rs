@@ -109,6 +109,26 @@ pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16
     const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
 }
 
+/// The device layer's [`wgmma_probe`](const_layout_device::wgmma_probe::wgmma_probe): one
+/// warpgroup computes `d = a b^T` (64x64x64; `a`, `b` halves, two to a word, row-major, `f16` or,
+/// for `bf16 != 0`, `bf16`; `d` `f32` column-major) with four `wgmma.m64n64k16` on 128-byte
+/// swizzled shared tiles. Run by `tools/gpu/wgmma_probe.py`.
+///
+/// # Safety
+/// `a` and `b` are 16-byte aligned device addresses of 2048 readable words, `d` of 4096 writable
+/// `f32` overlapping neither, all alive until the launch completes; the launch is one block of 128
+/// threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn wgmma_probe(a: u64, b: u64, d: u64, bf16: u32) {
+    // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
+    let (a, b, d) = unsafe {
+        (Gmem::<u32>::from_raw(a, 2048), Gmem::<u32>::from_raw(b, 2048), GmemMut::<f32>::from_raw(d, 4096))
+    };
+    let smem: SmemRegion = static_shared!(wgmma_probe_tiles, const_layout_device::wgmma_probe::SMEM_BYTES);
+    let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
+    const_layout_device::wgmma_probe::wgmma_probe(kind, a, b, d, smem)
+}
+
 /// The HGEMM's operands: `a` (m x k) and `b` (n x k) halves, as tensors of 32-bit words (two
 /// halves each): `tn`, `k`-contiguous rows, `(m, k/2):(k/2, _1)`; `nt`, columns contiguous,
 /// `(m/2, k):(_1, m/2)`.
