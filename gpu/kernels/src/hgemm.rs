@@ -86,9 +86,9 @@ pub fn block() -> Dim3 {
 pub fn hgemm_tn<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
     Acc: Accumulate,
-    A: DeviceTensor<Mem: Memory<Elem = u32>>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+    A: Operand,
+    B: Operand,
+    Cm: Output<Acc>,
 {
     hgemm::<KMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
 }
@@ -100,12 +100,35 @@ where
 pub fn hgemm_nt<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
     Acc: Accumulate,
-    A: DeviceTensor<Mem: Memory<Elem = u32>>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+    A: Operand,
+    B: Operand,
+    Cm: Output<Acc>,
 {
     hgemm::<MnMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
 }
+
+/// An operand tensor of the kernel: halves two to a 32-bit word. (A name for the bound; every
+/// such tensor is one.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an HGEMM operand",
+    note = "an operand is a tensor of 32-bit words, two halves each (`Gmem<u32>`)"
+)]
+pub trait Operand: DeviceTensor<Mem: Memory<Elem = u32>> {}
+impl<T: DeviceTensor<Mem: Memory<Elem = u32>>> Operand for T {}
+
+/// `C`'s tensor for the accumulator choice `Acc`: elements of `Acc::Out`, writable. (A name for
+/// the bound; every such tensor is one.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the HGEMM's C for `{Acc}`",
+    note = "C is writable (`GmemMut`), of `f32` for `F32Accum` and of 32-bit words of two halves for `F16Accum`"
+)]
+pub trait Output<Acc: Accumulate>: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>> {}
+impl<Acc: Accumulate, T: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>> Output<Acc> for T {}
+
+/// An operand the kernel copies with 16-byte vectors ([`DeviceTensor::vectorized`]).
+#[doc(hidden)]
+pub trait Staged: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4> {}
+impl<T: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>> Staged for T {}
 
 /// The kernel body for operands of either major-ness.
 #[inline(always)]
@@ -113,9 +136,9 @@ fn hgemm<M, Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, s
 where
     M: Major,
     Acc: Accumulate,
-    A: DeviceTensor<Mem: Memory<Elem = u32>>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+    A: Operand,
+    B: Operand,
+    Cm: Output<Acc>,
 {
     let kind = acc.kind();
     let ((m, k), (n, kb)) = (M::rows_k(a.extents()), M::rows_k(b.extents()));
@@ -164,9 +187,9 @@ where
     M: Major,
     Acc: Accumulate,
     P: Residue,
-    A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    Cm: DeviceTensor<Mem: MemoryMut<Elem = Acc::Out>>,
+    A: Staged,
+    B: Staged,
+    Cm: Output<Acc>,
 {
     let Args { kind, sa, sb, coord, t, .. } = args;
     let t = t.get();
@@ -311,8 +334,8 @@ pub trait Major: Copy + sealed::Sealed {
         at: (usize, usize),
     ) where
         P: Residue,
-        A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-        B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>;
+        A: Staged,
+        B: Staged;
     /// A thread's offset in a stage before the swizzle: the inner layout at `(row, k)`.
     #[doc(hidden)]
     fn thread_base(r: usize, k: usize) -> isize;
@@ -390,8 +413,8 @@ macro_rules! issue_fn {
             at: (usize, usize),
         ) where
             P: Residue,
-            A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-            B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+            A: Staged,
+            B: Staged,
         {
             let (Some(ta), Some(tb)) = (a.tile(kt), b.tile(kt)) else {
                 fault("hgemm: a k tile is missing");
@@ -490,8 +513,8 @@ fn copy_tiles<M, P, A, B, const B0: isize, const B1: isize>(
 ) where
     M: Major,
     P: Residue,
-    A: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
-    B: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>,
+    A: Staged,
+    B: Staged,
 {
     let (da, db) = (sa.part::<STAGE>(stage * STAGE), sb.part::<STAGE>(stage * STAGE));
     let base = M::thread_base(crow, ck);
