@@ -148,18 +148,11 @@ where
     let (Some(a), Some(b)) = (a.vectorized(), b.vectorized()) else {
         fault("hgemm: A and B need contiguous runs of a multiple of 8 halves");
     };
-    let (Some(sa), Some(sb)) = (
-        smem.array::<u32, { STAGES * STAGE }>(0),
-        smem.array::<u32, { STAGES * STAGE }>((STAGES * STAGE * 4) as u32),
-    ) else {
-        fault("hgemm: the block has less shared memory than SMEM_BYTES");
-    };
+    let (sa, sb) = crate::operand_stages(smem, "hgemm: the block has less shared memory than SMEM_BYTES");
     let blk = block_idx();
     let coord = (blk.x, blk.y);
     // Wholly inside C, and k tiles all whole: no predicate anywhere.
-    let full = m as isize - (coord.0 as isize * BM as isize) >= BM as isize
-        && n as isize - (coord.1 as isize * BN as isize) >= BN as isize
-        && k % BK == 0;
+    let full = crate::whole_block(m, n, coord, (BM, BN)) && k % BK == 0;
     let args = Args { kind, alpha, beta, sa, sb, coord, t: Thread::index() };
     if full {
         block_tile::<M, Acc, Full, _, _, _>(a, b, c, args)

@@ -24,3 +24,26 @@ pub mod copy;
 pub mod hgemm;
 pub mod sgemm;
 pub mod transpose;
+
+use const_layout_device::{SmemArray, SmemRegion, Word, fault};
+
+/// Whether the `bm x bn` tile at block coordinate `coord` lies wholly inside an `m x n` result
+/// (the GEMMs' test for a block that runs without predicates).
+#[inline(always)]
+pub(crate) fn whole_block(m: usize, n: usize, coord: (u32, u32), (bm, bn): (usize, usize)) -> bool {
+    m as isize - coord.0 as isize * bm as isize >= bm as isize
+        && n as isize - coord.1 as isize * bn as isize >= bn as isize
+}
+
+/// The GEMMs' shared memory: the stages of `A`, then those of `B`, `N` elements each; faults
+/// with `message` if the block has less.
+#[inline(always)]
+pub(crate) fn operand_stages<T: Word, const N: usize>(
+    smem: SmemRegion,
+    message: &'static str,
+) -> (SmemArray<T, N>, SmemArray<T, N>) {
+    let (Some(sa), Some(sb)) = (smem.array::<T, N>(0), smem.array::<T, N>((N * 4) as u32)) else {
+        fault(message);
+    };
+    (sa, sb)
+}

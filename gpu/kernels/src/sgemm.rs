@@ -126,18 +126,11 @@ where
     if k != kb || m != mc || n != nc {
         fault("sgemm: the shapes of A (m,k), B (n,k) and C (m,n) do not match");
     }
-    let (Some(sa), Some(sb)) = (
-        smem.array::<f32, { STAGE * STAGES }>(0),
-        smem.array::<f32, { STAGE * STAGES }>((STAGE * STAGES * 4) as u32),
-    ) else {
-        fault("sgemm: the block has less shared memory than SMEM_BYTES");
-    };
+    let (sa, sb) = crate::operand_stages(smem, "sgemm: the block has less shared memory than SMEM_BYTES");
     let blk = block_idx();
     let coord = (blk.x, blk.y);
     // Wholly inside C, and k tiles all full: no predicate anywhere.
-    let full = m as isize - (coord.0 as isize * BM as isize) >= BM as isize
-        && n as isize - (coord.1 as isize * BN as isize) >= BN as isize
-        && k % BK == 0;
+    let full = crate::whole_block(m, n, coord, (BM, BN)) && k % BK == 0;
     let args = Args { alpha, beta, sa, sb, coord, t };
     match (a.vectorized(), b.vectorized(), c.vectorized()) {
         (Some(a), Some(b), Some(c)) if full => block_tile::<Full, _, _, _>(a, b, c, args),
