@@ -20,7 +20,8 @@
 //!
 //! [`gmma`] holds the sm90 warp-group layouts: the accumulator and operand layouts of `wgmma`,
 //! CuTe's shared-memory atoms for it and the shared-memory matrix descriptors derived from a
-//! tile's layout ([`gmma::make_gmma_desc`]).
+//! tile's layout ([`gmma::make_gmma_desc`]). [`tma`] derives the Tensor Memory Accelerator's box and
+//! swizzle mode from the same shared-memory layouts ([`tma::make_tma_box`]).
 //!
 //! Every layout here is checked against CuTe C++ text for text (`tests/typed/atoms.rs`, with
 //! generated tilings and tiled copies) and against the PTX ISA's fragment figures.
@@ -42,6 +43,7 @@ pub(crate) const fn static_int(v: isize) -> crate::dyn_layout::DynIntTuple {
 }
 
 pub mod gmma;
+pub mod tma;
 mod mma;
 mod tiled_copy;
 mod tiled_mma;

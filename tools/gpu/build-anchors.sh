@@ -34,4 +34,7 @@ wait
 # The tensor-core anchor of issue 18: sgemm_sm80.cu (half in and out; its TN path is cp.async,
 # ldmatrix and mma.sync).
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_sm80" "$T/sgemm_sm80.cu"
+# Its Hopper anchor: hopper/wgmma_tma_sm90.cu (TMA, mbarriers, wgmma; f16 in, out and accumulators),
+# its tensor maps encoded through the runtime's driver entry points.
+"$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_wgmma_tma_sm90" "$T/hopper/wgmma_tma_sm90.cu"
 echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"
