@@ -18,7 +18,7 @@ cd "$ROOT/gpu/ptx"
 # rustup's proxies come first on PATH; this build is Debian's rustc (1.96, with core's source).
 PATH="$BIN:/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$OUT" \
   /usr/bin/cargo build --release --locked --target nvptx64-nvidia-cuda -Zbuild-std=core \
-  --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90a"]'
+  --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90a", "-Ctarget-feature=+ptx83"]'
 cp "$OUT/nvptx64-nvidia-cuda/release/const_layout_ptx.ptx" "$OUT/const_layout_kernels.ptx"
 python3 "$ROOT/tools/gpu/launch-bounds.py" "$OUT/const_layout_kernels.ptx" "$ROOT/gpu/ptx/src/lib.rs"
 python3 "$ROOT/tools/gpu/check-ptx.py" "$OUT/const_layout_kernels.ptx"

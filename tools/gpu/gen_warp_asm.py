@@ -124,6 +124,76 @@ def ldsm_fn(n):
     return "\n".join(lines)
 
 
+# Hopper: one warpgroup's k tile of 64 on a 128 x 128 block tile, WGMMA_M atoms of m64nNk16 along
+# m against WGMMA_K k blocks, fenced, committed and waited for in one block.
+WGMMA_N, WGMMA_M, WGMMA_K = 128, 2, 4
+WGMMA_ACCUMULATORS = [
+    ("f32", "f32", WGMMA_N // 2, {
+        "f16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f32.f16.f16",
+        "bf16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f32.bf16.bf16",
+    }),
+    ("f16", "u32", WGMMA_N // 4, {
+        "f16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f16.f16.f16",
+    }),
+]
+
+
+def wgmma_fn(acc):
+    name, elem, words, ins = acc
+    n, mi, kb = WGMMA_N, WGMMA_M, WGMMA_K
+    lines = []
+    kinds = ",".join(ins)
+    lines.append(f"/// {mi}x{kb} `wgmma.mma_async.sync.aligned.m64n{n}k16` with {name} accumulators ({kinds} in; `d[i] +=")
+    lines.append(f"/// A(a[i][k]) B(b[k])^T` over the {kb} k blocks, both operands K-major in shared memory by their")
+    lines.append("/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and")
+    lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.")
+    lines.append("///")
+    lines.append("/// # Safety")
+    lines.append("/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a")
+    lines.append("/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the")
+    lines.append("/// async proxy (TMA's, or fenced generic writes before a barrier).")
+    lines.append("#[inline(always)]")
+    args = f"a: &[[u64; {kb}]; {mi}], b: &[u64; {kb}], d: &mut [[{elem}; {words}]; {mi}]"
+    if len(ins) > 1:
+        args += ", bf16: bool"
+    lines.append(f"pub(crate) unsafe fn wgmma_m64n{n}k16_{name}_{mi}x{kb}({args}) {{")
+    lines.append("    macro_rules! batch {")
+    lines.append("        ($ins:literal) => {")
+    lines.append("            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged")
+    lines.append("            // or the lane traps first.")
+    lines.append("            unsafe {")
+    lines.append("                asm!(converged!(concat!(")
+    lines.append('                    "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; wgmma.fence.sync.aligned; ",')
+    for i in range(mi):
+        d = ", ".join("{d%d_%d}" % (i, v) for v in range(words))
+        for k in range(kb):
+            lines.append(f'                    $ins, " {{{{{d}}}}}, {{a{i}_{k}}}, {{b{k}}}, sd, 1, 1, 0, 0; ",')
+    lines.append('                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; }}"')
+    lines.append("                )),")
+    for i in range(mi):
+        for k in range(kb):
+            lines.append(f"                     a{i}_{k} = in(reg64) a[{i}][{k}],")
+    for k in range(kb):
+        lines.append(f"                     b{k} = in(reg64) b[{k}],")
+    for i in range(mi):
+        for v in range(words):
+            lines.append(f"                     d{i}_{v} = inout(reg32) d[{i}][{v}],")
+    lines.append("                     options(readonly, nostack))")
+    lines.append("            }")
+    lines.append("        };")
+    lines.append("    }")
+    if len(ins) > 1:
+        lines.append("    if bf16 {")
+        lines.append(f'        batch!("{ins["bf16"]}");')
+        lines.append("    } else {")
+        lines.append(f'        batch!("{ins["f16"]}");')
+        lines.append("    }")
+    else:
+        lines.append(f'    batch!("{ins["f16"]}");')
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def dispatch():
     batches = []
     for name, elem, words, ins in ACCUMULATORS:
@@ -215,6 +285,9 @@ def main():
             parts.append("")
     for n in LDSM_COUNTS:
         parts.append(ldsm_fn(n))
+        parts.append("")
+    for acc in WGMMA_ACCUMULATORS:
+        parts.append(wgmma_fn(acc))
         parts.append("")
     parts.append(dispatch())
     text = "\n".join(parts) + "\n"

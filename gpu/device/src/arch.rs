@@ -471,3 +471,88 @@ pub(crate) unsafe fn wgmma_m64n64k16_f32_ss_x4(a: [u64; 4], b: [u64; 4], d: &mut
         run!("f16");
     }
 }
+
+/// `mbarrier.init.shared::cta.b64`, then `fence.mbarrier_init.release.cluster` (the init visible
+/// to the async proxy): an mbarrier at shared address `addr` expecting `count` arrivals a phase.
+///
+/// # Safety
+/// `addr` is an 8-byte aligned shared address of 8 bytes no thread uses as anything else, and no
+/// thread uses the mbarrier before a barrier after this call.
+#[inline(always)]
+pub(crate) unsafe fn mbarrier_init(addr: u32, count: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("mbarrier.init.shared::cta.b64 [{a}], {n}; fence.mbarrier_init.release.cluster;",
+             a = in(reg32) addr, n = in(reg32) count, options(nostack))
+    };
+}
+
+/// `mbarrier.arrive.shared::cta.b64`: this thread arrives (release: its reads and writes before it
+/// happen before the phase completes).
+///
+/// # Safety
+/// `addr` is an initialized mbarrier ([`mbarrier_init`]).
+#[inline(always)]
+pub(crate) unsafe fn mbarrier_arrive(addr: u32) {
+    // SAFETY: the caller's contract.
+    unsafe { asm!("mbarrier.arrive.shared::cta.b64 _, [{a}];", a = in(reg32) addr, options(nostack)) };
+}
+
+/// `mbarrier.arrive.expect_tx.shared::cta.b64`: this thread arrives and the phase also waits for
+/// `bytes` bytes of asynchronous copies to complete on the mbarrier.
+///
+/// # Safety
+/// `addr` is an initialized mbarrier ([`mbarrier_init`]).
+#[inline(always)]
+pub(crate) unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("mbarrier.arrive.expect_tx.shared::cta.b64 _, [{a}], {n};", a = in(reg32) addr, n = in(reg32) bytes,
+             options(nostack))
+    };
+}
+
+/// `mbarrier.try_wait.parity.shared::cta.b64`: whether the phase of parity `parity` completed
+/// (the hardware suspends the thread a while before answering no).
+///
+/// # Safety
+/// `addr` is an initialized mbarrier ([`mbarrier_init`]).
+#[inline(always)]
+pub(crate) unsafe fn mbarrier_try_wait_parity(addr: u32, parity: u32) -> bool {
+    let done: u32;
+    // SAFETY: the caller's contract. Memory-clobbering (acquire): reads after it see the phase's
+    // writes, the asynchronous copies' included.
+    unsafe {
+        asm!("{{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [{a}], {q}; selp.u32 {d}, 1, 0, p; }}",
+             a = in(reg32) addr, q = in(reg32) parity, d = out(reg32) done, options(nostack))
+    };
+    done != 0
+}
+
+/// `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes`: TMA loads the
+/// box at element coordinates `(c0, c1)` (innermost first) of the tensor map at global address
+/// `tmap` to shared address `dst`, completing its bytes on the mbarrier at `mbar`.
+///
+/// # Safety
+/// `tmap` is the global address of a valid 64-byte aligned `CUtensorMap`, written before the
+/// launch, whose tensor is alive and readable; `dst` is a shared address aligned as its swizzle
+/// needs, with the box's bytes inside the block's shared memory; `mbar` an initialized mbarrier.
+#[inline(always)]
+pub(crate) unsafe fn tma_load_2d(dst: u32, tmap: u64, c0: i32, c1: i32, mbar: u32) {
+    // SAFETY: the caller's contract. A map written by the host before the launch needs no
+    // `fence.proxy.tensormap` (one written on the device would).
+    unsafe {
+        asm!("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{t}, {{{x}, {y}}}], [{m}];",
+             d = in(reg32) dst, t = in(reg64) tmap, x = in(reg32) c0, y = in(reg32) c1, m = in(reg32) mbar,
+             options(nostack))
+    };
+}
+
+/// `bar.sync id, threads`: a named barrier among `threads` threads (a warpgroup's 128 for its
+/// collective `wgmma`), whole warps.
+#[inline(always)]
+pub(crate) fn named_barrier(id: u32, threads: u32) {
+    // SAFETY: a barrier; no memory precondition. A thread count other than the warps that arrive
+    // waits forever rather than corrupting anything. Memory-clobbering.
+    unsafe { asm!("bar.sync {i}, {n};", i = in(reg32) id, n = in(reg32) threads, options(nostack)) };
+}

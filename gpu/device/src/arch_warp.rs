@@ -1964,6 +1964,301 @@ pub(crate) unsafe fn ldmatrix_x4_8(addr: [u32; 8], trans: bool) -> [[u32; 4]; 8]
     r
 }
 
+/// 2x4 `wgmma.mma_async.sync.aligned.m64n128k16` with f32 accumulators (f16,bf16 in; `d[i] +=
+/// A(a[i][k]) B(b[k])^T` over the 4 k blocks, both operands K-major in shared memory by their
+/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and
+/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy (TMA's, or fenced generic writes before a barrier).
+#[inline(always)]
+pub(crate) unsafe fn wgmma_m64n128k16_f32_2x4(
+    a: &[[u64; 4]; 2],
+    b: &[u64; 4],
+    d: &mut [[f32; 64]; 2],
+    bf16: bool,
+) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; wgmma.fence.sync.aligned; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; }}"
+                )),
+                     a0_0 = in(reg64) a[0][0],
+                     a0_1 = in(reg64) a[0][1],
+                     a0_2 = in(reg64) a[0][2],
+                     a0_3 = in(reg64) a[0][3],
+                     a1_0 = in(reg64) a[1][0],
+                     a1_1 = in(reg64) a[1][1],
+                     a1_2 = in(reg64) a[1][2],
+                     a1_3 = in(reg64) a[1][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     d0_0 = inout(reg32) d[0][0],
+                     d0_1 = inout(reg32) d[0][1],
+                     d0_2 = inout(reg32) d[0][2],
+                     d0_3 = inout(reg32) d[0][3],
+                     d0_4 = inout(reg32) d[0][4],
+                     d0_5 = inout(reg32) d[0][5],
+                     d0_6 = inout(reg32) d[0][6],
+                     d0_7 = inout(reg32) d[0][7],
+                     d0_8 = inout(reg32) d[0][8],
+                     d0_9 = inout(reg32) d[0][9],
+                     d0_10 = inout(reg32) d[0][10],
+                     d0_11 = inout(reg32) d[0][11],
+                     d0_12 = inout(reg32) d[0][12],
+                     d0_13 = inout(reg32) d[0][13],
+                     d0_14 = inout(reg32) d[0][14],
+                     d0_15 = inout(reg32) d[0][15],
+                     d0_16 = inout(reg32) d[0][16],
+                     d0_17 = inout(reg32) d[0][17],
+                     d0_18 = inout(reg32) d[0][18],
+                     d0_19 = inout(reg32) d[0][19],
+                     d0_20 = inout(reg32) d[0][20],
+                     d0_21 = inout(reg32) d[0][21],
+                     d0_22 = inout(reg32) d[0][22],
+                     d0_23 = inout(reg32) d[0][23],
+                     d0_24 = inout(reg32) d[0][24],
+                     d0_25 = inout(reg32) d[0][25],
+                     d0_26 = inout(reg32) d[0][26],
+                     d0_27 = inout(reg32) d[0][27],
+                     d0_28 = inout(reg32) d[0][28],
+                     d0_29 = inout(reg32) d[0][29],
+                     d0_30 = inout(reg32) d[0][30],
+                     d0_31 = inout(reg32) d[0][31],
+                     d0_32 = inout(reg32) d[0][32],
+                     d0_33 = inout(reg32) d[0][33],
+                     d0_34 = inout(reg32) d[0][34],
+                     d0_35 = inout(reg32) d[0][35],
+                     d0_36 = inout(reg32) d[0][36],
+                     d0_37 = inout(reg32) d[0][37],
+                     d0_38 = inout(reg32) d[0][38],
+                     d0_39 = inout(reg32) d[0][39],
+                     d0_40 = inout(reg32) d[0][40],
+                     d0_41 = inout(reg32) d[0][41],
+                     d0_42 = inout(reg32) d[0][42],
+                     d0_43 = inout(reg32) d[0][43],
+                     d0_44 = inout(reg32) d[0][44],
+                     d0_45 = inout(reg32) d[0][45],
+                     d0_46 = inout(reg32) d[0][46],
+                     d0_47 = inout(reg32) d[0][47],
+                     d0_48 = inout(reg32) d[0][48],
+                     d0_49 = inout(reg32) d[0][49],
+                     d0_50 = inout(reg32) d[0][50],
+                     d0_51 = inout(reg32) d[0][51],
+                     d0_52 = inout(reg32) d[0][52],
+                     d0_53 = inout(reg32) d[0][53],
+                     d0_54 = inout(reg32) d[0][54],
+                     d0_55 = inout(reg32) d[0][55],
+                     d0_56 = inout(reg32) d[0][56],
+                     d0_57 = inout(reg32) d[0][57],
+                     d0_58 = inout(reg32) d[0][58],
+                     d0_59 = inout(reg32) d[0][59],
+                     d0_60 = inout(reg32) d[0][60],
+                     d0_61 = inout(reg32) d[0][61],
+                     d0_62 = inout(reg32) d[0][62],
+                     d0_63 = inout(reg32) d[0][63],
+                     d1_0 = inout(reg32) d[1][0],
+                     d1_1 = inout(reg32) d[1][1],
+                     d1_2 = inout(reg32) d[1][2],
+                     d1_3 = inout(reg32) d[1][3],
+                     d1_4 = inout(reg32) d[1][4],
+                     d1_5 = inout(reg32) d[1][5],
+                     d1_6 = inout(reg32) d[1][6],
+                     d1_7 = inout(reg32) d[1][7],
+                     d1_8 = inout(reg32) d[1][8],
+                     d1_9 = inout(reg32) d[1][9],
+                     d1_10 = inout(reg32) d[1][10],
+                     d1_11 = inout(reg32) d[1][11],
+                     d1_12 = inout(reg32) d[1][12],
+                     d1_13 = inout(reg32) d[1][13],
+                     d1_14 = inout(reg32) d[1][14],
+                     d1_15 = inout(reg32) d[1][15],
+                     d1_16 = inout(reg32) d[1][16],
+                     d1_17 = inout(reg32) d[1][17],
+                     d1_18 = inout(reg32) d[1][18],
+                     d1_19 = inout(reg32) d[1][19],
+                     d1_20 = inout(reg32) d[1][20],
+                     d1_21 = inout(reg32) d[1][21],
+                     d1_22 = inout(reg32) d[1][22],
+                     d1_23 = inout(reg32) d[1][23],
+                     d1_24 = inout(reg32) d[1][24],
+                     d1_25 = inout(reg32) d[1][25],
+                     d1_26 = inout(reg32) d[1][26],
+                     d1_27 = inout(reg32) d[1][27],
+                     d1_28 = inout(reg32) d[1][28],
+                     d1_29 = inout(reg32) d[1][29],
+                     d1_30 = inout(reg32) d[1][30],
+                     d1_31 = inout(reg32) d[1][31],
+                     d1_32 = inout(reg32) d[1][32],
+                     d1_33 = inout(reg32) d[1][33],
+                     d1_34 = inout(reg32) d[1][34],
+                     d1_35 = inout(reg32) d[1][35],
+                     d1_36 = inout(reg32) d[1][36],
+                     d1_37 = inout(reg32) d[1][37],
+                     d1_38 = inout(reg32) d[1][38],
+                     d1_39 = inout(reg32) d[1][39],
+                     d1_40 = inout(reg32) d[1][40],
+                     d1_41 = inout(reg32) d[1][41],
+                     d1_42 = inout(reg32) d[1][42],
+                     d1_43 = inout(reg32) d[1][43],
+                     d1_44 = inout(reg32) d[1][44],
+                     d1_45 = inout(reg32) d[1][45],
+                     d1_46 = inout(reg32) d[1][46],
+                     d1_47 = inout(reg32) d[1][47],
+                     d1_48 = inout(reg32) d[1][48],
+                     d1_49 = inout(reg32) d[1][49],
+                     d1_50 = inout(reg32) d[1][50],
+                     d1_51 = inout(reg32) d[1][51],
+                     d1_52 = inout(reg32) d[1][52],
+                     d1_53 = inout(reg32) d[1][53],
+                     d1_54 = inout(reg32) d[1][54],
+                     d1_55 = inout(reg32) d[1][55],
+                     d1_56 = inout(reg32) d[1][56],
+                     d1_57 = inout(reg32) d[1][57],
+                     d1_58 = inout(reg32) d[1][58],
+                     d1_59 = inout(reg32) d[1][59],
+                     d1_60 = inout(reg32) d[1][60],
+                     d1_61 = inout(reg32) d[1][61],
+                     d1_62 = inout(reg32) d[1][62],
+                     d1_63 = inout(reg32) d[1][63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        batch!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        batch!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 2x4 `wgmma.mma_async.sync.aligned.m64n128k16` with f16 accumulators (f16 in; `d[i] +=
+/// A(a[i][k]) B(b[k])^T` over the 4 k blocks, both operands K-major in shared memory by their
+/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and
+/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy (TMA's, or fenced generic writes before a barrier).
+#[inline(always)]
+pub(crate) unsafe fn wgmma_m64n128k16_f16_2x4(a: &[[u64; 4]; 2], b: &[u64; 4], d: &mut [[u32; 32]; 2]) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; wgmma.fence.sync.aligned; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}}}, {a0_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}}}, {a0_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}}}, {a0_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}}}, {a0_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; }}"
+                )),
+                     a0_0 = in(reg64) a[0][0],
+                     a0_1 = in(reg64) a[0][1],
+                     a0_2 = in(reg64) a[0][2],
+                     a0_3 = in(reg64) a[0][3],
+                     a1_0 = in(reg64) a[1][0],
+                     a1_1 = in(reg64) a[1][1],
+                     a1_2 = in(reg64) a[1][2],
+                     a1_3 = in(reg64) a[1][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     d0_0 = inout(reg32) d[0][0],
+                     d0_1 = inout(reg32) d[0][1],
+                     d0_2 = inout(reg32) d[0][2],
+                     d0_3 = inout(reg32) d[0][3],
+                     d0_4 = inout(reg32) d[0][4],
+                     d0_5 = inout(reg32) d[0][5],
+                     d0_6 = inout(reg32) d[0][6],
+                     d0_7 = inout(reg32) d[0][7],
+                     d0_8 = inout(reg32) d[0][8],
+                     d0_9 = inout(reg32) d[0][9],
+                     d0_10 = inout(reg32) d[0][10],
+                     d0_11 = inout(reg32) d[0][11],
+                     d0_12 = inout(reg32) d[0][12],
+                     d0_13 = inout(reg32) d[0][13],
+                     d0_14 = inout(reg32) d[0][14],
+                     d0_15 = inout(reg32) d[0][15],
+                     d0_16 = inout(reg32) d[0][16],
+                     d0_17 = inout(reg32) d[0][17],
+                     d0_18 = inout(reg32) d[0][18],
+                     d0_19 = inout(reg32) d[0][19],
+                     d0_20 = inout(reg32) d[0][20],
+                     d0_21 = inout(reg32) d[0][21],
+                     d0_22 = inout(reg32) d[0][22],
+                     d0_23 = inout(reg32) d[0][23],
+                     d0_24 = inout(reg32) d[0][24],
+                     d0_25 = inout(reg32) d[0][25],
+                     d0_26 = inout(reg32) d[0][26],
+                     d0_27 = inout(reg32) d[0][27],
+                     d0_28 = inout(reg32) d[0][28],
+                     d0_29 = inout(reg32) d[0][29],
+                     d0_30 = inout(reg32) d[0][30],
+                     d0_31 = inout(reg32) d[0][31],
+                     d1_0 = inout(reg32) d[1][0],
+                     d1_1 = inout(reg32) d[1][1],
+                     d1_2 = inout(reg32) d[1][2],
+                     d1_3 = inout(reg32) d[1][3],
+                     d1_4 = inout(reg32) d[1][4],
+                     d1_5 = inout(reg32) d[1][5],
+                     d1_6 = inout(reg32) d[1][6],
+                     d1_7 = inout(reg32) d[1][7],
+                     d1_8 = inout(reg32) d[1][8],
+                     d1_9 = inout(reg32) d[1][9],
+                     d1_10 = inout(reg32) d[1][10],
+                     d1_11 = inout(reg32) d[1][11],
+                     d1_12 = inout(reg32) d[1][12],
+                     d1_13 = inout(reg32) d[1][13],
+                     d1_14 = inout(reg32) d[1][14],
+                     d1_15 = inout(reg32) d[1][15],
+                     d1_16 = inout(reg32) d[1][16],
+                     d1_17 = inout(reg32) d[1][17],
+                     d1_18 = inout(reg32) d[1][18],
+                     d1_19 = inout(reg32) d[1][19],
+                     d1_20 = inout(reg32) d[1][20],
+                     d1_21 = inout(reg32) d[1][21],
+                     d1_22 = inout(reg32) d[1][22],
+                     d1_23 = inout(reg32) d[1][23],
+                     d1_24 = inout(reg32) d[1][24],
+                     d1_25 = inout(reg32) d[1][25],
+                     d1_26 = inout(reg32) d[1][26],
+                     d1_27 = inout(reg32) d[1][27],
+                     d1_28 = inout(reg32) d[1][28],
+                     d1_29 = inout(reg32) d[1][29],
+                     d1_30 = inout(reg32) d[1][30],
+                     d1_31 = inout(reg32) d[1][31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    batch!("wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16");
+}
+
 /// `MI x NI` mma.sync with f32 accumulators in one batch; `false` (nothing done) if that shape
 /// is not written out.
 #[inline(always)]

@@ -208,6 +208,18 @@ pub(crate) struct Launch {
     /// every lane must execute the same instruction).
     warp_sites: Vec<Mutex<Option<&'static core::panic::Location<'static>>>>,
     failure: Mutex<Option<EmuError>>,
+    /// The block's mbarriers by shared byte address (the words themselves are left alone).
+    mbarriers: Mutex<std::collections::BTreeMap<u32, Mbar>>,
+}
+
+/// An emulated mbarrier: arrivals a phase, arrivals still pending, bytes of asynchronous copies
+/// still pending (negative when copies completed before their `expect_tx`), phases completed.
+#[derive(Clone, Copy, Debug)]
+struct Mbar {
+    count: u32,
+    pending: u32,
+    tx: i64,
+    phases: u64,
 }
 
 /// The thread-local context of an emulated thread.
@@ -303,6 +315,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         warp_frags: (0..threads * FRAG_WORDS).map(|_| AtomicU32::new(0)).collect(),
         warp_sites: (0..threads).map(|_| Mutex::new(None)).collect(),
         failure: Mutex::new(None),
+        mbarriers: Mutex::new(std::collections::BTreeMap::new()),
     });
     let kernel = &kernel;
     std::thread::scope(|scope| {
@@ -361,6 +374,7 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
         }
         if linear == 0 {
             launch.smem.iter().for_each(|w| w.store(POISON, Relaxed));
+            launch.mbarriers.lock().unwrap_or_else(|e| e.into_inner()).clear();
             launch.barrier.reset(threads);
             for (w, r) in launch.warps.iter().enumerate() {
                 r.reset((threads - 32 * w).min(32));
@@ -571,17 +585,17 @@ fn gmma_k_major_address(desc: u64, mn: usize, k: usize) -> usize {
     }
 }
 
-/// The emulation of `wgmma.mma_async.m64nNk16` with `f32` accumulators, `A` and `B` K-major in
-/// shared memory (the warpgroup's `D += A B^T`): each thread computes its `N / 2` values of `D`,
-/// which the `wgmma` atom's `C` layout (`const_layout::atom::gmma::CLayout_64xN`) places, from
-/// the operands its descriptors locate ([`gmma_k_major_address`]), in double precision, rounded
-/// once to `f32`. The warp must be whole and converged, as for `mma.sync`.
-pub(crate) fn wgmma_m64n64k16_f32(
+/// The emulation of `wgmma.mma_async.m64nNk16` with `A` and `B` K-major in shared memory (the
+/// warpgroup's `D += A B^T`): each thread computes its `N / 2` values of `D`, which the `wgmma`
+/// atom's `C` layout (`const_layout::atom::gmma::CLayout_64xN`) places, from the operands its
+/// descriptors locate ([`gmma_k_major_address`]), in double precision; `acc(v, sum)` adds the sum
+/// to value `v`. The warp must be whole and converged, as for `mma.sync`.
+fn wgmma_k16<const N: usize>(
     kind: crate::HalfKind,
     a: u64,
     b: u64,
-    d: &mut [f32; 32],
     site: &'static core::panic::Location<'static>,
+    mut acc: impl FnMut(usize, f64),
 ) {
     use const_layout::atom::gmma::CLayout_64xN;
     use const_layout::layout::computed::StaticLayout;
@@ -592,8 +606,8 @@ pub(crate) fn wgmma_m64n64k16_f32(
     }
     aligned_warp(&launch, linear, site, "wgmma");
     let t = linear % 128;
-    let cl = <CLayout_64xN<64> as StaticLayout>::LAYOUT;
-    for (v, out) in d.iter_mut().enumerate() {
+    let cl = <CLayout_64xN<N> as StaticLayout>::LAYOUT;
+    for v in 0..N / 2 {
         let idx = cl.offset((t + 128 * v) as isize) as usize;
         let (m, n) = (idx % 64, idx / 64);
         let sum: f64 = (0..16)
@@ -602,9 +616,146 @@ pub(crate) fn wgmma_m64n64k16_f32(
                     * smem_half(kind, gmma_k_major_address(b, n, k))
             })
             .sum();
-        *out = (sum + *out as f64) as f32;
+        acc(v, sum);
     }
     end_aligned(&launch, linear);
+}
+
+/// `wgmma.mma_async.m64nNk16` with `f32` accumulators ([`wgmma_k16`]), rounded once to `f32`.
+pub(crate) fn wgmma_k16_f32<const N: usize>(
+    kind: crate::HalfKind,
+    a: u64,
+    b: u64,
+    d: &mut [f32],
+    site: &'static core::panic::Location<'static>,
+) {
+    assert_eq!(d.len(), N / 2, "wgmma m64n{N}: accumulators");
+    wgmma_k16::<N>(kind, a, b, site, |v, sum| d[v] = (sum + d[v] as f64) as f32);
+}
+
+/// `wgmma.mma_async.m64nNk16` with `f16` accumulators, two to a register (values `2 i` and `2 i +
+/// 1` in register `i`), each rounded to `f16` (through `f32`).
+pub(crate) fn wgmma_k16_f16<const N: usize>(
+    a: u64,
+    b: u64,
+    d: &mut [u32],
+    site: &'static core::panic::Location<'static>,
+) {
+    use crate::{HalfKind, f32_to_half, half_to_f32};
+    assert_eq!(d.len(), N / 4, "wgmma m64n{N}: accumulator registers");
+    wgmma_k16::<N>(HalfKind::F16, a, b, site, |v, sum| {
+        let shift = 16 * (v % 2);
+        let old = half_to_f32(HalfKind::F16, (d[v / 2] >> shift) as u16) as f64;
+        let new = f32_to_half(HalfKind::F16, (sum + old) as f32) as u32;
+        d[v / 2] = d[v / 2] & !(0xffff << shift) | new << shift;
+    });
+}
+
+/// `mbarrier.init`: the mbarrier at shared byte `addr` expects `count` arrivals a phase.
+pub(crate) fn mbarrier_init(addr: u32, count: u32) {
+    let launch = with(|c| Arc::clone(&c.launch));
+    if count == 0 {
+        panic!("mbarrier at byte {addr}: an arrival count of 0");
+    }
+    let mut m = launch.mbarriers.lock().unwrap_or_else(|e| e.into_inner());
+    m.insert(addr, Mbar { count, pending: count, tx: 0, phases: 0 });
+}
+
+/// The mbarrier at `addr`, updated by `f`; its phase completes when no arrival and no byte is
+/// pending.
+fn mbarrier_update(addr: u32, what: &str, f: impl FnOnce(&mut Mbar)) {
+    let launch = with(|c| Arc::clone(&c.launch));
+    let mut m = launch.mbarriers.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = m.get_mut(&addr) else {
+        panic!("{what} on byte {addr}, which holds no initialized mbarrier (init it, then a barrier)");
+    };
+    f(b);
+    if b.pending == 0 && b.tx == 0 {
+        b.phases += 1;
+        b.pending = b.count;
+    }
+}
+
+/// `mbarrier.arrive` (with `expect_tx` of `bytes`).
+pub(crate) fn mbarrier_arrive(addr: u32, bytes: u32) {
+    mbarrier_update(addr, "mbarrier.arrive", |b| {
+        if b.pending == 0 {
+            panic!("mbarrier at byte {addr}: more arrivals than its count {}", b.count);
+        }
+        b.tx += bytes as i64;
+        b.pending -= 1;
+    });
+}
+
+/// An asynchronous copy's `complete_tx` of `bytes`.
+fn mbarrier_complete_tx(addr: u32, bytes: u32) {
+    mbarrier_update(addr, "a TMA copy's complete_tx", |b| b.tx -= bytes as i64);
+}
+
+/// `mbarrier.try_wait.parity`: whether the phase of parity `parity` completed (the current
+/// phase's parity is the other one).
+pub(crate) fn mbarrier_test_parity(addr: u32, parity: u32) -> bool {
+    let launch = with(|c| Arc::clone(&c.launch));
+    if launch.barrier.lock().broken {
+        std::panic::panic_any(Abandon);
+    }
+    let m = launch.mbarriers.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(b) = m.get(&addr) else {
+        panic!("mbarrier wait on byte {addr}, which holds no initialized mbarrier");
+    };
+    (b.phases & 1) as u32 != parity & 1
+}
+
+/// How long an emulated thread waits on an mbarrier before the launch fails as deadlocked.
+const MBARRIER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A wait on an mbarrier's phase, failing the launch if it never completes.
+pub(crate) fn mbarrier_wait_parity(addr: u32, parity: u32) {
+    let start = std::time::Instant::now();
+    while !mbarrier_test_parity(addr, parity) {
+        if start.elapsed() > MBARRIER_PATIENCE {
+            panic!(
+                "mbarrier at byte {addr}: the phase of parity {parity} never completed (a deadlock: arrivals or bytes missing)"
+            );
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// A TMA load of a 2-D box of 16-bit elements: element `(r, c)` of the box is element `(row0 +
+/// r, col0 + c)` of the tensor (`get(row, col)`, `None` outside it: TMA's zero fill), written to
+/// shared byte `dst + byte` with `byte` the box's row-major byte offset under TMA's swizzle
+/// (`Swizzle<B,4,3>` on bytes), completing the box's bytes on the mbarrier at `mbar`. The writes
+/// are the asynchronous proxy's: no thread's, so the race check leaves them to the mbarrier.
+pub(crate) fn tma_load_2d(
+    dst: u32,
+    inner: u32,
+    outer: u32,
+    swizzle_bits: u32,
+    get: impl Fn(u32, u32) -> Option<u16>,
+    mbar: u32,
+) {
+    let launch = with(|c| Arc::clone(&c.launch));
+    let mask = ((1u32 << swizzle_bits) - 1) << 4;
+    for r in 0..outer {
+        for c in 0..inner {
+            let linear = 2 * (r * inner + c);
+            let byte = dst + (linear ^ ((linear >> 3) & mask));
+            let word = (byte / 4) as usize;
+            if word >= launch.smem.len() {
+                panic!(
+                    "TMA load: byte {byte} is past the block's {} bytes of shared memory",
+                    4 * launch.smem.len()
+                );
+            }
+            let h = get(r, c).unwrap_or(0) as u32;
+            let old = launch.smem[word].load(Relaxed);
+            let new = if byte.is_multiple_of(4) { old & 0xffff_0000 | h } else { old & 0xffff | h << 16 };
+            launch.smem[word].store(new, Relaxed);
+            launch.tags.write[word].store(0, Relaxed);
+        }
+    }
+    mbarrier_complete_tx(mbar, 2 * inner * outer);
 }
 
 /// The warp's rendezvous for a `.sync.aligned` instruction: every lane must be there, called from

@@ -45,7 +45,9 @@ mod param;
 mod smem;
 mod tensor;
 mod thread;
+pub mod tma;
 mod unroll;
+pub mod wgmma;
 pub mod wgmma_probe;
 mod word;
 

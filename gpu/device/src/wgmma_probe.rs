@@ -95,7 +95,7 @@ pub fn wgmma_probe(
     {
         let site = core::panic::Location::caller();
         for (x, y) in descs(da).into_iter().zip(descs(db)) {
-            crate::emu::wgmma_m64n64k16_f32(kind, x, y, &mut acc, site);
+            crate::emu::wgmma_k16_f32::<64>(kind, x, y, &mut acc, site);
         }
     }
     let c = CLayout_64xN::<64>::default();

@@ -1,0 +1,251 @@
+//! Hopper's asynchronous copies: [`Mbarrier`]s in shared memory (PTX's `mbarrier` objects, CUTLASS's
+//! `ClusterBarrier` and `ClusterTransactionBarrier` for one block) and [`TmaTensor2d`], a global
+//! tensor of 16-bit elements the Tensor Memory Accelerator loads boxes of, through a tensor map the
+//! host encoded with the box and swizzle mode that `const_layout::atom::tma::make_tma_box` derives
+//! from the destination's layout.
+//!
+//! On the emulator an mbarrier is a phase counter with pending arrivals and bytes, and a TMA load
+//! copies its box at once (zero outside the tensor, swizzled by TMA's rule on byte addresses) and
+//! completes its bytes; a wait that never ends fails the launch as a deadlock.
+//!
+//! ```
+//! use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+//! use const_layout_device::emu::{launch, LaunchConfig};
+//! use const_layout_device::tma::{Mbarrier, TmaTensor2d};
+//! use const_layout_device::{Dim3, Gmem, SmemRegion, thread_idx};
+//! use std::sync::atomic::AtomicU32;
+//!
+//! // A 16 x 16 tensor of halves (value 100 r + c), a 8 x 8 box at (8, 8), no swizzle.
+//! let words: Vec<AtomicU32> = (0..128u32).map(|w| {
+//!     let (r, c) = (w / 8, 2 * (w % 8));
+//!     AtomicU32::new((100 * r + c) | (100 * r + c + 1) << 16)
+//! }).collect();
+//! let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 256 };
+//! launch(&cfg, || {
+//!     let smem = SmemRegion::dynamic();
+//!     let [bar] = Mbarrier::init_block(smem.array::<u32, 2>(128).unwrap(), [1]);
+//!     let boxd = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+//!     let t = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&words), 16, 16, 16, boxd).unwrap();
+//!     let tile = smem.array::<u32, 32>(0).unwrap();
+//!     if thread_idx().x == 0 {
+//!         bar.arrive_expect_tx(boxd.bytes());
+//!         t.load(tile, 8, 8, bar);
+//!     }
+//!     bar.wait(0);
+//!     assert_eq!(tile.load(4 * 3), (100 * 11 + 8) | (100 * 11 + 9) << 16); // row 3 of the box
+//! })
+//! .unwrap();
+//! ```
+
+use crate::{Gmem, SmemArray, fault, sync_threads, thread_idx};
+use const_layout::atom::tma::TmaBox;
+
+/// An mbarrier in shared memory: 8 bytes the block's threads arrive on and wait for phases of.
+/// `Copy`: every thread holds the same handle.
+#[derive(Clone, Copy, Debug)]
+pub struct Mbarrier {
+    addr: u32,
+}
+
+impl Mbarrier {
+    /// `N` mbarriers in `words` (two words each, 8-byte aligned, used for nothing else), the `i`th
+    /// expecting `counts[i]` arrivals a phase: thread 0 initializes them, then the block
+    /// synchronizes. Every thread of the block calls it.
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{tma::Mbarrier, Dim3, SmemRegion};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(64), dynamic_smem_bytes: 16 };
+    /// launch(&cfg, || {
+    ///     let [bar, _] = Mbarrier::init_block(SmemRegion::dynamic().array::<u32, 4>(0).unwrap(), [64, 1]);
+    ///     bar.arrive();
+    ///     bar.wait(0); // every thread arrived: phase 0 completed
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn init_block<const W: usize, const N: usize>(
+        words: SmemArray<u32, W>,
+        counts: [u32; N],
+    ) -> [Mbarrier; N] {
+        let base = words.address(0);
+        if W < 2 * N || !base.is_multiple_of(8) {
+            fault("Mbarrier::init_block: mbarriers need two words each, 8-byte aligned");
+        }
+        let bars: [Mbarrier; N] = core::array::from_fn(|i| Mbarrier { addr: base + 8 * i as u32 });
+        let t = thread_idx();
+        if t.x == 0 && t.y == 0 && t.z == 0 {
+            for (b, &count) in bars.iter().zip(counts.iter()) {
+                if count == 0 || count >= 1 << 20 {
+                    fault("Mbarrier::init_block: an arrival count outside 1 to 2^20 - 1");
+                }
+                #[cfg(target_arch = "nvptx64")]
+                // SAFETY: 8 aligned bytes of the block's shared memory that the caller gives to the
+                // mbarriers; no thread uses them before the barrier below.
+                unsafe {
+                    crate::arch::mbarrier_init(b.addr, count)
+                };
+                #[cfg(not(target_arch = "nvptx64"))]
+                crate::emu::mbarrier_init(b.addr, count);
+            }
+        }
+        sync_threads();
+        bars
+    }
+
+    /// This thread arrives (release: its accesses before happen before the phase completes).
+    #[inline(always)]
+    pub fn arrive(&self) {
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: initialized by `init_block` before its barrier.
+        unsafe {
+            crate::arch::mbarrier_arrive(self.addr)
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        crate::emu::mbarrier_arrive(self.addr, 0);
+    }
+
+    /// This thread arrives, and the phase also waits for `bytes` bytes of TMA loads
+    /// ([`TmaTensor2d::load`]) to land.
+    #[inline(always)]
+    pub fn arrive_expect_tx(&self, bytes: u32) {
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: initialized by `init_block` before its barrier.
+        unsafe {
+            crate::arch::mbarrier_arrive_expect_tx(self.addr, bytes)
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        crate::emu::mbarrier_arrive(self.addr, bytes);
+    }
+
+    /// Wait until the phase of parity `parity` completed (acquire: its arrivals' accesses and its
+    /// TMA loads are visible after). The first phase has parity 0; a wait on parity 1 before any
+    /// phase completed returns at once (the phase before the first counts as complete).
+    #[inline(always)]
+    pub fn wait(&self, parity: u32) {
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: initialized by `init_block` before its barrier.
+        while !unsafe { crate::arch::mbarrier_try_wait_parity(self.addr, parity) } {}
+        #[cfg(not(target_arch = "nvptx64"))]
+        crate::emu::mbarrier_wait_parity(self.addr, parity);
+    }
+}
+
+/// A row-major global tensor of 16-bit elements (`rows x cols`, rows `pitch` elements apart, two
+/// elements a word) with the tensor map TMA loads `boxd` boxes of it by.
+#[derive(Clone, Copy, Debug)]
+pub struct TmaTensor2d<'a> {
+    map: u64,
+    // The emulator's source; on the GPU the tensor map is.
+    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
+    src: Gmem<'a, u32>,
+    rows: u32,
+    cols: u32,
+    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
+    pitch: u32,
+    boxd: TmaBox,
+}
+
+impl<'a> TmaTensor2d<'a> {
+    /// The tensor in `src`, if it fits (`rows * pitch` elements, `cols <= pitch`, `pitch` a
+    /// multiple of 8: TMA's 16-byte strides) and `boxd` is of 16-bit elements; `None` otherwise.
+    ///
+    /// # Safety
+    /// On the GPU, `map` is the global address of a 64-byte aligned `CUtensorMap`, written before
+    /// the launch and alive until it completes, that `cuTensorMapEncodeTiled` encoded for exactly
+    /// this tensor: 16-bit elements at `src`, dimensions `{cols, rows}`, row stride `2 * pitch`
+    /// bytes, box `{boxd.inner, boxd.outer}`, element strides 1, no interleave, swizzle
+    /// `boxd.swizzle`, zero fill. (The emulator reads `src` and ignores `map`.)
+    #[inline(always)]
+    pub unsafe fn new(
+        map: u64,
+        src: Gmem<'a, u32>,
+        rows: u32,
+        cols: u32,
+        pitch: u32,
+        boxd: TmaBox,
+    ) -> Option<Self> {
+        let fits = (rows as u64) * (pitch as u64) <= 2 * src.len() as u64;
+        (boxd.element_bits == 16
+            && pitch.is_multiple_of(8)
+            && cols <= pitch
+            && fits
+            && map.is_multiple_of(64))
+        .then_some(TmaTensor2d { map, src, rows, cols, pitch, boxd })
+    }
+
+    /// The tensor for the emulator, which reads `src` itself (no tensor map): as [`Self::new`]
+    /// without the map. Host builds only.
+    ///
+    /// ```
+    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// # use const_layout_device::{tma::TmaTensor2d, Gmem};
+    /// # let w: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| 0.into()).collect();
+    /// let b = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 8, 16, 16, b).is_some());
+    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 9, 16, 16, b).is_none()); // too long
+    /// ```
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub fn emulated(src: Gmem<'a, u32>, rows: u32, cols: u32, pitch: u32, boxd: TmaBox) -> Option<Self> {
+        // SAFETY: off the GPU no tensor map is read.
+        unsafe { Self::new(0, src, rows, cols, pitch, boxd) }
+    }
+
+    /// The rows.
+    ///
+    /// ```
+    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// # use const_layout_device::{tma::TmaTensor2d, Gmem};
+    /// # let w: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| 0.into()).collect();
+    /// let b = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+    /// let t = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 8, 16, 16, b).unwrap();
+    /// assert_eq!((t.rows(), t.cols()), (8, 16));
+    /// ```
+    pub fn rows(&self) -> u32 {
+        self.rows
+    }
+
+    /// The elements a row.
+    pub fn cols(&self) -> u32 {
+        self.cols
+    }
+
+    /// The box a load writes.
+    pub fn box_dims(&self) -> TmaBox {
+        self.boxd
+    }
+
+    /// TMA loads the box whose first element is `(row0, col0)` into `dst` (zeros outside the
+    /// tensor), completing its bytes ([`TmaBox::bytes`]) on `bar`, which must expect them
+    /// ([`Mbarrier::arrive_expect_tx`]). `dst` must hold the box and be aligned as its swizzle
+    /// needs ([`TmaBox::alignment`]); nothing may read it before `bar`'s phase completes.
+    #[inline(always)]
+    pub fn load<const W: usize>(&self, dst: SmemArray<u32, W>, row0: u32, col0: u32, bar: Mbarrier) {
+        let b = self.boxd;
+        if 4 * W < b.bytes() as usize || !dst.address(0).is_multiple_of(b.alignment()) {
+            fault("TmaTensor2d::load: the destination is smaller than the box or misaligned for its swizzle");
+        }
+        if row0 > i32::MAX as u32 || col0 > i32::MAX as u32 {
+            fault("TmaTensor2d::load: a coordinate past 2^31");
+        }
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: `new`'s contract (the map); `dst` holds the box's bytes inside the block's shared
+        // memory, aligned (checked); `bar` is an initialized mbarrier.
+        unsafe {
+            crate::arch::tma_load_2d(dst.address(0), self.map, col0 as i32, row0 as i32, bar.addr)
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            let _ = self.map;
+            let get = |r: u32, c: u32| {
+                let (row, col) = (row0 as u64 + r as u64, col0 as u64 + c as u64);
+                (row < self.rows as u64 && col < self.cols as u64).then(|| {
+                    let e = row * self.pitch as u64 + col;
+                    let w = self.src.load((e / 2) as usize);
+                    if e.is_multiple_of(2) { w as u16 } else { (w >> 16) as u16 }
+                })
+            };
+            crate::emu::tma_load_2d(dst.address(0), b.inner, b.outer, b.swizzle as u32, get, bar.addr);
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! A Hopper tensor-core GEMM, TN, with CuTe's `hopper/wgmma_tma_sm90.cu` structure: `C = alpha A
+//! B^T + beta C` for `A` (m x k) and `B` (n x k) halves, k-contiguous rows.
+//!
+//! - **Tiles.** A block of one warpgroup (128 threads) computes a 128 x 128 tile of `C` over k tiles
+//!   of 64.
+//! - **Shared memory.** [`STAGES`] stages of `A` and of `B`, each CuTe's `tile_to_shape(
+//!   GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))` ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)),
+//!   1024-byte aligned.
+//! - **Global to shared: TMA.** One `cp.async.bulk.tensor.2d` a stage and operand, by tensor maps
+//!   the host encoded with the box and swizzle mode the stage's layout gives
+//!   ([`stage_box`], `make_tma_box`: 64 x 128 halves, 128-byte swizzle). TMA fills zeros outside
+//!   the tensors, so residues in m, n and k need no predicate on the loads.
+//! - **Pipeline: mbarriers.** A `full` mbarrier a stage (one arrival with the stage's bytes
+//!   expected: thread 0's) and an `empty` one (128 arrivals: the warpgroup's, after its `wgmma`s read
+//!   the stage). Thread 0 refills a stage once it is empty, [`STAGES`] k tiles ahead.
+//! - **Shared to tensor cores: `wgmma`.** Eight `wgmma.m64n128k16` a k tile (two atoms along m,
+//!   four k blocks), both operands by descriptor ([`wgmma`]), accumulators in registers: `f32`
+//!   ([`F32Accum`]) or `f16` (CuTe's types, [`F16Accum`]).
+//! - **Epilogue.** Each value from the atom's `C` layout (`CLayout_64xN<128>`) to `C` through the
+//!   block's tile of it, predicated where the tile is cut.
+
+use crate::hgemm::{Accumulate, F16Accum, F32Accum, Output};
+use const_layout::C;
+use const_layout::atom::gmma::CLayout_64xN;
+use const_layout::atom::tma::TmaBox;
+use const_layout_device::tma::{Mbarrier, TmaTensor2d};
+use const_layout_device::wgmma::{self, STAGE_WORDS};
+use const_layout_device::{
+    DeviceTensor, Dim3, Full, HalfKind, MemoryMut, Partial, Residue, SmemArray, SmemRegion, block_dim,
+    block_idx, fault, k_sw128_stage, pack_half2, thread_idx, unpack_half2, unroll,
+};
+
+/// Threads per block: one warpgroup.
+pub const THREADS: u32 = 128;
+/// The block's tile of `C`.
+pub const BM: usize = 128;
+/// See [`BM`].
+pub const BN: usize = 128;
+/// The `k` tile, in halves.
+pub const BK: usize = 64;
+/// Shared-memory stages of each operand (CuTe's `bP`): 96 KiB, two blocks a multiprocessor.
+pub const STAGES: usize = 3;
+// The main loop unrolls over the stages (`unroll!(s in 0..3)`) so that each stage's mbarriers and
+// addresses are constants.
+const _: () = assert!(STAGES == 3);
+/// Bytes of one stage of one operand.
+const STAGE_BYTES: u32 = 4 * STAGE_WORDS as u32;
+/// Shared memory per block: the stages of `A` and of `B`, room to align them to 1024 bytes, and
+/// the mbarriers.
+pub const SMEM_BYTES: u32 = 2 * STAGES as u32 * STAGE_BYTES + 1024 + 16 * STAGES as u32;
+
+/// The grid for an `m x n` result: one block a 128 x 128 tile.
+///
+/// ```
+/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(300, 128), const_layout_device::Dim3 { x: 3, y: 1, z: 1 });
+/// ```
+pub fn grid(m: u32, n: u32) -> Dim3 {
+    Dim3 { x: m.div_ceil(BM as u32), y: n.div_ceil(BN as u32), z: 1 }
+}
+
+/// The block: [`THREADS`] threads.
+pub fn block() -> Dim3 {
+    Dim3::x(THREADS)
+}
+
+/// The TMA box of a stage, from its layout (`make_tma_box`, at compile time): 64 halves a row,
+/// 128 rows, the 128-byte swizzle. The host encodes both tensor maps with it.
+///
+/// ```
+/// use const_layout::atom::tma::TmaSwizzle;
+/// let b = const_layout_kernels::hgemm_sm90::stage_box();
+/// assert_eq!((b.inner, b.outer, b.swizzle, b.bytes()), (64, 128, TmaSwizzle::B128, 16384));
+/// ```
+#[inline(always)]
+pub fn stage_box() -> TmaBox {
+    k_sw128_stage!().tma_box::<16>()
+}
+
+/// What a warpgroup accumulates in: [`F32Accum`] or [`F16Accum`] (their `C` conventions as in
+/// [`crate::hgemm`]). Sealed.
+pub trait WarpgroupAccumulate: Accumulate {
+    /// The warpgroup's accumulators of a thread.
+    #[doc(hidden)]
+    type Regs: Copy;
+    #[doc(hidden)]
+    fn zero() -> Self::Regs;
+    #[doc(hidden)]
+    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs);
+    #[doc(hidden)]
+    fn store_c<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = Self::Out>>>(
+        c: Cm,
+        d: &Self::Regs,
+        coord: (u32, u32),
+        t: usize,
+        alpha: f32,
+        beta: f32,
+    );
+}
+
+/// Where value `v` of atom `i` of thread `t` lies in the block's tile: `(m, n)`.
+#[inline(always)]
+fn at(t: usize, i: usize, v: usize) -> (u32, u32) {
+    let c = CLayout_64xN::<128>::default().crd2idx((t, v)) as usize;
+    ((c % 64 + 64 * i) as u32, (c / 64) as u32)
+}
+
+impl WarpgroupAccumulate for F32Accum {
+    type Regs = [[f32; 64]; 2];
+    fn zero() -> Self::Regs {
+        [[0.0; 64]; 2]
+    }
+    #[inline(always)]
+    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs) {
+        wgmma::mma_128x128x64_f32(self.0, a, b, d);
+    }
+    /// `C = alpha D + beta C`, `C` column-major `f32`.
+    #[inline(always)]
+    fn store_c<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = f32>>>(
+        c: Cm,
+        d: &Self::Regs,
+        coord: (u32, u32),
+        t: usize,
+        alpha: f32,
+        beta: f32,
+    ) {
+        let Some(tile) = c.local_tile_as::<P, 128, 128>((C, C), coord) else {
+            fault("hgemm_sm90: a tile the block expected whole is cut");
+        };
+        unroll!(i in 0..2 => {
+            unroll!(v in 0..64 => {
+                let crd = at(t, i, v);
+                let old = if beta == 0.0 { 0.0 } else { tile.load(crd).unwrap_or(0.0) };
+                tile.store(crd, alpha * d[i][v] + beta * old);
+            });
+        });
+    }
+}
+
+impl WarpgroupAccumulate for F16Accum {
+    type Regs = [[u32; 32]; 2];
+    fn zero() -> Self::Regs {
+        [[0; 32]; 2]
+    }
+    #[inline(always)]
+    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs) {
+        wgmma::mma_128x128x64_f16(a, b, d);
+    }
+    /// `C = alpha D + beta C` in `f32`, rounded to `f16`; `C` row-major words of two halves, a
+    /// register (two neighbours along `n`) a word.
+    #[inline(always)]
+    fn store_c<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = u32>>>(
+        c: Cm,
+        d: &Self::Regs,
+        coord: (u32, u32),
+        t: usize,
+        alpha: f32,
+        beta: f32,
+    ) {
+        let Some(tile) = c.local_tile_as::<P, 128, 64>((C, C), coord) else {
+            fault("hgemm_sm90: a tile the block expected whole is cut");
+        };
+        unroll!(i in 0..2 => {
+            unroll!(j in 0..32 => {
+                let (m, n) = at(t, i, 2 * j);
+                let crd = (m, n / 2);
+                let x = unpack_half2(HalfKind::F16, d[i][j]);
+                let old = if beta == 0.0 { [0.0; 2] } else { unpack_half2(HalfKind::F16, tile.load(crd).unwrap_or(0)) };
+                tile.store(crd, pack_half2(HalfKind::F16, alpha * x[0] + beta * old[0], alpha * x[1] + beta * old[1]));
+            });
+        });
+    }
+}
+
+/// The stage `s` of an operand (`0` for `A`, `1` for `B`) in the aligned region at `base`.
+#[inline(always)]
+fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, STAGE_WORDS> {
+    let Some(x) = smem.array::<u32, STAGE_WORDS>(base + (operand * STAGES as u32 + s as u32) * STAGE_BYTES) else {
+        fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
+    };
+    x
+}
+
+/// The block's work: `C = alpha A B^T + beta C` on its 128 x 128 tile of `C` (see the module).
+/// `a` and `b` are TMA tensors of `m x k` and `n x k` halves whose boxes are [`stage_box`]; `c`
+/// is `acc`'s `C`; the launch is [`grid`] x [`block`] with [`SMEM_BYTES`] of shared memory.
+///
+/// ```
+/// use const_layout::make_layout;
+/// use const_layout::C;
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::tma::TmaTensor2d;
+/// use const_layout_device::{Gmem, GmemMut, GlobalTensor, SmemRegion};
+/// use const_layout_kernels::hgemm::F32Accum;
+/// use const_layout_kernels::hgemm_sm90::{block, grid, hgemm_sm90_tn, stage_box, SMEM_BYTES};
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// let (m, n, k) = (130u32, 8u32, 72u32);
+/// let one = 0x3c00_3c00u32; // two halves of 1.0
+/// let a: Vec<AtomicU32> = (0..m * k / 2).map(|_| one.into()).collect();
+/// let b: Vec<AtomicU32> = (0..n * k / 2).map(|_| one.into()).collect();
+/// let c: Vec<AtomicU32> = (0..m * n).map(|_| 0.into()).collect();
+/// let cfg = LaunchConfig { grid: grid(m, n), block: block(), dynamic_smem_bytes: SMEM_BYTES };
+/// launch(&cfg, || {
+///     // SAFETY: the emulator reads the tensors; there are no tensor maps.
+///     let ta = unsafe { TmaTensor2d::new(0, Gmem::<u32>::from_cells(&a), m, k, k, stage_box()) }.unwrap();
+///     let tb = unsafe { TmaTensor2d::new(0, Gmem::<u32>::from_cells(&b), n, k, k, stage_box()) }.unwrap();
+///     let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap()).unwrap();
+///     hgemm_sm90_tn(F32Accum(const_layout_device::HalfKind::F16), ta, tb, tc, 1.0, 0.0, SmemRegion::dynamic());
+/// })
+/// .unwrap();
+/// assert!(c.iter().all(|x| f32::from_bits(x.load(Ordering::Relaxed)) == 72.0));
+/// ```
+#[inline(always)]
+pub fn hgemm_sm90_tn<Acc, Cm>(
+    acc: Acc,
+    a: TmaTensor2d<'_>,
+    b: TmaTensor2d<'_>,
+    c: Cm,
+    alpha: f32,
+    beta: f32,
+    smem: SmemRegion,
+) where
+    Acc: WarpgroupAccumulate,
+    Cm: Output<Acc>,
+{
+    let (m, n, k) = (a.rows() as usize, b.rows() as usize, a.cols() as usize);
+    if b.cols() as usize != k {
+        fault("hgemm_sm90: A and B have different k");
+    }
+    if a.box_dims() != stage_box() || b.box_dims() != stage_box() {
+        fault("hgemm_sm90: a tensor map's box is not the stage's");
+    }
+    if Acc::c_extents(m, n) != Some(c.extents()) {
+        fault("hgemm_sm90: C's extents are not m x n");
+    }
+    let dim = block_dim();
+    if dim.x != THREADS || dim.y != 1 || dim.z != 1 {
+        fault("hgemm_sm90: blocks of one warpgroup");
+    }
+    let blk = block_idx();
+    let coord = (blk.x, blk.y);
+    let (row_a, row_b) = (blk.x * BM as u32, blk.y * BN as u32);
+    if row_a as usize >= m || row_b as usize >= n {
+        return;
+    }
+    let Some(first) = smem.array::<u32, 4>(0) else {
+        fault("hgemm_sm90: no shared memory");
+    };
+    let base = (1024 - first.address(0) % 1024) % 1024;
+    let Some(words) = smem.array::<u32, { 4 * STAGES }>(base + 2 * STAGES as u32 * STAGE_BYTES) else {
+        fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
+    };
+    // full[s]: the stage's bytes landed (one arrival, thread 0's, with the bytes); empty[s]: the
+    // warpgroup's wgmmas read it (128 arrivals).
+    let bars: [Mbarrier; 2 * STAGES] = Mbarrier::init_block(words, [1, 1, 1, THREADS, THREADS, THREADS]);
+    let (full, empty) = (&bars[..STAGES], &bars[STAGES..]);
+    let t = thread_idx().x as usize;
+    let k_tiles = k.div_ceil(BK);
+    let bytes = 2 * stage_box().bytes();
+    let fill = |s: usize, kt: usize| {
+        full[s].arrive_expect_tx(bytes);
+        a.load(stage(smem, base, 0, s), row_a, (kt * BK) as u32, full[s]);
+        b.load(stage(smem, base, 1, s), row_b, (kt * BK) as u32, full[s]);
+    };
+    if t == 0 {
+        unroll!(s in 0..3 => {
+            if s < k_tiles {
+                fill(s, s);
+            }
+        });
+    }
+    let mut d = Acc::zero();
+    let mut k0 = 0;
+    while k0 < k_tiles {
+        let phase = (k0 / STAGES) as u32 & 1;
+        unroll!(s in 0..3 => {
+            let kt = k0 + s;
+            if kt < k_tiles {
+                full[s].wait(phase);
+                acc.warpgroup_mma(stage(smem, base, 0, s), stage(smem, base, 1, s), &mut d);
+                empty[s].arrive();
+                if t == 0 && kt + STAGES < k_tiles {
+                    empty[s].wait(phase);
+                    fill(s, kt + STAGES);
+                }
+            }
+        });
+        k0 += STAGES;
+    }
+    if crate::whole_block(m, n, coord, (BM, BN)) {
+        Acc::store_c::<Full, _>(c, &d, coord, t, alpha, beta)
+    } else {
+        Acc::store_c::<Partial, _>(c, &d, coord, t, alpha, beta)
+    }
+}
