@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The tensor-core HGEMM (gpu/kernels/src/hgemm.rs) on the GPU, next to cuBLAS and CuTe, in one run.
+"""The tensor-core HGEMMs (gpu/kernels/src/hgemm.rs, hgemm_sm90.rs) on the GPU, next to cuBLAS and
+CuTe, in one run.
 
-    python3 tools/gpu/hgemm_bench.py PTX[:THREADS:SMEM] ... [target/gpu/cute_sgemm_sm80]
+    python3 tools/gpu/hgemm_bench.py PTX[:THREADS:SMEM] ... [target/gpu/cute_sgemm_sm80 [target/gpu/cute_wgmma_tma_sm90]]
     python3 tools/gpu/hgemm_bench.py --once PTX [M N K]   (one launch of each entry, for ncu)
 
 Each PTX is a build of the kernels (variants of hgemm.rs side by side: give each its block size
-and dynamic shared memory if they differ from the current source's); CuTe's binary, if given,
-runs before and after them.
+and dynamic shared memory if they differ from the current source's); CuTe's binaries, if given,
+run before and after them. The Hopper entries (`hgemm_sm90_tn_*`, layout "sm90" below: TN) take
+TMA tensor maps, encoded here with the driver's cuTensorMapEncodeTiled for the box and swizzle mode
+the module's `hgemm_sm90_box` reports (the stage layout's, `make_tma_box`).
 
 1. Correctness against PyTorch in double precision, on sizes with residues: `hgemm_{tn,nt}_f32`
    (f16 and bf16 in, f32 accumulators) within f32 accumulation's error; `hgemm_{tn,nt}_f16` (f16
@@ -18,6 +21,7 @@ runs before and after them.
 Prints one table; exits 1 if a correctness check fails.
 """
 
+import ctypes
 import os
 import re
 import subprocess
@@ -31,17 +35,48 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from torch_anchors import median_seconds as timed  # noqa: E402  (the same timing as the anchors)
 
 SMEM = 2 * 3 * 128 * 32 * 4  # hgemm::SMEM_BYTES
+SMEM_SM90 = 2 * 3 * 16384 + 1024 + 16 * 3  # hgemm_sm90::SMEM_BYTES
 THREADS = 128  # hgemm::THREADS
 M, N, K = 5120, 5120, 4096
 
 
 def operands(layout, m, n, k, make):
     """A (m x k) and B (n x k) as the kernel takes them, and the same as m x k / n x k views."""
-    if layout == "tn":
+    if layout in ("tn", "sm90"):
         a, b = make(m, k), make(n, k)
         return a, b, a, b
     at, bt = make(k, m), make(k, n)  # column-major m x k, n x k
     return at, bt, at.T, bt.T
+
+
+class TensorMaps:
+    """CUtensorMaps of 16-bit row-major tensors, encoded with the module's box and kept on the device
+    (64-byte aligned: CuPy's allocations are 256-byte aligned), one per tensor."""
+
+    def __init__(self, mod):
+        out = cp.zeros(4, dtype=cp.uint32)
+        mod.get_function("hgemm_sm90_box")((1,), (1,), (out,))
+        self.inner, self.outer, bits, self.swizzle = (int(x) for x in cp.asnumpy(out))
+        assert bits == 16, bits
+        self.cuda = ctypes.CDLL("libcuda.so.1")
+        self.maps = {}
+
+    def __call__(self, t):
+        rows, cols = t.shape
+        key = (t.data_ptr(), rows, cols)
+        if key not in self.maps:
+            host = (ctypes.c_uint64 * 24)()  # 128 bytes at a 64-byte aligned address inside
+            at = ctypes.addressof(host) + (-ctypes.addressof(host)) % 64
+            u64x2, u32x2 = ctypes.c_uint64 * 2, ctypes.c_uint32 * 2
+            UINT16, INTERLEAVE_NONE, L2_256B, OOB_ZERO = 1, 0, 2, 0
+            r = self.cuda.cuTensorMapEncodeTiled(
+                ctypes.c_void_p(at), UINT16, 2, ctypes.c_void_p(t.data_ptr()), u64x2(cols, rows),
+                (ctypes.c_uint64 * 1)(2 * t.stride(0)), u32x2(self.inner, self.outer), u32x2(1, 1),
+                INTERLEAVE_NONE, self.swizzle, L2_256B, OOB_ZERO)
+            if r != 0:
+                raise RuntimeError(f"cuTensorMapEncodeTiled: CUresult {r}")
+            self.maps[key] = cp.asarray(np.frombuffer(ctypes.string_at(at, 128), dtype=np.uint8))
+        return self.maps[key].data.ptr
 
 
 def kernel(spec):
@@ -69,6 +104,23 @@ def kernel(spec):
                 f(grid, (threads,), tuple(args), shared_mem=smem)
 
             entries[(layout, acc)] = launch
+    for acc in ("f32", "f16"):
+        try:
+            f = mod.get_function(f"hgemm_sm90_tn_{acc}")
+        except Exception:
+            continue
+        f.max_dynamic_shared_size_bytes = SMEM_SM90
+        maps = TensorMaps(mod)
+
+        def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, maps=maps):
+            grid = ((m + 127) // 128, (n + 127) // 128)
+            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint64(maps(a)), np.uint64(maps(b)), np.uint32(m),
+                    np.uint32(n), np.uint32(k), np.float32(1.0), np.float32(0.0)]
+            if acc == "f32":
+                args.append(np.uint32(bf16))
+            f(grid, (128,), tuple(args), shared_mem=SMEM_SM90)
+
+        entries[("sm90", acc)] = launch
     return os.path.basename(path), entries
 
 
@@ -94,7 +146,9 @@ def check(label, entries):
         for dtype, bf16 in kinds:
             # Residues everywhere the layout allows: TN takes any m and n (f16 C: n even), NT m and
             # n multiples of 8 and any k.
-            if layout == "nt":
+            if layout == "sm90":  # TMA: k a multiple of 8
+                sizes = [(128, 128, 64), (333, 200, 264), (1000, 777 if acc == "f32" else 778, 1000), (256, 384, 4096)]
+            elif layout == "nt":
                 sizes = [(128, 128, 64), (336, 200, 260), (1000, 776, 1020), (256, 384, 4096)]
             else:
                 sizes = [(128, 128, 64), (333, 200, 264), (1000, 777 if acc == "f32" else 778, 1024), (256, 384, 4096)]
@@ -133,16 +187,23 @@ def main():
             launch(a, b, c, m, n, k, 0)
         torch.cuda.synchronize()
         return
-    anchor = args.pop() if not args[-1].endswith(".ptx") and ".ptx:" not in args[-1] else None
+    anchors = []
+    while not args[-1].endswith(".ptx") and ".ptx:" not in args[-1]:
+        anchors.insert(0, args.pop())
+    anchor, anchor90 = (anchors + [None, None])[:2]
     kernels = [kernel(s) for s in args]
     torch.manual_seed(0)
     bad = sum(check(label, entries) for label, entries in kernels)
     m, n, k = M, N, K
     flops = 2 * m * n * k
     rows = []
-    if anchor and os.path.exists(anchor):
-        rows.append(("CuTe sgemm_sm80 TN f16 -> f16 (f16 acc.), before", cute(anchor, m, n, k)))
-    for layout in ("tn", "nt"):
+    def anchors_row(when):
+        if anchor and os.path.exists(anchor):
+            rows.append((f"CuTe sgemm_sm80 TN f16 -> f16 (f16 acc.), {when}", cute(anchor, m, n, k)))
+        if anchor90 and os.path.exists(anchor90):
+            rows.append((f"CuTe wgmma_tma_sm90 TN f16 -> f16 (f16 acc.), {when}", cute(anchor90, m, n, k)))
+    anchors_row("before")
+    for layout in ("sm90", "tn", "nt"):
         for dtype, bf16 in ((torch.float16, 0), (torch.bfloat16, 1)):
             name = str(dtype)[6:]
             a, b, av, bv = operands(layout, m, n, k, lambda r, c: torch.randn(r, c, device="cuda").to(dtype))
@@ -154,10 +215,10 @@ def main():
                     c, _ = output(acc, m, n)
                     t = timed(lambda: launch(a, b, c, m, n, k, bf16))
                     rows.append((f"ours {label} {layout.upper()} {name} -> {acc} ({acc} acc.)", flops / t / 1e12))
-            t = timed(lambda: torch.matmul(av, bv.T))
-            rows.append((f"cuBLAS (PyTorch) {layout.upper()} {name} -> {name}", flops / t / 1e12))
-    if anchor and os.path.exists(anchor):
-        rows.append(("CuTe sgemm_sm80 TN f16 -> f16 (f16 acc.), after", cute(anchor, m, n, k)))
+            if layout != "sm90":
+                t = timed(lambda: torch.matmul(av, bv.T))
+                rows.append((f"cuBLAS (PyTorch) {layout.upper()} {name} -> {name}", flops / t / 1e12))
+    anchors_row("after")
     print(f"\n{m}x{n}x{k}, median of 20 (TFLOP/s):")
     for name, v in rows:
         print(f"  {name:56} {v:8.1f}")

@@ -85,7 +85,12 @@ pub trait WarpgroupAccumulate: Accumulate {
     #[doc(hidden)]
     fn zero() -> Self::Regs;
     #[doc(hidden)]
-    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs);
+    fn warpgroup_mma(
+        &self,
+        a: SmemArray<u32, STAGE_WORDS>,
+        b: SmemArray<u32, STAGE_WORDS>,
+        d: &mut Self::Regs,
+    );
     #[doc(hidden)]
     fn store_c<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = Self::Out>>>(
         c: Cm,
@@ -110,7 +115,12 @@ impl WarpgroupAccumulate for F32Accum {
         [[0.0; 64]; 2]
     }
     #[inline(always)]
-    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs) {
+    fn warpgroup_mma(
+        &self,
+        a: SmemArray<u32, STAGE_WORDS>,
+        b: SmemArray<u32, STAGE_WORDS>,
+        d: &mut Self::Regs,
+    ) {
         wgmma::mma_128x128x64_f32(self.0, a, b, d);
     }
     /// `C = alpha D + beta C`, `C` column-major `f32`.
@@ -142,7 +152,12 @@ impl WarpgroupAccumulate for F16Accum {
         [[0; 32]; 2]
     }
     #[inline(always)]
-    fn warpgroup_mma(&self, a: SmemArray<u32, STAGE_WORDS>, b: SmemArray<u32, STAGE_WORDS>, d: &mut Self::Regs) {
+    fn warpgroup_mma(
+        &self,
+        a: SmemArray<u32, STAGE_WORDS>,
+        b: SmemArray<u32, STAGE_WORDS>,
+        d: &mut Self::Regs,
+    ) {
         wgmma::mma_128x128x64_f16(a, b, d);
     }
     /// `C = alpha D + beta C` in `f32`, rounded to `f16`; `C` row-major words of two halves, a
@@ -174,7 +189,8 @@ impl WarpgroupAccumulate for F16Accum {
 /// The stage `s` of an operand (`0` for `A`, `1` for `B`) in the aligned region at `base`.
 #[inline(always)]
 fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, STAGE_WORDS> {
-    let Some(x) = smem.array::<u32, STAGE_WORDS>(base + (operand * STAGES as u32 + s as u32) * STAGE_BYTES) else {
+    let Some(x) = smem.array::<u32, STAGE_WORDS>(base + (operand * STAGES as u32 + s as u32) * STAGE_BYTES)
+    else {
         fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
     };
     x
@@ -200,9 +216,8 @@ fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, 
 /// let c: Vec<AtomicU32> = (0..m * n).map(|_| 0.into()).collect();
 /// let cfg = LaunchConfig { grid: grid(m, n), block: block(), dynamic_smem_bytes: SMEM_BYTES };
 /// launch(&cfg, || {
-///     // SAFETY: the emulator reads the tensors; there are no tensor maps.
-///     let ta = unsafe { TmaTensor2d::new(0, Gmem::<u32>::from_cells(&a), m, k, k, stage_box()) }.unwrap();
-///     let tb = unsafe { TmaTensor2d::new(0, Gmem::<u32>::from_cells(&b), n, k, k, stage_box()) }.unwrap();
+///     let ta = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&a), m, k, k, stage_box()).unwrap();
+///     let tb = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&b), n, k, k, stage_box()).unwrap();
 ///     let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap()).unwrap();
 ///     hgemm_sm90_tn(F32Accum(const_layout_device::HalfKind::F16), ta, tb, tc, 1.0, 0.0, SmemRegion::dynamic());
 /// })

@@ -9,6 +9,8 @@
 //! - [`hgemm`]: a tensor-core GEMM (f16/bf16 in, f32 out, TN), CuTe's `sgemm_sm80.cu` structure:
 //!   `cp.async` into `Sw<3,3,3>`-swizzled stages, `ldmatrix` and `mma.sync`, every index from
 //!   `const_layout::atom`'s tiled MMA and tiled copies.
+//! - [`hgemm_sm90`]: the Hopper GEMM, CuTe's `wgmma_tma_sm90.cu` structure: TMA loads by tensor
+//!   maps whose box comes from the stage's layout, an mbarrier pipeline and `wgmma` by descriptors.
 //! - [`sgemm`]: CuTe's `sgemm_2.cu` (SIMT fp32 GEMM, NT and TN): `cp.async` into shared tiles
 //!   (three stages), 16x16 threads of 8x8 register tiles, 128-bit shared loads.
 //!
@@ -22,6 +24,7 @@
 
 pub mod copy;
 pub mod hgemm;
+pub mod hgemm_sm90;
 pub mod sgemm;
 pub mod transpose;
 

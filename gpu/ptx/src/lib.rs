@@ -18,7 +18,7 @@ use const_layout_device::{
     DeviceTensor, GlobalTensor, Gmem, GmemMut, HalfKind, MemoryMut, SmemRegion, fault, static_shared,
 };
 use const_layout_kernels::hgemm::{F16Accum, F32Accum};
-use const_layout_kernels::{copy, hgemm, sgemm, transpose};
+use const_layout_kernels::{copy, hgemm, hgemm_sm90, sgemm, transpose};
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
 pub type ColMajor = TensorParam<f32, (u32, u32), (C<1>, u32)>;
@@ -290,4 +290,96 @@ hgemm_entry! {
     /// # Safety
     /// As [`hgemm_tn_f16`].
     hgemm_nt_f16, hgemm::hgemm_nt, nt, f16
+}
+
+/// `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows, as the TMA tensors of their maps.
+macro_rules! sm90_operands {
+    ($a:expr, $b:expr, $map_a:expr, $map_b:expr, $m:expr, $n:expr, $k:expr) => {{
+        use const_layout_device::tma::TmaTensor2d;
+        let boxd = hgemm_sm90::stage_box();
+        let words = |rows: u32| rows as usize * $k as usize / 2;
+        // SAFETY: the entry point's contract: `a`, `b` hold `m k` and `n k` halves, alive until
+        // the launch completes, and `map_a`, `map_b` are their tensor maps, encoded for this box.
+        let (ta, tb) = unsafe {
+            (
+                TmaTensor2d::new($map_a, Gmem::<u32>::from_raw($a, words($m)), $m, $k, $k, boxd),
+                TmaTensor2d::new($map_b, Gmem::<u32>::from_raw($b, words($n)), $n, $k, $k, boxd),
+            )
+        };
+        let (Some(ta), Some(tb)) = (ta, tb) else {
+            fault("hgemm_sm90: k is not a multiple of 8, or a tensor map is misaligned");
+        };
+        (ta, tb)
+    }};
+}
+
+// launch-bounds: hgemm_sm90_tn_f32 128 2
+/// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs:
+/// `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded by TMA
+/// through the tensor maps at `map_a` and `map_b`; `c` (m x n) `f32` column-major; in the launch's
+/// dynamic shared memory ([`hgemm_sm90::SMEM_BYTES`]), blocks of 128 threads, two a
+/// multiprocessor.
+///
+/// # Safety
+/// As [`hgemm_tn_f32`], and `map_a`, `map_b` are the global addresses of 64-byte aligned
+/// `CUtensorMap`s that `cuTensorMapEncodeTiled` encoded, before the launch, for `a` and `b`: 16-bit
+/// elements, dimensions `{k, m}` and `{k, n}`, row strides `2 k` bytes, the box
+/// [`hgemm_sm90_box`] gives, element strides 1, no interleave, zero fill.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
+    a: u64,
+    b: u64,
+    c: u64,
+    map_a: u64,
+    map_b: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    let (ta, tb) = sm90_operands!(a, b, map_a, map_b, m, n, k);
+    // SAFETY: the entry point's contract.
+    let tc = unsafe { hgemm_c_f32(c, m, n) };
+    hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, ta, tb, tc, alpha, beta, bf16)
+}
+
+// launch-bounds: hgemm_sm90_tn_f16 128 2
+/// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
+/// `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major (`n` even).
+///
+/// # Safety
+/// As [`hgemm_sm90_tn_f32`], with `c` of `m n` halves.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f16(
+    a: u64,
+    b: u64,
+    c: u64,
+    map_a: u64,
+    map_b: u64,
+    m: u32,
+    n: u32,
+    k: u32,
+    alpha: f32,
+    beta: f32,
+) {
+    let (ta, tb) = sm90_operands!(a, b, map_a, map_b, m, n, k);
+    // SAFETY: the entry point's contract.
+    let tc = unsafe { hgemm_c_f16(c, m, n) };
+    hgemm_sm90::hgemm_sm90_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+}
+
+/// Writes [`hgemm_sm90::stage_box`] to `out` (4 words: the box's inner and outer extents, its
+/// element bits and `CUtensorMapSwizzle`), so that the host encodes its tensor maps with the box
+/// the stage's layout gives. One thread.
+///
+/// # Safety
+/// `out` is a 16-byte aligned device address of 4 writable words.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_box(out: u64) {
+    // SAFETY: the contract above.
+    let o = unsafe { GmemMut::<u32>::from_raw(out, 4) };
+    let b = hgemm_sm90::stage_box();
+    o.store4(0, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
 }

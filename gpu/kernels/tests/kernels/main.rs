@@ -7,5 +7,6 @@ mod common;
 
 mod copy;
 mod hgemm;
+mod hgemm_sm90;
 mod sgemm;
 mod transpose;
