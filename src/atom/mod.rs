@@ -43,10 +43,10 @@ pub(crate) const fn static_int(v: isize) -> crate::dyn_layout::DynIntTuple {
 }
 
 pub mod gmma;
-pub mod tma;
 mod mma;
 mod tiled_copy;
 mod tiled_mma;
+pub mod tma;
 
 pub use copy::{
     CopyAtom, OneThreadOf, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM75_U32x1_LDSM_N,

@@ -114,7 +114,11 @@ const fn bad(what: &'static str, value: isize) -> LayoutError {
 /// let t: const_layout::dyn_layout::DynLayout = "(_16,_8):(_1,_16)".parse().unwrap();
 /// assert!(make_tma_box(&t, Swizzle::new(0, 4, 3).unwrap(), 32).is_err());
 /// ```
-pub const fn make_tma_box(layout: &DynLayout, swizzle: Swizzle, element_bits: usize) -> Result<TmaBox, LayoutError> {
+pub const fn make_tma_box(
+    layout: &DynLayout,
+    swizzle: Swizzle,
+    element_bits: usize,
+) -> Result<TmaBox, LayoutError> {
     if !matches!(element_bits, 8 | 16 | 32 | 64) {
         return Err(bad("the element width in bits (8, 16, 32 or 64)", element_bits as isize));
     }
@@ -187,11 +191,15 @@ mod tests {
                 let atom = layout_atom(Major::K, ty, bits).unwrap();
                 for rows in [8isize, 64, 128, 256] {
                     let shape = std::format!("(_{rows},_{})", (16 << ty.swizzle_bits()) * 8 / bits as isize);
-                    let tile = crate::algebra::tile_to_shape(atom.inner(), &shape.parse().unwrap(), None).unwrap();
+                    let tile =
+                        crate::algebra::tile_to_shape(atom.inner(), &shape.parse().unwrap(), None).unwrap();
                     let Outer::Swizzle(sw) = *atom.outer() else { unreachable!() };
                     let b = make_tma_box(&tile, sw, bits).unwrap();
                     assert_eq!(b.swizzle as u32, ty.swizzle_bits());
-                    assert_eq!((b.outer as isize, b.inner as usize), (rows, (16 << ty.swizzle_bits()) * 8 / bits));
+                    assert_eq!(
+                        (b.outer as isize, b.inner as usize),
+                        (rows, (16 << ty.swizzle_bits()) * 8 / bits)
+                    );
                     let eb = bits / 8;
                     for row in 0..b.outer as usize {
                         for col in 0..b.inner as usize {
@@ -201,7 +209,11 @@ mod tests {
                             let mask = ((1usize << ty.swizzle_bits()) - 1) << 4;
                             let tma = byte ^ ((byte >> 3) & mask);
                             let i = (row + rows as usize * col) as isize;
-                            assert_eq!(sw.apply(tile.offset(i)) as usize * eb, tma, "{bits} bits {ty:?} ({row},{col})");
+                            assert_eq!(
+                                sw.apply(tile.offset(i)) as usize * eb,
+                                tma,
+                                "{bits} bits {ty:?} ({row},{col})"
+                            );
                         }
                     }
                 }
@@ -214,7 +226,8 @@ mod tests {
     #[test]
     fn tiles_tma_cannot_write_are_errors_naming_why() {
         let sw = Swizzle::new(3, 3, 3).unwrap();
-        let e = |l: &str, s: Swizzle, b: usize| make_tma_box(&l.parse().unwrap(), s, b).unwrap_err().to_string();
+        let e =
+            |l: &str, s: Swizzle, b: usize| make_tma_box(&l.parse().unwrap(), s, b).unwrap_err().to_string();
         assert!(e("(_8,_64):(_1,_8)", sw, 16).contains("row-major and dense"));
         assert!(e("(_8,_32):(_32,_1)", sw, 16).contains("the bytes a row (the swizzle's span) is 64"));
         assert!(e("(_8,_64):(_64,_1)", Swizzle::new(3, 4, 3).unwrap(), 16).contains("is 5"));

@@ -138,7 +138,7 @@ WGMMA_ACCUMULATORS = [
 ]
 
 
-def wgmma_fn(acc):
+def wgmma_fn(acc, wait):
     name, elem, words, ins = acc
     n, mi, kb = WGMMA_N, WGMMA_M, WGMMA_K
     lines = []
@@ -146,7 +146,12 @@ def wgmma_fn(acc):
     lines.append(f"/// {mi}x{kb} `wgmma.mma_async.sync.aligned.m64n{n}k16` with {name} accumulators ({kinds} in; `d[i] +=")
     lines.append(f"/// A(a[i][k]) B(b[k])^T` over the {kb} k blocks, both operands K-major in shared memory by their")
     lines.append("/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and")
-    lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.")
+    if wait == 0:
+        lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.")
+    else:
+        lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 1`: on return this batch may still run (and read its")
+        lines.append("/// operands), every earlier one is done. The accumulators stay the tensor cores' until a")
+        lines.append("/// `wgmma.wait_group 0` (ptxas orders any other use of them after it).")
     lines.append("///")
     lines.append("/// # Safety")
     lines.append("/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a")
@@ -156,7 +161,8 @@ def wgmma_fn(acc):
     args = f"a: &[[u64; {kb}]; {mi}], b: &[u64; {kb}], d: &mut [[{elem}; {words}]; {mi}]"
     if len(ins) > 1:
         args += ", bf16: bool"
-    lines.append(f"pub(crate) unsafe fn wgmma_m64n{n}k16_{name}_{mi}x{kb}({args}) {{")
+    suffix = "" if wait == 0 else "_pipelined"
+    lines.append(f"pub(crate) unsafe fn wgmma_m64n{n}k16_{name}_{mi}x{kb}{suffix}({args}) {{")
     lines.append("    macro_rules! batch {")
     lines.append("        ($ins:literal) => {")
     lines.append("            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged")
@@ -168,7 +174,7 @@ def wgmma_fn(acc):
         d = ", ".join("{d%d_%d}" % (i, v) for v in range(words))
         for k in range(kb):
             lines.append(f'                    $ins, " {{{{{d}}}}}, {{a{i}_{k}}}, {{b{k}}}, sd, 1, 1, 0, 0; ",')
-    lines.append('                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 0; }}"')
+    lines.append(f'                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned {wait}; }}}}"')
     lines.append("                )),")
     for i in range(mi):
         for k in range(kb):
@@ -190,6 +196,33 @@ def wgmma_fn(acc):
         lines.append("    }")
     else:
         lines.append(f'    batch!("{ins["f16"]}");')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def wgmma_wait_fn(acc):
+    name, elem, words, ins = acc
+    mi = WGMMA_M
+    lines = [f"/// `wgmma.wait_group 0` for {name} accumulators: every batch of the warpgroup is done and `d` is",
+             "/// this thread's again (the registers tied to the instruction, so nothing reads them before it).",
+             "/// The warp is checked converged first ([`converged!`]).",
+             "#[inline(always)]",
+             f"pub(crate) fn wgmma_wait0_{name}(d: &mut [[{elem}; {words}]; {mi}]) {{",
+             "    // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or",
+             "    // the lane traps first.",
+             "    unsafe {",
+             '        asm!(converged!(concat!(',
+             '            "wgmma.wait_group.sync.aligned 0; /* the accumulators: ",']
+    for i in range(mi):
+        regs = " ".join("{d%d_%d}" % (i, v) for v in range(words))
+        lines.append(f'            "{regs} ",')
+    lines.append('            "*/"')
+    lines.append('        )),')
+    for i in range(mi):
+        for v in range(words):
+            lines.append(f"             d{i}_{v} = inout(reg32) d[{i}][{v}],")
+    lines.append("             options(nostack))")
+    lines.append("    };")
     lines.append("}")
     return "\n".join(lines)
 
@@ -287,7 +320,10 @@ def main():
         parts.append(ldsm_fn(n))
         parts.append("")
     for acc in WGMMA_ACCUMULATORS:
-        parts.append(wgmma_fn(acc))
+        for wait in (0, 1):
+            parts.append(wgmma_fn(acc, wait))
+            parts.append("")
+        parts.append(wgmma_wait_fn(acc))
         parts.append("")
     parts.append(dispatch())
     text = "\n".join(parts) + "\n"

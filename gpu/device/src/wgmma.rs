@@ -141,3 +141,104 @@ pub fn mma_128x128x64_f16(
         }
     }
 }
+
+/// [`mma_128x128x64_f32`] pipelined: returns once every earlier batch of the warpgroup is done,
+/// while this one may still read `a` and `b` (the caller releases the stages of the batch before,
+/// and this batch's only after the next call or [`wait_all_f32`]). Until [`wait_all_f32`], `d`
+/// belongs to the tensor cores: a read of it before waits for them (ptxas orders it).
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma, Dim3, HalfKind, SmemRegion, thread_idx};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 32768 };
+/// launch(&cfg, || {
+/// #   let smem = SmemRegion::dynamic();
+/// #   let (a, b) = (smem.array::<u32, 4096>(0).unwrap(), smem.array::<u32, 4096>(16384).unwrap());
+/// #   let t = thread_idx().x as usize;
+/// #   for i in 0..32 {
+/// #       a.store(t + 128 * i, 0x3c00_3c00);
+/// #       b.store(t + 128 * i, 0x3c00_3c00);
+/// #   }
+/// #   const_layout_device::sync_threads();
+///     let mut d = [[0f32; 64]; 2];
+///     wgmma::mma_128x128x64_f32_pipelined(HalfKind::F16, a, b, &mut d);
+///     wgmma::mma_128x128x64_f32_pipelined(HalfKind::F16, a, b, &mut d); // the first batch is done
+///     wgmma::wait_all_f32(&mut d);
+///     assert!(d.iter().flatten().all(|&x| x == 128.0));
+/// })
+/// .unwrap();
+/// ```
+#[track_caller]
+#[inline(always)]
+pub fn mma_128x128x64_f32_pipelined(
+    kind: HalfKind,
+    a: SmemArray<u32, STAGE_WORDS>,
+    b: SmemArray<u32, STAGE_WORDS>,
+    d: &mut [[f32; 64]; 2],
+) {
+    let (da, db) = (descriptors(a.address(0)), descriptors(b.address(0)));
+    warpgroup_sync();
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::arch::fence_proxy_async_shared();
+        // SAFETY: as in `mma_128x128x64_f32`.
+        unsafe {
+            crate::arch_warp::wgmma_m64n128k16_f32_2x4_pipelined(&da, &db[0], d, kind == HalfKind::BF16)
+        };
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let site = core::panic::Location::caller();
+        for (i, di) in d.iter_mut().enumerate() {
+            for kb in 0..4 {
+                crate::emu::wgmma_k16_f32::<128>(kind, da[i][kb], db[0][kb], di, site);
+            }
+        }
+    }
+}
+
+/// [`mma_128x128x64_f16`] pipelined, as [`mma_128x128x64_f32_pipelined`].
+#[track_caller]
+#[inline(always)]
+pub fn mma_128x128x64_f16_pipelined(
+    a: SmemArray<u32, STAGE_WORDS>,
+    b: SmemArray<u32, STAGE_WORDS>,
+    d: &mut [[u32; 32]; 2],
+) {
+    let (da, db) = (descriptors(a.address(0)), descriptors(b.address(0)));
+    warpgroup_sync();
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::arch::fence_proxy_async_shared();
+        // SAFETY: as in `mma_128x128x64_f32`.
+        unsafe { crate::arch_warp::wgmma_m64n128k16_f16_2x4_pipelined(&da, &db[0], d) };
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let site = core::panic::Location::caller();
+        for (i, di) in d.iter_mut().enumerate() {
+            for kb in 0..4 {
+                crate::emu::wgmma_k16_f16::<128>(da[i][kb], db[0][kb], di, site);
+            }
+        }
+    }
+}
+
+/// Wait for every pipelined batch of the warpgroup ([`mma_128x128x64_f32_pipelined`]): `d` is the
+/// thread's again. The emulator's batches are done on return already.
+#[inline(always)]
+pub fn wait_all_f32(d: &mut [[f32; 64]; 2]) {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch_warp::wgmma_wait0_f32(d);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = d;
+}
+
+/// [`wait_all_f32`] for `f16` accumulators.
+#[inline(always)]
+pub fn wait_all_f16(d: &mut [[u32; 32]; 2]) {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch_warp::wgmma_wait0_f16(d);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = d;
+}

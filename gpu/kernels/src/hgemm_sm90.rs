@@ -12,7 +12,9 @@
 //!   the tensors, so residues in m, n and k need no predicate on the loads.
 //! - **Pipeline: mbarriers.** A `full` mbarrier a stage (one arrival with the stage's bytes
 //!   expected: thread 0's) and an `empty` one (128 arrivals: the warpgroup's, after its `wgmma`s read
-//!   the stage). Thread 0 refills a stage once it is empty, [`STAGES`] k tiles ahead.
+//!   the stage). Thread 0 refills a stage once it is empty, [`STAGES`] k tiles ahead. Unlike CuTe's
+//!   tutorial, which waits for each k tile's `wgmma`s before the next, one batch stays in flight
+//!   (`wgmma.wait_group 1`): a stage is released when the next k tile's batch has been issued.
 //! - **Shared to tensor cores: `wgmma`.** Eight `wgmma.m64n128k16` a k tile (two atoms along m,
 //!   four k blocks), both operands by descriptor ([`wgmma`]), accumulators in registers: `f32`
 //!   ([`F32Accum`]) or `f16` (CuTe's types, [`F16Accum`]).
@@ -84,6 +86,7 @@ pub trait WarpgroupAccumulate: Accumulate {
     type Regs: Copy;
     #[doc(hidden)]
     fn zero() -> Self::Regs;
+    /// A k tile's batch, pipelined: every earlier batch is done on return.
     #[doc(hidden)]
     fn warpgroup_mma(
         &self,
@@ -91,6 +94,9 @@ pub trait WarpgroupAccumulate: Accumulate {
         b: SmemArray<u32, STAGE_WORDS>,
         d: &mut Self::Regs,
     );
+    /// Every batch done: the accumulators are the thread's.
+    #[doc(hidden)]
+    fn wait_all(d: &mut Self::Regs);
     #[doc(hidden)]
     fn store_c<P: Residue, Cm: DeviceTensor<Mem: MemoryMut<Elem = Self::Out>>>(
         c: Cm,
@@ -121,7 +127,11 @@ impl WarpgroupAccumulate for F32Accum {
         b: SmemArray<u32, STAGE_WORDS>,
         d: &mut Self::Regs,
     ) {
-        wgmma::mma_128x128x64_f32(self.0, a, b, d);
+        wgmma::mma_128x128x64_f32_pipelined(self.0, a, b, d);
+    }
+    #[inline(always)]
+    fn wait_all(d: &mut Self::Regs) {
+        wgmma::wait_all_f32(d);
     }
     /// `C = alpha D + beta C`, `C` column-major `f32`.
     #[inline(always)]
@@ -158,7 +168,11 @@ impl WarpgroupAccumulate for F16Accum {
         b: SmemArray<u32, STAGE_WORDS>,
         d: &mut Self::Regs,
     ) {
-        wgmma::mma_128x128x64_f16(a, b, d);
+        wgmma::mma_128x128x64_f16_pipelined(a, b, d);
+    }
+    #[inline(always)]
+    fn wait_all(d: &mut Self::Regs) {
+        wgmma::wait_all_f16(d);
     }
     /// `C = alpha D + beta C` in `f32`, rounded to `f16`; `C` row-major words of two halves, a
     /// register (two neighbours along `n`) a word.
@@ -286,21 +300,25 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
     let mut d = Acc::zero();
     let mut k0 = 0;
     while k0 < k_tiles {
-        let phase = (k0 / STAGES) as u32 & 1;
         unroll!(s in 0..3 => {
             let kt = k0 + s;
             if kt < k_tiles {
-                full[s].wait(phase);
+                full[s].wait((kt / STAGES) as u32 & 1);
+                // Returns once the batch of k tile kt - 1 is done: its stage is free.
                 acc.warpgroup_mma(stage(smem, base, 0, s), stage(smem, base, 1, s), &mut d);
-                empty[s].arrive();
-                if t == 0 && kt + STAGES < k_tiles {
-                    empty[s].wait(phase);
-                    fill(s, kt + STAGES);
+                if kt > 0 {
+                    let prev = (s + STAGES - 1) % STAGES;
+                    empty[prev].arrive();
+                    if t == 0 && kt - 1 + STAGES < k_tiles {
+                        empty[prev].wait(((kt - 1) / STAGES) as u32 & 1);
+                        fill(prev, kt - 1 + STAGES);
+                    }
                 }
             }
         });
         k0 += STAGES;
     }
+    Acc::wait_all(&mut d);
     if crate::whole_block(m, n, coord, (BM, BN)) {
         Acc::store_c::<Full, _>(c, &d, coord, t, alpha, beta)
     } else {
