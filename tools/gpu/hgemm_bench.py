@@ -36,6 +36,7 @@ from torch_anchors import median_seconds as timed  # noqa: E402  (the same timin
 
 SMEM = 2 * 3 * 128 * 32 * 4  # hgemm::SMEM_BYTES
 SMEM_SM90 = 2 * 3 * 16384 + 1024 + 16 * 3  # hgemm_sm90::SMEM_BYTES
+RASTER = 16  # hgemm_sm90::RASTER
 THREADS = 128  # hgemm::THREADS
 M, N, K = 5120, 5120, 4096
 
@@ -113,7 +114,8 @@ def kernel(spec):
         maps = TensorMaps(mod)
 
         def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, maps=maps):
-            grid = ((m + 127) // 128, (n + 127) // 128)
+            rows = (m + 127) // 128  # hgemm_sm90::grid: groups of RASTER tile rows
+            grid = (min(rows, RASTER), (n + 127) // 128, (rows + RASTER - 1) // RASTER)
             args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint64(maps(a)), np.uint64(maps(b)), np.uint32(m),
                     np.uint32(n), np.uint32(k), np.float32(1.0), np.float32(0.0)]
             if acc == "f32":

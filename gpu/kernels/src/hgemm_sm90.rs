@@ -51,13 +51,23 @@ const STAGE_BYTES: u32 = 4 * STAGE_WORDS as u32;
 /// the mbarriers.
 pub const SMEM_BYTES: u32 = 2 * STAGES as u32 * STAGE_BYTES + 1024 + 16 * STAGES as u32;
 
-/// The grid for an `m x n` result: one block a 128 x 128 tile.
+/// Tile rows (along m) of a group of blocks: the blocks run in groups of `RASTER` tile rows, every
+/// tile column of a group before the next group (Triton's grouped order), so the blocks running at
+/// once (264 on an H100) read about 16 tiles of `A` and 16 of `B` instead of all of `A`'s, and the
+/// L2 cache holds them.
+pub const RASTER: u32 = 16;
+
+/// The grid for an `m x n` result, one block a 128 x 128 tile: `x` the tile row within its group
+/// of [`RASTER`], `y` the tile column, `z` the group (the hardware launches `x` fastest).
 ///
 /// ```
-/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(300, 128), const_layout_device::Dim3 { x: 3, y: 1, z: 1 });
+/// use const_layout_device::Dim3;
+/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(300, 128), Dim3 { x: 3, y: 1, z: 1 });
+/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(5120, 256), Dim3 { x: 16, y: 2, z: 3 });
 /// ```
 pub fn grid(m: u32, n: u32) -> Dim3 {
-    Dim3 { x: m.div_ceil(BM as u32), y: n.div_ceil(BN as u32), z: 1 }
+    let rows = m.div_ceil(BM as u32);
+    Dim3 { x: rows.min(RASTER), y: n.div_ceil(BN as u32), z: rows.div_ceil(RASTER) }
 }
 
 /// The block: [`THREADS`] threads.
@@ -266,8 +276,8 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
         fault("hgemm_sm90: blocks of one warpgroup");
     }
     let blk = block_idx();
-    let coord = (blk.x, blk.y);
-    let (row_a, row_b) = (blk.x * BM as u32, blk.y * BN as u32);
+    let coord = (blk.z * RASTER + blk.x, blk.y);
+    let (row_a, row_b) = (coord.0 * BM as u32, coord.1 * BN as u32);
     if row_a as usize >= m || row_b as usize >= n {
         return;
     }

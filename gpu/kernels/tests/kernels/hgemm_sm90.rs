@@ -122,3 +122,9 @@ fn bf16_through_every_stage_twice() {
 fn f16_accumulators_with_residues_and_many_k_tiles() {
     run_f16(136, 200, 264, -1.0, 2.0);
 }
+
+#[test]
+fn raster_groups_cover_every_tile_row() {
+    // 18 tile rows: a whole group of 16 and a group of 2 (its other blocks return at once).
+    run_f32(HalfKind::F16, 17 * 128 + 5, 8, 64, 1.0, 0.0);
+}
