@@ -124,23 +124,28 @@ def ldsm_fn(n):
     return "\n".join(lines)
 
 
-# Hopper: one warpgroup's k tile of 64 on a 128 x 128 block tile, WGMMA_M atoms of m64nNk16 along
-# m against WGMMA_K k blocks, fenced, committed and waited for in one block.
-WGMMA_N, WGMMA_M, WGMMA_K = 128, 2, 4
-WGMMA_ACCUMULATORS = [
-    ("f32", "f32", WGMMA_N // 2, {
-        "f16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f32.f16.f16",
-        "bf16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f32.bf16.bf16",
-    }),
-    ("f16", "u32", WGMMA_N // 4, {
-        "f16": f"wgmma.mma_async.sync.aligned.m64n{WGMMA_N}k16.f16.f16.f16",
-    }),
-]
+# Hopper: one warpgroup's k tile of 64, WGMMA_K k blocks of MI atoms of m64nNk16 along m, fenced,
+# committed and waited for in one block: (N, MI) for a 128 x 128 tile by one warpgroup and for a
+# 64 x 256 half of a 128 x 256 tile.
+WGMMA_SHAPES = [(128, 2), (256, 1)]
+WGMMA_K = 4
 
 
-def wgmma_fn(acc, wait):
+def wgmma_accumulators(n):
+    return [
+        ("f32", "f32", n // 2, {
+            "f16": f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16",
+            "bf16": f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16",
+        }),
+        ("f16", "u32", n // 4, {
+            "f16": f"wgmma.mma_async.sync.aligned.m64n{n}k16.f16.f16.f16",
+        }),
+    ]
+
+
+def wgmma_fn(acc, wait, n, mi):
     name, elem, words, ins = acc
-    n, mi, kb = WGMMA_N, WGMMA_M, WGMMA_K
+    kb = WGMMA_K
     lines = []
     kinds = ",".join(ins)
     lines.append(f"/// {mi}x{kb} `wgmma.mma_async.sync.aligned.m64n{n}k16` with {name} accumulators ({kinds} in; `d[i] +=")
@@ -200,14 +205,13 @@ def wgmma_fn(acc, wait):
     return "\n".join(lines)
 
 
-def wgmma_wait_fn(acc):
+def wgmma_wait_fn(acc, mi):
     name, elem, words, ins = acc
-    mi = WGMMA_M
-    lines = [f"/// `wgmma.wait_group 0` for {name} accumulators: every batch of the warpgroup is done and `d` is",
+    lines = [f"/// `wgmma.wait_group 0` for {mi}x{words} {name} accumulators: every batch of the warpgroup is done and `d` is",
              "/// this thread's again (the registers tied to the instruction, so nothing reads them before it).",
              "/// The warp is checked converged first ([`converged!`]).",
              "#[inline(always)]",
-             f"pub(crate) fn wgmma_wait0_{name}(d: &mut [[{elem}; {words}]; {mi}]) {{",
+             f"pub(crate) fn wgmma_wait0_{name}_{mi}x{words}(d: &mut [[{elem}; {words}]; {mi}]) {{",
              "    // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or",
              "    // the lane traps first.",
              "    unsafe {",
@@ -319,12 +323,13 @@ def main():
     for n in LDSM_COUNTS:
         parts.append(ldsm_fn(n))
         parts.append("")
-    for acc in WGMMA_ACCUMULATORS:
-        for wait in (0, 1):
-            parts.append(wgmma_fn(acc, wait))
+    for n, mi in WGMMA_SHAPES:
+        for acc in wgmma_accumulators(n):
+            for wait in ((0, 1) if n == 128 else (1,)):
+                parts.append(wgmma_fn(acc, wait, n, mi))
+                parts.append("")
+            parts.append(wgmma_wait_fn(acc, mi))
             parts.append("")
-        parts.append(wgmma_wait_fn(acc))
-        parts.append("")
     parts.append(dispatch())
     text = "\n".join(parts) + "\n"
     open(OUT, "w").write(text)

@@ -9,7 +9,8 @@ Each PTX is a build of the kernels (variants of hgemm.rs side by side: give each
 and dynamic shared memory if they differ from the current source's); CuTe's binaries, if given,
 run before and after them. The Hopper entries (`hgemm_sm90_tn_*`, layout "sm90" below: TN) take
 TMA tensor maps, encoded here with the driver's cuTensorMapEncodeTiled for the box and swizzle mode
-the module's `hgemm_sm90_box` reports (the stage layout's, `make_tma_box`).
+the module's `hgemm_sm90_config` reports (the stage layouts', `make_tma_box`), with its block, shared
+memory and grid.
 
 1. Correctness against PyTorch in double precision, on sizes with residues: `hgemm_{tn,nt}_f32`
    (f16 and bf16 in, f32 accumulators) within f32 accumulation's error; `hgemm_{tn,nt}_f16` (f16
@@ -35,8 +36,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from torch_anchors import median_seconds as timed  # noqa: E402  (the same timing as the anchors)
 
 SMEM = 2 * 3 * 128 * 32 * 4  # hgemm::SMEM_BYTES
-SMEM_SM90 = 2 * 3 * 16384 + 1024 + 16 * 3  # hgemm_sm90::SMEM_BYTES
-RASTER = 16  # hgemm_sm90::RASTER
 THREADS = 128  # hgemm::THREADS
 M, N, K = 5120, 5120, 4096
 
@@ -50,30 +49,39 @@ def operands(layout, m, n, k, make):
     return at, bt, at.T, bt.T
 
 
-class TensorMaps:
-    """CUtensorMaps of 16-bit row-major tensors, encoded with the module's box and kept on the device
-    (64-byte aligned: CuPy's allocations are 256-byte aligned), one per tensor."""
+class Sm90:
+    """What the module's `hgemm_sm90_config` reports (the TMA boxes of A and B, from the stages'
+    layouts; threads, shared memory, tile, raster group), and CUtensorMaps of 16-bit row-major
+    tensors encoded with those boxes, kept on the device (64-byte aligned: CuPy's allocations are
+    256-byte aligned), one per tensor."""
 
     def __init__(self, mod):
-        out = cp.zeros(4, dtype=cp.uint32)
-        mod.get_function("hgemm_sm90_box")((1,), (1,), (out,))
-        self.inner, self.outer, bits, self.swizzle = (int(x) for x in cp.asnumpy(out))
-        assert bits == 16, bits
+        out = cp.zeros(16, dtype=cp.uint32)
+        mod.get_function("hgemm_sm90_config")((1,), (1,), (out,))
+        c = [int(x) for x in cp.asnumpy(out)]
+        self.boxes = {"a": c[0:4], "b": c[4:8]}
+        self.threads, self.smem, self.bm, self.bn, self.raster = c[8:13]
+        assert c[2] == c[6] == 16, c
         self.cuda = ctypes.CDLL("libcuda.so.1")
         self.maps = {}
 
-    def __call__(self, t):
+    def grid(self, m, n):
+        rows = (m + self.bm - 1) // self.bm  # hgemm_sm90::grid: groups of RASTER tile rows
+        return (min(rows, self.raster), (n + self.bn - 1) // self.bn, (rows + self.raster - 1) // self.raster)
+
+    def __call__(self, t, operand):
         rows, cols = t.shape
-        key = (t.data_ptr(), rows, cols)
+        key = (t.data_ptr(), rows, cols, operand)
         if key not in self.maps:
+            inner, outer, _, swizzle = self.boxes[operand]
             host = (ctypes.c_uint64 * 24)()  # 128 bytes at a 64-byte aligned address inside
             at = ctypes.addressof(host) + (-ctypes.addressof(host)) % 64
             u64x2, u32x2 = ctypes.c_uint64 * 2, ctypes.c_uint32 * 2
             UINT16, INTERLEAVE_NONE, L2_256B, OOB_ZERO = 1, 0, 2, 0
             r = self.cuda.cuTensorMapEncodeTiled(
                 ctypes.c_void_p(at), UINT16, 2, ctypes.c_void_p(t.data_ptr()), u64x2(cols, rows),
-                (ctypes.c_uint64 * 1)(2 * t.stride(0)), u32x2(self.inner, self.outer), u32x2(1, 1),
-                INTERLEAVE_NONE, self.swizzle, L2_256B, OOB_ZERO)
+                (ctypes.c_uint64 * 1)(2 * t.stride(0)), u32x2(inner, outer), u32x2(1, 1),
+                INTERLEAVE_NONE, swizzle, L2_256B, OOB_ZERO)
             if r != 0:
                 raise RuntimeError(f"cuTensorMapEncodeTiled: CUresult {r}")
             self.maps[key] = cp.asarray(np.frombuffer(ctypes.string_at(at, 128), dtype=np.uint8))
@@ -110,17 +118,15 @@ def kernel(spec):
             f = mod.get_function(f"hgemm_sm90_tn_{acc}")
         except Exception:
             continue
-        f.max_dynamic_shared_size_bytes = SMEM_SM90
-        maps = TensorMaps(mod)
+        cfg = Sm90(mod)
+        f.max_dynamic_shared_size_bytes = cfg.smem
 
-        def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, maps=maps):
-            rows = (m + 127) // 128  # hgemm_sm90::grid: groups of RASTER tile rows
-            grid = (min(rows, RASTER), (n + 127) // 128, (rows + RASTER - 1) // RASTER)
-            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint64(maps(a)), np.uint64(maps(b)), np.uint32(m),
-                    np.uint32(n), np.uint32(k), np.float32(1.0), np.float32(0.0)]
+        def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, cfg=cfg):
+            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint64(cfg(a, "a")), np.uint64(cfg(b, "b")),
+                    np.uint32(m), np.uint32(n), np.uint32(k), np.float32(1.0), np.float32(0.0)]
             if acc == "f32":
                 args.append(np.uint32(bf16))
-            f(grid, (128,), tuple(args), shared_mem=SMEM_SM90)
+            f(cfg.grid(m, n), (cfg.threads,), tuple(args), shared_mem=cfg.smem)
 
         entries[("sm90", acc)] = launch
     return os.path.basename(path), entries

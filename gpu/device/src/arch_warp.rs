@@ -2334,11 +2334,11 @@ pub(crate) unsafe fn wgmma_m64n128k16_f32_2x4_pipelined(
     }
 }
 
-/// `wgmma.wait_group 0` for f32 accumulators: every batch of the warpgroup is done and `d` is
+/// `wgmma.wait_group 0` for 2x64 f32 accumulators: every batch of the warpgroup is done and `d` is
 /// this thread's again (the registers tied to the instruction, so nothing reads them before it).
 /// The warp is checked converged first ([`converged!`]).
 #[inline(always)]
-pub(crate) fn wgmma_wait0_f32(d: &mut [[f32; 64]; 2]) {
+pub(crate) fn wgmma_wait0_f32_2x64(d: &mut [[f32; 64]; 2]) {
     // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
@@ -2708,11 +2708,11 @@ pub(crate) unsafe fn wgmma_m64n128k16_f16_2x4_pipelined(
     batch!("wgmma.mma_async.sync.aligned.m64n128k16.f16.f16.f16");
 }
 
-/// `wgmma.wait_group 0` for f16 accumulators: every batch of the warpgroup is done and `d` is
+/// `wgmma.wait_group 0` for 2x32 f16 accumulators: every batch of the warpgroup is done and `d` is
 /// this thread's again (the registers tied to the instruction, so nothing reads them before it).
 /// The warp is checked converged first ([`converged!`]).
 #[inline(always)]
-pub(crate) fn wgmma_wait0_f16(d: &mut [[u32; 32]; 2]) {
+pub(crate) fn wgmma_wait0_f16_2x32(d: &mut [[u32; 32]; 2]) {
     // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
@@ -2786,6 +2786,519 @@ pub(crate) fn wgmma_wait0_f16(d: &mut [[u32; 32]; 2]) {
              d1_29 = inout(reg32) d[1][29],
              d1_30 = inout(reg32) d[1][30],
              d1_31 = inout(reg32) d[1][31],
+             options(nostack))
+    };
+}
+
+/// 1x4 `wgmma.mma_async.sync.aligned.m64n256k16` with f32 accumulators (f16,bf16 in; `d[i] +=
+/// A(a[i][k]) B(b[k])^T` over the 4 k blocks, both operands K-major in shared memory by their
+/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and
+/// `wgmma.commit_group`, `wgmma.wait_group 1`: on return this batch may still run (and read its
+/// operands), every earlier one is done. The accumulators stay the tensor cores' until a
+/// `wgmma.wait_group 0` (ptxas orders any other use of them after it).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy (TMA's, or fenced generic writes before a barrier).
+#[inline(always)]
+pub(crate) unsafe fn wgmma_m64n256k16_f32_1x4_pipelined(
+    a: &[[u64; 4]; 1],
+    b: &[u64; 4],
+    d: &mut [[f32; 128]; 1],
+    bf16: bool,
+) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; wgmma.fence.sync.aligned; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}, {d0_64}, {d0_65}, {d0_66}, {d0_67}, {d0_68}, {d0_69}, {d0_70}, {d0_71}, {d0_72}, {d0_73}, {d0_74}, {d0_75}, {d0_76}, {d0_77}, {d0_78}, {d0_79}, {d0_80}, {d0_81}, {d0_82}, {d0_83}, {d0_84}, {d0_85}, {d0_86}, {d0_87}, {d0_88}, {d0_89}, {d0_90}, {d0_91}, {d0_92}, {d0_93}, {d0_94}, {d0_95}, {d0_96}, {d0_97}, {d0_98}, {d0_99}, {d0_100}, {d0_101}, {d0_102}, {d0_103}, {d0_104}, {d0_105}, {d0_106}, {d0_107}, {d0_108}, {d0_109}, {d0_110}, {d0_111}, {d0_112}, {d0_113}, {d0_114}, {d0_115}, {d0_116}, {d0_117}, {d0_118}, {d0_119}, {d0_120}, {d0_121}, {d0_122}, {d0_123}, {d0_124}, {d0_125}, {d0_126}, {d0_127}}}, {a0_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}, {d0_64}, {d0_65}, {d0_66}, {d0_67}, {d0_68}, {d0_69}, {d0_70}, {d0_71}, {d0_72}, {d0_73}, {d0_74}, {d0_75}, {d0_76}, {d0_77}, {d0_78}, {d0_79}, {d0_80}, {d0_81}, {d0_82}, {d0_83}, {d0_84}, {d0_85}, {d0_86}, {d0_87}, {d0_88}, {d0_89}, {d0_90}, {d0_91}, {d0_92}, {d0_93}, {d0_94}, {d0_95}, {d0_96}, {d0_97}, {d0_98}, {d0_99}, {d0_100}, {d0_101}, {d0_102}, {d0_103}, {d0_104}, {d0_105}, {d0_106}, {d0_107}, {d0_108}, {d0_109}, {d0_110}, {d0_111}, {d0_112}, {d0_113}, {d0_114}, {d0_115}, {d0_116}, {d0_117}, {d0_118}, {d0_119}, {d0_120}, {d0_121}, {d0_122}, {d0_123}, {d0_124}, {d0_125}, {d0_126}, {d0_127}}}, {a0_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}, {d0_64}, {d0_65}, {d0_66}, {d0_67}, {d0_68}, {d0_69}, {d0_70}, {d0_71}, {d0_72}, {d0_73}, {d0_74}, {d0_75}, {d0_76}, {d0_77}, {d0_78}, {d0_79}, {d0_80}, {d0_81}, {d0_82}, {d0_83}, {d0_84}, {d0_85}, {d0_86}, {d0_87}, {d0_88}, {d0_89}, {d0_90}, {d0_91}, {d0_92}, {d0_93}, {d0_94}, {d0_95}, {d0_96}, {d0_97}, {d0_98}, {d0_99}, {d0_100}, {d0_101}, {d0_102}, {d0_103}, {d0_104}, {d0_105}, {d0_106}, {d0_107}, {d0_108}, {d0_109}, {d0_110}, {d0_111}, {d0_112}, {d0_113}, {d0_114}, {d0_115}, {d0_116}, {d0_117}, {d0_118}, {d0_119}, {d0_120}, {d0_121}, {d0_122}, {d0_123}, {d0_124}, {d0_125}, {d0_126}, {d0_127}}}, {a0_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}, {d0_64}, {d0_65}, {d0_66}, {d0_67}, {d0_68}, {d0_69}, {d0_70}, {d0_71}, {d0_72}, {d0_73}, {d0_74}, {d0_75}, {d0_76}, {d0_77}, {d0_78}, {d0_79}, {d0_80}, {d0_81}, {d0_82}, {d0_83}, {d0_84}, {d0_85}, {d0_86}, {d0_87}, {d0_88}, {d0_89}, {d0_90}, {d0_91}, {d0_92}, {d0_93}, {d0_94}, {d0_95}, {d0_96}, {d0_97}, {d0_98}, {d0_99}, {d0_100}, {d0_101}, {d0_102}, {d0_103}, {d0_104}, {d0_105}, {d0_106}, {d0_107}, {d0_108}, {d0_109}, {d0_110}, {d0_111}, {d0_112}, {d0_113}, {d0_114}, {d0_115}, {d0_116}, {d0_117}, {d0_118}, {d0_119}, {d0_120}, {d0_121}, {d0_122}, {d0_123}, {d0_124}, {d0_125}, {d0_126}, {d0_127}}}, {a0_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 1; }}"
+                )),
+                     a0_0 = in(reg64) a[0][0],
+                     a0_1 = in(reg64) a[0][1],
+                     a0_2 = in(reg64) a[0][2],
+                     a0_3 = in(reg64) a[0][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     d0_0 = inout(reg32) d[0][0],
+                     d0_1 = inout(reg32) d[0][1],
+                     d0_2 = inout(reg32) d[0][2],
+                     d0_3 = inout(reg32) d[0][3],
+                     d0_4 = inout(reg32) d[0][4],
+                     d0_5 = inout(reg32) d[0][5],
+                     d0_6 = inout(reg32) d[0][6],
+                     d0_7 = inout(reg32) d[0][7],
+                     d0_8 = inout(reg32) d[0][8],
+                     d0_9 = inout(reg32) d[0][9],
+                     d0_10 = inout(reg32) d[0][10],
+                     d0_11 = inout(reg32) d[0][11],
+                     d0_12 = inout(reg32) d[0][12],
+                     d0_13 = inout(reg32) d[0][13],
+                     d0_14 = inout(reg32) d[0][14],
+                     d0_15 = inout(reg32) d[0][15],
+                     d0_16 = inout(reg32) d[0][16],
+                     d0_17 = inout(reg32) d[0][17],
+                     d0_18 = inout(reg32) d[0][18],
+                     d0_19 = inout(reg32) d[0][19],
+                     d0_20 = inout(reg32) d[0][20],
+                     d0_21 = inout(reg32) d[0][21],
+                     d0_22 = inout(reg32) d[0][22],
+                     d0_23 = inout(reg32) d[0][23],
+                     d0_24 = inout(reg32) d[0][24],
+                     d0_25 = inout(reg32) d[0][25],
+                     d0_26 = inout(reg32) d[0][26],
+                     d0_27 = inout(reg32) d[0][27],
+                     d0_28 = inout(reg32) d[0][28],
+                     d0_29 = inout(reg32) d[0][29],
+                     d0_30 = inout(reg32) d[0][30],
+                     d0_31 = inout(reg32) d[0][31],
+                     d0_32 = inout(reg32) d[0][32],
+                     d0_33 = inout(reg32) d[0][33],
+                     d0_34 = inout(reg32) d[0][34],
+                     d0_35 = inout(reg32) d[0][35],
+                     d0_36 = inout(reg32) d[0][36],
+                     d0_37 = inout(reg32) d[0][37],
+                     d0_38 = inout(reg32) d[0][38],
+                     d0_39 = inout(reg32) d[0][39],
+                     d0_40 = inout(reg32) d[0][40],
+                     d0_41 = inout(reg32) d[0][41],
+                     d0_42 = inout(reg32) d[0][42],
+                     d0_43 = inout(reg32) d[0][43],
+                     d0_44 = inout(reg32) d[0][44],
+                     d0_45 = inout(reg32) d[0][45],
+                     d0_46 = inout(reg32) d[0][46],
+                     d0_47 = inout(reg32) d[0][47],
+                     d0_48 = inout(reg32) d[0][48],
+                     d0_49 = inout(reg32) d[0][49],
+                     d0_50 = inout(reg32) d[0][50],
+                     d0_51 = inout(reg32) d[0][51],
+                     d0_52 = inout(reg32) d[0][52],
+                     d0_53 = inout(reg32) d[0][53],
+                     d0_54 = inout(reg32) d[0][54],
+                     d0_55 = inout(reg32) d[0][55],
+                     d0_56 = inout(reg32) d[0][56],
+                     d0_57 = inout(reg32) d[0][57],
+                     d0_58 = inout(reg32) d[0][58],
+                     d0_59 = inout(reg32) d[0][59],
+                     d0_60 = inout(reg32) d[0][60],
+                     d0_61 = inout(reg32) d[0][61],
+                     d0_62 = inout(reg32) d[0][62],
+                     d0_63 = inout(reg32) d[0][63],
+                     d0_64 = inout(reg32) d[0][64],
+                     d0_65 = inout(reg32) d[0][65],
+                     d0_66 = inout(reg32) d[0][66],
+                     d0_67 = inout(reg32) d[0][67],
+                     d0_68 = inout(reg32) d[0][68],
+                     d0_69 = inout(reg32) d[0][69],
+                     d0_70 = inout(reg32) d[0][70],
+                     d0_71 = inout(reg32) d[0][71],
+                     d0_72 = inout(reg32) d[0][72],
+                     d0_73 = inout(reg32) d[0][73],
+                     d0_74 = inout(reg32) d[0][74],
+                     d0_75 = inout(reg32) d[0][75],
+                     d0_76 = inout(reg32) d[0][76],
+                     d0_77 = inout(reg32) d[0][77],
+                     d0_78 = inout(reg32) d[0][78],
+                     d0_79 = inout(reg32) d[0][79],
+                     d0_80 = inout(reg32) d[0][80],
+                     d0_81 = inout(reg32) d[0][81],
+                     d0_82 = inout(reg32) d[0][82],
+                     d0_83 = inout(reg32) d[0][83],
+                     d0_84 = inout(reg32) d[0][84],
+                     d0_85 = inout(reg32) d[0][85],
+                     d0_86 = inout(reg32) d[0][86],
+                     d0_87 = inout(reg32) d[0][87],
+                     d0_88 = inout(reg32) d[0][88],
+                     d0_89 = inout(reg32) d[0][89],
+                     d0_90 = inout(reg32) d[0][90],
+                     d0_91 = inout(reg32) d[0][91],
+                     d0_92 = inout(reg32) d[0][92],
+                     d0_93 = inout(reg32) d[0][93],
+                     d0_94 = inout(reg32) d[0][94],
+                     d0_95 = inout(reg32) d[0][95],
+                     d0_96 = inout(reg32) d[0][96],
+                     d0_97 = inout(reg32) d[0][97],
+                     d0_98 = inout(reg32) d[0][98],
+                     d0_99 = inout(reg32) d[0][99],
+                     d0_100 = inout(reg32) d[0][100],
+                     d0_101 = inout(reg32) d[0][101],
+                     d0_102 = inout(reg32) d[0][102],
+                     d0_103 = inout(reg32) d[0][103],
+                     d0_104 = inout(reg32) d[0][104],
+                     d0_105 = inout(reg32) d[0][105],
+                     d0_106 = inout(reg32) d[0][106],
+                     d0_107 = inout(reg32) d[0][107],
+                     d0_108 = inout(reg32) d[0][108],
+                     d0_109 = inout(reg32) d[0][109],
+                     d0_110 = inout(reg32) d[0][110],
+                     d0_111 = inout(reg32) d[0][111],
+                     d0_112 = inout(reg32) d[0][112],
+                     d0_113 = inout(reg32) d[0][113],
+                     d0_114 = inout(reg32) d[0][114],
+                     d0_115 = inout(reg32) d[0][115],
+                     d0_116 = inout(reg32) d[0][116],
+                     d0_117 = inout(reg32) d[0][117],
+                     d0_118 = inout(reg32) d[0][118],
+                     d0_119 = inout(reg32) d[0][119],
+                     d0_120 = inout(reg32) d[0][120],
+                     d0_121 = inout(reg32) d[0][121],
+                     d0_122 = inout(reg32) d[0][122],
+                     d0_123 = inout(reg32) d[0][123],
+                     d0_124 = inout(reg32) d[0][124],
+                     d0_125 = inout(reg32) d[0][125],
+                     d0_126 = inout(reg32) d[0][126],
+                     d0_127 = inout(reg32) d[0][127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        batch!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        batch!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// `wgmma.wait_group 0` for 1x128 f32 accumulators: every batch of the warpgroup is done and `d` is
+/// this thread's again (the registers tied to the instruction, so nothing reads them before it).
+/// The warp is checked converged first ([`converged!`]).
+#[inline(always)]
+pub(crate) fn wgmma_wait0_f32_1x128(d: &mut [[f32; 128]; 1]) {
+    // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or
+    // the lane traps first.
+    unsafe {
+        asm!(converged!(concat!(
+            "wgmma.wait_group.sync.aligned 0; /* the accumulators: ",
+            "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} {d0_64} {d0_65} {d0_66} {d0_67} {d0_68} {d0_69} {d0_70} {d0_71} {d0_72} {d0_73} {d0_74} {d0_75} {d0_76} {d0_77} {d0_78} {d0_79} {d0_80} {d0_81} {d0_82} {d0_83} {d0_84} {d0_85} {d0_86} {d0_87} {d0_88} {d0_89} {d0_90} {d0_91} {d0_92} {d0_93} {d0_94} {d0_95} {d0_96} {d0_97} {d0_98} {d0_99} {d0_100} {d0_101} {d0_102} {d0_103} {d0_104} {d0_105} {d0_106} {d0_107} {d0_108} {d0_109} {d0_110} {d0_111} {d0_112} {d0_113} {d0_114} {d0_115} {d0_116} {d0_117} {d0_118} {d0_119} {d0_120} {d0_121} {d0_122} {d0_123} {d0_124} {d0_125} {d0_126} {d0_127} ",
+            "*/"
+        )),
+             d0_0 = inout(reg32) d[0][0],
+             d0_1 = inout(reg32) d[0][1],
+             d0_2 = inout(reg32) d[0][2],
+             d0_3 = inout(reg32) d[0][3],
+             d0_4 = inout(reg32) d[0][4],
+             d0_5 = inout(reg32) d[0][5],
+             d0_6 = inout(reg32) d[0][6],
+             d0_7 = inout(reg32) d[0][7],
+             d0_8 = inout(reg32) d[0][8],
+             d0_9 = inout(reg32) d[0][9],
+             d0_10 = inout(reg32) d[0][10],
+             d0_11 = inout(reg32) d[0][11],
+             d0_12 = inout(reg32) d[0][12],
+             d0_13 = inout(reg32) d[0][13],
+             d0_14 = inout(reg32) d[0][14],
+             d0_15 = inout(reg32) d[0][15],
+             d0_16 = inout(reg32) d[0][16],
+             d0_17 = inout(reg32) d[0][17],
+             d0_18 = inout(reg32) d[0][18],
+             d0_19 = inout(reg32) d[0][19],
+             d0_20 = inout(reg32) d[0][20],
+             d0_21 = inout(reg32) d[0][21],
+             d0_22 = inout(reg32) d[0][22],
+             d0_23 = inout(reg32) d[0][23],
+             d0_24 = inout(reg32) d[0][24],
+             d0_25 = inout(reg32) d[0][25],
+             d0_26 = inout(reg32) d[0][26],
+             d0_27 = inout(reg32) d[0][27],
+             d0_28 = inout(reg32) d[0][28],
+             d0_29 = inout(reg32) d[0][29],
+             d0_30 = inout(reg32) d[0][30],
+             d0_31 = inout(reg32) d[0][31],
+             d0_32 = inout(reg32) d[0][32],
+             d0_33 = inout(reg32) d[0][33],
+             d0_34 = inout(reg32) d[0][34],
+             d0_35 = inout(reg32) d[0][35],
+             d0_36 = inout(reg32) d[0][36],
+             d0_37 = inout(reg32) d[0][37],
+             d0_38 = inout(reg32) d[0][38],
+             d0_39 = inout(reg32) d[0][39],
+             d0_40 = inout(reg32) d[0][40],
+             d0_41 = inout(reg32) d[0][41],
+             d0_42 = inout(reg32) d[0][42],
+             d0_43 = inout(reg32) d[0][43],
+             d0_44 = inout(reg32) d[0][44],
+             d0_45 = inout(reg32) d[0][45],
+             d0_46 = inout(reg32) d[0][46],
+             d0_47 = inout(reg32) d[0][47],
+             d0_48 = inout(reg32) d[0][48],
+             d0_49 = inout(reg32) d[0][49],
+             d0_50 = inout(reg32) d[0][50],
+             d0_51 = inout(reg32) d[0][51],
+             d0_52 = inout(reg32) d[0][52],
+             d0_53 = inout(reg32) d[0][53],
+             d0_54 = inout(reg32) d[0][54],
+             d0_55 = inout(reg32) d[0][55],
+             d0_56 = inout(reg32) d[0][56],
+             d0_57 = inout(reg32) d[0][57],
+             d0_58 = inout(reg32) d[0][58],
+             d0_59 = inout(reg32) d[0][59],
+             d0_60 = inout(reg32) d[0][60],
+             d0_61 = inout(reg32) d[0][61],
+             d0_62 = inout(reg32) d[0][62],
+             d0_63 = inout(reg32) d[0][63],
+             d0_64 = inout(reg32) d[0][64],
+             d0_65 = inout(reg32) d[0][65],
+             d0_66 = inout(reg32) d[0][66],
+             d0_67 = inout(reg32) d[0][67],
+             d0_68 = inout(reg32) d[0][68],
+             d0_69 = inout(reg32) d[0][69],
+             d0_70 = inout(reg32) d[0][70],
+             d0_71 = inout(reg32) d[0][71],
+             d0_72 = inout(reg32) d[0][72],
+             d0_73 = inout(reg32) d[0][73],
+             d0_74 = inout(reg32) d[0][74],
+             d0_75 = inout(reg32) d[0][75],
+             d0_76 = inout(reg32) d[0][76],
+             d0_77 = inout(reg32) d[0][77],
+             d0_78 = inout(reg32) d[0][78],
+             d0_79 = inout(reg32) d[0][79],
+             d0_80 = inout(reg32) d[0][80],
+             d0_81 = inout(reg32) d[0][81],
+             d0_82 = inout(reg32) d[0][82],
+             d0_83 = inout(reg32) d[0][83],
+             d0_84 = inout(reg32) d[0][84],
+             d0_85 = inout(reg32) d[0][85],
+             d0_86 = inout(reg32) d[0][86],
+             d0_87 = inout(reg32) d[0][87],
+             d0_88 = inout(reg32) d[0][88],
+             d0_89 = inout(reg32) d[0][89],
+             d0_90 = inout(reg32) d[0][90],
+             d0_91 = inout(reg32) d[0][91],
+             d0_92 = inout(reg32) d[0][92],
+             d0_93 = inout(reg32) d[0][93],
+             d0_94 = inout(reg32) d[0][94],
+             d0_95 = inout(reg32) d[0][95],
+             d0_96 = inout(reg32) d[0][96],
+             d0_97 = inout(reg32) d[0][97],
+             d0_98 = inout(reg32) d[0][98],
+             d0_99 = inout(reg32) d[0][99],
+             d0_100 = inout(reg32) d[0][100],
+             d0_101 = inout(reg32) d[0][101],
+             d0_102 = inout(reg32) d[0][102],
+             d0_103 = inout(reg32) d[0][103],
+             d0_104 = inout(reg32) d[0][104],
+             d0_105 = inout(reg32) d[0][105],
+             d0_106 = inout(reg32) d[0][106],
+             d0_107 = inout(reg32) d[0][107],
+             d0_108 = inout(reg32) d[0][108],
+             d0_109 = inout(reg32) d[0][109],
+             d0_110 = inout(reg32) d[0][110],
+             d0_111 = inout(reg32) d[0][111],
+             d0_112 = inout(reg32) d[0][112],
+             d0_113 = inout(reg32) d[0][113],
+             d0_114 = inout(reg32) d[0][114],
+             d0_115 = inout(reg32) d[0][115],
+             d0_116 = inout(reg32) d[0][116],
+             d0_117 = inout(reg32) d[0][117],
+             d0_118 = inout(reg32) d[0][118],
+             d0_119 = inout(reg32) d[0][119],
+             d0_120 = inout(reg32) d[0][120],
+             d0_121 = inout(reg32) d[0][121],
+             d0_122 = inout(reg32) d[0][122],
+             d0_123 = inout(reg32) d[0][123],
+             d0_124 = inout(reg32) d[0][124],
+             d0_125 = inout(reg32) d[0][125],
+             d0_126 = inout(reg32) d[0][126],
+             d0_127 = inout(reg32) d[0][127],
+             options(nostack))
+    };
+}
+
+/// 1x4 `wgmma.mma_async.sync.aligned.m64n256k16` with f16 accumulators (f16 in; `d[i] +=
+/// A(a[i][k]) B(b[k])^T` over the 4 k blocks, both operands K-major in shared memory by their
+/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and
+/// `wgmma.commit_group`, `wgmma.wait_group 1`: on return this batch may still run (and read its
+/// operands), every earlier one is done. The accumulators stay the tensor cores' until a
+/// `wgmma.wait_group 0` (ptxas orders any other use of them after it).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy (TMA's, or fenced generic writes before a barrier).
+#[inline(always)]
+pub(crate) unsafe fn wgmma_m64n256k16_f16_1x4_pipelined(
+    a: &[[u64; 4]; 1],
+    b: &[u64; 4],
+    d: &mut [[u32; 64]; 1],
+) {
+    macro_rules! batch {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!(
+                    "{{ .reg .pred sd; .reg .b32 one; mov.b32 one, 1; setp.ne.b32 sd, one, 0; wgmma.fence.sync.aligned; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_0}, {b0}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_1}, {b1}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_2}, {b2}, sd, 1, 1, 0, 0; ",
+                    $ins, " {{{d0_0}, {d0_1}, {d0_2}, {d0_3}, {d0_4}, {d0_5}, {d0_6}, {d0_7}, {d0_8}, {d0_9}, {d0_10}, {d0_11}, {d0_12}, {d0_13}, {d0_14}, {d0_15}, {d0_16}, {d0_17}, {d0_18}, {d0_19}, {d0_20}, {d0_21}, {d0_22}, {d0_23}, {d0_24}, {d0_25}, {d0_26}, {d0_27}, {d0_28}, {d0_29}, {d0_30}, {d0_31}, {d0_32}, {d0_33}, {d0_34}, {d0_35}, {d0_36}, {d0_37}, {d0_38}, {d0_39}, {d0_40}, {d0_41}, {d0_42}, {d0_43}, {d0_44}, {d0_45}, {d0_46}, {d0_47}, {d0_48}, {d0_49}, {d0_50}, {d0_51}, {d0_52}, {d0_53}, {d0_54}, {d0_55}, {d0_56}, {d0_57}, {d0_58}, {d0_59}, {d0_60}, {d0_61}, {d0_62}, {d0_63}}}, {a0_3}, {b3}, sd, 1, 1, 0, 0; ",
+                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 1; }}"
+                )),
+                     a0_0 = in(reg64) a[0][0],
+                     a0_1 = in(reg64) a[0][1],
+                     a0_2 = in(reg64) a[0][2],
+                     a0_3 = in(reg64) a[0][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     d0_0 = inout(reg32) d[0][0],
+                     d0_1 = inout(reg32) d[0][1],
+                     d0_2 = inout(reg32) d[0][2],
+                     d0_3 = inout(reg32) d[0][3],
+                     d0_4 = inout(reg32) d[0][4],
+                     d0_5 = inout(reg32) d[0][5],
+                     d0_6 = inout(reg32) d[0][6],
+                     d0_7 = inout(reg32) d[0][7],
+                     d0_8 = inout(reg32) d[0][8],
+                     d0_9 = inout(reg32) d[0][9],
+                     d0_10 = inout(reg32) d[0][10],
+                     d0_11 = inout(reg32) d[0][11],
+                     d0_12 = inout(reg32) d[0][12],
+                     d0_13 = inout(reg32) d[0][13],
+                     d0_14 = inout(reg32) d[0][14],
+                     d0_15 = inout(reg32) d[0][15],
+                     d0_16 = inout(reg32) d[0][16],
+                     d0_17 = inout(reg32) d[0][17],
+                     d0_18 = inout(reg32) d[0][18],
+                     d0_19 = inout(reg32) d[0][19],
+                     d0_20 = inout(reg32) d[0][20],
+                     d0_21 = inout(reg32) d[0][21],
+                     d0_22 = inout(reg32) d[0][22],
+                     d0_23 = inout(reg32) d[0][23],
+                     d0_24 = inout(reg32) d[0][24],
+                     d0_25 = inout(reg32) d[0][25],
+                     d0_26 = inout(reg32) d[0][26],
+                     d0_27 = inout(reg32) d[0][27],
+                     d0_28 = inout(reg32) d[0][28],
+                     d0_29 = inout(reg32) d[0][29],
+                     d0_30 = inout(reg32) d[0][30],
+                     d0_31 = inout(reg32) d[0][31],
+                     d0_32 = inout(reg32) d[0][32],
+                     d0_33 = inout(reg32) d[0][33],
+                     d0_34 = inout(reg32) d[0][34],
+                     d0_35 = inout(reg32) d[0][35],
+                     d0_36 = inout(reg32) d[0][36],
+                     d0_37 = inout(reg32) d[0][37],
+                     d0_38 = inout(reg32) d[0][38],
+                     d0_39 = inout(reg32) d[0][39],
+                     d0_40 = inout(reg32) d[0][40],
+                     d0_41 = inout(reg32) d[0][41],
+                     d0_42 = inout(reg32) d[0][42],
+                     d0_43 = inout(reg32) d[0][43],
+                     d0_44 = inout(reg32) d[0][44],
+                     d0_45 = inout(reg32) d[0][45],
+                     d0_46 = inout(reg32) d[0][46],
+                     d0_47 = inout(reg32) d[0][47],
+                     d0_48 = inout(reg32) d[0][48],
+                     d0_49 = inout(reg32) d[0][49],
+                     d0_50 = inout(reg32) d[0][50],
+                     d0_51 = inout(reg32) d[0][51],
+                     d0_52 = inout(reg32) d[0][52],
+                     d0_53 = inout(reg32) d[0][53],
+                     d0_54 = inout(reg32) d[0][54],
+                     d0_55 = inout(reg32) d[0][55],
+                     d0_56 = inout(reg32) d[0][56],
+                     d0_57 = inout(reg32) d[0][57],
+                     d0_58 = inout(reg32) d[0][58],
+                     d0_59 = inout(reg32) d[0][59],
+                     d0_60 = inout(reg32) d[0][60],
+                     d0_61 = inout(reg32) d[0][61],
+                     d0_62 = inout(reg32) d[0][62],
+                     d0_63 = inout(reg32) d[0][63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    batch!("wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16");
+}
+
+/// `wgmma.wait_group 0` for 1x64 f16 accumulators: every batch of the warpgroup is done and `d` is
+/// this thread's again (the registers tied to the instruction, so nothing reads them before it).
+/// The warp is checked converged first ([`converged!`]).
+#[inline(always)]
+pub(crate) fn wgmma_wait0_f16_1x64(d: &mut [[u32; 64]; 1]) {
+    // SAFETY: a wait on the warp's own batches; no memory is accessed. The warp is converged or
+    // the lane traps first.
+    unsafe {
+        asm!(converged!(concat!(
+            "wgmma.wait_group.sync.aligned 0; /* the accumulators: ",
+            "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} ",
+            "*/"
+        )),
+             d0_0 = inout(reg32) d[0][0],
+             d0_1 = inout(reg32) d[0][1],
+             d0_2 = inout(reg32) d[0][2],
+             d0_3 = inout(reg32) d[0][3],
+             d0_4 = inout(reg32) d[0][4],
+             d0_5 = inout(reg32) d[0][5],
+             d0_6 = inout(reg32) d[0][6],
+             d0_7 = inout(reg32) d[0][7],
+             d0_8 = inout(reg32) d[0][8],
+             d0_9 = inout(reg32) d[0][9],
+             d0_10 = inout(reg32) d[0][10],
+             d0_11 = inout(reg32) d[0][11],
+             d0_12 = inout(reg32) d[0][12],
+             d0_13 = inout(reg32) d[0][13],
+             d0_14 = inout(reg32) d[0][14],
+             d0_15 = inout(reg32) d[0][15],
+             d0_16 = inout(reg32) d[0][16],
+             d0_17 = inout(reg32) d[0][17],
+             d0_18 = inout(reg32) d[0][18],
+             d0_19 = inout(reg32) d[0][19],
+             d0_20 = inout(reg32) d[0][20],
+             d0_21 = inout(reg32) d[0][21],
+             d0_22 = inout(reg32) d[0][22],
+             d0_23 = inout(reg32) d[0][23],
+             d0_24 = inout(reg32) d[0][24],
+             d0_25 = inout(reg32) d[0][25],
+             d0_26 = inout(reg32) d[0][26],
+             d0_27 = inout(reg32) d[0][27],
+             d0_28 = inout(reg32) d[0][28],
+             d0_29 = inout(reg32) d[0][29],
+             d0_30 = inout(reg32) d[0][30],
+             d0_31 = inout(reg32) d[0][31],
+             d0_32 = inout(reg32) d[0][32],
+             d0_33 = inout(reg32) d[0][33],
+             d0_34 = inout(reg32) d[0][34],
+             d0_35 = inout(reg32) d[0][35],
+             d0_36 = inout(reg32) d[0][36],
+             d0_37 = inout(reg32) d[0][37],
+             d0_38 = inout(reg32) d[0][38],
+             d0_39 = inout(reg32) d[0][39],
+             d0_40 = inout(reg32) d[0][40],
+             d0_41 = inout(reg32) d[0][41],
+             d0_42 = inout(reg32) d[0][42],
+             d0_43 = inout(reg32) d[0][43],
+             d0_44 = inout(reg32) d[0][44],
+             d0_45 = inout(reg32) d[0][45],
+             d0_46 = inout(reg32) d[0][46],
+             d0_47 = inout(reg32) d[0][47],
+             d0_48 = inout(reg32) d[0][48],
+             d0_49 = inout(reg32) d[0][49],
+             d0_50 = inout(reg32) d[0][50],
+             d0_51 = inout(reg32) d[0][51],
+             d0_52 = inout(reg32) d[0][52],
+             d0_53 = inout(reg32) d[0][53],
+             d0_54 = inout(reg32) d[0][54],
+             d0_55 = inout(reg32) d[0][55],
+             d0_56 = inout(reg32) d[0][56],
+             d0_57 = inout(reg32) d[0][57],
+             d0_58 = inout(reg32) d[0][58],
+             d0_59 = inout(reg32) d[0][59],
+             d0_60 = inout(reg32) d[0][60],
+             d0_61 = inout(reg32) d[0][61],
+             d0_62 = inout(reg32) d[0][62],
+             d0_63 = inout(reg32) d[0][63],
              options(nostack))
     };
 }

@@ -18,21 +18,28 @@ use crate::{HalfKind, SmemArray, fault, thread_idx};
 /// Words of one stage: 128 x 64 halves.
 pub const STAGE_WORDS: usize = 4096;
 
-/// The stage layout, in halves: `Sw<3,3,3> o tile_to_shape((8,64):(64,1), (128,64))` (16-byte
-/// chunk `c` of row `r` at `c ^ (r % 8)`), as a static value.
+/// Words of a 256-row stage: 256 x 64 halves.
+pub const STAGE_256_WORDS: usize = 8192;
+
+/// The stage layout, in halves: `Sw<3,3,3> o tile_to_shape((8,64):(64,1), (ROWS,64))` (16-byte
+/// chunk `c` of row `r` at `c ^ (r % 8)`; `ROWS` 128 without an argument), as a static value.
 ///
 /// ```
 /// use const_layout_device::k_sw128_stage;
 /// let s = k_sw128_stage!();
 /// assert_eq!(s.to_string(), "Sw<3,3,3> o _0 o ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
 /// assert_eq!(s.tma_box::<16>().bytes(), 4 * const_layout_device::wgmma::STAGE_WORDS as u32);
+/// assert_eq!(k_sw128_stage!(256).tma_box::<16>().outer, 256);
 /// ```
 #[macro_export]
 macro_rules! k_sw128_stage {
     () => {
+        $crate::k_sw128_stage!(128)
+    };
+    ($rows:literal) => {
         const_layout::layout::computed::swizzle::<3, 3, 3, _>(const_layout::layout::computed::tile_to_shape(
             <const_layout::layout_type!((8, 64):(64, 1))>::default(),
-            (const_layout::C::<128>, const_layout::C::<64>),
+            (const_layout::C::<$rows>, const_layout::C::<64>),
         ))
     };
 }
@@ -229,7 +236,7 @@ pub fn mma_128x128x64_f16_pipelined(
 #[inline(always)]
 pub fn wait_all_f32(d: &mut [[f32; 64]; 2]) {
     #[cfg(target_arch = "nvptx64")]
-    crate::arch_warp::wgmma_wait0_f32(d);
+    crate::arch_warp::wgmma_wait0_f32_2x64(d);
     #[cfg(not(target_arch = "nvptx64"))]
     let _ = d;
 }
@@ -238,7 +245,133 @@ pub fn wait_all_f32(d: &mut [[f32; 64]; 2]) {
 #[inline(always)]
 pub fn wait_all_f16(d: &mut [[u32; 32]; 2]) {
     #[cfg(target_arch = "nvptx64")]
-    crate::arch_warp::wgmma_wait0_f16(d);
+    crate::arch_warp::wgmma_wait0_f16_2x32(d);
     #[cfg(not(target_arch = "nvptx64"))]
     let _ = d;
+}
+
+/// One warpgroup's half of a 128 x 256 tile, pipelined: `d += A[64 half..][..] B^T` over the k
+/// tile, `A` a 128-row stage ([`k_sw128_stage!`]), `B` a 256-row one (`k_sw128_stage!(256)`), with
+/// four `wgmma.m64n256k16` (one atom a k block; `d` by `CLayout_64xN<256>`). As
+/// [`mma_128x128x64_f32_pipelined`] otherwise.
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma, Dim3, HalfKind, SmemRegion, thread_idx};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(256), dynamic_smem_bytes: 49152 };
+/// launch(&cfg, || {
+///     let smem = SmemRegion::dynamic();
+///     let (a, b) = (smem.array::<u32, 4096>(0).unwrap(), smem.array::<u32, 8192>(16384).unwrap());
+///     let t = thread_idx().x as usize;
+///     for i in 0..16 {
+///         a.store(t + 256 * i, 0x3c00_3c00); // 1.0
+///     }
+///     for i in 0..32 {
+///         b.store(t + 256 * i, 0x4000_4000); // 2.0
+///     }
+///     const_layout_device::sync_threads();
+///     let mut d = [[0f32; 128]; 1];
+///     wgmma::mma_64x256x64_f32_pipelined(HalfKind::F16, a, t / 128, b, &mut d);
+///     wgmma::wait_all_f32_1x128(&mut d);
+///     assert!(d[0].iter().all(|&x| x == 128.0));
+/// })
+/// .unwrap();
+/// ```
+#[track_caller]
+#[inline(always)]
+pub fn mma_64x256x64_f32_pipelined(
+    kind: HalfKind,
+    a: SmemArray<u32, STAGE_WORDS>,
+    half: usize,
+    b: SmemArray<u32, STAGE_256_WORDS>,
+    d: &mut [[f32; 128]; 1],
+) {
+    let (da, db) = (descriptors_half(a.address(0), half), descriptors_256(b.address(0)));
+    warpgroup_sync();
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::arch::fence_proxy_async_shared();
+        // SAFETY: as in `mma_128x128x64_f32`.
+        unsafe {
+            crate::arch_warp::wgmma_m64n256k16_f32_1x4_pipelined(&[da], &db, d, kind == HalfKind::BF16)
+        };
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let site = core::panic::Location::caller();
+        for kb in 0..4 {
+            crate::emu::wgmma_k16_f32::<256>(kind, da[kb], db[kb], &mut d[0], site);
+        }
+    }
+}
+
+/// [`mma_64x256x64_f32_pipelined`] with `f16` accumulators, two to a register.
+#[track_caller]
+#[inline(always)]
+pub fn mma_64x256x64_f16_pipelined(
+    a: SmemArray<u32, STAGE_WORDS>,
+    half: usize,
+    b: SmemArray<u32, STAGE_256_WORDS>,
+    d: &mut [[u32; 64]; 1],
+) {
+    let (da, db) = (descriptors_half(a.address(0), half), descriptors_256(b.address(0)));
+    warpgroup_sync();
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::arch::fence_proxy_async_shared();
+        // SAFETY: as in `mma_128x128x64_f32`.
+        unsafe { crate::arch_warp::wgmma_m64n256k16_f16_1x4_pipelined(&[da], &db, d) };
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let site = core::panic::Location::caller();
+        for kb in 0..4 {
+            crate::emu::wgmma_k16_f16::<256>(da[kb], db[kb], &mut d[0], site);
+        }
+    }
+}
+
+/// [`wait_all_f32`] for [`mma_64x256x64_f32_pipelined`]'s accumulators.
+#[inline(always)]
+pub fn wait_all_f32_1x128(d: &mut [[f32; 128]; 1]) {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch_warp::wgmma_wait0_f32_1x128(d);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = d;
+}
+
+/// [`wait_all_f16`] for [`mma_64x256x64_f16_pipelined`]'s accumulators.
+#[inline(always)]
+pub fn wait_all_f16_1x64(d: &mut [[u32; 64]; 1]) {
+    #[cfg(target_arch = "nvptx64")]
+    crate::arch_warp::wgmma_wait0_f16_1x64(d);
+    #[cfg(not(target_arch = "nvptx64"))]
+    let _ = d;
+}
+
+/// The descriptors of rows `64 (half % 2)..` of a 128-row stage at `base`, one a k block (the
+/// `A` of one warpgroup's half of a 128-row tile).
+#[inline(always)]
+fn descriptors_half(base: u32, half: usize) -> [u64; 4] {
+    use crate::wgmma_probe::DESC_K_SW128_64X16;
+    if !base.is_multiple_of(1024) {
+        fault("wgmma: a stage must be 1024-byte aligned (the 128-byte swizzle's repeat)");
+    }
+    let stage = k_sw128_stage!();
+    let d = DESC_K_SW128_64X16.advanced(base >> 4);
+    core::array::from_fn(|kb| {
+        d.advanced((stage.unswizzled_crd2idx((64 * (half % 2), 16 * kb)) * 2 / 16) as u32).0
+    })
+}
+
+/// The descriptors of a 256-row stage at `base`, one a k block, from rows 0 (an `N = 256` operand).
+#[inline(always)]
+fn descriptors_256(base: u32) -> [u64; 4] {
+    use crate::wgmma_probe::DESC_K_SW128_64X16;
+    if !base.is_multiple_of(1024) {
+        fault("wgmma: a stage must be 1024-byte aligned (the 128-byte swizzle's repeat)");
+    }
+    let stage = k_sw128_stage!(256);
+    let d = DESC_K_SW128_64X16.advanced(base >> 4);
+    core::array::from_fn(|kb| d.advanced((stage.unswizzled_crd2idx((0, 16 * kb)) * 2 / 16) as u32).0)
 }

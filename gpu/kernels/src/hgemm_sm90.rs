@@ -1,24 +1,26 @@
 //! A Hopper tensor-core GEMM, TN, with CuTe's `hopper/wgmma_tma_sm90.cu` structure: `C = alpha A
 //! B^T + beta C` for `A` (m x k) and `B` (n x k) halves, k-contiguous rows.
 //!
-//! - **Tiles.** A block of one warpgroup (128 threads) computes a 128 x 128 tile of `C` over k tiles
-//!   of 64.
-//! - **Shared memory.** [`STAGES`] stages of `A` and of `B`, each CuTe's `tile_to_shape(
-//!   GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))` ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)),
-//!   1024-byte aligned.
+//! - **Tiles.** A block of two warpgroups (256 threads) computes a 128 x 256 tile of `C` over k
+//!   tiles of 64, each warpgroup 64 rows of it (CUTLASS's "cooperative" split; CuTe's tutorial has
+//!   one warpgroup on 128 x 128).
+//! - **Shared memory.** [`STAGES`] stages of `A` and of `B`, CuTe's `tile_to_shape(
+//!   GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))` and `(256, 64)`
+//!   ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)), 1024-byte aligned: 192 KiB.
 //! - **Global to shared: TMA.** One `cp.async.bulk.tensor.2d` a stage and operand, by tensor maps
-//!   the host encoded with the box and swizzle mode the stage's layout gives
-//!   ([`stage_box`], `make_tma_box`: 64 x 128 halves, 128-byte swizzle). TMA fills zeros outside
-//!   the tensors, so residues in m, n and k need no predicate on the loads.
+//!   the host encoded with the boxes and swizzle mode the stages' layouts give ([`a_box`],
+//!   [`b_box`], `make_tma_box`: 64 x 128 and 64 x 256 halves, 128-byte swizzle). TMA fills zeros
+//!   outside the tensors, so residues in m, n and k need no predicate on the loads.
 //! - **Pipeline: mbarriers.** A `full` mbarrier a stage (one arrival with the stage's bytes
 //!   expected: thread 0's) and an `empty` one (128 arrivals: the warpgroup's, after its `wgmma`s read
 //!   the stage). Thread 0 refills a stage once it is empty, [`STAGES`] k tiles ahead. Unlike CuTe's
 //!   tutorial, which waits for each k tile's `wgmma`s before the next, one batch stays in flight
 //!   (`wgmma.wait_group 1`): a stage is released when the next k tile's batch has been issued.
-//! - **Shared to tensor cores: `wgmma`.** Eight `wgmma.m64n128k16` a k tile (two atoms along m,
-//!   four k blocks), both operands by descriptor ([`wgmma`]), accumulators in registers: `f32`
-//!   ([`F32Accum`]) or `f16` (CuTe's types, [`F16Accum`]).
-//! - **Epilogue.** Each value from the atom's `C` layout (`CLayout_64xN<128>`) to `C` through the
+//! - **Shared to tensor cores: `wgmma`.** Four `wgmma.m64n256k16` a k tile and warpgroup (one
+//!   atom, four k blocks), both operands by descriptor ([`wgmma`]), accumulators in registers: `f32`
+//!   ([`F32Accum`]) or `f16` (CuTe's types, [`F16Accum`]). An `N` of 256 reads 80 bytes of shared
+//!   memory a cycle at the tensor cores' rate, against 96 for 128 and 128 (the limit) for CuTe's 64.
+//! - **Epilogue.** Each value from the atom's `C` layout (`CLayout_64xN<256>`) to `C` through the
 //!   block's tile of it, predicated where the tile is cut.
 
 use crate::hgemm::{Accumulate, F16Accum, F32Accum, Output};
@@ -26,44 +28,46 @@ use const_layout::C;
 use const_layout::atom::gmma::CLayout_64xN;
 use const_layout::atom::tma::TmaBox;
 use const_layout_device::tma::{Mbarrier, TmaTensor2d};
-use const_layout_device::wgmma::{self, STAGE_WORDS};
+use const_layout_device::wgmma::{self, STAGE_256_WORDS, STAGE_WORDS};
 use const_layout_device::{
     DeviceTensor, Dim3, Full, HalfKind, MemoryMut, Partial, Residue, SmemArray, SmemRegion, block_dim,
     block_idx, fault, k_sw128_stage, pack_half2, thread_idx, unpack_half2, unroll,
 };
 
-/// Threads per block: one warpgroup.
-pub const THREADS: u32 = 128;
+/// Threads per block: two warpgroups, each computing 64 rows of the tile.
+pub const THREADS: u32 = 256;
 /// The block's tile of `C`.
 pub const BM: usize = 128;
 /// See [`BM`].
-pub const BN: usize = 128;
+pub const BN: usize = 256;
 /// The `k` tile, in halves.
 pub const BK: usize = 64;
-/// Shared-memory stages of each operand (CuTe's `bP`): 96 KiB, two blocks a multiprocessor.
-pub const STAGES: usize = 3;
-// The main loop unrolls over the stages (`unroll!(s in 0..3)`) so that each stage's mbarriers and
+/// Shared-memory stages of each operand (CuTe's `bP`): 192 KiB, one block a multiprocessor.
+pub const STAGES: usize = 4;
+// The main loop unrolls over the stages (`unroll!(s in 0..4)`) so that each stage's mbarriers and
 // addresses are constants.
-const _: () = assert!(STAGES == 3);
-/// Bytes of one stage of one operand.
-const STAGE_BYTES: u32 = 4 * STAGE_WORDS as u32;
+const _: () = assert!(STAGES == 4);
+/// Bytes of one stage of `A` (128 rows).
+const STAGE_A_BYTES: u32 = 4 * STAGE_WORDS as u32;
+/// Bytes of one stage of `B` (256 rows).
+const STAGE_B_BYTES: u32 = 4 * STAGE_256_WORDS as u32;
 /// Shared memory per block: the stages of `A` and of `B`, room to align them to 1024 bytes, and
 /// the mbarriers.
-pub const SMEM_BYTES: u32 = 2 * STAGES as u32 * STAGE_BYTES + 1024 + 16 * STAGES as u32;
+pub const SMEM_BYTES: u32 = STAGES as u32 * (STAGE_A_BYTES + STAGE_B_BYTES) + 1024 + 16 * STAGES as u32;
 
 /// Tile rows (along m) of a group of blocks: the blocks run in groups of `RASTER` tile rows, every
 /// tile column of a group before the next group (Triton's grouped order), so the blocks running at
-/// once (264 on an H100) read about 16 tiles of `A` and 16 of `B` instead of all of `A`'s, and the
+/// once (132 on an H100) read about 16 tiles of `A` and 8 of `B` instead of all of `A`'s, and the
 /// L2 cache holds them.
 pub const RASTER: u32 = 16;
 
-/// The grid for an `m x n` result, one block a 128 x 128 tile: `x` the tile row within its group
+/// The grid for an `m x n` result, one block a 128 x 256 tile: `x` the tile row within its group
 /// of [`RASTER`], `y` the tile column, `z` the group (the hardware launches `x` fastest).
 ///
 /// ```
 /// use const_layout_device::Dim3;
 /// assert_eq!(const_layout_kernels::hgemm_sm90::grid(300, 128), Dim3 { x: 3, y: 1, z: 1 });
-/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(5120, 256), Dim3 { x: 16, y: 2, z: 3 });
+/// assert_eq!(const_layout_kernels::hgemm_sm90::grid(5120, 512), Dim3 { x: 16, y: 2, z: 3 });
 /// ```
 pub fn grid(m: u32, n: u32) -> Dim3 {
     let rows = m.div_ceil(BM as u32);
@@ -75,17 +79,28 @@ pub fn block() -> Dim3 {
     Dim3::x(THREADS)
 }
 
-/// The TMA box of a stage, from its layout (`make_tma_box`, at compile time): 64 halves a row,
-/// 128 rows, the 128-byte swizzle. The host encodes both tensor maps with it.
+/// The TMA box of a stage of `A`, from its layout (`make_tma_box`, at compile time): 64 halves a
+/// row, 128 rows, the 128-byte swizzle. The host encodes `A`'s tensor map with it.
 ///
 /// ```
 /// use const_layout::atom::tma::TmaSwizzle;
-/// let b = const_layout_kernels::hgemm_sm90::stage_box();
+/// let b = const_layout_kernels::hgemm_sm90::a_box();
 /// assert_eq!((b.inner, b.outer, b.swizzle, b.bytes()), (64, 128, TmaSwizzle::B128, 16384));
 /// ```
 #[inline(always)]
-pub fn stage_box() -> TmaBox {
-    k_sw128_stage!().tma_box::<16>()
+pub fn a_box() -> TmaBox {
+    k_sw128_stage!(128).tma_box::<16>()
+}
+
+/// The TMA box of a stage of `B` (256 rows), as [`a_box`].
+///
+/// ```
+/// let b = const_layout_kernels::hgemm_sm90::b_box();
+/// assert_eq!((b.inner, b.outer, b.bytes()), (64, 256, 32768));
+/// ```
+#[inline(always)]
+pub fn b_box() -> TmaBox {
+    k_sw128_stage!(256).tma_box::<16>()
 }
 
 /// What a warpgroup accumulates in: [`F32Accum`] or [`F16Accum`] (their `C` conventions as in
@@ -96,12 +111,14 @@ pub trait WarpgroupAccumulate: Accumulate {
     type Regs: Copy;
     #[doc(hidden)]
     fn zero() -> Self::Regs;
-    /// A k tile's batch, pipelined: every earlier batch is done on return.
+    /// A k tile's batch for the warpgroup's rows `64 half..`, pipelined: every earlier batch is
+    /// done on return.
     #[doc(hidden)]
     fn warpgroup_mma(
         &self,
         a: SmemArray<u32, STAGE_WORDS>,
-        b: SmemArray<u32, STAGE_WORDS>,
+        half: usize,
+        b: SmemArray<u32, STAGE_256_WORDS>,
         d: &mut Self::Regs,
     );
     /// Every batch done: the accumulators are the thread's.
@@ -118,30 +135,31 @@ pub trait WarpgroupAccumulate: Accumulate {
     );
 }
 
-/// Where value `v` of atom `i` of thread `t` lies in the block's tile: `(m, n)`.
+/// Where value `v` of thread `t` lies in the block's tile: `(m, n)`, its warpgroup's 64 rows.
 #[inline(always)]
-fn at(t: usize, i: usize, v: usize) -> (u32, u32) {
-    let c = CLayout_64xN::<128>::default().crd2idx((t, v)) as usize;
-    ((c % 64 + 64 * i) as u32, (c / 64) as u32)
+fn at(t: usize, v: usize) -> (u32, u32) {
+    let c = CLayout_64xN::<256>::default().crd2idx((t % 128, v)) as usize;
+    ((c % 64 + 64 * (t / 128)) as u32, (c / 64) as u32)
 }
 
 impl WarpgroupAccumulate for F32Accum {
-    type Regs = [[f32; 64]; 2];
+    type Regs = [[f32; 128]; 1];
     fn zero() -> Self::Regs {
-        [[0.0; 64]; 2]
+        [[0.0; 128]; 1]
     }
     #[inline(always)]
     fn warpgroup_mma(
         &self,
         a: SmemArray<u32, STAGE_WORDS>,
-        b: SmemArray<u32, STAGE_WORDS>,
+        half: usize,
+        b: SmemArray<u32, STAGE_256_WORDS>,
         d: &mut Self::Regs,
     ) {
-        wgmma::mma_128x128x64_f32_pipelined(self.0, a, b, d);
+        wgmma::mma_64x256x64_f32_pipelined(self.0, a, half, b, d);
     }
     #[inline(always)]
     fn wait_all(d: &mut Self::Regs) {
-        wgmma::wait_all_f32(d);
+        wgmma::wait_all_f32_1x128(d);
     }
     /// `C = alpha D + beta C`, `C` column-major `f32`.
     #[inline(always)]
@@ -153,36 +171,38 @@ impl WarpgroupAccumulate for F32Accum {
         alpha: f32,
         beta: f32,
     ) {
-        let Some(tile) = c.local_tile_as::<P, 128, 128>((C, C), coord) else {
+        let Some(tile) = c.local_tile_as::<P, 128, 256>((C, C), coord) else {
             fault("hgemm_sm90: a tile the block expected whole is cut");
         };
-        unroll!(i in 0..2 => {
-            unroll!(v in 0..64 => {
-                let crd = at(t, i, v);
+        unroll!(h in 0..2 => {
+            unroll!(w in 0..64 => {
+                let v = 64 * h + w;
+                let crd = at(t, v);
                 let old = if beta == 0.0 { 0.0 } else { tile.load(crd).unwrap_or(0.0) };
-                tile.store(crd, alpha * d[i][v] + beta * old);
+                tile.store(crd, alpha * d[0][v] + beta * old);
             });
         });
     }
 }
 
 impl WarpgroupAccumulate for F16Accum {
-    type Regs = [[u32; 32]; 2];
+    type Regs = [[u32; 64]; 1];
     fn zero() -> Self::Regs {
-        [[0; 32]; 2]
+        [[0; 64]; 1]
     }
     #[inline(always)]
     fn warpgroup_mma(
         &self,
         a: SmemArray<u32, STAGE_WORDS>,
-        b: SmemArray<u32, STAGE_WORDS>,
+        half: usize,
+        b: SmemArray<u32, STAGE_256_WORDS>,
         d: &mut Self::Regs,
     ) {
-        wgmma::mma_128x128x64_f16_pipelined(a, b, d);
+        wgmma::mma_64x256x64_f16_pipelined(a, half, b, d);
     }
     #[inline(always)]
     fn wait_all(d: &mut Self::Regs) {
-        wgmma::wait_all_f16(d);
+        wgmma::wait_all_f16_1x64(d);
     }
     /// `C = alpha D + beta C` in `f32`, rounded to `f16`; `C` row-major words of two halves, a
     /// register (two neighbours along `n`) a word.
@@ -195,33 +215,41 @@ impl WarpgroupAccumulate for F16Accum {
         alpha: f32,
         beta: f32,
     ) {
-        let Some(tile) = c.local_tile_as::<P, 128, 64>((C, C), coord) else {
+        let Some(tile) = c.local_tile_as::<P, 128, 128>((C, C), coord) else {
             fault("hgemm_sm90: a tile the block expected whole is cut");
         };
-        unroll!(i in 0..2 => {
-            unroll!(j in 0..32 => {
-                let (m, n) = at(t, i, 2 * j);
-                let crd = (m, n / 2);
-                let x = unpack_half2(HalfKind::F16, d[i][j]);
-                let old = if beta == 0.0 { [0.0; 2] } else { unpack_half2(HalfKind::F16, tile.load(crd).unwrap_or(0)) };
-                tile.store(crd, pack_half2(HalfKind::F16, alpha * x[0] + beta * old[0], alpha * x[1] + beta * old[1]));
-            });
+        unroll!(j in 0..64 => {
+            let (m, n) = at(t, 2 * j);
+            let crd = (m, n / 2);
+            let x = unpack_half2(HalfKind::F16, d[0][j]);
+            let old = if beta == 0.0 { [0.0; 2] } else { unpack_half2(HalfKind::F16, tile.load(crd).unwrap_or(0)) };
+            tile.store(crd, pack_half2(HalfKind::F16, alpha * x[0] + beta * old[0], alpha * x[1] + beta * old[1]));
         });
     }
 }
 
-/// The stage `s` of an operand (`0` for `A`, `1` for `B`) in the aligned region at `base`.
+/// Stage `s` of `A` in the aligned region at `base`.
 #[inline(always)]
-fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, STAGE_WORDS> {
-    let Some(x) = smem.array::<u32, STAGE_WORDS>(base + (operand * STAGES as u32 + s as u32) * STAGE_BYTES)
-    else {
+fn stage_a(smem: SmemRegion, base: u32, s: usize) -> SmemArray<u32, STAGE_WORDS> {
+    let Some(x) = smem.array::<u32, STAGE_WORDS>(base + s as u32 * STAGE_A_BYTES) else {
+        fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
+    };
+    x
+}
+
+/// Stage `s` of `B`, after those of `A`.
+#[inline(always)]
+fn stage_b(smem: SmemRegion, base: u32, s: usize) -> SmemArray<u32, STAGE_256_WORDS> {
+    let at = base + STAGES as u32 * STAGE_A_BYTES + s as u32 * STAGE_B_BYTES;
+    let Some(x) = smem.array::<u32, STAGE_256_WORDS>(at) else {
         fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
     };
     x
 }
 
 /// The block's work: `C = alpha A B^T + beta C` on its 128 x 128 tile of `C` (see the module).
-/// `a` and `b` are TMA tensors of `m x k` and `n x k` halves whose boxes are [`stage_box`]; `c`
+/// `a` and `b` are TMA tensors of `m x k` and `n x k` halves whose boxes are [`a_box`] and
+/// [`b_box`]; `c`
 /// is `acc`'s `C`; the launch is [`grid`] x [`block`] with [`SMEM_BYTES`] of shared memory.
 ///
 /// ```
@@ -231,7 +259,7 @@ fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, 
 /// use const_layout_device::tma::TmaTensor2d;
 /// use const_layout_device::{Gmem, GmemMut, GlobalTensor, SmemRegion};
 /// use const_layout_kernels::hgemm::F32Accum;
-/// use const_layout_kernels::hgemm_sm90::{block, grid, hgemm_sm90_tn, stage_box, SMEM_BYTES};
+/// use const_layout_kernels::hgemm_sm90::{block, grid, hgemm_sm90_tn, a_box, b_box, SMEM_BYTES};
 /// use std::sync::atomic::{AtomicU32, Ordering};
 /// let (m, n, k) = (130u32, 8u32, 72u32);
 /// let one = 0x3c00_3c00u32; // two halves of 1.0
@@ -240,8 +268,8 @@ fn stage(smem: SmemRegion, base: u32, operand: u32, s: usize) -> SmemArray<u32, 
 /// let c: Vec<AtomicU32> = (0..m * n).map(|_| 0.into()).collect();
 /// let cfg = LaunchConfig { grid: grid(m, n), block: block(), dynamic_smem_bytes: SMEM_BYTES };
 /// launch(&cfg, || {
-///     let ta = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&a), m, k, k, stage_box()).unwrap();
-///     let tb = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&b), n, k, k, stage_box()).unwrap();
+///     let ta = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&a), m, k, k, a_box()).unwrap();
+///     let tb = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&b), n, k, k, b_box()).unwrap();
 ///     let tc = GlobalTensor::new(GmemMut::<f32>::from_cells(&c), make_layout((m, n), (C::<1>, m)).unwrap()).unwrap();
 ///     hgemm_sm90_tn(F32Accum(const_layout_device::HalfKind::F16), ta, tb, tc, 1.0, 0.0, SmemRegion::dynamic());
 /// })
@@ -265,7 +293,7 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
     if b.cols() as usize != k {
         fault("hgemm_sm90: A and B have different k");
     }
-    if a.box_dims() != stage_box() || b.box_dims() != stage_box() {
+    if a.box_dims() != a_box() || b.box_dims() != b_box() {
         fault("hgemm_sm90: a tensor map's box is not the stage's");
     }
     if Acc::c_extents(m, n) != Some(c.extents()) {
@@ -285,23 +313,26 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
         fault("hgemm_sm90: no shared memory");
     };
     let base = (1024 - first.address(0) % 1024) % 1024;
-    let Some(words) = smem.array::<u32, { 4 * STAGES }>(base + 2 * STAGES as u32 * STAGE_BYTES) else {
+    let Some(words) =
+        smem.array::<u32, { 4 * STAGES }>(base + STAGES as u32 * (STAGE_A_BYTES + STAGE_B_BYTES))
+    else {
         fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
     };
     // full[s]: the stage's bytes landed (one arrival, thread 0's, with the bytes); empty[s]: the
     // warpgroup's wgmmas read it (128 arrivals).
-    let bars: [Mbarrier; 2 * STAGES] = Mbarrier::init_block(words, [1, 1, 1, THREADS, THREADS, THREADS]);
+    let bars: [Mbarrier; 2 * STAGES] =
+        Mbarrier::init_block(words, [1, 1, 1, 1, THREADS, THREADS, THREADS, THREADS]);
     let (full, empty) = (&bars[..STAGES], &bars[STAGES..]);
     let t = thread_idx().x as usize;
     let k_tiles = k.div_ceil(BK);
-    let bytes = 2 * stage_box().bytes();
+    let bytes = a_box().bytes() + b_box().bytes();
     let fill = |s: usize, kt: usize| {
         full[s].arrive_expect_tx(bytes);
-        a.load(stage(smem, base, 0, s), row_a, (kt * BK) as u32, full[s]);
-        b.load(stage(smem, base, 1, s), row_b, (kt * BK) as u32, full[s]);
+        a.load(stage_a(smem, base, s), row_a, (kt * BK) as u32, full[s]);
+        b.load(stage_b(smem, base, s), row_b, (kt * BK) as u32, full[s]);
     };
     if t == 0 {
-        unroll!(s in 0..3 => {
+        unroll!(s in 0..4 => {
             if s < k_tiles {
                 fill(s, s);
             }
@@ -310,12 +341,12 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
     let mut d = Acc::zero();
     let mut k0 = 0;
     while k0 < k_tiles {
-        unroll!(s in 0..3 => {
+        unroll!(s in 0..4 => {
             let kt = k0 + s;
             if kt < k_tiles {
                 full[s].wait((kt / STAGES) as u32 & 1);
                 // Returns once the batch of k tile kt - 1 is done: its stage is free.
-                acc.warpgroup_mma(stage(smem, base, 0, s), stage(smem, base, 1, s), &mut d);
+                acc.warpgroup_mma(stage_a(smem, base, s), t / 128, stage_b(smem, base, s), &mut d);
                 if kt > 0 {
                     let prev = (s + STAGES - 1) % STAGES;
                     empty[prev].arrive();

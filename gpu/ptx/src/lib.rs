@@ -296,14 +296,14 @@ hgemm_entry! {
 macro_rules! sm90_operands {
     ($a:expr, $b:expr, $map_a:expr, $map_b:expr, $m:expr, $n:expr, $k:expr) => {{
         use const_layout_device::tma::TmaTensor2d;
-        let boxd = hgemm_sm90::stage_box();
+        let (box_a, box_b) = (hgemm_sm90::a_box(), hgemm_sm90::b_box());
         let words = |rows: u32| rows as usize * $k as usize / 2;
         // SAFETY: the entry point's contract: `a`, `b` hold `m k` and `n k` halves, alive until
         // the launch completes, and `map_a`, `map_b` are their tensor maps, encoded for this box.
         let (ta, tb) = unsafe {
             (
-                TmaTensor2d::new($map_a, Gmem::<u32>::from_raw($a, words($m)), $m, $k, $k, boxd),
-                TmaTensor2d::new($map_b, Gmem::<u32>::from_raw($b, words($n)), $n, $k, $k, boxd),
+                TmaTensor2d::new($map_a, Gmem::<u32>::from_raw($a, words($m)), $m, $k, $k, box_a),
+                TmaTensor2d::new($map_b, Gmem::<u32>::from_raw($b, words($n)), $n, $k, $k, box_b),
             )
         };
         let (Some(ta), Some(tb)) = (ta, tb) else {
@@ -313,18 +313,18 @@ macro_rules! sm90_operands {
     }};
 }
 
-// launch-bounds: hgemm_sm90_tn_f32 128 2
+// launch-bounds: hgemm_sm90_tn_f32 256 1
 /// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs:
 /// `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded by TMA
 /// through the tensor maps at `map_a` and `map_b`; `c` (m x n) `f32` column-major; in the launch's
-/// dynamic shared memory ([`hgemm_sm90::SMEM_BYTES`]), blocks of 128 threads, two a
-/// multiprocessor.
+/// dynamic shared memory ([`hgemm_sm90::SMEM_BYTES`]), blocks of [`hgemm_sm90::THREADS`], on the
+/// grid [`hgemm_sm90::grid`].
 ///
 /// # Safety
 /// As [`hgemm_tn_f32`], and `map_a`, `map_b` are the global addresses of 64-byte aligned
 /// `CUtensorMap`s that `cuTensorMapEncodeTiled` encoded, before the launch, for `a` and `b`: 16-bit
 /// elements, dimensions `{k, m}` and `{k, n}`, row strides `2 k` bytes, the box
-/// [`hgemm_sm90_box`] gives, element strides 1, no interleave, zero fill.
+/// [`hgemm_sm90_config`] gives, element strides 1, no interleave, zero fill.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
     a: u64,
@@ -345,7 +345,7 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
     hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, ta, tb, tc, alpha, beta, bf16)
 }
 
-// launch-bounds: hgemm_sm90_tn_f16 128 2
+// launch-bounds: hgemm_sm90_tn_f16 256 1
 /// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
 /// `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major (`n` even).
 ///
@@ -370,16 +370,23 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f16(
     hgemm_sm90::hgemm_sm90_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
 }
 
-/// Writes [`hgemm_sm90::stage_box`] to `out` (4 words: the box's inner and outer extents, its
-/// element bits and `CUtensorMapSwizzle`), so that the host encodes its tensor maps with the box
-/// the stage's layout gives. One thread.
+/// Writes what the host needs to launch [`hgemm_sm90_tn_f32`] and [`hgemm_sm90_tn_f16`] to `out`
+/// (16 words): `A`'s TMA box ([`hgemm_sm90::a_box`]: inner and outer extents, element bits,
+/// `CUtensorMapSwizzle`), `B`'s ([`hgemm_sm90::b_box`]), the block's threads, its dynamic shared
+/// memory, the tile (`BM`, `BN`), [`hgemm_sm90::RASTER`] and three zeros. The boxes come from the stages'
+/// layouts, so the host encodes its tensor maps with what the kernel's shared memory expects. One
+/// thread.
 ///
 /// # Safety
-/// `out` is a 16-byte aligned device address of 4 writable words.
+/// `out` is a 16-byte aligned device address of 16 writable words.
 #[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_sm90_box(out: u64) {
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: u64) {
     // SAFETY: the contract above.
-    let o = unsafe { GmemMut::<u32>::from_raw(out, 4) };
-    let b = hgemm_sm90::stage_box();
-    o.store4(0, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
+    let o = unsafe { GmemMut::<u32>::from_raw(out, 16) };
+    let (a, b) = (hgemm_sm90::a_box(), hgemm_sm90::b_box());
+    o.store4(0, [a.inner, a.outer, a.element_bits, a.swizzle as u32]);
+    o.store4(4, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
+    let tile = [hgemm_sm90::BM as u32, hgemm_sm90::BN as u32];
+    o.store4(8, [hgemm_sm90::THREADS, hgemm_sm90::SMEM_BYTES, tile[0], tile[1]]);
+    o.store4(12, [hgemm_sm90::RASTER, 0, 0, 0]);
 }

@@ -9,7 +9,7 @@ use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::tma::TmaTensor2d;
 use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half, unpack_half2};
 use const_layout_kernels::hgemm::{F16Accum, F32Accum};
-use const_layout_kernels::hgemm_sm90::{self, stage_box};
+use const_layout_kernels::hgemm_sm90::{self, a_box, b_box};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// `rows x k` halves, row-major, two to a word.
@@ -39,8 +39,8 @@ fn tensors<'a>(
     k: u32,
 ) -> (TmaTensor2d<'a>, TmaTensor2d<'a>) {
     (
-        TmaTensor2d::emulated(Gmem::<u32>::from_cells(a), m, k, k, stage_box()).unwrap(),
-        TmaTensor2d::emulated(Gmem::<u32>::from_cells(b), n, k, k, stage_box()).unwrap(),
+        TmaTensor2d::emulated(Gmem::<u32>::from_cells(a), m, k, k, a_box()).unwrap(),
+        TmaTensor2d::emulated(Gmem::<u32>::from_cells(b), n, k, k, b_box()).unwrap(),
     )
 }
 
