@@ -556,3 +556,22 @@ pub(crate) fn named_barrier(id: u32, threads: u32) {
     // waits forever rather than corrupting anything. Memory-clobbering.
     unsafe { asm!("bar.sync {i}, {n};", i = in(reg32) id, n = in(reg32) threads, options(nostack)) };
 }
+
+/// `setmaxnreg.{inc,dec}.sync.aligned.u32 N`: the warpgroup's threads may use `N` registers from
+/// here on (CUTLASS's `warpgroup_reg_alloc` / `_dealloc`: a producer warpgroup gives registers to
+/// the consumers). The warp is checked converged first ([`converged!`]).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; `N` is a multiple of 8 from 24 to
+/// 256, and the block's warpgroups' counts fit the register file.
+#[inline(always)]
+pub(crate) unsafe fn setmaxnreg<const N: u32, const INC: bool>() {
+    // SAFETY: the caller's contract; the warp is converged or the lane traps first.
+    unsafe {
+        if INC {
+            asm!(converged!("setmaxnreg.inc.sync.aligned.u32 {n};"), n = const N, options(nostack));
+        } else {
+            asm!(converged!("setmaxnreg.dec.sync.aligned.u32 {n};"), n = const N, options(nostack));
+        }
+    }
+}

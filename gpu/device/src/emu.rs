@@ -600,9 +600,11 @@ fn wgmma_k16<const N: usize>(
     use const_layout::atom::gmma::CLayout_64xN;
     use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
-    let warp = linear / 32 * 32;
-    if (launch.threads - warp).min(32) != 32 || launch.threads % 128 != 0 {
-        panic!("wgmma needs whole warpgroups of 128 threads; the block has {}", launch.threads);
+    if (linear / 128 + 1) * 128 > launch.threads {
+        panic!(
+            "wgmma needs whole warpgroups of 128 threads; thread {linear}'s is cut by the block's {}",
+            launch.threads
+        );
     }
     aligned_warp(&launch, linear, site, "wgmma");
     let t = linear % 128;

@@ -375,3 +375,35 @@ fn descriptors_256(base: u32) -> [u64; 4] {
     let d = DESC_K_SW128_64X16.advanced(base >> 4);
     core::array::from_fn(|kb| d.advanced((stage.unswizzled_crd2idx((0, 16 * kb)) * 2 / 16) as u32).0)
 }
+
+/// The warpgroup's threads may use `N` registers from here on: more (`INC`) for warpgroups that
+/// hold accumulators, fewer for a producer (CUTLASS's `warpgroup_reg_alloc<N>()` and
+/// `warpgroup_reg_dealloc<N>()`, PTX's `setmaxnreg`). The warpgroup meets at its named barrier
+/// first, as for `wgmma`; `N` must be a multiple of 8 from 24 to 256 (a compile error otherwise).
+/// The kernel's launch bounds must leave room: the register file holds what every warpgroup of
+/// the block asks for. A no-op on the emulator.
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma, Dim3, thread_idx};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(384), dynamic_smem_bytes: 0 };
+/// launch(&cfg, || {
+///     if thread_idx().x >= 256 {
+///         wgmma::set_max_registers::<40, false>(); // the producer warpgroup gives registers up
+///     } else {
+///         wgmma::set_max_registers::<232, true>();
+///     }
+/// })
+/// .unwrap();
+/// ```
+#[inline(always)]
+pub fn set_max_registers<const N: u32, const INC: bool>() {
+    const { assert!(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: N must be a multiple of 8 from 24 to 256") };
+    warpgroup_sync();
+    #[cfg(target_arch = "nvptx64")]
+    // SAFETY: the warpgroup met at its barrier; `N` is checked above; the register budget is the
+    // caller's (ptxas compiles the code after the call within `N`).
+    unsafe {
+        crate::arch::setmaxnreg::<N, INC>()
+    };
+}

@@ -11,11 +11,13 @@
 //!   the host encoded with the boxes and swizzle mode the stages' layouts give ([`a_box`],
 //!   [`b_box`], `make_tma_box`: 64 x 128 and 64 x 256 halves, 128-byte swizzle). TMA fills zeros
 //!   outside the tensors, so residues in m, n and k need no predicate on the loads.
-//! - **Pipeline: mbarriers.** A `full` mbarrier a stage (one arrival with the stage's bytes
-//!   expected: thread 0's) and an `empty` one (128 arrivals: the warpgroup's, after its `wgmma`s read
-//!   the stage). Thread 0 refills a stage once it is empty, [`STAGES`] k tiles ahead. Unlike CuTe's
-//!   tutorial, which waits for each k tile's `wgmma`s before the next, one batch stays in flight
-//!   (`wgmma.wait_group 1`): a stage is released when the next k tile's batch has been issued.
+//! - **Pipeline: mbarriers, a producer warp.** A `full` mbarrier a stage (one arrival with the
+//!   stage's bytes expected: the producer's) and an `empty` one (256 arrivals: the consumers', after
+//!   their `wgmma`s read the stage). A producer warpgroup (CUTLASS's warp specialization, with its
+//!   `setmaxnreg` register split; CuTe's tutorial has thread 0 of its one warpgroup) refills a stage
+//!   once it is empty, [`STAGES`] k tiles ahead.
+//!   Unlike CuTe's tutorial, which waits for each k tile's `wgmma`s before the next, one batch stays
+//!   in flight (`wgmma.wait_group 1`): a stage is released when the next k tile's batch is issued.
 //! - **Shared to tensor cores: `wgmma`.** Four `wgmma.m64n256k16` a k tile and warpgroup (one
 //!   atom, four k blocks), both operands by descriptor ([`wgmma`]), accumulators in registers: `f32`
 //!   ([`F32Accum`]) or `f16` (CuTe's types, [`F16Accum`]). An `N` of 256 reads 80 bytes of shared
@@ -34,8 +36,12 @@ use const_layout_device::{
     block_idx, fault, k_sw128_stage, pack_half2, thread_idx, unpack_half2, unroll,
 };
 
-/// Threads per block: two warpgroups, each computing 64 rows of the tile.
-pub const THREADS: u32 = 256;
+/// Threads per block: two consumer warpgroups, each computing 64 rows of the tile, then a
+/// producer warpgroup whose first thread issues the TMA loads (a whole warpgroup, so that it can
+/// give its registers to the consumers: 40 a thread for it, 232 for them).
+pub const THREADS: u32 = CONSUMERS + 128;
+/// The consumer threads: two warpgroups.
+const CONSUMERS: u32 = 256;
 /// The block's tile of `C`.
 pub const BM: usize = 128;
 /// See [`BM`].
@@ -301,7 +307,7 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
     }
     let dim = block_dim();
     if dim.x != THREADS || dim.y != 1 || dim.z != 1 {
-        fault("hgemm_sm90: blocks of one warpgroup");
+        fault("hgemm_sm90: blocks of THREADS threads");
     }
     let blk = block_idx();
     let coord = (blk.z * RASTER + blk.x, blk.y);
@@ -318,10 +324,10 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
     else {
         fault("hgemm_sm90: the block has less shared memory than SMEM_BYTES");
     };
-    // full[s]: the stage's bytes landed (one arrival, thread 0's, with the bytes); empty[s]: the
-    // warpgroup's wgmmas read it (128 arrivals).
-    let bars: [Mbarrier; 2 * STAGES] =
-        Mbarrier::init_block(words, [1, 1, 1, 1, THREADS, THREADS, THREADS, THREADS]);
+    // full[s]: the stage's bytes landed (one arrival, the producer's, with the bytes); empty[s]:
+    // the consumers' wgmmas read it (256 arrivals).
+    let n_c = CONSUMERS;
+    let bars: [Mbarrier; 2 * STAGES] = Mbarrier::init_block(words, [1, 1, 1, 1, n_c, n_c, n_c, n_c]);
     let (full, empty) = (&bars[..STAGES], &bars[STAGES..]);
     let t = thread_idx().x as usize;
     let k_tiles = k.div_ceil(BK);
@@ -331,13 +337,27 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
         a.load(stage_a(smem, base, s), row_a, (kt * BK) as u32, full[s]);
         b.load(stage_b(smem, base, s), row_b, (kt * BK) as u32, full[s]);
     };
-    if t == 0 {
-        unroll!(s in 0..4 => {
-            if s < k_tiles {
-                fill(s, s);
+    if t >= CONSUMERS as usize {
+        wgmma::set_max_registers::<40, false>();
+        // The producer: each k tile into its stage once the consumers released the tile before.
+        if t == CONSUMERS as usize {
+            let mut k0 = 0;
+            while k0 < k_tiles {
+                unroll!(s in 0..4 => {
+                    let kt = k0 + s;
+                    if kt < k_tiles {
+                        if kt >= STAGES {
+                            empty[s].wait(((kt - STAGES) / STAGES) as u32 & 1);
+                        }
+                        fill(s, kt);
+                    }
+                });
+                k0 += STAGES;
             }
-        });
+        }
+        return;
     }
+    wgmma::set_max_registers::<232, true>();
     let mut d = Acc::zero();
     let mut k0 = 0;
     while k0 < k_tiles {
@@ -348,12 +368,7 @@ pub fn hgemm_sm90_tn<Acc, Cm>(
                 // Returns once the batch of k tile kt - 1 is done: its stage is free.
                 acc.warpgroup_mma(stage_a(smem, base, s), t / 128, stage_b(smem, base, s), &mut d);
                 if kt > 0 {
-                    let prev = (s + STAGES - 1) % STAGES;
-                    empty[prev].arrive();
-                    if t == 0 && kt - 1 + STAGES < k_tiles {
-                        empty[prev].wait(((kt - 1) / STAGES) as u32 & 1);
-                        fill(prev, kt - 1 + STAGES);
-                    }
+                    empty[(s + STAGES - 1) % STAGES].arrive();
                 }
             }
         });

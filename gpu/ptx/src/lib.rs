@@ -313,7 +313,7 @@ macro_rules! sm90_operands {
     }};
 }
 
-// launch-bounds: hgemm_sm90_tn_f32 256 1
+// launch-bounds: hgemm_sm90_tn_f32 384 1
 /// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs:
 /// `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded by TMA
 /// through the tensor maps at `map_a` and `map_b`; `c` (m x n) `f32` column-major; in the launch's
@@ -345,7 +345,7 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
     hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, ta, tb, tc, alpha, beta, bf16)
 }
 
-// launch-bounds: hgemm_sm90_tn_f16 256 1
+// launch-bounds: hgemm_sm90_tn_f16 384 1
 /// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
 /// `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major (`n` even).
 ///
