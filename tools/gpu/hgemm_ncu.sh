@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Shared-memory bank conflicts of the tensor-core HGEMM and of CuTe's sgemm_sm80, with Nsight
+# Shared-memory bank conflicts of the tensor-core HGEMMs and of CuTe's sgemm_sm80 and wgmma_tma_sm90, with Nsight
 # Compute (ncu) on the GPU machine: one launch of each at 5120x5120x4096 TN, every bank-conflict
 # counter this ncu has for shared memory (l1tex__data_bank_conflicts_pipe_lsu_mem_shared*), and the
 # shared-memory wavefronts they are out of.
-#   usage: tools/gpu/hgemm_ncu.sh PTX [CUTE_SGEMM_SM80]   (OUT: where the CSVs go, default target/gpu-out)
+#   usage: tools/gpu/hgemm_ncu.sh PTX [CUTE_SGEMM_SM80 [CUTE_WGMMA_TMA_SM90]]   (OUT: where the CSVs go, default target/gpu-out)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$ROOT/target/gpu-out}
@@ -29,9 +29,12 @@ for c, v in zip(cols, vals):
         print(f"  {c:70} {v}")
 PY
 }
-for e in tn_f32 tn_f16 nt_f32 nt_f16; do
+for e in tn_f32 tn_f16 nt_f32 nt_f16 sm90_tn_f32 sm90_tn_f16; do
   profile "ours_$e" "hgemm_$e" python3 "$ROOT/tools/gpu/hgemm_bench.py" --once "$1"
 done
 if [ $# -gt 1 ]; then
   profile cute gemm_device "$2" 5120 5120 4096 T N
+fi
+if [ $# -gt 2 ]; then
+  profile cute_sm90 gemm_device "$3" 5120 5120 4096 T N
 fi

@@ -398,7 +398,7 @@ fn descriptors_256(base: u32) -> [u64; 4] {
 /// ```
 #[inline(always)]
 pub fn set_max_registers<const N: u32, const INC: bool>() {
-    const { assert!(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg: N must be a multiple of 8 from 24 to 256") };
+    const { assert!(N >= 24 && N <= 256 && N.is_multiple_of(8), "setmaxnreg: N must be a multiple of 8 from 24 to 256") };
     warpgroup_sync();
     #[cfg(target_arch = "nvptx64")]
     // SAFETY: the warpgroup met at its barrier; `N` is checked above; the register budget is the
