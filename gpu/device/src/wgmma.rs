@@ -376,10 +376,28 @@ fn descriptors_256(base: u32) -> [u64; 4] {
     core::array::from_fn(|kb| d.advanced((stage.unswizzled_crd2idx((0, 16 * kb)) * 2 / 16) as u32).0)
 }
 
+/// The register counts `setmaxnreg` takes: multiples of 8 from 24 to 256 (implemented for `()`).
+#[diagnostic::on_unimplemented(
+    message = "`setmaxnreg` takes a multiple of 8 from 24 to 256 registers, not {N}",
+    label = "a register count of {N}"
+)]
+pub trait RegisterCount<const N: u32>: sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for () {}
+}
+
+macro_rules! register_counts {
+    ($($n:literal)*) => { $(#[diagnostic::do_not_recommend] impl RegisterCount<$n> for () {})* };
+}
+register_counts!(24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 168 176 184 192 200 208 216 224 232 240 248 256);
+
 /// The warpgroup's threads may use `N` registers from here on: more (`INC`) for warpgroups that
 /// hold accumulators, fewer for a producer (CUTLASS's `warpgroup_reg_alloc<N>()` and
 /// `warpgroup_reg_dealloc<N>()`, PTX's `setmaxnreg`). The warpgroup meets at its named barrier
-/// first, as for `wgmma`; `N` must be a multiple of 8 from 24 to 256 (a compile error otherwise).
+/// first, as for `wgmma`; `N` must be a multiple of 8 from 24 to 256 ([`RegisterCount`]; a
+/// compile error otherwise).
 /// The kernel's launch bounds must leave room: the register file holds what every warpgroup of
 /// the block asks for. A no-op on the emulator.
 ///
@@ -397,8 +415,10 @@ fn descriptors_256(base: u32) -> [u64; 4] {
 /// .unwrap();
 /// ```
 #[inline(always)]
-pub fn set_max_registers<const N: u32, const INC: bool>() {
-    const { assert!(N >= 24 && N <= 256 && N.is_multiple_of(8), "setmaxnreg: N must be a multiple of 8 from 24 to 256") };
+pub fn set_max_registers<const N: u32, const INC: bool>()
+where
+    (): RegisterCount<N>,
+{
     warpgroup_sync();
     #[cfg(target_arch = "nvptx64")]
     // SAFETY: the warpgroup met at its barrier; `N` is checked above; the register budget is the

@@ -447,3 +447,82 @@ fn the_wgmma_probe_computes_a_b_transposed() {
         }
     }
 }
+
+/// A 64 x 64 tensor of halves whose element `(r, c)` is `100 r + c`, as words of two.
+fn grid_halves(rows: usize, cols: usize) -> Vec<AtomicU32> {
+    words(rows * cols / 2, |w| {
+        let (r, c) = (w / (cols / 2), 2 * (w % (cols / 2)));
+        ((100 * r + c) | (100 * r + c + 1) << 16) as u32
+    })
+}
+
+#[test]
+fn tma_loads_swizzle_128_bytes_and_fill_zeros_outside() {
+    use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    use const_layout_device::tma::{Mbarrier, TmaTensor2d};
+    // A 64 x 64 box at (40, 0) of a 70 x 64 tensor: rows 30.. of the box are outside (zeros);
+    // 16-byte chunk c of box row r lands in chunk c ^ (r % 8) of its 128-byte row.
+    let src = grid_halves(70, 64);
+    let out = words(2048, |_| 0);
+    launch(&cfg(1, 32, 8192 + 1024 + 16), || {
+        let smem = SmemRegion::dynamic();
+        let [bar] = Mbarrier::init_block(smem.array::<u32, 2>(8192 + 1024).unwrap(), [1]);
+        let b = TmaBox { inner: 64, outer: 64, element_bits: 16, swizzle: TmaSwizzle::B128 };
+        let t = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&src), 70, 64, 64, b).unwrap();
+        let tile = smem.array::<u32, 2048>(0).unwrap();
+        if thread_idx().x == 0 {
+            bar.arrive_expect_tx(b.bytes());
+            t.load(tile, 40, 0, bar);
+        }
+        bar.wait(0);
+        let g = GmemMut::<u32>::from_cells(&out);
+        for i in 0..64 {
+            let w = thread_idx().x as usize + 32 * i;
+            g.store(w, tile.load(w));
+        }
+    })
+    .unwrap();
+    for r in 0..64 {
+        for c in 0..64 {
+            let (chunk, within) = (c / 8, c % 8);
+            let at = 64 * r + 8 * (chunk ^ (r % 8)) + within; // in halves
+            let word = out[at / 2].load(Relaxed);
+            let got = if at % 2 == 0 { word & 0xffff } else { word >> 16 };
+            let want = if 40 + r < 70 { (100 * (40 + r) + c) as u32 } else { 0 };
+            assert_eq!(got, want, "box ({r},{c})");
+        }
+    }
+}
+
+#[test]
+fn a_misaligned_tma_load_fails_the_launch_naming_it() {
+    use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    use const_layout_device::tma::{Mbarrier, TmaTensor2d};
+    let src = grid_halves(64, 64);
+    // A TMA load into a destination the 128-byte swizzle cannot use (not 1024-byte aligned).
+    let e = launch(&cfg(1, 1, 8192 + 2048), || {
+        let smem = SmemRegion::dynamic();
+        let [bar] = Mbarrier::init_block(smem.array::<u32, 2>(0).unwrap(), [1]);
+        let b = TmaBox { inner: 64, outer: 64, element_bits: 16, swizzle: TmaSwizzle::B128 };
+        let t = TmaTensor2d::emulated(Gmem::<u32>::from_cells(&src), 64, 64, 64, b).unwrap();
+        bar.arrive_expect_tx(b.bytes());
+        t.load(smem.array::<u32, 2048>(16).unwrap(), 0, 0, bar);
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("misaligned for its swizzle"), "{e}");
+}
+
+#[test]
+fn mbarrier_phases_follow_their_parity() {
+    use const_layout_device::tma::Mbarrier;
+    launch(&cfg(1, 4, 16), || {
+        let [bar] = Mbarrier::init_block(SmemRegion::dynamic().array::<u32, 2>(0).unwrap(), [4]);
+        // The phase before the first counts as complete: a wait on parity 1 returns at once.
+        bar.wait(1);
+        bar.arrive();
+        bar.wait(0); // all four arrived: phase 0 completed
+        bar.arrive();
+        bar.wait(1); // and phase 1
+    })
+    .unwrap();
+}

@@ -110,7 +110,11 @@ pub fn b_box() -> TmaBox {
 }
 
 /// What a warpgroup accumulates in: [`F32Accum`] or [`F16Accum`] (their `C` conventions as in
-/// [`crate::hgemm`]). Sealed.
+/// [`crate::hgemm`]). Sealed (through [`Accumulate`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an accumulator choice of the Hopper GEMM",
+    note = "use `F32Accum(kind)` (f32 accumulators and C) or `F16Accum` (f16 accumulators and C)"
+)]
 pub trait WarpgroupAccumulate: Accumulate {
     /// The warpgroup's accumulators of a thread.
     #[doc(hidden)]
