@@ -125,9 +125,8 @@ def ldsm_fn(n):
 
 
 # Hopper: one warpgroup's k tile of 64, WGMMA_K k blocks of MI atoms of m64nNk16 along m, fenced,
-# committed and waited for in one block: (N, MI) for a 128 x 128 tile by one warpgroup and for a
-# 64 x 256 half of a 128 x 256 tile.
-WGMMA_SHAPES = [(128, 2), (256, 1)]
+# committed and waited for in one block: (N, MI) for a 64 x 256 half of a 128 x 256 tile.
+WGMMA_SHAPES = [(256, 1)]
 WGMMA_K = 4
 
 
@@ -325,7 +324,7 @@ def main():
         parts.append("")
     for n, mi in WGMMA_SHAPES:
         for acc in wgmma_accumulators(n):
-            for wait in ((0, 1) if n == 128 else (1,)):
+            for wait in (1,):
                 parts.append(wgmma_fn(acc, wait, n, mi))
                 parts.append("")
             parts.append(wgmma_wait_fn(acc, mi))

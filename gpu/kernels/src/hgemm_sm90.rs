@@ -169,7 +169,7 @@ impl WarpgroupAccumulate for F32Accum {
     }
     #[inline(always)]
     fn wait_all(d: &mut Self::Regs) {
-        wgmma::wait_all_f32_1x128(d);
+        wgmma::wait_all_f32(d);
     }
     /// `C = alpha D + beta C`, `C` column-major `f32`.
     #[inline(always)]
@@ -212,7 +212,7 @@ impl WarpgroupAccumulate for F16Accum {
     }
     #[inline(always)]
     fn wait_all(d: &mut Self::Regs) {
-        wgmma::wait_all_f16_1x64(d);
+        wgmma::wait_all_f16(d);
     }
     /// `C = alpha D + beta C` in `f32`, rounded to `f16`; `C` row-major words of two halves, a
     /// register (two neighbours along `n`) a word.

@@ -313,61 +313,68 @@ macro_rules! sm90_operands {
     }};
 }
 
+/// A Hopper GEMM entry point: `f32` accumulators (with the `bf16` flag) or `f16` ones.
+macro_rules! sm90_entry {
+    ($(#[$doc:meta])* $name:ident, $c:ident, $($bf16:ident)?) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            a: u64,
+            b: u64,
+            c: u64,
+            map_a: u64,
+            map_b: u64,
+            m: u32,
+            n: u32,
+            k: u32,
+            alpha: f32,
+            beta: f32,
+            $($bf16: u32,)?
+        ) {
+            let (ta, tb) = sm90_operands!(a, b, map_a, map_b, m, n, k);
+            // SAFETY: the entry point's contract.
+            let tc = unsafe { $c(c, m, n) };
+            sm90_call!(ta, tb, tc, alpha, beta $(, $bf16)?)
+        }
+    };
+}
+
+/// The call of an entry point: with a `bf16` flag, `f32` accumulators of that kind; without,
+/// `f16` accumulators.
+macro_rules! sm90_call {
+    ($ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr, $bf16:expr) => {
+        hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, $ta, $tb, $tc, $alpha, $beta, $bf16)
+    };
+    ($ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr) => {
+        hgemm_sm90::hgemm_sm90_tn(F16Accum, $ta, $tb, $tc, $alpha, $beta, SmemRegion::dynamic())
+    };
+}
+
 // launch-bounds: hgemm_sm90_tn_f32 384 1
-/// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs:
-/// `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded by TMA
-/// through the tensor maps at `map_a` and `map_b`; `c` (m x n) `f32` column-major; in the launch's
-/// dynamic shared memory ([`hgemm_sm90::SMEM_BYTES`]), blocks of [`hgemm_sm90::THREADS`], on the
-/// grid [`hgemm_sm90::grid`].
-///
-/// # Safety
-/// As [`hgemm_tn_f32`], and `map_a`, `map_b` are the global addresses of 64-byte aligned
-/// `CUtensorMap`s that `cuTensorMapEncodeTiled` encoded, before the launch, for `a` and `b`: 16-bit
-/// elements, dimensions `{k, m}` and `{k, n}`, row strides `2 k` bytes, the box
-/// [`hgemm_sm90_config`] gives, element strides 1, no interleave, zero fill.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
-    a: u64,
-    b: u64,
-    c: u64,
-    map_a: u64,
-    map_b: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-    bf16: u32,
-) {
-    let (ta, tb) = sm90_operands!(a, b, map_a, map_b, m, n, k);
-    // SAFETY: the entry point's contract.
-    let tc = unsafe { hgemm_c_f32(c, m, n) };
-    hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, ta, tb, tc, alpha, beta, bf16)
+sm90_entry! {
+    /// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16`
+    /// inputs: `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded
+    /// by TMA through the tensor maps at `map_a` and `map_b`; `c` (m x n) `f32` column-major; in the
+    /// launch's dynamic shared memory ([`hgemm_sm90::SMEM_BYTES`]), blocks of
+    /// [`hgemm_sm90::THREADS`], on the grid [`hgemm_sm90::grid`].
+    ///
+    /// # Safety
+    /// As [`hgemm_tn_f32`], and `map_a`, `map_b` are the global addresses of 64-byte aligned
+    /// `CUtensorMap`s that `cuTensorMapEncodeTiled` encoded, before the launch, for `a` and `b`:
+    /// 16-bit elements, dimensions `{k, m}` and `{k, n}`, row strides `2 k` bytes, the boxes
+    /// [`hgemm_sm90_config`] gives, element strides 1, no interleave, zero fill.
+    hgemm_sm90_tn_f32, hgemm_c_f32, bf16
 }
 
 // launch-bounds: hgemm_sm90_tn_f16 384 1
-/// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
-/// `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major (`n` even).
-///
-/// # Safety
-/// As [`hgemm_sm90_tn_f32`], with `c` of `m n` halves.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f16(
-    a: u64,
-    b: u64,
-    c: u64,
-    map_a: u64,
-    map_b: u64,
-    m: u32,
-    n: u32,
-    k: u32,
-    alpha: f32,
-    beta: f32,
-) {
-    let (ta, tb) = sm90_operands!(a, b, map_a, map_b, m, n, k);
-    // SAFETY: the entry point's contract.
-    let tc = unsafe { hgemm_c_f16(c, m, n) };
-    hgemm_sm90::hgemm_sm90_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+sm90_entry! {
+    /// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c`
+    /// (CuTe's `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major
+    /// (`n` even).
+    ///
+    /// # Safety
+    /// As [`hgemm_sm90_tn_f32`], with `c` of `m n` halves.
+    hgemm_sm90_tn_f16, hgemm_c_f16,
 }
 
 /// Writes what the host needs to launch [`hgemm_sm90_tn_f32`] and [`hgemm_sm90_tn_f16`] to `out`
