@@ -33,3 +33,25 @@ pub fn value(seed: u64, i: usize) -> f32 {
     let v = ((z >> 40) as f32 + 0.5) / (1u64 << 24) as f32; // (0, 1)
     2.0 * v - 1.0
 }
+
+/// Every element of a GEMM's `C` (`got(i, j)`) against `alpha A B^T + beta C0`, computed exactly
+/// from small-integer inputs `a(i, p)`, `b(j, p)` and `c0(i, j)`.
+#[allow(clippy::too_many_arguments)]
+pub fn check_gemm(
+    what: &str,
+    (m, n, k): (usize, usize, usize),
+    a: impl Fn(usize, usize) -> i32,
+    b: impl Fn(usize, usize) -> i32,
+    c0: impl Fn(usize, usize) -> f32,
+    alpha: f32,
+    beta: f32,
+    got: impl Fn(usize, usize) -> f32,
+) {
+    for i in 0..m {
+        for j in 0..n {
+            let dot: i32 = (0..k).map(|p| a(i, p) * b(j, p)).sum();
+            let want = alpha * dot as f32 + beta * c0(i, j);
+            assert_eq!(got(i, j), want, "{what} {m}x{n}x{k}: C({i},{j})");
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! `bf16` inputs (every product and sum exact in `f32`), whole tiles and residues in `m` and `n`,
 //! several `k` tiles and a partial one, `alpha` and `beta`.
 
+use crate::common::check_gemm;
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::{GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half, unpack_half2};
@@ -77,14 +78,9 @@ fn run(ops: Operands, kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: 
         }
     })
     .unwrap();
-    for i in 0..m as usize {
-        for j in 0..n as usize {
-            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
-            let want = alpha * dot as f32 + beta * cv(i, j);
-            let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
-            assert_eq!(got, want, "{ops:?} {kind:?} {m}x{n}x{k}: C({i},{j})");
-        }
-    }
+    let got = |i: usize, j: usize| f32::from_bits(c[i + j * m as usize].load(Relaxed));
+    let what = format!("{ops:?} {kind:?}");
+    check_gemm(&what, (m as usize, n as usize, k as usize), av, bv, cv, alpha, beta, got);
 }
 
 #[test]
@@ -154,14 +150,8 @@ fn run_f16(m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         hgemm::hgemm_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
-    for i in 0..m as usize {
-        for j in 0..n as usize {
-            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
-            let want = alpha * dot as f32 + beta * cv(i, j);
-            let got = unpack_half2(kind, c[i * nw + j / 2].load(Relaxed))[j % 2];
-            assert_eq!(got, want, "f16 {m}x{n}x{k}: C({i},{j})");
-        }
-    }
+    let got = |i: usize, j: usize| unpack_half2(kind, c[i * nw + j / 2].load(Relaxed))[j % 2];
+    check_gemm("f16", (m as usize, n as usize, k as usize), av, bv, cv, alpha, beta, got);
 }
 
 #[test]

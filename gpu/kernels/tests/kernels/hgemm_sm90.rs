@@ -4,6 +4,7 @@
 //! The emulator's TMA swizzles by TMA's rule on byte addresses and its `wgmma` reads the operands
 //! by the PTX ISA's canonical layouts, so the stage layout, the box and the descriptors must agree.
 
+use crate::common::check_gemm;
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::tma::TmaTensor2d;
@@ -58,14 +59,9 @@ fn run_f32(kind: HalfKind, m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         hgemm_sm90::hgemm_sm90_tn(F32Accum(kind), ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
-    for i in 0..m as usize {
-        for j in 0..n as usize {
-            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
-            let want = alpha * dot as f32 + beta * cv(i, j);
-            let got = f32::from_bits(c[i + j * m as usize].load(Relaxed));
-            assert_eq!(got, want, "{kind:?} {m}x{n}x{k}: C({i},{j})");
-        }
-    }
+    let got = |i: usize, j: usize| f32::from_bits(c[i + j * m as usize].load(Relaxed));
+    let what = format!("{kind:?}");
+    check_gemm(&what, (m as usize, n as usize, k as usize), av, bv, cv, alpha, beta, got);
 }
 
 /// `f16` accumulators and an `f16` `C` (row-major words of two halves): inputs in `0..=2` keep
@@ -92,14 +88,8 @@ fn run_f16(m: u32, n: u32, k: u32, alpha: f32, beta: f32) {
         hgemm_sm90::hgemm_sm90_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic());
     })
     .unwrap();
-    for i in 0..m as usize {
-        for j in 0..n as usize {
-            let dot: i32 = (0..k as usize).map(|p| av(i, p) * bv(j, p)).sum();
-            let want = alpha * dot as f32 + beta * cv(i, j);
-            let got = unpack_half2(kind, c[i * nw + j / 2].load(Relaxed))[j % 2];
-            assert_eq!(got, want, "f16 {m}x{n}x{k}: C({i},{j})");
-        }
-    }
+    let got = |i: usize, j: usize| unpack_half2(kind, c[i * nw + j / 2].load(Relaxed))[j % 2];
+    check_gemm("f16", (m as usize, n as usize, k as usize), av, bv, cv, alpha, beta, got);
 }
 
 #[test]
