@@ -15,6 +15,7 @@ mod rng;
 
 mod algebra_properties;
 mod inverse_gaps;
+mod linear;
 mod properties;
 mod random_differential;
 mod round_trip;

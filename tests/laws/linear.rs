@@ -1,0 +1,189 @@
+//! Linear layouts over F2 (`const_layout::linear`) against the functions they convert, on every
+//! index: generated power-of-two layouts (round trips through CuTe form), every `Sw<B,M,S>` with B,
+//! M, S <= 5, swizzled tiles, the MMA atoms' thread-value layouts; layouts whose strides carry are
+//! refused; and the operations' laws on random maps.
+
+use crate::rng::Rng;
+use const_layout::atom::gmma::{LayoutType, Major, layout_atom};
+use const_layout::atom::{
+    MmaAtom, SM80_16x8x8_F32F16F16F32_TN, SM80_16x8x16_F16F16F16F16_TN, SM80_16x8x16_F32F16F16F32_TN,
+};
+use const_layout::dyn_layout::DynLayout;
+use const_layout::layout::computed::StaticLayout;
+use const_layout::linear::LinearLayout;
+use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
+
+/// `l`'s map equals the layout's offsets on every index.
+fn same_function(l: &LinearLayout, f: impl Fn(isize) -> isize, size: isize, what: &str) {
+    for x in 0..size {
+        assert_eq!(l.apply(x as u32) as isize, f(x), "{what}: index {x}");
+    }
+}
+
+/// A random layout of power-of-two extents whose nonzero strides are distinct powers of two
+/// across all its bits (so it is linear), nested by chance.
+fn linear_layout(rng: &mut Rng) -> DynLayout {
+    let modes = 1 + rng.pick(4);
+    let mut bits: Vec<u32> = (0..12).collect();
+    for i in (1..bits.len()).rev() {
+        bits.swap(i, rng.pick(i + 1));
+    }
+    let mut next = 0;
+    let mut parts = Vec::new();
+    for _ in 0..modes {
+        let e = rng.pick(3); // extent 2^e
+        let stride = if rng.chance(15) {
+            0
+        } else {
+            // A mode's bits are consecutive from its stride's: stride 2^b covers bits b..b+e.
+            let b = bits[next % bits.len()];
+            next += 1;
+            1isize << b
+        };
+        parts.push((1isize << e, stride));
+    }
+    let s = |v: &[(isize, isize)], f: fn(&(isize, isize)) -> isize| {
+        v.iter().map(|p| format!("_{}", f(p))).collect::<Vec<_>>().join(",")
+    };
+    let text = format!("({}):({})", s(&parts, |p| p.0), s(&parts, |p| p.1));
+    text.parse().unwrap()
+}
+
+#[test]
+fn power_of_two_layouts_round_trip_or_are_refused_naming_the_index() {
+    let mut rng = Rng(0x11ea_2b0a);
+    let (mut linear, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let l = linear_layout(&mut rng);
+        let size = l.size().value;
+        match LinearLayout::from_layout(&l) {
+            Ok(f) => {
+                linear += 1;
+                same_function(&f, |x| l.offset(x), size, &l.to_string());
+                let back = f.to_layout().unwrap();
+                for x in 0..size {
+                    assert_eq!(back.offset(x), l.offset(x), "{l} -> {back}: index {x}");
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                // Refused only where some index is not the XOR of its bits' offsets.
+                let e = e.to_string();
+                let x: isize = e.rsplit(' ').next().unwrap().parse().unwrap();
+                let xor = (0..12).filter(|b| x >> b & 1 == 1).fold(0, |a, b| a ^ l.offset(1 << b));
+                assert_ne!(l.offset(x), xor, "{l}: refused at {x} ({e})");
+            }
+        }
+    }
+    assert!(linear > 1000 && refused > 100, "{linear} linear, {refused} refused");
+}
+
+#[test]
+fn every_swizzle_up_to_five_is_linear_an_involution_and_composes_with_tiles() {
+    for b in 0..=5u32 {
+        for m in 0..=5u32 {
+            for s in 0..=5i32 {
+                let Ok(sw) = Swizzle::new(b, m, s) else { continue };
+                let bits = (m as i32 + s + b as i32).max(1) as u32;
+                let l = LinearLayout::from_swizzle(sw, bits);
+                same_function(&l, |x| sw.apply(x), 1 << bits, &sw.to_string());
+                assert_eq!(l.compose(&l).unwrap(), LinearLayout::identity(l.in_bits()), "{sw}");
+                assert_eq!(l.invert().unwrap(), l, "{sw}");
+            }
+        }
+    }
+    // CuTe's gmma atoms tiled: Sw o L as one linear map equals the composed layout's offsets.
+    for ty in [LayoutType::B32, LayoutType::B64, LayoutType::B128] {
+        for major in [Major::K, Major::MN] {
+            let atom = layout_atom(major, ty, 16).unwrap();
+            let Outer::Swizzle(sw) = *atom.outer() else { unreachable!() };
+            let tile =
+                const_layout::algebra::tile_to_shape(atom.inner(), &"(_64,_64)".parse().unwrap(), None)
+                    .unwrap();
+            let inner = LinearLayout::from_layout(&tile).unwrap();
+            let whole = LinearLayout::from_swizzle(sw, inner.out_bits()).compose(&inner).unwrap();
+            let composed = ComposedLayout::new(sw, tile);
+            same_function(&whole, |x| composed.offset(x), 4096, &composed.to_string());
+            assert!(whole.is_injective() && whole.is_surjective(), "{composed}");
+            assert!(whole.to_layout().is_err(), "{composed}: a swizzle has no plain form");
+        }
+    }
+}
+
+#[test]
+fn mma_atom_layouts_are_linear() {
+    fn check<A: MmaAtom>(name: &str) {
+        for (which, l) in [
+            ("A", <A::ALayout as StaticLayout>::LAYOUT),
+            ("B", <A::BLayout as StaticLayout>::LAYOUT),
+            ("C", <A::CLayout as StaticLayout>::LAYOUT),
+        ] {
+            let f = LinearLayout::from_layout(&l).unwrap_or_else(|e| panic!("{name} {which} {l}: {e}"));
+            same_function(&f, |x| l.offset(x), l.size().value, name);
+            // Each (thread, value) holds a distinct element: injective, and every element held.
+            assert!(f.is_injective() && f.is_surjective(), "{name} {which}");
+            let back = f.to_layout().unwrap();
+            assert!((0..l.size().value).all(|x| back.offset(x) == l.offset(x)), "{name} {which}");
+        }
+    }
+    check::<SM80_16x8x16_F32F16F16F32_TN>("SM80_16x8x16_F32F16F16F32_TN");
+    check::<SM80_16x8x16_F16F16F16F16_TN>("SM80_16x8x16_F16F16F16F16_TN");
+    check::<SM80_16x8x8_F32F16F16F32_TN>("SM80_16x8x8_F32F16F16F32_TN");
+}
+
+fn random_map(rng: &mut Rng, in_bits: u32, out_bits: u32) -> LinearLayout {
+    let basis: Vec<u32> =
+        (0..in_bits).map(|_| (rng.next() as u32) & ((1u64 << out_bits) - 1) as u32).collect();
+    LinearLayout::new(&basis, out_bits).unwrap()
+}
+
+#[test]
+fn the_operations_keep_their_laws_on_random_maps() {
+    let mut rng = Rng(0xf2f2);
+    for _ in 0..2000 {
+        let (i, j, k) = (1 + rng.pick(10) as u32, 1 + rng.pick(10) as u32, 1 + rng.pick(10) as u32);
+        let (a, b) = (random_map(&mut rng, j, k), random_map(&mut rng, i, j));
+        let ab = a.compose(&b).unwrap();
+        let xs: Vec<u32> = (0..64).map(|_| rng.next() as u32 & ((1 << i) - 1)).collect();
+        for &x in &xs {
+            assert_eq!(ab.apply(x), a.apply(b.apply(x)));
+        }
+        // The pseudo-inverse is a right inverse on the image.
+        let p = a.pseudo_invert();
+        for y in (0..64).map(|_| a.apply(rng.next() as u32)) {
+            assert_eq!(a.apply(p.apply(y)), y, "{a:?}");
+        }
+        assert_eq!(a.rank() + a.free_mask().count_ones(), a.in_bits(), "{a:?}");
+        assert_eq!(a.is_injective(), a.free_mask() == 0);
+        // invert_and_compose: b's image in a square bijection's.
+        let sq = loop {
+            let m = random_map(&mut rng, j, j);
+            if m.is_injective() {
+                break m;
+            }
+        };
+        let c = b.invert_and_compose(&sq).unwrap();
+        assert_eq!(sq.compose(&c).unwrap(), b);
+        assert_eq!(sq.invert().unwrap().compose(&sq).unwrap(), LinearLayout::identity(j));
+        // direct_sum and divide_left undo each other.
+        let sum = b.direct_sum(&a).unwrap();
+        assert_eq!(sum.divide_left(&b).unwrap(), a);
+        for &x in &xs {
+            let hi = rng.next() as u32 & ((1 << j) - 1);
+            assert_eq!(sum.apply(x | hi << i), b.apply(x) | a.apply(hi) << j);
+        }
+    }
+}
+
+#[test]
+fn vector_width_is_the_run_of_identity_bits() {
+    // 8 rows of 64 halves, indexed along rows: all 512 contiguous; under Sw<3,3,3> row 0 stays
+    // whole (64) and row 1 starts elsewhere; indexed down columns, 1.
+    let tile: DynLayout = "(_64,_8):(_1,_64)".parse().unwrap();
+    let l = LinearLayout::from_layout(&tile).unwrap();
+    assert_eq!(l.contiguous(), 512);
+    let sw = LinearLayout::from_swizzle(Swizzle::new(3, 3, 3).unwrap(), 9).compose(&l).unwrap();
+    assert_eq!(sw.contiguous(), 64);
+    let cols: DynLayout = "(_8,_64):(_64,_1)".parse().unwrap();
+    assert_eq!(LinearLayout::from_layout(&cols).unwrap().contiguous(), 1);
+}
