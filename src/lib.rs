@@ -17,7 +17,7 @@ pub mod tensor;
 
 // The runtime-structured core (a crate of its own, so that the `layout!` macro can run the same
 // algebra at expansion time), at the same paths as the library's own modules.
-pub use const_layout_core::{algebra, dyn_layout, error, eval, linear, swizzle, text};
+pub use const_layout_core::{algebra, bank, dyn_layout, error, eval, linear, swizzle, synthesis, text};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

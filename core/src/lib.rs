@@ -1,8 +1,8 @@
 //! The runtime-structured core of [const-layout](https://docs.rs/const-layout): int tuples and
 //! layouts whose structure is data ([`dyn_layout`]), CuTe's notation as text ([`text`]), CuTe's layout
 //! algebra on them ([`algebra`]), swizzles and composed layouts ([`swizzle`]), the expression
-//! evaluator of the `layout` tool ([`eval`]), linear layouts over F2 ([`linear`]), and their
-//! errors ([`error`]).
+//! evaluator of the `layout` tool ([`eval`]), linear layouts over F2 ([`linear`]), shared-memory
+//! bank conflicts ([`bank`]) and swizzle synthesis ([`synthesis`]), and their errors ([`error`]).
 //!
 //! Everything here is `no_std`, uses no heap, and is written as `const fn`, so the same code runs
 //! at run time, in constants (the library's generic static path), and inside the `layout!` macro
@@ -10,17 +10,20 @@
 //! path; the examples below are written that way.
 //!
 //! The modules are layered, each using only the ones before it:
-//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `linear` < `eval`.
+//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `linear` < `bank` < `synthesis` <
+//! `eval`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod algebra;
+pub mod bank;
 pub mod dyn_layout;
 pub mod error;
 pub mod eval;
 pub mod linear;
 pub mod swizzle;
+pub mod synthesis;
 pub mod text;
 
 pub use error::LayoutError;

@@ -14,6 +14,7 @@ mod layouts;
 mod rng;
 
 mod algebra_properties;
+mod bank;
 mod inverse_gaps;
 mod linear;
 mod properties;

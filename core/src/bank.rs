@@ -1,0 +1,223 @@
+//! Shared-memory bank conflicts: how many wavefronts an access takes, by simulation, on a bank
+//! model ([`BankModel`]: NVIDIA's, or AMD's LDS as stated there).
+//!
+//! An access is one instruction of a warp: each thread reads or writes `bytes` contiguous bytes
+//! at its own byte address. The model serves it in phases of `wavefront_bytes / bytes` threads
+//! (all threads at once for accesses narrower than a bank); within a phase, each bank serves one
+//! distinct word per wavefront, and threads that touch the same word share it (broadcast). The
+//! phase takes as many wavefronts as its busiest bank has distinct words; the access, the sum over
+//! its phases. The ideal is one wavefront a phase.
+//!
+//! [`access`] applies this to a thread-value layout over a shared-memory layout, both as linear
+//! maps ([`crate::linear`]): every thread's `vec` consecutive values form one vector access,
+//! checked contiguous in shared memory.
+//!
+//! ```
+//! use const_layout::bank::{wavefronts, NVIDIA};
+//! // 32 threads, 4 bytes each, all in bank 0 (a stride of 128 bytes): a 32-way conflict.
+//! let addrs: [u32; 32] = core::array::from_fn(|t| 128 * t as u32);
+//! let c = wavefronts(&NVIDIA, &addrs, 4);
+//! assert_eq!((c.wavefronts, c.ideal), (32, 1));
+//! // Consecutive words: one wavefront.
+//! let addrs: [u32; 32] = core::array::from_fn(|t| 4 * t as u32);
+//! assert_eq!(wavefronts(&NVIDIA, &addrs, 4).wavefronts, 1);
+//! ```
+
+use crate::error::LayoutError;
+use crate::linear::LinearLayout;
+
+/// A shared-memory bank model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BankModel {
+    /// The number of banks.
+    pub banks: u32,
+    /// The bytes of one bank word.
+    pub bank_bytes: u32,
+    /// The bytes one wavefront serves: an access of `b` bytes a thread runs in phases of
+    /// `wavefront_bytes / b` threads.
+    pub wavefront_bytes: u32,
+    /// Threads of one instruction (a warp, a wave).
+    pub threads: u32,
+}
+
+/// NVIDIA's shared memory (Volta to Hopper): 32 banks of 4 bytes, 128-byte wavefronts, warps of 32
+/// threads; 8- and 16-byte accesses in phases of 16 and 8 threads.
+pub const NVIDIA: BankModel = BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 32 };
+
+/// AMD's LDS as this crate models it: 64 banks of 4 bytes, 256 bytes a cycle, waves of 64 lanes
+/// (CDNA's `ds_read_b128` then runs 16 lanes a pass, `ds_read_b64` 32, `ds_read_b32` all 64). An
+/// assumption stated here rather than a measured fact: the GPU tests cover NVIDIA's model only.
+pub const AMD_LDS: BankModel = BankModel { banks: 64, bank_bytes: 4, wavefront_bytes: 256, threads: 64 };
+
+/// The wavefronts an access takes and the ideal (one a phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Conflicts {
+    /// Wavefronts taken.
+    pub wavefronts: u32,
+    /// Wavefronts without conflicts: one a phase.
+    pub ideal: u32,
+}
+
+impl Conflicts {
+    /// The extra wavefronts: conflicts.
+    ///
+    /// ```
+    /// # use const_layout::bank::Conflicts;
+    /// assert_eq!(Conflicts { wavefronts: 12, ideal: 4 }.extra(), 8);
+    /// ```
+    pub const fn extra(&self) -> u32 {
+        self.wavefronts - self.ideal
+    }
+
+    /// The sum of two accesses' counts.
+    pub const fn plus(self, other: Conflicts) -> Conflicts {
+        Conflicts { wavefronts: self.wavefronts + other.wavefronts, ideal: self.ideal + other.ideal }
+    }
+}
+
+/// The most threads an instruction has in any model here.
+pub const MAX_THREADS: usize = 64;
+
+/// The wavefronts of one instruction: thread `t` accesses `bytes` bytes (a power of two, at most
+/// 16) from byte address `addrs[t]`; `addrs.len()` threads (at most the model's).
+pub const fn wavefronts(model: &BankModel, addrs: &[u32], bytes: u32) -> Conflicts {
+    let n = addrs.len();
+    let per_phase = if bytes <= model.bank_bytes {
+        model.threads as usize
+    } else {
+        (model.wavefront_bytes / bytes) as usize
+    };
+    let words_each = if bytes <= model.bank_bytes { 1 } else { (bytes / model.bank_bytes) as usize };
+    let mut total = Conflicts { wavefronts: 0, ideal: 0 };
+    let mut start = 0;
+    while start < n {
+        let end = if start + per_phase < n { start + per_phase } else { n };
+        // The phase's distinct words, then the most of them on one bank.
+        let mut words = [0u32; 4 * MAX_THREADS];
+        let mut count = 0;
+        let mut t = start;
+        while t < end {
+            let mut w = 0;
+            while w < words_each {
+                let word = addrs[t] / model.bank_bytes + w as u32;
+                let mut seen = false;
+                let mut i = 0;
+                while i < count {
+                    if words[i] == word {
+                        seen = true;
+                    }
+                    i += 1;
+                }
+                if !seen && count < words.len() {
+                    words[count] = word;
+                    count += 1;
+                }
+                w += 1;
+            }
+            t += 1;
+        }
+        let mut busiest = 0;
+        let mut i = 0;
+        while i < count {
+            let bank = words[i] % model.banks;
+            let mut on_bank = 0;
+            let mut j = 0;
+            while j < count {
+                if words[j] % model.banks == bank {
+                    on_bank += 1;
+                }
+                j += 1;
+            }
+            if on_bank > busiest {
+                busiest = on_bank;
+            }
+            i += 1;
+        }
+        total.wavefronts += busiest;
+        total.ideal += 1;
+        start = end;
+    }
+    total
+}
+
+const fn err(what: &'static str, value: isize) -> LayoutError {
+    LayoutError::NotCanonical { op: "bank conflicts", what, value }
+}
+
+/// The conflicts of an access pattern over a whole tile: `tv` maps `(thread, value)` (thread bits
+/// low: `thread_bits` of them) to an element of the tile, `smem` maps the element to its offset
+/// in shared memory (in elements of `element_bytes`); each thread accesses its values `vec` at a
+/// time (a power of two), which must be contiguous in shared memory. Instructions run a warp
+/// (the model's threads) at a time; the result sums over every warp and instruction. An error
+/// names a vector that is not contiguous (its value bit) or a count out of range.
+///
+/// ```
+/// use const_layout::bank::{access, NVIDIA};
+/// use const_layout::linear::LinearLayout;
+/// use const_layout::swizzle::Swizzle;
+/// // An 8 x 64 tile of halves, row-major; ldmatrix-like reads: lane l reads 8 halves of row
+/// // l % 8 at column 8 (l / 8). Thread bits: lane (5); value bits: the 8 halves (3).
+/// let tv = LinearLayout::new(&[64, 128, 256, 8, 16, 1, 2, 4], 9).unwrap();
+/// let plain = LinearLayout::identity(9);
+/// assert_eq!(access(&NVIDIA, &tv, 5, &plain, 2, 8).unwrap().wavefronts, 32); // 8-way, 4 phases
+/// let swizzled = LinearLayout::from_swizzle(Swizzle::new(3, 3, 3).unwrap(), 9);
+/// assert_eq!(access(&NVIDIA, &tv, 5, &swizzled, 2, 8).unwrap().wavefronts, 4); // conflict-free
+/// ```
+pub const fn access(
+    model: &BankModel,
+    tv: &LinearLayout,
+    thread_bits: u32,
+    smem: &LinearLayout,
+    element_bytes: u32,
+    vec: u32,
+) -> Result<Conflicts, LayoutError> {
+    if vec == 0 || vec & (vec - 1) != 0 || vec * element_bytes > 16 {
+        return Err(err("the vector (a power of two, at most 16 bytes), in elements", vec as isize));
+    }
+    if thread_bits > tv.in_bits() {
+        return Err(err("the thread bits, past the layout's inputs", thread_bits as isize));
+    }
+    let offset = match smem.compose(tv) {
+        Ok(o) => o,
+        Err(e) => return Err(e),
+    };
+    let vbits = vec.trailing_zeros();
+    let value_bits = tv.in_bits() - thread_bits;
+    if vbits > value_bits {
+        return Err(err("the vector's bits, past the value bits", vbits as isize));
+    }
+    let mut j = 0;
+    while j < vbits {
+        if offset.basis(thread_bits + j) != 1 << j {
+            return Err(err(
+                "the first value bit of a vector that is not contiguous in shared memory",
+                j as isize,
+            ));
+        }
+        j += 1;
+    }
+    let warp_bits = model.threads.trailing_zeros();
+    let lanes = if thread_bits < warp_bits { 1u32 << thread_bits } else { model.threads };
+    let warps = if thread_bits > warp_bits { 1u32 << (thread_bits - warp_bits) } else { 1 };
+    let instructions = 1u32 << (value_bits - vbits);
+    let mut total = Conflicts { wavefronts: 0, ideal: 0 };
+    let mut w = 0;
+    while w < warps {
+        let mut i = 0;
+        while i < instructions {
+            let mut addrs = [0u32; MAX_THREADS];
+            let mut l = 0;
+            while l < lanes {
+                let t = (w << warp_bits) | l;
+                let x = t | (i << (thread_bits + vbits));
+                addrs[l as usize] = offset.apply(x) * element_bytes;
+                l += 1;
+            }
+            let (a, _) = addrs.split_at(lanes as usize);
+            total = total.plus(wavefronts(model, a, vec * element_bytes));
+            i += 1;
+        }
+        w += 1;
+    }
+    Ok(total)
+}

@@ -1,0 +1,165 @@
+//! Swizzle synthesis: given how a shared tile is written and how it is read (thread-value layouts
+//! into the tile, element width, wanted vector widths), the `Sw<B,M,S>` over the tile that first
+//! maximises both accesses' vector widths and then minimises their bank conflicts
+//! ([`crate::bank`]), by exhaustive search over `B, M, S <= 5` (and no swizzle). A `const fn`, so a
+//! static query is a constant.
+//!
+//! Ties keep the first found in the order `B`, then `M`, then `S`, ascending, after no swizzle:
+//! the simplest swizzle of the best score.
+//!
+//! ```
+//! use const_layout::bank::NVIDIA;
+//! use const_layout::linear::LinearLayout;
+//! use const_layout::synthesis::{best_swizzle, Access};
+//! // An 8 x 64 tile of halves, row-major. Writes: 16-byte cp.async, thread t to row t / 8, chunk
+//! // t % 8. Reads: ldmatrix, lane l reads row l % 8 at chunk l / 8.
+//! let tile = LinearLayout::identity(9);
+//! let write = Access { tv: LinearLayout::new(&[8, 16, 32, 64, 128, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
+//! let read = Access { tv: LinearLayout::new(&[64, 128, 256, 8, 16, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
+//! let best = best_swizzle(&NVIDIA, &tile, 2, &write, &read).unwrap();
+//! assert_eq!((best.write_vec, best.read_vec, best.conflicts()), (8, 8, 0));
+//! assert_eq!(best.swizzle.to_string(), "Sw<3,3,3>"); // CUTLASS's choice
+//! ```
+
+use crate::bank::{BankModel, Conflicts, access};
+use crate::error::LayoutError;
+use crate::linear::LinearLayout;
+use crate::swizzle::Swizzle;
+
+/// One access pattern of a tile: `tv` maps `(thread, value)` (its low `thread_bits` bits the
+/// thread) to a tile element; each thread wants vectors of `vec` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// `(thread, value) -> element`.
+    pub tv: LinearLayout,
+    /// The thread bits (low).
+    pub thread_bits: u32,
+    /// The vector width wanted, in elements (a power of two).
+    pub vec: u32,
+}
+
+/// A swizzle and what it gives both accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The swizzle, on element offsets (`Sw<0,..>` for none).
+    pub swizzle: Swizzle,
+    /// The write's vector width, in elements.
+    pub write_vec: u32,
+    /// The read's.
+    pub read_vec: u32,
+    /// The write's wavefronts, over the whole tile.
+    pub write: Conflicts,
+    /// The read's.
+    pub read: Conflicts,
+}
+
+impl Choice {
+    /// Both accesses' extra wavefronts.
+    pub const fn conflicts(&self) -> u32 {
+        self.write.extra() + self.read.extra()
+    }
+
+    /// Whether `self` scores better than `other`: wider vectors (the narrower of the two first,
+    /// then their sum), then fewer extra wavefronts.
+    const fn better(&self, other: &Choice) -> bool {
+        let (a, b) = (min(self.write_vec, self.read_vec), min(other.write_vec, other.read_vec));
+        if a != b {
+            return a > b;
+        }
+        let (a, b) = (self.write_vec + self.read_vec, other.write_vec + other.read_vec);
+        if a != b {
+            return a > b;
+        }
+        self.conflicts() < other.conflicts()
+    }
+}
+
+const fn min(a: u32, b: u32) -> u32 {
+    if a < b { a } else { b }
+}
+
+/// The widest vector (a power of two up to `want`, within the `value_bits`) whose values are
+/// contiguous in `offset`.
+const fn vector_width(offset: &LinearLayout, thread_bits: u32, want: u32, value_bits: u32) -> u32 {
+    let mut w = 0;
+    while w < value_bits && (2u32 << w) <= want && offset.basis(thread_bits + w) == 1 << w {
+        w += 1;
+    }
+    1 << w
+}
+
+/// What `swizzle` over `tile` gives the access `a` of `element_bytes` elements: its vector width
+/// and wavefronts.
+pub const fn evaluate(
+    model: &BankModel,
+    tile: &LinearLayout,
+    swizzle: Swizzle,
+    element_bytes: u32,
+    a: &Access,
+) -> Result<(u32, Conflicts), LayoutError> {
+    let smem = match LinearLayout::from_swizzle(swizzle, tile.out_bits()).compose(tile) {
+        Ok(s) => s,
+        Err(e) => return Err(e),
+    };
+    let offset = match smem.compose(&a.tv) {
+        Ok(o) => o,
+        Err(e) => return Err(e),
+    };
+    let most = 16 / element_bytes;
+    let want = if a.vec < most { a.vec } else { most };
+    let value_bits = a.tv.in_bits() - a.thread_bits;
+    let v = vector_width(&offset, a.thread_bits, want, value_bits);
+    match access(model, &a.tv, a.thread_bits, &smem, element_bytes, v) {
+        Ok(c) => Ok((v, c)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The best `Sw<B,M,S>` (`B, M, S` from 0 to 5, and no swizzle) over `tile` (element index to
+/// offset) for a `write` and a `read` of elements of `element_bytes` bytes (see the module).
+pub const fn best_swizzle(
+    model: &BankModel,
+    tile: &LinearLayout,
+    element_bytes: u32,
+    write: &Access,
+    read: &Access,
+) -> Result<Choice, LayoutError> {
+    let mut best: Option<Choice> = None;
+    let mut b = 0;
+    while b <= 5 {
+        let mut m = 0;
+        while m <= 5 {
+            let mut s = 0;
+            while s <= 5 {
+                // No swizzle once (B = 0), then every valid swizzle whose bits stay in the tile.
+                let fits = b == 0 && m == 0 && s == 0 || b > 0 && m + s as u32 + b <= tile.out_bits();
+                if let (true, Ok(sw)) = (fits, Swizzle::new(b, m, s)) {
+                    let (wv, wc) = match evaluate(model, tile, sw, element_bytes, write) {
+                        Ok(x) => x,
+                        Err(e) => return Err(e),
+                    };
+                    let (rv, rc) = match evaluate(model, tile, sw, element_bytes, read) {
+                        Ok(x) => x,
+                        Err(e) => return Err(e),
+                    };
+                    let c = Choice { swizzle: sw, write_vec: wv, read_vec: rv, write: wc, read: rc };
+                    best = match best {
+                        Some(old) if !c.better(&old) => Some(old),
+                        _ => Some(c),
+                    };
+                }
+                s += 1;
+            }
+            m += 1;
+        }
+        b += 1;
+    }
+    match best {
+        Some(c) => Ok(c),
+        None => Err(LayoutError::NotCanonical {
+            op: "best_swizzle",
+            what: "the tile's output bits",
+            value: tile.out_bits() as isize,
+        }),
+    }
+}

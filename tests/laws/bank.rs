@@ -1,0 +1,159 @@
+//! Bank conflicts and swizzle synthesis: the wavefront count against a brute-force count on random
+//! addresses, the classic conflicted and conflict-free `ldmatrix` patterns, and the synthesized
+//! swizzle against CUTLASS's choice on its SM80 shared-memory atoms (16-bit K-major and MN-major,
+//! `cp.async` writes and `ldmatrix` reads; 32-bit with 16-byte writes and 8-byte reads).
+
+use crate::rng::Rng;
+use const_layout::bank::{AMD_LDS, BankModel, NVIDIA, wavefronts};
+use const_layout::linear::LinearLayout;
+use const_layout::swizzle::Swizzle;
+use const_layout::synthesis::{Access, best_swizzle, evaluate};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The model's count written plainly: per phase, the most distinct words on one bank.
+fn brute(model: &BankModel, addrs: &[u32], bytes: u32) -> u32 {
+    let per_phase =
+        if bytes <= 4 { model.threads as usize } else { (model.wavefront_bytes / bytes) as usize };
+    addrs
+        .chunks(per_phase)
+        .map(|phase| {
+            let mut banks: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+            for &a in phase {
+                for w in 0..(bytes / 4).max(1) {
+                    let word = a / 4 + w;
+                    banks.entry(word % model.banks).or_default().insert(word);
+                }
+            }
+            banks.values().map(|s| s.len() as u32).max().unwrap()
+        })
+        .sum()
+}
+
+#[test]
+fn wavefronts_match_a_brute_force_count() {
+    let mut rng = Rng(0xba4c);
+    for model in [NVIDIA, AMD_LDS] {
+        for _ in 0..3000 {
+            let bytes = [1u32, 2, 4, 8, 16][rng.pick(5)];
+            let span = 1 << (6 + rng.pick(8));
+            let addrs: Vec<u32> =
+                (0..model.threads).map(|_| (rng.below(span) as u32) / bytes * bytes).collect();
+            let got = wavefronts(&model, &addrs, bytes);
+            assert_eq!(got.wavefronts, brute(&model, &addrs, bytes), "{model:?} {bytes} {addrs:?}");
+            let phases = if bytes <= 4 { 1 } else { model.threads * bytes / model.wavefront_bytes };
+            assert_eq!(got.ideal, phases);
+        }
+    }
+}
+
+/// Bits of `x`'s parts, low first: (value, bits).
+fn bits(parts: &[(u32, u32)]) -> Vec<u32> {
+    parts.iter().flat_map(|&(base, n)| (0..n).map(move |i| base << i)).collect()
+}
+
+/// The accesses of CUTLASS's SM80 16-bit K-major atom `Sw<3,3,3> o (8,64):(64,1)`, as a tile of
+/// `rows` x 64 halves, row-major: 16-byte `cp.async` writes (thread t: row t / 8, chunk t % 8) and
+/// `ldmatrix.x4` reads (lane l: row l % 8 of an 8 x 8 block, the 4 blocks along k).
+fn k_major(rows: u32) -> (LinearLayout, Access, Access) {
+    let rb = rows.trailing_zeros();
+    let out = 6 + rb;
+    let tile = LinearLayout::identity(out);
+    // cp.async: 128 threads; thread bits: chunk (3), row (rb, up to 4 warps' worth), value (3).
+    let tb = 3 + rb.min(4);
+    let mut w = bits(&[(8, 3), (64, rb.min(4))]);
+    w.extend(bits(&[(1, 3)]));
+    w.extend(bits(&[(64 << rb.min(4), rb - rb.min(4))]));
+    let write = Access { tv: LinearLayout::new(&w, out).unwrap(), thread_bits: tb, vec: 8 };
+    // ldmatrix: 32 lanes: rows (3), blocks along k (2); values: 8 halves, then the other rows.
+    let mut r = bits(&[(64, 3), (8, 2)]);
+    r.extend(bits(&[(1, 3), (32, 1), (512, rb - 3)]));
+    let read = Access { tv: LinearLayout::new(&r, out).unwrap(), thread_bits: 5, vec: 8 };
+    (tile, write, read)
+}
+
+#[test]
+fn the_classic_ldmatrix_patterns() {
+    let (tile, _, read) = k_major(8);
+    let none = evaluate(&NVIDIA, &tile, Swizzle::new(0, 0, 0).unwrap(), 2, &read).unwrap();
+    let sw = evaluate(&NVIDIA, &tile, Swizzle::new(3, 3, 3).unwrap(), 2, &read).unwrap();
+    // Two ldmatrix.x4 over the 8 x 64 tile (k blocks 0-31, 32-63): 4 phases each.
+    assert_eq!((none.0, none.1.wavefronts, none.1.ideal), (8, 64, 8));
+    assert_eq!((sw.0, sw.1.wavefronts, sw.1.ideal), (8, 8, 8));
+}
+
+#[test]
+fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
+    // (name, tile, write, read, element bytes, CUTLASS's swizzle)
+    let mut cases = Vec::new();
+    for rows in [8u32, 16, 32, 64] {
+        let (tile, write, read) = k_major(rows);
+        cases.push((
+            format!("16-bit K-major {rows}x64"),
+            tile,
+            write,
+            read,
+            2,
+            Swizzle::new(3, 3, 3).unwrap(),
+        ));
+    }
+    // MN-major (64,8):(1,64): write 16 bytes along mn (thread t: k = t / 8, mn chunk t % 8);
+    // ldmatrix.trans reads 8 halves along mn per lane: lane l at k = l % 8, mn chunk l / 8 (x4).
+    let tile = LinearLayout::identity(9);
+    let mut w = bits(&[(8, 3), (64, 2)]);
+    w.extend(bits(&[(1, 3), (256, 1)]));
+    let write = Access { tv: LinearLayout::new(&w, 9).unwrap(), thread_bits: 5, vec: 8 };
+    let mut r = bits(&[(64, 3), (8, 2)]);
+    r.extend(bits(&[(1, 3), (32, 1)]));
+    let read = Access { tv: LinearLayout::new(&r, 9).unwrap(), thread_bits: 5, vec: 8 };
+    cases.push(("16-bit MN-major 64x8".to_string(), tile, write, read, 2, Swizzle::new(3, 3, 3).unwrap()));
+    // 32-bit, 8 x 32 floats row-major: st.shared.v4 along rows (thread t: row t / 8, 4 floats at
+    // column 4 (t % 8)); reads of 2 floats down columns in pairs (lane l: row l % 8, column
+    // 2 (l / 8)), CUTLASS's Sw<3,2,3> for such tiles.
+    let tile = LinearLayout::identity(8);
+    let mut w = bits(&[(4, 3), (32, 2)]);
+    w.extend(bits(&[(1, 2), (128, 1)]));
+    let write = Access { tv: LinearLayout::new(&w, 8).unwrap(), thread_bits: 5, vec: 4 };
+    let mut r = bits(&[(32, 3), (2, 2)]);
+    r.extend(bits(&[(1, 1), (8, 2)]));
+    let read = Access { tv: LinearLayout::new(&r, 8).unwrap(), thread_bits: 5, vec: 2 };
+    cases.push(("32-bit 8x32".to_string(), tile, write, read, 4, Swizzle::new(3, 2, 3).unwrap()));
+
+    for (name, tile, write, read, eb, cutlass) in cases {
+        let best = best_swizzle(&NVIDIA, &tile, eb, &write, &read).unwrap();
+        let (cw, cwc) = evaluate(&NVIDIA, &tile, cutlass, eb, &write).unwrap();
+        let (cr, crc) = evaluate(&NVIDIA, &tile, cutlass, eb, &read).unwrap();
+        let c_extra = cwc.extra() + crc.extra();
+        // No worse than CUTLASS: vectors at least as wide, then no more conflicts.
+        assert!(best.write_vec.min(best.read_vec) >= cw.min(cr), "{name}: {best:?} against {cutlass}");
+        if best.write_vec.min(best.read_vec) == cw.min(cr) && best.write_vec + best.read_vec == cw + cr {
+            assert!(best.conflicts() <= c_extra, "{name}: {best:?} against {cutlass} ({c_extra})");
+        }
+        // And the optimum of the search: no swizzle of the family scores better.
+        for b in 0..=5 {
+            for m in 0..=5 {
+                for s in 0..=5 {
+                    let Ok(sw) = Swizzle::new(b, m, s) else { continue };
+                    if b > 0 && m + s as u32 + b > tile.out_bits() {
+                        continue;
+                    }
+                    let (wv, wc) = evaluate(&NVIDIA, &tile, sw, eb, &write).unwrap();
+                    let (rv, rc) = evaluate(&NVIDIA, &tile, sw, eb, &read).unwrap();
+                    let key = (wv.min(rv), wv + rv, std::cmp::Reverse(wc.extra() + rc.extra()));
+                    let best_key = (
+                        best.write_vec.min(best.read_vec),
+                        best.write_vec + best.read_vec,
+                        std::cmp::Reverse(best.conflicts()),
+                    );
+                    assert!(key <= best_key, "{name}: {sw} beats {best:?}");
+                }
+            }
+        }
+        println!(
+            "{name}: CUTLASS {cutlass} (vectors {cw}/{cr}, {c_extra} extra); ours {} (vectors {}/{}, {} extra)",
+            best.swizzle,
+            best.write_vec,
+            best.read_vec,
+            best.conflicts()
+        );
+    }
+}
