@@ -38,6 +38,15 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      bank group (offset / 2^M) mod 2^B, or (offset / UNIT) mod COUNT
                                      layout svg -o sw.svg 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                    EXPR is anything `eval` accepts
+       layout conflicts TV SMEM [--bytes B] [--vec V]
+                                   shared-memory wavefronts (NVIDIA's model) of an access: TV maps
+                                   (thread, value) to a tile element (its mode 0 the threads), SMEM
+                                   the element to its offset (a layout, or composition(Sw<..>, L));
+                                   each thread accesses V values of B bytes at a time (default 2, 8)
+                                     layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
+       layout swizzle-for WRITE READ TILE [--bytes B] [--vec-write V] [--vec-read V]
+                                   the Sw<B,M,S> (B, M, S <= 5) over TILE that first widens both
+                                   accesses' vectors, then removes their bank conflicts
        layout functions            list the functions `eval` knows
        layout --help | --version";
 
@@ -169,9 +178,160 @@ fn run(args: &[String], json: bool) -> Result<String, String> {
         ["table", expr @ ..] => expression("table", expr).and_then(|e| table(&e)),
         ["latex", expr @ ..] => expression("latex", expr).and_then(|e| latex(&e)),
         ["svg", args @ ..] => svg(args),
+        ["conflicts", args @ ..] => conflicts(args),
+        ["swizzle-for", args @ ..] => swizzle_for(args),
         [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
         [other, ..] => Err(format!("unknown command {}; run `layout --help`", quote(other))),
     }
+}
+
+/// The options `--NAME VALUE` of a command (each a power of two from 1 to 16) and its other
+/// arguments.
+fn options<'a>(args: &[&'a str], names: &[&str]) -> Result<(Vec<&'a str>, Vec<Option<u32>>), String> {
+    let mut plain = Vec::new();
+    let mut values = vec![None; names.len()];
+    let mut i = 0;
+    while i < args.len() {
+        if let Some(k) = names.iter().position(|n| args[i] == format!("--{n}")) {
+            let v = args.get(i + 1).ok_or_else(|| format!("`--{}` needs a value", names[k]))?;
+            let n: u32 =
+                v.parse().ok().filter(|n: &u32| n.is_power_of_two() && *n <= 16).ok_or_else(|| {
+                    format!("`--{}` takes a power of two from 1 to 16, not {}", names[k], quote(v))
+                })?;
+            values[k] = Some(n);
+            i += 2;
+        } else {
+            plain.push(args[i]);
+            i += 1;
+        }
+    }
+    Ok((plain, values))
+}
+
+/// An expression as a linear map over F2: a layout, a TV layout's `(thread, value) -> index`, or a
+/// swizzled layout.
+fn linear_of(expr: &str) -> Result<(const_layout::linear::LinearLayout, Option<DynLayout>), String> {
+    use const_layout::linear::LinearLayout;
+    use const_layout::swizzle::Outer;
+    let lin = |l: &DynLayout| LinearLayout::from_layout(l).map_err(|e| format!("{e} in {}", quote(expr)));
+    match eval_picture(expr)? {
+        Value::Layout(l) | Value::LayoutTv(_, l) => Ok((lin(&l)?, Some(l))),
+        Value::Composed(c) => {
+            let Outer::Swizzle(sw) = *c.outer() else {
+                return Err(format!(
+                    "{} is a composed layout whose outer function is not a swizzle",
+                    quote(expr)
+                ));
+            };
+            if c.offset_value().value != 0 {
+                return Err(format!("{} has an offset; give the swizzled layout at offset 0", quote(expr)));
+            }
+            let inner = lin(c.inner())?;
+            let whole = LinearLayout::from_swizzle(sw, inner.out_bits())
+                .compose(&inner)
+                .map_err(|e| e.to_string())?;
+            Ok((whole, None))
+        }
+        other => Err(format!("{} is {}; give a layout or a swizzled layout", quote(expr), kind(&other))),
+    }
+}
+
+/// The most `(thread, value)` pairs (as bits) `conflicts` and `swizzle-for` simulate: 2^16 takes
+/// `swizzle-for` under half a second over its 200-odd swizzles.
+const MAX_ACCESS_BITS: u32 = 16;
+
+/// An error if `tv` has more `(thread, value)` pairs than `2^max` (see [`MAX_ACCESS_BITS`]).
+fn bounded(tv: &const_layout::linear::LinearLayout, max: u32, cmd: &str, expr: &str) -> Result<(), String> {
+    if tv.in_bits() > max {
+        return Err(format!(
+            "{} has 2^{} (thread, value) pairs; `{cmd}` takes at most 2^{max}",
+            quote(expr),
+            tv.in_bits()
+        ));
+    }
+    Ok(())
+}
+
+/// An error if `tv` reaches elements past `tile`'s.
+fn fits(
+    tv: &const_layout::linear::LinearLayout,
+    tile: &const_layout::linear::LinearLayout,
+    expr: &str,
+) -> Result<(), String> {
+    if tv.out_bits() > tile.in_bits() {
+        return Err(format!(
+            "{} reaches tile elements up to 2^{} - 1; the shared-memory layout has {}",
+            quote(expr),
+            tv.out_bits(),
+            1u64 << tile.in_bits()
+        ));
+    }
+    Ok(())
+}
+
+/// The threads of a TV layout: the size of its mode 0, a power of two.
+fn thread_bits(tv: &Option<DynLayout>, expr: &str) -> Result<u32, String> {
+    let t = tv
+        .as_ref()
+        .and_then(|l| l.mode(0))
+        .map(|m| m.size().value)
+        .ok_or_else(|| format!("{} is not a (thread, value) layout of rank 2", quote(expr)))?;
+    Ok(t.trailing_zeros())
+}
+
+/// `layout conflicts TV SMEM`: the wavefronts of the access, NVIDIA's model.
+fn conflicts(args: &[&str]) -> Result<String, String> {
+    use const_layout::bank::{NVIDIA, access};
+    let (plain, o) = options(args, &["bytes", "vec"])?;
+    let [tv_expr, smem_expr] = plain[..] else {
+        return Err("`conflicts` takes a TV layout and a shared-memory layout, e.g. layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'".to_string());
+    };
+    let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
+    let (tv, tv_layout) = linear_of(tv_expr)?;
+    let tb = thread_bits(&tv_layout, tv_expr)?;
+    let (smem, _) = linear_of(smem_expr)?;
+    fits(&tv, &smem, tv_expr)?;
+    bounded(&tv, MAX_ACCESS_BITS, "conflicts", tv_expr)?;
+    let c = access(&NVIDIA, &tv, tb, &smem, bytes, vec).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "{} wavefronts, {} without conflicts: {} extra ({:.2}x); {} threads, vectors of {vec} x {bytes} bytes\n",
+        c.wavefronts,
+        c.ideal,
+        c.extra(),
+        c.wavefronts as f64 / c.ideal.max(1) as f64,
+        1u32 << tb
+    ))
+}
+
+/// `layout swizzle-for WRITE READ TILE`: the best swizzle over the tile.
+fn swizzle_for(args: &[&str]) -> Result<String, String> {
+    use const_layout::bank::NVIDIA;
+    use const_layout::synthesis::{Access, best_swizzle};
+    let (plain, o) = options(args, &["bytes", "vec-write", "vec-read"])?;
+    let [w_expr, r_expr, tile_expr] = plain[..] else {
+        return Err("`swizzle-for` takes a write TV layout, a read TV layout and the tile layout".to_string());
+    };
+    let (bytes, vw, vr) = (o[0].unwrap_or(2), o[1].unwrap_or(8), o[2].unwrap_or(8));
+    let (w, wl) = linear_of(w_expr)?;
+    let (r, rl) = linear_of(r_expr)?;
+    let (tile, _) = linear_of(tile_expr)?;
+    fits(&w, &tile, w_expr)?;
+    fits(&r, &tile, r_expr)?;
+    bounded(&w, MAX_ACCESS_BITS, "swizzle-for", w_expr)?;
+    bounded(&r, MAX_ACCESS_BITS, "swizzle-for", r_expr)?;
+    let write = Access { tv: w, thread_bits: thread_bits(&wl, w_expr)?, vec: vw };
+    let read = Access { tv: r, thread_bits: thread_bits(&rl, r_expr)?, vec: vr };
+    let best = best_swizzle(&NVIDIA, &tile, bytes, &write, &read).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "{}: write vectors of {}, {} wavefronts ({} extra); read vectors of {}, {} wavefronts ({} extra)\n",
+        best.swizzle,
+        best.write_vec,
+        best.write.wavefronts,
+        best.write.extra(),
+        best.read_vec,
+        best.read.wavefronts,
+        best.read.extra()
+    ))
 }
 
 /// The expression of a picture command: its arguments joined, or an error if there are none.

@@ -381,3 +381,64 @@ fn functions_lists_exactly_the_table_of_operations() {
         ));
     }
 }
+
+/// `ldmatrix` reads of an 8 x 64 tile of halves: lane l at row l % 8, chunk l / 8, 8 halves each.
+const LDSM_READ: &str = "((_8,_4),_8):((_1,_64),_8)";
+/// 16-byte `cp.async` writes: thread t at row t / 8, chunk t % 8.
+const CP_ASYNC_WRITE: &str = "((_8,_4),_8):((_64,_1),_8)";
+
+#[test]
+fn conflicts_counts_wavefronts_of_an_access() {
+    let sw = layout(&["conflicts", LDSM_READ, "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"]);
+    assert!(sw.status.success(), "{}", stderr(&sw));
+    assert_eq!(
+        stdout(&sw),
+        "4 wavefronts, 4 without conflicts: 0 extra (1.00x); 32 threads, vectors of 8 x 2 bytes\n"
+    );
+    let plain = layout(&["conflicts", LDSM_READ, "(_8,_64):(_64,_1)"]);
+    assert!(
+        stdout(&plain).starts_with("32 wavefronts, 4 without conflicts: 28 extra (8.00x)"),
+        "{}",
+        stdout(&plain)
+    );
+    // 4-byte accesses of f32 down a column of a 32 x 32 row-major tile: 32-way.
+    let col = layout(&["conflicts", "(_32,_1):(_1,_0)", "(_32,_32):(_32,_1)", "--bytes", "4", "--vec", "1"]);
+    assert!(stdout(&col).starts_with("32 wavefronts, 1 without conflicts"), "{}", stdout(&col));
+}
+
+#[test]
+fn swizzle_for_finds_cutlass_swizzle() {
+    let o = layout(&["swizzle-for", CP_ASYNC_WRITE, LDSM_READ, "(_8,_64):(_64,_1)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "Sw<3,3,3>: write vectors of 8, 4 wavefronts (0 extra); read vectors of 8, 4 wavefronts (0 extra)\n"
+    );
+}
+
+#[test]
+fn conflicts_errors_are_one_line() {
+    for (args, want) in [
+        (
+            vec!["conflicts", "(_32,_8):(_64,_1)", "(_8,_64):(_64,_1)"],
+            "reaches tile elements up to 2^11 - 1; the shared-memory layout has 512",
+        ),
+        (
+            vec!["conflicts", LDSM_READ, "(_8,_64):(_64,_1)", "--vec", "3"],
+            "`--vec` takes a power of two from 1 to 16, not `3`",
+        ),
+        (vec!["conflicts", "(_3,_8):(_1,_3)", "(_8,_64):(_64,_1)"], "the size (a power of two) is 24"),
+        (vec!["conflicts", LDSM_READ], "`conflicts` takes a TV layout and a shared-memory layout"),
+        (vec!["swizzle-for", LDSM_READ, "(_8,_64):(_64,_1)"], "`swizzle-for` takes a write TV layout"),
+        (
+            vec!["conflicts", "((_8,_4,_2048),_8):((_1,_16384,_8),_65536)", "(_16384,_64):(_64,_1)"],
+            "has 2^19 (thread, value) pairs; `conflicts` takes at most 2^16",
+        ),
+        (vec!["conflicts", LDSM_READ, "composition(Sw<3,3,3>, _0)"], "composition"),
+    ] {
+        let o = layout(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.lines().count() == 1, "{args:?}: {e}");
+    }
+}
