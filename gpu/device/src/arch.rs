@@ -156,6 +156,21 @@ loads! {
     ld_global_nc ld_global_nc4: "ld.global.nc.b32 {r}, [{a}];" "ld.global.nc.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u64 reg64;
 }
 
+/// `ld.shared.v2.b32`: 64 bits from shared memory by its 32-bit address (`LDS.64`).
+///
+/// # Safety
+/// `addr` is an 8-byte aligned shared address of 8 readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn ld_shared2(addr: u32) -> [u32; 2] {
+    let (a, b): (u32, u32);
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("ld.shared.v2.b32 {{{r0}, {r1}}}, [{a}];", r0 = out(reg32) a, r1 = out(reg32) b, a = in(reg32) addr,
+             options(pure, readonly, nostack))
+    };
+    [a, b]
+}
+
 macro_rules! stores {
     ($($(#[$doc:meta])* $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
         $(#[$doc])*

@@ -35,6 +35,7 @@ extern crate std;
 mod arch;
 #[cfg(target_arch = "nvptx64")]
 mod arch_warp;
+pub mod bank_probe;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emu;
 mod gmem;

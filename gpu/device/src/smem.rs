@@ -203,6 +203,34 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
         w.map(T::from_bits)
     }
 
+    /// Elements `i..i + 2` in one 64-bit load (`LDS.64`); `i` even and `i + 2 <= N`.
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{Dim3, SmemRegion};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 16 };
+    /// launch(&cfg, || {
+    ///     let s = SmemRegion::dynamic().array::<u32, 4>(0).unwrap();
+    ///     s.store4(0, [1, 2, 3, 4]);
+    ///     assert_eq!(s.load2(2), [3, 4]);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn load2(&self, i: usize) -> [T; 2] {
+        if !i.is_multiple_of(2) || i + 2 > N {
+            fault("shared-memory vector access out of bounds or misaligned");
+        }
+        let a = self.addr + 4 * i as u32;
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: `i` is even and the array starts 16-byte aligned, so `a` is 8-byte aligned, and
+        // `i + 2 <= N` keeps the 8 bytes inside the array.
+        let w = unsafe { crate::arch::ld_shared2(a) };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
+        w.map(T::from_bits)
+    }
+
     /// Store elements `i..i + 4` in one 128-bit store (`STS.128`); `i` a multiple of 4.
     #[inline(always)]
     pub fn store4(&self, i: usize, v: [T; 4]) {

@@ -397,3 +397,18 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: u64) {
     o.store4(8, [hgemm_sm90::THREADS, hgemm_sm90::SMEM_BYTES, tile[0], tile[1]]);
     o.store4(12, [hgemm_sm90::RASTER, 0, 0, 0]);
 }
+
+/// The device layer's [`bank_probe`](const_layout_device::bank_probe::bank_probe): one warp loads
+/// `bytes` (4, 8 or 16) at the byte addresses `addrs` gives (`32 n` of them, aligned to `bytes`,
+/// below 16 KiB), writing 32 words to `out`. Run by `tools/gpu/bank_probe.py` under Nsight Compute.
+///
+/// # Safety
+/// `addrs` is a 16-byte aligned device address of `32 n` readable words, `out` of 32 writable
+/// words overlapping nothing, both alive until the launch completes; one block of 32 threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn bank_probe(addrs: u64, n: u32, bytes: u32, out: u64) {
+    // SAFETY: the contract above.
+    let (a, o) = unsafe { (Gmem::<u32>::from_raw(addrs, 32 * n as usize), GmemMut::<u32>::from_raw(out, 32)) };
+    let smem: SmemRegion = static_shared!(bank_probe_words, const_layout_device::bank_probe::SMEM_BYTES);
+    const_layout_device::bank_probe::bank_probe(a, n as usize, bytes, o, smem)
+}
