@@ -408,7 +408,8 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: u64) {
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn bank_probe(addrs: u64, n: u32, bytes: u32, out: u64) {
     // SAFETY: the contract above.
-    let (a, o) = unsafe { (Gmem::<u32>::from_raw(addrs, 32 * n as usize), GmemMut::<u32>::from_raw(out, 32)) };
+    let (a, o) =
+        unsafe { (Gmem::<u32>::from_raw(addrs, 32 * n as usize), GmemMut::<u32>::from_raw(out, 32)) };
     let smem: SmemRegion = static_shared!(bank_probe_words, const_layout_device::bank_probe::SMEM_BYTES);
     const_layout_device::bank_probe::bank_probe(a, n as usize, bytes, o, smem)
 }
