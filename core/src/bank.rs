@@ -196,28 +196,85 @@ pub const fn access(
         }
         j += 1;
     }
-    let warp_bits = model.threads.trailing_zeros();
-    let lanes = if thread_bits < warp_bits { 1u32 << thread_bits } else { model.threads };
-    let warps = if thread_bits > warp_bits { 1u32 << (thread_bits - warp_bits) } else { 1 };
-    let instructions = 1u32 << (value_bits - vbits);
-    let mut total = Conflicts { wavefronts: 0, ideal: 0 };
-    let mut w = 0;
-    while w < warps {
-        let mut i = 0;
-        while i < instructions {
-            let mut addrs = [0u32; MAX_THREADS];
-            let mut l = 0;
-            while l < lanes {
-                let t = (w << warp_bits) | l;
-                let x = t | (i << (thread_bits + vbits));
-                addrs[l as usize] = offset.apply(x) * element_bytes;
-                l += 1;
-            }
-            let (a, _) = addrs.split_at(lanes as usize);
-            total = total.plus(wavefronts(model, a, vec * element_bytes));
-            i += 1;
+    // Every vector starts aligned to its size: no other input moves the bits within a vector.
+    let mut i = 0;
+    while i < tv.in_bits() {
+        let inside = i >= thread_bits && i < thread_bits + vbits;
+        if !inside && offset.basis(i) & (vec - 1) != 0 {
+            return Err(err("the first input bit that moves a vector off its alignment", i as isize));
         }
-        w += 1;
+        i += 1;
     }
+    // Closed form over F2: a phase's lanes are a subspace of the inputs, so its words are the
+    // image of that subspace (plus the words within a vector) under the linear word map, every
+    // phase a coset of the same image; the busiest bank holds 2^(rank of the words - rank of
+    // their banks) of them. Every phase of every instruction and warp takes as many.
+    let warp_bits = model.threads.trailing_zeros();
+    let lane_bits = if thread_bits < warp_bits { thread_bits } else { warp_bits };
+    let bytes = vec * element_bytes;
+    let phase_bits = if bytes <= model.bank_bytes {
+        lane_bits
+    } else {
+        let b = (model.wavefront_bytes / bytes).trailing_zeros();
+        if b < lane_bits { b } else { lane_bits }
+    };
+    let per_phase = match word_image(&offset, phase_bits, element_bytes, bytes, model) {
+        Ok(w) => w,
+        Err(e) => return Err(e),
+    };
+    let phases = 1u32 << (lane_bits - phase_bits);
+    let warps = 1u32 << (thread_bits - lane_bits);
+    let instructions = 1u32 << (value_bits - vbits);
+    let n = phases * warps * instructions;
+    let total = Conflicts { wavefronts: n * per_phase, ideal: n };
     Ok(total)
+}
+
+/// The wavefronts of one phase of a linear access: `2^(r_w - r_b)` for `r_w` the rank of the
+/// words the phase's lanes (the low `phase_bits` inputs of `offset`, in elements of
+/// `element_bytes`) touch with accesses of `bytes`, and `r_b` the rank of their banks.
+const fn word_image(
+    offset: &LinearLayout,
+    phase_bits: u32,
+    element_bytes: u32,
+    bytes: u32,
+    model: &BankModel,
+) -> Result<u32, LayoutError> {
+    let eb = element_bytes.trailing_zeros();
+    let wb = model.bank_bytes.trailing_zeros();
+    let words_each = if bytes > model.bank_bytes { bytes / model.bank_bytes } else { 1 };
+    let extra = words_each.trailing_zeros();
+    let mut basis = [0u32; 8];
+    let mut n = 0;
+    let mut i = 0;
+    while i < phase_bits {
+        // The byte address's bits above the bank word: the word.
+        basis[n] = ((offset.basis(i) as u64) << eb >> wb) as u32;
+        n += 1;
+        i += 1;
+    }
+    let mut j = 0;
+    while j < extra {
+        basis[n] = 1 << j;
+        n += 1;
+        j += 1;
+    }
+    let (words, _) = basis.split_at(n);
+    let w = match LinearLayout::new(words, 32) {
+        Ok(l) => l,
+        Err(e) => return Err(e),
+    };
+    let bank_mask = model.banks - 1;
+    let mut banks = [0u32; 8];
+    let mut k = 0;
+    while k < n {
+        banks[k] = words[k] & bank_mask;
+        k += 1;
+    }
+    let (banks, _) = banks.split_at(n);
+    let b = match LinearLayout::new(banks, 32) {
+        Ok(l) => l,
+        Err(e) => return Err(e),
+    };
+    Ok(1 << (w.rank() - b.rank()))
 }

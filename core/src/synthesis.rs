@@ -79,11 +79,27 @@ const fn min(a: u32, b: u32) -> u32 {
 }
 
 /// The widest vector (a power of two up to `want`, within the `value_bits`) whose values are
-/// contiguous in `offset`.
+/// contiguous in `offset` and aligned: no other input moves bits inside it.
 const fn vector_width(offset: &LinearLayout, thread_bits: u32, want: u32, value_bits: u32) -> u32 {
     let mut w = 0;
     while w < value_bits && (2u32 << w) <= want && offset.basis(thread_bits + w) == 1 << w {
         w += 1;
+    }
+    // Narrow until aligned.
+    while w > 0 {
+        let mut aligned = true;
+        let mut i = 0;
+        while i < offset.in_bits() {
+            let inside = i >= thread_bits && i < thread_bits + w;
+            if !inside && offset.basis(i) & ((1 << w) - 1) != 0 {
+                aligned = false;
+            }
+            i += 1;
+        }
+        if aligned {
+            break;
+        }
+        w -= 1;
     }
     1 << w
 }

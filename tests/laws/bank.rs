@@ -157,3 +157,69 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
         );
     }
 }
+
+/// `access`'s closed form against the simulation of every instruction of the access.
+fn simulated(
+    model: &BankModel,
+    tv: &LinearLayout,
+    tb: u32,
+    smem: &LinearLayout,
+    eb: u32,
+    vec: u32,
+) -> (u32, u32) {
+    let offset = smem.compose(tv).unwrap();
+    let (vbits, warp_bits) = (vec.trailing_zeros(), model.threads.trailing_zeros());
+    let lanes = 1u32 << tb.min(warp_bits);
+    let warps = 1u32 << tb.saturating_sub(warp_bits);
+    let instructions = 1u32 << (tv.in_bits() - tb - vbits);
+    let (mut w, mut ideal) = (0, 0);
+    for warp in 0..warps {
+        for i in 0..instructions {
+            let addrs: Vec<u32> =
+                (0..lanes).map(|l| offset.apply((warp << warp_bits | l) | i << (tb + vbits)) * eb).collect();
+            let c = wavefronts(model, &addrs, vec * eb);
+            w += c.wavefronts;
+            ideal += c.ideal;
+        }
+    }
+    (w, ideal)
+}
+
+#[test]
+fn the_closed_form_equals_the_simulation() {
+    let mut rng = Rng(0xc105ed);
+    let mut checked = 0;
+    for model in [NVIDIA, AMD_LDS] {
+        while checked < 4000 {
+            let out = 6 + rng.pick(8) as u32;
+            let tb = 3 + rng.pick(5) as u32;
+            let vb = rng.pick(4) as u32;
+            let eb = [1u32, 2, 4][rng.pick(3)];
+            let vec = 1u32 << vb;
+            if vec * eb > 16 || tb + vb + 2 > out {
+                continue;
+            }
+            // A TV map whose vector bits are the tile's low bits (so vectors are contiguous), the
+            // rest random; a random invertible shared map that keeps the low vector bits.
+            let aligned = |rng: &mut Rng| (rng.below(1 << out) as u32) & !(vec - 1);
+            let mut tv: Vec<u32> = (0..tb).map(|_| aligned(&mut rng)).collect();
+            tv.extend((0..vb).map(|j| 1 << j));
+            tv.extend((0..rng.pick(3)).map(|_| aligned(&mut rng)));
+            let tv = LinearLayout::new(&tv, out).unwrap();
+            let sw = Swizzle::new(rng.pick(4) as u32, vb + rng.pick(3) as u32, 3 + rng.pick(3) as i32);
+            let Ok(sw) = sw else { continue };
+            let smem = LinearLayout::from_swizzle(sw, out);
+            if smem.out_bits() > out || tv.in_bits() > 16 {
+                continue;
+            }
+            let Ok(c) = const_layout::bank::access(&model, &tv, tb, &smem, eb, vec) else { continue };
+            assert_eq!(
+                (c.wavefronts, c.ideal),
+                simulated(&model, &tv, tb, &smem, eb, vec),
+                "{model:?} {tv:?} {sw} {eb} {vec}"
+            );
+            checked += 1;
+        }
+        checked = 0;
+    }
+}
