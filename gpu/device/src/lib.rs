@@ -10,7 +10,9 @@
 //! are checked on the host ([`TensorParam`], [`const_layout::layout::param::LayoutParam`]).
 //! [`mma_probe`] is the layer's own check of its warp-collective instructions and the atom
 //! layouts against the hardware (`tools/gpu/mma_probe.py`); [`wgmma_probe`] that of Hopper's
-//! `wgmma`, the gmma shared-memory atoms and their descriptors (`tools/gpu/wgmma_probe.py`).
+//! `wgmma`, the gmma shared-memory atoms and their descriptors (`tools/gpu/wgmma_probe.py`);
+//! [`bank_probe`] that of `const_layout::bank`'s model of shared-memory wavefronts
+//! (`tools/gpu/bank_probe.py`, under Nsight Compute).
 //!
 //! The same source compiles for two targets:
 //! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
