@@ -1,6 +1,6 @@
 //! One warpgroup's tensor-core step on Hopper: `D += A B^T` for its 64 x 256 half of a 128 x 256
 //! tile over a k tile of 64, `A` and `B` in shared memory as CuTe's `tile_to_shape(
-//! GMMA::Layout_K_SW128_Atom<half_t>, (128 | 256, 64))` ([`k_sw128_stage!`]), with four
+//! GMMA::Layout_K_SW128_Atom<half_t>, (128 | 256, 64))` ([`k_sw128_stage!`](crate::k_sw128_stage)), with four
 //! `wgmma.mma_async.m64n256k16` (one a k block) in one batch; and the warpgroup's register budget
 //! ([`set_max_registers`]).
 //!
@@ -87,7 +87,7 @@ fn batch_operands(
 }
 
 /// One warpgroup's half of a 128 x 256 tile, pipelined: `d += A[64 half..][..] B^T` over the k
-/// tile, `A` a 128-row stage ([`k_sw128_stage!`]), `B` a 256-row one (`k_sw128_stage!(256)`), inputs
+/// tile, `A` a 128-row stage ([`k_sw128_stage!`](crate::k_sw128_stage)), `B` a 256-row one (`k_sw128_stage!(256)`), inputs
 /// of `kind`, `f32` accumulators by `CLayout_64xN<256>`. Returns once every earlier batch of the
 /// warpgroup is done, while this one may still read `a` and `b` (the caller releases the stages of
 /// the batch before, and this batch's only after the next call or [`wait_all_f32`]). Until
