@@ -179,3 +179,46 @@ pub const fn best_swizzle(
         }),
     }
 }
+
+/// The result of a static query, or a compile error (in a `const`, a full build) naming what went
+/// wrong: the query's own error, or the best swizzle's extra wavefronts over `budget`, with the
+/// numbers. The conflict budget of a kernel's shared-memory layout, checked when it compiles.
+///
+/// ```
+/// use const_layout::bank::NVIDIA;
+/// use const_layout::linear::LinearLayout;
+/// use const_layout::synthesis::{best_swizzle, within_budget, Access, Choice};
+/// const TILE: LinearLayout = LinearLayout::identity(9);
+/// const fn tv(b: &[u32]) -> LinearLayout {
+///     match LinearLayout::new(b, 9) { Ok(l) => l, Err(_) => panic!("bases") }
+/// }
+/// const WRITE: Access = Access { tv: tv(&[8, 16, 32, 64, 128, 1, 2, 4]), thread_bits: 5, vec: 8 };
+/// const READ: Access = Access { tv: tv(&[64, 128, 256, 8, 16, 1, 2, 4]), thread_bits: 5, vec: 8 };
+/// const SMEM: Choice = within_budget(best_swizzle(&NVIDIA, &TILE, 2, &WRITE, &READ), 0);
+/// assert_eq!(SMEM.swizzle.to_string(), "Sw<3,3,3>");
+/// ```
+pub const fn within_budget(query: Result<Choice, LayoutError>, budget: u32) -> Choice {
+    use crate::error::Message;
+    match query {
+        Ok(c) if c.conflicts() <= budget => c,
+        Ok(c) => {
+            let s = c.swizzle;
+            let m = Message::new()
+                .text("best_swizzle: the best swizzle, Sw<")
+                .num(s.bits() as isize)
+                .text(",")
+                .num(s.base() as isize)
+                .text(",")
+                .num(s.shift() as isize)
+                .text(">, takes ")
+                .num(c.conflicts() as isize)
+                .text(" extra wavefronts, over the budget of ")
+                .num(budget as isize);
+            panic!("{}", m.as_str())
+        }
+        Err(e) => {
+            let m = Message::new().text("best_swizzle: ").text(e.message().as_str());
+            panic!("{}", m.as_str())
+        }
+    }
+}
