@@ -38,11 +38,13 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      bank group (offset / 2^M) mod 2^B, or (offset / UNIT) mod COUNT
                                      layout svg -o sw.svg 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                    EXPR is anything `eval` accepts
-       layout conflicts TV SMEM [--bytes B] [--vec V]
+       layout conflicts TV SMEM [--bytes B] [--vec V] [--svg FILE]
                                    shared-memory wavefronts (NVIDIA's model) of an access: TV maps
                                    (thread, value) to a tile element (its mode 0 the threads), SMEM
                                    the element to its offset (a layout, or composition(Sw<..>, L));
-                                   each thread accesses V values of B bytes at a time (default 2, 8)
+                                   each thread accesses V values of B bytes at a time (default 2, 8);
+                                   --svg draws the first instruction's phases, words by bank,
+                                   conflicting ones outlined in red
                                      layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
        layout swizzle-for WRITE READ TILE [--bytes B] [--vec-write V] [--vec-read V]
                                    the Sw<B,M,S> (B, M, S <= 5) over TILE that first widens both
@@ -282,7 +284,14 @@ fn thread_bits(tv: &Option<DynLayout>, expr: &str) -> Result<u32, String> {
 /// `layout conflicts TV SMEM`: the wavefronts of the access, NVIDIA's model.
 fn conflicts(args: &[&str]) -> Result<String, String> {
     use const_layout::bank::{NVIDIA, access};
-    let (plain, o) = options(args, &["bytes", "vec"])?;
+    let (svg_path, args) = match args.iter().position(|a| *a == "--svg") {
+        Some(k) => {
+            let path = args.get(k + 1).ok_or("`--svg` needs a file")?;
+            (Some(*path), [&args[..k], &args[k + 2..]].concat())
+        }
+        None => (None, args.to_vec()),
+    };
+    let (plain, o) = options(&args, &["bytes", "vec"])?;
     let [tv_expr, smem_expr] = plain[..] else {
         return Err("`conflicts` takes a TV layout and a shared-memory layout, e.g. layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'".to_string());
     };
@@ -293,6 +302,13 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
     fits(&tv, &smem, tv_expr)?;
     bounded(&tv, MAX_ACCESS_BITS, "conflicts", tv_expr)?;
     let c = access(&NVIDIA, &tv, tb, &smem, bytes, vec).map_err(|e| e.to_string())?;
+    if let Some(path) = svg_path {
+        let offset = smem.compose(&tv).map_err(|e| e.to_string())?;
+        let svg = conflicts_svg(&NVIDIA, &offset, tb, bytes, vec)
+            .ok_or("the access does not fit the bank model")?;
+        std::fs::write(path, svg)
+            .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
+    }
     Ok(format!(
         "{} wavefronts, {} without conflicts: {} extra ({:.2}x); {} threads, vectors of {vec} x {bytes} bytes\n",
         c.wavefronts,
@@ -332,6 +348,115 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
         best.read.wavefronts,
         best.read.extra()
     ))
+}
+
+/// The SVG of `layout conflicts --svg`: the first instruction of the first warp, one band per
+/// phase, the words the phase touches in rows of the model's banks (columns: bank 0 to banks - 1),
+/// each word coloured by its bank and labelled with the first lane that touches it (and how many
+/// more); a word whose bank serves more than one distinct word in its phase has a red border.
+/// Pixel size of a cell.
+const SVG_CELL: i64 = 36;
+/// Left margin for the row labels.
+const SVG_LEFT: i64 = 64;
+/// Height of a band's title line.
+const SVG_TITLE: i64 = 18;
+
+/// The picture of the access `offset` (`(thread, value) -> element offset`, its
+/// low `thread_bits` inputs the thread) of `vec` elements of `element_bytes` bytes a thread, on
+/// `model`; `None` if a thread count or vector does not fit the model (use
+/// [`crate::bank::access`] for the error).
+///
+fn conflicts_svg(
+    model: &const_layout::bank::BankModel,
+    offset: &const_layout::linear::LinearLayout,
+    thread_bits: u32,
+    element_bytes: u32,
+    vec: u32,
+) -> Option<String> {
+    let bytes = element_bytes * vec;
+    if !bytes.is_power_of_two() || bytes > 16 || thread_bits > offset.in_bits() || model.banks > 64 {
+        return None;
+    }
+    let lanes = 1u32 << thread_bits.min(model.threads.trailing_zeros());
+    let per_phase =
+        if bytes <= model.bank_bytes { lanes } else { (model.wavefront_bytes / bytes).min(lanes) };
+    let words_each = (bytes / model.bank_bytes).max(1);
+    // Each phase: its distinct words, with the first lane and the count of lanes on each.
+    let mut bands: Vec<Vec<(u32, u32, u32)>> = Vec::new();
+    for p in 0..lanes / per_phase {
+        let mut words: Vec<(u32, u32, u32)> = Vec::new();
+        for l in p * per_phase..(p + 1) * per_phase {
+            let base = offset.apply(l) * element_bytes / model.bank_bytes;
+            for w in 0..words_each {
+                match words.iter_mut().find(|x| x.0 == base + w) {
+                    Some(x) => x.2 += 1,
+                    None => words.push((base + w, l, 1)),
+                }
+            }
+        }
+        words.sort();
+        bands.push(words);
+    }
+    let banks = model.banks as i64;
+    let band_rows = |words: &[(u32, u32, u32)]| {
+        let mut rows: Vec<u32> = words.iter().map(|w| w.0 / model.banks).collect();
+        rows.dedup();
+        rows
+    };
+    let height: i64 =
+        bands.iter().map(|b| SVG_TITLE + SVG_CELL * band_rows(b).len() as i64 + 8).sum::<i64>() + 8;
+    let width = SVG_LEFT + SVG_CELL * banks + 8;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"monospace\" font-size=\"10\">\n\
+         <title>bank conflicts: {} banks of {} bytes, {bytes}-byte accesses</title>\n\
+         <rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"white\"/>\n",
+        model.banks, model.bank_bytes
+    );
+    let mut y = 4;
+    for (p, words) in bands.iter().enumerate() {
+        let mut on_bank = vec![0u32; model.banks as usize];
+        for w in words {
+            on_bank[(w.0 % model.banks) as usize] += 1;
+        }
+        let wavefronts = on_bank.iter().max().copied().unwrap_or(0);
+        let first = p as u32 * per_phase;
+        let _ = writeln!(
+            s,
+            "<text x=\"4\" y=\"{}\">phase {p}: lanes {first}-{}, {wavefronts} wavefronts</text>",
+            y + 12,
+            first + per_phase - 1
+        );
+        y += SVG_TITLE;
+        let rows = band_rows(words);
+        for (r, row) in rows.iter().enumerate() {
+            let top = y + SVG_CELL * r as i64;
+            let _ = writeln!(
+                s,
+                "<text x=\"4\" y=\"{}\">word {}</text>",
+                top + SVG_CELL / 2 + 4,
+                row * model.banks
+            );
+            for w in words.iter().filter(|w| w.0 / model.banks == *row) {
+                let bank = (w.0 % model.banks) as i64;
+                let (cr, cg, cb) = const_layout::picture::hue(bank, banks);
+                let stroke = if on_bank[bank as usize] > 1 { "red\" stroke-width=\"3" } else { "black" };
+                let x = SVG_LEFT + SVG_CELL * bank;
+                let label = if w.2 > 1 { format!("T{}+{}", w.1, w.2 - 1) } else { format!("T{}", w.1) };
+                let _ = writeln!(
+                    s,
+                    "<rect x=\"{x}\" y=\"{top}\" width=\"{SVG_CELL}\" height=\"{SVG_CELL}\" fill=\"rgb({cr},{cg},{cb})\" stroke=\"{stroke}\"/>\
+                     <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+                    x + SVG_CELL / 2,
+                    top + SVG_CELL / 2 + 4
+                );
+            }
+        }
+        y += SVG_CELL * rows.len() as i64 + 8;
+    }
+    s.push_str("</svg>\n");
+    Some(s)
 }
 
 /// The expression of a picture command: its arguments joined, or an error if there are none.

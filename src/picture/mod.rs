@@ -40,7 +40,7 @@ mod svg;
 mod text;
 
 pub use latex::{PrintLatex, PrintLatexTv, print_latex, print_latex_composed, print_latex_tv};
-pub use svg::{PrintSvg, PrintSvgSwizzle, PrintSvgTv, print_svg, print_svg_swizzle, print_svg_tv};
+pub use svg::{PrintSvg, PrintSvgSwizzle, PrintSvgTv, hue, print_svg, print_svg_swizzle, print_svg_tv};
 pub use text::{PrintLayoutAny, print_layout};
 
 use crate::dyn_layout::{DynIntTuple, DynLayout};

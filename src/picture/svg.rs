@@ -35,8 +35,12 @@ const CAPTION: i64 = 24;
 const CHAR: i64 = 6;
 
 /// `k`-th of `count` pastel colours evenly spaced around the hue circle (saturation and value
-/// chosen so black text stays readable).
-fn hue(k: i64, count: i64) -> (u8, u8, u8) {
+/// chosen so black text stays readable): the palette of the bank pictures.
+///
+/// ```
+/// assert_eq!(const_layout::picture::hue(0, 6), (255, 150, 150));
+/// ```
+pub fn hue(k: i64, count: i64) -> (u8, u8, u8) {
     let h = k.rem_euclid(count) * 1536 / count;
     let (sector, frac) = (h / 256, h % 256);
     let (lo, hi) = (150i64, 255i64);

@@ -442,3 +442,24 @@ fn conflicts_errors_are_one_line() {
         assert!(e.contains(want) && e.lines().count() == 1, "{args:?}: {e}");
     }
 }
+
+#[test]
+fn conflicts_draws_the_phases_with_conflicts_in_red() {
+    let dir = std::env::temp_dir().join(format!("layout-conflicts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (plain, swizzled) = (dir.join("plain.svg"), dir.join("sw.svg"));
+    for (smem, path) in
+        [("(_8,_64):(_64,_1)", &plain), ("composition(Sw<3,3,3>, (_8,_64):(_64,_1))", &swizzled)]
+    {
+        let o = layout(&["conflicts", LDSM_READ, smem, "--svg", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let (p, s) = (std::fs::read_to_string(&plain).unwrap(), std::fs::read_to_string(&swizzled).unwrap());
+    // Plain: 4 phases of 8 lanes on the same 4 banks, 8 words each: every word conflicts.
+    assert_eq!(p.matches("stroke=\"red\"").count(), 4 * 8 * 4);
+    assert!(p.contains("phase 3: lanes 24-31, 8 wavefronts"), "{p}");
+    // Swizzled: none.
+    assert_eq!(s.matches("stroke=\"red\"").count(), 0);
+    assert!(s.contains("phase 0: lanes 0-7, 1 wavefronts"), "{s}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
