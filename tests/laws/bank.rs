@@ -51,24 +51,30 @@ fn bits(parts: &[(u32, u32)]) -> Vec<u32> {
     parts.iter().flat_map(|&(base, n)| (0..n).map(move |i| base << i)).collect()
 }
 
-/// The accesses of CUTLASS's SM80 16-bit K-major atom `Sw<3,3,3> o (8,64):(64,1)`, as a tile of
-/// `rows` x 64 halves, row-major: 16-byte `cp.async` writes (thread t: row t / 8, chunk t % 8) and
-/// `ldmatrix.x4` reads (lane l: row l % 8 of an 8 x 8 block, the 4 blocks along k).
-fn k_major(rows: u32) -> (LinearLayout, Access, Access) {
+/// The accesses of CUTLASS's SM80 K-major atoms, 8 rows of 128 bytes (`Sw<3,4,3>` on bytes:
+/// `Sw<3,3,3> o (8,64):(64,1)` for 16-bit elements, `Sw<3,4,3> o (8,128)` for 8-bit, `Sw<3,2,3> o
+/// (8,32)` for 32-bit), as a tile of `rows` such rows, row-major: 16-byte `cp.async` writes
+/// (thread t: row t / 8, chunk t % 8) and `ldmatrix.x4` reads (lane l: row l % 8 of an 8-row block,
+/// 16-byte chunk l / 8, then chunks 4-7, then the other rows).
+fn k_major_bytes(rows: u32, eb: u32) -> (LinearLayout, Access, Access) {
     let rb = rows.trailing_zeros();
-    let out = 6 + rb;
+    let cb = (16 / eb).trailing_zeros(); // elements of a 16-byte chunk, as bits
+    let rowb = cb + 3; // elements of a 128-byte row
+    let out = rowb + rb;
     let tile = LinearLayout::identity(out);
-    // cp.async: 128 threads; thread bits: chunk (3), row (rb, up to 4 warps' worth), value (3).
-    let tb = 3 + rb.min(4);
-    let mut w = bits(&[(8, 3), (64, rb.min(4))]);
-    w.extend(bits(&[(1, 3)]));
-    w.extend(bits(&[(64 << rb.min(4), rb - rb.min(4))]));
-    let write = Access { tv: LinearLayout::new(&w, out).unwrap(), thread_bits: tb, vec: 8 };
-    // ldmatrix: 32 lanes: rows (3), blocks along k (2); values: 8 halves, then the other rows.
-    let mut r = bits(&[(64, 3), (8, 2)]);
-    r.extend(bits(&[(1, 3), (32, 1), (512, rb - 3)]));
-    let read = Access { tv: LinearLayout::new(&r, out).unwrap(), thread_bits: 5, vec: 8 };
+    let wr = rb.min(4);
+    let mut w = bits(&[(1 << cb, 3), (1 << rowb, wr)]);
+    w.extend(bits(&[(1, cb)]));
+    w.extend(bits(&[((1 << rowb) << wr, rb - wr)]));
+    let write = Access { tv: LinearLayout::new(&w, out).unwrap(), thread_bits: 3 + wr, vec: 16 / eb };
+    let mut r = bits(&[(1 << rowb, 3), (1 << cb, 2)]);
+    r.extend(bits(&[(1, cb), (4 << cb, 1), (8 << rowb, rb - 3)]));
+    let read = Access { tv: LinearLayout::new(&r, out).unwrap(), thread_bits: 5, vec: 16 / eb };
     (tile, write, read)
+}
+
+fn k_major(rows: u32) -> (LinearLayout, Access, Access) {
+    k_major_bytes(rows, 2)
 }
 
 #[test]
@@ -94,6 +100,26 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
             read,
             2,
             Swizzle::new(3, 3, 3).unwrap(),
+        ));
+    }
+    for rows in [8u32, 64] {
+        let (tile, write, read) = k_major_bytes(rows, 1);
+        cases.push((
+            format!("8-bit K-major {rows}x128"),
+            tile,
+            write,
+            read,
+            1,
+            Swizzle::new(3, 4, 3).unwrap(),
+        ));
+        let (tile, write, read) = k_major_bytes(rows, 4);
+        cases.push((
+            format!("32-bit K-major {rows}x32"),
+            tile,
+            write,
+            read,
+            4,
+            Swizzle::new(3, 2, 3).unwrap(),
         ));
     }
     // MN-major (64,8):(1,64): write 16 bytes along mn (thread t: k = t / 8, mn chunk t % 8);
