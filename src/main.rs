@@ -378,8 +378,7 @@ fn conflicts_svg(
         return None;
     }
     let lanes = 1u32 << thread_bits.min(model.threads.trailing_zeros());
-    let per_phase =
-        if bytes <= model.bank_bytes { lanes } else { (model.wavefront_bytes / bytes).min(lanes) };
+    let per_phase = model.lanes_per_phase(bytes).min(lanes);
     let words_each = (bytes / model.bank_bytes).max(1);
     // Each phase: its distinct words, with the first lane and the count of lanes on each.
     let mut bands: Vec<Vec<(u32, u32, u32)>> = Vec::new();

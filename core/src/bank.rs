@@ -44,10 +44,32 @@ pub struct BankModel {
 /// threads; 8- and 16-byte accesses in phases of 16 and 8 threads.
 pub const NVIDIA: BankModel = BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 32 };
 
-/// AMD's LDS as this crate models it: 64 banks of 4 bytes, 256 bytes a cycle, waves of 64 lanes
-/// (CDNA's `ds_read_b128` then runs 16 lanes a pass, `ds_read_b64` 32, `ds_read_b32` all 64). An
-/// assumption stated here rather than a measured fact: the GPU tests cover NVIDIA's model only.
+/// AMD's LDS with 32 banks (CDNA2 and CDNA3, MI200 and MI300), as CK's documentation describes it
+/// (rocm.docs.amd.com, Composable Kernel, "Understanding AMD GPU LDS and Bank Conflicts"): banks of
+/// 4 bytes, waves of 64 lanes, an access served in phases of 128 bytes (`ds_write_b128`: 8 phases
+/// of 8 lanes; `ds_read_b32`: two half-waves). Not checked against AMD hardware here.
+pub const AMD_LDS_32: BankModel = BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 64 };
+
+/// AMD's LDS with 64 banks of 4 bytes (the same documentation's other organisation), 256 bytes a
+/// phase, waves of 64 lanes (`ds_read_b128`: 16 lanes a phase). Not checked against AMD hardware
+/// here.
 pub const AMD_LDS: BankModel = BankModel { banks: 64, bank_bytes: 4, wavefront_bytes: 256, threads: 64 };
+
+impl BankModel {
+    /// The lanes of one phase for accesses of `bytes` a lane: as many as fill `wavefront_bytes`
+    /// with accesses of at least a bank word, at most the instruction's threads.
+    ///
+    /// ```
+    /// use const_layout::bank::{AMD_LDS_32, NVIDIA};
+    /// assert_eq!((NVIDIA.lanes_per_phase(16), NVIDIA.lanes_per_phase(2)), (8, 32));
+    /// assert_eq!((AMD_LDS_32.lanes_per_phase(16), AMD_LDS_32.lanes_per_phase(4)), (8, 32));
+    /// ```
+    pub const fn lanes_per_phase(&self, bytes: u32) -> u32 {
+        let b = if bytes > self.bank_bytes { bytes } else { self.bank_bytes };
+        let lanes = self.wavefront_bytes / b;
+        if lanes < self.threads { lanes } else { self.threads }
+    }
+}
 
 /// The wavefronts an access takes and the ideal (one a phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -82,11 +104,7 @@ pub const MAX_THREADS: usize = 64;
 /// 16) from byte address `addrs[t]`; `addrs.len()` threads (at most the model's).
 pub const fn wavefronts(model: &BankModel, addrs: &[u32], bytes: u32) -> Conflicts {
     let n = addrs.len();
-    let per_phase = if bytes <= model.bank_bytes {
-        model.threads as usize
-    } else {
-        (model.wavefront_bytes / bytes) as usize
-    };
+    let per_phase = model.lanes_per_phase(bytes) as usize;
     let words_each = if bytes <= model.bank_bytes { 1 } else { (bytes / model.bank_bytes) as usize };
     let mut total = Conflicts { wavefronts: 0, ideal: 0 };
     let mut start = 0;
@@ -212,10 +230,8 @@ pub const fn access(
     let warp_bits = model.threads.trailing_zeros();
     let lane_bits = if thread_bits < warp_bits { thread_bits } else { warp_bits };
     let bytes = vec * element_bytes;
-    let phase_bits = if bytes <= model.bank_bytes {
-        lane_bits
-    } else {
-        let b = (model.wavefront_bytes / bytes).trailing_zeros();
+    let phase_bits = {
+        let b = model.lanes_per_phase(bytes).trailing_zeros();
         if b < lane_bits { b } else { lane_bits }
     };
     let per_phase = match word_image(&offset, phase_bits, element_bytes, bytes, model) {

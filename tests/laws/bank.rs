@@ -4,7 +4,7 @@
 //! `cp.async` writes and `ldmatrix` reads; 32-bit with 16-byte writes and 8-byte reads).
 
 use crate::rng::Rng;
-use const_layout::bank::{AMD_LDS, BankModel, NVIDIA, wavefronts};
+use const_layout::bank::{AMD_LDS, AMD_LDS_32, BankModel, NVIDIA, wavefronts};
 use const_layout::linear::LinearLayout;
 use const_layout::swizzle::Swizzle;
 use const_layout::synthesis::{Access, best_swizzle, evaluate};
@@ -12,8 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The model's count written plainly: per phase, the most distinct words on one bank.
 fn brute(model: &BankModel, addrs: &[u32], bytes: u32) -> u32 {
-    let per_phase =
-        if bytes <= 4 { model.threads as usize } else { (model.wavefront_bytes / bytes) as usize };
+    let per_phase = (model.wavefront_bytes / bytes.max(4)).min(model.threads) as usize;
     addrs
         .chunks(per_phase)
         .map(|phase| {
@@ -32,7 +31,7 @@ fn brute(model: &BankModel, addrs: &[u32], bytes: u32) -> u32 {
 #[test]
 fn wavefronts_match_a_brute_force_count() {
     let mut rng = Rng(0xba4c);
-    for model in [NVIDIA, AMD_LDS] {
+    for model in [NVIDIA, AMD_LDS_32, AMD_LDS] {
         for _ in 0..3000 {
             let bytes = [1u32, 2, 4, 8, 16][rng.pick(5)];
             let span = 1 << (6 + rng.pick(8));
@@ -40,7 +39,7 @@ fn wavefronts_match_a_brute_force_count() {
                 (0..model.threads).map(|_| (rng.below(span) as u32) / bytes * bytes).collect();
             let got = wavefronts(&model, &addrs, bytes);
             assert_eq!(got.wavefronts, brute(&model, &addrs, bytes), "{model:?} {bytes} {addrs:?}");
-            let phases = if bytes <= 4 { 1 } else { model.threads * bytes / model.wavefront_bytes };
+            let phases = model.threads / (model.wavefront_bytes / bytes.max(4)).min(model.threads);
             assert_eq!(got.ideal, phases);
         }
     }
@@ -215,7 +214,7 @@ fn simulated(
 fn the_closed_form_equals_the_simulation() {
     let mut rng = Rng(0xc105ed);
     let mut checked = 0;
-    for model in [NVIDIA, AMD_LDS] {
+    for model in [NVIDIA, AMD_LDS_32, AMD_LDS] {
         while checked < 4000 {
             let out = 6 + rng.pick(8) as u32;
             let tb = 3 + rng.pick(5) as u32;
