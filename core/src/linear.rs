@@ -565,4 +565,45 @@ impl LinearLayout {
         let l = DynLayout::new(DynIntTuple::tuple(&shape[..n])?, DynIntTuple::tuple(&stride[..n])?)?;
         crate::algebra::coalesce(&l)
     }
+
+    /// Back to CuTe's swizzled form `Sw<B,M,S> o L` (B, M, S from 0 to 5, the simplest first):
+    /// a swizzle is its own inverse, so the first `Sw` for which `Sw o self` has a plain form
+    /// ([`Self::to_layout`]) gives `L`; an error if none does.
+    ///
+    /// ```
+    /// use const_layout::linear::LinearLayout;
+    /// use const_layout::swizzle::Swizzle;
+    /// let tile: const_layout::dyn_layout::DynLayout = "(_8,_64):(_64,_1)".parse().unwrap();
+    /// let l = LinearLayout::from_swizzle(Swizzle::new(3, 3, 3).unwrap(), 9).compose(&LinearLayout::from_layout(&tile).unwrap()).unwrap();
+    /// assert_eq!(l.to_composed().unwrap().to_string(), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
+    /// let tangled = LinearLayout::new(&[0b011, 0b110, 0b101], 3).unwrap();
+    /// let e = tangled.to_composed().unwrap_err().to_string();
+    /// assert!(e.contains("none of them leaving a plain layout"), "{e}");
+    /// ```
+    pub fn to_composed(&self) -> Result<crate::swizzle::ComposedLayout, LayoutError> {
+        let mut tried = 0;
+        for b in 0..=5u32 {
+            for m in 0..=5u32 {
+                for sh in 0..=5i32 {
+                    if b == 0 && (m, sh) != (0, 0) {
+                        continue;
+                    }
+                    let Ok(sw) = Swizzle::new(b, m, sh) else { continue };
+                    if b > 0 && m + sh as u32 + b > self.out_bits as u32 {
+                        continue;
+                    }
+                    tried += 1;
+                    let inner = LinearLayout::from_swizzle(sw, self.out_bits as u32).compose_padded(self)?;
+                    if let Ok(l) = inner.to_layout() {
+                        return Ok(crate::swizzle::ComposedLayout::new(sw, l));
+                    }
+                }
+            }
+        }
+        Err(err(
+            "linear layout to a swizzled layout",
+            "the number of swizzles Sw<B,M,S> (B, M, S <= 5) tried, none of them leaving a plain layout,",
+            tried,
+        ))
+    }
 }

@@ -106,6 +106,10 @@ fn every_swizzle_up_to_five_is_linear_an_involution_and_composes_with_tiles() {
             same_function(&whole, |x| composed.offset(x), 4096, &composed.to_string());
             assert!(whole.is_injective() && whole.is_surjective(), "{composed}");
             assert!(whole.to_layout().is_err(), "{composed}: a swizzle has no plain form");
+            let back = whole.to_composed().unwrap();
+            for x in 0..4096 {
+                assert_eq!(back.offset(x), composed.offset(x), "{composed} -> {back}: index {x}");
+            }
         }
     }
 }
