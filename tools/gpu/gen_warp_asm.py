@@ -142,7 +142,7 @@ def wgmma_accumulators(n):
     ]
 
 
-def wgmma_fn(acc, wait, n, mi):
+def wgmma_fn(acc, n, mi):
     name, elem, words, ins = acc
     kb = WGMMA_K
     lines = []
@@ -150,12 +150,9 @@ def wgmma_fn(acc, wait, n, mi):
     lines.append(f"/// {mi}x{kb} `wgmma.mma_async.sync.aligned.m64n{n}k16` with {name} accumulators ({kinds} in; `d[i] +=")
     lines.append(f"/// A(a[i][k]) B(b[k])^T` over the {kb} k blocks, both operands K-major in shared memory by their")
     lines.append("/// descriptors) after one converged-warp check ([`converged!`]), between `wgmma.fence` and")
-    if wait == 0:
-        lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 0`: synchronous as far as the compiler sees.")
-    else:
-        lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 1`: on return this batch may still run (and read its")
-        lines.append("/// operands), every earlier one is done. The accumulators stay the tensor cores' until a")
-        lines.append("/// `wgmma.wait_group 0` (ptxas orders any other use of them after it).")
+    lines.append("/// `wgmma.commit_group`, `wgmma.wait_group 1`: on return this batch may still run (and read its")
+    lines.append("/// operands), every earlier one is done. The accumulators stay the tensor cores' until a")
+    lines.append("/// `wgmma.wait_group 0` (ptxas orders any other use of them after it).")
     lines.append("///")
     lines.append("/// # Safety")
     lines.append("/// All 128 threads of the warpgroup execute this call together, and each descriptor describes a")
@@ -165,8 +162,7 @@ def wgmma_fn(acc, wait, n, mi):
     args = f"a: &[[u64; {kb}]; {mi}], b: &[u64; {kb}], d: &mut [[{elem}; {words}]; {mi}]"
     if len(ins) > 1:
         args += ", bf16: bool"
-    suffix = "" if wait == 0 else "_pipelined"
-    lines.append(f"pub(crate) unsafe fn wgmma_m64n{n}k16_{name}_{mi}x{kb}{suffix}({args}) {{")
+    lines.append(f"pub(crate) unsafe fn wgmma_m64n{n}k16_{name}_{mi}x{kb}_pipelined({args}) {{")
     lines.append("    macro_rules! batch {")
     lines.append("        ($ins:literal) => {")
     lines.append("            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged")
@@ -178,7 +174,7 @@ def wgmma_fn(acc, wait, n, mi):
         d = ", ".join("{d%d_%d}" % (i, v) for v in range(words))
         for k in range(kb):
             lines.append(f'                    $ins, " {{{{{d}}}}}, {{a{i}_{k}}}, {{b{k}}}, sd, 1, 1, 0, 0; ",')
-    lines.append(f'                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned {wait}; }}}}"')
+    lines.append(f'                    "wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned 1; }}}}"')
     lines.append("                )),")
     for i in range(mi):
         for k in range(kb):
@@ -324,9 +320,8 @@ def main():
         parts.append("")
     for n, mi in WGMMA_SHAPES:
         for acc in wgmma_accumulators(n):
-            for wait in (1,):
-                parts.append(wgmma_fn(acc, wait, n, mi))
-                parts.append("")
+            parts.append(wgmma_fn(acc, n, mi))
+            parts.append("")
             parts.append(wgmma_wait_fn(acc, mi))
             parts.append("")
     parts.append(dispatch())
