@@ -48,7 +48,8 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
        layout swizzle-for WRITE READ TILE [--bytes B] [--vec-write V] [--vec-read V]
                                    the Sw<B,M,S> (B, M, S <= 5) over TILE that first widens both
-                                   accesses' vectors, then removes their bank conflicts
+                                   accesses' vectors, then removes their bank conflicts; and a
+                                   linear layout over F2 (any XOR swizzle) where one does better
        layout functions            list the functions `eval` knows
        layout --help | --version";
 
@@ -322,7 +323,7 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
 /// `layout swizzle-for WRITE READ TILE`: the best swizzle over the tile.
 fn swizzle_for(args: &[&str]) -> Result<String, String> {
     use const_layout::bank::NVIDIA;
-    use const_layout::synthesis::{Access, best_swizzle};
+    use const_layout::synthesis::{Access, best_linear, best_swizzle};
     let (plain, o) = options(args, &["bytes", "vec-write", "vec-read"])?;
     let [w_expr, r_expr, tile_expr] = plain[..] else {
         return Err("`swizzle-for` takes a write TV layout, a read TV layout and the tile layout".to_string());
@@ -338,7 +339,7 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
     let write = Access { tv: w, thread_bits: thread_bits(&wl, w_expr)?, vec: vw };
     let read = Access { tv: r, thread_bits: thread_bits(&rl, r_expr)?, vec: vr };
     let best = best_swizzle(&NVIDIA, &tile, bytes, &write, &read).map_err(|e| e.to_string())?;
-    Ok(format!(
+    let mut out = format!(
         "{}: write vectors of {}, {} wavefronts ({} extra); read vectors of {}, {} wavefronts ({} extra)\n",
         best.swizzle,
         best.write_vec,
@@ -347,7 +348,28 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
         best.read_vec,
         best.read.wavefronts,
         best.read.extra()
-    ))
+    );
+    let general = best_linear(&NVIDIA, &tile, bytes, &write, &read).map_err(|e| e.to_string())?;
+    if general.swizzle.is_some() {
+        out.push_str("no linear layout over F2 does better\n");
+        return Ok(out);
+    }
+    let offsets: Vec<String> =
+        (0..general.smem.in_bits()).map(|i| general.smem.basis(i).to_string()).collect();
+    out.push_str(&format!(
+        "a linear layout over F2 does better: write vectors of {}, {} wavefronts ({} extra); read vectors of {}, {} wavefronts ({} extra)\n",
+        general.write_vec,
+        general.write.wavefronts,
+        general.write.extra(),
+        general.read_vec,
+        general.read.wavefronts,
+        general.read.extra()
+    ));
+    out.push_str(&format!("  offsets of the tile's element bits 0, 1, 2, ... (an element's offset is the XOR of its bits'): {}\n", offsets.join(" ")));
+    if let Ok(c) = general.smem.to_composed() {
+        out.push_str(&format!("  as a CuTe layout of element index: {c}\n"));
+    }
+    Ok(out)
 }
 
 /// The SVG of `layout conflicts --svg`: the first instruction of the first warp, one band per

@@ -607,3 +607,77 @@ impl LinearLayout {
         ))
     }
 }
+
+/// A subspace of F2^32 in echelon form, for the searches over subspaces (synthesis): `lead[b]` is
+/// the basis vector whose highest bit is `b`, or 0.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    lead: [u32; 32],
+    dim: u32,
+}
+
+impl Span {
+    /// The zero subspace.
+    pub(crate) const EMPTY: Span = Span { lead: [0; 32], dim: 0 };
+
+    /// `x` less its part in the span: 0 exactly when `x` lies in it. Visits only the bits that
+    /// are set on the way (the searches call this millions of times in a constant).
+    pub(crate) const fn reduce(&self, x: u32) -> u32 {
+        let (mut r, mut out) = (x, 0);
+        while r != 0 {
+            let b = 31 - r.leading_zeros();
+            if self.lead[b as usize] != 0 {
+                r ^= self.lead[b as usize];
+            } else {
+                out |= 1 << b;
+                r ^= 1 << b;
+            }
+        }
+        out
+    }
+
+    /// Whether `x` lies in the span: its first bit without a basis vector says no.
+    pub(crate) const fn contains(&self, x: u32) -> bool {
+        let mut r = x;
+        while r != 0 {
+            let b = 31 - r.leading_zeros();
+            if self.lead[b as usize] == 0 {
+                return false;
+            }
+            r ^= self.lead[b as usize];
+        }
+        true
+    }
+
+    /// Adds `x`; whether it was independent of the span.
+    pub(crate) const fn insert(&mut self, x: u32) -> bool {
+        let r = self.reduce(x);
+        if r == 0 {
+            return false;
+        }
+        self.lead[(31 - r.leading_zeros()) as usize] = r;
+        self.dim += 1;
+        true
+    }
+
+    /// Adds every vector of `other`.
+    pub(crate) const fn join(&mut self, other: &Span) {
+        let mut b = 0;
+        while b < 32 {
+            if other.lead[b] != 0 {
+                self.insert(other.lead[b]);
+            }
+            b += 1;
+        }
+    }
+
+    /// The basis vector led by bit `b` (0 if none).
+    pub(crate) const fn lead(&self, b: u32) -> u32 {
+        self.lead[b as usize]
+    }
+
+    /// The dimension.
+    pub(crate) const fn dim(&self) -> u32 {
+        self.dim
+    }
+}

@@ -26,6 +26,9 @@ use crate::error::LayoutError;
 use crate::linear::LinearLayout;
 use crate::swizzle::Swizzle;
 
+mod general;
+pub use general::{LinearChoice, best_linear};
+
 /// One access pattern of a tile: `tv` maps `(thread, value)` (its low `thread_bits` bits the
 /// thread) to a tile element; each thread wants vectors of `vec` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,16 +65,25 @@ impl Choice {
     /// Whether `self` scores better than `other`: wider vectors (the narrower of the two first,
     /// then their sum), then fewer extra wavefronts.
     const fn better(&self, other: &Choice) -> bool {
-        let (a, b) = (min(self.write_vec, self.read_vec), min(other.write_vec, other.read_vec));
-        if a != b {
-            return a > b;
-        }
-        let (a, b) = (self.write_vec + self.read_vec, other.write_vec + other.read_vec);
-        if a != b {
-            return a > b;
-        }
-        self.conflicts() < other.conflicts()
+        beats(
+            (self.write_vec, self.read_vec, self.conflicts()),
+            (other.write_vec, other.read_vec, other.conflicts()),
+        )
     }
+}
+
+/// Whether the score `(write vector, read vector, extra wavefronts)` `a` beats `b`: wider vectors
+/// (the narrower of the two first, then their sum), then fewer extra wavefronts.
+const fn beats(a: (u32, u32, u32), b: (u32, u32, u32)) -> bool {
+    let (x, y) = (min(a.0, a.1), min(b.0, b.1));
+    if x != y {
+        return x > y;
+    }
+    let (x, y) = (a.0 + a.1, b.0 + b.1);
+    if x != y {
+        return x > y;
+    }
+    a.2 < b.2
 }
 
 const fn min(a: u32, b: u32) -> u32 {
@@ -113,19 +125,49 @@ pub const fn evaluate(
     element_bytes: u32,
     a: &Access,
 ) -> Result<(u32, Conflicts), LayoutError> {
-    let smem = match LinearLayout::from_swizzle(swizzle, tile.out_bits()).compose(tile) {
-        Ok(s) => s,
-        Err(e) => return Err(e),
-    };
+    match LinearLayout::from_swizzle(swizzle, tile.out_bits()).compose(tile) {
+        Ok(smem) => evaluate_linear(model, &smem, element_bytes, a),
+        Err(e) => Err(e),
+    }
+}
+
+/// What the shared-memory layout `smem` (tile element to offset, any linear map) gives the access
+/// `a` of `element_bytes` elements: its widest contiguous, aligned vector (up to what `a` wants
+/// and 16 bytes) and the wavefronts with it.
+///
+/// ```
+/// use const_layout::bank::NVIDIA;
+/// use const_layout::linear::LinearLayout;
+/// use const_layout::synthesis::{evaluate_linear, Access};
+/// // Lane l reads the 4 floats of row l of a 32 x 4 row-major tile: 16-byte vectors, rows 16
+/// // bytes apart, 8 lanes a phase over all 32 banks: no conflict.
+/// let tv = LinearLayout::new(&[4, 8, 16, 32, 64, 1, 2], 7).unwrap();
+/// let a = Access { tv, thread_bits: 5, vec: 4 };
+/// let (vec, c) = evaluate_linear(&NVIDIA, &LinearLayout::identity(7), 4, &a).unwrap();
+/// assert_eq!((vec, c.wavefronts, c.extra()), (4, 4, 0));
+/// ```
+pub const fn evaluate_linear(
+    model: &BankModel,
+    smem: &LinearLayout,
+    element_bytes: u32,
+    a: &Access,
+) -> Result<(u32, Conflicts), LayoutError> {
     let offset = match smem.compose(&a.tv) {
         Ok(o) => o,
         Err(e) => return Err(e),
     };
+    if element_bytes == 0 || element_bytes & (element_bytes - 1) != 0 || element_bytes > 16 {
+        return Err(LayoutError::NotCanonical {
+            op: "swizzle synthesis",
+            what: "the element's bytes (a power of two, at most 16)",
+            value: element_bytes as isize,
+        });
+    }
     let most = 16 / element_bytes;
     let want = if a.vec < most { a.vec } else { most };
     let value_bits = a.tv.in_bits() - a.thread_bits;
     let v = vector_width(&offset, a.thread_bits, want, value_bits);
-    match access(model, &a.tv, a.thread_bits, &smem, element_bytes, v) {
+    match access(model, &a.tv, a.thread_bits, smem, element_bytes, v) {
         Ok(c) => Ok((v, c)),
         Err(e) => Err(e),
     }

@@ -7,7 +7,7 @@ use crate::rng::Rng;
 use const_layout::bank::{AMD_LDS, AMD_LDS_32, BankModel, NVIDIA, wavefronts};
 use const_layout::linear::LinearLayout;
 use const_layout::swizzle::Swizzle;
-use const_layout::synthesis::{Access, best_swizzle, evaluate};
+use const_layout::synthesis::{Access, best_linear, best_swizzle, evaluate};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The model's count written plainly: per phase, the most distinct words on one bank.
@@ -145,6 +145,9 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
 
     for (name, tile, write, read, eb, cutlass) in cases {
         let best = best_swizzle(&NVIDIA, &tile, eb, &write, &read).unwrap();
+        // No general F2 map does better: the swizzle is the optimum of every bijection too.
+        let general = best_linear(&NVIDIA, &tile, eb, &write, &read).unwrap();
+        assert_eq!(general.swizzle, Some(best.swizzle), "{name}: {general:?}");
         let (cw, cwc) = evaluate(&NVIDIA, &tile, cutlass, eb, &write).unwrap();
         let (cr, crc) = evaluate(&NVIDIA, &tile, cutlass, eb, &read).unwrap();
         let c_extra = cwc.extra() + crc.extra();

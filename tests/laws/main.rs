@@ -20,3 +20,4 @@ mod linear;
 mod properties;
 mod random_differential;
 mod round_trip;
+mod synthesis;
