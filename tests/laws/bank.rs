@@ -86,8 +86,29 @@ fn the_classic_ldmatrix_patterns() {
     assert_eq!((sw.0, sw.1.wavefronts, sw.1.ideal), (8, 8, 8));
 }
 
+/// A GMMA shared-memory atom of CUTLASS's SM90 builder (`GMMA::Layout_K_{INTER,SW32,SW64,SW128}_Atom`
+/// and the MN-major ones) tiled to 64 rows of `row_bytes` (16, 32, 64 or 128), with its copy atoms
+/// as accesses: TMA writes the box in 16-byte chunks in its row-major order (eight chunks, 128
+/// contiguous bytes, a phase); `wgmma` reads 8 x 16-byte core matrices, a phase being one core
+/// matrix's 8 rows at one chunk (lanes 0-2 the row, then the chunks, then the other rows). A
+/// K-major atom's rows are M or N, an MN-major atom's rows are K: the same bits.
+fn gmma_atom(eb: u32, row_bytes: u32) -> (LinearLayout, Access, Access) {
+    let cb = (16 / eb).trailing_zeros(); // elements of a 16-byte chunk, as bits
+    let chunks = (row_bytes / 16).trailing_zeros();
+    let rb = 6; // 64 rows
+    let out = cb + chunks + rb;
+    let row = 1u32 << (cb + chunks);
+    let mut w = bits(&[(1 << cb, chunks + rb)]);
+    w.extend(bits(&[(1, cb)]));
+    let write = Access { tv: LinearLayout::new(&w, out).unwrap(), thread_bits: chunks + rb, vec: 16 / eb };
+    let mut r = bits(&[(row, 3), (1 << cb, chunks), (row << 3, rb - 3)]);
+    r.extend(bits(&[(1, cb)]));
+    let read = Access { tv: LinearLayout::new(&r, out).unwrap(), thread_bits: chunks + rb, vec: 16 / eb };
+    (LinearLayout::identity(out), write, read)
+}
+
 #[test]
-fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
+fn synthesis_matches_or_beats_cutlass_on_its_sm80_and_sm90_atoms() {
     // (name, tile, write, read, element bytes, CUTLASS's swizzle)
     let mut cases = Vec::new();
     for rows in [8u32, 16, 32, 64] {
@@ -142,6 +163,44 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_atoms() {
     r.extend(bits(&[(1, 1), (8, 2)]));
     let read = Access { tv: LinearLayout::new(&r, 8).unwrap(), thread_bits: 5, vec: 2 };
     cases.push(("32-bit 8x32".to_string(), tile, write, read, 4, Swizzle::new(3, 2, 3).unwrap()));
+    // SM80 tf32 MN-major (CUTLASS's `Swizzle<3,2,3> o (_32,_8):(_1,_32)`): 16-byte cp.async along
+    // m (thread t: m chunk t % 8, k = t / 8); the m16n8k8 A fragment read by scalar LDS
+    // (UniversalCopy): lane l at m = l / 4, k = l % 4, a second warp at m + 16, values at m + 8
+    // and k + 4. Element index k * 32 + m.
+    let tile = LinearLayout::identity(8);
+    let write = Access { tv: LinearLayout::new(&[4, 8, 16, 32, 64, 128, 1, 2], 8).unwrap(), thread_bits: 6, vec: 4 };
+    let read = Access { tv: LinearLayout::new(&[32, 64, 1, 2, 4, 16, 8, 128], 8).unwrap(), thread_bits: 6, vec: 1 };
+    cases.push(("SM80 tf32 MN-major 32x8".to_string(), tile, write, read, 4, Swizzle::new(3, 2, 3).unwrap()));
+    // SM90: the GMMA atoms `ss_smem_selector` picks, by the tile's K (K-major) or MN (MN-major)
+    // extent in bytes: 16 (INTER), 32, 64, 128 (`Swizzle<1|2|3,4,3>` on bytes). 16-bit K- and
+    // MN-major; 8-bit (fp8) and 32-bit (tf32) K-major, as `wgmma` takes them.
+    for (eb, kinds) in [(2u32, &["K", "MN"][..]), (1, &["K"][..]), (4, &["K"][..])] {
+        for major in kinds {
+            for row_bytes in [16u32, 32, 64, 128] {
+                if row_bytes == 16 && eb != 2 {
+                    continue;
+                }
+                let (tile, write, read) = gmma_atom(eb, row_bytes);
+                let b = (row_bytes / 16).trailing_zeros();
+                let m = 4 - eb.trailing_zeros();
+                let name = match row_bytes {
+                    16 => "INTER",
+                    32 => "SW32",
+                    64 => "SW64",
+                    _ => "SW128",
+                };
+                let sw = if b == 0 { Swizzle::new(0, 0, 0) } else { Swizzle::new(b, m, 3) };
+                cases.push((
+                    format!("SM90 {}-bit {major}-major {name} 64 rows", 8 * eb),
+                    tile,
+                    write,
+                    read,
+                    eb,
+                    sw.unwrap(),
+                ));
+            }
+        }
+    }
 
     for (name, tile, write, read, eb, cutlass) in cases {
         let best = best_swizzle(&NVIDIA, &tile, eb, &write, &read).unwrap();
