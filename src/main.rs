@@ -215,27 +215,19 @@ fn options<'a>(args: &[&'a str], names: &[&str]) -> Result<(Vec<&'a str>, Vec<Op
 /// swizzled layout.
 fn linear_of(expr: &str) -> Result<(const_layout::linear::LinearLayout, Option<DynLayout>), String> {
     use const_layout::linear::LinearLayout;
-    use const_layout::swizzle::Outer;
     let lin = |l: &DynLayout| LinearLayout::from_layout(l).map_err(|e| format!("{e} in {}", quote(expr)));
     match eval_picture(expr)? {
         Value::Layout(l) | Value::LayoutTv(_, l) => Ok((lin(&l)?, Some(l))),
         Value::Composed(c) => {
-            let Outer::Swizzle(sw) = *c.outer() else {
-                return Err(format!(
-                    "{} is a composed layout whose outer function is not a swizzle",
-                    quote(expr)
-                ));
-            };
-            if c.offset_value().value != 0 {
-                return Err(format!("{} has an offset; give the swizzled layout at offset 0", quote(expr)));
-            }
-            let inner = lin(c.inner())?;
-            let whole = LinearLayout::from_swizzle(sw, inner.out_bits())
-                .compose(&inner)
-                .map_err(|e| e.to_string())?;
+            let whole = LinearLayout::from_composed(&c).map_err(|e| format!("{e} in {}", quote(expr)))?;
             Ok((whole, None))
         }
-        other => Err(format!("{} is {}; give a layout or a swizzled layout", quote(expr), kind(&other))),
+        Value::Linear(l) => Ok((l, None)),
+        other => Err(format!(
+            "{} is {}; give a layout, a swizzled layout or a linear layout",
+            quote(expr),
+            kind(&other)
+        )),
     }
 }
 
@@ -505,6 +497,7 @@ fn kind(value: &Value) -> &'static str {
         Value::ComposedPartition(..) => "a partition of a composed layout (origin + composed layout)",
         Value::LayoutTv(..) => "a TV layout",
         Value::Slicer(_) => "a coordinate with `_`",
+        Value::Linear(_) => "a linear layout over F2",
     }
 }
 
@@ -676,6 +669,20 @@ fn evaluate(expr: &str, json: bool) -> Result<String, String> {
             )
         }
         Value::Layout(l) => layout_json(&l)?,
+        Value::Linear(l) => {
+            let size = 1isize << l.in_bits();
+            let values = json_values(
+                size,
+                (0..size).map(|i| Ok(DynIntTuple::int(DynInt::new_runtime(l.apply(i as u32) as isize)))),
+            )?;
+            format!(
+                "{{\"kind\":\"linear\",\"text\":{},\"in_bits\":{},\"out_bits\":{},\"values\":[{}]}}\n",
+                json_string(&value.to_string()),
+                l.in_bits(),
+                l.out_bits(),
+                values
+            )
+        }
     })
 }
 

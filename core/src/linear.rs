@@ -534,6 +534,45 @@ impl LinearLayout {
         1 << k
     }
 
+    /// The linear map of a swizzled layout `Sw<B,M,S> o _0 o L` ([`Self::from_swizzle`] composed
+    /// with [`Self::from_layout`]); an error if the outer function is not a swizzle, the offset is
+    /// not 0, or `L` is not linear.
+    ///
+    /// ```
+    /// use const_layout::linear::LinearLayout;
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let l = LinearLayout::from_composed(&c).unwrap();
+    /// assert!((0..512).all(|i| l.apply(i) as isize == c.offset(i as isize)));
+    /// ```
+    pub fn from_composed(c: &crate::swizzle::ComposedLayout) -> Result<LinearLayout, LayoutError> {
+        let crate::swizzle::Outer::Swizzle(sw) = *c.outer() else {
+            return Err(err(
+                "linear layout of a composed layout",
+                "whether the outer function is a swizzle (1)",
+                0,
+            ));
+        };
+        if c.offset_value().value != 0 {
+            return Err(err(
+                "linear layout of a composed layout",
+                "the offset between the swizzle and the layout (0 needed)",
+                c.offset_value().value,
+            ));
+        }
+        let inner = LinearLayout::from_layout(c.inner())?;
+        let bits = inner.out_bits().max(sw.bits() + sw.base() + sw.shift().unsigned_abs());
+        if bits as usize > MAX_BITS {
+            return Err(err(
+                "linear layout of a composed layout",
+                "the output bits (at most 32)",
+                bits as isize,
+            ));
+        }
+        let widened = LinearLayout { out_bits: bits as u8, ..inner };
+        LinearLayout::from_swizzle(sw, bits).compose(&widened)
+    }
+
     /// Back to CuTe form when every input bit reaches at most one output bit: `(2,2,..):(b_0,b_1,..)`
     /// coalesced; else an error naming the first input bit whose image has two or more bits (a
     /// swizzle, which a plain layout cannot express).

@@ -168,8 +168,10 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_and_sm90_atoms() {
     // (UniversalCopy): lane l at m = l / 4, k = l % 4, a second warp at m + 16, values at m + 8
     // and k + 4. Element index k * 32 + m.
     let tile = LinearLayout::identity(8);
-    let write = Access { tv: LinearLayout::new(&[4, 8, 16, 32, 64, 128, 1, 2], 8).unwrap(), thread_bits: 6, vec: 4 };
-    let read = Access { tv: LinearLayout::new(&[32, 64, 1, 2, 4, 16, 8, 128], 8).unwrap(), thread_bits: 6, vec: 1 };
+    let write =
+        Access { tv: LinearLayout::new(&[4, 8, 16, 32, 64, 128, 1, 2], 8).unwrap(), thread_bits: 6, vec: 4 };
+    let read =
+        Access { tv: LinearLayout::new(&[32, 64, 1, 2, 4, 16, 8, 128], 8).unwrap(), thread_bits: 6, vec: 1 };
     cases.push(("SM80 tf32 MN-major 32x8".to_string(), tile, write, read, 4, Swizzle::new(3, 2, 3).unwrap()));
     // SM90: the GMMA atoms `ss_smem_selector` picks, by the tile's K (K-major) or MN (MN-major)
     // extent in bytes: 16 (INTER), 32, 64, 128 (`Swizzle<1|2|3,4,3>` on bytes). 16-bit K- and

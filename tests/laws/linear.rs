@@ -191,3 +191,54 @@ fn vector_width_is_the_run_of_identity_bits() {
     let cols: DynLayout = "(_8,_64):(_64,_1)".parse().unwrap();
     assert_eq!(LinearLayout::from_layout(&cols).unwrap().contiguous(), 1);
 }
+
+/// `layout eval`'s linear functions agree with the library and with the layouts they read: on
+/// generated layouts, `crd2idx(i, linear(L))` is `crd2idx(i, L)` on every index, `to_layout`
+/// gives the coalesced layout back, `composition` of two linear layouts is `compose`, and the
+/// Triton operations print what the methods return.
+#[test]
+fn the_evaluators_linear_functions_agree_with_the_library() {
+    use const_layout::eval::{Value, eval};
+    let mut rng = Rng(0xe7a1);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let l = linear_layout(&mut rng);
+        let Ok(f) = LinearLayout::from_layout(&l) else { continue };
+        let lin = eval(&format!("linear({l})")).unwrap();
+        assert_eq!(lin, Value::Linear(f), "{l}");
+        for i in 0..l.size().value {
+            // Values equal; whether static follows the index for a linear layout, the layout's
+            // shape for a layout.
+            let value = |v: Value| match v {
+                Value::Int(x) => x.value,
+                other => panic!("{other}"),
+            };
+            let a = value(eval(&format!("crd2idx({i}, {lin})")).unwrap());
+            let b = value(eval(&format!("crd2idx({i}, {l})")).unwrap());
+            assert_eq!(a, b, "{l} at {i}");
+        }
+        if let Ok(back) = f.to_layout() {
+            assert_eq!(eval(&format!("to_layout({lin})")).unwrap(), Value::Layout(back), "{l}");
+            assert_eq!(back.to_string(), const_layout::algebra::coalesce(&l).unwrap().to_string(), "{l}");
+        }
+        // Against a random square map on the same bits.
+        let n = f.out_bits();
+        let g = LinearLayout::new(&(0..n).map(|_| rng.below(1 << n) as u32).collect::<Vec<_>>(), n).unwrap();
+        let gl = Value::Linear(g);
+        assert_eq!(
+            eval(&format!("composition({gl}, {lin})")).unwrap(),
+            Value::Linear(g.compose(&f).unwrap())
+        );
+        assert_eq!(eval(&format!("pseudo_invert({gl})")).unwrap(), Value::Linear(g.pseudo_invert()));
+        assert_eq!(eval(&format!("is_surjective({gl})")).unwrap(), Value::Bool(g.is_surjective()));
+        assert_eq!(eval(&format!("free_mask({gl})")).unwrap().to_string(), format!("_{}", g.free_mask()));
+        match g.invert() {
+            Ok(inv) => assert_eq!(eval(&format!("invert({gl})")).unwrap(), Value::Linear(inv)),
+            Err(e) => {
+                assert!(eval(&format!("invert({gl})")).unwrap_err().to_string().contains(&e.to_string()))
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked}");
+}

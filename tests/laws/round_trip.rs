@@ -208,6 +208,14 @@ fn value(r: &mut Rng, k: u64) -> Option<Value> {
             }
             Value::Slicer(s)
         }
+        12 => {
+            // A linear layout over F2: 0 to 32 bases of up to 32 output bits.
+            let out = r.range(0, 32) as u32;
+            let bases: Vec<u32> = (0..r.range(0, 32))
+                .map(|_| (r.next() as u32) & if out == 32 { u32::MAX } else { (1 << out) - 1 })
+                .collect();
+            Value::Linear(const_layout::linear::LinearLayout::new(&bases, out).unwrap())
+        }
         _ => {
             let shape = layout(r, false);
             let id = format!("make_identity_layout({})", shape.shape());
@@ -218,7 +226,7 @@ fn value(r: &mut Rng, k: u64) -> Option<Value> {
     })
 }
 
-const KINDS: u64 = 13;
+const KINDS: u64 = 14;
 
 fn kind_name(v: &Value) -> &'static str {
     match v {
@@ -235,6 +243,7 @@ fn kind_name(v: &Value) -> &'static str {
         Value::ComposedPartition(..) => "composed partition",
         Value::LayoutTv(..) => "layout_tv",
         Value::Slicer(_) => "slicer",
+        Value::Linear(_) => "linear",
     }
 }
 
@@ -277,6 +286,7 @@ fn every_printed_value_evaluates_back_to_itself_() {
         "composed partition",
         "layout_tv",
         "slicer",
+        "linear",
     ] {
         let n = seen.get(kind).copied().unwrap_or(0);
         assert!(n >= 20, "only {n} values of kind {kind}: {seen:?}");

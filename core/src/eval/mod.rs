@@ -8,9 +8,11 @@ use crate::algebra::{LayoutPartition, Slicer, Tiler};
 use crate::dyn_layout::DynLayout;
 use crate::dyn_layout::int_tuple::{DynInt, DynIntTuple};
 use crate::dyn_layout::ops::{self, Division};
+use crate::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;
+mod linear;
 mod table;
 use crate::error::LayoutError;
 use crate::text::{ParseError, Parser};
@@ -56,6 +58,9 @@ pub enum Value {
     LayoutTv(DynIntTuple, DynLayout),
     /// A coordinate with `_` in it, `(_,2)`: the first argument of `slice`.
     Slicer(Slicer),
+    /// A linear layout over F2, printed `linear((b0,b1,...),out_bits)`: input bit `i` to `b_i`
+    /// (eight bases a tuple: `linear((b0,..,b7),(b8,..),out_bits)`).
+    Linear(LinearLayout),
 }
 
 impl fmt::Display for Value {
@@ -76,6 +81,17 @@ impl fmt::Display for Value {
             Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
             Value::ComposedPartition(k, o) => write!(f, "{o} + {k}"),
             Value::Slicer(s) => write!(f, "{s}"),
+            Value::Linear(l) => {
+                // Eight bases a tuple: one int tuple holds at most 126 bytes of encoding.
+                f.write_str("linear((")?;
+                for i in 0..l.in_bits() {
+                    if i > 0 {
+                        f.write_str(if i % 8 == 0 { "),(" } else { "," })?;
+                    }
+                    write!(f, "{}", l.basis(i))?;
+                }
+                write!(f, "),{})", l.out_bits())
+            }
         }
     }
 }
@@ -768,6 +784,9 @@ fn call(
 /// The value of call `c`: swizzles and composed layouts first (they read through or map the
 /// inner layout), then the operation's case.
 fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
+    if let Some(v) = linear::with_linear(c)? {
+        return Ok(v);
+    }
     if let Some(v) = algebra::composed(c)? {
         return Ok(v);
     }
@@ -823,6 +842,17 @@ fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
         // The composed cases answer every call with two arguments; what reaches here has the
         // wrong number.
         Op::Slice | Op::SliceAndOffset => slice_arity,
+        Op::Linear
+        | Op::Invert
+        | Op::PseudoInvert
+        | Op::InvertAndCompose
+        | Op::DirectSum
+        | Op::DivideLeft
+        | Op::FreeMask
+        | Op::IsInjective
+        | Op::IsSurjective
+        | Op::Contiguous
+        | Op::ToLayout => linear::case,
     };
     case(c)
 }

@@ -125,12 +125,23 @@ operations! {
     SliceAndOffset "slice_and_offset" "(coord with `_`, layout): the sliced layout and the offset",
     MakeLayoutTv "make_layout_tv" "(thread layout, value layout): the tile shape and the (thread, value) layout",
     LocalPartition "local_partition" "(layout, thread layout, index): the thread's layout and offset",
+    Linear "linear" "(layout or swizzled layout) or (bases, ..., output bits) or (swizzle, bits): a linear layout over F2, bases in tuples of up to 8",
+    Invert "invert" "(linear layout): the inverse of a bijection",
+    PseudoInvert "pseudo_invert" "(linear layout): a right inverse on the image",
+    InvertAndCompose "invert_and_compose" "(linear layout, linear layout): C with b(C(x)) = a(x)",
+    DirectSum "direct_sum" "(linear layout, linear layout): a on the low bits, b above",
+    DivideLeft "divide_left" "(linear layout, divisor): C with a = divisor + C",
+    FreeMask "free_mask" "(linear layout): the input bits that reach nothing new",
+    IsInjective "is_injective" "(linear layout)",
+    IsSurjective "is_surjective" "(linear layout)",
+    Contiguous "contiguous" "(linear layout): the consecutive inputs that are consecutive outputs (vector width)",
+    ToLayout "to_layout" "(linear layout): back to CuTe form, a layout or Sw<B,M,S> o layout",
 }
 
 // `Op::name` indexes the table by the variant's number: the table must list every variant once,
 // in order. Checked when the crate compiles.
 const _: () = {
-    assert!(OPERATIONS.len() == Op::LocalPartition as usize + 1, "OPERATIONS must list every Op");
+    assert!(OPERATIONS.len() == Op::ToLayout as usize + 1, "OPERATIONS must list every Op");
     let mut i = 0;
     while i < OPERATIONS.len() {
         assert!(OPERATIONS[i].op as usize == i, "OPERATIONS must list the Ops in their order");
@@ -335,6 +346,12 @@ mod tests {
             "old_bits" => "16",
             "new_bits" => "32",
             "..." => "0",
+            "swizzled layout" => "Sw<1,0,1> o _0 o (4,2):(1,4)",
+            "bases" => "(1,2,4)",
+            "output bits" | "bits" => "4",
+            "swizzle" => "Sw<1,0,1>",
+            "linear layout" => "linear((2,1,4),3)",
+            "divisor" => "linear((2,1),2)",
             _ => panic!("no sample for argument kind `{kind}` of `{}`", op.name()),
         }
     }
