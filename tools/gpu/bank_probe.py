@@ -16,6 +16,12 @@ import os
 import subprocess
 import sys
 
+# The TV layouts and the synthesized layout of the last patterns.
+TF32_A = "((_4,_8),(_2,_2)):((_32,_1),(_8,_128))"  # lane l: m = l / 4, k = l % 4; values m + 8, k + 4
+EVEN_ROWS = "((_8,_4),(_8,_2)):((_128,_8),(_1,_32))"  # lanes 0-7: rows 0, 2, .., 14
+ROWS_0_7 = "((_8,_4),(_8,_2)):((_64,_8),(_1,_32))"  # lanes 0-7: rows 0..7
+GENERAL = "linear((1,2,4,8,16,32,96,144),(264,544),10)"
+
 # (name, TV layout, shared-memory layout, element bytes, values an access)
 PATTERNS = [
     ("4 B, consecutive words", "(_32,_1):(_1,_0)", "(_1024):(_1)", 4, 1),
@@ -33,6 +39,15 @@ PATTERNS = [
     ("16 B cp.async-like row chunks, Sw<3,3,3>", "((_8,_4),_8):((_64,_1),_8)", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", 2, 8),
     ("16 B MN-major ldmatrix.trans rows, plain (8-way)", "((_8,_4),_8):((_64,_8),_1)", "(_64,_8):(_1,_64)", 2, 8),
     ("16 B MN-major ldmatrix.trans rows, Sw<3,3,3>", "((_8,_4),_8):((_64,_8),_1)", "composition(Sw<3,3,3>, (_64,_8):(_1,_64))", 2, 8),
+    # SM80 tf32 MN-major: the m16n8k8 A fragment's scalar loads from CUTLASS's atom (32, 8):(1, 32).
+    ("4 B tf32 MN-major A fragment, plain (4-way)", TF32_A, "(_32,_8):(_1,_32)", 4, 1),
+    ("4 B tf32 MN-major A fragment, CUTLASS Sw<3,2,3> (2-way)", TF32_A, "composition(Sw<3,2,3>, (_32,_8):(_1,_32))", 4, 1),
+    ("4 B tf32 MN-major A fragment, synthesized Sw<2,3,2>", TF32_A, "composition(Sw<2,3,2>, (_32,_8):(_1,_32))", 4, 1),
+    # 16 x 64 halves: rows 0..7 a phase for the write, the even rows for the read; the best Sw
+    # against the synthesized linear layout (`layout swizzle-for`, which no Sw<B,M,S> equals).
+    ("16 B rows, even rows a phase, Sw<3,3,3> (2-way)", EVEN_ROWS, "composition(Sw<3,3,3>, _1024:_1)", 2, 8),
+    ("16 B rows, even rows a phase, synthesized F2 layout", EVEN_ROWS, GENERAL, 2, 8),
+    ("16 B rows, rows 0..7 a phase, synthesized F2 layout", ROWS_0_7, GENERAL, 2, 8),
 ]
 
 METRICS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
