@@ -27,7 +27,7 @@ use crate::linear::LinearLayout;
 use crate::swizzle::Swizzle;
 
 mod general;
-pub use general::{LinearChoice, best_linear};
+pub use general::{LinearChoice, best_linear, linear_within_budget};
 
 /// One access pattern of a tile: `tv` maps `(thread, value)` (its low `thread_bits` bits the
 /// thread) to a tile element; each thread wants vectors of `vec` values.

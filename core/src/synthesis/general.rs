@@ -156,6 +156,46 @@ pub const fn best_linear(
     Ok(best)
 }
 
+/// [`super::within_budget`] for [`best_linear`]: the static result, or a compile error (in a
+/// `const`, a full build) naming the query's error, or the best layout's extra wavefronts over
+/// `budget`, with the numbers.
+///
+/// ```
+/// use const_layout::bank::NVIDIA;
+/// use const_layout::linear::LinearLayout;
+/// use const_layout::synthesis::{best_linear, linear_within_budget, Access, LinearChoice};
+/// const fn tv(b: &[u32]) -> LinearLayout {
+///     match LinearLayout::new(b, 10) { Ok(l) => l, Err(_) => panic!("bases") }
+/// }
+/// // The module's example: no Sw<B,M,S> meets a budget of 0, a linear layout does.
+/// const WRITE: Access = Access { tv: tv(&[64, 128, 256, 8, 16, 512, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
+/// const READ: Access = Access { tv: tv(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
+/// const SMEM: LinearChoice = linear_within_budget(best_linear(&NVIDIA, &LinearLayout::identity(10), 2, &WRITE, &READ), 0);
+/// assert_eq!(SMEM.smem.apply(64), 96); // row 1 flips chunk 4
+/// ```
+pub const fn linear_within_budget(query: Result<LinearChoice, LayoutError>, budget: u32) -> LinearChoice {
+    use crate::error::Message;
+    match query {
+        Ok(c) if c.conflicts() <= budget => c,
+        Ok(c) => {
+            let m = Message::new()
+                .text("best_linear: the best linear layout over F2 takes ")
+                .num(c.conflicts() as isize)
+                .text(" extra wavefronts (vectors of ")
+                .num(c.write_vec as isize)
+                .text(" and ")
+                .num(c.read_vec as isize)
+                .text("), over the budget of ")
+                .num(budget as isize);
+            panic!("{}", m.as_str())
+        }
+        Err(e) => {
+            let m = Message::new().text("best_linear: ").text(e.message().as_str());
+            panic!("{}", m.as_str())
+        }
+    }
+}
+
 /// The most vector bits an access can have: its wanted width (at most 16 bytes), within its value
 /// bits, while the values' elements are independent.
 const fn vector_cap(a: &Access, element_bytes: u32) -> u32 {
