@@ -27,6 +27,9 @@ use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
 use crate::swizzle::Swizzle;
 
+mod named;
+pub use named::{Dim, MAX_DIMS, NamedLinearLayout};
+
 /// The most input or output bits a linear layout has.
 pub const MAX_BITS: usize = 32;
 

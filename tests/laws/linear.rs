@@ -242,3 +242,62 @@ fn the_evaluators_linear_functions_agree_with_the_library() {
     }
     assert!(checked > 200, "{checked}");
 }
+
+/// Named dimensions change no function: on random maps split into random dimensions, `apply` per
+/// dimension is the unnamed `apply` of the concatenated bits, composition is the unnamed
+/// composition when the names meet (and an error naming the dimension when they do not), and a
+/// bijection's inverse swaps the dimensions and undoes it.
+#[test]
+fn named_dimensions_are_the_unnamed_map_split_by_name() {
+    use const_layout::linear::{Dim, NamedLinearLayout};
+    const NAMES: [&str; 4] = ["register", "lane", "warp", "block"];
+    const OUTS: [&str; 4] = ["dim0", "dim1", "dim2", "dim3"];
+    let mut rng = Rng(0x4a3ed);
+    // `bits` split into 1 to 4 dimensions of the given names.
+    let split = |rng: &mut Rng, bits: u32, names: &[&'static str; 4]| -> Vec<Dim> {
+        let k = 1 + rng.pick(4);
+        let mut widths = vec![0u32; k];
+        for _ in 0..bits {
+            widths[rng.pick(k)] += 1;
+        }
+        widths.iter().enumerate().map(|(i, &w)| Dim::new(names[i], w as u8)).collect()
+    };
+    for _ in 0..500 {
+        let (n, m) = (1 + rng.pick(12) as u32, 1 + rng.pick(12) as u32);
+        let f = LinearLayout::new(&(0..n).map(|_| rng.below(1 << m) as u32).collect::<Vec<_>>(), m).unwrap();
+        let (ins, mid) = (split(&mut rng, n, &NAMES), split(&mut rng, m, &OUTS));
+        let named = NamedLinearLayout::new(f, &ins, &mid).unwrap();
+        for x in 0..(1u32 << n).min(64) {
+            let x = if n > 6 { rng.below(1 << n) as u32 } else { x };
+            let (mut parts, mut shift) = (Vec::new(), 0);
+            for d in &ins {
+                parts.push((x >> shift) & ((1 << d.bits) - 1));
+                shift += d.bits as u32;
+            }
+            let got = named.apply(&parts);
+            let mut y = 0;
+            let mut shift = 0;
+            for (k, d) in mid.iter().enumerate() {
+                y |= got[k] << shift;
+                shift += d.bits as u32;
+            }
+            assert_eq!(y, f.apply(x));
+        }
+        // Compose with a map whose inputs are `mid`; a renamed one is refused at that dimension.
+        let g = LinearLayout::new(&(0..m).map(|_| rng.below(1 << 5) as u32).collect::<Vec<_>>(), 5).unwrap();
+        let outer = NamedLinearLayout::new(g, &mid, &[Dim::new("offset", 5)]).unwrap();
+        let c = outer.compose(&named).unwrap();
+        assert_eq!(*c.layout(), g.compose(&f).unwrap());
+        assert_eq!((c.ins(), c.outs()[0].name), (&ins[..], "offset"));
+        let mut renamed = mid.clone();
+        let last = renamed.len() - 1;
+        renamed[last].name = "other";
+        let wrong = NamedLinearLayout::new(g, &renamed, &[Dim::new("offset", 5)]).unwrap();
+        let e = wrong.compose(&named).unwrap_err().to_string();
+        assert!(e.contains(&format!("the first dimension whose name or width differs is {last}")), "{e}");
+        if let Ok(inv) = named.invert() {
+            assert_eq!((inv.ins(), inv.outs()), (&mid[..], &ins[..]));
+            assert_eq!(*inv.compose(&named).unwrap().layout(), LinearLayout::identity(n));
+        }
+    }
+}
