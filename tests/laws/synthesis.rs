@@ -99,20 +99,29 @@ fn structured_pair(rng: &mut Rng, n: u32, max_vec: u32) -> (Access, Access) {
     )
 }
 
+/// Scaled-down bank models, four lanes a warp: 4 banks of a byte; 2 banks of 2 bytes (a sub-word
+/// bit); 2 banks of a byte; 4 banks of 2 bytes.
+const SMALL_MODELS: [BankModel; 4] = [
+    BankModel { banks: 4, bank_bytes: 1, wavefront_bytes: 4, threads: 4 },
+    BankModel { banks: 2, bank_bytes: 2, wavefront_bytes: 4, threads: 4 },
+    BankModel { banks: 2, bank_bytes: 1, wavefront_bytes: 2, threads: 4 },
+    BankModel { banks: 4, bank_bytes: 2, wavefront_bytes: 8, threads: 4 },
+];
+
+/// The number of cases and the generator: `SYNTH_CASES` and `SYNTH_SEED` if set (for longer local
+/// runs), else the defaults.
+fn cases_and_rng(cases: usize, seed: u64) -> (usize, Rng) {
+    let var = |name: &str| std::env::var(name).ok().and_then(|s| s.parse::<u64>().ok());
+    (var("SYNTH_CASES").map_or(cases, |c| c as usize), Rng(var("SYNTH_SEED").unwrap_or(seed)))
+}
+
 #[test]
 fn the_general_swizzle_is_the_optimum_of_every_bijective_map_on_small_tiles() {
-    // Scaled-down models: four lanes a warp; 4 banks of a byte; 2 banks of 2 bytes (a sub-word
-    // bit); 2 banks of a byte.
-    let models = [
-        BankModel { banks: 4, bank_bytes: 1, wavefront_bytes: 4, threads: 4 },
-        BankModel { banks: 2, bank_bytes: 2, wavefront_bytes: 4, threads: 4 },
-        BankModel { banks: 2, bank_bytes: 1, wavefront_bytes: 2, threads: 4 },
-    ];
+    let models = [SMALL_MODELS[0], SMALL_MODELS[1], SMALL_MODELS[2]];
     let all = invertible(4);
     assert_eq!(all.len(), 20160);
-    let mut rng = Rng(std::env::var("SYNTH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5e4c));
+    let (cases, mut rng) = cases_and_rng(900, 0x5e4c);
     let mut strictly_better = 0;
-    let cases: usize = std::env::var("SYNTH_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(900);
     for case in 0..cases {
         let model = models[case % 3];
         let max_vec = model.wavefront_bytes;
@@ -143,14 +152,9 @@ fn the_general_swizzle_is_the_optimum_of_every_bijective_map_on_small_tiles() {
 #[test]
 #[ignore]
 fn the_general_swizzle_is_the_optimum_on_five_bits() {
-    let models = [
-        BankModel { banks: 4, bank_bytes: 1, wavefront_bytes: 4, threads: 4 },
-        BankModel { banks: 2, bank_bytes: 2, wavefront_bytes: 4, threads: 4 },
-        BankModel { banks: 4, bank_bytes: 2, wavefront_bytes: 8, threads: 4 },
-    ];
+    let models = [SMALL_MODELS[0], SMALL_MODELS[1], SMALL_MODELS[3]];
     let all = invertible(5);
-    let cases: usize = std::env::var("SYNTH_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(12);
-    let mut rng = Rng(std::env::var("SYNTH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0xf1e));
+    let (cases, mut rng) = cases_and_rng(12, 0xf1e);
     for case in 0..cases {
         let model = models[case % 3];
         let tile = LinearLayout::identity(5);

@@ -125,6 +125,7 @@ operations! {
     SliceAndOffset "slice_and_offset" "(coord with `_`, layout): the sliced layout and the offset",
     MakeLayoutTv "make_layout_tv" "(thread layout, value layout): the tile shape and the (thread, value) layout",
     LocalPartition "local_partition" "(layout, thread layout, index): the thread's layout and offset",
+    // The linear layouts' operations stay last (`eval::linear::with_linear` relies on it).
     Linear "linear" "(layout or swizzled layout) or (bases, ..., output bits) or (swizzle, bits): a linear layout over F2, bases in tuples of up to 8",
     Invert "invert" "(linear layout): the inverse of a bijection",
     PseudoInvert "pseudo_invert" "(linear layout): a right inverse on the image",

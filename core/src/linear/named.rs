@@ -65,6 +65,40 @@ const fn same_name(a: &str, b: &str) -> bool {
     true
 }
 
+/// Copies `src` into `dst` (at most [`MAX_DIMS`], checked by the caller): the sum of their bits,
+/// or the first position whose name repeats an earlier one.
+const fn copy_dims(dst: &mut [Dim; MAX_DIMS], src: &[Dim]) -> Result<u32, usize> {
+    let mut sum = 0u32;
+    let mut i = 0;
+    while i < src.len() {
+        dst[i] = src[i];
+        sum += src[i].bits as u32;
+        let mut j = 0;
+        while j < i {
+            if same_name(src[i].name, src[j].name) {
+                return Err(i);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    Ok(sum)
+}
+
+/// The first position where two lists of dimensions differ in name or width (the shorter's
+/// length if one ends first), or `None` if they are the same.
+const fn first_difference(a: &[Dim; MAX_DIMS], na: u8, b: &[Dim; MAX_DIMS], nb: u8) -> Option<usize> {
+    let n = if na < nb { na } else { nb } as usize;
+    let mut d = 0;
+    while d < n {
+        if !same_name(a[d].name, b[d].name) || a[d].bits != b[d].bits {
+            return Some(d);
+        }
+        d += 1;
+    }
+    if na != nb { Some(n) } else { None }
+}
+
 const fn err(op: &'static str, what: &'static str, value: isize) -> LayoutError {
     LayoutError::NotCanonical { op, what, value }
 }
@@ -111,33 +145,14 @@ impl NamedLinearLayout {
             n_ins: ins.len() as u8,
             n_outs: outs.len() as u8,
         };
-        let (mut sum_in, mut sum_out) = (0u32, 0u32);
-        let mut i = 0;
-        while i < ins.len() {
-            l.ins[i] = ins[i];
-            sum_in += ins[i].bits as u32;
-            let mut j = 0;
-            while j < i {
-                if same_name(ins[i].name, ins[j].name) {
-                    return Err(err(op, "the first input dimension whose name repeats", i as isize));
-                }
-                j += 1;
-            }
-            i += 1;
-        }
-        let mut i = 0;
-        while i < outs.len() {
-            l.outs[i] = outs[i];
-            sum_out += outs[i].bits as u32;
-            let mut j = 0;
-            while j < i {
-                if same_name(outs[i].name, outs[j].name) {
-                    return Err(err(op, "the first output dimension whose name repeats", i as isize));
-                }
-                j += 1;
-            }
-            i += 1;
-        }
+        let sum_in = match copy_dims(&mut l.ins, ins) {
+            Ok(sum) => sum,
+            Err(i) => return Err(err(op, "the first input dimension whose name repeats", i as isize)),
+        };
+        let sum_out = match copy_dims(&mut l.outs, outs) {
+            Ok(sum) => sum,
+            Err(i) => return Err(err(op, "the first output dimension whose name repeats", i as isize)),
+        };
         if sum_in != layout.in_bits() {
             return Err(err(
                 op,
@@ -229,19 +244,8 @@ impl NamedLinearLayout {
     /// ```
     pub const fn compose(&self, inner: &NamedLinearLayout) -> Result<NamedLinearLayout, LayoutError> {
         let op = "compose named linear layouts";
-        if inner.n_outs != self.n_ins {
-            return Err(err(
-                op,
-                "the inner layout's output dimensions, not the outer's input dimensions,",
-                inner.n_outs as isize,
-            ));
-        }
-        let mut d = 0;
-        while d < self.n_ins as usize {
-            if !same_name(inner.outs[d].name, self.ins[d].name) || inner.outs[d].bits != self.ins[d].bits {
-                return Err(err(op, "the first dimension whose name or width differs", d as isize));
-            }
-            d += 1;
+        if let Some(d) = first_difference(&inner.outs, inner.n_outs, &self.ins, self.n_ins) {
+            return Err(err(op, "the first dimension whose name or width differs", d as isize));
         }
         let layout = match self.layout.compose(&inner.layout) {
             Ok(l) => l,
@@ -286,19 +290,8 @@ impl NamedLinearLayout {
         other: &NamedLinearLayout,
     ) -> Result<NamedLinearLayout, LayoutError> {
         let op = "invert_and_compose of named linear layouts";
-        if other.n_outs != self.n_outs {
-            return Err(err(
-                op,
-                "the other layout's output dimensions, not this one's,",
-                other.n_outs as isize,
-            ));
-        }
-        let mut d = 0;
-        while d < self.n_outs as usize {
-            if !same_name(other.outs[d].name, self.outs[d].name) || other.outs[d].bits != self.outs[d].bits {
-                return Err(err(op, "the first output dimension whose name or width differs", d as isize));
-            }
-            d += 1;
+        if let Some(d) = first_difference(&other.outs, other.n_outs, &self.outs, self.n_outs) {
+            return Err(err(op, "the first output dimension whose name or width differs", d as isize));
         }
         match self.layout.invert_and_compose(&other.layout) {
             Ok(layout) => Ok(NamedLinearLayout {

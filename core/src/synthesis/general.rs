@@ -348,6 +348,26 @@ impl State {
         (tier * 4 + room) * 2 + !led as u32
     }
 
+    /// Offset bit `pos` (a sub-word or a line bit): the best vector ([`Self::pick`]) joins `M`
+    /// there; false if none is allowed.
+    const fn fill(
+        &mut self,
+        c: &mut [u32; 32],
+        pos: usize,
+        lists: &[[u32; 32]; 3],
+        n: &[usize; 3],
+        line: bool,
+    ) -> bool {
+        match self.pick(lists, n, line, pos as u32) {
+            Some(x) => {
+                self.add(x);
+                c[pos] = x;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The best allowed vector among sums of one to three of the first `n` of each list, or
     /// `None`. Ties keep the first found: by list, then by the list's vector `i` that leads the
     /// sum, then sums of fewer vectors (`i` alone, `i` and one after it, `i` and two after it).
@@ -380,14 +400,7 @@ impl State {
         while l < 3 {
             let (mut list, n) = (lists[l], n[l]);
             if line && l == 0 {
-                let (mut a, mut b) = (0, n);
-                while a + 1 < b {
-                    b -= 1;
-                    let t = list[a];
-                    list[a] = list[b];
-                    list[b] = t;
-                    a += 1;
-                }
+                reverse(&mut list, 0, n);
             }
             let mut i = 0;
             while i < n {
@@ -543,12 +556,8 @@ const fn construct(
     // Sub-word bits past the vector, then the line bits.
     let mut pos = kl as usize;
     while pos < n && matches!(place(model, element_bytes, pos as u32), Place::Sub) {
-        match st.pick(&lists, &counts, false, pos as u32) {
-            Some(x) => {
-                st.add(x);
-                c[pos] = x;
-            }
-            None => return None,
+        if !st.fill(&mut c, pos, &lists, &counts, false) {
+            return None;
         }
         pos += 1;
     }
@@ -558,12 +567,8 @@ const fn construct(
     }
     let mut l = line;
     while l < n {
-        match st.pick(&lists, &counts, true, l as u32) {
-            Some(x) => {
-                st.add(x);
-                c[l] = x;
-            }
-            None => return None,
+        if !st.fill(&mut c, l, &lists, &counts, true) {
+            return None;
         }
         l += 1;
     }
@@ -720,12 +725,17 @@ const fn reduce_rows(rows: &mut [u32; 32], from: usize, to: usize) {
         i += 1;
     }
     // Highest lead first above; ascending wanted.
+    reverse(rows, from, to);
+}
+
+/// Reverses `v[from..to]`.
+const fn reverse(v: &mut [u32; 32], from: usize, to: usize) {
     let (mut a, mut b) = (from, to);
     while a + 1 < b {
         b -= 1;
-        let t = rows[a];
-        rows[a] = rows[b];
-        rows[b] = t;
+        let t = v[a];
+        v[a] = v[b];
+        v[b] = t;
         a += 1;
     }
 }
