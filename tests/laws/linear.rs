@@ -135,6 +135,53 @@ fn mma_atom_layouts_are_linear() {
     check::<SM80_16x8x8_F32F16F16F32_TN>("SM80_16x8x8_F32F16F16F32_TN");
 }
 
+/// The tensor-core issue's other atoms: the SM90 `wgmma` atoms' A (registers), B and C layouts
+/// for N from 8 to 256 (the shared-memory A/B layouts of the `_SS` atoms map a thread to the whole
+/// tile, so they are not injective: checked equal as functions only), and every copy atom's
+/// source and destination layouts (`ldmatrix` plain and transposed, `cp.async` and
+/// `UniversalCopy` of 16 bytes): linear, equal as functions on every index, and back to the
+/// same layout.
+#[test]
+fn copy_and_sm90_atom_layouts_are_linear() {
+    use const_layout::atom::{
+        CopyAtom, SM75_U16x2_LDSM_T, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T, SM75_U32x1_LDSM_N,
+        SM75_U32x2_LDSM_N, SM75_U32x4_LDSM_N, SM80_CP_ASYNC_CACHEGLOBAL, SM90_64xNx16_F16F16F16_SS,
+        SM90_64xNx16_F32F16F16_RS, UniversalCopy,
+    };
+    fn round_trip(l: &DynLayout, what: &str, injective: bool) {
+        let f = LinearLayout::from_layout(l).unwrap_or_else(|e| panic!("{what} {l}: {e}"));
+        same_function(&f, |x| l.offset(x), l.size().value, what);
+        if injective {
+            assert!(f.is_injective(), "{what}");
+        }
+        let back = f.to_layout().unwrap();
+        assert!((0..l.size().value).all(|x| back.offset(x) == l.offset(x)), "{what}");
+    }
+    fn copy<A: CopyAtom>(name: &str) {
+        round_trip(&<A::SrcLayout as StaticLayout>::LAYOUT, &format!("{name} src"), false);
+        round_trip(&<A::DstLayout as StaticLayout>::LAYOUT, &format!("{name} dst"), true);
+    }
+    copy::<SM75_U32x1_LDSM_N>("SM75_U32x1_LDSM_N");
+    copy::<SM75_U32x2_LDSM_N>("SM75_U32x2_LDSM_N");
+    copy::<SM75_U32x4_LDSM_N>("SM75_U32x4_LDSM_N");
+    copy::<SM75_U16x2_LDSM_T>("SM75_U16x2_LDSM_T");
+    copy::<SM75_U16x4_LDSM_T>("SM75_U16x4_LDSM_T");
+    copy::<SM75_U16x8_LDSM_T>("SM75_U16x8_LDSM_T");
+    copy::<SM80_CP_ASYNC_CACHEGLOBAL<u128>>("SM80_CP_ASYNC_CACHEGLOBAL<u128>");
+    copy::<UniversalCopy<u128>>("UniversalCopy<u128>");
+    fn mma<A: MmaAtom>(name: &str, a_injective: bool) {
+        round_trip(&<A::ALayout as StaticLayout>::LAYOUT, &format!("{name} A"), a_injective);
+        round_trip(&<A::BLayout as StaticLayout>::LAYOUT, &format!("{name} B"), false);
+        let c = <A::CLayout as StaticLayout>::LAYOUT;
+        round_trip(&c, &format!("{name} C"), true);
+        assert!(LinearLayout::from_layout(&c).unwrap().is_surjective(), "{name} C");
+    }
+    mma::<SM90_64xNx16_F32F16F16_RS<8>>("SM90_64x8x16_F32F16F16_RS", true);
+    mma::<SM90_64xNx16_F32F16F16_RS<64>>("SM90_64x64x16_F32F16F16_RS", true);
+    mma::<SM90_64xNx16_F32F16F16_RS<256>>("SM90_64x256x16_F32F16F16_RS", true);
+    mma::<SM90_64xNx16_F16F16F16_SS<128>>("SM90_64x128x16_F16F16F16_SS", false);
+}
+
 fn random_map(rng: &mut Rng, in_bits: u32, out_bits: u32) -> LinearLayout {
     let basis: Vec<u32> =
         (0..in_bits).map(|_| (rng.next() as u32) & ((1u64 << out_bits) - 1) as u32).collect();
