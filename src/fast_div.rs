@@ -13,7 +13,7 @@
 //! fix-up as at 64 bits: the high half of `m * 2n` shifted right by `l`. A dividend of 64 bits
 //! (only reachable through the `usize` methods) takes a hardware division.
 //!
-//! A `FastDivmod` is also a runtime integer ([`Int`](crate::int::Int)): an extent of a layout's
+//! A `FastDivmod` is also a runtime integer ([`crate::int::Int`]): an extent of a layout's
 //! shape written as a `FastDivmod` is split with the precomputed multiplier wherever the layout
 //! splits an index (`crd2idx` of an integer index, `idx2crd`), so fast division is a choice of
 //! integer type, not another API:

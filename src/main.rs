@@ -378,8 +378,7 @@ const SVG_TITLE: i64 = 18;
 /// The picture of the access `offset` (`(thread, value) -> element offset`, its
 /// low `thread_bits` inputs the thread) of `vec` elements of `element_bytes` bytes a thread, on
 /// `model`; `None` if a thread count or vector does not fit the model (use
-/// [`crate::bank::access`] for the error).
-///
+/// `const_layout::bank::access` for the error).
 fn conflicts_svg(
     model: &const_layout::bank::BankModel,
     offset: &const_layout::linear::LinearLayout,
@@ -783,10 +782,16 @@ fn tour() -> String {
     let why = eval(bad).err().map(|e| e.to_string()).unwrap_or_default();
     let _ = writeln!(out, "  where CuTe would return a wrong layout, an error says why:");
     let _ = writeln!(out, "      {bad}\n      -> {}", why.split_once(": ").map_or(why.as_str(), |(_, m)| m));
+    // The hints run as printed: under `cargo run` (which sets `CARGO` for the program) the tool is
+    // not on PATH, so they go through cargo; after `cargo install --path .` they call `layout`.
+    let me = if std::env::var_os("CARGO").is_some() { "cargo run --release --" } else { "layout" };
     let _ = writeln!(
         out,
-        "\nTry: layout eval 'logical_divide((_8,_6):(_1,_8), <_4:_1, _3:_1>)'   or   layout functions   or   layout --help"
+        "\nTry: {me} eval 'logical_divide((_8,_6):(_1,_8), <_4:_1, _3:_1>)'   or   {me} functions   or   {me} --help"
     );
+    if me != "layout" {
+        let _ = writeln!(out, "(`cargo install --path .` puts `layout` on your PATH.)");
+    }
     let _ = l.size().value();
     out
 }

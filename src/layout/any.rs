@@ -4,8 +4,8 @@
 //! |---|---|---|
 //! | [`Layout<S, D>`](crate::Layout) | typed shape and stride, static or runtime integers | any coordinate [`Layout::crd2idx`](crate::Layout::crd2idx) takes |
 //! | [`Computed<E>`](crate::layout::computed::Computed) | a static result of the generic algebra | any int tuple the shape accepts (a wrong one does not compile) |
-//! | [`SwizzledLayout`](crate::layout::SwizzledLayout) | `Sw<B,M,S> o _O o Layout<S, D>` | the inner layout's |
-//! | [`StaticSwizzled`](crate::layout::computed::StaticSwizzled) | `Sw<B,M,S> o _0 o Computed<E>` | the inner layout's |
+//! | [`crate::layout::SwizzledLayout`] | `Sw<B,M,S> o _O o Layout<S, D>` | the inner layout's |
+//! | [`crate::layout::computed::StaticSwizzled`] | `Sw<B,M,S> o _0 o Computed<E>` | the inner layout's |
 //! | [`DynLayout`] | runtime structure | integer indices |
 //! | [`ComposedLayout`] | runtime structure, swizzle or layout after a layout | integer indices |
 //!

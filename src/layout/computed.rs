@@ -1157,7 +1157,7 @@ pub fn slice_and_offset<Crd: StaticSlicer, A: StaticLayout>(
     (Computed(PhantomData), const { &SlicePlan::<A, Crd>::PLAN }.offset(&leaves))
 }
 
-/// The kept modes of [`slice`].
+/// The kept modes of [`slice()`].
 pub struct SliceAt<A, Crd>(PhantomData<fn() -> (A, Crd)>);
 
 impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for SliceAt<A, Crd> {

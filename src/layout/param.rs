@@ -5,7 +5,7 @@
 //! kernel with [`make_layout`](crate::make_layout) would check every runtime integer in every
 //! thread (the checks, `Result`s and 64-bit arithmetic cost about 195 SASS instructions per thread
 //! on an H100). [`LayoutParam`] moves the checks to the host: [`LayoutParam::new`] takes a layout
-//! that already passed [`make_layout`]'s checks and stores its runtime integers as 32-bit words in
+//! that already passed [`make_layout`](crate::make_layout)'s checks and stores its runtime integers as 32-bit words in
 //! a `#[repr(C)]` array, refusing any value that does not survive the round trip; the kernel calls
 //! [`LayoutParam::layout`], which reads the words back into the same typed layout with no check
 //! and no branch. Static integers are not stored: their values are the type.
