@@ -10,6 +10,7 @@ pub mod atom;
 pub mod ck_tile;
 pub mod diagnostics;
 pub mod fast_div;
+pub mod guide;
 pub mod int;
 pub mod int_tuple;
 pub mod layout;

@@ -498,3 +498,24 @@ fn conflicts_draws_the_phases_with_conflicts_in_red() {
     assert!(s.contains("phase 0: lanes 0-7, 1 wavefronts"), "{s}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The guide for CuTe users (`const_layout::guide::for_cute_users`) runs an example of every
+/// function `layout functions` lists (its code blocks are doctests, so each example is checked).
+#[test]
+fn the_cute_guide_covers_every_function() {
+    let guide = include_str!("../../src/guide/for_cute_users.md");
+    let o = layout(&["functions"]);
+    assert!(o.status.success());
+    let listed = stdout(&o);
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next())
+        .filter(|n| !n.is_empty())
+        .collect();
+    assert!(names.len() > 70, "{listed}");
+    let missing: Vec<&&str> = names
+        .iter()
+        .filter(|n| !guide.contains(&format!("ev(\"{n}(")) && !guide.contains(&format!("ev(\"{n}<")))
+        .collect();
+    assert!(missing.is_empty(), "no example in the guide for {missing:?}");
+}
