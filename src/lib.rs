@@ -20,6 +20,10 @@ pub mod tensor;
 
 // The runtime-structured core (a crate of its own, so that the `layout!` macro can run the same
 // algebra at expansion time), at the same paths as the library's own modules.
+/// serde for the runtime values, as CuTe's text (feature `serde`).
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use const_layout_core::serde_text;
 pub use const_layout_core::{algebra, bank, dyn_layout, error, eval, linear, swizzle, synthesis, text};
 
 #[cfg(feature = "alloc")]

@@ -26,6 +26,9 @@ pub mod swizzle;
 pub mod synthesis;
 pub mod text;
 
+#[cfg(feature = "serde")]
+pub mod serde_text;
+
 pub use error::LayoutError;
 
 /// The most nodes (integers plus tuples) one [`DynIntTuple`](dyn_layout::DynIntTuple) holds.

@@ -650,6 +650,27 @@ impl LinearLayout {
     }
 }
 
+impl core::fmt::Display for LinearLayout {
+    /// The evaluator's text, which reads back: `linear((b0,b1,...),out_bits)`, input bit `i` to
+    /// `b_i`, eight bases a tuple (`linear((b0,..,b7),(b8,..),out_bits)`: one int tuple holds at
+    /// most 126 bytes of encoding).
+    ///
+    /// ```
+    /// # use const_layout::linear::LinearLayout;
+    /// assert_eq!(LinearLayout::new(&[1, 2, 4], 3).unwrap().to_string(), "linear((1,2,4),3)");
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("linear((")?;
+        for i in 0..self.in_bits() {
+            if i > 0 {
+                f.write_str(if i % 8 == 0 { "),(" } else { "," })?;
+            }
+            write!(f, "{}", self.basis(i))?;
+        }
+        write!(f, "),{})", self.out_bits())
+    }
+}
+
 /// A subspace of F2^32 in echelon form, for the searches over subspaces (synthesis): `lead[b]` is
 /// the basis vector whose highest bit is `b`, or 0.
 #[derive(Clone, Copy, Debug)]

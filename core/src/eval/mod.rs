@@ -81,17 +81,7 @@ impl fmt::Display for Value {
             Value::LayoutTv(t, l) => write!(f, "{t}, {l}"),
             Value::ComposedPartition(k, o) => write!(f, "{o} + {k}"),
             Value::Slicer(s) => write!(f, "{s}"),
-            Value::Linear(l) => {
-                // Eight bases a tuple: one int tuple holds at most 126 bytes of encoding.
-                f.write_str("linear((")?;
-                for i in 0..l.in_bits() {
-                    if i > 0 {
-                        f.write_str(if i % 8 == 0 { "),(" } else { "," })?;
-                    }
-                    write!(f, "{}", l.basis(i))?;
-                }
-                write!(f, "),{})", l.out_bits())
-            }
+            Value::Linear(l) => write!(f, "{l}"),
         }
     }
 }
