@@ -37,6 +37,28 @@ use core::marker::PhantomData;
 /// a kernel may have (shape and stride together).
 pub const PARAM_WORDS: usize = 12;
 
+/// A layout parameter's words without its type: plain data (with feature `bytemuck`, `Pod` and
+/// `Zeroable`), for buffers, files and launchers that move kernel parameters as bytes. Any bit
+/// pattern is a `LayoutWords`; a typed [`LayoutParam`] comes back only through the checked
+/// [`LayoutParam::from_words`].
+///
+/// ```
+/// use const_layout::layout::param::{LayoutParam, LayoutWords};
+/// use const_layout::{make_layout, C, Layout};
+/// type L = Layout<(u32, u32), (C<1>, u32)>;
+/// let a: L = make_layout((100u32, 64u32), (C::<1>, 100u32)).unwrap();
+/// let words: LayoutWords = LayoutParam::new(&a).unwrap().to_words();
+/// assert_eq!(LayoutParam::<(u32, u32), (C<1>, u32)>::from_words(words).unwrap().layout(), a);
+/// // A zero extent does not come back.
+/// let mut bad = words;
+/// bad.0[0] = 0;
+/// assert!(LayoutParam::<(u32, u32), (C<1>, u32)>::from_words(bad).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+#[repr(transparent)]
+pub struct LayoutWords(pub [u32; PARAM_WORDS]);
+
 /// A checked layout's runtime integers as 32-bit words, `#[repr(C)]`: the form in which a layout
 /// with runtime integers is passed to a GPU kernel by value. See the [module](self).
 ///
@@ -100,6 +122,28 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> LayoutParam<S, D> {
     #[inline]
     pub fn words(&self) -> [u32; PARAM_WORDS] {
         self.words
+    }
+
+    /// The words as plain data ([`LayoutWords`]).
+    #[inline]
+    pub fn to_words(&self) -> LayoutWords {
+        LayoutWords(self.words)
+    }
+
+    /// The checked conversion back from plain data: the words read as this parameter's layout
+    /// must make a valid layout (positive extents, an offset range that fits, as
+    /// [`Layout::try_new`] checks) and be exactly the words [`LayoutParam::new`] writes for it
+    /// (unused words zero, every value surviving the round trip); else the layout's error, or
+    /// `ValueOutOfRange` naming the first word that differs.
+    pub fn from_words(words: LayoutWords) -> Result<Self, LayoutError> {
+        let () = Self::FITS;
+        let unchecked = LayoutParam::<S, D> { words: words.0, layout: PhantomData }.layout();
+        let checked = Layout::try_new(unchecked.shape, unchecked.stride)?;
+        let back = LayoutParam::new(&checked)?;
+        match (0..PARAM_WORDS).find(|&i| back.words[i] != words.0[i]) {
+            None => Ok(back),
+            Some(leaf) => Err(LayoutError::ValueOutOfRange { part: "kernel parameter word", leaf }),
+        }
     }
 }
 
