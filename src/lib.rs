@@ -16,6 +16,9 @@ pub mod int_tuple;
 pub mod layout;
 pub mod picture;
 pub mod rocroller;
+#[cfg(feature = "proptest")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
+pub mod strategy;
 pub mod tensor;
 
 // The runtime-structured core (a crate of its own, so that the `layout!` macro can run the same
