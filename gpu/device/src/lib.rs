@@ -60,7 +60,7 @@ pub use mma::{
     HalfKind, f32_to_half, half_to_f32, mma_m16n8k16_f16, mma_m16n8k16_f16_grid, mma_m16n8k16_f32,
     mma_m16n8k16_f32_grid, pack_half2, unpack_half2,
 };
-pub use param::{ParamError, TensorParam};
+pub use param::{ParamError, TensorParam, TensorWords};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{
     Access, CpAsync16, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar,

@@ -3,7 +3,7 @@
 use crate::word::Word;
 use const_layout::int::Int;
 use const_layout::layout::LayoutShape;
-use const_layout::layout::param::LayoutParam;
+use const_layout::layout::param::{LayoutParam, LayoutWords};
 use const_layout::{Layout, LayoutError};
 use core::fmt;
 use core::marker::PhantomData;
@@ -45,6 +45,36 @@ impl<T, S: const_layout::int_tuple::IntTuple + LayoutShape<D>, D: const_layout::
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TensorParam({:#x}, {} elements, {})", self.addr, self.len, self.layout.layout())
     }
+}
+
+/// A [`TensorParam`]'s data without its types, `#[repr(C)]` with no padding: what a launcher that
+/// moves kernel parameters as bytes holds (with feature `bytemuck`, `Pod` and `Zeroable`).
+///
+/// `TensorParam` itself is deliberately not `Pod`: a kernel reads through it with no check, so
+/// its values must be the ones [`TensorParam::new`] checked. Any bytes are a `TensorWords`; a
+/// `TensorParam` comes back only through [`TensorParam::from_words`], which checks them again.
+///
+/// ```
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::{TensorParam, TensorWords};
+/// let a = make_layout((100u32, 64u32), (C::<1>, 100u32)).unwrap();
+/// let p = TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 6400, &a).unwrap();
+/// let w: TensorWords = p.to_words();
+/// assert_eq!(core::mem::size_of::<TensorWords>(), 64);
+/// assert_eq!(TensorParam::<f32, (u32, u32), (C<1>, u32)>::from_words(w).unwrap().to_words(), w);
+/// let short = TensorWords { len: 6399, ..w };
+/// assert!(TensorParam::<f32, (u32, u32), (C<1>, u32)>::from_words(short).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+#[repr(C)]
+pub struct TensorWords {
+    /// The allocation's device address.
+    pub addr: u64,
+    /// The allocation's length in elements.
+    pub len: u64,
+    /// The layout's words.
+    pub layout: LayoutWords,
 }
 
 /// Why a [`TensorParam`] was refused.
@@ -128,6 +158,21 @@ where
         Ok(TensorParam { addr, len: len as u64, layout, elem: PhantomData })
     }
 
+    /// The parameter as plain data ([`TensorWords`]).
+    pub fn to_words(&self) -> TensorWords {
+        TensorWords { addr: self.addr, len: self.len, layout: self.layout.to_words() }
+    }
+
+    /// The checked way back from plain data: the layout's words must be a valid layout of this
+    /// type ([`LayoutParam::from_words`]) and the whole must pass [`TensorParam::new`]'s checks.
+    pub fn from_words(w: TensorWords) -> Result<Self, ParamError> {
+        let layout = LayoutParam::<(S0, S1), (D0, D1)>::from_words(w.layout).map_err(ParamError::Layout)?;
+        // A length past `usize` (a 32-bit host) is taken as the most it can say: checks against it
+        // stay sound, since the layout must still fit.
+        let len = usize::try_from(w.len).unwrap_or(usize::MAX);
+        Self::new(w.addr, len, &layout.layout())
+    }
+
     /// The allocation's length in elements.
     pub fn len(&self) -> usize {
         self.len as usize
@@ -177,5 +222,48 @@ where
                 self.layout(),
             )
         }
+    }
+}
+
+#[cfg(all(test, feature = "bytemuck"))]
+mod pod_tests {
+    use super::{TensorParam, TensorWords};
+    use const_layout::{C, make_layout};
+
+    type P = TensorParam<f32, (u32, u32), (C<1>, u32)>;
+
+    /// Any 64 bytes are a `TensorWords`; they come back as a `TensorParam` only when they are
+    /// exactly what `TensorParam::new` writes for a valid tensor.
+    #[test]
+    fn any_bytes_come_back_checked_or_not_at_all() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut ok, mut refused) = (0, 0);
+        for _ in 0..20000 {
+            let (m, n) = (1 + next() % 300, 1 + next() % 40);
+            let a = make_layout((m as u32, n as u32), (C::<1>, (m + next() % 4) as u32)).unwrap();
+            let mut w = P::new(0x7f00_0000_0000 + 16 * (next() % 8), 20000, &a).unwrap().to_words();
+            // Perturb one byte half the time.
+            let mut bytes: [u8; 64] = bytemuck::cast(w);
+            if next() % 2 == 0 {
+                bytes[(next() % 64) as usize] ^= 1 << (next() % 8);
+            }
+            w = bytemuck::pod_read_unaligned(&bytes);
+            match P::from_words(w) {
+                Ok(p) => {
+                    assert_eq!(p.to_words(), w);
+                    ok += 1;
+                }
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(ok > 9000 && refused > 1000, "{ok} accepted, {refused} refused");
+        let zero: TensorWords = bytemuck::Zeroable::zeroed();
+        assert!(P::from_words(zero).is_err()); // zero extents
     }
 }
