@@ -123,6 +123,7 @@ pub const fn best_linear(
         });
     }
     let (cap_w, cap_r) = (vector_cap(write, element_bytes), vector_cap(read, element_bytes));
+    let coords = Coordinates::of(tile);
     // Widest first: a narrower pair's layout can reach the same widths, less carefully built.
     let mut kw = cap_w + 1;
     while kw > 0 {
@@ -136,7 +137,7 @@ pub const fn best_linear(
             if !super::beats(reach, (best.write_vec, best.read_vec, best.conflicts())) {
                 continue;
             }
-            if let Some(smem) = construct(model, tile, element_bytes, write, read, kw, kr) {
+            if let Some(smem) = construct(model, &coords, element_bytes, write, read, kw, kr) {
                 let (wv, wc) = match evaluate_linear(model, &smem, element_bytes, write) {
                     Ok(x) => x,
                     Err(e) => return Err(e),
@@ -192,6 +193,26 @@ pub const fn linear_within_budget(query: Result<LinearChoice, LayoutError>, budg
         Err(e) => {
             let m = Message::new().text("best_linear: ").text(e.message().as_str());
             panic!("{}", m.as_str())
+        }
+    }
+}
+
+/// The tile's offsets of the elements and back: the tile and its inverse, or the identity both
+/// ways if the tile is not a bijection. Computed once a query; the construction orders its
+/// candidates and writes its result in these coordinates.
+struct Coordinates {
+    to_tile: LinearLayout,
+    from_tile: LinearLayout,
+}
+
+impl Coordinates {
+    const fn of(tile: &LinearLayout) -> Coordinates {
+        match tile.invert() {
+            Ok(from_tile) => Coordinates { to_tile: *tile, from_tile },
+            Err(_) => {
+                let id = LinearLayout::identity(tile.in_bits());
+                Coordinates { to_tile: id, from_tile: id }
+            }
         }
     }
 }
@@ -470,14 +491,14 @@ const fn basis_of(s: &Span) -> ([u32; 32], usize) {
 /// `None` if the accesses cannot have them together.
 const fn construct(
     model: &BankModel,
-    tile: &LinearLayout,
+    tile: &Coordinates,
     element_bytes: u32,
     write: &Access,
     read: &Access,
     kw: u32,
     kr: u32,
 ) -> Option<LinearLayout> {
-    let n = tile.in_bits() as usize;
+    let n = tile.to_tile.in_bits() as usize;
     let (long, short, kl, ks) = if kw >= kr { (write, read, kw, kr) } else { (read, write, kr, kw) };
     // Offset bit j holds element c[j]. The vector bits: the wider access's values, which the
     // narrower's must begin with.
@@ -520,10 +541,7 @@ const fn construct(
         m_z_vs: z_vs,
         room_lo: n as u32 - kl,
         room_z: n as u32 - ks,
-        coords: match tile.invert() {
-            Ok(_) => *tile,
-            Err(_) => LinearLayout::identity(n as u32),
-        },
+        coords: tile.to_tile,
         m: Span::EMPTY,
         aw: phase_span(model, write, element_bytes, kw),
         ar: phase_span(model, read, element_bytes, kr),
@@ -539,13 +557,9 @@ const fn construct(
     // Candidates in the tile's own order (the element at offset 2^j first), so that ties keep the
     // tile's arrangement.
     let mut cand = [0u32; 32];
-    let inv = tile.invert();
     let mut i = 0;
     while i < n {
-        cand[i] = match &inv {
-            Ok(p) => p.basis(i as u32),
-            Err(_) => 1 << i,
-        };
+        cand[i] = tile.from_tile.basis(i as u32);
         i += 1;
     }
     // Candidates: sums of the tile's, LO's and Z's basis vectors.
@@ -641,31 +655,24 @@ const fn canonical(
     n: usize,
     model: &BankModel,
     element_bytes: u32,
-    tile: &LinearLayout,
+    tile: &Coordinates,
 ) {
-    let inv = tile.invert();
-    let coords = if inv.is_ok() { *tile } else { LinearLayout::identity(n as u32) };
     let mut sub_end = kl;
     while sub_end < line && matches!(place(model, element_bytes, sub_end as u32), Place::Sub) {
         sub_end += 1;
     }
-    // The sub-word and line bits' span, reduced, in tile coordinates.
-    let mut ql = [0u32; 32];
+    // Every vector in tile coordinates, and the sub-word and line bits' span reduced.
+    let mut y = [0u32; 32];
+    let mut reduced = [0u32; 32];
     let mut i = kl;
     while i < n {
+        y[i] = tile.to_tile.apply(c[i]);
         if i < sub_end || i >= line {
-            ql[i] = coords.apply(c[i]);
+            reduced[i] = y[i];
         }
         i += 1;
     }
-    let mut reduced = ql;
     reduce_rows(&mut reduced, kl, n);
-    let mut y = [0u32; 32];
-    let mut i = kl;
-    while i < n {
-        y[i] = coords.apply(c[i]);
-        i += 1;
-    }
     // Bank vectors modulo the sub-word and line bits.
     let mut i = sub_end;
     while i < line {
@@ -686,10 +693,7 @@ const fn canonical(
     reduce_rows(&mut y, line, n);
     let mut i = kl;
     while i < n {
-        c[i] = match &inv {
-            Ok(p) => p.apply(y[i]),
-            Err(_) => y[i],
-        };
+        c[i] = tile.from_tile.apply(y[i]);
         i += 1;
     }
 }
