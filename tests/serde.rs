@@ -108,3 +108,113 @@ fn malformed_input_is_an_error_with_the_parsers_message() {
         let _ = bincode::deserialize::<Tiler>(&bytes);
     }
 }
+
+/// Typed layouts (`Layout<S, D>`): the text of their `Display`, read back checked against the
+/// type; a text of another nesting, another static value or a value outside an integer type is
+/// an error naming the integer.
+#[test]
+fn typed_layouts_round_trip_and_are_checked_against_their_type() {
+    use const_layout::{C, Layout, make_layout};
+    type Mixed = Layout<((C<4>, u32), i64), ((C<1>, u32), isize)>;
+    type Runtime = Layout<(usize, (usize, usize)), (isize, (isize, isize))>;
+    let mut rng = Rng(0x7e9ed);
+    for _ in 0..2000 {
+        let (m, n) = (rng.range(1, 300) as u32, rng.range(1, 300) as i64);
+        let a: Mixed = make_layout(((C::<4>, m), n), ((C::<1>, 4), rng.range(-9, 9999))).unwrap();
+        round_trip(&a);
+        let d = (rng.range(1, 9) as usize, rng.range(1, 9) as usize, rng.range(1, 9) as usize);
+        let b: Runtime =
+            make_layout((d.0, (d.1, d.2)), (rng.range(-50, 50), (rng.range(-50, 50), 1))).unwrap();
+        round_trip(&b);
+        // The same function from a runtime-structured layout, through the checked conversion.
+        let dl: DynLayout = b.to_string().parse().unwrap();
+        assert_eq!(Runtime::try_from(&dl).unwrap(), b);
+    }
+    for (text, want) in [
+        (r#""((_4,8),5):((_1,4),2)""#, None),
+        (
+            r#""((_8,8),5):((_1,4),2)""#,
+            Some("column 1: shape integer 0 is 8 where the type has the static _4"),
+        ),
+        (
+            r#""((_4,8),5):((2,4),2)""#,
+            Some("column 1: stride integer 0 is 2 where the type has the static _1"),
+        ),
+        (
+            r#""((_4,5000000000),5):((_1,4),2)""#,
+            Some("column 1: shape integer 1 is 5000000000, outside the type's integer type"),
+        ),
+        (r#""(_4,8,5):(_1,4,2)""#, Some("column 1: the shape nests differently from the type's")),
+        (r#""((_4,8),0):((_1,4),2)""#, Some("column 1: shape integer 2 is 0: extents must be positive")),
+        (r#""((_4,8),5):((_1,4)""#, Some("column 19: expected `,` or `)`, found the end of the input")),
+        (r#"[4]"#, Some("a layout in CuTe's notation")),
+    ] {
+        match (serde_json::from_str::<Mixed>(text), want) {
+            (Ok(l), None) => assert_eq!(l.to_string(), "((_4,8),5):((_1,4),2)"),
+            (Err(e), Some(w)) => assert!(e.to_string().contains(w), "{text}: {e}"),
+            (r, w) => panic!("{text}: {r:?}, wanted {w:?}"),
+        }
+    }
+}
+
+/// CK Tile descriptors and adaptors: their text in JSON and bincode, back to the same
+/// descriptor; a text of another descriptor type is an error with its column.
+#[test]
+fn ck_descriptors_round_trip() {
+    use const_layout::ck_tile::{
+        Merge, Pad, PassThrough, Stage, make_naive_tensor_descriptor_packed,
+        make_single_stage_tensor_adaptor, multi_index, transform_tensor_descriptor,
+    };
+    use const_layout::{C, sequence};
+    let mut rng = Rng(0xc4);
+    for _ in 0..300 {
+        let (n, h) = (rng.range(1, 4) as usize, rng.range(1, 5) as usize);
+        let (l, r) = (rng.range(0, 2) as usize, rng.range(0, 2) as usize);
+        let d = transform_tensor_descriptor(
+            transform_tensor_descriptor(
+                make_naive_tensor_descriptor_packed((n, h, C::<2>)).unwrap(),
+                (
+                    Stage::new(PassThrough::new(n), sequence![0], sequence![0]),
+                    Stage::new(Pad::new(h, l, r), sequence![1], sequence![1]),
+                    Stage::new(PassThrough::new(C::<2>), sequence![2], sequence![2]),
+                ),
+            ),
+            (Stage::new(Merge::new((n, h + l + r, C::<2>)).unwrap(), sequence![0, 1, 2], sequence![0]),),
+        );
+        let json = serde_json::to_string(&d).unwrap();
+        assert_eq!(json, serde_json::to_string(&d.to_string()).unwrap());
+        let same = |j: &str| json_like(&d, j);
+        let back = same(&json).unwrap();
+        let from_bin = bincode_like(&d, &bincode::serialize(&d).unwrap()).unwrap();
+        for k in 0..d.lengths()[0] {
+            let top = multi_index([k]);
+            let want = (d.calculate_offset(&top), d.is_valid(&top));
+            assert_eq!((back.calculate_offset(&top), back.is_valid(&top)), want, "{json}");
+            assert_eq!((from_bin.calculate_offset(&top), from_bin.is_valid(&top)), want, "{json}");
+        }
+        let e = same(&json.replace("_2", "_3")).unwrap_err().to_string();
+        assert!(e.starts_with("column") && e.contains("where the type has the static _2"), "{e}");
+    }
+    let a =
+        make_single_stage_tensor_adaptor((Stage::new(PassThrough::new(4usize), sequence![0], sequence![0]),));
+    let json = serde_json::to_string(&a).unwrap();
+    assert_eq!(json, r#""tensor_adaptor{transforms: [pass_through(4): [1] -> [0]], bottom: [0], top: [1]}""#);
+    assert_eq!(json_like(&a, &json).unwrap().top_lengths(), a.top_lengths());
+    // Random text and bytes are errors, never a panic.
+    let alphabet = b"tensor_adaptor{}[]:,()_->0123 ";
+    for _ in 0..5000 {
+        let s: String = (0..rng.pick(60)).map(|_| alphabet[rng.pick(alphabet.len())] as char).collect();
+        assert!(json_like(&a, &serde_json::to_string(&s).unwrap()).is_err(), "{s}");
+        let bytes: Vec<u8> = (0..rng.pick(48)).map(|_| rng.next() as u8).collect();
+        let _ = bincode_like(&a, &bytes);
+    }
+}
+
+/// `json` read as a value of `T`, the type of `_like` (descriptor types are long to name).
+fn json_like<T: DeserializeOwned>(_like: &T, json: &str) -> serde_json::Result<T> {
+    serde_json::from_str(json)
+}
+
+fn bincode_like<T: DeserializeOwned>(_like: &T, bytes: &[u8]) -> bincode::Result<T> {
+    bincode::deserialize(bytes)
+}

@@ -31,15 +31,13 @@ use crate::eval::{Value, eval};
 use crate::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Swizzle};
 use core::fmt;
-use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
 /// A visitor that reads a string and parses it with `parse`, naming `expecting` otherwise.
-struct Text<T> {
+struct Text<T, E> {
     expecting: &'static str,
-    parse: fn(&str) -> Result<T, TextError>,
-    _t: PhantomData<fn() -> T>,
+    parse: fn(&str) -> Result<T, E>,
 }
 
 /// Why a text did not parse: the parser's error, or a value of another kind.
@@ -59,16 +57,35 @@ impl fmt::Display for TextError {
     }
 }
 
-impl<T> Visitor<'_> for Text<T> {
+impl<T, E: fmt::Display> Visitor<'_> for Text<T, E> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.expecting)
     }
 
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<T, E> {
-        (self.parse)(s).map_err(E::custom)
+    fn visit_str<Er: de::Error>(self, s: &str) -> Result<T, Er> {
+        (self.parse)(s).map_err(Er::custom)
     }
+
+    fn visit_bytes<Er: de::Error>(self, b: &[u8]) -> Result<T, Er> {
+        match core::str::from_utf8(b) {
+            Ok(s) => self.visit_str(s),
+            Err(_) => Err(Er::invalid_value(de::Unexpected::Bytes(b), &self)),
+        }
+    }
+}
+
+/// Deserialize a value written as text: `parse` reads the string the format holds, and its error
+/// becomes the format's, with the parser's message. The typed layer's serde (typed layouts, CK
+/// Tile descriptors, rocRoller graphs) reads its text through this.
+#[doc(hidden)]
+pub fn deserialize_text<'de, D: Deserializer<'de>, T, E: fmt::Display>(
+    d: D,
+    expecting: &'static str,
+    parse: fn(&str) -> Result<T, E>,
+) -> Result<T, D::Error> {
+    d.deserialize_str(Text { expecting, parse })
 }
 
 fn text<'de, D: Deserializer<'de>, T>(
@@ -76,7 +93,7 @@ fn text<'de, D: Deserializer<'de>, T>(
     expecting: &'static str,
     parse: fn(&str) -> Result<T, TextError>,
 ) -> Result<T, D::Error> {
-    d.deserialize_str(Text { expecting, parse, _t: PhantomData })
+    deserialize_text(d, expecting, parse)
 }
 
 /// `s` evaluated, if it is the kind `pick` takes.

@@ -363,3 +363,135 @@ impl FromStr for DynLayout {
         DynLayout::new(shape, stride).map_err(|e| p.invalid(col, e))
     }
 }
+
+/// A cursor over text that holds CuTe notation among other things: notations built on this one
+/// (CK Tile descriptors, rocRoller graphs) read their int tuples and layouts through it, with the
+/// same errors and limits as [`FromStr`]. Spaces are skipped before every token.
+///
+/// ```
+/// use const_layout::text::Cursor;
+/// let mut c = Cursor::new("embed((_3,4), (8,_1)) ;");
+/// assert_eq!(c.word(), Some("embed"));
+/// c.expect('(', "`(`").unwrap();
+/// assert_eq!(c.int_tuple().unwrap().to_string(), "(_3,4)");
+/// assert!(c.eat(','));
+/// assert_eq!(c.int_tuple().unwrap().to_string(), "(8,_1)");
+/// c.expect(')', "`)`").unwrap();
+/// assert_eq!(c.column(), 23);
+/// assert_eq!(c.expect(',', "`,`").unwrap_err().to_string(), "column 23: expected `,`, found `;`");
+/// ```
+pub struct Cursor<'a>(Parser<'a>);
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
+        Cursor(Parser::new(text))
+    }
+
+    /// The next non-space character, not consumed.
+    pub fn peek(&mut self) -> Option<char> {
+        self.0.peek()
+    }
+
+    /// Consume `c` if it is next (after spaces).
+    pub fn eat(&mut self, c: char) -> bool {
+        self.0.eat(c)
+    }
+
+    /// Consume `c`, or an error expecting `expected`.
+    pub fn expect(&mut self, c: char, expected: &'static str) -> Result<(), ParseError> {
+        self.0.expect(c, expected)
+    }
+
+    /// Consume `s` if it is next (after spaces).
+    pub fn eat_str(&mut self, s: &str) -> bool {
+        self.0.skip_ws();
+        if self.0.text[self.0.pos..].starts_with(s) {
+            self.0.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A word: `[A-Za-z_][A-Za-z0-9_]*`, consumed, or `None` (nothing consumed) if none is next.
+    /// `_8` is not a word: an underscore must be followed by a letter or `_` to start one, so
+    /// that CuTe's static integers stay integers.
+    pub fn word(&mut self) -> Option<&'a str> {
+        self.0.skip_ws();
+        let text: &'a str = self.0.text;
+        let rest = &text[self.0.pos..];
+        let mut chars = rest.char_indices();
+        let starts = match chars.next() {
+            Some((_, c)) if c.is_ascii_alphabetic() => true,
+            Some((_, '_')) => {
+                matches!(rest[1..].chars().next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+            }
+            _ => false,
+        };
+        if !starts {
+            return None;
+        }
+        let end =
+            chars.find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_')).map_or(rest.len(), |(k, _)| k);
+        self.0.pos += end;
+        Some(&rest[..end])
+    }
+
+    /// An integer in CuTe's notation: `_8` (static), `8`, `-3`.
+    pub fn int(&mut self) -> Result<DynInt, ParseError> {
+        self.0.skip_ws();
+        self.0.int()
+    }
+
+    /// An int tuple in CuTe's notation, `(_8,(4,_2))`.
+    pub fn int_tuple(&mut self) -> Result<DynIntTuple, ParseError> {
+        self.0.int_tuple()
+    }
+
+    /// A layout in CuTe's notation, `shape:stride`, checked as by [`DynLayout::new`].
+    pub fn layout(&mut self) -> Result<DynLayout, ParseError> {
+        let col = self.column();
+        let shape = self.0.int_tuple()?;
+        self.0.expect(':', "`:` between shape and stride")?;
+        let stride = self.0.int_tuple()?;
+        DynLayout::new(shape, stride).map_err(|e| self.0.invalid(col, e))
+    }
+
+    /// The 1-based column (in characters) of the next token.
+    pub fn column(&mut self) -> usize {
+        self.0.skip_ws();
+        self.0.column()
+    }
+
+    /// Whether only spaces are left.
+    pub fn at_end(&mut self) -> bool {
+        self.0.at_end()
+    }
+
+    /// An error at the next token: `expected` was expected, and the next character was found.
+    pub fn error(&mut self, expected: &'static str) -> ParseError {
+        self.0.error(expected)
+    }
+
+    /// The byte position of the next token, for [`Cursor::error_at`].
+    pub fn position(&mut self) -> usize {
+        self.0.skip_ws();
+        self.0.pos
+    }
+
+    /// An error at the byte position `at` (from [`Cursor::position`]): `expected` was expected,
+    /// and the character there was found.
+    pub fn error_at(&mut self, at: usize, expected: &'static str) -> ParseError {
+        let here = self.0.pos;
+        self.0.pos = at.min(self.0.text.len());
+        let e = self.0.error_raw(expected);
+        self.0.pos = here;
+        e
+    }
+
+    /// An error for text that parsed but whose value is invalid, at `column`.
+    pub fn invalid(&self, column: usize, e: LayoutError) -> ParseError {
+        self.0.invalid(column, e)
+    }
+}

@@ -25,9 +25,9 @@ use typenum::{Sum, U1, Unsigned};
 /// ```
 #[derive(Clone, Debug)]
 pub struct TensorDescriptor<S, H: ArrayLength, Top: Sequence> {
-    adaptor: TensorAdaptor<S, H, Top, OffsetId>,
-    element_space_size: isize,
-    guaranteed: SafeVectors<H>,
+    pub(super) adaptor: TensorAdaptor<S, H, Top, OffsetId>,
+    pub(super) element_space_size: isize,
+    pub(super) guaranteed: SafeVectors<H>,
 }
 
 impl<S: Stages, H: ArrayLength, Top: Sequence> TensorDescriptor<S, H, Top> {

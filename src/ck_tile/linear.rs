@@ -66,7 +66,7 @@ macro_rules! shifted {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct PassThrough<L> {
-    length: L,
+    pub(super) length: L,
 }
 
 impl<L: Int> PassThrough<L> {
@@ -102,9 +102,9 @@ shifted!(PassThrough<L>, "pass_through", |t| t.length.value(), |_t| 0, forward);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Pad<L, P, Q, const SKIP: bool = false> {
-    length: L,
-    left: P,
-    right: Q,
+    pub(super) length: L,
+    pub(super) left: P,
+    pub(super) right: Q,
 }
 
 impl<L: Int, P: Int, Q: Int> Pad<L, P, Q> {
@@ -190,8 +190,8 @@ pub type RightPad<L, Q> = Pad<L, crate::C<0>, Q>;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Embed<Ls, Cs> {
-    lengths: Ls,
-    coefficients: Cs,
+    pub(super) lengths: Ls,
+    pub(super) coefficients: Cs,
 }
 
 impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> Embed<Ls, Cs> {
@@ -255,7 +255,7 @@ pub(super) fn row_major_strides<N: ArrayLength>(lengths: &MultiIndex<N>) -> Mult
 /// ```
 #[derive(Clone, Debug)]
 pub struct Unmerge<Ls: ToArray> {
-    lengths: Ls,
+    pub(super) lengths: Ls,
     // The suffix products, computed once: every index and move reads them.
     scan: MultiIndex<Ls::Len>,
 }
@@ -329,7 +329,7 @@ impl<Ls: ToArray> InvertibleTransform for Unmerge<Ls> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Freeze<V> {
-    index: V,
+    pub(super) index: V,
 }
 
 impl<V: Int> Freeze<V> {
@@ -372,7 +372,7 @@ impl<V: Int> Transform for Freeze<V> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Insert<L> {
-    length: L,
+    pub(super) length: L,
 }
 
 impl<L: Int> Insert<L> {
@@ -415,7 +415,7 @@ impl<L: Int> Transform for Insert<L> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Replicate<Ls> {
-    lengths: Ls,
+    pub(super) lengths: Ls,
 }
 
 impl<Ls: ToArray> Replicate<Ls> {
@@ -457,8 +457,8 @@ impl<Ls: ToArray> Transform for Replicate<Ls> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Offset<L, O> {
-    length: L,
-    offset: O,
+    pub(super) length: L,
+    pub(super) offset: O,
 }
 
 impl<L: Int, O: Int> Offset<L, O> {
@@ -478,9 +478,9 @@ impl<L: Int, O: Int> Offset<L, O> {
 #[derive(Clone, Copy, Debug)]
 pub struct Slice<L, B, E> {
     #[allow(dead_code)] // CK's constructor takes it; the transform does not read it
-    length: L,
-    begin: B,
-    end: E,
+    pub(super) length: L,
+    pub(super) begin: B,
+    pub(super) end: E,
 }
 
 impl<L: Int, B: Int, E: Int> Slice<L, B, E> {

@@ -254,10 +254,10 @@ macro_rules! merge_moves {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Merge<Ls: ToArray> {
-    lengths: PhantomData<Ls>,
+    pub(super) lengths: PhantomData<Ls>,
     divisors: GenericArray<FastDivmod, Ls::Len>,
     // The lengths' values and suffix products, computed once: a move reads them.
-    values: MultiIndex<Ls::Len>,
+    pub(super) values: MultiIndex<Ls::Len>,
     scan: MultiIndex<Ls::Len>,
 }
 
@@ -332,7 +332,7 @@ fn merged<N: ArrayLength>(low: &MultiIndex<N>, scan: &MultiIndex<N>) -> MultiInd
 /// ```
 #[derive(Clone, Debug)]
 pub struct MergeDivMod<Ls: ToArray> {
-    lengths: Ls,
+    pub(super) lengths: Ls,
     scan: MultiIndex<Ls::Len>,
 }
 

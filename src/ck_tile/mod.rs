@@ -41,6 +41,9 @@ mod ids;
 mod linear;
 mod merge;
 mod nonlinear;
+#[cfg(feature = "serde")]
+mod serde;
+mod text;
 
 pub use adaptor::{
     Chain, ChainedAdaptor, Ids, IdsFor, OffsetId, Relabel, SingleStageAdaptor, Stage, Stages, TensorAdaptor,
@@ -74,6 +77,7 @@ pub use linear::{
 };
 pub use merge::{Merge, MergeDivMod};
 pub use nonlinear::{Modulo, Xor};
+pub use text::{Expected, StagesText, TextError, TransformDisplay, TransformText};
 
 use crate::int_tuple::ToArray;
 use generic_array::{ArrayLength, GenericArray};

@@ -19,8 +19,8 @@ use typenum::{U1, U2};
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Modulo<M, L> {
-    modulus: M,
-    length: L,
+    pub(super) modulus: M,
+    pub(super) length: L,
 }
 
 impl<M: Int, L: Int> Modulo<M, L> {
@@ -75,8 +75,8 @@ impl<M: Int, L: Int> Transform for Modulo<M, L> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Xor<L0, L1> {
-    length0: L0,
-    length1: L1,
+    pub(super) length0: L0,
+    pub(super) length1: L1,
 }
 
 impl<L0: Int, L1: Int> Xor<L0, L1> {

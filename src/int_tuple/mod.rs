@@ -151,6 +151,49 @@ pub trait IntTuple: Copy + fmt::Debug + Sealed + 'static {
     /// kept. `Err` if an integer does not fit in `isize` or the tuple exceeds
     /// [`MAX_NODES`](crate::dyn_layout::MAX_NODES) nodes or [`MAX_BYTES`](crate::dyn_layout::MAX_BYTES) bytes.
     fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError>;
+    /// Build from the integers' values, left to right, counting integers in `leaf`: a static
+    /// integer takes only its type's value, a runtime one any value its type holds. `Err` gives
+    /// the value that does not fit and the static value expected there, if any. No structure
+    /// check: see [`IntTuple::try_from_dyn`].
+    #[doc(hidden)]
+    fn try_from_leaves(
+        leaves: &mut dyn Iterator<Item = isize>,
+        leaf: &mut usize,
+    ) -> Result<Self, (isize, Option<isize>)>;
+    /// The typed copy of a runtime-structured int tuple (the inverse of [`IntTuple::to_dyn`]),
+    /// checked: the same nesting as the type, each static integer of the type's value and each
+    /// runtime one within its integer type. A static integer may come from a runtime one and the
+    /// other way round (`8` for `C<8>`): a value is what the text or computation gives, static-ness
+    /// what the type says. `part` names the tuple in errors (`"shape"`).
+    ///
+    /// ```
+    /// use const_layout::int_tuple::IntTuple;
+    /// use const_layout::dyn_layout::DynIntTuple;
+    /// use const_layout::C;
+    /// let t: DynIntTuple = "(_8,(4,70000))".parse().unwrap();
+    /// assert_eq!(<(C<8>, (usize, u32))>::try_from_dyn(&t, "shape").unwrap(), (C::<8>, (4, 70000)));
+    /// let e = <(C<4>, (usize, u32))>::try_from_dyn(&t, "shape").unwrap_err();
+    /// assert_eq!(e.to_string(), "shape integer 0 is 8 where the type has the static _4");
+    /// let n: DynIntTuple = "(_8,(4,-1))".parse().unwrap();
+    /// let e = <(C<8>, (usize, u32))>::try_from_dyn(&n, "shape").unwrap_err();
+    /// assert_eq!(e.to_string(), "shape integer 2 is -1, outside the type's integer type");
+    /// let e = <(C<8>, usize)>::try_from_dyn(&t, "shape").unwrap_err();
+    /// assert_eq!(e.to_string(), "the shape nests differently from the type's");
+    /// ```
+    fn try_from_dyn(
+        t: &crate::dyn_layout::DynIntTuple,
+        part: &'static str,
+    ) -> Result<Self, crate::LayoutError> {
+        if !Self::TREE.congruent(t) {
+            return Err(crate::LayoutError::NotOfTypeStructure { part });
+        }
+        if t.has_basis() {
+            return Err(crate::LayoutError::BasisStride { op: "a typed int tuple" });
+        }
+        let mut leaf = 0;
+        Self::try_from_leaves(&mut t.leaves().map(|v| v.value), &mut leaf)
+            .map_err(|(value, expected)| crate::LayoutError::NotOfType { part, leaf, value, expected })
+    }
     /// A [`Display`](fmt::Display) adapter printing CuTe notation.
     fn display(&self) -> Cute<'_, Self>
     where
@@ -271,6 +314,16 @@ impl<T: Int> IntTuple for T {
         *at += 1;
         int_from_u32::<T>(bits)
     }
+    fn try_from_leaves(
+        leaves: &mut dyn Iterator<Item = isize>,
+        leaf: &mut usize,
+    ) -> Result<Self, (isize, Option<isize>)> {
+        // The caller checked the nesting: a missing integer is not reachable, and reads as 0.
+        let v = leaves.next().unwrap_or(0);
+        let t = T::try_from_value(v).ok_or((v, T::STATIC))?;
+        *leaf += 1;
+        Ok(t)
+    }
     fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
         let value =
             self.try_value().ok_or(crate::LayoutError::ValueOutOfRange { part: "integer", leaf: 0 })?;
@@ -311,6 +364,12 @@ impl IntTuple for () {
     fn load_runtime_u32(_: &[u32], _: &mut usize) -> Self {}
     fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
         Ok(crate::dyn_layout::DynIntTuple::EMPTY)
+    }
+    fn try_from_leaves(
+        _: &mut dyn Iterator<Item = isize>,
+        _: &mut usize,
+    ) -> Result<Self, (isize, Option<isize>)> {
+        Ok(())
     }
 }
 impl Tuple for () {}
@@ -414,6 +473,12 @@ macro_rules! impl_int_tuple {
             }
             fn to_dyn(&self) -> Result<crate::dyn_layout::DynIntTuple, crate::LayoutError> {
                 crate::dyn_layout::DynIntTuple::tuple(&[self.$i0.to_dyn()?, $(self.$i.to_dyn()?,)*])
+            }
+            fn try_from_leaves(
+                leaves: &mut dyn Iterator<Item = isize>,
+                leaf: &mut usize,
+            ) -> Result<Self, (isize, Option<isize>)> {
+                Ok(($A0::try_from_leaves(leaves, leaf)?, $($A::try_from_leaves(leaves, leaf)?,)*))
             }
         }
     };

@@ -30,6 +30,8 @@ mod index;
 mod iter;
 mod ordered;
 pub mod param;
+#[cfg(feature = "serde")]
+mod serde;
 mod shape_stride;
 mod swizzled;
 pub mod tiling;
@@ -687,5 +689,60 @@ impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTup
     /// The runtime-structured copy of a typed layout.
     fn try_from(l: &crate::Layout<S, D>) -> Result<Self, crate::error::LayoutError> {
         crate::dyn_layout::DynLayout::new(l.shape().to_dyn()?, l.stride().to_dyn()?)
+    }
+}
+
+impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTuple>
+    TryFrom<&crate::dyn_layout::DynLayout> for crate::Layout<S, D>
+{
+    type Error = crate::error::LayoutError;
+    /// The typed copy of a runtime-structured layout, checked as [`make_layout`] checks and
+    /// against the type ([`IntTuple::try_from_dyn`](crate::int_tuple::IntTuple::try_from_dyn)):
+    /// the same nesting, each static integer of the type's value, each runtime one within its
+    /// integer type.
+    ///
+    /// ```
+    /// use const_layout::dyn_layout::DynLayout;
+    /// use const_layout::{C, Layout};
+    /// let d: DynLayout = "(_8,(4,2)):(_1,(8,32))".parse().unwrap();
+    /// let l = Layout::<(C<8>, (u32, u32)), (C<1>, (u32, u32))>::try_from(&d).unwrap();
+    /// assert_eq!(l.to_string(), "(_8,(4,2)):(_1,(8,32))");
+    /// let e = Layout::<(C<8>, (u32, u32)), (C<1>, (C<4>, u32))>::try_from(&d).unwrap_err();
+    /// assert_eq!(e.to_string(), "stride integer 1 is 8 where the type has the static _4");
+    /// ```
+    fn try_from(l: &crate::dyn_layout::DynLayout) -> Result<Self, crate::error::LayoutError> {
+        let shape = S::try_from_dyn(l.shape(), "shape")?;
+        let stride = D::try_from_dyn(l.stride(), "stride")?;
+        check_shape(&shape)?;
+        Layout::try_new(shape, stride)
+    }
+}
+
+impl<S: IntTuple + LayoutShape<D>, D: IntTuple> core::str::FromStr for Layout<S, D> {
+    type Err = crate::text::ParseError;
+    /// CuTe's notation read into a typed layout: parsed as a
+    /// [`DynLayout`](crate::dyn_layout::DynLayout), then checked against the type
+    /// (`TryFrom<&DynLayout>`). A layout that does not fit the type is an error at column 1 naming
+    /// the integer.
+    ///
+    /// ```
+    /// use const_layout::{C, Layout};
+    /// type Tile = Layout<(C<8>, usize), (C<1>, usize)>;
+    /// let t: Tile = "(_8,100):(_1,8)".parse().unwrap();
+    /// assert_eq!(t.crd2idx((3usize, 2usize)), 19);
+    /// assert_eq!("(_8,100):(_1,8)".parse::<Tile>().unwrap().to_string(), t.to_string());
+    /// let e = "(_4,100):(_1,8)".parse::<Tile>().unwrap_err();
+    /// assert_eq!(e.to_string(), "column 1: shape integer 0 is 4 where the type has the static _8");
+    /// assert!("(_8,100):(_1,8".parse::<Tile>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let d: crate::dyn_layout::DynLayout = s.parse()?;
+        let column = s.len() - s.trim_start().len() + 1;
+        Self::try_from(&d).map_err(|e| crate::text::ParseError {
+            column,
+            expected: "",
+            found: None,
+            invalid: Some(e),
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! runs and against the layout algebra. One test binary for all of them; `cargo test --test
 //! transform MODULE` runs one module.
 
+mod ck_text;
 mod descriptors;
 mod graph;
 mod graph_expr;

@@ -184,6 +184,25 @@ pub enum LayoutError {
         /// The atom's extent times its threads in that mode.
         step: isize,
     },
+    /// A runtime-structured value read into a typed one (text or a [`DynLayout`](crate::DynLayout)
+    /// into a `Layout<S, D>`) nests differently from the type.
+    NotOfTypeStructure {
+        /// `"shape"`, `"stride"`, ...
+        part: &'static str,
+    },
+    /// An integer read into a typed value that its type cannot hold: a static integer of another
+    /// value (`expected`), or a value outside a runtime integer type (`u32`, ...; `expected` is
+    /// `None`).
+    NotOfType {
+        /// `"shape"`, `"stride"`, ...
+        part: &'static str,
+        /// Position of the integer in the flattened tuple.
+        leaf: usize,
+        /// Its value.
+        value: isize,
+        /// The static value the type has there, if the type's integer is static.
+        expected: Option<isize>,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -280,6 +299,24 @@ impl LayoutError {
                 .text(" (")
                 .num(step)
                 .text(")"),
+            LayoutError::NotOfTypeStructure { part } => {
+                m.text("the ").text(part).text(" nests differently from the type's")
+            }
+            LayoutError::NotOfType { part, leaf, value, expected: Some(e) } => m
+                .text(part)
+                .text(" integer ")
+                .num(leaf as isize)
+                .text(" is ")
+                .num(value)
+                .text(" where the type has the static _")
+                .num(e),
+            LayoutError::NotOfType { part, leaf, value, expected: None } => m
+                .text(part)
+                .text(" integer ")
+                .num(leaf as isize)
+                .text(" is ")
+                .num(value)
+                .text(", outside the type's integer type"),
             LayoutError::TooLarge => {
                 m.text("more than ")
                     .num(crate::MAX_NODES as isize)
