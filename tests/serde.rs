@@ -9,6 +9,11 @@ mod layouts;
 #[path = "common/rng.rs"]
 mod rng;
 
+#[path = "serde/graph.rs"]
+mod graph;
+#[path = "common/graphs.rs"]
+mod graphs;
+
 use const_layout::algebra::Tiler;
 use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::linear::LinearLayout;

@@ -6,6 +6,7 @@
 //! shift past the width is `None` from [`IndexValue::apply`] (the traversal reports it as an
 //! error naming the edge), never a wrapped value.
 
+use super::Name;
 use core::cell::RefCell;
 use core::fmt;
 
@@ -78,6 +79,34 @@ pub enum Op {
 }
 
 impl Op {
+    /// Every operation, in declaration order.
+    ///
+    /// ```
+    /// use const_layout::rocroller::Op;
+    /// assert_eq!(Op::ALL.len(), 18);
+    /// assert!(Op::ALL.iter().all(|op| op.apply(6, 3).is_some()));
+    /// ```
+    pub const ALL: [Op; 18] = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Rem,
+        Op::Shl,
+        Op::Shr,
+        Op::BitAnd,
+        Op::BitOr,
+        Op::BitXor,
+        Op::Lt,
+        Op::Le,
+        Op::Gt,
+        Op::Ge,
+        Op::Eq,
+        Op::Ne,
+        Op::And,
+        Op::Or,
+    ];
+
     /// The operation on integers; `None` on overflow, division by zero or a shift outside
     /// `0..isize::BITS`.
     pub const fn apply(self, a: isize, b: isize) -> Option<isize> {
@@ -111,7 +140,7 @@ impl Op {
         matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne | Op::And | Op::Or)
     }
 
-    const fn symbol(self) -> &'static str {
+    pub(crate) const fn symbol(self) -> &'static str {
         match self {
             Op::Add => " + ",
             Op::Sub => " - ",
@@ -136,7 +165,7 @@ impl Op {
 
     /// Binding strength in C (higher binds tighter) and in Rust, where the bit operations bind
     /// tighter than comparisons and comparisons do not chain.
-    const fn precedence(self, c: bool) -> u8 {
+    pub(crate) const fn precedence(self, c: bool) -> u8 {
         match self {
             Op::Mul | Op::Div | Op::Rem => 11,
             Op::Add | Op::Sub => 10,
@@ -177,7 +206,7 @@ pub trait IndexValue: Copy + fmt::Debug {
     fn as_const(&self) -> Option<isize>;
     /// A runtime value by name, if this kind of value can hold one (expressions can, integers
     /// cannot).
-    fn runtime(&self, name: &'static str) -> Option<Self>;
+    fn runtime(&self, name: Name) -> Option<Self>;
 }
 
 impl IndexValue for isize {
@@ -193,7 +222,7 @@ impl IndexValue for isize {
     fn as_const(&self) -> Option<isize> {
         Some(*self)
     }
-    fn runtime(&self, _: &'static str) -> Option<Self> {
+    fn runtime(&self, _: Name) -> Option<Self> {
         None
     }
 }
@@ -204,7 +233,7 @@ pub const MAX_EXPR_NODES: usize = 512;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     Const(isize),
-    Var(&'static str),
+    Var(Name),
     Bin(Op, u16, u16),
     Select(u16, u16, u16),
 }
@@ -277,9 +306,18 @@ impl<const N: usize> Arena<N> {
         self.push(Node::Const(v))
     }
 
-    /// A runtime value named `name` (a register, a kernel argument).
-    pub fn var(&self, name: &'static str) -> Sym<'_, N> {
-        self.push(Node::Var(name))
+    /// A runtime value named `name` (a register, a kernel argument): a `&'static str` or a
+    /// [`Name`] (one read from text).
+    ///
+    /// ```
+    /// use const_layout::rocroller::{Arena, Name};
+    /// let a = Arena::new();
+    /// let n = Name::new(&String::from("lda")).unwrap();
+    /// assert_eq!((a.var(n) * a.var("i")).c().to_string(), "lda * i");
+    /// assert!(a.var(n) == a.var("lda")); // one variable: names are equal by content
+    /// ```
+    pub fn var(&self, name: impl Into<Name>) -> Sym<'_, N> {
+        self.push(Node::Var(name.into()))
     }
 
     fn node(&self, id: u16) -> Node {
@@ -326,7 +364,7 @@ impl<'a, const N: usize> Sym<'a, N> {
     pub fn eval(self, value: &dyn Fn(&str) -> isize) -> Option<isize> {
         match self.arena.node(self.id) {
             Node::Const(v) => Some(v),
-            Node::Var(n) => Some(value(n)),
+            Node::Var(n) => Some(value(n.as_str())),
             Node::Bin(op, a, b) => op.apply(self.at(a).eval(value)?, self.at(b).eval(value)?),
             Node::Select(c, t, f) => {
                 if self.at(c).eval(value)? != 0 {
@@ -506,7 +544,7 @@ impl<const N: usize> IndexValue for Sym<'_, N> {
     fn as_const(&self) -> Option<isize> {
         self.as_const_value()
     }
-    fn runtime(&self, name: &'static str) -> Option<Self> {
+    fn runtime(&self, name: Name) -> Option<Self> {
         Some(self.arena.var(name))
     }
 }
@@ -564,7 +602,7 @@ impl<const N: usize> Printed<'_, N> {
         }
         match s.arena.node(s.id) {
             Node::Const(v) => write!(f, "{v}")?,
-            Node::Var(n) => f.write_str(n)?,
+            Node::Var(n) => f.write_str(n.as_str())?,
             Node::Bin(op @ (Op::Div | Op::Rem), a, b) if !self.c => {
                 self.write(f, s.at(a), ATOM, false)?;
                 f.write_str(if op == Op::Div { ".div_euclid(" } else { ".rem_euclid(" })?;

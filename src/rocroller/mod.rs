@@ -31,14 +31,18 @@
 mod bridge;
 mod error;
 mod expr;
+mod name;
 mod positional;
+pub mod text;
 mod tile;
 mod transformer;
 
 pub use bridge::{Dot, LayoutFragment};
 pub use error::GraphError;
 pub use expr::{Arena, IndexValue, IntoSym, MAX_EXPR_NODES, Op, Printed, Sym};
+pub use name::{MAX_NAME_LEN, Name};
 pub use positional::{MAX_POSITIONAL_STEPS, Positional};
+pub use text::{GraphTextError, TextProblem};
 pub use tile::{LayoutType, MAX_TILE_RANK, MacroTile, MemoryType, ThreadTile, WaveTile};
 pub use transformer::Transformer;
 
@@ -122,12 +126,19 @@ pub struct Dimension {
 
 /// A dimension's size or stride: known at translate time, or a runtime value by name (a kernel
 /// argument such as `N`), which only a symbolic traversal can use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use const_layout::rocroller::{Extent, Name};
+/// let n = Extent::Runtime(Name::new("N").unwrap());
+/// assert_eq!(n, Extent::Runtime("N".into()));
+/// assert_ne!(n, Extent::Known(4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Extent {
     /// A translate-time integer.
     Known(isize),
     /// A runtime value.
-    Runtime(&'static str),
+    Runtime(Name),
 }
 
 impl Dimension {
@@ -150,15 +161,35 @@ impl Dimension {
     /// ```
     /// use const_layout::rocroller::{Dimension, Extent};
     /// let d = Dimension::linear(4, 1).with_runtime_stride("N");
-    /// assert_eq!((d.size(), d.stride(), d.stride_extent()), (Some(4), None, Some(Extent::Runtime("N"))));
+    /// assert_eq!((d.size(), d.stride(), d.stride_extent()), (Some(4), None, Some(Extent::Runtime("N".into()))));
     /// ```
     pub const fn with_runtime_size(mut self, name: &'static str) -> Self {
-        self.size = Some(Extent::Runtime(name));
+        self.size = Some(Extent::Runtime(Name::from_static(name)));
         self
     }
     /// With a stride known only at run time, by name.
+    ///
+    /// ```
+    /// use const_layout::rocroller::{Dimension, DimensionKind};
+    /// let d = Dimension::new(DimensionKind::SubDimension(0)).with_runtime_stride("lda");
+    /// assert_eq!(d.stride_extent().map(|e| format!("{e:?}")), Some("Runtime(\"lda\")".to_string()));
+    /// ```
     pub const fn with_runtime_stride(mut self, name: &'static str) -> Self {
-        self.stride = Some(Extent::Runtime(name));
+        self.stride = Some(Extent::Runtime(Name::from_static(name)));
+        self
+    }
+    /// With a size and stride, each known, runtime or unknown (`None`), as given (the text
+    /// notation's `(size, stride)`).
+    ///
+    /// ```
+    /// use const_layout::rocroller::{Dimension, DimensionKind, Extent, Name};
+    /// let lda = Extent::Runtime(Name::new("lda").unwrap());
+    /// let d = Dimension::new(DimensionKind::User).with_extents(Some(Extent::Known(64)), Some(lda));
+    /// assert_eq!((d.size(), d.stride_extent()), (Some(64), Some(lda)));
+    /// ```
+    pub const fn with_extents(mut self, size: Option<Extent>, stride: Option<Extent>) -> Self {
+        self.size = size;
+        self.stride = stride;
         self
     }
     /// `SubDimension(dim, size, stride)`.
@@ -378,18 +409,41 @@ impl PiecewiseAffine {
         f: [Extent; K],
         f0: Extent,
     ) -> Result<Self, GraphError> {
+        if K > MAX_ENDS {
+            return Self::checked(
+                condition,
+                K,
+                [Extent::Known(0); MAX_ENDS],
+                t0,
+                [Extent::Known(0); MAX_ENDS],
+                f0,
+            );
+        }
+        let pad = |v: [Extent; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(Extent::Known(0)));
+        Self::checked(condition, K, pad(t), t0, pad(f), f0)
+    }
+
+    /// [`with_extents`](Self::with_extents) over the first `count` of padded strides (the rest
+    /// must be `Known(0)`, so that equal parameters are equal values).
+    pub(crate) fn checked(
+        condition: Positional,
+        count: usize,
+        t: [Extent; MAX_ENDS],
+        t0: Extent,
+        f: [Extent; MAX_ENDS],
+        f0: Extent,
+    ) -> Result<Self, GraphError> {
         let bad = |what| Err(GraphError::EdgeFunction { edge: "PiecewiseAffineJoin", tag: 0, why: what });
-        if K > MAX_ENDS || K == 0 {
+        if count > MAX_ENDS || count == 0 {
             return bad("it needs 1 to 8 inputs");
         }
         if !condition.is_complete() {
             return bad("its condition has more than 16 steps");
         }
-        if condition.max_arg().is_some_and(|k| k as usize >= K) {
+        if condition.max_arg().is_some_and(|k| k as usize >= count) {
             return bad("its condition reads an input the edge does not have");
         }
-        let pad = |v: [Extent; K]| core::array::from_fn(|k| v.get(k).copied().unwrap_or(Extent::Known(0)));
-        Ok(PiecewiseAffine { condition, count: K as u8, when_true: (pad(t), t0), when_false: (pad(f), f0) })
+        Ok(PiecewiseAffine { condition, count: count as u8, when_true: (t, t0), when_false: (f, f0) })
     }
 
     /// The condition.
@@ -400,6 +454,19 @@ impl PiecewiseAffine {
     /// How many inputs it takes.
     pub fn inputs(&self) -> usize {
         self.count as usize
+    }
+
+    /// The strides (one per input) and the initial value where the condition holds (`true`) or
+    /// not.
+    ///
+    /// ```
+    /// use const_layout::rocroller::{Extent, PiecewiseAffine, Positional};
+    /// let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10, 1], 0, [20, 1], -40).unwrap();
+    /// assert_eq!(p.strides(false), ([Extent::Known(20), Extent::Known(1)].as_slice(), Extent::Known(-40)));
+    /// ```
+    pub fn strides(&self, holds: bool) -> (&[Extent], Extent) {
+        let (s, c) = self.branch(holds);
+        (s.get(..self.inputs()).unwrap_or(s), *c)
     }
 
     /// The value at integer inputs (known strides only).
@@ -611,3 +678,38 @@ impl<const N: usize> CoordinateGraph<N> {
         })
     }
 }
+
+/// Equal graphs have equal elements, tag by tag; a [`Edge::PiecewiseAffineJoin`]'s parameters
+/// are compared by value, not by [`AffineId`], and parameters no edge uses are not compared (the
+/// text notation writes the parameters inline, so a graph read back from its text is equal to
+/// it).
+///
+/// ```
+/// use const_layout::rocroller::{CoordinateGraph, Dimension, Edge, PiecewiseAffine, Positional};
+/// let p = PiecewiseAffine::new(Positional::arg(0).lt(4), [10], 0, [20], -40).unwrap();
+/// let mut a = CoordinateGraph::new();
+/// let mut b = CoordinateGraph::new();
+/// b.add_piecewise_affine(p).unwrap(); // unused: not compared
+/// for g in [&mut a, &mut b] {
+///     let (x, y) = (g.add_dimension(Dimension::linear(8, 1)).unwrap(), g.add_dimension(Dimension::linear(160, 1)).unwrap());
+///     let id = g.add_piecewise_affine(p).unwrap(); // id 0 in `a`, 1 in `b`
+///     g.add_edge(Edge::PiecewiseAffineJoin(id), &[x], &[y]).unwrap();
+/// }
+/// assert_eq!(a, b);
+/// b.add_dimension(Dimension::linear(1, 1)).unwrap();
+/// assert_ne!(a, b);
+/// ```
+impl<const N: usize> PartialEq for CoordinateGraph<N> {
+    fn eq(&self, o: &Self) -> bool {
+        self.count == o.count
+            && self.elements[..self.count].iter().zip(&o.elements[..o.count]).all(|pair| match pair {
+                (
+                    Element::Edge { edge: Edge::PiecewiseAffineJoin(a), srcs: sa, dsts: da },
+                    Element::Edge { edge: Edge::PiecewiseAffineJoin(b), srcs: sb, dsts: db },
+                ) => sa == sb && da == db && self.piecewise_affine(*a) == o.piecewise_affine(*b),
+                (x, y) => x == y,
+            })
+    }
+}
+
+impl<const N: usize> Eq for CoordinateGraph<N> {}

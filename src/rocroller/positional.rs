@@ -3,27 +3,28 @@
 //! that an edge stays a plain value, and evaluated with any [`IndexValue`]: integers decide it,
 //! symbolic inputs turn it into an expression (a `Conditional` in the emitted index).
 
-use super::MAX_ENDS;
-use super::expr::{Arena, IndexValue, Op, comparisons, impl_operators};
+use super::expr::{IndexValue, Op, comparisons, impl_operators};
 use core::fmt;
 
 /// The most steps (arguments, constants, operations) a [`Positional`] holds.
 pub const MAX_POSITIONAL_STEPS: usize = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+pub(super) enum Step {
     Arg(u8),
     Const(isize),
     Bin(Op),
 }
 
 /// An expression of an edge's inputs by position: `Positional::arg(0).lt(4).and(Positional::arg(1).ge(2))`.
-/// The operators `+ - * / % << >> & | ^` take another `Positional` or an `isize`.
+/// The operators `+ - * / % << >> & | ^` take another `Positional` or an `isize`. It prints as C
+/// with inputs `$0`, `$1`, ..., and reads back from that text (`FromStr`) to the same steps.
 ///
 /// ```
 /// use const_layout::rocroller::{Arena, Positional};
 /// let p = (Positional::arg(0) % 8).lt(4).and(Positional::arg(1).not_equal(0));
 /// assert_eq!(p.to_string(), "$0 % 8 < 4 && $1 != 0");
+/// assert_eq!(p.to_string().parse::<Positional>(), Ok(p));
 /// assert_eq!(p.eval(&[3isize, 1]), Ok(1));
 /// assert_eq!(p.eval(&[5isize, 1]), Ok(0));
 /// let a = Arena::new();
@@ -53,6 +54,87 @@ impl Positional {
         let mut steps = [Step::Const(0); MAX_POSITIONAL_STEPS];
         steps[0] = s;
         Positional { steps, len: 1, too_long: false }
+    }
+
+    /// The expression of a postfix program (the text parser's), if it is one: one value left,
+    /// every operation after its two operands, at most [`MAX_POSITIONAL_STEPS`] steps.
+    pub(super) fn from_steps(program: &[Step]) -> Option<Self> {
+        let mut steps = [Step::Const(0); MAX_POSITIONAL_STEPS];
+        steps.get_mut(..program.len())?.copy_from_slice(program);
+        let p = Positional { steps, len: program.len() as u8, too_long: false };
+        p.starts().map(|_| p)
+    }
+
+    /// For each step, where the subexpression it ends starts; `None` if the program is malformed.
+    fn starts(&self) -> Option<[u8; MAX_POSITIONAL_STEPS]> {
+        let mut start = [0u8; MAX_POSITIONAL_STEPS];
+        let steps = self.steps.get(..self.len as usize)?;
+        // Subexpressions on the stack, as the index of their last step.
+        let mut stack = [0usize; MAX_POSITIONAL_STEPS];
+        let mut top = 0usize;
+        for (i, s) in steps.iter().enumerate() {
+            start[i] = match s {
+                Step::Arg(_) | Step::Const(_) => i as u8,
+                Step::Bin(_) => {
+                    top = top.checked_sub(2)?;
+                    start[stack[top]]
+                }
+            };
+            stack[top] = i;
+            top += 1;
+        }
+        (top == 1).then_some(start)
+    }
+
+    /// Write step `i`'s subexpression, parenthesized where it binds looser than `min`.
+    fn write_step(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        start: &[u8; MAX_POSITIONAL_STEPS],
+        i: usize,
+    ) -> fmt::Result {
+        let Step::Bin(op) = self.steps[i] else {
+            return match self.steps[i] {
+                Step::Arg(k) => write!(f, "${k}"),
+                // A negative literal reads back as one (`$0 * -5`): the parser takes `-` before
+                // a digit where an operand is due as the literal's sign.
+                Step::Const(v) => write!(f, "{v}"),
+                Step::Bin(_) => Ok(()),
+            };
+        };
+        let right = i - 1;
+        let left = start[right] as usize - 1;
+        let p = op.precedence(true);
+        let binds = |k: usize| match self.steps[k] {
+            Step::Bin(o) => o.precedence(true),
+            _ => u8::MAX,
+        };
+        // Parentheses a C reader expects though precedence does not need them (what compilers'
+        // -Wparentheses asks for): a bit operation's operand that is another operation, and
+        // `&&` inside `||`.
+        let clarify = |k: usize| match self.steps[k] {
+            Step::Bin(o) => {
+                let bitwise = matches!(op, Op::Shl | Op::Shr | Op::BitAnd | Op::BitOr | Op::BitXor);
+                (bitwise && o != op) || (op == Op::Or && o == Op::And)
+            }
+            _ => false,
+        };
+        // Operations group to the left: a right operand of the same precedence needs parentheses.
+        for (k, open) in
+            [(left, binds(left) < p || clarify(left)), (right, binds(right) <= p || clarify(right))]
+        {
+            if open {
+                f.write_str("(")?;
+            }
+            self.write_step(f, start, k)?;
+            if open {
+                f.write_str(")")?;
+            }
+            if k == left {
+                f.write_str(op.symbol())?;
+            }
+        }
+        Ok(())
     }
 
     /// `self op o`.
@@ -131,15 +213,25 @@ impl From<isize> for Positional {
 impl_operators!([] Positional, Positional, combine);
 impl_operators!([] Positional, isize, combine);
 
-/// Printed as C, inputs as `$0`, `$1`, ...
+/// Printed as C, inputs as `$0`, `$1`, ..., step by step (nothing folded: `$0 + 0` stays), so
+/// that the text reads back to the same steps; parentheses where C's precedence needs them and
+/// where a C reader expects them (`($0 & 1) << 2`). One that did not fit prints as
+/// `<its condition has more than 16 steps>`.
+///
+/// ```
+/// use const_layout::rocroller::Positional;
+/// let p = (Positional::arg(0) - (Positional::arg(1) - 1)) * -5;
+/// assert_eq!(p.to_string(), "($0 - ($1 - 1)) * -5");
+/// assert_eq!(((Positional::arg(0) + 1) & 3).to_string(), "($0 + 1) & 3");
+/// ```
 impl fmt::Display for Positional {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [&str; MAX_ENDS] = ["$0", "$1", "$2", "$3", "$4", "$5", "$6", "$7"];
-        let arena: Arena<{ 2 * MAX_POSITIONAL_STEPS + MAX_ENDS }> = Arena::with_capacity();
-        let args: [_; MAX_ENDS] = core::array::from_fn(|k| arena.var(NAMES[k]));
-        match self.eval(&args) {
-            Ok(e) => write!(f, "{}", e.c()),
-            Err(why) => write!(f, "<{why}>"),
+        if self.too_long {
+            return f.write_str("<its condition has more than 16 steps>");
+        }
+        match self.starts() {
+            Some(start) => self.write_step(f, &start, self.len as usize - 1),
+            None => f.write_str("<its condition is malformed>"),
         }
     }
 }

@@ -16,33 +16,13 @@ enum Tree {
     Select(Box<Tree>, Box<Tree>, Box<Tree>),
 }
 
-const OPS: [Op; 18] = [
-    Op::Add,
-    Op::Sub,
-    Op::Mul,
-    Op::Div,
-    Op::Rem,
-    Op::Shl,
-    Op::Shr,
-    Op::BitAnd,
-    Op::BitOr,
-    Op::BitXor,
-    Op::Lt,
-    Op::Le,
-    Op::Gt,
-    Op::Ge,
-    Op::Eq,
-    Op::Ne,
-    Op::And,
-    Op::Or,
-];
 const NAMES: [&str; 3] = ["i", "j", "k"];
 
 fn tree() -> impl Strategy<Value = Tree> {
     let leaf = prop_oneof![(0usize..3).prop_map(Tree::Var), (-3isize..9).prop_map(Tree::Const)];
     leaf.prop_recursive(5, 24, 3, |inner| {
         prop_oneof![
-            4 => (0usize..OPS.len(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Tree::Bin(OPS[o], Box::new(a), Box::new(b))),
+            4 => (0usize..Op::ALL.len(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Tree::Bin(Op::ALL[o], Box::new(a), Box::new(b))),
             1 => (inner.clone(), inner.clone(), inner).prop_map(|(c, t, f)| Tree::Select(Box::new(c), Box::new(t), Box::new(f))),
         ]
     })
