@@ -365,7 +365,7 @@ impl FromStr for DynLayout {
 }
 
 /// A cursor over text that holds CuTe notation among other things: notations built on this one
-/// (CK Tile descriptors, rocRoller graphs) read their int tuples and layouts through it, with the
+/// (CK Tile descriptors) read their int tuples and layouts through it, with the
 /// same errors and limits as [`FromStr`]. Spaces are skipped before every token.
 ///
 /// ```

@@ -43,7 +43,7 @@ mod merge;
 mod nonlinear;
 #[cfg(feature = "serde")]
 mod serde;
-mod text;
+pub mod text;
 
 pub use adaptor::{
     Chain, ChainedAdaptor, Ids, IdsFor, OffsetId, Relabel, SingleStageAdaptor, Stage, Stages, TensorAdaptor,

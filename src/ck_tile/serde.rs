@@ -27,6 +27,7 @@ use super::text::StagesText;
 use generic_array::ArrayLength;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<S: StagesText, H: ArrayLength, Top: Sequence> Serialize for TensorDescriptor<S, H, Top> {
     /// The descriptor's text, as `Display` prints it.
     fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
@@ -34,6 +35,7 @@ impl<S: StagesText, H: ArrayLength, Top: Sequence> Serialize for TensorDescripto
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, S: StagesText, H: ArrayLength, Top: Sequence> Deserialize<'de> for TensorDescriptor<S, H, Top> {
     /// Reads the descriptor's text, checked against the type.
     fn deserialize<Z: Deserializer<'de>>(d: Z) -> Result<Self, Z::Error> {
@@ -45,6 +47,7 @@ impl<'de, S: StagesText, H: ArrayLength, Top: Sequence> Deserialize<'de> for Ten
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence> Serialize
     for TensorAdaptor<S, H, Top, Bottom>
 {
@@ -54,6 +57,7 @@ impl<S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence> Serialize
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence> Deserialize<'de>
     for TensorAdaptor<S, H, Top, Bottom>
 {

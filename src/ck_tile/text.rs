@@ -564,12 +564,35 @@ fn guarantee(c: &mut Cursor<'_>) -> Result<isize, TextError> {
     Ok(v.value)
 }
 
-/// The adaptor of `stages`, checked as [`TensorAdaptor::new`] checks hand-wired ones.
-fn adaptor<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence>(
-    column: usize,
-    stages: S,
+/// `word{transforms: [..]`, then `, bottom: [..]` if the text has one (an adaptor's; a
+/// descriptor's bottom is the offset), then `, top: [..]`: the adaptor, checked as
+/// [`TensorAdaptor::new`] checks hand-wired ones.
+fn read_adaptor<S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence>(
+    c: &mut Cursor<'_>,
+    word: &'static str,
+    with_bottom: bool,
 ) -> Result<TensorAdaptor<S, H, Top, Bottom>, TextError> {
+    open(c, word)?;
+    let column = c.column();
+    let stages = read_transforms::<S>(c)?;
+    if with_bottom {
+        c.expect(',', "`,`")?;
+        field(c, "bottom")?;
+        read_ids(c, Bottom::SLICE, None, Expected::Bottom)?;
+    }
+    c.expect(',', "`,`")?;
+    field(c, "top")?;
+    read_ids(c, Top::SLICE, None, Expected::Top)?;
     refused(column, TensorAdaptor::new(stages, Bottom::default()))
+}
+
+/// The closing `}` and nothing after it.
+fn close(c: &mut Cursor<'_>) -> Result<(), TextError> {
+    c.expect('}', "`}`")?;
+    if !c.at_end() {
+        return Err(c.error("the end of the input").into());
+    }
+    Ok(())
 }
 
 impl<S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence> fmt::Display
@@ -612,20 +635,9 @@ impl<S: StagesText, H: ArrayLength, Top: Sequence, Bottom: Sequence> FromStr
     /// ```
     fn from_str(s: &str) -> Result<Self, TextError> {
         let mut c = Cursor::new(s);
-        open(&mut c, "tensor_adaptor")?;
-        let column = c.column();
-        let stages = read_transforms::<S>(&mut c)?;
-        c.expect(',', "`,`")?;
-        field(&mut c, "bottom")?;
-        read_ids(&mut c, Bottom::SLICE, None, Expected::Bottom)?;
-        c.expect(',', "`,`")?;
-        field(&mut c, "top")?;
-        read_ids(&mut c, Top::SLICE, None, Expected::Top)?;
-        c.expect('}', "`}`")?;
-        if !c.at_end() {
-            return Err(c.error("the end of the input").into());
-        }
-        adaptor(column, stages)
+        let a = read_adaptor(&mut c, "tensor_adaptor", true)?;
+        close(&mut c)?;
+        Ok(a)
     }
 }
 
@@ -656,12 +668,7 @@ impl<S: StagesText, H: ArrayLength, Top: Sequence> FromStr for TensorDescriptor<
     /// The [module](self)'s notation read into this descriptor type.
     fn from_str(s: &str) -> Result<Self, TextError> {
         let mut c = Cursor::new(s);
-        open(&mut c, "tensor_descriptor")?;
-        let column = c.column();
-        let stages = read_transforms::<S>(&mut c)?;
-        c.expect(',', "`,`")?;
-        field(&mut c, "top")?;
-        read_ids(&mut c, Top::SLICE, None, Expected::Top)?;
+        let adaptor = read_adaptor(&mut c, "tensor_descriptor", false)?;
         c.expect(',', "`,`")?;
         field(&mut c, "element_space_size")?;
         let at = c.position();
@@ -686,11 +693,7 @@ impl<S: StagesText, H: ArrayLength, Top: Sequence> FromStr for TensorDescriptor<
             }
             c.expect(']', "`]` (one guarantee per hidden dimension)")?;
         }
-        c.expect('}', "`}`")?;
-        if !c.at_end() {
-            return Err(c.error("the end of the input").into());
-        }
-        let adaptor = adaptor::<S, H, Top, super::OffsetId>(column, stages)?;
+        close(&mut c)?;
         Ok(TensorDescriptor { adaptor, element_space_size: size.value, guaranteed })
     }
 }

@@ -697,7 +697,7 @@ impl<S: crate::int_tuple::IntTuple + LayoutShape<D>, D: crate::int_tuple::IntTup
 {
     type Error = crate::error::LayoutError;
     /// The typed copy of a runtime-structured layout, checked as [`make_layout`] checks and
-    /// against the type ([`IntTuple::try_from_dyn`](crate::int_tuple::IntTuple::try_from_dyn)):
+    /// against the type ([`crate::int_tuple::IntTuple::try_from_dyn`]):
     /// the same nesting, each static integer of the type's value, each runtime one within its
     /// integer type.
     ///

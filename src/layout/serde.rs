@@ -20,6 +20,7 @@ use super::{Layout, LayoutShape};
 use crate::int_tuple::IntTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Serialize for Layout<S, D> {
     /// CuTe's text, as `Display` prints it.
     fn serialize<Z: Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
@@ -27,6 +28,7 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Serialize for Layout<S, D> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 impl<'de, S: IntTuple + LayoutShape<D>, D: IntTuple> Deserialize<'de> for Layout<S, D> {
     /// Parses CuTe's text and checks it against the type; an error carries the message.
     fn deserialize<Z: Deserializer<'de>>(d: Z) -> Result<Self, Z::Error> {

@@ -5,9 +5,7 @@
 //! what the type has; truncated and mutated texts are errors or read back consistently, never a
 //! panic.
 
-#[path = "../common/rng.rs"]
-mod rng;
-
+use crate::rng::Rng;
 use const_layout::ck_tile::{
     CuteLayout, Embed, Expected, Freeze, Insert, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad,
     PassThrough, Replicate, Slice, Stage, StagesText, TensorDescriptor, TextError, Unmerge, Xor,
@@ -18,7 +16,6 @@ use const_layout::ck_tile::{
 use const_layout::ck_tile::{Sequence, TensorAdaptor};
 use const_layout::{C, make_layout, sequence};
 use generic_array::ArrayLength;
-use rng::Rng;
 use std::str::FromStr;
 
 /// Top index number `flat` in row-major order over `lengths`.
