@@ -889,6 +889,10 @@ mod serde_impl {
     /// Reads the graph's text from a string (or UTF-8 bytes); malformed text is an error carrying
     /// the parser's one-line message with its column.
     ///
+    /// A graph is a fixed-capacity value (about 52 KB at the default capacity), and serde moves
+    /// the value it builds through a few layers (more in a debug build): a struct that holds a
+    /// graph should hold it in a `Box<CoordinateGraph>`, which deserializes the same.
+    ///
     /// ```
     /// use const_layout::rocroller::CoordinateGraph;
     /// let g: CoordinateGraph = serde_json::from_str(r#""graph{0: Lane(64, 1); 1: Linear(64, 1); 2: PassThrough(0 -> 1)}""#).unwrap();
