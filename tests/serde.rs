@@ -135,6 +135,20 @@ fn typed_layouts_round_trip_and_are_checked_against_their_type() {
         let dl: DynLayout = b.to_string().parse().unwrap();
         assert_eq!(Runtime::try_from(&dl).unwrap(), b);
     }
+    // Every arity and depth the notation has: a scalar, a one-mode tuple, nesting three deep.
+    type Scalar = Layout<usize, isize>;
+    type OneMode = Layout<(C<4>,), (isize,)>;
+    type Deep = Layout<((u32, (C<2>, u32)), C<3>), ((isize, (C<1>, isize)), isize)>;
+    for _ in 0..500 {
+        let n = rng.range(1, 99) as usize;
+        round_trip(&make_layout(n, rng.range(-9, 9)).map(|l: Scalar| l).unwrap());
+        round_trip(&make_layout((C::<4>,), (rng.range(-9, 9),)).map(|l: OneMode| l).unwrap());
+        let (a, b) = (rng.range(1, 9) as u32, rng.range(1, 9) as u32);
+        let d = (rng.range(-99, 99), rng.range(-99, 99), rng.range(-99, 99));
+        round_trip(
+            &make_layout(((a, (C::<2>, b)), C::<3>), ((d.0, (C::<1>, d.1)), d.2)).map(|l: Deep| l).unwrap(),
+        );
+    }
     for (text, want) in [
         (r#""((_4,8),5):((_1,4),2)""#, None),
         (
