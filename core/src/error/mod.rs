@@ -184,7 +184,7 @@ pub enum LayoutError {
         /// The atom's extent times its threads in that mode.
         step: isize,
     },
-    /// A runtime-structured value read into a typed one (text or a [`DynLayout`](crate::DynLayout)
+    /// A runtime-structured value read into a typed one (text or a [`DynLayout`](crate::dyn_layout::DynLayout)
     /// into a `Layout<S, D>`) nests differently from the type.
     NotOfTypeStructure {
         /// `"shape"`, `"stride"`, ...
