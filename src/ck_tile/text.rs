@@ -52,6 +52,7 @@ use super::linear::{Embed, Freeze, Insert, Offset, Pad, PassThrough, Replicate, 
 use super::merge::{Merge, MergeDivMod};
 use super::nonlinear::{Modulo, Xor};
 use super::{SafeVector, SafeVectors, Transform, TransformError};
+use crate::dyn_layout::DynIntTuple;
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::{IntTuple, ToArray};
@@ -202,10 +203,18 @@ fn read_tuple<T: IntTuple>(c: &mut Cursor<'_>, what: &'static str) -> Result<T, 
     T::try_from_dyn(&t, what).map_err(|e| TextError::Parse(c.invalid(column, e)))
 }
 
-/// A typed int tuple in CuTe's notation; a value outside `isize` (never in a checked transform)
-/// cannot be written.
-fn write_tuple<T: IntTuple>(f: &mut fmt::Formatter<'_>, t: &T) -> fmt::Result {
-    write!(f, "{}", t.to_dyn().map_err(|_| fmt::Error)?)
+/// `(a,b,...` and `close`: a transform's arguments, each an int tuple in CuTe's notation. A value
+/// outside `isize` (never in a checked transform) cannot be written.
+fn write_list(
+    f: &mut fmt::Formatter<'_>,
+    args: &[Result<DynIntTuple, LayoutError>],
+    close: &str,
+) -> fmt::Result {
+    for (k, a) in args.iter().enumerate() {
+        f.write_str(if k == 0 { "(" } else { "," })?;
+        write!(f, "{}", a.as_ref().map_err(|_| fmt::Error)?)?;
+    }
+    f.write_str(close)
 }
 
 /// A transform as text: CK's name, then its maker's arguments in CuTe's notation. Implemented for
@@ -243,18 +252,15 @@ impl<T: TransformText> fmt::Display for TransformDisplay<'_, T> {
     }
 }
 
-/// Read `(a, b, ...)`: each argument by its reader, then the closing parenthesis.
+/// Read `(a, b, ...`: each argument as an int tuple of its type (the caller reads what closes it).
 macro_rules! args {
-    ($c:ident; $($name:ident: $ty:ty = $what:literal),+) => {
+    ($c:ident; $name0:ident: $ty0:ty = $what0:literal $(, $name:ident: $ty:ty = $what:literal)*) => {
         $c.expect('(', "`(`")?;
-        let mut first = true;
+        let $name0: $ty0 = read_tuple($c, $what0)?;
         $(
-            if !core::mem::take(&mut first) {
-                $c.expect(',', "`,`")?;
-            }
+            $c.expect(',', "`,`")?;
             let $name: $ty = read_tuple($c, $what)?;
-        )+
-        let _ = first;
+        )*
     };
 }
 
@@ -267,22 +273,12 @@ macro_rules! one_int_args {
     ($($ty:ident<$($p:ident),+> ($($f:ident = $what:literal),+) => $build:expr;)+) => {$(
         impl<$($p: Int),+> TransformText for $ty<$($p),+> {
             fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("(")?;
-                let mut first = true;
-                $(
-                    if !core::mem::take(&mut first) {
-                        f.write_str(",")?;
-                    }
-                    write_tuple(f, &self.$f)?;
-                )+
-                let _ = first;
-                f.write_str(")")
+                write_list(f, &[$(self.$f.to_dyn()),+], ")")
             }
             fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
                 let column = c.column();
                 args!(c; $($f: _ = $what),+);
                 c.expect(')', "`)`")?;
-                let _ = column;
                 $build(column, $($f),+)
             }
         }
@@ -300,13 +296,8 @@ one_int_args! {
 
 impl<L: Int, P: Int, Q: Int, const SKIP: bool> TransformText for Pad<L, P, Q, SKIP> {
     fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(")?;
-        write_tuple(f, &self.length)?;
-        f.write_str(",")?;
-        write_tuple(f, &self.left)?;
-        f.write_str(",")?;
-        write_tuple(f, &self.right)?;
-        f.write_str(if SKIP { ",skip)" } else { ")" })
+        let args = [self.length.to_dyn(), self.left.to_dyn(), self.right.to_dyn()];
+        write_list(f, &args, if SKIP { ",skip)" } else { ")" })
     }
     fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
         args!(c; length: L = "length", left: P = "left", right: Q = "right");
@@ -324,11 +315,7 @@ impl<L: Int, P: Int, Q: Int, const SKIP: bool> TransformText for Pad<L, P, Q, SK
 
 impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> TransformText for Embed<Ls, Cs> {
     fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(")?;
-        write_tuple(f, &self.lengths)?;
-        f.write_str(",")?;
-        write_tuple(f, &self.coefficients)?;
-        f.write_str(")")
+        write_list(f, &[self.lengths.to_dyn(), self.coefficients.to_dyn()], ")")
     }
     fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
         args!(c; lengths: Ls = "lengths", coefficients: Cs = "coefficients");
@@ -341,9 +328,7 @@ macro_rules! lengths_args {
     ($($ty:ident => $build:expr;)+) => {$(
         impl<Ls: ToArray> TransformText for $ty<Ls> {
             fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("(")?;
-                write_tuple(f, &self.lengths)?;
-                f.write_str(")")
+                write_list(f, &[self.lengths.to_dyn()], ")")
             }
             fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
                 let column = c.column();
@@ -365,12 +350,10 @@ impl<Ls: ToArray> TransformText for Merge<Ls> {
     fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A merge keeps its lengths' values (for its divisors); static-ness is the type's.
         let mut values = self.values.iter();
-        let t = Ls::TREE
-            .try_map_leaves(|l| {
-                Ok(crate::dyn_layout::DynInt::new(values.next().copied().unwrap_or(0), l.is_static))
-            })
-            .map_err(|_| fmt::Error)?;
-        write!(f, "({t})")
+        let lengths = Ls::TREE.try_map_leaves(|l| {
+            Ok(crate::dyn_layout::DynInt::new(values.next().copied().unwrap_or(0), l.is_static))
+        });
+        write_list(f, &[lengths], ")")
     }
     fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
         let column = c.column();
@@ -382,11 +365,7 @@ impl<Ls: ToArray> TransformText for Merge<Ls> {
 
 impl<L0: Int, L1: Int> TransformText for Xor<L0, L1> {
     fn write_args(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("((")?;
-        write_tuple(f, &self.length0)?;
-        f.write_str(",")?;
-        write_tuple(f, &self.length1)?;
-        f.write_str("))")
+        write_list(f, &[(self.length0, self.length1).to_dyn()], ")")
     }
     fn read_args(c: &mut Cursor<'_>) -> Result<Self, TextError> {
         let column = c.column();
