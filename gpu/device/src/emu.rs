@@ -59,16 +59,8 @@ pub const MAX_BLOCKS: u64 = 1 << 16;
 /// The pattern uninitialized shared memory holds: a signalling NaN as `f32`.
 pub const POISON: u32 = 0x7fa0_dead;
 
-/// A kernel launch's geometry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LaunchConfig {
-    /// Blocks in the grid.
-    pub grid: Dim3,
-    /// Threads in a block.
-    pub block: Dim3,
-    /// Bytes of dynamic shared memory per block.
-    pub dynamic_smem_bytes: u32,
-}
+/// A kernel launch's geometry (the crate's [`LaunchConfig`](crate::LaunchConfig), here too).
+pub use crate::thread::LaunchConfig;
 
 /// Why an emulated launch failed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -33,6 +33,7 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
+pub mod abi;
 #[cfg(target_arch = "nvptx64")]
 mod arch;
 #[cfg(target_arch = "nvptx64")]
@@ -66,5 +67,7 @@ pub use tensor::{
     Access, CpAsync16, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar,
     Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
-pub use thread::{Dim3, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
+pub use thread::{
+    Dim3, LaunchConfig, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx,
+};
 pub use word::Word;

@@ -2,9 +2,10 @@
 
 use crate::word::Word;
 use const_layout::int::Int;
+use const_layout::int_tuple::IntTuple;
 use const_layout::layout::LayoutShape;
 use const_layout::layout::param::{LayoutParam, LayoutWords};
-use const_layout::{Layout, LayoutError};
+use const_layout::{AnyLayout, Layout, LayoutError};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -85,9 +86,11 @@ pub enum ParamError {
         /// The address.
         addr: u64,
     },
-    /// A stride is negative (device tensors start at their allocation).
+    /// A stride is negative (device tensors start at their allocation, and tiles rely on
+    /// offsets growing with each coordinate).
     NegativeStride {
-        /// The mode.
+        /// The stride's integer, counting the stride's integers left to right (the mode, for a
+        /// flat layout).
         mode: usize,
         /// The stride.
         stride: isize,
@@ -129,25 +132,40 @@ impl fmt::Display for ParamError {
     }
 }
 
-impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> TensorParam<T, (S0, S1), (D0, D1)>
-where
-    (S0, S1): LayoutShape<(D0, D1)>,
-{
-    /// The parameter for the tensor laid out as `layout` in the allocation of `len` elements at
-    /// device address `addr`: checks that the address is 16-byte aligned, the strides are
-    /// non-negative, the layout's cosize is at most `len` and at most 2^32, and its runtime
-    /// integers fit 32 bits.
-    pub fn new(addr: u64, len: usize, layout: &Layout<(S0, S1), (D0, D1)>) -> Result<Self, ParamError> {
+impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorParam<T, S, D> {
+    /// The parameter for the tensor laid out as `layout` (of any rank and nesting) in the
+    /// allocation of `len` elements at device address `addr`: checks that the address is 16-byte
+    /// aligned, the strides are non-negative, the layout's cosize is at most `len` and at most
+    /// 2^32, and its runtime integers fit 32 bits.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{ParamError, TensorParam};
+    /// // A batch of 3 row-major 4 x 5 matrices, 20 elements apart.
+    /// let l = make_layout((3u32, 4u32, 5u32), (20u32, 5u32, C::<1>)).unwrap();
+    /// assert!(TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 60, &l).is_ok());
+    /// let neg = make_layout((3i32, 4i32), (C::<1>, -3i32)).unwrap();
+    /// assert_eq!(TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 60, &neg).unwrap_err(),
+    ///            ParamError::NegativeStride { mode: 1, stride: -3 });
+    /// ```
+    pub fn new(addr: u64, len: usize, layout: &Layout<S, D>) -> Result<Self, ParamError> {
         if !addr.is_multiple_of(16) {
             return Err(ParamError::Misaligned { addr });
         }
-        let d = layout.stride();
-        for (mode, stride) in [d.0.value(), d.1.value()].into_iter().enumerate() {
-            if stride < 0 {
-                return Err(ParamError::NegativeStride { mode, stride });
+        // Strides are non-negative, so an offset grows with each coordinate: a coordinate inside
+        // the shape has an offset below the cosize (what tiles rely on, with no check).
+        let mut negative = None;
+        let mut mode = 0;
+        layout.stride().for_each_leaf(&mut |leaf| {
+            if negative.is_none() && leaf.value.is_some_and(|v| v < 0) {
+                negative = Some(ParamError::NegativeStride { mode, stride: leaf.value.unwrap_or(0) });
             }
+            mode += 1;
+        });
+        if let Some(e) = negative {
+            return Err(e);
         }
-        let cosize = layout.cosize().value() as u64;
+        let cosize = AnyLayout::cosize(layout) as u64;
         if cosize > len as u64 {
             return Err(ParamError::TooSmall { cosize, len: len as u64 });
         }
@@ -166,7 +184,7 @@ where
     /// The checked way back from plain data: the layout's words must be a valid layout of this
     /// type ([`LayoutParam::from_words`]) and the whole must pass [`TensorParam::new`]'s checks.
     pub fn from_words(w: TensorWords) -> Result<Self, ParamError> {
-        let layout = LayoutParam::<(S0, S1), (D0, D1)>::from_words(w.layout).map_err(ParamError::Layout)?;
+        let layout = LayoutParam::<S, D>::from_words(w.layout).map_err(ParamError::Layout)?;
         // A length past `usize` (a 32-bit host) is taken as the most it can say: checks against it
         // stay sound, since the layout must still fit.
         let len = usize::try_from(w.len).unwrap_or(usize::MAX);
@@ -185,10 +203,15 @@ where
 
     /// The layout.
     #[inline(always)]
-    pub fn layout(&self) -> Layout<(S0, S1), (D0, D1)> {
+    pub fn layout(&self) -> Layout<S, D> {
         self.layout.layout()
     }
+}
 
+impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> TensorParam<T, (S0, S1), (D0, D1)>
+where
+    (S0, S1): LayoutShape<(D0, D1)>,
+{
     /// The tensor, read-only.
     ///
     /// # Safety

@@ -47,6 +47,24 @@ impl fmt::Display for Dim3 {
     }
 }
 
+/// A kernel launch's geometry: what the emulator ([`emu::launch`](crate::emu)) and a host
+/// launcher take.
+///
+/// ```
+/// use const_layout_device::{Dim3, LaunchConfig};
+/// let cfg = LaunchConfig { grid: Dim3::xy(64, 2), block: Dim3::x(256), dynamic_smem_bytes: 0 };
+/// assert_eq!(cfg.grid.count() * cfg.block.count(), 32768);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchConfig {
+    /// Blocks in the grid.
+    pub grid: Dim3,
+    /// Threads in a block.
+    pub block: Dim3,
+    /// Bytes of dynamic shared memory per block.
+    pub dynamic_smem_bytes: u32,
+}
+
 #[cfg(target_arch = "nvptx64")]
 fn dim([x, y, z]: [u32; 3]) -> Dim3 {
     Dim3 { x, y, z }

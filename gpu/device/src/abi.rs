@@ -1,0 +1,299 @@
+//! Kernel entry points as the host and the device both see them.
+//!
+//! A kernel crate declares each entry point once, as an [`Entry`]: its name in the PTX module and
+//! its parameter list, a tuple of [`KernelParam`] types. The entry point itself (compiled for the
+//! GPU) takes those types by value; the host (the crate `const-layout-launch`, or any launcher
+//! that moves parameters as bytes) builds each one with its checks and launches by the same
+//! declaration, so the two sides cannot disagree on the order, the types or the bytes.
+//!
+//! Tensors cross as [`In`] (read by the kernel) and [`Out`] (written by it), each a
+//! [`TensorParam`]: the allocation's address and length and the layout's runtime integers,
+//! checked on the host by [`TensorParam::new`]. Scalars cross as themselves.
+//!
+//! ```
+//! use const_layout::C;
+//! use const_layout_device::abi::{Entry, In, Out, ParamAbi};
+//! use const_layout_device::TensorParam;
+//!
+//! /// A row-major `f32` matrix with runtime extents and leading dimension.
+//! pub type RowMajor = TensorParam<f32, (u32, u32), (u32, C<1>)>;
+//! /// `softmax_f32(x, y, rows)`: the entry point's declaration, shared by both sides.
+//! pub const SOFTMAX: Entry<(In<RowMajor>, Out<RowMajor>, u32)> = Entry::new("softmax_f32");
+//!
+//! assert_eq!(SOFTMAX.name(), "softmax_f32");
+//! assert_eq!(SOFTMAX.params(), [ParamAbi::Bytes { size: 64, align: 8 }, ParamAbi::Bytes { size: 64, align: 8 }, ParamAbi::U32]);
+//! assert_eq!(SOFTMAX.params()[0].to_string(), ".param .align 8 .b8 [64]");
+//! ```
+
+use crate::param::TensorParam;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// How a parameter is passed to a PTX entry point: its `.param` declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamAbi {
+    /// `.param .u32` (`u32`, and `bool`-like flags).
+    U32,
+    /// `.param .u32` for a signed 32-bit integer (PTX declares `i32` parameters `.u32` too).
+    S32,
+    /// `.param .u64` (`u64`, device addresses).
+    U64,
+    /// `.param .u64` for a signed 64-bit integer.
+    S64,
+    /// `.param .f32`.
+    F32,
+    /// `.param .f64`.
+    F64,
+    /// An aggregate passed by value as bytes: `.param .align ALIGN .b8 name[SIZE]`.
+    Bytes {
+        /// Its size in bytes.
+        size: u32,
+        /// Its alignment in bytes.
+        align: u32,
+    },
+}
+
+impl ParamAbi {
+    /// The size in bytes.
+    pub const fn size(self) -> u32 {
+        match self {
+            ParamAbi::U32 | ParamAbi::S32 | ParamAbi::F32 => 4,
+            ParamAbi::U64 | ParamAbi::S64 | ParamAbi::F64 => 8,
+            ParamAbi::Bytes { size, .. } => size,
+        }
+    }
+
+    /// The alignment in bytes.
+    pub const fn align(self) -> u32 {
+        match self {
+            ParamAbi::Bytes { align, .. } => align,
+            other => other.size(),
+        }
+    }
+}
+
+/// The declaration as PTX writes it, without the parameter's name: `.param .u32`,
+/// `.param .align 8 .b8 [64]`.
+impl fmt::Display for ParamAbi {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamAbi::U32 | ParamAbi::S32 => f.write_str(".param .u32"),
+            ParamAbi::U64 | ParamAbi::S64 => f.write_str(".param .u64"),
+            ParamAbi::F32 => f.write_str(".param .f32"),
+            ParamAbi::F64 => f.write_str(".param .f64"),
+            ParamAbi::Bytes { size, align } => write!(f, ".param .align {align} .b8 [{size}]"),
+        }
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A type an entry point takes by value: a scalar, or a tensor as [`In`] or [`Out`]. Sealed: a
+/// launcher moves a parameter as its bytes, so only types whose bytes mean the same on both sides
+/// (and whose values the host checked) are parameters.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a kernel parameter",
+    note = "kernel parameters are u32, i32, u64, i64, f32, f64, and tensors as In<TensorParam<..>> or Out<TensorParam<..>>"
+)]
+pub trait KernelParam: Copy + sealed::Sealed + 'static {
+    /// How PTX declares it.
+    const ABI: ParamAbi;
+}
+
+macro_rules! scalar_params {
+    ($($t:ty => $abi:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl KernelParam for $t {
+            const ABI: ParamAbi = ParamAbi::$abi;
+        }
+    )*};
+}
+scalar_params!(u32 => U32, i32 => S32, u64 => U64, i64 => S64, f32 => F32, f64 => F64);
+
+macro_rules! tensor_param {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        pub struct $name<P>(P);
+
+        impl<P: Copy> Clone for $name<P> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<P: Copy> Copy for $name<P> {}
+
+        impl<T, S, D> $name<TensorParam<T, S, D>> {
+            /// The parameter of a tensor that [`TensorParam::new`] checked. Which tensors of one
+            /// launch may share memory is the launcher's to keep (no [`Out`] overlaps another
+            /// tensor of the launch).
+            #[inline(always)]
+            pub const fn new(param: TensorParam<T, S, D>) -> Self {
+                $name(param)
+            }
+
+            /// The tensor parameter.
+            #[inline(always)]
+            pub const fn param(&self) -> &TensorParam<T, S, D> {
+                &self.0
+            }
+        }
+
+        impl<T: 'static, S: 'static, D: 'static> sealed::Sealed for $name<TensorParam<T, S, D>> {}
+        impl<T: 'static, S: 'static, D: 'static> KernelParam for $name<TensorParam<T, S, D>> {
+            const ABI: ParamAbi = ParamAbi::Bytes {
+                size: core::mem::size_of::<TensorParam<T, S, D>>() as u32,
+                align: core::mem::align_of::<TensorParam<T, S, D>>() as u32,
+            };
+        }
+
+        impl<T, S, D> fmt::Debug for $name<TensorParam<T, S, D>>
+        where
+            TensorParam<T, S, D>: fmt::Debug,
+        {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($name), "({:?})"), self.0)
+            }
+        }
+    };
+}
+
+tensor_param! {
+    /// A tensor the kernel only reads: no thread of the launch writes it, so loads may take the
+    /// read-only path (`ld.global.nc`). Inputs of one launch may share memory.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{abi::In, TensorParam};
+    /// let l = make_layout((4u32, 5u32), (5u32, C::<1>)).unwrap();
+    /// let x = In::new(TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 20, &l).unwrap());
+    /// assert_eq!(x.param().layout(), l);
+    /// ```
+    In
+}
+
+tensor_param! {
+    /// A tensor the kernel writes (and may read): it overlaps no other tensor of the launch.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{abi::Out, TensorParam};
+    /// let l = make_layout((4u32, 5u32), (C::<1>, 4u32)).unwrap();
+    /// let y = Out::new(TensorParam::<f32, _, _>::new(0x7f00_0000_0100, 20, &l).unwrap());
+    /// assert_eq!(y.param().len(), 20);
+    /// ```
+    Out
+}
+
+/// A parameter list: `()` or a tuple of up to 12 [`KernelParam`]s, in the entry point's order.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel parameter list",
+    note = "an entry point's parameters are a tuple of up to 12 kernel parameters (u32, f32, In<..>, Out<..>, ...)"
+)]
+pub trait ParamList: 'static {
+    /// Each parameter's declaration, in order.
+    const ABI: &'static [ParamAbi];
+}
+
+macro_rules! param_lists {
+    ($($($p:ident)*;)*) => {$(
+        impl<$($p: KernelParam),*> ParamList for ($($p,)*) {
+            const ABI: &'static [ParamAbi] = &[$($p::ABI),*];
+        }
+    )*};
+}
+param_lists! {
+    ;
+    A;
+    A B;
+    A B C2;
+    A B C2 D;
+    A B C2 D E;
+    A B C2 D E F;
+    A B C2 D E F G;
+    A B C2 D E F G H;
+    A B C2 D E F G H I;
+    A B C2 D E F G H I J;
+    A B C2 D E F G H I J K;
+    A B C2 D E F G H I J K L;
+}
+
+/// An entry point of a PTX module: its name and its parameters `P` (a [`ParamList`]). Declared
+/// once in the kernel crate, next to the entry point, and launched by it on the host.
+///
+/// ```
+/// use const_layout_device::abi::{Entry, ParamAbi};
+/// const SCALE: Entry<(u64, f32, u32)> = Entry::new("scale");
+/// assert_eq!(SCALE.params(), [ParamAbi::U64, ParamAbi::F32, ParamAbi::U32]);
+/// ```
+pub struct Entry<P> {
+    name: &'static str,
+    params: PhantomData<fn() -> P>,
+}
+
+impl<P> Clone for Entry<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<P> Copy for Entry<P> {}
+
+impl<P> fmt::Debug for Entry<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Entry({})", self.name)
+    }
+}
+
+impl<P: ParamList> Entry<P> {
+    /// The entry point named `name` (its `#[unsafe(no_mangle)]` name), taking `P`.
+    pub const fn new(name: &'static str) -> Self {
+        Entry { name, params: PhantomData }
+    }
+
+    /// The entry point's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Its parameters' declarations, in order.
+    pub const fn params(&self) -> &'static [ParamAbi] {
+        P::ABI
+    }
+}
+
+/// CUDA's `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)` for the entry point `name`: at most
+/// `MAX_THREADS` threads a block, and registers limited so that `MIN_BLOCKS` blocks fit on a
+/// multiprocessor. Written at item level in the kernel crate, next to the entry point.
+///
+/// rustc has no attribute for it, so on the GPU the macro writes a marker into the PTX module
+/// (a comment, `// const-layout: launch_bounds NAME MAX_THREADS MIN_BLOCKS`), and the PTX builder
+/// (`const-layout-builder`) turns it into the entry's `.maxntid` and `.minnctapersm` directives,
+/// what nvcc emits for `__launch_bounds__`. A marker naming no entry point is a build error there.
+/// On the host the macro only checks its numbers: `MAX_THREADS` in 1 to 1024, `MIN_BLOCKS` at
+/// least 1 (both constant expressions).
+///
+/// ```
+/// const THREADS: u32 = 256;
+/// const_layout_device::launch_bounds!(softmax_f32, THREADS, 2);
+/// ```
+///
+/// ```compile_fail
+/// const_layout_device::launch_bounds!(too_big, 2048, 1); // more than 1024 threads
+/// ```
+#[macro_export]
+macro_rules! launch_bounds {
+    ($name:ident, $threads:expr, $blocks:expr) => {
+        const _: () = ::core::assert!(
+            ($threads) as u64 >= 1 && ($threads) as u64 <= 1024 && ($blocks) as u64 >= 1,
+            "launch bounds: at most 1024 threads a block (at least 1), and at least 1 block a multiprocessor"
+        );
+        #[cfg(target_arch = "nvptx64")]
+        ::core::arch::global_asm!(
+            ::core::concat!("// const-layout: launch_bounds ", ::core::stringify!($name), " {threads} {blocks}"),
+            threads = const ($threads) as u32,
+            blocks = const ($blocks) as u32,
+        );
+    };
+}
