@@ -95,7 +95,7 @@ mod sealed {
 /// (and whose values the host checked) are parameters.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a kernel parameter",
-    note = "kernel parameters are u32, i32, u64, i64, f32, f64, and tensors as In<TensorParam<..>> or Out<TensorParam<..>>"
+    note = "kernel parameters are u32, i32, u64, i64, f32, f64, tensors as In<TensorParam<..>> or Out<TensorParam<..>>, and TensorMapRef"
 )]
 pub trait KernelParam: Copy + sealed::Sealed + 'static {
     /// How PTX declares it.
@@ -185,6 +185,41 @@ tensor_param! {
     /// assert_eq!(y.param().len(), 20);
     /// ```
     Out
+}
+
+/// The global address of a TMA tensor map (a 128-byte `CUtensorMap`, 64-byte aligned, in device
+/// memory) that the host encoded with the driver's `cuTensorMapEncodeTiled` for one of the launch's
+/// [`In`] tensors, before the launch. Passed as `.param .u64`. The device cannot check a map, so
+/// which tensor and box it was encoded for is the launcher's promise, kept by the crate
+/// `const-layout-launch` (a map is encoded from the tensor's parameter and the box the kernel
+/// reports) and relied on by [`TmaTensor2d::new`](crate::tma::TmaTensor2d::new).
+///
+/// ```
+/// use const_layout_device::abi::{KernelParam, ParamAbi, TensorMapRef};
+/// assert_eq!(<TensorMapRef as KernelParam>::ABI, ParamAbi::U64);
+/// assert_eq!(TensorMapRef::new(0x7f00_0000_0040).address(), 0x7f00_0000_0040);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct TensorMapRef(u64);
+
+impl TensorMapRef {
+    /// The map at global address `addr`.
+    #[inline(always)]
+    pub const fn new(addr: u64) -> Self {
+        TensorMapRef(addr)
+    }
+
+    /// The map's global address.
+    #[inline(always)]
+    pub const fn address(&self) -> u64 {
+        self.0
+    }
+}
+
+impl sealed::Sealed for TensorMapRef {}
+impl KernelParam for TensorMapRef {
+    const ABI: ParamAbi = ParamAbi::U64;
 }
 
 /// A parameter list: `()` or a tuple of up to 12 [`KernelParam`]s, in the entry point's order.
