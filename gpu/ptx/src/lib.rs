@@ -13,6 +13,8 @@
 #![no_std]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+// An entry point's parameter list is its ABI: spelled out in full where it is declared.
+#![allow(clippy::type_complexity)]
 
 use const_layout::C;
 use const_layout_device::TensorParam;
