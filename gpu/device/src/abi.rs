@@ -164,7 +164,6 @@ macro_rules! tensor_param {
 /// is `unsafe`: it trusts the parameter's checks and the launch's contract (the allocation stays
 /// alive for the launch; an [`In`] is written by no thread of the launch; an [`Out`] overlaps no
 /// other tensor of the launch), which a typed launcher keeps and the device cannot check.
-#[cfg(target_arch = "nvptx64")]
 mod device_side {
     use super::{In, Out};
     use crate::param::TensorParam;

@@ -13,8 +13,5 @@
 /// ```
 #[inline(always)]
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
-    #[cfg(target_arch = "nvptx64")]
-    return crate::arch::fma(a, b, c);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return a.mul_add(b, c);
+    crate::backend::fma(a, b, c)
 }

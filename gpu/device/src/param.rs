@@ -1,6 +1,6 @@
 //! Kernel parameters: a tensor in device memory, checked on the host and passed by value.
 
-use crate::word::Word;
+use crate::types::Word;
 use const_layout::int::Int;
 use const_layout::int_tuple::IntTuple;
 use const_layout::layout::LayoutShape;
@@ -224,7 +224,6 @@ where
     /// # Safety
     /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
     /// the kernel, and no thread writes it during the kernel.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub unsafe fn read_only<'a>(&self) -> crate::GlobalTensor<crate::Gmem<'a, T>, S0, S1, D0, D1> {
         // SAFETY: `new` checked the alignment, and the caller the allocation and its use; `new`
@@ -242,7 +241,6 @@ where
     /// # Safety
     /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
     /// the kernel, and no other tensor of the kernel overlaps it.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
     pub unsafe fn writable<'a>(&self) -> crate::GlobalTensor<crate::GmemMut<'a, T>, S0, S1, D0, D1> {
         // SAFETY: as in `read_only`.

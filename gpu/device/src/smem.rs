@@ -9,6 +9,7 @@
 //! violations.
 
 use crate::Word;
+use crate::backend;
 use crate::thread::fault;
 use core::marker::PhantomData;
 
@@ -25,23 +26,14 @@ impl SmemRegion {
     /// launch asked for (`%dynamic_smem_size`).
     #[inline(always)]
     pub fn dynamic() -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        return SmemRegion {
-            addr: crate::arch::dynamic_smem_base(),
-            bytes: crate::arch::dynamic_smem_size(),
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        return SmemRegion { addr: 0, bytes: crate::emu::dynamic_smem_bytes() };
+        let (addr, bytes) = backend::dynamic_smem();
+        SmemRegion { addr, bytes }
     }
 
-    /// A region of a static shared array (what [`static_shared!`](crate::static_shared) returns).
-    ///
-    /// # Safety
-    /// `addr` is the 16-byte aligned shared address of `bytes` bytes of shared memory that nothing
-    /// else in the kernel uses.
-    #[cfg(target_arch = "nvptx64")]
+    /// The region of `bytes` bytes at 16-byte aligned shared address `addr`, which the backend
+    /// reserved for it (a static array, the dynamic memory).
     #[inline(always)]
-    pub unsafe fn from_static(addr: u32, bytes: u32) -> Self {
+    pub(crate) fn from_parts(addr: u32, bytes: u32) -> Self {
         SmemRegion { addr, bytes }
     }
 
@@ -76,30 +68,29 @@ impl SmemRegion {
 }
 
 /// Declare a static shared array of `$bytes` bytes named `$name` in the kernel's PTX module and
-/// return its [`SmemRegion`] (nvptx64 only; in the emulator kernels take their region from the
-/// launch). The name must be unique in the module; `$bytes` is a constant expression that does not
-/// depend on local names (a literal, or a path through a crate name).
+/// return its [`SmemRegion`] (CUDA's `__shared__` array). The name must be unique in the module;
+/// `$bytes` is a constant expression (a literal, or a constant's path). On the emulator the array
+/// is reserved in every block after the dynamic shared memory, at most
+/// [`emu::STATIC_SHARED_BYTES`](crate::emu::STATIC_SHARED_BYTES) in all.
 ///
-/// The expansion contains `unsafe` code: use it in the crate that defines the kernel entry
-/// points, which is where the raw parameters of a kernel become safe values.
-#[cfg(target_arch = "nvptx64")]
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{static_shared, sync_threads, thread_idx, Dim3, SmemRegion};
+/// launch(&LaunchConfig { grid: Dim3::x(2), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
+///     let tile: SmemRegion = static_shared!(reverse_tile, 128);
+///     let words = tile.array::<u32, 32>(0).unwrap();
+///     let t = thread_idx().x as usize;
+///     words.store(t, t as u32);
+///     sync_threads();
+///     assert_eq!(words.load(31 - t), 31 - t as u32);
+/// })
+/// .unwrap();
+/// ```
 #[macro_export]
 macro_rules! static_shared {
-    ($name:ident, $bytes:expr) => {{
-        // An item of its own: `global_asm!` declares the array at module level.
-        #[allow(non_snake_case)]
-        mod $name {
-            core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
-        }
-        let addr: u32;
-        // SAFETY: takes the address of the symbol declared above; no memory is accessed.
-        unsafe {
-            core::arch::asm!(concat!("mov.u32 {r}, ", stringify!($name), ";"), r = out(reg32) addr,
-                options(pure, nomem, nostack))
-        };
-        // SAFETY: the symbol is `$bytes` bytes, 16-byte aligned, and used by this region alone.
-        unsafe { $crate::SmemRegion::from_static(addr, ($bytes) as u32) }
-    }};
+    ($name:ident, $bytes:expr) => {
+        $crate::__backend_static_shared!($name, $bytes)
+    };
 }
 
 /// `N` elements of `T` in shared memory, by 32-bit address. `Copy`: every thread holds the same
@@ -159,25 +150,17 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     pub fn load(&self, i: usize) -> T {
         let a = self.address(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `a` is element `i < N` of the array, inside the region (checked when carved),
         // 4-byte aligned.
-        return T::from_bits(unsafe { crate::arch::ld_shared(a) });
-        #[cfg(not(target_arch = "nvptx64"))]
-        return T::from_bits(crate::emu::smem_read(a as usize / 4));
+        T::from_bits(unsafe { backend::ld_shared(a) })
     }
 
     /// Store `v` at element `i`; faults if `i >= N`.
     #[inline(always)]
     pub fn store(&self, i: usize, v: T) {
         let a = self.address(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load`; shared memory is writable.
-        unsafe {
-            crate::arch::st_shared(a, v.to_bits())
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        crate::emu::smem_write(a as usize / 4, v.to_bits());
+        unsafe { backend::st_shared(a, v.to_bits()) }
     }
 
     /// The address of a 128-bit access at `i`: faults unless `i` is a multiple of 4 and
@@ -194,13 +177,9 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     pub fn load4(&self, i: usize) -> [T; 4] {
         let a = self.address4(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `i % 4 == 0` and the array starts 16-byte aligned, so `a` is 16-byte aligned,
         // and `i + 4 <= N` keeps the 16 bytes inside the array.
-        let w = unsafe { crate::arch::ld_shared4(a) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
-        w.map(T::from_bits)
+        unsafe { backend::ld_shared4(a) }.map(T::from_bits)
     }
 
     /// Elements `i..i + 2` in one 64-bit load (`LDS.64`); `i` even and `i + 2 <= N`.
@@ -222,28 +201,17 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
             fault("shared-memory vector access out of bounds or misaligned");
         }
         let a = self.addr + 4 * i as u32;
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `i` is even and the array starts 16-byte aligned, so `a` is 8-byte aligned, and
         // `i + 2 <= N` keeps the 8 bytes inside the array.
-        let w = unsafe { crate::arch::ld_shared2(a) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
-        w.map(T::from_bits)
+        unsafe { backend::ld_shared2(a) }.map(T::from_bits)
     }
 
     /// Store elements `i..i + 4` in one 128-bit store (`STS.128`); `i` a multiple of 4.
     #[inline(always)]
     pub fn store4(&self, i: usize, v: [T; 4]) {
         let a = self.address4(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load4`.
-        unsafe {
-            crate::arch::st_shared4(a, v.map(T::to_bits))
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        for (k, x) in v.iter().enumerate() {
-            crate::emu::smem_write(a as usize / 4 + k, x.to_bits());
-        }
+        unsafe { backend::st_shared4(a, v.map(T::to_bits)) }
     }
 
     /// CUDA's `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (`trans`: `.trans`): four 8x8 matrices
@@ -259,15 +227,8 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
-        let a = self.address4(row);
-        #[cfg(target_arch = "nvptx64")]
-        // SAFETY: `a` is a 16-byte aligned address of 16 bytes inside the array (`address4`); the
-        // instruction checks that the warp is converged.
-        return unsafe {
-            if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        return crate::emu::ldmatrix_x4(a, trans, core::panic::Location::caller());
+        let [r] = self.ldmatrix_x4_batch([row], trans);
+        r
     }
 
     /// `N` [`ldmatrix_x4`](Self::ldmatrix_x4) at once, `rows[i]` this lane's row of the `i`-th:
@@ -295,22 +256,8 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn ldmatrix_x4_batch<const M: usize>(&self, rows: [usize; M], trans: bool) -> [[u32; 4]; M] {
         let addr = rows.map(|r| self.address4(r));
-        #[cfg(target_arch = "nvptx64")]
-        {
-            // SAFETY: each address is a 16-byte aligned address of 16 bytes inside the array
-            // (`address4`); the instructions check that the warp is converged.
-            if let Some(r) = unsafe { crate::arch_warp::ldmatrix_x4_batch(addr, trans) } {
-                return r;
-            }
-            // SAFETY: as above, one instruction at a time.
-            addr.map(|a| unsafe {
-                if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
-            })
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let site = core::panic::Location::caller();
-            addr.map(|a| crate::emu::ldmatrix_x4(a, trans, site))
-        }
+        // SAFETY: each address is a 16-byte aligned address of 16 bytes inside the array
+        // (`address4`); the instructions check that the warp is converged.
+        unsafe { backend::ldmatrix_x4_batch(addr, trans, backend::site()) }
     }
 }

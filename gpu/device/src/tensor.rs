@@ -96,7 +96,6 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, 
     /// # Safety
     /// The strides are non-negative and the layout's cosize is at most `mem.len()` and
     /// [`MAX_COSIZE`].
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     #[inline(always)]
     pub(crate) unsafe fn new_unchecked(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Self {
         GlobalTensor { mem, layout, access: PhantomData }
@@ -573,18 +572,10 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     ) {
         let inside = self.contains(crd);
         let d = dst.address(di);
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
-            // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
-            // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
-            unsafe { crate::arch::cp_async4(d, src, if inside { 4 } else { 0 }) };
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = d;
-            dst.store(di, if inside { self.load(crd).unwrap_or_default() } else { Default::default() });
-        }
+        let (src, bytes) = if inside { (self.offset(crd), 4) } else { (0, 0) };
+        // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
+        // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
+        unsafe { self.base.copy_async4_at(src, d, bytes) }
     }
 }
 
@@ -694,20 +685,11 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
             fault("cp.async destination out of bounds or misaligned");
         }
         let d = dst.address(di);
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
-            // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16
-            // bytes inside the array; when `inside`, `src` is 16 readable, aligned bytes (as in
-            // `load4`); otherwise nothing is read.
-            unsafe { crate::arch::cp_async16(d, src, if inside { 16 } else { 0 }, Op::CACHE_ALWAYS) };
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = d;
-            let v = if inside { self.load4(crd).unwrap_or_default() } else { Default::default() };
-            dst.store4(di, v);
-        }
+        let (src, bytes) = if inside { (self.offset(crd), 16) } else { (0, 0) };
+        // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16 bytes
+        // inside the array; when `inside`, `src` starts 16 readable, aligned bytes (as in
+        // `load4`); otherwise nothing is read.
+        unsafe { self.base.copy_async16_at(src, d, bytes, Op::CACHE_ALWAYS) }
     }
 }
 
@@ -749,16 +731,14 @@ impl CpAsync16 for SM80_CP_ASYNC_CACHEGLOBAL<u128> {
 /// last commit (a no-op in the emulator, whose copies complete at once).
 #[inline(always)]
 pub fn cp_async_commit() {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::cp_async_commit();
+    crate::backend::cp_async_commit()
 }
 
 /// `cp.async.wait_group N`: wait until at most `N` of this thread's committed groups are still in
 /// flight. Other threads see the data after a barrier.
 #[inline(always)]
 pub fn cp_async_wait<const N: u32>() {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::cp_async_wait::<N>();
+    crate::backend::cp_async_wait::<N>()
 }
 
 /// How a tile moves 4 consecutive elements along its tensor's unit-stride mode (mode 0 if it has

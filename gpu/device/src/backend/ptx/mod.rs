@@ -1,8 +1,12 @@
-//! The PTX instructions the device layer is made of (nvptx64 only). Every function is one or two
-//! instructions of inline PTX (or a `core::arch::nvptx` intrinsic), `#[inline(always)]`, and the
-//! only place in the project where device memory is touched through an address. The safe types
-//! of the crate ([`Gmem`](crate::Gmem), [`SmemArray`](crate::SmemArray),
-//! [`GlobalTile`](crate::GlobalTile), ...) check or prove their bounds and then call these.
+//! The PTX backend (nvptx64): every instruction the device layer is made of, as inline PTX or a
+//! `core::arch::nvptx` intrinsic, `#[inline(always)]`. With the launcher's FFI, this is the only
+//! place where `unsafe` code touches the hardware: each block says why it is sound.
+//!
+//! The crate chooses this module or the CPU emulator (`backend/emu`) once, in `lib.rs`; both
+//! define the same crate-private functions and types (the backend contract, listed in `lib.rs`),
+//! and everything else in the crate is written once, above them. Functions that take an address
+//! are `unsafe fn`s in both backends: here their contract is what makes the instruction sound;
+//! the emulator checks it instead, so `cargo test` reports a broken proof as a fault.
 //!
 //! Memory instructions are inline assembly rather than Rust loads and stores: they name the
 //! state space (`ld.shared` with a 32-bit address compiles to `LDS`, where a generic pointer
@@ -12,6 +16,9 @@
 //! optimizer may drop an unused one or merge two identical ones, but not move one across a
 //! barrier or a store, which are ordinary (memory-clobbering) assembly.
 
+mod warp;
+
+use crate::types::{Dim3, HalfKind};
 use core::arch::asm;
 
 // The launch's dynamic shared memory: one array, sized by the launch (`%dynamic_smem_size`).
@@ -19,53 +26,53 @@ core::arch::global_asm!(".extern .shared .align 16 .b8 const_layout_dynamic_smem
 
 /// `%tid.x`, `%tid.y`, `%tid.z`.
 #[inline(always)]
-pub(crate) fn thread_idx() -> [u32; 3] {
+pub(crate) fn thread_idx() -> Dim3 {
     // SAFETY: reading special registers has no effect and no precondition.
     unsafe {
-        [
-            core::arch::nvptx::_thread_idx_x() as u32,
-            core::arch::nvptx::_thread_idx_y() as u32,
-            core::arch::nvptx::_thread_idx_z() as u32,
-        ]
+        Dim3 {
+            x: core::arch::nvptx::_thread_idx_x() as u32,
+            y: core::arch::nvptx::_thread_idx_y() as u32,
+            z: core::arch::nvptx::_thread_idx_z() as u32,
+        }
     }
 }
 
 /// `%ctaid.x`, `%ctaid.y`, `%ctaid.z`.
 #[inline(always)]
-pub(crate) fn block_idx() -> [u32; 3] {
+pub(crate) fn block_idx() -> Dim3 {
     // SAFETY: as in `thread_idx`.
     unsafe {
-        [
-            core::arch::nvptx::_block_idx_x() as u32,
-            core::arch::nvptx::_block_idx_y() as u32,
-            core::arch::nvptx::_block_idx_z() as u32,
-        ]
+        Dim3 {
+            x: core::arch::nvptx::_block_idx_x() as u32,
+            y: core::arch::nvptx::_block_idx_y() as u32,
+            z: core::arch::nvptx::_block_idx_z() as u32,
+        }
     }
 }
 
 /// `%ntid.x`, `%ntid.y`, `%ntid.z`.
 #[inline(always)]
-pub(crate) fn block_dim() -> [u32; 3] {
+pub(crate) fn block_dim() -> Dim3 {
     // SAFETY: as in `thread_idx`.
     unsafe {
-        [
-            core::arch::nvptx::_block_dim_x() as u32,
-            core::arch::nvptx::_block_dim_y() as u32,
-            core::arch::nvptx::_block_dim_z() as u32,
-        ]
+        Dim3 {
+            x: core::arch::nvptx::_block_dim_x() as u32,
+            y: core::arch::nvptx::_block_dim_y() as u32,
+            z: core::arch::nvptx::_block_dim_z() as u32,
+        }
     }
 }
 
 /// `%nctaid.x`, `%nctaid.y`, `%nctaid.z`.
 #[inline(always)]
-pub(crate) fn grid_dim() -> [u32; 3] {
+pub(crate) fn grid_dim() -> Dim3 {
     // SAFETY: as in `thread_idx`.
     unsafe {
-        [
-            core::arch::nvptx::_grid_dim_x() as u32,
-            core::arch::nvptx::_grid_dim_y() as u32,
-            core::arch::nvptx::_grid_dim_z() as u32,
-        ]
+        Dim3 {
+            x: core::arch::nvptx::_grid_dim_x() as u32,
+            y: core::arch::nvptx::_grid_dim_y() as u32,
+            z: core::arch::nvptx::_grid_dim_z() as u32,
+        }
     }
 }
 
@@ -77,16 +84,30 @@ pub(crate) fn sync_threads() {
     unsafe { core::arch::nvptx::_syncthreads() }
 }
 
-/// `trap`: ends the kernel with an error the host sees at its next synchronization.
+/// `trap`: ends the kernel with an error the host sees at its next synchronization. What every
+/// failed check of the device layer calls (`what` is for the emulator's message).
 #[inline(always)]
-pub(crate) fn trap() -> ! {
+pub(crate) fn fault(what: &'static str) -> ! {
+    let _ = what;
+    trap()
+}
+
+/// `trap`.
+#[inline(always)]
+fn trap() -> ! {
     // SAFETY: `trap` aborts the launch; nothing runs after it.
     unsafe { core::arch::nvptx::trap() }
 }
 
+/// The launch's dynamic shared memory: its 32-bit shared address and its size in bytes.
+#[inline(always)]
+pub(crate) fn dynamic_smem() -> (u32, u32) {
+    (dynamic_smem_base(), dynamic_smem_size())
+}
+
 /// `%dynamic_smem_size`: the bytes of dynamic shared memory the launch asked for.
 #[inline(always)]
-pub(crate) fn dynamic_smem_size() -> u32 {
+fn dynamic_smem_size() -> u32 {
     let r: u32;
     // SAFETY: reads a special register.
     unsafe { asm!("mov.u32 {r}, %dynamic_smem_size;", r = out(reg32) r, options(pure, nomem, nostack)) };
@@ -95,7 +116,7 @@ pub(crate) fn dynamic_smem_size() -> u32 {
 
 /// The 32-bit shared address of the dynamic shared memory.
 #[inline(always)]
-pub(crate) fn dynamic_smem_base() -> u32 {
+fn dynamic_smem_base() -> u32 {
     let r: u32;
     // SAFETY: takes the address of a symbol; no memory is accessed.
     unsafe {
@@ -107,7 +128,7 @@ pub(crate) fn dynamic_smem_base() -> u32 {
 /// `cvta.to.global`: the global address of a generic one (the identity on current GPUs, but
 /// PTX does not promise it).
 #[inline(always)]
-pub(crate) fn to_global(generic: u64) -> u64 {
+fn to_global(generic: u64) -> u64 {
     let r: u64;
     // SAFETY: an address conversion; no memory is accessed.
     unsafe {
@@ -117,12 +138,12 @@ pub(crate) fn to_global(generic: u64) -> u64 {
 }
 
 macro_rules! loads {
-    ($($(#[$doc:meta])* $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
+    ($($(#[$doc:meta])* $vis:vis $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
         $(#[$doc])*
         /// # Safety
         /// `addr` is a 4-byte aligned address of 4 readable bytes in the state space.
         #[inline(always)]
-        pub(crate) unsafe fn $name(addr: $space) -> u32 {
+        $vis unsafe fn $name(addr: $space) -> u32 {
             let r: u32;
             // SAFETY: the caller's contract.
             unsafe { asm!($ins, r = out(reg32) r, a = in($reg) addr, options(pure, readonly, nostack)) };
@@ -134,7 +155,7 @@ macro_rules! loads {
         /// # Safety
         /// `addr` is a 16-byte aligned address of 16 readable bytes in the state space.
         #[inline(always)]
-        pub(crate) unsafe fn $name4(addr: $space) -> [u32; 4] {
+        $vis unsafe fn $name4(addr: $space) -> [u32; 4] {
             let (a, b, c, d): (u32, u32, u32, u32);
             // SAFETY: the caller's contract.
             unsafe {
@@ -148,7 +169,7 @@ macro_rules! loads {
 
 loads! {
     /// `ld.shared.b32`: a load from shared memory by its 32-bit address.
-    ld_shared ld_shared4: "ld.shared.b32 {r}, [{a}];" "ld.shared.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u32 reg32;
+    pub(crate) ld_shared ld_shared4: "ld.shared.b32 {r}, [{a}];" "ld.shared.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u32 reg32;
     /// `ld.global.b32`: a load from global memory.
     ld_global ld_global4: "ld.global.b32 {r}, [{a}];" "ld.global.v4.b32 {{{r0}, {r1}, {r2}, {r3}}}, [{a}];" u64 reg64;
     /// `ld.global.nc.b32`: a load from global memory that no thread writes during the kernel,
@@ -172,12 +193,12 @@ pub(crate) unsafe fn ld_shared2(addr: u32) -> [u32; 2] {
 }
 
 macro_rules! stores {
-    ($($(#[$doc:meta])* $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
+    ($($(#[$doc:meta])* $vis:vis $name:ident $name4:ident: $ins:literal $ins4:literal $space:ident $reg:ident;)*) => {$(
         $(#[$doc])*
         /// # Safety
         /// `addr` is a 4-byte aligned address of 4 writable bytes in the state space.
         #[inline(always)]
-        pub(crate) unsafe fn $name(addr: $space, v: u32) {
+        $vis unsafe fn $name(addr: $space, v: u32) {
             // SAFETY: the caller's contract.
             unsafe { asm!($ins, a = in($reg) addr, v = in(reg32) v, options(nostack)) };
         }
@@ -187,7 +208,7 @@ macro_rules! stores {
         /// # Safety
         /// `addr` is a 16-byte aligned address of 16 writable bytes in the state space.
         #[inline(always)]
-        pub(crate) unsafe fn $name4(addr: $space, v: [u32; 4]) {
+        $vis unsafe fn $name4(addr: $space, v: [u32; 4]) {
             // SAFETY: the caller's contract.
             unsafe {
                 asm!($ins4, a = in($reg) addr, v0 = in(reg32) v[0], v1 = in(reg32) v[1], v2 = in(reg32) v[2],
@@ -199,7 +220,7 @@ macro_rules! stores {
 
 stores! {
     /// `st.shared.b32`: a store to shared memory by its 32-bit address.
-    st_shared st_shared4: "st.shared.b32 [{a}], {v};" "st.shared.v4.b32 [{a}], {{{v0}, {v1}, {v2}, {v3}}};" u32 reg32;
+    pub(crate) st_shared st_shared4: "st.shared.b32 [{a}], {v};" "st.shared.v4.b32 [{a}], {{{v0}, {v1}, {v2}, {v3}}};" u32 reg32;
     /// `st.global.b32`: a store to global memory.
     st_global st_global4: "st.global.b32 [{a}], {v};" "st.global.v4.b32 [{a}], {{{v0}, {v1}, {v2}, {v3}}};" u64 reg64;
 }
@@ -211,7 +232,7 @@ stores! {
 /// `dst` is a 4-byte aligned shared address of 4 writable bytes; `src` a 4-byte aligned global
 /// address of 4 readable bytes when `src_bytes` is 4 (it is not read when 0).
 #[inline(always)]
-pub(crate) unsafe fn cp_async4(dst: u32, src: u64, src_bytes: u32) {
+unsafe fn cp_async4(dst: u32, src: u64, src_bytes: u32) {
     // SAFETY: the caller's contract.
     unsafe {
         asm!("cp.async.ca.shared.global [{d}], [{s}], 4, {n};", d = in(reg32) dst, s = in(reg64) src,
@@ -227,7 +248,7 @@ pub(crate) unsafe fn cp_async4(dst: u32, src: u64, src_bytes: u32) {
 /// `dst` is a 16-byte aligned shared address of 16 writable bytes; `src` a 16-byte aligned
 /// global address of 16 readable bytes when `src_bytes` is 16 (not read when 0).
 #[inline(always)]
-pub(crate) unsafe fn cp_async16(dst: u32, src: u64, src_bytes: u32, cache_always: bool) {
+unsafe fn cp_async16(dst: u32, src: u64, src_bytes: u32, cache_always: bool) {
     // SAFETY: the caller's contract.
     unsafe {
         if cache_always {
@@ -278,7 +299,7 @@ pub(crate) use converged;
 /// # Safety
 /// Each lane's `addr` is a 16-byte aligned shared address of 16 readable bytes.
 #[inline(always)]
-pub(crate) unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
+unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
     let (a, b, c, d): (u32, u32, u32, u32);
     // SAFETY: the caller's contract (the address); the warp is converged or the lane traps first.
     unsafe {
@@ -294,7 +315,7 @@ pub(crate) unsafe fn ldmatrix_x4(addr: u32) -> [u32; 4] {
 /// # Safety
 /// As [`ldmatrix_x4`].
 #[inline(always)]
-pub(crate) unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
+unsafe fn ldmatrix_x4_trans(addr: u32) -> [u32; 4] {
     let (a, b, c, d): (u32, u32, u32, u32);
     // SAFETY: as in `ldmatrix_x4`.
     unsafe {
@@ -323,7 +344,7 @@ pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
 /// it (one `IMAD.WIDE.U32`); left to itself, the optimizer folds the origin's 64-bit offset into
 /// every access's arithmetic (a 64-bit add and shift each).
 #[inline(always)]
-pub(crate) fn add_address(addr: u64, bytes: u64) -> u64 {
+fn add_address(addr: u64, bytes: u64) -> u64 {
     let r: u64;
     // SAFETY: arithmetic on registers; no memory is accessed.
     unsafe {
@@ -336,7 +357,7 @@ pub(crate) fn add_address(addr: u64, bytes: u64) -> u64 {
 /// tile `D = A B + C` from its fragments (CuTe's `SM80_16x8x16_F32F16F16F32_TN` layouts). A lane of
 /// a diverged warp traps ([`converged!`]).
 #[inline(always)]
-pub(crate) fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool) -> [f32; 4] {
+fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool) -> [f32; 4] {
     let (d0, d1, d2, d3): (f32, f32, f32, f32);
     macro_rules! mma {
         ($ins:literal) => {
@@ -366,7 +387,7 @@ pub(crate) fn mma_m16n8k16_f32(a: [u32; 4], b: [u32; 2], c: [f32; 4], bf16: bool
 /// `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: as [`mma_m16n8k16_f32`] with `f16`
 /// accumulators, two to a register (CuTe's `SM80_16x8x16_F16F16F16F16_TN`).
 #[inline(always)]
-pub(crate) fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2] {
+fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2] {
     let (d0, d1): (u32, u32);
     // SAFETY: register operands only; the warp is converged or the lane traps first.
     unsafe {
@@ -381,7 +402,7 @@ pub(crate) fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2
 
 /// `cvt.rn.{f16,bf16}x2.f32`: two `f32` rounded to nearest even and packed, `lo` in the low half.
 #[inline(always)]
-pub(crate) fn pack_half2(lo: f32, hi: f32, bf16: bool) -> u32 {
+fn cvt_pack_half2(lo: f32, hi: f32, bf16: bool) -> u32 {
     let d: u32;
     // SAFETY: arithmetic on registers; no memory is accessed.
     unsafe {
@@ -399,7 +420,7 @@ pub(crate) fn pack_half2(lo: f32, hi: f32, bf16: bool) -> u32 {
 /// The two 16-bit values of a word as `f32` (exact), low half first: `cvt.f32.f16` (`bf16`: a
 /// shift, as a `bf16` is the high half of an `f32`).
 #[inline(always)]
-pub(crate) fn unpack_half2(w: u32, bf16: bool) -> [f32; 2] {
+fn cvt_unpack_half2(w: u32, bf16: bool) -> [f32; 2] {
     if bf16 {
         return [f32::from_bits(w << 16), f32::from_bits(w & 0xffff_0000)];
     }
@@ -432,7 +453,7 @@ pub(crate) fn fence_proxy_async_shared() {
 /// warpgroup), and each descriptor describes a canonical `wgmma` operand inside the block's shared
 /// memory, written before a barrier after [`fence_proxy_async_shared`].
 #[inline(always)]
-pub(crate) unsafe fn wgmma_m64n64k16_f32_ss_x4(a: [u64; 4], b: [u64; 4], d: &mut [f32; 32], bf16: bool) {
+unsafe fn wgmma_m64n64k16_f32_ss_x4(a: [u64; 4], b: [u64; 4], d: &mut [f32; 32], bf16: bool) {
     macro_rules! wgmma {
         ($ty:literal) => {
             concat!(
@@ -533,7 +554,7 @@ pub(crate) unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
 /// # Safety
 /// `addr` is an initialized mbarrier ([`mbarrier_init`]).
 #[inline(always)]
-pub(crate) unsafe fn mbarrier_try_wait_parity(addr: u32, parity: u32) -> bool {
+unsafe fn mbarrier_try_wait_parity(addr: u32, parity: u32) -> bool {
     let done: u32;
     // SAFETY: the caller's contract. Memory-clobbering (acquire): reads after it see the phase's
     // writes, the asynchronous copies' included.
@@ -553,7 +574,7 @@ pub(crate) unsafe fn mbarrier_try_wait_parity(addr: u32, parity: u32) -> bool {
 /// launch, whose tensor is alive and readable; `dst` is a shared address aligned as its swizzle
 /// needs, with the box's bytes inside the block's shared memory; `mbar` an initialized mbarrier.
 #[inline(always)]
-pub(crate) unsafe fn tma_load_2d(dst: u32, tmap: u64, c0: i32, c1: i32, mbar: u32) {
+unsafe fn tma_load_2d_raw(dst: u32, tmap: u64, c0: i32, c1: i32, mbar: u32) {
     // SAFETY: the caller's contract. A map written by the host before the launch needs no
     // `fence.proxy.tensormap` (one written on the device would).
     unsafe {
@@ -589,4 +610,334 @@ pub(crate) unsafe fn setmaxnreg<const N: u32, const INC: bool>() {
             asm!(converged!("setmaxnreg.dec.sync.aligned.u32 {n};"), n = const N, options(nostack));
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The backend contract: what the layer above calls, with the emulator's signatures.
+
+/// Where a warp-collective instruction was called from: nothing on the GPU (the hardware checks
+/// convergence itself), a source location in the emulator.
+pub(crate) type Site = ();
+
+/// The caller's [`Site`].
+#[inline(always)]
+pub(crate) fn site() -> Site {}
+
+/// An element pointer into global memory: a global address (a [`Gmem`](crate::Gmem) view's base).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GlobalPtr<'a> {
+    addr: u64,
+    life: core::marker::PhantomData<&'a [u32]>,
+}
+
+impl<'a> GlobalPtr<'a> {
+    /// The pointer for a kernel parameter's generic address.
+    ///
+    /// # Safety
+    /// For the whole kernel, `addr` is a 16-byte aligned address of `len` 32-bit elements of
+    /// device global memory that stay allocated.
+    #[inline(always)]
+    pub(crate) unsafe fn from_address(addr: u64, len: usize) -> Self {
+        let _ = len;
+        GlobalPtr { addr: to_global(addr), life: core::marker::PhantomData }
+    }
+
+    /// The address of element `i`.
+    #[inline(always)]
+    fn at(self, i: usize) -> u64 {
+        self.addr.wrapping_add(4 * i as u64)
+    }
+
+    /// Element `i` (`ld.global`).
+    ///
+    /// # Safety
+    /// Element `i` is inside the allocation.
+    #[inline(always)]
+    pub(crate) unsafe fn load(self, i: usize) -> u32 {
+        // SAFETY: the caller's contract; elements are 4 bytes and the base 16-byte aligned.
+        unsafe { ld_global(self.at(i)) }
+    }
+
+    /// Element `i` through the read-only path (`ld.global.nc`).
+    ///
+    /// # Safety
+    /// As [`GlobalPtr::load`], and no thread writes the allocation during the kernel.
+    #[inline(always)]
+    pub(crate) unsafe fn load_nc(self, i: usize) -> u32 {
+        // SAFETY: the caller's contract.
+        unsafe { ld_global_nc(self.at(i)) }
+    }
+
+    /// Elements `i..i + 4` in one 128-bit load.
+    ///
+    /// # Safety
+    /// `i % 4 == 0` and the 4 elements are inside the allocation.
+    #[inline(always)]
+    pub(crate) unsafe fn load4(self, i: usize) -> [u32; 4] {
+        // SAFETY: the caller's contract; with the 16-byte aligned base the address is aligned.
+        unsafe { ld_global4(self.at(i)) }
+    }
+
+    /// [`GlobalPtr::load4`] through the read-only path.
+    ///
+    /// # Safety
+    /// As [`GlobalPtr::load4`] and [`GlobalPtr::load_nc`].
+    #[inline(always)]
+    pub(crate) unsafe fn load4_nc(self, i: usize) -> [u32; 4] {
+        // SAFETY: the caller's contract.
+        unsafe { ld_global_nc4(self.at(i)) }
+    }
+
+    /// Store `v` at element `i`.
+    ///
+    /// # Safety
+    /// As [`GlobalPtr::load`], and the memory is writable and no other view of the kernel
+    /// overlaps it.
+    #[inline(always)]
+    pub(crate) unsafe fn store(self, i: usize, v: u32) {
+        // SAFETY: the caller's contract.
+        unsafe { st_global(self.at(i), v) }
+    }
+
+    /// Store elements `i..i + 4` in one 128-bit store.
+    ///
+    /// # Safety
+    /// As [`GlobalPtr::load4`] and [`GlobalPtr::store`].
+    #[inline(always)]
+    pub(crate) unsafe fn store4(self, i: usize, v: [u32; 4]) {
+        // SAFETY: the caller's contract.
+        unsafe { st_global4(self.at(i), v) }
+    }
+
+    /// The pointer `n` elements on, its address left to the optimizer (for an offset that changes
+    /// in a loop, where folding it into the accesses costs nothing).
+    ///
+    /// # Safety
+    /// The `n` elements are inside the allocation.
+    #[inline(always)]
+    pub(crate) unsafe fn advance(self, n: usize) -> Self {
+        GlobalPtr { addr: self.at(n), life: core::marker::PhantomData }
+    }
+
+    /// The pointer `n` elements on, its address held opaque to the optimizer ([`add_address`]):
+    /// a tile's origin, computed once, from which each access adds a 32-bit offset.
+    ///
+    /// # Safety
+    /// As [`GlobalPtr::advance`].
+    #[inline(always)]
+    pub(crate) unsafe fn advance_opaque(self, n: usize) -> Self {
+        GlobalPtr { addr: add_address(self.addr, 4 * n as u64), life: core::marker::PhantomData }
+    }
+
+    /// `cp.async` of element `i` to shared address `dst`, zero-filled when `src_bytes` is 0.
+    ///
+    /// # Safety
+    /// `dst` is a 4-byte aligned shared address of 4 writable bytes; element `i` is inside the
+    /// allocation when `src_bytes` is 4 (it is not read when 0).
+    #[inline(always)]
+    pub(crate) unsafe fn copy_async4(self, i: usize, dst: u32, src_bytes: u32) {
+        // SAFETY: the caller's contract.
+        unsafe { cp_async4(dst, self.at(i), src_bytes) }
+    }
+
+    /// `cp.async` of elements `i..i + 4` to shared address `dst` (`.ca` through L1 when
+    /// `cache_always`, else `.cg`), zero-filled when `src_bytes` is 0.
+    ///
+    /// # Safety
+    /// `dst` is a 16-byte aligned shared address of 16 writable bytes; when `src_bytes` is 16,
+    /// `i % 4 == 0` and the 4 elements are inside the allocation (not read when 0).
+    #[inline(always)]
+    pub(crate) unsafe fn copy_async16(self, i: usize, dst: u32, src_bytes: u32, cache_always: bool) {
+        // SAFETY: the caller's contract.
+        unsafe { cp_async16(dst, self.at(i), src_bytes, cache_always) }
+    }
+}
+
+/// `M` `ldmatrix.x4` (`trans`: `.trans`), lane `8 m + r` of the warp giving the shared address
+/// of row `r` of matrix `m` of each; on the GPU, `M` in 1, 2, 4, 8 is one `asm!` block (one
+/// converged-warp check, then the instructions), other counts one checked instruction each.
+///
+/// # Safety
+/// Each address is a 16-byte aligned shared address of 16 readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn ldmatrix_x4_batch<const M: usize>(
+    addr: [u32; M],
+    trans: bool,
+    _: Site,
+) -> [[u32; 4]; M] {
+    // SAFETY: the caller's contract; the instructions check that the warp is converged.
+    if let Some(r) = unsafe { warp::ldmatrix_x4_batch(addr, trans) } {
+        return r;
+    }
+    // SAFETY: as above, one instruction at a time.
+    addr.map(|a| unsafe { if trans { ldmatrix_x4_trans(a) } else { ldmatrix_x4(a) } })
+}
+
+/// `MI x NI` `mma.sync.m16n8k16` with `f32` accumulators, `c[i][j] += a[i] b[j]`, in as few
+/// converged-warp checks as the batches allow ([`warp`]).
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
+    kind: HalfKind,
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[f32; 4]; NI]; MI],
+    _: Site,
+) {
+    let bf16 = kind == HalfKind::BF16;
+    if !warp::mma_m16n8k16_f32_batch(a, b, c, bf16) {
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = mma_m16n8k16_f32(a[i], b[j], c[i][j], bf16);
+            }
+        }
+    }
+}
+
+/// `MI x NI` `mma.sync.m16n8k16` with `f16` accumulators (two to a register).
+#[inline(always)]
+pub(crate) fn mma_m16n8k16_f16_grid<const MI: usize, const NI: usize>(
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[u32; 2]; NI]; MI],
+    _: Site,
+) {
+    if !warp::mma_m16n8k16_f16_batch(a, b, c) {
+        for i in 0..MI {
+            for j in 0..NI {
+                c[i][j] = mma_m16n8k16_f16(a[i], b[j], c[i][j]);
+            }
+        }
+    }
+}
+
+/// Two `f32` rounded to nearest even into a word of two halves of `kind`, `lo` in the low half.
+#[inline(always)]
+pub(crate) fn pack_half2(kind: HalfKind, lo: f32, hi: f32) -> u32 {
+    cvt_pack_half2(lo, hi, kind == HalfKind::BF16)
+}
+
+/// The two halves of `kind` in a word as `f32` (exact), low half first.
+#[inline(always)]
+pub(crate) fn unpack_half2(kind: HalfKind, w: u32) -> [f32; 2] {
+    cvt_unpack_half2(w, kind == HalfKind::BF16)
+}
+
+/// Four `wgmma.m64n64k16` with `f32` accumulators, `A` and `B` K-major in shared memory by their
+/// descriptors, synchronous (the wgmma probe).
+///
+/// # Safety
+/// As [`wgmma_m64n64k16_f32_ss_x4`].
+#[inline(always)]
+pub(crate) unsafe fn wgmma_64x64x64_f32(
+    kind: HalfKind,
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [f32; 32],
+    _: Site,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { wgmma_m64n64k16_f32_ss_x4(a, b, d, kind == HalfKind::BF16) }
+}
+
+/// Four `wgmma.m64n256k16` with `f32` accumulators (one k tile of 64), pipelined: returns once the
+/// warpgroup's batch before is done (`wgmma.wait_group 1`).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory, written before a barrier after
+/// [`fence_proxy_async_shared`] (or by TMA, waited for).
+#[inline(always)]
+pub(crate) unsafe fn wgmma_64x256x64_f32_pipelined(
+    kind: HalfKind,
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [[f32; 128]; 1],
+    _: Site,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { warp::wgmma_m64n256k16_f32_1x4_pipelined(&[a], &b, d, kind == HalfKind::BF16) }
+}
+
+/// [`wgmma_64x256x64_f32_pipelined`] with `f16` accumulators, two to a register.
+///
+/// # Safety
+/// As [`wgmma_64x256x64_f32_pipelined`].
+#[inline(always)]
+pub(crate) unsafe fn wgmma_64x256x64_f16_pipelined(
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [[u32; 64]; 1],
+    _: Site,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { warp::wgmma_m64n256k16_f16_1x4_pipelined(&[a], &b, d) }
+}
+
+/// `wgmma.wait_group 0`: the warpgroup's batches are done; `d` is the thread's again.
+#[inline(always)]
+pub(crate) fn wgmma_wait_all_f32(d: &mut [[f32; 128]; 1]) {
+    warp::wgmma_wait0_f32_1x128(d)
+}
+
+/// [`wgmma_wait_all_f32`] for `f16` accumulators.
+#[inline(always)]
+pub(crate) fn wgmma_wait_all_f16(d: &mut [[u32; 64]; 1]) {
+    warp::wgmma_wait0_f16_1x64(d)
+}
+
+/// Wait for the phase of parity `parity` of the mbarrier at `addr` (`try_wait` until it completes:
+/// the hardware suspends the thread a while before each no).
+///
+/// # Safety
+/// `addr` is an initialized mbarrier ([`mbarrier_init`]).
+#[inline(always)]
+pub(crate) unsafe fn mbarrier_wait(addr: u32, parity: u32) {
+    // SAFETY: the caller's contract.
+    while !unsafe { mbarrier_try_wait_parity(addr, parity) } {}
+}
+
+/// TMA loads the box whose first element is `(row0, col0)` of `t` to shared address `dst`,
+/// completing its bytes on the mbarrier at `mbar`.
+///
+/// # Safety
+/// `t`'s tensor map is valid for its tensor (`TmaTensor2d::new`'s contract); `dst` holds the
+/// box's bytes inside the block's shared memory, aligned for its swizzle; `mbar` is an initialized
+/// mbarrier; `row0` and `col0` are below 2^31.
+#[inline(always)]
+pub(crate) unsafe fn tma_load_2d(t: &crate::tma::TmaTensor2d<'_>, dst: u32, row0: u32, col0: u32, mbar: u32) {
+    // SAFETY: the caller's contract.
+    unsafe { tma_load_2d_raw(dst, t.map, col0 as i32, row0 as i32, mbar) }
+}
+
+/// The region of a static shared array that [`static_shared!`](crate::static_shared) declared
+/// (its expansion's only caller).
+///
+/// # Safety
+/// `addr` is the 16-byte aligned shared address of a module-level `.shared` array of `bytes`
+/// bytes that nothing else in the kernel uses.
+#[doc(hidden)]
+#[inline(always)]
+pub unsafe fn static_region(addr: u32, bytes: u32) -> crate::SmemRegion {
+    crate::SmemRegion::from_parts(addr, bytes)
+}
+
+/// [`static_shared!`](crate::static_shared) on the GPU: the array declared in the module's PTX
+/// (`global_asm!`, an item of its own) and its 32-bit shared address.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __backend_static_shared {
+    ($name:ident, $bytes:expr) => {{
+        #[allow(non_snake_case)]
+        mod $name {
+            core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
+        }
+        let addr: u32;
+        // SAFETY: takes the address of the symbol declared above; no memory is accessed.
+        unsafe {
+            core::arch::asm!(concat!("mov.u32 {r}, ", stringify!($name), ";"), r = out(reg32) addr,
+                options(pure, nomem, nostack))
+        };
+        // SAFETY: the symbol is `$bytes` bytes, 16-byte aligned, and used by this region alone.
+        unsafe { $crate::__static_region(addr, ($bytes) as u32) }
+    }};
 }

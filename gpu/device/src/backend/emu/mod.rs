@@ -40,7 +40,7 @@
 //! assert_eq!(output[0].load(std::sync::atomic::Ordering::Relaxed), 63);
 //! ```
 
-use crate::Dim3;
+use crate::types::{Dim3, HalfKind};
 use std::boxed::Box;
 use std::cell::RefCell;
 use std::fmt;
@@ -58,9 +58,11 @@ pub const MAX_BLOCK_THREADS: u32 = 1024;
 pub const MAX_BLOCKS: u64 = 1 << 16;
 /// The pattern uninitialized shared memory holds: a signalling NaN as `f32`.
 pub const POISON: u32 = 0x7fa0_dead;
+/// The most static shared memory (`static_shared!`) a launch may declare: CUDA's 48 KiB.
+pub const STATIC_SHARED_BYTES: u32 = 48 * 1024;
 
 /// A kernel launch's geometry (the crate's [`LaunchConfig`](crate::LaunchConfig), here too).
-pub use crate::thread::LaunchConfig;
+pub use crate::types::LaunchConfig;
 
 /// Why an emulated launch failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,7 +187,7 @@ struct Tags {
 const MANY: u64 = 0xffff_ffff;
 
 /// One launch's state, shared by its threads.
-pub(crate) struct Launch {
+struct Launch {
     cfg: LaunchConfig,
     threads: usize,
     smem: Vec<AtomicU32>,
@@ -202,6 +204,23 @@ pub(crate) struct Launch {
     failure: Mutex<Option<EmuError>>,
     /// The block's mbarriers by shared byte address (the words themselves are left alone).
     mbarriers: Mutex<std::collections::BTreeMap<u32, Mbar>>,
+    /// The block's named barriers (`bar.sync id, threads`) by id.
+    named: Mutex<std::collections::BTreeMap<u32, Named>>,
+    named_cv: Condvar,
+    /// The static shared arrays (`static_shared!`) by name: their byte offsets and sizes, after
+    /// the dynamic shared memory; the same for every block.
+    statics: Mutex<Vec<(&'static str, u32, u32)>>,
+    /// The words of shared memory in use: the dynamic ones and the static arrays so far.
+    smem_used: AtomicU32,
+}
+
+/// A named barrier's state: the thread count of its current phase, the threads arrived and the
+/// phases completed.
+#[derive(Clone, Copy, Debug)]
+struct Named {
+    threads: u32,
+    arrived: u32,
+    phases: u64,
 }
 
 /// An emulated mbarrier: arrivals a phase, arrivals still pending, bytes of asynchronous copies
@@ -215,11 +234,11 @@ struct Mbar {
 }
 
 /// The thread-local context of an emulated thread.
-pub(crate) struct Ctx {
-    pub(crate) launch: Arc<Launch>,
-    pub(crate) thread: Dim3,
-    pub(crate) block: Dim3,
-    pub(crate) linear: usize,
+struct Ctx {
+    launch: Arc<Launch>,
+    thread: Dim3,
+    block: Dim3,
+    linear: usize,
     epoch: u64,
 }
 
@@ -228,7 +247,7 @@ std::thread_local! {
 }
 
 /// Run `f` with the calling thread's emulator context; outside a launch, a clear panic.
-pub(crate) fn with<R>(f: impl FnOnce(&mut Ctx) -> R) -> R {
+fn with<R>(f: impl FnOnce(&mut Ctx) -> R) -> R {
     CTX.with(|c| {
         let mut c = c.borrow_mut();
         let ctx = c.as_mut().unwrap_or_else(|| {
@@ -290,7 +309,8 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
     }
     silence_emulated_threads();
     let threads = threads as usize;
-    let words = cfg.dynamic_smem_bytes.div_ceil(4) as usize;
+    let dynamic_words = cfg.dynamic_smem_bytes.div_ceil(4);
+    let words = (dynamic_words + STATIC_SHARED_BYTES / 4) as usize;
     let warps = threads.div_ceil(32);
     let launch = Arc::new(Launch {
         cfg: *cfg,
@@ -308,6 +328,10 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         warp_sites: (0..threads).map(|_| Mutex::new(None)).collect(),
         failure: Mutex::new(None),
         mbarriers: Mutex::new(std::collections::BTreeMap::new()),
+        named: Mutex::new(std::collections::BTreeMap::new()),
+        named_cv: Condvar::new(),
+        statics: Mutex::new(Vec::new()),
+        smem_used: AtomicU32::new(dynamic_words),
     });
     let kernel = &kernel;
     std::thread::scope(|scope| {
@@ -354,6 +378,7 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
                 failure.get_or_insert(EmuError::Thread { block, thread, message });
             }
             launch.barrier.break_all();
+            launch.named_cv.notify_all();
             launch.block_end.break_all();
             launch.warps.iter().for_each(Rendezvous::break_all);
             return;
@@ -365,8 +390,10 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
             return;
         }
         if linear == 0 {
-            launch.smem.iter().for_each(|w| w.store(POISON, Relaxed));
+            let used = launch.smem_used.load(Relaxed) as usize;
+            launch.smem[..used].iter().for_each(|w| w.store(POISON, Relaxed));
             launch.mbarriers.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            launch.named.lock().unwrap_or_else(|e| e.into_inner()).clear();
             launch.barrier.reset(threads);
             for (w, r) in launch.warps.iter().enumerate() {
                 r.reset((threads - 32 * w).min(32));
@@ -390,14 +417,27 @@ fn sync_warp(launch: &Launch, linear: usize) {
     launch.warps[linear / 32].wait();
 }
 
-pub(crate) fn dynamic_smem_bytes() -> u32 {
-    with(|c| c.launch.cfg.dynamic_smem_bytes)
+/// The launch's dynamic shared memory: its shared address (0) and its size in bytes.
+pub(crate) fn dynamic_smem() -> (u32, u32) {
+    (0, with(|c| c.launch.cfg.dynamic_smem_bytes))
 }
 
+/// CUDA's `threadIdx`.
+pub(crate) fn thread_idx() -> Dim3 {
+    with(|c| c.thread)
+}
+
+/// CUDA's `blockIdx`.
+pub(crate) fn block_idx() -> Dim3 {
+    with(|c| c.block)
+}
+
+/// CUDA's `blockDim`.
 pub(crate) fn block_dim() -> Dim3 {
     with(|c| c.launch.cfg.block)
 }
 
+/// CUDA's `gridDim`.
 pub(crate) fn grid_dim() -> Dim3 {
     with(|c| c.launch.cfg.grid)
 }
@@ -414,7 +454,7 @@ fn who(tag: u64) -> String {
 }
 
 /// Read shared word `word`, checking for a race with writes since the last barrier.
-pub(crate) fn smem_read(word: usize) -> u32 {
+fn smem_read(word: usize) -> u32 {
     with(|c| {
         let me = c.linear as u64 + 1;
         let tags = &c.launch.tags;
@@ -433,7 +473,7 @@ pub(crate) fn smem_read(word: usize) -> u32 {
 }
 
 /// Write shared word `word`, checking for a race with reads and writes since the last barrier.
-pub(crate) fn smem_write(word: usize, v: u32) {
+fn smem_write(word: usize, v: u32) {
     with(|c| {
         let me = c.linear as u64 + 1;
         let tags = &c.launch.tags;
@@ -459,7 +499,7 @@ pub(crate) fn smem_write(word: usize, v: u32) {
 /// The emulation of `ldmatrix.x4` (`trans`: each matrix transposed): every lane publishes its row
 /// address, then reads the elements the PTX fragment layout gives it (lane `t` holds row `t / 4`,
 /// columns `2 (t % 4)` and `2 (t % 4) + 1` of each matrix).
-pub(crate) fn ldmatrix_x4(addr: u32, trans: bool, site: &'static core::panic::Location<'static>) -> [u32; 4] {
+fn ldmatrix_x4(addr: u32, trans: bool, site: Site) -> [u32; 4] {
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
     let warp = linear / 32 * 32;
     let lanes = (launch.threads - warp).min(32);
@@ -492,13 +532,7 @@ const FRAG_WORDS: usize = 6;
 /// and `B` fragments; each then assembles the 16x16 `A` and 8x16 `B` by the atom's layouts
 /// (`const_layout::atom`, checked against the PTX ISA's figures) and computes its four values of
 /// `D` in double precision, rounded once to `f32`.
-pub(crate) fn mma_m16n8k16_f32(
-    kind: crate::HalfKind,
-    a: [u32; 4],
-    b: [u32; 2],
-    c: [f32; 4],
-    site: &'static core::panic::Location<'static>,
-) -> [f32; 4] {
+fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4], site: Site) -> [f32; 4] {
     use const_layout::atom::{MmaAtom, SM80_16x8x16_F32F16F16F32_TN as Atom};
     use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
@@ -544,7 +578,7 @@ pub(crate) fn mma_m16n8k16_f32(
 }
 
 /// A half of shared memory at byte address `addr`.
-fn smem_half(kind: crate::HalfKind, addr: usize) -> f64 {
+fn smem_half(kind: HalfKind, addr: usize) -> f64 {
     let word = smem_read(addr / 4);
     crate::half_to_f32(kind, if addr.is_multiple_of(4) { word as u16 } else { (word >> 16) as u16 }) as f64
 }
@@ -582,13 +616,7 @@ fn gmma_k_major_address(desc: u64, mn: usize, k: usize) -> usize {
 /// atom's `C` layout (`const_layout::atom::gmma::CLayout_64xN`) places, from the operands its
 /// descriptors locate ([`gmma_k_major_address`]), in double precision; `acc(v, sum)` adds the sum
 /// to value `v`. The warp must be whole and converged, as for `mma.sync`.
-fn wgmma_k16<const N: usize>(
-    kind: crate::HalfKind,
-    a: u64,
-    b: u64,
-    site: &'static core::panic::Location<'static>,
-    mut acc: impl FnMut(usize, f64),
-) {
+fn wgmma_k16<const N: usize>(kind: HalfKind, a: u64, b: u64, site: Site, mut acc: impl FnMut(usize, f64)) {
     use const_layout::atom::gmma::CLayout_64xN;
     use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
@@ -616,25 +644,14 @@ fn wgmma_k16<const N: usize>(
 }
 
 /// `wgmma.mma_async.m64nNk16` with `f32` accumulators ([`wgmma_k16`]), rounded once to `f32`.
-pub(crate) fn wgmma_k16_f32<const N: usize>(
-    kind: crate::HalfKind,
-    a: u64,
-    b: u64,
-    d: &mut [f32],
-    site: &'static core::panic::Location<'static>,
-) {
+fn wgmma_k16_f32<const N: usize>(kind: HalfKind, a: u64, b: u64, d: &mut [f32], site: Site) {
     assert_eq!(d.len(), N / 2, "wgmma m64n{N}: accumulators");
     wgmma_k16::<N>(kind, a, b, site, |v, sum| d[v] = (sum + d[v] as f64) as f32);
 }
 
 /// `wgmma.mma_async.m64nNk16` with `f16` accumulators, two to a register (values `2 i` and `2 i +
 /// 1` in register `i`), each rounded to `f16` (through `f32`).
-pub(crate) fn wgmma_k16_f16<const N: usize>(
-    a: u64,
-    b: u64,
-    d: &mut [u32],
-    site: &'static core::panic::Location<'static>,
-) {
+fn wgmma_k16_f16<const N: usize>(a: u64, b: u64, d: &mut [u32], site: Site) {
     use crate::{HalfKind, f32_to_half, half_to_f32};
     assert_eq!(d.len(), N / 4, "wgmma m64n{N}: accumulator registers");
     wgmma_k16::<N>(HalfKind::F16, a, b, site, |v, sum| {
@@ -646,7 +663,7 @@ pub(crate) fn wgmma_k16_f16<const N: usize>(
 }
 
 /// `mbarrier.init`: the mbarrier at shared byte `addr` expects `count` arrivals a phase.
-pub(crate) fn mbarrier_init(addr: u32, count: u32) {
+fn emu_mbarrier_init(addr: u32, count: u32) {
     let launch = with(|c| Arc::clone(&c.launch));
     if count == 0 {
         panic!("mbarrier at byte {addr}: an arrival count of 0");
@@ -671,7 +688,7 @@ fn mbarrier_update(addr: u32, what: &str, f: impl FnOnce(&mut Mbar)) {
 }
 
 /// `mbarrier.arrive` (with `expect_tx` of `bytes`).
-pub(crate) fn mbarrier_arrive(addr: u32, bytes: u32) {
+fn emu_mbarrier_arrive(addr: u32, bytes: u32) {
     // An arrival past the count is the next phase's, as on the GPU (the count is restored when a
     // phase completes).
     mbarrier_update(addr, "mbarrier.arrive", |b| {
@@ -687,7 +704,7 @@ fn mbarrier_complete_tx(addr: u32, bytes: u32) {
 
 /// `mbarrier.try_wait.parity`: whether the phase of parity `parity` completed (the current
 /// phase's parity is the other one).
-pub(crate) fn mbarrier_test_parity(addr: u32, parity: u32) -> bool {
+fn mbarrier_test_parity(addr: u32, parity: u32) -> bool {
     let launch = with(|c| Arc::clone(&c.launch));
     if launch.barrier.lock().broken {
         std::panic::panic_any(Abandon);
@@ -703,7 +720,7 @@ pub(crate) fn mbarrier_test_parity(addr: u32, parity: u32) -> bool {
 const MBARRIER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A wait on an mbarrier's phase, failing the launch if it never completes.
-pub(crate) fn mbarrier_wait_parity(addr: u32, parity: u32) {
+fn mbarrier_wait_parity(addr: u32, parity: u32) {
     let start = std::time::Instant::now();
     while !mbarrier_test_parity(addr, parity) {
         if start.elapsed() > MBARRIER_PATIENCE {
@@ -720,7 +737,7 @@ pub(crate) fn mbarrier_wait_parity(addr: u32, parity: u32) {
 /// shared byte `dst + byte` with `byte` the box's row-major byte offset under TMA's swizzle
 /// (`Swizzle<B,4,3>` on bytes), completing the box's bytes on the mbarrier at `mbar`. The writes
 /// are the asynchronous proxy's: no thread's, so the race check leaves them to the mbarrier.
-pub(crate) fn tma_load_2d(
+fn emu_tma_load_2d(
     dst: u32,
     inner: u32,
     outer: u32,
@@ -754,7 +771,7 @@ pub(crate) fn tma_load_2d(
 /// The warp's rendezvous for a `.sync.aligned` instruction: every lane must be there, called from
 /// the same place (the emulator's counterpart of the GPU's converged-warp check, which traps),
 /// else the launch fails naming the lane and what is wrong.
-fn aligned_warp(launch: &Launch, linear: usize, site: &'static core::panic::Location<'static>, what: &str) {
+fn aligned_warp(launch: &Launch, linear: usize, site: Site, what: &str) {
     let slot = |l: usize| *launch.warp_sites[l].lock().unwrap_or_else(|e| e.into_inner());
     *launch.warp_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = Some(site);
     sync_warp(launch, linear);
@@ -781,4 +798,698 @@ fn aligned_warp(launch: &Launch, linear: usize, site: &'static core::panic::Loca
 fn end_aligned(launch: &Launch, linear: usize) {
     sync_warp(launch, linear);
     *launch.warp_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = None;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The backend contract: the functions and types the layer above calls, with the PTX backend's
+// signatures (`backend/ptx/mod.rs`). Functions that take an address are `unsafe fn`s there; here
+// they check what the PTX backend's contract assumes and fail the launch, naming it, when a proof
+// of the layer above is broken.
+
+/// Where a warp-collective instruction was called from: every lane must call it from the same
+/// place (PTX's `.aligned`).
+pub(crate) type Site = &'static core::panic::Location<'static>;
+
+/// The caller's [`Site`].
+#[track_caller]
+#[inline(always)]
+pub(crate) fn site() -> Site {
+    core::panic::Location::caller()
+}
+
+/// Stop the kernel: a panic, which the launch returns as the thread's [`EmuError`].
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn fault(what: &'static str) -> ! {
+    panic!("device fault: {what}")
+}
+
+/// `bar.sync id, threads`: wait until `threads` threads (whole warps) have arrived at barrier
+/// `id` (1 to 15; 0 is [`sync_threads`]'s). Shared-memory accesses of the threads that meet are
+/// ordered by it for the race check (a thread that did not take part keeps its view: the check
+/// may miss a race through it, never report one that is not there).
+pub(crate) fn named_barrier(id: u32, threads: u32) {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    if id == 0 || id > 15 {
+        panic!("named barrier {id}: ids are 1 to 15 (0 is sync_threads)");
+    }
+    if threads == 0 || !threads.is_multiple_of(32) || threads as usize > launch.threads {
+        panic!(
+            "named barrier {id}: {threads} threads is not a positive multiple of the warp size within the block's {}",
+            launch.threads
+        );
+    }
+    let mut named = launch.named.lock().unwrap_or_else(|e| e.into_inner());
+    let b = named.entry(id).or_insert(Named { threads, arrived: 0, phases: 0 });
+    if b.arrived > 0 && b.threads != threads {
+        panic!(
+            "named barrier {id}: thread {linear} arrives for {threads} threads while others wait for {}",
+            b.threads
+        );
+    }
+    b.threads = threads;
+    b.arrived += 1;
+    let phase = b.phases;
+    if b.arrived == threads {
+        b.arrived = 0;
+        b.phases += 1;
+        launch.named_cv.notify_all();
+    } else {
+        let start = std::time::Instant::now();
+        while named.get(&id).is_some_and(|b| b.phases == phase) {
+            if launch.barrier.lock().broken {
+                drop(named);
+                std::panic::panic_any(Abandon);
+            }
+            if start.elapsed() > MBARRIER_PATIENCE {
+                let arrived = named.get(&id).map_or(0, |b| b.arrived);
+                panic!(
+                    "named barrier {id}: {arrived} of {threads} threads arrived and the rest never did (a deadlock)"
+                );
+            }
+            named = launch
+                .named_cv
+                .wait_timeout(named, std::time::Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+    drop(named);
+    // A fresh epoch for the threads that met: unique among the launch's (the top bit apart from
+    // `sync_threads`'s generations), the same for all of them.
+    with(|c| c.epoch = NAMED_EPOCH | (id as u64) << 24 | (phase & 0xff_ffff));
+}
+
+/// The epochs named barriers give (see [`named_barrier`]).
+const NAMED_EPOCH: u64 = 1 << 31;
+
+/// The shared word of byte address `addr`, for a `bytes`-byte access; fails the launch if it is
+/// misaligned or past the block's shared memory.
+fn smem_word(addr: u32, bytes: u32) -> usize {
+    let words = with(|c| c.launch.smem_used.load(Relaxed)) as u64;
+    if !addr.is_multiple_of(bytes) || addr as u64 + bytes as u64 > 4 * words {
+        panic!(
+            "shared-memory access of {bytes} bytes at byte {addr}: misaligned or past the block's {} bytes",
+            4 * words
+        );
+    }
+    (addr / 4) as usize
+}
+
+/// `ld.shared.b32`.
+///
+/// # Safety
+/// None here: the access is checked (misaligned or outside the block's shared memory, it fails
+/// the launch), as the PTX backend's contract requires it to be.
+pub(crate) unsafe fn ld_shared(addr: u32) -> u32 {
+    smem_read(smem_word(addr, 4))
+}
+
+/// `ld.shared.v2.b32`.
+///
+/// # Safety
+/// None here (checked, as [`ld_shared`]).
+pub(crate) unsafe fn ld_shared2(addr: u32) -> [u32; 2] {
+    let w = smem_word(addr, 8);
+    [smem_read(w), smem_read(w + 1)]
+}
+
+/// `ld.shared.v4.b32`.
+///
+/// # Safety
+/// None here (checked, as [`ld_shared`]).
+pub(crate) unsafe fn ld_shared4(addr: u32) -> [u32; 4] {
+    let w = smem_word(addr, 16);
+    core::array::from_fn(|k| smem_read(w + k))
+}
+
+/// `st.shared.b32`.
+///
+/// # Safety
+/// None here (checked, as [`ld_shared`]).
+pub(crate) unsafe fn st_shared(addr: u32, v: u32) {
+    smem_write(smem_word(addr, 4), v)
+}
+
+/// `st.shared.v4.b32`.
+///
+/// # Safety
+/// None here (checked, as [`ld_shared`]).
+pub(crate) unsafe fn st_shared4(addr: u32, v: [u32; 4]) {
+    let w = smem_word(addr, 16);
+    for (k, x) in v.into_iter().enumerate() {
+        smem_write(w + k, x);
+    }
+}
+
+/// The launch's static shared array `name` of `bytes` bytes (`static_shared!`): the same byte
+/// address in every block, after the dynamic shared memory, 16-byte aligned.
+#[doc(hidden)]
+pub fn static_shared(name: &'static str, bytes: u32) -> crate::SmemRegion {
+    let launch = with(|c| Arc::clone(&c.launch));
+    let mut statics = launch.statics.lock().unwrap_or_else(|e| e.into_inner());
+    let base = 16 * launch.cfg.dynamic_smem_bytes.div_ceil(16);
+    let addr = match statics.iter().find(|(n, _, _)| *n == name) {
+        Some(&(_, addr, size)) if size == bytes => addr,
+        Some(&(_, _, size)) => {
+            panic!("static_shared!({name}) is {bytes} bytes here and {size} bytes elsewhere")
+        }
+        None => {
+            let end = statics.last().map_or(base, |&(_, a, b)| 16 * (a + b).div_ceil(16));
+            if (end - base) as u64 + bytes as u64 > STATIC_SHARED_BYTES as u64 {
+                panic!(
+                    "static_shared!({name}): {bytes} bytes past the {STATIC_SHARED_BYTES} bytes of static shared memory"
+                );
+            }
+            statics.push((name, end, bytes));
+            launch.smem_used.fetch_max((end + bytes).div_ceil(4), Relaxed);
+            end
+        }
+    };
+    crate::SmemRegion::from_parts(addr, bytes)
+}
+
+/// The words of one emulated device allocation (they live until the program ends: a view that
+/// outlives its buffer reads stale words, never freed memory).
+type Cells = &'static [AtomicU32];
+
+/// The emulator's device memory: allocations by base address, and freed ones by length for reuse.
+struct DeviceMemory {
+    live: std::collections::BTreeMap<u64, Cells>,
+    free: std::collections::BTreeMap<usize, Vec<Cells>>,
+    next: u64,
+}
+
+static DEVICE_MEMORY: Mutex<DeviceMemory> = Mutex::new(DeviceMemory {
+    live: std::collections::BTreeMap::new(),
+    free: std::collections::BTreeMap::new(),
+    next: 0x7f00_0000_0000,
+});
+
+fn device_memory() -> std::sync::MutexGuard<'static, DeviceMemory> {
+    DEVICE_MEMORY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// An allocation of the emulator's device memory, of `len` elements of `T`, zeroed: what a host
+/// program's `cudaMalloc` is on the GPU. It has a device address ([`DeviceBuffer::address`]), so
+/// kernel parameters built from it ([`TensorParam::new`](crate::TensorParam::new), or
+/// [`input`](DeviceBuffer::input) and [`output`](DeviceBuffer::output)) reach it through
+/// [`Gmem::from_raw`](crate::Gmem::from_raw) exactly as on the GPU: entry points run on the
+/// emulator unchanged.
+///
+/// ```
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::emu::DeviceBuffer;
+/// let x = DeviceBuffer::from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
+/// assert_eq!(x.len(), 6);
+/// assert_eq!(x.address() % 256, 0);
+/// let p = x.input(&make_layout((2u32, 3u32), (3u32, C::<1>)).unwrap()).unwrap();
+/// assert_eq!(p.param().len(), 6);
+/// assert!(x.input(&make_layout((2u32, 4u32), (4u32, C::<1>)).unwrap()).is_err()); // 8 > 6 elements
+/// assert_eq!(x.to_vec(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+/// ```
+pub struct DeviceBuffer<T> {
+    cells: Cells,
+    addr: u64,
+    elem: core::marker::PhantomData<T>,
+}
+
+impl<T> fmt::Debug for DeviceBuffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DeviceBuffer({:#x}, {} elements)", self.addr, self.cells.len())
+    }
+}
+
+impl<T: crate::Word> DeviceBuffer<T> {
+    /// `len` zeros.
+    pub fn zeros(len: usize) -> Self {
+        let mut mem = device_memory();
+        let cells = match mem.free.get_mut(&len).and_then(Vec::pop) {
+            Some(cells) => {
+                cells.iter().for_each(|c| c.store(0, Relaxed));
+                cells
+            }
+            None => Box::leak((0..len).map(|_| AtomicU32::new(0)).collect::<Vec<_>>().into_boxed_slice()),
+        };
+        let addr = mem.next;
+        // 256-byte aligned, as cudaMalloc's, with a gap between allocations.
+        mem.next += (4 * len as u64).div_ceil(256) * 256 + 256;
+        mem.live.insert(addr, cells);
+        DeviceBuffer { cells, addr, elem: core::marker::PhantomData }
+    }
+
+    /// A copy of `values`.
+    pub fn from_slice(values: &[T]) -> Self {
+        let b = Self::zeros(values.len());
+        for (c, v) in b.cells.iter().zip(values) {
+            c.store(v.to_bits(), Relaxed);
+        }
+        b
+    }
+
+    /// The elements (`cudaMemcpy` back to the host).
+    pub fn to_vec(&self) -> Vec<T> {
+        self.cells.iter().map(|c| T::from_bits(c.load(Relaxed))).collect()
+    }
+
+    /// Fill every element with `v`.
+    pub fn fill(&self, v: T) {
+        self.cells.iter().for_each(|c| c.store(v.to_bits(), Relaxed));
+    }
+
+    /// The device address.
+    pub fn address(&self) -> u64 {
+        self.addr
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether it has no element.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// A read-only view (for a kernel body called directly).
+    pub fn gmem(&self) -> crate::Gmem<'_, T> {
+        crate::Gmem::from_cells(self.cells)
+    }
+
+    /// A writable view.
+    pub fn gmem_mut(&mut self) -> crate::GmemMut<'_, T> {
+        crate::GmemMut::from_cells(self.cells)
+    }
+
+    /// The tensor parameter of this buffer laid out as `layout`, to be read by a kernel
+    /// ([`TensorParam::new`](crate::TensorParam::new)'s checks).
+    pub fn input<S, D>(
+        &self,
+        layout: &const_layout::Layout<S, D>,
+    ) -> Result<crate::abi::In<crate::TensorParam<T, S, D>>, crate::ParamError>
+    where
+        S: const_layout::int_tuple::IntTuple + const_layout::layout::LayoutShape<D>,
+        D: const_layout::int_tuple::IntTuple,
+    {
+        crate::TensorParam::new(self.addr, self.len(), layout).map(crate::abi::In::new)
+    }
+
+    /// The tensor parameter of this buffer laid out as `layout`, to be written by a kernel: the
+    /// exclusive borrow keeps it from being any other parameter of the launch.
+    pub fn output<S, D>(
+        &mut self,
+        layout: &const_layout::Layout<S, D>,
+    ) -> Result<crate::abi::Out<crate::TensorParam<T, S, D>>, crate::ParamError>
+    where
+        S: const_layout::int_tuple::IntTuple + const_layout::layout::LayoutShape<D>,
+        D: const_layout::int_tuple::IntTuple,
+    {
+        crate::TensorParam::new(self.addr, self.len(), layout).map(crate::abi::Out::new)
+    }
+}
+
+impl<T> Drop for DeviceBuffer<T> {
+    fn drop(&mut self) {
+        let mut mem = device_memory();
+        mem.live.remove(&self.addr);
+        mem.free.entry(self.cells.len()).or_default().push(self.cells);
+    }
+}
+
+/// An element pointer into the emulator's global memory: the words of a view.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GlobalPtr<'a> {
+    cells: &'a [AtomicU32],
+}
+
+impl<'a> GlobalPtr<'a> {
+    /// The words of a host slice (a view made by `Gmem::from_cells`).
+    pub(crate) fn from_cells(cells: &'a [AtomicU32]) -> Self {
+        GlobalPtr { cells }
+    }
+
+    /// The pointer for a device address: the words of the live [`DeviceBuffer`] holding `len`
+    /// elements from `addr`; fails the launch (a broken host promise) otherwise.
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn from_address(addr: u64, len: usize) -> Self {
+        let mem = device_memory();
+        let found = mem.live.range(..=addr).next_back().and_then(|(&base, &cells)| {
+            let at = addr - base;
+            let end = at.checked_add(4 * len as u64)?;
+            (at.is_multiple_of(4) && end <= 4 * cells.len() as u64).then(|| &cells[(at / 4) as usize..])
+        });
+        match found {
+            Some(cells) => GlobalPtr { cells },
+            None => panic!(
+                "device address {addr:#x} with {len} elements is not inside a live allocation of the emulator (DeviceBuffer)"
+            ),
+        }
+    }
+
+    fn cell(self, i: usize) -> &'a AtomicU32 {
+        match self.cells.get(i) {
+            Some(c) => c,
+            None => panic!(
+                "global-memory access at element {i} past the {} of its allocation (a bound the device layer proved is broken)",
+                self.cells.len()
+            ),
+        }
+    }
+
+    /// Element `i` (checked).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn load(self, i: usize) -> u32 {
+        self.cell(i).load(Relaxed)
+    }
+
+    /// Element `i` (checked).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn load_nc(self, i: usize) -> u32 {
+        self.cell(i).load(Relaxed)
+    }
+
+    /// Elements `i..i + 4` (checked, and `i % 4 == 0`).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn load4(self, i: usize) -> [u32; 4] {
+        if !i.is_multiple_of(4) {
+            panic!("a 128-bit global access at element {i}, not a multiple of 4");
+        }
+        core::array::from_fn(|k| self.cell(i + k).load(Relaxed))
+    }
+
+    /// As [`GlobalPtr::load4`].
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn load4_nc(self, i: usize) -> [u32; 4] {
+        // SAFETY: checked (no precondition here).
+        unsafe { self.load4(i) }
+    }
+
+    /// Store at element `i` (checked).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn store(self, i: usize, v: u32) {
+        self.cell(i).store(v, Relaxed)
+    }
+
+    /// Store elements `i..i + 4` (checked, and `i % 4 == 0`).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn store4(self, i: usize, v: [u32; 4]) {
+        if !i.is_multiple_of(4) {
+            panic!("a 128-bit global access at element {i}, not a multiple of 4");
+        }
+        for (k, x) in v.into_iter().enumerate() {
+            self.cell(i + k).store(x, Relaxed);
+        }
+    }
+
+    /// The pointer `n` elements on (checked: at most the end).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn advance(self, n: usize) -> Self {
+        match self.cells.get(n..) {
+            Some(cells) => GlobalPtr { cells },
+            None => panic!("a view advanced by {n} elements past the {} of its allocation", self.cells.len()),
+        }
+    }
+
+    /// As [`GlobalPtr::advance`].
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn advance_opaque(self, n: usize) -> Self {
+        // SAFETY: checked (no precondition here).
+        unsafe { self.advance(n) }
+    }
+
+    /// `cp.async` of 4 bytes: completes at once (zero when `src_bytes` is 0).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn copy_async4(self, i: usize, dst: u32, src_bytes: u32) {
+        let v = if src_bytes == 4 { self.cell(i).load(Relaxed) } else { 0 };
+        // SAFETY: checked (no precondition here).
+        unsafe { st_shared(dst, v) }
+    }
+
+    /// `cp.async` of 16 bytes: completes at once (zeros when `src_bytes` is 0).
+    ///
+    /// # Safety
+    /// None here: checked.
+    pub(crate) unsafe fn copy_async16(self, i: usize, dst: u32, src_bytes: u32, cache_always: bool) {
+        let _ = cache_always;
+        // SAFETY: checked (no precondition here).
+        let v = if src_bytes == 16 { unsafe { self.load4(i) } } else { [0; 4] };
+        // SAFETY: checked (no precondition here).
+        unsafe { st_shared4(dst, v) }
+    }
+}
+
+/// `cp.async.commit_group`: the emulator's copies complete at once.
+pub(crate) fn cp_async_commit() {}
+
+/// `cp.async.wait_group N`: the emulator's copies complete at once.
+pub(crate) fn cp_async_wait<const N: u32>() {}
+
+/// `M` `ldmatrix.x4`, each a warp rendezvous from the caller's place.
+///
+/// # Safety
+/// None here: checked (addresses, alignment, the whole warp at one place).
+pub(crate) unsafe fn ldmatrix_x4_batch<const M: usize>(
+    addr: [u32; M],
+    trans: bool,
+    site: Site,
+) -> [[u32; 4]; M] {
+    addr.map(|a| {
+        smem_word(a, 16);
+        ldmatrix_x4(a, trans, site)
+    })
+}
+
+/// `MI x NI` `mma.sync.m16n8k16` with `f32` accumulators, one warp rendezvous a product, all from
+/// the caller's place: lanes that diverge between the products fail as they would on the GPU.
+pub(crate) fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
+    kind: HalfKind,
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[f32; 4]; NI]; MI],
+    site: Site,
+) {
+    for i in 0..MI {
+        for j in 0..NI {
+            c[i][j] = mma_m16n8k16_f32(kind, a[i], b[j], c[i][j], site);
+        }
+    }
+}
+
+/// `MI x NI` `mma.sync.m16n8k16` with `f16` accumulators: the `f32` one on the unpacked
+/// accumulators (the two atoms share their `A`, `B` and `C` layouts), rounded back to `f16`.
+pub(crate) fn mma_m16n8k16_f16_grid<const MI: usize, const NI: usize>(
+    a: &[[u32; 4]; MI],
+    b: &[[u32; 2]; NI],
+    c: &mut [[[u32; 2]; NI]; MI],
+    site: Site,
+) {
+    for i in 0..MI {
+        for j in 0..NI {
+            let [c0, c1] = unpack_half2(HalfKind::F16, c[i][j][0]);
+            let [c2, c3] = unpack_half2(HalfKind::F16, c[i][j][1]);
+            let d = mma_m16n8k16_f32(HalfKind::F16, a[i], b[j], [c0, c1, c2, c3], site);
+            c[i][j] = [pack_half2(HalfKind::F16, d[0], d[1]), pack_half2(HalfKind::F16, d[2], d[3])];
+        }
+    }
+}
+
+/// Two `f32` rounded to nearest even into a word of two halves of `kind`, `lo` in the low half.
+pub(crate) fn pack_half2(kind: HalfKind, lo: f32, hi: f32) -> u32 {
+    crate::f32_to_half(kind, lo) as u32 | (crate::f32_to_half(kind, hi) as u32) << 16
+}
+
+/// The two halves of `kind` in a word as `f32` (exact), low half first.
+pub(crate) fn unpack_half2(kind: HalfKind, w: u32) -> [f32; 2] {
+    [crate::half_to_f32(kind, w as u16), crate::half_to_f32(kind, (w >> 16) as u16)]
+}
+
+/// `fma.rn.f32`: one rounding, as `f32::mul_add`.
+pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+/// `fence.proxy.async.shared::cta`: the emulator has one proxy.
+pub(crate) fn fence_proxy_async_shared() {}
+
+/// Four `wgmma.m64n64k16` with `f32` accumulators (the wgmma probe), each a warp rendezvous.
+///
+/// # Safety
+/// None here: checked (the warpgroup whole, the warp at one place, the operands inside shared
+/// memory).
+pub(crate) unsafe fn wgmma_64x64x64_f32(
+    kind: HalfKind,
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [f32; 32],
+    site: Site,
+) {
+    for (x, y) in a.into_iter().zip(b) {
+        wgmma_k16_f32::<64>(kind, x, y, d, site);
+    }
+}
+
+/// Four `wgmma.m64n256k16` with `f32` accumulators: done on return.
+///
+/// # Safety
+/// None here: checked, as [`wgmma_64x64x64_f32`].
+pub(crate) unsafe fn wgmma_64x256x64_f32_pipelined(
+    kind: HalfKind,
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [[f32; 128]; 1],
+    site: Site,
+) {
+    for (x, y) in a.into_iter().zip(b) {
+        wgmma_k16_f32::<256>(kind, x, y, &mut d[0], site);
+    }
+}
+
+/// Four `wgmma.m64n256k16` with `f16` accumulators: done on return.
+///
+/// # Safety
+/// None here: checked, as [`wgmma_64x64x64_f32`].
+pub(crate) unsafe fn wgmma_64x256x64_f16_pipelined(
+    a: [u64; 4],
+    b: [u64; 4],
+    d: &mut [[u32; 64]; 1],
+    site: Site,
+) {
+    for (x, y) in a.into_iter().zip(b) {
+        wgmma_k16_f16::<256>(x, y, &mut d[0], site);
+    }
+}
+
+/// `wgmma.wait_group 0`: the emulator's batches are done on return.
+pub(crate) fn wgmma_wait_all_f32(d: &mut [[f32; 128]; 1]) {
+    let _ = d;
+}
+
+/// `wgmma.wait_group 0` for `f16` accumulators.
+pub(crate) fn wgmma_wait_all_f16(d: &mut [[u32; 64]; 1]) {
+    let _ = d;
+}
+
+/// `setmaxnreg`: the emulator has no register file.
+///
+/// # Safety
+/// None here.
+pub(crate) unsafe fn setmaxnreg<const N: u32, const INC: bool>() {}
+
+/// `mbarrier.init` (checked: 8-byte aligned, inside shared memory).
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn mbarrier_init(addr: u32, count: u32) {
+    smem_word(addr, 8);
+    emu_mbarrier_init(addr, count)
+}
+
+/// `mbarrier.arrive`.
+///
+/// # Safety
+/// None here: an uninitialized mbarrier fails the launch.
+pub(crate) unsafe fn mbarrier_arrive(addr: u32) {
+    emu_mbarrier_arrive(addr, 0)
+}
+
+/// `mbarrier.arrive.expect_tx`.
+///
+/// # Safety
+/// None here: an uninitialized mbarrier fails the launch.
+pub(crate) unsafe fn mbarrier_arrive_expect_tx(addr: u32, bytes: u32) {
+    emu_mbarrier_arrive(addr, bytes)
+}
+
+/// A wait for a phase, failing the launch as a deadlock if it never completes.
+///
+/// # Safety
+/// None here: an uninitialized mbarrier fails the launch.
+pub(crate) unsafe fn mbarrier_wait(addr: u32, parity: u32) {
+    mbarrier_wait_parity(addr, parity)
+}
+
+/// A TMA load of `t`'s box at `(row0, col0)`: copied at once from `t`'s view (zeros outside the
+/// tensor), under TMA's swizzle, its bytes completed on the mbarrier at `mbar`.
+///
+/// # Safety
+/// None here: checked (the destination inside shared memory, the mbarrier initialized).
+pub(crate) unsafe fn tma_load_2d(t: &crate::tma::TmaTensor2d<'_>, dst: u32, row0: u32, col0: u32, mbar: u32) {
+    let b = t.boxd;
+    let get = |r: u32, c: u32| {
+        let (row, col) = (row0 as u64 + r as u64, col0 as u64 + c as u64);
+        (row < t.rows as u64 && col < t.cols as u64).then(|| {
+            let e = row * t.pitch as u64 + col;
+            let w = t.src.load((e / 2) as usize);
+            if e.is_multiple_of(2) { w as u16 } else { (w >> 16) as u16 }
+        })
+    };
+    emu_tma_load_2d(dst, b.inner, b.outer, b.swizzle as u32, get, mbar)
+}
+
+/// [`static_shared!`](crate::static_shared) on the emulator: the launch's array of that name.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __backend_static_shared {
+    ($name:ident, $bytes:expr) => {
+        $crate::emu::static_shared(::core::stringify!($name), ($bytes) as u32)
+    };
+}
+
+macro_rules! from_cells {
+    ($($name:ident),*) => {$(
+        impl<'a, T: crate::Word> crate::$name<'a, T> {
+            /// A view of host words (the emulator's global memory, outside a
+            /// [`DeviceBuffer`]). Host builds only.
+            pub fn from_cells(cells: &'a [AtomicU32]) -> Self {
+                Self::from_ptr(GlobalPtr::from_cells(cells), cells.len())
+            }
+        }
+    )*};
+}
+from_cells!(Gmem, GmemMut);
+
+impl<'a> crate::tma::TmaTensor2d<'a> {
+    /// The tensor for the emulator, which reads `src` itself (no tensor map): as [`Self::new`]
+    /// without the map. Host builds only.
+    ///
+    /// ```
+    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// # use const_layout_device::{tma::TmaTensor2d, Gmem};
+    /// # let w: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| 0.into()).collect();
+    /// let b = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 8, 16, 16, b).is_some());
+    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 9, 16, 16, b).is_none()); // too long
+    /// ```
+    pub fn emulated(
+        src: crate::Gmem<'a, u32>,
+        rows: u32,
+        cols: u32,
+        pitch: u32,
+        boxd: const_layout::atom::tma::TmaBox,
+    ) -> Option<Self> {
+        // SAFETY: off the GPU no tensor map is read.
+        unsafe { Self::new(0, src, rows, cols, pitch, boxd) }
+    }
 }
