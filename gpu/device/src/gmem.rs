@@ -233,6 +233,9 @@ pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     /// `n <= len`.
     #[doc(hidden)]
     unsafe fn skip(&self, n: usize) -> Self;
+    /// Whether the view's first element is 16-byte aligned (what a 128-bit access needs).
+    #[doc(hidden)]
+    fn is_aligned16(&self) -> bool;
     /// [`Memory::skip`] with the address left to the optimizer: for a view whose offset changes
     /// in a loop (the next k tile), where folding it into the accesses costs nothing.
     ///
@@ -282,6 +285,10 @@ macro_rules! memory {
             unsafe fn copy_async16_at(&self, i: usize, dst: u32, src_bytes: u32, cache_always: bool) {
                 // SAFETY: the caller's contract is `copy_async16`'s.
                 unsafe { self.ptr.copy_async16(i, dst, src_bytes, cache_always) }
+            }
+            #[inline(always)]
+            fn is_aligned16(&self) -> bool {
+                self.ptr.is_aligned16()
             }
             #[inline(always)]
             unsafe fn advance(&self, n: usize) -> Self {

@@ -73,8 +73,8 @@ pub use mma::{
 pub use param::{ParamError, TensorParam, TensorWords};
 pub use smem::{SmemArray, SmemRegion};
 pub use tensor::{
-    Access, CpAsync16, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar,
-    Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
+    Access, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTile, MAX_COSIZE, Partial,
+    Residue, Scalar, Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
 pub use thread::{Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};

@@ -1122,12 +1122,19 @@ impl<T> Drop for DeviceBuffer<T> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GlobalPtr<'a> {
     cells: &'a [AtomicU32],
+    /// The first element's place in its allocation, modulo 4 (allocations are 16-byte aligned).
+    phase: usize,
 }
 
 impl<'a> GlobalPtr<'a> {
     /// The words of a host slice (a view made by `Gmem::from_cells`).
     pub(crate) fn from_cells(cells: &'a [AtomicU32]) -> Self {
-        GlobalPtr { cells }
+        GlobalPtr { cells, phase: 0 }
+    }
+
+    /// Whether the first element is 16-byte aligned.
+    pub(crate) fn is_aligned16(self) -> bool {
+        self.phase == 0
     }
 
     /// The pointer for a device address: the words of the live [`DeviceBuffer`] holding `len`
@@ -1140,10 +1147,11 @@ impl<'a> GlobalPtr<'a> {
         let found = mem.live.range(..=addr).next_back().and_then(|(&base, &cells)| {
             let at = addr - base;
             let end = at.checked_add(4 * len as u64)?;
-            (at.is_multiple_of(4) && end <= 4 * cells.len() as u64).then(|| &cells[(at / 4) as usize..])
+            (at.is_multiple_of(4) && end <= 4 * cells.len() as u64)
+                .then(|| (&cells[(at / 4) as usize..], (at / 4) as usize % 4))
         });
         match found {
-            Some(cells) => GlobalPtr { cells },
+            Some((cells, phase)) => GlobalPtr { cells, phase },
             None => panic!(
                 "device address {addr:#x} with {len} elements is not inside a live allocation of the emulator (DeviceBuffer)"
             ),
@@ -1223,7 +1231,7 @@ impl<'a> GlobalPtr<'a> {
     /// None here: checked.
     pub(crate) unsafe fn advance(self, n: usize) -> Self {
         match self.cells.get(n..) {
-            Some(cells) => GlobalPtr { cells },
+            Some(cells) => GlobalPtr { cells, phase: (self.phase + n) % 4 },
             None => panic!("a view advanced by {n} elements past the {} of its allocation", self.cells.len()),
         }
     }

@@ -648,6 +648,12 @@ impl<'a> GlobalPtr<'a> {
         self.addr.wrapping_add(4 * i as u64)
     }
 
+    /// Whether the pointer is 16-byte aligned.
+    #[inline(always)]
+    pub(crate) fn is_aligned16(self) -> bool {
+        self.addr.is_multiple_of(16)
+    }
+
     /// Element `i` (`ld.global`).
     ///
     /// # Safety
