@@ -139,6 +139,12 @@ view! {
 }
 
 impl<'a, T: Word> GmemMut<'a, T> {
+    /// The backend pointer (for atomics).
+    #[inline(always)]
+    pub(crate) fn ptr(&self) -> GlobalPtr<'a> {
+        self.ptr
+    }
+
     /// Store `v` at element `i`; faults if `i >= len`.
     #[inline(always)]
     pub fn store(&self, i: usize, v: T) {

@@ -46,9 +46,10 @@ pub mod emu;
 use emu as backend;
 
 pub mod abi;
+mod atomic;
 pub mod bank_probe;
 mod gmem;
-mod math;
+pub mod math;
 mod mma;
 pub mod mma_probe;
 mod param;
@@ -58,9 +59,11 @@ mod thread;
 pub mod tma;
 mod types;
 mod unroll;
+pub mod warp;
 pub mod wgmma;
 pub mod wgmma_probe;
 
+pub use atomic::{AtomicAdd, AtomicMinMax};
 #[cfg(target_arch = "nvptx64")]
 #[doc(hidden)]
 pub use backend::static_region as __static_region;
@@ -71,10 +74,10 @@ pub use mma::{
     mma_m16n8k16_f32_grid, pack_half2, unpack_half2,
 };
 pub use param::{ParamError, TensorParam, TensorWords};
-pub use smem::{SmemArray, SmemRegion};
+pub use smem::{SmemAllocator, SmemArray, SmemIndex, SmemLayout, SmemPlan, SmemRegion, SmemTensor};
 pub use tensor::{
     Access, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTile, MAX_COSIZE, Partial,
     Residue, Scalar, Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
-pub use thread::{Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
+pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};

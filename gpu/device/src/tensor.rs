@@ -226,6 +226,35 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
         }
     }
 
+    /// CuTe's `local_tile` for a launch whose grid covers the tensor exactly (the host checked
+    /// that each extent is a multiple of the tile's): only the whole-tile path is compiled, with
+    /// no predicate, and a tile that is not whole faults (one comparison a block). The cheap idiom
+    /// when the problem size is fixed or padded; [`local_tile`](Self::local_tile) compiles both
+    /// paths and picks one per block.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let words: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((8u32, 8u32), (C::<1>, 8u32)).unwrap()).unwrap();
+    /// let tile = t.local_tile_full((C::<4>, C::<4>), (1, 1));
+    /// assert_eq!(tile.origin(), (4, 4));
+    /// ```
+    #[inline(always)]
+    fn local_tile_full<const B0: isize, const B1: isize>(
+        &self,
+        tiler: (C<B0>, C<B1>),
+        coord: (u32, u32),
+    ) -> GlobalTile<Self, B0, B1, Full> {
+        match self.local_tile_as::<Full, B0, B1>(tiler, coord) {
+            Some(tile) => tile,
+            None => crate::thread::fault(
+                "local_tile_full: the tile is not whole (the grid does not cover the tensor exactly)",
+            ),
+        }
+    }
+
     /// [`local_tile`](Self::local_tile) with the predicate chosen by the caller: always `Some`
     /// for [`Partial`], `None` for [`Full`] when the tile is cut. For a kernel body generic over
     /// the [`Residue`] that takes several tiles in turn (the k-tiles of a GEMM).

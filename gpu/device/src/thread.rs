@@ -99,3 +99,61 @@ impl<const N: usize> Thread<N> {
         self.get() / 32
     }
 }
+
+/// A named barrier (PTX's `bar.sync ID, THREADS` and `bar.arrive`; CUTLASS's `NamedBarrier`): a
+/// rendezvous of `THREADS` threads (whole warps) of the block at barrier `ID` (1 to 15; 0 is
+/// [`sync_threads`]'s). Warp-specialized kernels use them to synchronize some warps without the
+/// others: consumers [`sync`](Self::sync), a producer [`arrive`](Self::arrive)s without waiting.
+/// `ID` and `THREADS` are checked at compile time.
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{thread_idx, Dim3, NamedBarrier, SmemRegion};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16 }, || {
+///     let s = SmemRegion::dynamic().array::<u32, 4>(0).unwrap();
+///     let ready = NamedBarrier::<1, 128>::new();
+///     let t = thread_idx().x;
+///     if t < 32 {
+///         if t == 0 {
+///             s.store(0, 42);
+///         }
+///         ready.arrive(); // the producer warp signals and goes on
+///     } else {
+///         ready.sync(); // the consumers wait for all 128 arrivals
+///         assert_eq!(s.load(0), 42);
+///     }
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NamedBarrier<const ID: u32, const THREADS: u32>;
+
+impl<const ID: u32, const THREADS: u32> NamedBarrier<ID, THREADS> {
+    const CHECK: () = assert!(
+        ID >= 1 && ID <= 15 && THREADS >= 32 && THREADS <= 1024 && THREADS.is_multiple_of(32),
+        "a named barrier's id is 1 to 15 and its thread count a multiple of 32 up to 1024"
+    );
+
+    /// The barrier.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        let () = Self::CHECK;
+        NamedBarrier
+    }
+
+    /// Arrive and wait until `THREADS` threads have arrived (`bar.sync`); shared and global
+    /// memory accesses of the arriving threads before it are visible to the waiting ones after.
+    #[inline(always)]
+    pub fn sync(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier(ID, THREADS)
+    }
+
+    /// Arrive without waiting (`bar.arrive`): this thread's accesses before it are visible to
+    /// the threads that [`sync`](Self::sync) on the same phase.
+    #[inline(always)]
+    pub fn arrive(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier_arrive(ID, THREADS)
+    }
+}

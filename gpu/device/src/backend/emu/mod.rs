@@ -1501,3 +1501,280 @@ impl<'a> crate::tma::TmaTensor2d<'a> {
         unsafe { Self::new(0, src, rows, cols, pitch, boxd) }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Warp-level communication, fast math and atomics (the PTX backend's names and signatures).
+
+/// Every lane publishes `v`; each reads what lane `src(lane)` published: one warp rendezvous from
+/// one place, the whole warp present (as the PTX backend's converged-warp check requires).
+fn warp_exchange(v: u32, what: &str, site: Site, src: impl Fn(usize) -> usize) -> u32 {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    let warp = linear / 32 * 32;
+    let lanes = (launch.threads - warp).min(32);
+    if lanes != 32 {
+        panic!("{what} needs a full warp; warp {} has {lanes} threads", linear / 32);
+    }
+    launch.warp_slots[linear].store(v, Relaxed);
+    aligned_warp(&launch, linear, site, what);
+    let got = launch.warp_slots[warp + src(linear - warp) % 32].load(Relaxed);
+    end_aligned(&launch, linear);
+    got
+}
+
+/// `shfl.sync.bfly`: the value of lane `lane ^ b`.
+pub(crate) fn shfl_bfly(v: u32, b: u32, site: Site) -> u32 {
+    warp_exchange(v, "shfl.sync", site, |l| l ^ (b as usize & 31))
+}
+
+/// `shfl.sync.down`: the value of lane `lane + b` (this lane's own past 31).
+pub(crate) fn shfl_down(v: u32, b: u32, site: Site) -> u32 {
+    warp_exchange(v, "shfl.sync", site, |l| if l + b as usize > 31 { l } else { l + b as usize })
+}
+
+/// `shfl.sync.up`: the value of lane `lane - b` (this lane's own below 0).
+pub(crate) fn shfl_up(v: u32, b: u32, site: Site) -> u32 {
+    warp_exchange(v, "shfl.sync", site, |l| l.checked_sub(b as usize).unwrap_or(l))
+}
+
+/// `shfl.sync.idx`: the value of lane `b % 32`.
+pub(crate) fn shfl_idx(v: u32, b: u32, site: Site) -> u32 {
+    warp_exchange(v, "shfl.sync", site, |_| b as usize % 32)
+}
+
+/// `vote.sync.ballot`: bit `l` set when lane `l`'s `p` is true (32 rendezvous-free reads of the
+/// published predicates).
+pub(crate) fn vote_ballot(p: bool, site: Site) -> u32 {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    let warp = linear / 32 * 32;
+    let lanes = (launch.threads - warp).min(32);
+    if lanes != 32 {
+        panic!("vote.sync needs a full warp; warp {} has {lanes} threads", linear / 32);
+    }
+    launch.warp_slots[linear].store(p as u32, Relaxed);
+    aligned_warp(&launch, linear, site, "vote.sync");
+    let bits = (0..32).fold(0u32, |b, l| b | (launch.warp_slots[warp + l].load(Relaxed) & 1) << l);
+    end_aligned(&launch, linear);
+    bits
+}
+
+/// `activemask`: the emulator's warps are converged wherever they meet, so the warp's lanes.
+pub(crate) fn active_mask() -> u32 {
+    let (threads, linear) = with(|c| (c.launch.threads, c.linear));
+    let lanes = (threads - linear / 32 * 32).min(32);
+    if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 }
+}
+
+/// The operations of a warp reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReduceOp {
+    Add,
+    Max,
+    Min,
+}
+
+macro_rules! allreduce {
+    ($name:ident, $ty:ty, $add:expr, $max:expr, $min:expr) => {
+        /// The butterfly over the masks `m`, one exchange and one operation each.
+        pub(crate) fn $name<const K: usize>(op: ReduceOp, v: u32, m: [u32; K], site: Site) -> u32 {
+            let f: fn($ty, $ty) -> $ty = match op {
+                ReduceOp::Add => $add,
+                ReduceOp::Max => $max,
+                ReduceOp::Min => $min,
+            };
+            m.into_iter().fold(v, |v, mask| {
+                let other = shfl_bfly(v, mask, site);
+                <$ty as crate::Word>::to_bits(f(
+                    <$ty as crate::Word>::from_bits(v),
+                    <$ty as crate::Word>::from_bits(other),
+                ))
+            })
+        }
+    };
+}
+
+allreduce!(allreduce_f32, f32, |a, b| a + b, f32::max, f32::min);
+allreduce!(allreduce_u32, u32, u32::wrapping_add, u32::max, u32::min);
+allreduce!(allreduce_s32, i32, i32::wrapping_add, i32::max, i32::min);
+
+/// `ex2.approx`: the emulator computes `2^x` (the GPU's is within 2 ulp of it).
+pub(crate) fn ex2_approx(x: f32) -> f32 {
+    x.exp2()
+}
+
+/// `lg2.approx`: `log2 x`.
+pub(crate) fn lg2_approx(x: f32) -> f32 {
+    x.log2()
+}
+
+/// `rcp.approx`: `1 / x`.
+pub(crate) fn rcp_approx(x: f32) -> f32 {
+    1.0 / x
+}
+
+/// `rsqrt.approx`: `1 / sqrt(x)`.
+pub(crate) fn rsqrt_approx(x: f32) -> f32 {
+    1.0 / x.sqrt()
+}
+
+/// `sqrt.approx`.
+pub(crate) fn sqrt_approx(x: f32) -> f32 {
+    x.sqrt()
+}
+
+/// `tanh.approx`.
+pub(crate) fn tanh_approx(x: f32) -> f32 {
+    x.tanh()
+}
+
+/// `sqrt.rn`: correctly rounded.
+pub(crate) fn sqrt_rn(x: f32) -> f32 {
+    x.sqrt()
+}
+
+/// `rcp.rn`: correctly rounded.
+pub(crate) fn rcp_rn(x: f32) -> f32 {
+    1.0 / x
+}
+
+/// `div.approx`: `a / b`.
+pub(crate) fn div_approx(a: f32, b: f32) -> f32 {
+    a / b
+}
+
+/// The atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AtomicOp {
+    Add,
+    Max,
+    Min,
+    Exch,
+}
+
+/// `op` on the word `cell` (32-bit values of type `T`), atomically; the old bits.
+fn atomic_on<T: crate::Word>(cell: &AtomicU32, op: AtomicOp, v: u32, f: impl Fn(AtomicOp, T, T) -> T) -> u32 {
+    match cell.fetch_update(Relaxed, Relaxed, |old| {
+        Some(match op {
+            AtomicOp::Exch => v,
+            _ => f(op, T::from_bits(old), T::from_bits(v)).to_bits(),
+        })
+    }) {
+        Ok(old) | Err(old) => old,
+    }
+}
+
+fn op_u32(op: AtomicOp, a: u32, b: u32) -> u32 {
+    match op {
+        AtomicOp::Add => a.wrapping_add(b),
+        AtomicOp::Max => a.max(b),
+        AtomicOp::Min => a.min(b),
+        AtomicOp::Exch => b,
+    }
+}
+
+fn op_s32(op: AtomicOp, a: i32, b: i32) -> i32 {
+    match op {
+        AtomicOp::Add => a.wrapping_add(b),
+        AtomicOp::Max => a.max(b),
+        AtomicOp::Min => a.min(b),
+        AtomicOp::Exch => b,
+    }
+}
+
+fn op_f32(op: AtomicOp, a: f32, b: f32) -> f32 {
+    match op {
+        AtomicOp::Add => a + b,
+        AtomicOp::Max => a.max(b),
+        AtomicOp::Min => a.min(b),
+        AtomicOp::Exch => b,
+    }
+}
+
+/// The shared word of `addr` for an atomic (checked; atomics are not races with each other, so the
+/// race check leaves them out).
+fn smem_atomic_cell(addr: u32) -> (Arc<Launch>, usize) {
+    let word = smem_word(addr, 4);
+    (with(|c| Arc::clone(&c.launch)), word)
+}
+
+macro_rules! atomics {
+    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $t:ty, $f:ident) => {
+        /// `atom.global`: the old value (checked).
+        ///
+        /// # Safety
+        /// None here: checked.
+        pub(crate) unsafe fn $global(p: GlobalPtr<'_>, i: usize, op: AtomicOp, v: u32) -> u32 {
+            atomic_on::<$t>(p.cell(i), op, v, $f)
+        }
+
+        /// `red.global` (checked).
+        ///
+        /// # Safety
+        /// None here: checked.
+        pub(crate) unsafe fn $red_global(p: GlobalPtr<'_>, i: usize, op: AtomicOp, v: u32) {
+            atomic_on::<$t>(p.cell(i), op, v, $f);
+        }
+
+        /// `atom.shared`: the old value (checked).
+        ///
+        /// # Safety
+        /// None here: checked.
+        pub(crate) unsafe fn $shared(addr: u32, op: AtomicOp, v: u32) -> u32 {
+            let (launch, word) = smem_atomic_cell(addr);
+            atomic_on::<$t>(&launch.smem[word], op, v, $f)
+        }
+
+        /// `red.shared` (checked).
+        ///
+        /// # Safety
+        /// None here: checked.
+        pub(crate) unsafe fn $red_shared(addr: u32, op: AtomicOp, v: u32) {
+            let (launch, word) = smem_atomic_cell(addr);
+            atomic_on::<$t>(&launch.smem[word], op, v, $f);
+        }
+    };
+}
+
+atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, u32, op_u32);
+atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, i32, op_s32);
+atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, f32, op_f32);
+
+/// `atom.global.cas` (checked).
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn atom_global_cas(p: GlobalPtr<'_>, i: usize, expected: u32, new: u32) -> u32 {
+    match p.cell(i).compare_exchange(expected, new, Relaxed, Relaxed) {
+        Ok(old) | Err(old) => old,
+    }
+}
+
+/// `atom.shared.cas` (checked).
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn atom_shared_cas(addr: u32, expected: u32, new: u32) -> u32 {
+    let (launch, word) = smem_atomic_cell(addr);
+    match launch.smem[word].compare_exchange(expected, new, Relaxed, Relaxed) {
+        Ok(old) | Err(old) => old,
+    }
+}
+
+/// `bar.arrive id, threads`: arrive at named barrier `id` without waiting.
+pub(crate) fn named_barrier_arrive(id: u32, threads: u32) {
+    let launch = with(|c| Arc::clone(&c.launch));
+    if id == 0 || id > 15 || threads == 0 || !threads.is_multiple_of(32) || threads as usize > launch.threads
+    {
+        panic!(
+            "named barrier {id}: arrive for {threads} threads (ids 1 to 15, whole warps within the block)"
+        );
+    }
+    let mut named = launch.named.lock().unwrap_or_else(|e| e.into_inner());
+    let b = named.entry(id).or_insert(Named { threads, arrived: 0, phases: 0 });
+    b.threads = threads;
+    b.arrived += 1;
+    if b.arrived == threads {
+        b.arrived = 0;
+        b.phases += 1;
+        launch.named_cv.notify_all();
+    }
+}

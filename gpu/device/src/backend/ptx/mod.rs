@@ -947,3 +947,300 @@ macro_rules! __backend_static_shared {
         unsafe { $crate::__static_region(addr, ($bytes) as u32) }
     }};
 }
+
+// ---------------------------------------------------------------------------------------------
+// Warp-level communication: shuffles, votes, reductions. Each `asm!` block checks that the warp
+// is converged (`converged!`) before its `.sync` instructions, so a lane of a diverged warp traps
+// instead of executing one with the full member mask while other lanes are elsewhere.
+
+macro_rules! shuffles {
+    ($($(#[$doc:meta])* $name:ident: $mode:literal, $c:literal;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        pub(crate) fn $name(v: u32, b: u32, _: Site) -> u32 {
+            let d: u32;
+            // SAFETY: register operands only; the warp is converged or the lane traps first.
+            unsafe {
+                asm!(converged!(concat!("shfl.sync.", $mode, ".b32 {d}, {v}, {b}, ", $c, ", 0xffffffff;")),
+                     d = out(reg32) d, v = in(reg32) v, b = in(reg32) b, options(nomem, nostack))
+            };
+            d
+        }
+    )*};
+}
+
+shuffles! {
+    /// `shfl.sync.bfly`: the value of lane `lane ^ b`.
+    shfl_bfly: "bfly", "0x1f";
+    /// `shfl.sync.down`: the value of lane `lane + b` (this lane's own past 31).
+    shfl_down: "down", "0x1f";
+    /// `shfl.sync.up`: the value of lane `lane - b` (this lane's own below 0).
+    shfl_up: "up", "0x0";
+    /// `shfl.sync.idx`: the value of lane `b % 32`.
+    shfl_idx: "idx", "0x1f";
+}
+
+/// `vote.sync.ballot.b32`: bit `l` set when lane `l`'s `p` is true.
+#[inline(always)]
+pub(crate) fn vote_ballot(p: bool, _: Site) -> u32 {
+    let d: u32;
+    // SAFETY: register operands only; the warp is converged or the lane traps first.
+    unsafe {
+        asm!(converged!("{{ .reg .pred vp; setp.ne.u32 vp, {p}, 0; vote.sync.ballot.b32 {d}, vp, 0xffffffff; }}"),
+             d = out(reg32) d, p = in(reg32) p as u32, options(nomem, nostack))
+    };
+    d
+}
+
+/// `activemask.b32`: the lanes executing this instruction together.
+#[inline(always)]
+pub(crate) fn active_mask() -> u32 {
+    let d: u32;
+    // SAFETY: reads which lanes are active; no precondition.
+    unsafe { asm!("activemask.b32 {d};", d = out(reg32) d, options(nomem, nostack)) };
+    d
+}
+
+/// The operations of a warp reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReduceOp {
+    Add,
+    Max,
+    Min,
+}
+
+/// One `asm!` block: the converged-warp check, then for each lane mask a butterfly shuffle and
+/// the operation, for 1 to 5 masks (one function each); `$ty` is the PTX type of the operation.
+macro_rules! allreduce {
+    ($name:ident, $ty:literal, $add:literal, $max:literal, $min:literal) => {
+        /// Every lane's `v` combined by `op` over the lanes `lane ^ m` for the masks `m` (a
+        /// butterfly, each mask a shuffle and an operation), as bits; 1 to 5 masks.
+        #[inline(always)]
+        pub(crate) fn $name<const K: usize>(op: ReduceOp, v: u32, m: [u32; K], _: Site) -> u32 {
+            macro_rules! step {
+                ($op:literal, $k:literal) => {
+                    concat!("shfl.sync.bfly.b32 t, {v}, {m", $k, "}, 0x1f, 0xffffffff; ", $op, " {v}, {v}, t; ")
+                };
+            }
+            macro_rules! block {
+                ($op:literal; $($k:literal)*) => {
+                    converged!(concat!("{{ .reg .b32 t; ", $(step!($op, $k),)* "}}"))
+                };
+            }
+            macro_rules! run {
+                ($op:literal) => {{
+                    let mut v = v;
+                    let g = |k: usize| m[k.min(K - 1)];
+                    // SAFETY: register operands only; the warp is converged or the lane traps first.
+                    unsafe {
+                        match K {
+                            1 => asm!(block!($op; 0), v = inout(reg32) v, m0 = in(reg32) g(0), options(nomem, nostack)),
+                            2 => asm!(block!($op; 0 1), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                                      options(nomem, nostack)),
+                            3 => asm!(block!($op; 0 1 2), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                                      m2 = in(reg32) g(2), options(nomem, nostack)),
+                            4 => asm!(block!($op; 0 1 2 3), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                                      m2 = in(reg32) g(2), m3 = in(reg32) g(3), options(nomem, nostack)),
+                            5 => asm!(block!($op; 0 1 2 3 4), v = inout(reg32) v, m0 = in(reg32) g(0),
+                                      m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3), m4 = in(reg32) g(4),
+                                      options(nomem, nostack)),
+                            _ => {}
+                        }
+                    }
+                    v
+                }};
+            }
+            match op {
+                ReduceOp::Add => run!($add),
+                ReduceOp::Max => run!($max),
+                ReduceOp::Min => run!($min),
+            }
+        }
+    };
+}
+
+allreduce!(allreduce_f32, "f32", "add.f32", "max.f32", "min.f32");
+allreduce!(allreduce_u32, "u32", "add.u32", "max.u32", "min.u32");
+allreduce!(allreduce_s32, "s32", "add.s32", "max.s32", "min.s32");
+
+// ---------------------------------------------------------------------------------------------
+// Fast math: PTX's approximate instructions (`.approx.ftz`: subnormal inputs and results flush
+// to zero), and the correctly rounded ones the compiler does not emit by itself.
+
+macro_rules! unary_f32 {
+    ($($(#[$doc:meta])* $name:ident: $ins:literal;)*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        pub(crate) fn $name(x: f32) -> f32 {
+            let d: f32;
+            // SAFETY: arithmetic on registers; no memory is accessed.
+            unsafe { asm!(concat!($ins, " {d}, {x};"), d = out(reg32) d, x = in(reg32) x, options(pure, nomem, nostack)) };
+            d
+        }
+    )*};
+}
+
+unary_f32! {
+    /// `ex2.approx.ftz.f32`: `2^x`, within 2 ulp.
+    ex2_approx: "ex2.approx.ftz.f32";
+    /// `lg2.approx.ftz.f32`: `log2 x`.
+    lg2_approx: "lg2.approx.ftz.f32";
+    /// `rcp.approx.ftz.f32`: `1 / x`, within 1 ulp.
+    rcp_approx: "rcp.approx.ftz.f32";
+    /// `rsqrt.approx.ftz.f32`: `1 / sqrt(x)`, within 2 ulp.
+    rsqrt_approx: "rsqrt.approx.ftz.f32";
+    /// `sqrt.approx.ftz.f32`.
+    sqrt_approx: "sqrt.approx.ftz.f32";
+    /// `tanh.approx.f32` (sm_75 and later).
+    tanh_approx: "tanh.approx.f32";
+    /// `sqrt.rn.f32`: correctly rounded.
+    sqrt_rn: "sqrt.rn.f32";
+    /// `rcp.rn.f32`: correctly rounded.
+    rcp_rn: "rcp.rn.f32";
+}
+
+/// `div.approx.ftz.f32`: `a / b`, within 2 ulp for `|b|` in `2^-126..2^126`.
+#[inline(always)]
+pub(crate) fn div_approx(a: f32, b: f32) -> f32 {
+    let d: f32;
+    // SAFETY: arithmetic on registers; no memory is accessed.
+    unsafe {
+        asm!("div.approx.ftz.f32 {d}, {a}, {b};", d = out(reg32) d, a = in(reg32) a, b = in(reg32) b,
+             options(pure, nomem, nostack))
+    };
+    d
+}
+
+// ---------------------------------------------------------------------------------------------
+// Atomics: `atom` (returns the old value) and `red` (does not), on global memory through a
+// `GlobalPtr` and on shared memory by address. Relaxed, GPU scope (PTX's default for `atom`).
+
+/// The atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AtomicOp {
+    Add,
+    Max,
+    Min,
+    Exch,
+}
+
+macro_rules! atomics {
+    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $ty:literal, $($op:ident => $name:literal),*) => {
+        /// `atom.global.OP.TY` at element `i`: the old value.
+        ///
+        /// # Safety
+        /// Element `i` is inside the allocation, which is writable and which no other view than
+        /// the kernel's writable ones overlaps.
+        #[inline(always)]
+        pub(crate) unsafe fn $global(p: GlobalPtr<'_>, i: usize, op: AtomicOp, v: u32) -> u32 {
+            let d: u32;
+            let a = p.at(i);
+            // SAFETY: the caller's contract.
+            unsafe {
+                match op {
+                    $(AtomicOp::$op => asm!(concat!("atom.global.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                                            d = out(reg32) d, a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => d = 0,
+                }
+            }
+            d
+        }
+
+        /// `red.global.OP.TY` at element `i`.
+        ///
+        /// # Safety
+        /// As the `atom` form.
+        #[inline(always)]
+        pub(crate) unsafe fn $red_global(p: GlobalPtr<'_>, i: usize, op: AtomicOp, v: u32) {
+            let a = p.at(i);
+            // SAFETY: the caller's contract.
+            unsafe {
+                match op {
+                    $(AtomicOp::$op => asm!(concat!("red.global.", $name, ".", $ty, " [{a}], {v};"),
+                                            a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        }
+
+        /// `atom.shared.OP.TY` at shared address `addr`: the old value.
+        ///
+        /// # Safety
+        /// `addr` is a 4-byte aligned shared address of 4 bytes inside the block's shared memory.
+        #[inline(always)]
+        pub(crate) unsafe fn $shared(addr: u32, op: AtomicOp, v: u32) -> u32 {
+            let d: u32;
+            // SAFETY: the caller's contract.
+            unsafe {
+                match op {
+                    $(AtomicOp::$op => asm!(concat!("atom.shared.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                                            d = out(reg32) d, a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => d = 0,
+                }
+            }
+            d
+        }
+
+        /// `red.shared.OP.TY` at shared address `addr`.
+        ///
+        /// # Safety
+        /// As the `atom` form.
+        #[inline(always)]
+        pub(crate) unsafe fn $red_shared(addr: u32, op: AtomicOp, v: u32) {
+            // SAFETY: the caller's contract.
+            unsafe {
+                match op {
+                    $(AtomicOp::$op => asm!(concat!("red.shared.", $name, ".", $ty, " [{a}], {v};"),
+                                            a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        }
+    };
+}
+
+atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, "u32", Add => "add", Max => "max", Min => "min", Exch => "exch");
+atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, "s32", Add => "add", Max => "max", Min => "min");
+atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, "f32", Add => "add");
+
+/// `atom.global.cas.b32` at element `i`: stores `new` if the element is `expected`; the old value.
+///
+/// # Safety
+/// As [`atom_global_u32`].
+#[inline(always)]
+pub(crate) unsafe fn atom_global_cas(p: GlobalPtr<'_>, i: usize, expected: u32, new: u32) -> u32 {
+    let d: u32;
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("atom.global.cas.b32 {d}, [{a}], {e}, {n};", d = out(reg32) d, a = in(reg64) p.at(i),
+             e = in(reg32) expected, n = in(reg32) new, options(nostack))
+    };
+    d
+}
+
+/// `atom.shared.cas.b32` at shared address `addr`.
+///
+/// # Safety
+/// As [`atom_shared_u32`].
+#[inline(always)]
+pub(crate) unsafe fn atom_shared_cas(addr: u32, expected: u32, new: u32) -> u32 {
+    let d: u32;
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!("atom.shared.cas.b32 {d}, [{a}], {e}, {n};", d = out(reg32) d, a = in(reg32) addr,
+             e = in(reg32) expected, n = in(reg32) new, options(nostack))
+    };
+    d
+}
+
+/// `bar.arrive id, threads`: arrive at named barrier `id` without waiting (a producer signals
+/// consumers that `bar.sync` on it).
+#[inline(always)]
+pub(crate) fn named_barrier_arrive(id: u32, threads: u32) {
+    // SAFETY: a barrier arrival; no memory precondition. Memory-clobbering.
+    unsafe { asm!("bar.arrive {i}, {n};", i = in(reg32) id, n = in(reg32) threads, options(nostack)) };
+}
