@@ -25,7 +25,7 @@
 
 use crate::backend::{self, ReduceOp};
 use crate::smem::SmemArray;
-use crate::thread::{fault, sync_threads, thread_idx};
+use crate::thread::{Thread, sync_threads};
 use crate::types::Word;
 use const_layout::dyn_layout::DynLayout;
 use const_layout::layout::computed::StaticLayout;
@@ -148,10 +148,12 @@ pub trait Reducible: Word + sealed::Sealed {
     /// The value that leaves others unchanged under `R` (0 for a sum, the lowest value for a
     /// maximum, the highest for a minimum).
     fn identity<R: Reduction>() -> Self;
+    /// `a` and `b` combined by `R` (one instruction).
+    fn combine<R: Reduction>(a: Self, b: Self) -> Self;
 }
 
 macro_rules! reducible {
-    ($($t:ty => $ty:ident, $lo:expr, $hi:expr);*) => {$(
+    ($($t:ty => $ty:ident, $lo:expr, $hi:expr, $add:expr);*) => {$(
         impl sealed::Sealed for $t {}
         impl Reducible for $t {
             const TY: ReduceTy = ReduceTy::$ty;
@@ -163,10 +165,22 @@ macro_rules! reducible {
                     ReduceKind::Min => $hi,
                 }
             }
+            #[inline(always)]
+            fn combine<R: Reduction>(a: Self, b: Self) -> Self {
+                match R::OP {
+                    ReduceKind::Add => $add(a, b),
+                    ReduceKind::Max => a.max(b),
+                    ReduceKind::Min => a.min(b),
+                }
+            }
         }
     )*};
 }
-reducible!(f32 => F32, f32::NEG_INFINITY, f32::INFINITY; u32 => U32, 0, u32::MAX; i32 => S32, i32::MIN, i32::MAX);
+reducible!(
+    f32 => F32, f32::NEG_INFINITY, f32::INFINITY, |a: f32, b: f32| a + b;
+    u32 => U32, 0, u32::MAX, u32::wrapping_add;
+    i32 => S32, i32::MIN, i32::MAX, i32::wrapping_add
+);
 
 /// The backend's butterfly over `masks` for `R` and `T`.
 #[inline(always)]
@@ -230,40 +244,61 @@ pub fn allreduce<R: Reduction, T: Reducible>(v: T) -> T {
     allreduce_lanes::<0x1f, R, T>(v)
 }
 
-/// Every thread's `v` combined by `R` over the whole block: each warp reduces ([`allreduce`]),
-/// writes its result to `scratch[warp]`, and after a barrier every warp reduces the warps'
-/// results (two barriers in all; the second keeps `scratch` from being overwritten by a next call
-/// before every warp read it). The block is one-dimensional, of whole warps, at most 1024 threads
-/// (faults otherwise); `scratch` is the block's, used by nothing else meanwhile.
+/// Every thread's `v` combined by `R` over the whole block of `N` threads (the [`Thread`] proof
+/// that the block is `N` threads along `x`): each warp reduces ([`allreduce`]), its lane 0
+/// writes the warp's result to `scratch[warp]`, and after one barrier every thread combines the
+/// `N / 32` results itself (broadcast reads of shared memory, 128 bits at a time). One barrier
+/// and one checked butterfly a call.
+///
+/// `scratch` is read after the call's barrier, so a second reduction must not write the same
+/// array before a barrier that follows this one: back-to-back reductions alternate two arrays
+/// (the emulator reports the race otherwise). A compile error unless `N` is a multiple of 32.
 ///
 /// ```
 /// use const_layout_device::emu::{launch, LaunchConfig};
-/// use const_layout_device::warp::{block_allreduce, Sum};
-/// use const_layout_device::{thread_idx, Dim3, SmemRegion};
-/// launch(&LaunchConfig { grid: Dim3::x(2), block: Dim3::x(256), dynamic_smem_bytes: 128 }, || {
-///     let scratch = SmemRegion::dynamic().array::<f32, 32>(0).unwrap();
-///     let total = block_allreduce::<Sum, f32>(thread_idx().x as f32, scratch);
+/// use const_layout_device::warp::{block_allreduce, Max, Sum};
+/// use const_layout_device::{Dim3, SmemAllocator, SmemRegion, Thread};
+/// launch(&LaunchConfig { grid: Dim3::x(2), block: Dim3::x(256), dynamic_smem_bytes: 256 }, || {
+///     let mut smem = SmemAllocator::new(SmemRegion::dynamic());
+///     let (s0, s1) = (smem.array::<f32, 32>(), smem.array::<f32, 32>());
+///     let t = Thread::<256>::index();
+///     let total = block_allreduce::<Sum, f32, 256>(t, t.get() as f32, s0);
 ///     assert_eq!(total, (0..256).sum::<u32>() as f32);
+///     assert_eq!(block_allreduce::<Max, f32, 256>(t, t.get() as f32, s1), 255.0);
 /// })
 /// .unwrap();
 /// ```
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
-pub fn block_allreduce<R: Reduction, T: Reducible>(v: T, scratch: SmemArray<T, 32>) -> T {
-    let (t, d) = (thread_idx(), crate::block_dim());
-    if d.y != 1 || d.z != 1 || !d.x.is_multiple_of(32) {
-        fault("block_allreduce: a one-dimensional block of whole warps");
-    }
-    let (warp, lane, warps) = (t.x / 32, t.x % 32, d.x / 32);
+pub fn block_allreduce<R: Reduction, T: Reducible, const N: usize>(
+    t: Thread<N>,
+    v: T,
+    scratch: SmemArray<T, 32>,
+) -> T {
+    const {
+        assert!(
+            N >= 32 && N <= 1024 && N.is_multiple_of(32),
+            "a block reduction takes whole warps, at most 1024 threads"
+        )
+    };
+    let warps = N / 32;
     let mine = allreduce::<R, T>(v);
-    if lane == 0 {
-        scratch.store(warp as usize, mine);
+    if t.lane() == 0 {
+        scratch.store(t.warp(), mine);
     }
     sync_threads();
-    let each = if lane < warps { scratch.load(lane as usize) } else { T::identity::<R>() };
-    let total = allreduce::<R, T>(each);
-    sync_threads();
-    total
+    let mut acc = T::identity::<R>();
+    let mut w = 0;
+    while w + 4 <= warps {
+        let q = scratch.load4(w);
+        acc = T::combine::<R>(acc, T::combine::<R>(T::combine::<R>(q[0], q[1]), T::combine::<R>(q[2], q[3])));
+        w += 4;
+    }
+    while w < warps {
+        acc = T::combine::<R>(acc, scratch.load(w));
+        w += 1;
+    }
+    acc
 }
 
 /// Which lanes of a warp hold the same coordinate of a tile, under a TV layout: the lane bits a
