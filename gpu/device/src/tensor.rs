@@ -63,7 +63,7 @@ pub struct Vector4;
 /// let words: Vec<AtomicU32> = (0..60).map(AtomicU32::new).collect();
 /// let l = make_layout((3u32, 4u32, 5u32), (20u32, 5u32, C::<1>)).unwrap();
 /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), l).unwrap();
-/// assert_eq!(t.extents(), [3, 4, 5]);
+/// assert_eq!(t.extents(), (3, 4, 5));
 /// assert_eq!(t.load([2, 1, 3]), Some(40 + 5 + 3));
 /// assert_eq!(t.load([3, 0, 0]), None); // past the batch
 /// // Matrix 2, as a rank-2 tensor: (4,5):(5,_1) from element 40 on.
@@ -1014,11 +1014,12 @@ macro_rules! slice_at {
 impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
     GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>, V>
 {
-    /// The extents.
+    /// The extents (a tuple: comparing two compiles to three comparisons, where arrays would
+    /// call `memcmp`).
     #[inline(always)]
-    pub fn extents(&self) -> [usize; 3] {
+    pub fn extents(&self) -> (usize, usize, usize) {
         let s = self.layout.shape();
-        [s.0.value() as usize, s.1.value() as usize, s.2.value() as usize]
+        (s.0.value() as usize, s.1.value() as usize, s.2.value() as usize)
     }
 
     /// CuTe's `tensor(_, _, k)`: matrix `k` of a batch whose last mode is the batch, as a rank-2
@@ -1057,11 +1058,11 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
 impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D3: Int, V>
     GlobalTensor<M, Layout<(S0, S1, S2, S3), (D0, D1, D2, D3)>, V>
 {
-    /// The extents.
+    /// The extents (a tuple, as rank 3's).
     #[inline(always)]
-    pub fn extents(&self) -> [usize; 4] {
+    pub fn extents(&self) -> (usize, usize, usize, usize) {
         let s = self.layout.shape();
-        [s.0.value() as usize, s.1.value() as usize, s.2.value() as usize, s.3.value() as usize]
+        (s.0.value() as usize, s.1.value() as usize, s.2.value() as usize, s.3.value() as usize)
     }
 
     /// CuTe's `tensor(_, _, k, l)`: the matrix of modes 0 and 1 at `(k, l)` of the last two modes
@@ -1075,7 +1076,7 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D
     /// // (seq 5, dim 4, heads 3, batch 2), dim contiguous.
     /// let l = make_layout((5u32, 4u32, 3u32, 2u32), (4u32, C::<1>, 20u32, 60u32)).unwrap();
     /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), l).unwrap();
-    /// assert_eq!(t.extents(), [5, 4, 3, 2]);
+    /// assert_eq!(t.extents(), (5, 4, 3, 2));
     /// let head = t.slice_last2(2, 1).unwrap();
     /// assert_eq!(head.load([1, 2]), Some(60 + 40 + 4 + 2));
     /// ```

@@ -933,8 +933,11 @@ pub unsafe fn static_region(addr: u32, bytes: u32) -> crate::SmemRegion {
 #[macro_export]
 macro_rules! __backend_static_shared {
     ($name:ident, $bytes:expr) => {{
-        #[allow(non_snake_case)]
+        // An item of its own (`global_asm!` is module-level), seeing the names of the module the
+        // macro is used in, so that `$bytes` may be a path such as `my_kernel::SMEM_BYTES`.
+        #[allow(non_snake_case, unused_imports)]
         mod $name {
+            use super::*;
             core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
         }
         let addr: u32;
@@ -1009,59 +1012,66 @@ pub(crate) enum ReduceOp {
     Min,
 }
 
-/// One `asm!` block: the converged-warp check, then for each lane mask a butterfly shuffle and
-/// the operation, for 1 to 5 masks (one function each); `$ty` is the PTX type of the operation.
+/// One butterfly step of a reduction block: a shuffle of `{v}` by mask `{mK}` and the operation.
+macro_rules! allreduce_step {
+    ($op:literal, $k:literal) => {
+        concat!("shfl.sync.bfly.b32 t, {v}, {m", $k, "}, 0x1f, 0xffffffff; ", $op, " {v}, {v}, t; ")
+    };
+}
+
+/// The `asm!` text of a reduction: the converged-warp check, then a step for each mask.
+macro_rules! allreduce_text {
+    ($op:literal; $($k:literal)*) => {
+        converged!(concat!("{{ .reg .b32 t; ", $(allreduce_step!($op, $k),)* "}}"))
+    };
+}
+
+/// The reduction of `$v` by the instruction `$op` over the `K` masks `$m`, in one `asm!` block
+/// (one of five, by `K`).
+macro_rules! allreduce_asm {
+    ($op:literal, $v:ident, $m:ident, $k:ident) => {{
+        let mut v = $v;
+        let g = |i: usize| $m[i.min($k - 1)];
+        // SAFETY: register operands only; the warp is converged or the lane traps first.
+        unsafe {
+            match $k {
+                1 => asm!(allreduce_text!($op; 0), v = inout(reg32) v, m0 = in(reg32) g(0), options(nomem, nostack)),
+                2 => asm!(allreduce_text!($op; 0 1), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                          options(nomem, nostack)),
+                3 => asm!(allreduce_text!($op; 0 1 2), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                          m2 = in(reg32) g(2), options(nomem, nostack)),
+                4 => asm!(allreduce_text!($op; 0 1 2 3), v = inout(reg32) v, m0 = in(reg32) g(0),
+                          m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3), options(nomem, nostack)),
+                5 => asm!(allreduce_text!($op; 0 1 2 3 4), v = inout(reg32) v, m0 = in(reg32) g(0),
+                          m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3), m4 = in(reg32) g(4),
+                          options(nomem, nostack)),
+                _ => {}
+            }
+        }
+        v
+    }};
+}
+
+/// A warp reduction for one type: `$add`, `$max`, `$min` its instructions.
 macro_rules! allreduce {
-    ($name:ident, $ty:literal, $add:literal, $max:literal, $min:literal) => {
+    ($name:ident, $add:literal, $max:literal, $min:literal) => {
         /// Every lane's `v` combined by `op` over the lanes `lane ^ m` for the masks `m` (a
-        /// butterfly, each mask a shuffle and an operation), as bits; 1 to 5 masks.
+        /// butterfly, each mask a shuffle and an operation), as bits; 1 to 5 masks, one `asm!`
+        /// block with one converged-warp check.
         #[inline(always)]
         pub(crate) fn $name<const K: usize>(op: ReduceOp, v: u32, m: [u32; K], _: Site) -> u32 {
-            macro_rules! step {
-                ($op:literal, $k:literal) => {
-                    concat!("shfl.sync.bfly.b32 t, {v}, {m", $k, "}, 0x1f, 0xffffffff; ", $op, " {v}, {v}, t; ")
-                };
-            }
-            macro_rules! block {
-                ($op:literal; $($k:literal)*) => {
-                    converged!(concat!("{{ .reg .b32 t; ", $(step!($op, $k),)* "}}"))
-                };
-            }
-            macro_rules! run {
-                ($op:literal) => {{
-                    let mut v = v;
-                    let g = |k: usize| m[k.min(K - 1)];
-                    // SAFETY: register operands only; the warp is converged or the lane traps first.
-                    unsafe {
-                        match K {
-                            1 => asm!(block!($op; 0), v = inout(reg32) v, m0 = in(reg32) g(0), options(nomem, nostack)),
-                            2 => asm!(block!($op; 0 1), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
-                                      options(nomem, nostack)),
-                            3 => asm!(block!($op; 0 1 2), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
-                                      m2 = in(reg32) g(2), options(nomem, nostack)),
-                            4 => asm!(block!($op; 0 1 2 3), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
-                                      m2 = in(reg32) g(2), m3 = in(reg32) g(3), options(nomem, nostack)),
-                            5 => asm!(block!($op; 0 1 2 3 4), v = inout(reg32) v, m0 = in(reg32) g(0),
-                                      m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3), m4 = in(reg32) g(4),
-                                      options(nomem, nostack)),
-                            _ => {}
-                        }
-                    }
-                    v
-                }};
-            }
             match op {
-                ReduceOp::Add => run!($add),
-                ReduceOp::Max => run!($max),
-                ReduceOp::Min => run!($min),
+                ReduceOp::Add => allreduce_asm!($add, v, m, K),
+                ReduceOp::Max => allreduce_asm!($max, v, m, K),
+                ReduceOp::Min => allreduce_asm!($min, v, m, K),
             }
         }
     };
 }
 
-allreduce!(allreduce_f32, "f32", "add.f32", "max.f32", "min.f32");
-allreduce!(allreduce_u32, "u32", "add.u32", "max.u32", "min.u32");
-allreduce!(allreduce_s32, "s32", "add.s32", "max.s32", "min.s32");
+allreduce!(allreduce_f32, "add.f32", "max.f32", "min.f32");
+allreduce!(allreduce_u32, "add.u32", "max.u32", "min.u32");
+allreduce!(allreduce_s32, "add.s32", "max.s32", "min.s32");
 
 // ---------------------------------------------------------------------------------------------
 // Fast math: PTX's approximate instructions (`.approx.ftz`: subnormal inputs and results flush

@@ -1,0 +1,109 @@
+//! Row softmax: `y[r, :] = exp(x[r, :] - max) / sum(exp(x[r, :] - max))` for rows of [`COLS`]
+//! `f32`, one block of [`THREADS`] threads a row at a time (the grid strides over the rows).
+//!
+//! A thread holds [`COLS`]` / `[`THREADS`] values of the row in registers, as [`VECTORS`] 128-bit
+//! vectors `1024` columns apart (the TV layout [`RowThreads`] x [`RowValues`]: consecutive
+//! threads read consecutive vectors). The row's maximum and sum are block reductions
+//! ([`block_allreduce`]): a warp butterfly, one barrier, and every thread combining the warps'
+//! results. The exponential is `ex2.approx` of `x log2(e) - max log2(e)` (one `FFMA` and one
+//! `MUFU.EX2` an element), the division one `rcp.approx` a row.
+//!
+//! The grid covers the rows exactly by striding (any row count, any grid), and a row is a whole
+//! tile ([`COLS`] is static): only the whole-tile path is compiled (`local_tile_full`).
+
+use const_layout::layout::computed::{composition, make_layout_tv};
+use const_layout::{C, layout_type};
+use const_layout_device::warp::{Max, Sum, block_allreduce};
+use const_layout_device::{
+    DeviceTensor, Dim3, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion, Thread, block_idx, fault,
+    grid_dim, math, unroll,
+};
+
+/// Columns of a row: a static extent (the rows are runtime).
+pub const COLS: usize = 4096;
+/// Threads a block.
+pub const THREADS: usize = 256;
+/// 128-bit vectors a thread holds: `COLS / THREADS / 4`.
+pub const VECTORS: usize = COLS / THREADS / 4;
+const _: () = assert!(VECTORS == 4, "the kernel's loops are unrolled for 4 vectors a thread");
+/// Blocks a multiprocessor runs at once (for [`grid`]).
+pub const BLOCKS_PER_SM: u32 = 8;
+/// The block's shared memory: two arrays of the warps' partial results (alternated between the
+/// two reductions of a row).
+pub const SMEM_BYTES: u32 = SmemPlan::new().array::<f32, 32>().array::<f32, 32>().bytes();
+
+/// The threads of a row segment: `(1, 256)`, thread `t` at column `t`.
+pub type RowThreads = layout_type!((1, 256));
+/// A thread's values in a segment: 4 consecutive columns (a 128-bit vector).
+pub type RowValues = layout_type!((1, 4));
+
+/// The grid for `rows` rows on a GPU of `sms` multiprocessors: at most [`BLOCKS_PER_SM`] blocks
+/// a multiprocessor, with every block the same number of rows (no partial last wave).
+pub fn grid(rows: u32, sms: u32) -> Dim3 {
+    let most = (sms.max(1) * BLOCKS_PER_SM).max(1);
+    let per_block = rows.div_ceil(most).max(1);
+    Dim3::x(rows.div_ceil(per_block).max(1))
+}
+
+/// The block.
+pub fn block() -> Dim3 {
+    Dim3::x(THREADS as u32)
+}
+
+/// The first column of thread `t`'s vectors: the TV layout's coordinate of `(t, 0)`.
+#[inline(always)]
+pub(crate) fn first_column(t: Thread<THREADS>) -> u32 {
+    let (tile, tv) = make_layout_tv(RowThreads::default(), RowValues::default());
+    let (_, j): (u32, u32) = composition(tile, tv).coord((t.get(), 0usize));
+    j
+}
+
+/// The kernel body: `y` gets the softmax of each row of `x` (both `rows x COLS`, rows
+/// contiguous and 16-byte aligned; faults otherwise). `smem` holds at least [`SMEM_BYTES`].
+#[inline(always)]
+pub fn softmax<X, Y>(x: X, y: Y, smem: SmemRegion)
+where
+    X: DeviceTensor<Mem: Memory<Elem = f32>>,
+    Y: DeviceTensor<Mem: MemoryMut<Elem = f32>>,
+{
+    let t = Thread::<THREADS>::index();
+    let (rows, cols) = x.extents();
+    if cols != COLS || y.extents() != (rows, cols) {
+        fault("softmax: x and y are rows of COLS columns, of one shape");
+    }
+    let (Some(x), Some(y)) = (x.vectorized(), y.vectorized()) else {
+        fault("softmax: rows must allow 128-bit access (contiguous, 16-byte aligned)");
+    };
+    let mut alloc = SmemAllocator::new(smem);
+    let (maxima, sums) = (alloc.array::<f32, 32>(), alloc.array::<f32, 32>());
+    let j0 = first_column(t);
+    let mut row = block_idx().x;
+    while (row as usize) < rows {
+        let (xr, yr) = (
+            x.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
+            y.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
+        );
+        let mut v = [[0f32; 4]; VECTORS];
+        unroll!(k in 0..4 => {
+            v[k] = xr.load_vec4((0, (1024 * k) as u32));
+        });
+        let mut m = f32::NEG_INFINITY;
+        unroll!(k in 0..4 => {
+            m = m.max(v[k][0].max(v[k][1]).max(v[k][2].max(v[k][3])));
+        });
+        let m = block_allreduce::<Max, f32, THREADS>(t, m, maxima);
+        let shift = -m * core::f32::consts::LOG2_E;
+        let mut s = 0f32;
+        unroll!(k in 0..4 => {
+            unroll!(e in 0..4 => {
+                v[k][e] = math::ex2_approx(math::fma(v[k][e], core::f32::consts::LOG2_E, shift));
+                s += v[k][e];
+            });
+        });
+        let inv = math::rcp_approx(block_allreduce::<Sum, f32, THREADS>(t, s, sums));
+        unroll!(k in 0..4 => {
+            yr.store_vec4((0, (1024 * k) as u32), v[k].map(|e| e * inv));
+        });
+        row += grid_dim().x;
+    }
+}
