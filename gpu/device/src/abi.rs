@@ -160,6 +160,75 @@ macro_rules! tensor_param {
     };
 }
 
+/// The device side of tensor parameters: the views and tensors an entry point makes of them. Each
+/// is `unsafe`: it trusts the parameter's checks and the launch's contract (the allocation stays
+/// alive for the launch; an [`In`] is written by no thread of the launch; an [`Out`] overlaps no
+/// other tensor of the launch), which a typed launcher keeps and the device cannot check.
+#[cfg(target_arch = "nvptx64")]
+mod device_side {
+    use super::{In, Out};
+    use crate::param::TensorParam;
+    use crate::{GlobalTensor, Gmem, GmemMut, Word};
+    use const_layout::int::Int;
+    use const_layout::layout::LayoutShape;
+
+    impl<T: Word, S, D> In<TensorParam<T, S, D>> {
+        /// The allocation as a read-only view of its `len` elements.
+        ///
+        /// # Safety
+        /// The parameter was built by `TensorParam::new` for an allocation that stays alive for the
+        /// launch and that no thread of the launch writes.
+        #[inline(always)]
+        pub unsafe fn memory<'a>(self) -> Gmem<'a, T> {
+            // SAFETY: `TensorParam::new` checked the 16-byte alignment; the caller, the rest.
+            unsafe { Gmem::from_raw(self.0.address(), self.0.len()) }
+        }
+    }
+
+    impl<T: Word, S, D> Out<TensorParam<T, S, D>> {
+        /// The allocation as a writable view of its `len` elements.
+        ///
+        /// # Safety
+        /// The parameter was built by `TensorParam::new` for an allocation that stays alive for the
+        /// launch and that no other tensor of the launch overlaps.
+        #[inline(always)]
+        pub unsafe fn memory<'a>(self) -> GmemMut<'a, T> {
+            // SAFETY: as in `In::memory`.
+            unsafe { GmemMut::from_raw(self.0.address(), self.0.len()) }
+        }
+    }
+
+    impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> In<TensorParam<T, (S0, S1), (D0, D1)>>
+    where
+        (S0, S1): LayoutShape<(D0, D1)>,
+    {
+        /// The tensor, read-only, with no check (the host made them).
+        ///
+        /// # Safety
+        /// As [`In::memory`].
+        #[inline(always)]
+        pub unsafe fn tensor<'a>(self) -> GlobalTensor<Gmem<'a, T>, S0, S1, D0, D1> {
+            // SAFETY: the caller's contract is `read_only`'s.
+            unsafe { self.0.read_only() }
+        }
+    }
+
+    impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> Out<TensorParam<T, (S0, S1), (D0, D1)>>
+    where
+        (S0, S1): LayoutShape<(D0, D1)>,
+    {
+        /// The tensor, writable, with no check (the host made them).
+        ///
+        /// # Safety
+        /// As [`Out::memory`].
+        #[inline(always)]
+        pub unsafe fn tensor<'a>(self) -> GlobalTensor<GmemMut<'a, T>, S0, S1, D0, D1> {
+            // SAFETY: the caller's contract is `writable`'s.
+            unsafe { self.0.writable() }
+        }
+    }
+}
+
 tensor_param! {
     /// A tensor the kernel only reads: no thread of the launch writes it, so loads may take the
     /// read-only path (`ld.global.nc`). Inputs of one launch may share memory.

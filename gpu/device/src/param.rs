@@ -132,6 +132,23 @@ impl fmt::Display for ParamError {
     }
 }
 
+impl<T, S, D> TensorParam<T, S, D> {
+    /// The allocation's device address.
+    pub fn address(&self) -> u64 {
+        self.addr
+    }
+
+    /// The allocation's length in elements.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the allocation is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorParam<T, S, D> {
     /// The parameter for the tensor laid out as `layout` (of any rank and nesting) in the
     /// allocation of `len` elements at device address `addr`: checks that the address is 16-byte
@@ -189,16 +206,6 @@ impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorParam<T, S, D> {
         // stay sound, since the layout must still fit.
         let len = usize::try_from(w.len).unwrap_or(usize::MAX);
         Self::new(w.addr, len, &layout.layout())
-    }
-
-    /// The allocation's length in elements.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether the allocation is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// The layout.

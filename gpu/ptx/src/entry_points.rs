@@ -1,0 +1,328 @@
+//! The entry points (nvptx64 only): each turns its parameters into tensors and calls a kernel
+//! body of `const-layout-kernels`. Every `unsafe` block here relies on the launch contract of the
+//! crate's `Entry` declarations: tensor parameters built by `TensorParam::new` for allocations
+//! alive until the launch completes, inputs ([`In`]) unwritten by the launch, outputs ([`Out`])
+//! overlapping no other tensor of it, tensor maps encoded for exactly their tensor and the box the
+//! kernel reports.
+
+use crate::{ColMajor, ColWords, ConfigWords, RowMajor, RowWords};
+use const_layout_device::abi::{In, Out, TensorMapRef};
+use const_layout_device::tma::TmaTensor2d;
+use const_layout_device::{Gmem, GmemMut, HalfKind, SmemRegion, fault, launch_bounds, static_shared};
+use const_layout_kernels::hgemm::{F16Accum, F32Accum};
+use const_layout_kernels::{copy, hgemm, hgemm_sm90, sgemm, transpose};
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    const_layout_device::fault("panic")
+}
+
+/// [`copy::copy`] between two column-major `f32` matrices of the same shape.
+///
+/// # Safety
+/// The launch contract of [`crate::COPY_F32`] (see the module).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn copy_f32(src: In<ColMajor>, dst: Out<ColMajor>) {
+    // SAFETY: the launch contract: checked parameters, live allocations, `src` only read, `dst`
+    // overlapping nothing.
+    let (s, d) = unsafe { (src.tensor(), dst.tensor()) };
+    copy::copy(s, d)
+}
+
+/// [`transpose::transpose`]: `dst` (column-major) gets `src` (row-major) of the same shape, through
+/// a static shared array of [`transpose::SMEM_BYTES`].
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn transpose_f32(src: In<RowMajor>, dst: Out<ColMajor>) {
+    // SAFETY: as in `copy_f32`.
+    let (s, d) = unsafe { (src.tensor(), dst.tensor()) };
+    let smem: SmemRegion = static_shared!(transpose_tile, const_layout_kernels::transpose::SMEM_BYTES);
+    transpose::transpose(s, d, smem)
+}
+
+// Two blocks of 256 threads per multiprocessor (CUDA's `__launch_bounds__(256, 2)`): at most 128
+// registers a thread.
+launch_bounds!(sgemm_nt_f32, sgemm::THREADS, 2);
+launch_bounds!(sgemm_tn_f32, sgemm::THREADS, 2);
+
+/// [`sgemm::sgemm`], NT: `a` (m,k) and `b` (n,k) column-major, in the launch's dynamic shared
+/// memory ([`sgemm::SMEM_BYTES`]).
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(
+    a: In<ColMajor>,
+    b: In<ColMajor>,
+    c: Out<ColMajor>,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
+}
+
+/// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous).
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(
+    a: In<RowMajor>,
+    b: In<RowMajor>,
+    c: Out<ColMajor>,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
+}
+
+/// An HGEMM with `f32` accumulators: the element kind as a constant in each branch (the body is
+/// inlined into both), so that no `mma.sync` waits on a branch.
+macro_rules! hgemm_f32 {
+    ($gemm:path, $ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr, $bf16:expr) => {{
+        let smem = SmemRegion::dynamic();
+        if $bf16 != 0 {
+            $gemm(F32Accum(HalfKind::BF16), $ta, $tb, $tc, $alpha, $beta, smem)
+        } else {
+            $gemm(F32Accum(HalfKind::F16), $ta, $tb, $tc, $alpha, $beta, smem)
+        }
+    }};
+}
+
+// Two blocks of 128 threads per multiprocessor, as the shared memory allows.
+launch_bounds!(hgemm_tn_f32, hgemm::THREADS, 2);
+launch_bounds!(hgemm_nt_f32, hgemm::THREADS, 2);
+launch_bounds!(hgemm_tn_f16, hgemm::THREADS, 2);
+launch_bounds!(hgemm_nt_f16, hgemm::THREADS, 2);
+
+/// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs, in the
+/// launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]).
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
+    a: In<RowWords>,
+    b: In<RowWords>,
+    c: Out<ColMajor>,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    hgemm_f32!(hgemm::hgemm_tn, a, b, c, alpha, beta, bf16)
+}
+
+/// [`hgemm::hgemm_nt`] with `f32` accumulators: `a`, `b` column-major.
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_nt_f32(
+    a: In<ColWords>,
+    b: In<ColWords>,
+    c: Out<ColMajor>,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    hgemm_f32!(hgemm::hgemm_nt, a, b, c, alpha, beta, bf16)
+}
+
+/// [`hgemm::hgemm_tn`] with `f16` inputs, accumulators and `c`.
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
+    a: In<RowWords>,
+    b: In<RowWords>,
+    c: Out<RowWords>,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    hgemm::hgemm_tn(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
+}
+
+/// [`hgemm::hgemm_nt`] with `f16` inputs, accumulators and `c`.
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_nt_f16(
+    a: In<ColWords>,
+    b: In<ColWords>,
+    c: Out<RowWords>,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: as in `copy_f32`.
+    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
+    hgemm::hgemm_nt(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
+}
+
+/// A Hopper GEMM operand: the words of `x` as a 16-bit TMA tensor `{2 words, rows}` of pitch
+/// `2 ld` halves, loaded through `map` in boxes of `boxd`.
+///
+/// # Safety
+/// `x`'s contract is [`In::memory`]'s, and `map` was encoded for exactly this tensor and box.
+#[inline(always)]
+unsafe fn tma_operand<'a>(
+    x: In<RowWords>,
+    map: TensorMapRef,
+    boxd: const_layout::atom::tma::TmaBox,
+) -> TmaTensor2d<'a> {
+    let l = x.param().layout();
+    let ((rows, words), ld) = (l.shape(), l.stride().0);
+    let (Some(cols), Some(pitch)) = (words.checked_mul(2), ld.checked_mul(2)) else {
+        fault("hgemm_sm90: an operand of 2^31 words or more a row");
+    };
+    // SAFETY: the caller's contract.
+    match unsafe { TmaTensor2d::new(map.address(), x.memory(), rows, cols, pitch, boxd) } {
+        Some(t) => t,
+        None => fault("hgemm_sm90: k is not a multiple of 8, or a tensor map is misaligned"),
+    }
+}
+
+launch_bounds!(hgemm_sm90_tn_f32, hgemm_sm90::THREADS, 1);
+launch_bounds!(hgemm_sm90_tn_f16, hgemm_sm90::THREADS, 1);
+
+/// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16`
+/// inputs, loaded by TMA through `map_a` and `map_b`; in the launch's dynamic shared memory
+/// ([`hgemm_sm90::SMEM_BYTES`]), blocks of [`hgemm_sm90::THREADS`], on the grid
+/// [`hgemm_sm90::grid`].
+///
+/// # Safety
+/// As [`copy_f32`], and `map_a`, `map_b` are tensor maps of `a` and `b` with the boxes
+/// [`hgemm_sm90::a_box`] and [`hgemm_sm90::b_box`] (see [`crate::HGEMM_SM90_TN_F32`]).
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f32(
+    a: In<RowWords>,
+    b: In<RowWords>,
+    c: Out<ColMajor>,
+    map_a: TensorMapRef,
+    map_b: TensorMapRef,
+    alpha: f32,
+    beta: f32,
+    bf16: u32,
+) {
+    // SAFETY: the launch contract, maps included.
+    let (ta, tb, tc) = unsafe {
+        (tma_operand(a, map_a, hgemm_sm90::a_box()), tma_operand(b, map_b, hgemm_sm90::b_box()), c.tensor())
+    };
+    hgemm_f32!(hgemm_sm90::hgemm_sm90_tn, ta, tb, tc, alpha, beta, bf16)
+}
+
+/// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, accumulators and `c` (CuTe's
+/// `wgmma_tma_sm90.cu` types).
+///
+/// # Safety
+/// As [`hgemm_sm90_tn_f32`].
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f16(
+    a: In<RowWords>,
+    b: In<RowWords>,
+    c: Out<RowWords>,
+    map_a: TensorMapRef,
+    map_b: TensorMapRef,
+    alpha: f32,
+    beta: f32,
+) {
+    // SAFETY: as in `hgemm_sm90_tn_f32`.
+    let (ta, tb, tc) = unsafe {
+        (tma_operand(a, map_a, hgemm_sm90::a_box()), tma_operand(b, map_b, hgemm_sm90::b_box()), c.tensor())
+    };
+    hgemm_sm90::hgemm_sm90_tn(F16Accum, ta, tb, tc, alpha, beta, SmemRegion::dynamic())
+}
+
+/// Writes what the host needs to launch the Hopper GEMM (see [`crate::HGEMM_SM90_CONFIG`]). The
+/// boxes come from the stages' layouts, so the host encodes its tensor maps with what the kernel's
+/// shared memory expects. One thread.
+///
+/// # Safety
+/// As [`copy_f32`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: Out<ConfigWords>) {
+    // SAFETY: as in `copy_f32`.
+    let o = unsafe { out.memory() };
+    let (a, b) = (hgemm_sm90::a_box(), hgemm_sm90::b_box());
+    o.store4(0, [a.inner, a.outer, a.element_bits, a.swizzle as u32]);
+    o.store4(4, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
+    let tile = [hgemm_sm90::BM as u32, hgemm_sm90::BN as u32];
+    o.store4(8, [hgemm_sm90::THREADS, hgemm_sm90::SMEM_BYTES, tile[0], tile[1]]);
+    o.store4(12, [hgemm_sm90::RASTER, 0, 0, 0]);
+}
+
+/// The device layer's [`mma_probe`](const_layout_device::mma_probe::mma_probe): one warp computes
+/// `d = a b^T + c` (16x16x16; `a`, `b` halves, two to a word, `f16` or, for `bf16 != 0`, `bf16`)
+/// through `ldmatrix` and `mma.sync`; only the first `lanes` lanes reach those (32; fewer must
+/// trap). Run by `tools/gpu/mma_probe.py`.
+///
+/// # Safety
+/// `a` and `b` are 16-byte aligned device addresses of 128 readable words, `c` of 256 readable
+/// `f32`, `d` of 256 writable `f32` overlapping none of them, all alive until the launch completes;
+/// the launch is one block of 32 threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn mma_probe(a: u64, b: u64, c: u64, d: u64, bf16: u32, lanes: u32) {
+    // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
+    let (a, b, c, d) = unsafe {
+        (
+            Gmem::<u32>::from_raw(a, 128),
+            Gmem::<u32>::from_raw(b, 128),
+            Gmem::<f32>::from_raw(c, 256),
+            GmemMut::<f32>::from_raw(d, 256),
+        )
+    };
+    let smem: SmemRegion = static_shared!(mma_probe_tiles, const_layout_device::mma_probe::SMEM_BYTES);
+    let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
+    const_layout_device::mma_probe::mma_probe(lanes as usize, kind, a, b, c, d, smem)
+}
+
+/// The device layer's [`wgmma_probe`](const_layout_device::wgmma_probe::wgmma_probe): one
+/// warpgroup computes `d = a b^T` (64x64x64; `a`, `b` halves, two to a word, row-major, `f16` or,
+/// for `bf16 != 0`, `bf16`; `d` `f32` column-major) with four `wgmma.m64n64k16` on 128-byte
+/// swizzled shared tiles. Run by `tools/gpu/wgmma_probe.py`.
+///
+/// # Safety
+/// `a` and `b` are 16-byte aligned device addresses of 2048 readable words, `d` of 4096 writable
+/// `f32` overlapping neither, all alive until the launch completes; the launch is one block of 128
+/// threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn wgmma_probe(a: u64, b: u64, d: u64, bf16: u32) {
+    // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
+    let (a, b, d) = unsafe {
+        (Gmem::<u32>::from_raw(a, 2048), Gmem::<u32>::from_raw(b, 2048), GmemMut::<f32>::from_raw(d, 4096))
+    };
+    let smem: SmemRegion = static_shared!(wgmma_probe_tiles, const_layout_device::wgmma_probe::SMEM_BYTES);
+    let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
+    const_layout_device::wgmma_probe::wgmma_probe(kind, a, b, d, smem)
+}
+
+/// The device layer's [`bank_probe`](const_layout_device::bank_probe::bank_probe): one warp loads
+/// `bytes` (4, 8 or 16) at the byte addresses `addrs` gives (`32 n` of them, aligned to `bytes`,
+/// below 16 KiB), writing 32 words to `out`. Run by `tools/gpu/bank_probe.py` under Nsight Compute.
+///
+/// # Safety
+/// `addrs` is a 16-byte aligned device address of `32 n` readable words, `out` of 32 writable
+/// words overlapping nothing, both alive until the launch completes; one block of 32 threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn bank_probe(addrs: u64, n: u32, bytes: u32, out: u64) {
+    // SAFETY: the contract above.
+    let (a, o) =
+        unsafe { (Gmem::<u32>::from_raw(addrs, 32 * n as usize), GmemMut::<u32>::from_raw(out, 32)) };
+    let smem: SmemRegion = static_shared!(bank_probe_words, const_layout_device::bank_probe::SMEM_BYTES);
+    const_layout_device::bank_probe::bank_probe(a, n as usize, bytes, o, smem)
+}
