@@ -76,3 +76,8 @@ pub use tensor_map::{HalfRows, TensorMap, TensorMapSpec};
 pub use const_layout_device::LaunchConfig;
 #[doc(no_inline)]
 pub use cudarc;
+
+/// The README's example, compiled as a doctest (it needs a GPU to run).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
