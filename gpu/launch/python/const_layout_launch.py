@@ -390,6 +390,9 @@ def _param_info(cuda, func):
     get = getattr(cuda, "cuFuncGetParamInfo", None)
     if get is None:
         return None
+    load = getattr(cuda, "cuFuncLoad", None)  # lazy loading: the function itself, first
+    if load is not None:
+        _check(load(func), "loading the function")
     info = []
     while True:
         offset, size = ctypes.c_size_t(), ctypes.c_size_t()

@@ -97,22 +97,19 @@ impl Module {
     }
 
     /// Loads a PTX module embedded at build time, `None` where it was not built (the PTX builder
-    /// embeds `Option<&str>`): then [`LaunchError::PtxNotBuilt`], which says how to build it.
+    /// embeds an `Option<&str>`): then [`LaunchError::PtxNotBuilt`], which says how to build it.
     ///
-    /// ```
+    /// ```no_run
     /// use const_layout_launch::{LaunchError, Module};
-    /// let not_built: Option<&str> = None;
-    /// // No context is needed to find out.
-    /// let e = Module::load_embedded(None, not_built).unwrap_err();
-    /// assert_eq!(e, LaunchError::PtxNotBuilt);
+    /// // What a kernel crate's build script embeds (here: nothing was built).
+    /// const PTX: Option<&str> = None;
+    /// let ctx = const_layout_launch::context(0)?;
+    /// let e = Module::load_embedded(&ctx, PTX).unwrap_err();
     /// assert!(e.to_string().starts_with("the PTX module was not built"));
+    /// # Ok::<(), LaunchError>(())
     /// ```
-    pub fn load_embedded(ctx: Option<&Arc<CudaContext>>, ptx: Option<&str>) -> Result<Module, LaunchError> {
-        let ptx = ptx.ok_or(LaunchError::PtxNotBuilt)?;
-        match ctx {
-            Some(ctx) => Module::load(ctx, ptx),
-            None => Module::load(&context(0)?, ptx),
-        }
+    pub fn load_embedded(ctx: &Arc<CudaContext>, ptx: Option<&str>) -> Result<Module, LaunchError> {
+        Module::load(ctx, ptx.ok_or(LaunchError::PtxNotBuilt)?)
     }
 
     /// The entry point `entry`, its parameters checked against the PTX where the driver can say
@@ -198,6 +195,13 @@ impl Module {
 /// Each parameter's `(offset, size)` in the PTX, from `cuFuncGetParamInfo` (asked until it says
 /// there is no such parameter).
 fn param_info(func: &CudaFunction, name: &str) -> Result<Vec<(usize, usize)>, LaunchError> {
+    // Under lazy loading (CUDA's default) a function may not be loaded yet: load it first, so that
+    // what is read is the function's (a no-op for a loaded one).
+    // SAFETY: `func` is a live function of a loaded module; the driver (12.4 or later, checked by
+    // the caller) has the symbol.
+    unsafe { sys::cuFuncLoad(func.cu_function()) }
+        .result()
+        .map_err(|e| LaunchError::cuda(format!("loading the entry point {name}"), e))?;
     let mut info = Vec::new();
     // A PTX entry may have thousands of parameters in principle; a kernel here has at most 12.
     for index in 0..4096 {
@@ -392,9 +396,10 @@ impl<P> std::fmt::Debug for Kernel<P> {
 impl<P: LaunchParams> Kernel<P> {
     /// The entry point's name.
     ///
-    /// ```no_run
-    /// # let kernel: const_layout_launch::Kernel<()> = unimplemented!();
-    /// println!("launching {}", kernel.name());
+    /// ```
+    /// fn describe<P: const_layout_launch::LaunchParams>(kernel: &const_layout_launch::Kernel<P>) -> String {
+    ///     format!("{} ({} threads a block at most)", kernel.name(), kernel.limits().max_threads_per_block)
+    /// }
     /// ```
     pub fn name(&self) -> &'static str {
         self.name
@@ -402,9 +407,11 @@ impl<P: LaunchParams> Kernel<P> {
 
     /// What launches are checked against.
     ///
-    /// ```no_run
-    /// # let kernel: const_layout_launch::Kernel<()> = unimplemented!();
-    /// let smem = kernel.limits().dynamic_smem_for(16384);
+    /// ```
+    /// # use const_layout_launch::{Kernel, LaunchParams};
+    /// fn transpose_smem<P: LaunchParams>(kernel: &Kernel<P>) -> u32 {
+    ///     kernel.limits().dynamic_smem_for(16384) // 0 where the entry point declares it statically
+    /// }
     /// ```
     pub fn limits(&self) -> &KernelLimits {
         &self.limits
@@ -413,9 +420,13 @@ impl<P: LaunchParams> Kernel<P> {
     /// Whether the parameters were checked against the PTX at load (the driver has
     /// `cuFuncGetParamInfo`: CUDA 12.4 or later).
     ///
-    /// ```no_run
-    /// # let kernel: const_layout_launch::Kernel<()> = unimplemented!();
-    /// if !kernel.abi_checked() { eprintln!("the driver cannot say the PTX's parameters"); }
+    /// ```
+    /// # use const_layout_launch::{Kernel, LaunchParams};
+    /// fn warn<P: LaunchParams>(kernel: &Kernel<P>) {
+    ///     if !kernel.abi_checked() {
+    ///         eprintln!("{}: the driver cannot say the PTX's parameters (before CUDA 12.4)", kernel.name());
+    ///     }
+    /// }
     /// ```
     pub fn abi_checked(&self) -> bool {
         self.abi_checked
@@ -495,6 +506,13 @@ mod tests {
     use super::*;
 
     const TENSOR: ParamAbi = ParamAbi::Bytes { size: 64, align: 8 };
+
+    #[test]
+    fn a_module_that_was_not_built_says_how_to_build_it() {
+        let e = LaunchError::PtxNotBuilt.to_string();
+        assert!(e.starts_with("the PTX module was not built, so none was embedded: build it"), "{e}");
+        assert!(e.contains("tools/gpu/build-ptx.sh") && !e.contains('\n'), "{e}");
+    }
 
     #[test]
     fn offsets_follow_alignment() {
