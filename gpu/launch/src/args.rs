@@ -249,8 +249,14 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A kernel parameter's host argument (see the [module](self)'s table). Implemented for every
-/// [`KernelParam`]; sealed.
+/// A kernel parameter's host argument. Implemented for every [`KernelParam`]; sealed.
+///
+/// | parameter | host argument (`Arg<'a>`) |
+/// |---|---|
+/// | `In<TensorParam<T, S, D>>` | [`InArg<'a, T, S, D>`]: a `&'a CudaSlice<T>` and a `Layout<S, D>`, checked |
+/// | `Out<TensorParam<T, S, D>>` | [`OutArg<'a, T, S, D>`]: a `&'a mut CudaSlice<T>` and a layout, checked |
+/// | `TensorMapRef` | `&'a` [`TensorMap`] |
+/// | `u32`, `i32`, `u64`, `i64`, `f32`, `f64` | the value itself |
 ///
 /// ```
 /// use const_layout_device::abi::TensorMapRef;

@@ -1,4 +1,4 @@
-//! What the launcher knows of the PTX module's entry points beyond their [`Entry`] declarations
+//! What the launcher knows of the PTX module's entry points beyond their `Entry` declarations
 //! (`const_layout_ptx`): each one's layouts for a problem size and its launch geometry, both from
 //! the kernel crate the module is built from (`const-layout-kernels`), so that the launcher and the
 //! kernels cannot disagree.
@@ -14,7 +14,7 @@
 //!
 //! Shared memory: a kernel crate's `SMEM_BYTES` is what its body needs; it is given as dynamic
 //! shared memory unless the entry point declares that much statically (`transpose_f32` does):
-//! [`KernelLimits::dynamic_smem_for`].
+//! `KernelLimits::dynamic_smem_for`.
 
 use const_layout::{C, Layout, LayoutError, make_layout};
 use const_layout_device::{Dim3, LaunchConfig};
