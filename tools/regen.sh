@@ -37,7 +37,7 @@
 #     tools/gen_typed_vectors.py                tests/typed/typed_vectors.rs
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
 #     tools/gen_computed_tests.py               tests/typed/computed_vectors.rs
-#     tools/gpu/gen_warp_asm.py + rustfmt       gpu/device/src/arch_warp.rs
+#     tools/gpu/gen_warp_asm.py + rustfmt       gpu/device/src/backend/ptx/warp.rs
 #     TRYBUILD=overwrite cargo test -p const-layout-ui-tests   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
 #     UPDATE_GOLDEN=1 cargo test --test tool    tests/data/svg/
 # Run here and byte-identical with the checked-in files: all of the above (the --full generators
@@ -116,7 +116,7 @@ step "typed vectors" python3 tools/gen_typed_vectors.py
 # The checked-in file is rustfmt's output of what the generator writes.
 step "ordered vectors" bash -c 'python3 tools/gen_ordered_vectors.py && rustfmt --edition 2024 tests/typed/ordered_vectors.rs'
 step "computed vectors" python3 tools/gen_computed_tests.py
-step "warp asm batches" bash -c 'python3 tools/gpu/gen_warp_asm.py && rustfmt --edition 2024 gpu/device/src/arch_warp.rs'
+step "warp asm batches" bash -c 'python3 tools/gpu/gen_warp_asm.py && rustfmt --edition 2024 gpu/device/src/backend/ptx/warp.rs'
 
 if [ "$cargo" = 1 ]; then
   step "UI .stderr" env TRYBUILD=overwrite cargo test -q -p const-layout-ui-tests

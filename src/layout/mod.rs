@@ -500,6 +500,28 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         Layout { shape, stride }
     }
 
+    /// CuTe's `select<I, J>(layout)`: modes `I` and `J` as a rank-2 layout, with no check (a
+    /// selection of a checked layout's modes is a checked layout: its extents are positive and its
+    /// size and cosize are at most the whole's). What slicing a batch of matrices out of a rank-3
+    /// or rank-4 tensor keeps.
+    ///
+    /// ```
+    /// use const_layout::{layout, make_layout, C};
+    /// let l = layout!((3,4,5):(20,5,1));
+    /// assert_eq!(l.select::<1, 2>().to_string(), "(_4,_5):(_5,_1)");
+    /// let b = make_layout((8u32, 100u32, 64u32), (C::<1>, 8u32, 800u32)).unwrap();
+    /// assert_eq!(b.select::<0, 1>().to_string(), "(8,100):(_1,8)");
+    /// ```
+    #[inline(always)]
+    pub fn select<const I: usize, const J: usize>(&self) -> SelectLayout<S, D, I, J>
+    where
+        (S, D): LayoutMode<I> + LayoutMode<J>,
+    {
+        let (s0, d0) = LayoutMode::<I>::mode(&(self.shape, self.stride));
+        let (s1, d1) = LayoutMode::<J>::mode(&(self.shape, self.stride));
+        Layout { shape: (s0, s1), stride: (d0, d1) }
+    }
+
     /// CuTe's `flatten(layout)`: the same function with every integer a top-level mode.
     ///
     /// ```
@@ -609,6 +631,12 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> IntoIterator for Layout<S, D> {
 /// The layout of mode `I` of `Layout<S, D>`; see [`Layout::mode`].
 pub type ModeLayout<S, D, const I: usize> =
     Layout<<(S, D) as LayoutMode<I>>::Shape, <(S, D) as LayoutMode<I>>::Stride>;
+
+/// The layout of modes `I` and `J` of `Layout<S, D>` ([`Layout::select`]).
+pub type SelectLayout<S, D, const I: usize, const J: usize> = Layout<
+    (<(S, D) as LayoutMode<I>>::Shape, <(S, D) as LayoutMode<J>>::Shape),
+    (<(S, D) as LayoutMode<I>>::Stride, <(S, D) as LayoutMode<J>>::Stride),
+>;
 
 /// Mode `I` of a shape and its stride together, implemented for the pair `(shape, stride)`: one
 /// bound, so that an index out of range is one error rather than one for the shape and one for the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes gpu/device/src/arch_warp.rs: warp-collective instructions in batches, each batch one
-`asm!` block that checks once that the warp is converged (`converged!` in arch.rs) and then issues
+"""Writes gpu/device/src/backend/ptx/warp.rs: warp-collective instructions in batches, each batch one
+`asm!` block that checks once that the warp is converged (`converged!` in backend/ptx/mod.rs) and then issues
 all of its instructions. A batch costs the three instructions of the check once instead of once an
 instruction, and leaves ptxas one basic block to schedule instead of one an instruction.
 
@@ -13,7 +13,7 @@ usage: gen_warp_asm.py
 import os, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUT = os.path.join(ROOT, "gpu", "device", "src", "arch_warp.rs")
+OUT = os.path.join(ROOT, "gpu", "device", "src", "backend", "ptx", "warp.rs")
 
 # (MI, NI): MI fragments of A against NI fragments of B, MI * NI mma.sync.m16n8k16.
 MMA_SHAPES = [(1, 1), (1, 2), (1, 4), (1, 8), (2, 1), (2, 2), (2, 4), (2, 8), (4, 1), (4, 2), (4, 4), (4, 8)]
@@ -275,7 +275,7 @@ pub(crate) unsafe fn ldmatrix_x4_batch<const N: usize>(addr: [u32; N], trans: bo
 fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {{
     match x.as_slice().try_into() {{
         Ok(y) => y,
-        Err(_) => crate::arch::trap(),
+        Err(_) => super::fault("unreachable: a batch of another size"),
     }}
 }}
 
@@ -307,7 +307,7 @@ def main():
         "//! converged-warp check, then every instruction of the batch, in one `asm!` block.",
         "#![allow(clippy::too_many_arguments)]",
         "",
-        "use crate::arch::converged;",
+        "use super::converged;",
         "use core::arch::asm;",
         "",
     ]

@@ -26,6 +26,10 @@
 //! ```
 
 use crate::param::TensorParam;
+use crate::{GlobalTensor, Gmem, GmemMut, Word};
+use const_layout::Layout;
+use const_layout::int_tuple::IntTuple;
+use const_layout::layout::LayoutShape;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -100,6 +104,17 @@ mod sealed {
 pub trait KernelParam: Copy + sealed::Sealed + 'static {
     /// How PTX declares it.
     const ABI: ParamAbi;
+    /// What a [`kernel!`](crate::kernel) body receives for it: the scalar itself, the tensor of a
+    /// tensor parameter.
+    type Device<'a>;
+    /// The device form.
+    ///
+    /// # Safety
+    /// The launch's contract (the crate's [`abi`](self) module): the parameter was built by the
+    /// host with its checks, for memory that stays alive for the launch, inputs unwritten,
+    /// outputs overlapping nothing else. The emulator checks the memory part.
+    #[doc(hidden)]
+    unsafe fn into_device<'a>(self) -> Self::Device<'a>;
 }
 
 macro_rules! scalar_params {
@@ -107,13 +122,18 @@ macro_rules! scalar_params {
         impl sealed::Sealed for $t {}
         impl KernelParam for $t {
             const ABI: ParamAbi = ParamAbi::$abi;
+            type Device<'a> = $t;
+            #[inline(always)]
+            unsafe fn into_device<'a>(self) -> Self::Device<'a> {
+                self
+            }
         }
     )*};
 }
 scalar_params!(u32 => U32, i32 => S32, u64 => U64, i64 => S64, f32 => F32, f64 => F64);
 
 macro_rules! tensor_param {
-    ($(#[$doc:meta])* $name:ident) => {
+    ($(#[$doc:meta])* $name:ident, $mem:ident) => {
         $(#[$doc])*
         #[repr(transparent)]
         pub struct $name<P>(P);
@@ -141,12 +161,23 @@ macro_rules! tensor_param {
             }
         }
 
-        impl<T: 'static, S: 'static, D: 'static> sealed::Sealed for $name<TensorParam<T, S, D>> {}
-        impl<T: 'static, S: 'static, D: 'static> KernelParam for $name<TensorParam<T, S, D>> {
+        impl<T: Word, S: IntTuple + LayoutShape<D> + 'static, D: IntTuple + 'static> sealed::Sealed
+            for $name<TensorParam<T, S, D>>
+        {
+        }
+        impl<T: Word, S: IntTuple + LayoutShape<D> + 'static, D: IntTuple + 'static> KernelParam
+            for $name<TensorParam<T, S, D>>
+        {
             const ABI: ParamAbi = ParamAbi::Bytes {
                 size: core::mem::size_of::<TensorParam<T, S, D>>() as u32,
                 align: core::mem::align_of::<TensorParam<T, S, D>>() as u32,
             };
+            type Device<'a> = GlobalTensor<$mem<'a, T>, Layout<S, D>>;
+            #[inline(always)]
+            unsafe fn into_device<'a>(self) -> Self::Device<'a> {
+                // SAFETY: the caller's contract is `tensor`'s.
+                unsafe { self.tensor() }
+            }
         }
 
         impl<T, S, D> fmt::Debug for $name<TensorParam<T, S, D>>
@@ -164,12 +195,12 @@ macro_rules! tensor_param {
 /// is `unsafe`: it trusts the parameter's checks and the launch's contract (the allocation stays
 /// alive for the launch; an [`In`] is written by no thread of the launch; an [`Out`] overlaps no
 /// other tensor of the launch), which a typed launcher keeps and the device cannot check.
-#[cfg(target_arch = "nvptx64")]
 mod device_side {
     use super::{In, Out};
     use crate::param::TensorParam;
     use crate::{GlobalTensor, Gmem, GmemMut, Word};
-    use const_layout::int::Int;
+    use const_layout::Layout;
+    use const_layout::int_tuple::IntTuple;
     use const_layout::layout::LayoutShape;
 
     impl<T: Word, S, D> In<TensorParam<T, S, D>> {
@@ -198,31 +229,25 @@ mod device_side {
         }
     }
 
-    impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> In<TensorParam<T, (S0, S1), (D0, D1)>>
-    where
-        (S0, S1): LayoutShape<(D0, D1)>,
-    {
+    impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> In<TensorParam<T, S, D>> {
         /// The tensor, read-only, with no check (the host made them).
         ///
         /// # Safety
         /// As [`In::memory`].
         #[inline(always)]
-        pub unsafe fn tensor<'a>(self) -> GlobalTensor<Gmem<'a, T>, S0, S1, D0, D1> {
+        pub unsafe fn tensor<'a>(self) -> GlobalTensor<Gmem<'a, T>, Layout<S, D>> {
             // SAFETY: the caller's contract is `read_only`'s.
             unsafe { self.0.read_only() }
         }
     }
 
-    impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> Out<TensorParam<T, (S0, S1), (D0, D1)>>
-    where
-        (S0, S1): LayoutShape<(D0, D1)>,
-    {
+    impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> Out<TensorParam<T, S, D>> {
         /// The tensor, writable, with no check (the host made them).
         ///
         /// # Safety
         /// As [`Out::memory`].
         #[inline(always)]
-        pub unsafe fn tensor<'a>(self) -> GlobalTensor<GmemMut<'a, T>, S0, S1, D0, D1> {
+        pub unsafe fn tensor<'a>(self) -> GlobalTensor<GmemMut<'a, T>, Layout<S, D>> {
             // SAFETY: the caller's contract is `writable`'s.
             unsafe { self.0.writable() }
         }
@@ -240,7 +265,7 @@ tensor_param! {
     /// let x = In::new(TensorParam::<f32, _, _>::new(0x7f00_0000_0000, 20, &l).unwrap());
     /// assert_eq!(x.param().layout(), l);
     /// ```
-    In
+    In, Gmem
 }
 
 tensor_param! {
@@ -253,7 +278,7 @@ tensor_param! {
     /// let y = Out::new(TensorParam::<f32, _, _>::new(0x7f00_0000_0100, 20, &l).unwrap());
     /// assert_eq!(y.param().len(), 20);
     /// ```
-    Out
+    Out, GmemMut
 }
 
 /// The global address of a TMA tensor map (a 128-byte `CUtensorMap`, 64-byte aligned, in device
@@ -289,6 +314,11 @@ impl TensorMapRef {
 impl sealed::Sealed for TensorMapRef {}
 impl KernelParam for TensorMapRef {
     const ABI: ParamAbi = ParamAbi::U64;
+    type Device<'a> = TensorMapRef;
+    #[inline(always)]
+    unsafe fn into_device<'a>(self) -> Self::Device<'a> {
+        self
+    }
 }
 
 /// A parameter list: `()` or a tuple of up to 12 [`KernelParam`]s, in the entry point's order.
@@ -400,4 +430,99 @@ macro_rules! launch_bounds {
             blocks = const ($blocks) as u32,
         );
     };
+}
+
+/// Kernel entry points, written once for the GPU and the emulator: CUDA's `__global__`.
+///
+/// Each item is a function whose parameters are [`KernelParam`]s, marked with the name of the
+/// [`Entry`] constant to declare for it and, optionally, its launch bounds:
+///
+/// - on the GPU it becomes the PTX entry point: `#[unsafe(no_mangle)] pub unsafe extern
+///   "ptx-kernel" fn name(...)` (the kernel crate enables `feature(abi_ptx)` there), with its
+///   [`launch_bounds!`];
+/// - on the host it is an ordinary function of the same name and parameters, which the emulator
+///   runs ([`emu::launch`](crate::emu::launch)) on parameters made from
+///   [`emu::DeviceBuffer`](crate::emu::DeviceBuffer)s, exactly as the GPU runs the entry point;
+/// - on both, `pub const ENTRY: Entry<(params...)>` declares it for launchers.
+///
+/// Inside the body each parameter is already in its device form ([`KernelParam::Device`]): an
+/// [`In`] is a read-only [`GlobalTensor`], an [`Out`] a writable one, a scalar itself. The
+/// conversion trusts the launch's contract, which a typed launch keeps (the host crate
+/// `const-layout-launch` on the GPU, [`emu::DeviceBuffer::input`](crate::emu::DeviceBuffer::input)
+/// and [`output`](crate::emu::DeviceBuffer::output) on the emulator, which also checks it): the
+/// kernel crate writes no `unsafe`.
+///
+/// ```
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::abi::{In, Out};
+/// use const_layout_device::emu::{launch, DeviceBuffer};
+/// use const_layout_device::{block_idx, thread_idx, Dim3, LaunchConfig, TensorParam};
+///
+/// /// A row-major `f32` matrix with runtime extents.
+/// pub type Rows = TensorParam<f32, (u32, u32), (u32, C<1>)>;
+///
+/// const_layout_device::kernel! {
+///     /// `y = a x`, one thread an element, one block a row.
+///     #[entry(SCALE_F32)]
+///     #[launch_bounds(256, 4)]
+///     pub fn scale_f32(x: In<Rows>, y: Out<Rows>, a: f32) {
+///         let (i, j) = (block_idx().x, thread_idx().x);
+///         if let Some(v) = x.load([i, j]) {
+///             y.store([i, j], a * v);
+///         }
+///     }
+/// }
+///
+/// assert_eq!(SCALE_F32.name(), "scale_f32");
+/// let l = make_layout((3u32, 200u32), (200u32, C::<1>)).unwrap();
+/// let x = DeviceBuffer::from_slice(&(0..600).map(|v| v as f32).collect::<Vec<_>>());
+/// let mut y = DeviceBuffer::<f32>::zeros(600);
+/// let (xp, yp) = (x.input(&l).unwrap(), y.output(&l).unwrap());
+/// let cfg = LaunchConfig { grid: Dim3::x(3), block: Dim3::x(256), dynamic_smem_bytes: 0 };
+/// launch(&cfg, || scale_f32(xp, yp, 2.0)).unwrap();
+/// assert_eq!(y.to_vec()[401], 802.0);
+/// ```
+#[macro_export]
+macro_rules! kernel {
+    ($(
+        $(#[doc = $doc:expr])*
+        #[entry($entry:ident)]
+        $(#[launch_bounds($threads:expr, $blocks:expr)])?
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $body:block
+    )*) => {$(
+        $(#[doc = $doc])*
+        #[doc = ""]
+        #[doc = ::core::concat!("Declared for launchers as [`", ::core::stringify!($entry), "`].")]
+        #[cfg(target_arch = "nvptx64")]
+        #[unsafe(no_mangle)]
+        #[allow(unsafe_code, clippy::too_many_arguments)]
+        $vis unsafe extern "ptx-kernel" fn $name($($arg: $ty),*) {
+            // SAFETY: the launch contract of the entry point's `Entry`: parameters the host built
+            // with their checks, for memory alive until the launch completes, inputs unwritten,
+            // outputs overlapping nothing else.
+            $(let $arg = unsafe { <$ty as $crate::abi::KernelParam>::into_device($arg) };)*
+            $body
+        }
+
+        $(#[doc = $doc])*
+        #[doc = ""]
+        #[doc = ::core::concat!(
+            "The emulator's form of the entry point (declared for launchers as [`",
+            ::core::stringify!($entry),
+            "`]): call it inside `emu::launch` with parameters made from `emu::DeviceBuffer`s."
+        )]
+        #[cfg(not(target_arch = "nvptx64"))]
+        #[allow(unsafe_code, clippy::too_many_arguments)]
+        $vis fn $name($($arg: $ty),*) {
+            // SAFETY: on the emulator the conversion is checked: a parameter that is not a live
+            // `DeviceBuffer` of its length fails the launch.
+            $(let $arg = unsafe { <$ty as $crate::abi::KernelParam>::into_device($arg) };)*
+            $body
+        }
+
+        #[doc = ::core::concat!("The entry point [`", ::core::stringify!($name), "`] as launchers see it.")]
+        $vis const $entry: $crate::abi::Entry<($($ty,)*)> = $crate::abi::Entry::new(::core::stringify!($name));
+
+        $($crate::launch_bounds!($name, $threads, $blocks);)?
+    )*};
 }

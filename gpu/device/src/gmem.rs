@@ -1,26 +1,24 @@
 //! Global memory: a kernel's view of a device allocation, read-only ([`Gmem`]) or writable
 //! ([`GmemMut`]), indexed by element with a bounds check, scalar or 128 bits at a time.
 //!
-//! On the GPU a view is an address and a length that the kernel entry point received from the
-//! host ([`Gmem::from_raw`] states what the host promises); in the emulator it is a slice of
-//! `AtomicU32` words owned by the test. Tensors ([`GlobalTensor`](crate::GlobalTensor)) put a
-//! layout on a view and prove their accesses in bounds instead of checking each one.
+//! A view is the backend's pointer and a length: on the GPU an address that the kernel's entry
+//! point received from the host ([`Gmem::from_raw`] states what the host promises), in the
+//! emulator the words of a [`DeviceBuffer`](crate::emu::DeviceBuffer) or of a test's slice
+//! (`from_cells`). Tensors ([`GlobalTensor`](crate::GlobalTensor)) put a layout on a view and
+//! prove their accesses in bounds instead of checking each one; the emulator checks every such
+//! proof again.
 
 use crate::Word;
+use crate::backend::GlobalPtr;
 use crate::thread::fault;
 use core::marker::PhantomData;
-#[cfg(not(target_arch = "nvptx64"))]
-use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 macro_rules! view {
     ($(#[$doc:meta])* $name:ident, $load:ident, $load4:ident, $contract:literal) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub struct $name<'a, T> {
-            #[cfg(target_arch = "nvptx64")]
-            addr: u64,
-            #[cfg(not(target_arch = "nvptx64"))]
-            cells: &'a [AtomicU32],
+            ptr: GlobalPtr<'a>,
             len: usize,
             elem: PhantomData<&'a [T]>,
         }
@@ -33,22 +31,24 @@ macro_rules! view {
         impl<T> Copy for $name<'_, T> {}
 
         impl<'a, T: Word> $name<'a, T> {
-            /// A view of `len` elements at the generic address `addr` (a kernel parameter).
+            /// A view of `len` elements at the device address `addr` (a kernel parameter). On the
+            /// emulator, `addr` must lie in a live [`DeviceBuffer`](crate::emu::DeviceBuffer)
+            /// with `len` elements from it (else the launch fails).
             ///
             /// # Safety
             /// For the whole kernel, `addr` is a 16-byte aligned address of `len` elements of
             /// device global memory that stay allocated, and
             #[doc = $contract]
-            #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
             pub unsafe fn from_raw(addr: u64, len: usize) -> Self {
-                $name { addr: crate::arch::to_global(addr), len, elem: PhantomData }
+                // SAFETY: the caller's contract is `from_address`'s.
+                $name { ptr: unsafe { GlobalPtr::from_address(addr, len) }, len, elem: PhantomData }
             }
 
-            /// A view of host words (the emulator's global memory).
-            #[cfg(not(target_arch = "nvptx64"))]
-            pub fn from_cells(cells: &'a [AtomicU32]) -> Self {
-                $name { cells, len: cells.len(), elem: PhantomData }
+            /// A view of `len` elements at a backend pointer.
+            #[inline(always)]
+            pub(crate) fn from_ptr(ptr: GlobalPtr<'a>, len: usize) -> Self {
+                $name { ptr, len, elem: PhantomData }
             }
 
             /// The number of elements.
@@ -90,12 +90,8 @@ macro_rules! view {
             /// `i < len`.
             #[inline(always)]
             pub(crate) unsafe fn load_unchecked(&self, i: usize) -> T {
-                #[cfg(target_arch = "nvptx64")]
-                // SAFETY: `from_raw`'s contract covers `len` elements and `i < len`; elements are 4
-                // bytes and the base 16-byte aligned.
-                return T::from_bits(unsafe { crate::arch::$load(self.addr + 4 * i as u64) });
-                #[cfg(not(target_arch = "nvptx64"))]
-                return T::from_bits(self.cells[i].load(Relaxed));
+                // SAFETY: the view's contract covers `len` elements and `i < len`.
+                T::from_bits(unsafe { self.ptr.$load(i) })
             }
 
             /// Elements `i..i + 4`, unchecked.
@@ -104,20 +100,9 @@ macro_rules! view {
             /// `i % 4 == 0` and `i + 4 <= len`.
             #[inline(always)]
             pub(crate) unsafe fn load4_unchecked(&self, i: usize) -> [T; 4] {
-                #[cfg(target_arch = "nvptx64")]
-                // SAFETY: the base is 16-byte aligned and `i % 4 == 0`, so the address is; the 16
-                // bytes are inside the allocation since `i + 4 <= len`.
-                let w = unsafe { crate::arch::$load4(self.addr + 4 * i as u64) };
-                #[cfg(not(target_arch = "nvptx64"))]
-                let w = core::array::from_fn(|k| self.cells[i + k].load(Relaxed));
-                w.map(T::from_bits)
-            }
-
-            /// The global address of element `i` (for `cp.async`), unchecked.
-            #[cfg(target_arch = "nvptx64")]
-            #[inline(always)]
-            pub(crate) fn address(&self, i: usize) -> u64 {
-                self.addr.wrapping_add(4 * i as u64)
+                // SAFETY: the base is 16-byte aligned and `i % 4 == 0`, so the access is; the 16
+                // bytes are inside the view since `i + 4 <= len`.
+                unsafe { self.ptr.$load4(i) }.map(T::from_bits)
             }
         }
     };
@@ -135,7 +120,7 @@ view! {
     /// // Outside a launch the view still reads the words (the emulator needs no context for it).
     /// assert_eq!(g.load4(4), [4.0, 5.0, 6.0, 7.0]);
     /// ```
-    Gmem, ld_global_nc, ld_global_nc4, "no thread writes them during the kernel (loads go through the read-only path)."
+    Gmem, load_nc, load4_nc, "no thread writes them during the kernel (loads go through the read-only path)."
 }
 
 view! {
@@ -150,10 +135,16 @@ view! {
     /// assert_eq!(words[6].load(Ordering::Relaxed), 3);
     /// assert_eq!(g.load(7), 4);
     /// ```
-    GmemMut, ld_global, ld_global4, "no other view of the kernel overlaps them."
+    GmemMut, load, load4, "no other view of the kernel overlaps them."
 }
 
-impl<T: Word> GmemMut<'_, T> {
+impl<'a, T: Word> GmemMut<'a, T> {
+    /// The backend pointer (for atomics).
+    #[inline(always)]
+    pub(crate) fn ptr(&self) -> GlobalPtr<'a> {
+        self.ptr
+    }
+
     /// Store `v` at element `i`; faults if `i >= len`.
     #[inline(always)]
     pub fn store(&self, i: usize, v: T) {
@@ -181,13 +172,8 @@ impl<T: Word> GmemMut<'_, T> {
     /// `i < len`.
     #[inline(always)]
     pub(crate) unsafe fn store_unchecked(&self, i: usize, v: T) {
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load_unchecked`; the memory is writable and no other view overlaps it.
-        unsafe {
-            crate::arch::st_global(self.addr + 4 * i as u64, v.to_bits())
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        self.cells[i].store(v.to_bits(), Relaxed);
+        unsafe { self.ptr.store(i, v.to_bits()) }
     }
 
     /// Store elements `i..i + 4`, unchecked.
@@ -196,15 +182,14 @@ impl<T: Word> GmemMut<'_, T> {
     /// `i % 4 == 0` and `i + 4 <= len`.
     #[inline(always)]
     pub(crate) unsafe fn store4_unchecked(&self, i: usize, v: [T; 4]) {
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load4_unchecked`; the memory is writable and no other view overlaps it.
-        unsafe {
-            crate::arch::st_global4(self.addr + 4 * i as u64, v.map(T::to_bits))
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        for (k, x) in v.iter().enumerate() {
-            self.cells[i + k].store(x.to_bits(), Relaxed);
-        }
+        unsafe { self.ptr.store4(i, v.map(T::to_bits)) }
+    }
+
+    /// The same memory, read-only.
+    #[inline(always)]
+    pub fn as_gmem(&self) -> Gmem<'a, T> {
+        Gmem::from_ptr(self.ptr, self.len)
     }
 }
 
@@ -231,16 +216,32 @@ pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     /// # Safety
     /// `i % 4 == 0`, `i + 4 <= len`.
     unsafe fn load4_at(&self, i: usize) -> [Self::Elem; 4];
+    /// `cp.async` of element `i` (`src_bytes` 4) or of zeros (`src_bytes` 0) to shared address
+    /// `dst`.
+    ///
+    /// # Safety
+    /// `dst` is a 4-byte aligned shared address of 4 writable bytes; `i < len` when `src_bytes`
+    /// is 4.
     #[doc(hidden)]
-    #[cfg(target_arch = "nvptx64")]
-    fn address_of(&self, i: usize) -> u64;
+    unsafe fn copy_async4_at(&self, i: usize, dst: u32, src_bytes: u32);
+    /// `cp.async` of elements `i..i + 4` (`src_bytes` 16) or of zeros (`src_bytes` 0) to shared
+    /// address `dst`, through L1 when `cache_always`.
+    ///
+    /// # Safety
+    /// `dst` is a 16-byte aligned shared address of 16 writable bytes; `i % 4 == 0` and
+    /// `i + 4 <= len` when `src_bytes` is 16.
+    #[doc(hidden)]
+    unsafe fn copy_async16_at(&self, i: usize, dst: u32, src_bytes: u32, cache_always: bool);
     /// The view of elements `n..len` (a tile's elements from its origin on), its address held
-    /// opaque to the optimizer (see `arch::add_address`).
+    /// opaque to the optimizer (see the PTX backend's `add_address`).
     ///
     /// # Safety
     /// `n <= len`.
     #[doc(hidden)]
     unsafe fn skip(&self, n: usize) -> Self;
+    /// Whether the view's first element is 16-byte aligned (what a 128-bit access needs).
+    #[doc(hidden)]
+    fn is_aligned16(&self) -> bool;
     /// [`Memory::skip`] with the address left to the optimizer: for a view whose offset changes
     /// in a loop (the next k tile), where folding it into the accesses costs nothing.
     ///
@@ -248,9 +249,6 @@ pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     /// `n <= len`.
     #[doc(hidden)]
     unsafe fn advance(&self, n: usize) -> Self;
-    #[doc(hidden)]
-    #[cfg(not(target_arch = "nvptx64"))]
-    fn cells(&self) -> &[AtomicU32];
 }
 
 /// A view a tensor may store through: [`GmemMut`].
@@ -284,28 +282,29 @@ macro_rules! memory {
                 // SAFETY: the caller's contract is `load4_unchecked`'s.
                 unsafe { self.load4_unchecked(i) }
             }
-            #[cfg(target_arch = "nvptx64")]
             #[inline(always)]
-            fn address_of(&self, i: usize) -> u64 {
-                self.address(i)
+            unsafe fn copy_async4_at(&self, i: usize, dst: u32, src_bytes: u32) {
+                // SAFETY: the caller's contract is `copy_async4`'s.
+                unsafe { self.ptr.copy_async4(i, dst, src_bytes) }
             }
-            #[cfg(not(target_arch = "nvptx64"))]
-            fn cells(&self) -> &[AtomicU32] {
-                self.cells
+            #[inline(always)]
+            unsafe fn copy_async16_at(&self, i: usize, dst: u32, src_bytes: u32, cache_always: bool) {
+                // SAFETY: the caller's contract is `copy_async16`'s.
+                unsafe { self.ptr.copy_async16(i, dst, src_bytes, cache_always) }
+            }
+            #[inline(always)]
+            fn is_aligned16(&self) -> bool {
+                self.ptr.is_aligned16()
             }
             #[inline(always)]
             unsafe fn advance(&self, n: usize) -> Self {
-                #[cfg(target_arch = "nvptx64")]
-                return $name { addr: self.addr + 4 * n as u64, len: self.len - n, elem: PhantomData };
-                #[cfg(not(target_arch = "nvptx64"))]
-                return $name { cells: &self.cells[n..], len: self.len - n, elem: PhantomData };
+                // SAFETY: `n <= len`, the caller's contract.
+                $name { ptr: unsafe { self.ptr.advance(n) }, len: self.len - n, elem: PhantomData }
             }
             #[inline(always)]
             unsafe fn skip(&self, n: usize) -> Self {
-                #[cfg(target_arch = "nvptx64")]
-                return $name { addr: crate::arch::add_address(self.addr, 4 * n as u64), len: self.len - n, elem: PhantomData };
-                #[cfg(not(target_arch = "nvptx64"))]
-                return $name { cells: &self.cells[n..], len: self.len - n, elem: PhantomData };
+                // SAFETY: `n <= len`, the caller's contract.
+                $name { ptr: unsafe { self.ptr.advance_opaque(n) }, len: self.len - n, elem: PhantomData }
             }
         }
     )*};

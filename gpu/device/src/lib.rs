@@ -33,16 +33,23 @@
 #[cfg(not(target_arch = "nvptx64"))]
 extern crate std;
 
-pub mod abi;
+// The one choice of backend: inline PTX on the GPU, the CPU emulator elsewhere. Both define the
+// same crate-private functions and types (the backend contract, in the crate's documentation
+// below), and everything else is written once, above them.
 #[cfg(target_arch = "nvptx64")]
-mod arch;
-#[cfg(target_arch = "nvptx64")]
-mod arch_warp;
-pub mod bank_probe;
+#[path = "backend/ptx/mod.rs"]
+mod backend;
 #[cfg(not(target_arch = "nvptx64"))]
+#[path = "backend/emu/mod.rs"]
 pub mod emu;
+#[cfg(not(target_arch = "nvptx64"))]
+use emu as backend;
+
+pub mod abi;
+mod atomic;
+pub mod bank_probe;
 mod gmem;
-mod math;
+pub mod math;
 mod mma;
 pub mod mma_probe;
 mod param;
@@ -50,24 +57,27 @@ mod smem;
 mod tensor;
 mod thread;
 pub mod tma;
+mod types;
 mod unroll;
+pub mod warp;
 pub mod wgmma;
 pub mod wgmma_probe;
-mod word;
 
+pub use atomic::{AtomicAdd, AtomicMinMax};
+#[cfg(target_arch = "nvptx64")]
+#[doc(hidden)]
+pub use backend::static_region as __static_region;
 pub use gmem::{Gmem, GmemMut, Memory, MemoryMut};
 pub use math::fma;
 pub use mma::{
-    HalfKind, f32_to_half, half_to_f32, mma_m16n8k16_f16, mma_m16n8k16_f16_grid, mma_m16n8k16_f32,
+    f32_to_half, half_to_f32, mma_m16n8k16_f16, mma_m16n8k16_f16_grid, mma_m16n8k16_f32,
     mma_m16n8k16_f32_grid, pack_half2, unpack_half2,
 };
 pub use param::{ParamError, TensorParam, TensorWords};
-pub use smem::{SmemArray, SmemRegion};
+pub use smem::{SmemAllocator, SmemArray, SmemIndex, SmemLayout, SmemPlan, SmemRegion, SmemTensor};
 pub use tensor::{
-    Access, CpAsync16, DeviceTensor, Full, GlobalTensor, GlobalTile, MAX_COSIZE, Partial, Residue, Scalar,
-    Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
+    Access, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTile, MAX_COSIZE, Partial,
+    Residue, Scalar, Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
 };
-pub use thread::{
-    Dim3, LaunchConfig, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx,
-};
-pub use word::Word;
+pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
+pub use types::{Dim3, HalfKind, LaunchConfig, Word};

@@ -1,14 +1,8 @@
 //! Tensor-core matrix multiply-accumulate (CuTe's `cute::arch` MMA operations): one warp's
 //! `mma.sync` on the fragments whose layouts `const_layout::atom` gives.
 
-/// The element type of `A` and `B` in [`mma_m16n8k16_f32`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HalfKind {
-    /// IEEE half precision (`.f16`).
-    F16,
-    /// bfloat16 (`.bf16`).
-    BF16,
-}
+use crate::backend;
+use crate::types::HalfKind;
 
 /// `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.f32`: the warp computes its 16x8 tile
 /// `D = A B + C` with `A` 16x16, `B` 8x16 (both `k`-contiguous: CuTe's `TN`), in 32-bit
@@ -49,10 +43,9 @@ pub enum HalfKind {
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
 pub fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-    #[cfg(target_arch = "nvptx64")]
-    return crate::arch::mma_m16n8k16_f32(a, b, c, kind == HalfKind::BF16);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::mma_m16n8k16_f32(kind, a, b, c, core::panic::Location::caller());
+    let mut d = [[c]];
+    backend::mma_m16n8k16_f32_grid(kind, &[a], &[b], &mut d, backend::site());
+    d[0][0]
 }
 
 /// `MI x NI` tensor-core products of the warp, `c[i][j] = a[i] b[j] + c[i][j]`, each as
@@ -84,25 +77,7 @@ pub fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
     b: &[[u32; 2]; NI],
     c: &mut [[[f32; 4]; NI]; MI],
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    if !crate::arch_warp::mma_m16n8k16_f32_batch(a, b, c, kind == HalfKind::BF16) {
-        for i in 0..MI {
-            for j in 0..NI {
-                c[i][j] = crate::arch::mma_m16n8k16_f32(a[i], b[j], c[i][j], kind == HalfKind::BF16);
-            }
-        }
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        // One rendezvous a product, all from the caller's place: lanes that diverge between the
-        // products fail as they would on the GPU.
-        let site = core::panic::Location::caller();
-        for i in 0..MI {
-            for j in 0..NI {
-                c[i][j] = crate::emu::mma_m16n8k16_f32(kind, a[i], b[j], c[i][j], site);
-            }
-        }
-    }
+    backend::mma_m16n8k16_f32_grid(kind, a, b, c, backend::site())
 }
 
 /// CUDA's `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: the warp's 16x8 tile `D = A B +
@@ -129,20 +104,9 @@ pub fn mma_m16n8k16_f32_grid<const MI: usize, const NI: usize>(
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
 pub fn mma_m16n8k16_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2]) -> [u32; 2] {
-    #[cfg(target_arch = "nvptx64")]
-    return crate::arch::mma_m16n8k16_f16(a, b, c);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return emu_f16(a, b, c, core::panic::Location::caller());
-}
-
-/// The emulator's `f16`-accumulator MMA: the `f32` one on the unpacked accumulators (the two
-/// atoms share their `A`, `B` and `C` layouts), rounded back to `f16`.
-#[cfg(not(target_arch = "nvptx64"))]
-fn emu_f16(a: [u32; 4], b: [u32; 2], c: [u32; 2], site: &'static core::panic::Location<'static>) -> [u32; 2] {
-    let [c0, c1] = unpack_half2(HalfKind::F16, c[0]);
-    let [c2, c3] = unpack_half2(HalfKind::F16, c[1]);
-    let d = crate::emu::mma_m16n8k16_f32(HalfKind::F16, a, b, [c0, c1, c2, c3], site);
-    [pack_half2(HalfKind::F16, d[0], d[1]), pack_half2(HalfKind::F16, d[2], d[3])]
+    let mut d = [[c]];
+    backend::mma_m16n8k16_f16_grid(&[a], &[b], &mut d, backend::site());
+    d[0][0]
 }
 
 /// [`mma_m16n8k16_f16`] over an `MI x NI` grid of fragments, the warp checked once for the batch,
@@ -165,23 +129,7 @@ pub fn mma_m16n8k16_f16_grid<const MI: usize, const NI: usize>(
     b: &[[u32; 2]; NI],
     c: &mut [[[u32; 2]; NI]; MI],
 ) {
-    #[cfg(target_arch = "nvptx64")]
-    if !crate::arch_warp::mma_m16n8k16_f16_batch(a, b, c) {
-        for i in 0..MI {
-            for j in 0..NI {
-                c[i][j] = crate::arch::mma_m16n8k16_f16(a[i], b[j], c[i][j]);
-            }
-        }
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let site = core::panic::Location::caller();
-        for i in 0..MI {
-            for j in 0..NI {
-                c[i][j] = emu_f16(a[i], b[j], c[i][j], site);
-            }
-        }
-    }
+    backend::mma_m16n8k16_f16_grid(a, b, c, backend::site())
 }
 
 /// Two `f32` rounded to nearest even to 16 bits of `kind` and packed in one word, `lo` in the low
@@ -194,10 +142,7 @@ pub fn mma_m16n8k16_f16_grid<const MI: usize, const NI: usize>(
 /// ```
 #[inline(always)]
 pub fn pack_half2(kind: HalfKind, lo: f32, hi: f32) -> u32 {
-    #[cfg(target_arch = "nvptx64")]
-    return crate::arch::pack_half2(lo, hi, kind == HalfKind::BF16);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return f32_to_half(kind, lo) as u32 | (f32_to_half(kind, hi) as u32) << 16;
+    backend::pack_half2(kind, lo, hi)
 }
 
 /// The two 16-bit values of kind `kind` in a word, as `f32` (exact), low half first.
@@ -209,10 +154,7 @@ pub fn pack_half2(kind: HalfKind, lo: f32, hi: f32) -> u32 {
 /// ```
 #[inline(always)]
 pub fn unpack_half2(kind: HalfKind, w: u32) -> [f32; 2] {
-    #[cfg(target_arch = "nvptx64")]
-    return crate::arch::unpack_half2(w, kind == HalfKind::BF16);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return [half_to_f32(kind, w as u16), half_to_f32(kind, (w >> 16) as u16)];
+    backend::unpack_half2(kind, w)
 }
 
 /// The value of 16 bits of the given kind (the emulator's conversion; exact).

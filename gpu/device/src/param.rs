@@ -1,7 +1,6 @@
 //! Kernel parameters: a tensor in device memory, checked on the host and passed by value.
 
-use crate::word::Word;
-use const_layout::int::Int;
+use crate::types::Word;
 use const_layout::int_tuple::IntTuple;
 use const_layout::layout::LayoutShape;
 use const_layout::layout::param::{LayoutParam, LayoutWords};
@@ -215,18 +214,14 @@ impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorParam<T, S, D> {
     }
 }
 
-impl<T: Word, S0: Int, S1: Int, D0: Int, D1: Int> TensorParam<T, (S0, S1), (D0, D1)>
-where
-    (S0, S1): LayoutShape<(D0, D1)>,
-{
+impl<T: Word, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorParam<T, S, D> {
     /// The tensor, read-only.
     ///
     /// # Safety
     /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
     /// the kernel, and no thread writes it during the kernel.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
-    pub unsafe fn read_only<'a>(&self) -> crate::GlobalTensor<crate::Gmem<'a, T>, S0, S1, D0, D1> {
+    pub unsafe fn read_only<'a>(&self) -> crate::GlobalTensor<crate::Gmem<'a, T>, Layout<S, D>> {
         // SAFETY: `new` checked the alignment, and the caller the allocation and its use; `new`
         // checked the strides and the cosize against `len`.
         unsafe {
@@ -242,9 +237,8 @@ where
     /// # Safety
     /// The parameter was made by [`TensorParam::new`] for an allocation that stays allocated for
     /// the kernel, and no other tensor of the kernel overlaps it.
-    #[cfg(target_arch = "nvptx64")]
     #[inline(always)]
-    pub unsafe fn writable<'a>(&self) -> crate::GlobalTensor<crate::GmemMut<'a, T>, S0, S1, D0, D1> {
+    pub unsafe fn writable<'a>(&self) -> crate::GlobalTensor<crate::GmemMut<'a, T>, Layout<S, D>> {
         // SAFETY: as in `read_only`.
         unsafe {
             crate::GlobalTensor::new_unchecked(

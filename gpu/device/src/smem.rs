@@ -9,7 +9,9 @@
 //! violations.
 
 use crate::Word;
+use crate::backend;
 use crate::thread::fault;
+use const_layout::layout::computed::{Computed, StaticExpr, StaticLayout, StaticSwizzled};
 use core::marker::PhantomData;
 
 /// A region of the block's shared memory: its 32-bit shared address and its size in bytes.
@@ -25,23 +27,14 @@ impl SmemRegion {
     /// launch asked for (`%dynamic_smem_size`).
     #[inline(always)]
     pub fn dynamic() -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        return SmemRegion {
-            addr: crate::arch::dynamic_smem_base(),
-            bytes: crate::arch::dynamic_smem_size(),
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        return SmemRegion { addr: 0, bytes: crate::emu::dynamic_smem_bytes() };
+        let (addr, bytes) = backend::dynamic_smem();
+        SmemRegion { addr, bytes }
     }
 
-    /// A region of a static shared array (what [`static_shared!`](crate::static_shared) returns).
-    ///
-    /// # Safety
-    /// `addr` is the 16-byte aligned shared address of `bytes` bytes of shared memory that nothing
-    /// else in the kernel uses.
-    #[cfg(target_arch = "nvptx64")]
+    /// The region of `bytes` bytes at 16-byte aligned shared address `addr`, which the backend
+    /// reserved for it (a static array, the dynamic memory).
     #[inline(always)]
-    pub unsafe fn from_static(addr: u32, bytes: u32) -> Self {
+    pub(crate) fn from_parts(addr: u32, bytes: u32) -> Self {
         SmemRegion { addr, bytes }
     }
 
@@ -76,30 +69,29 @@ impl SmemRegion {
 }
 
 /// Declare a static shared array of `$bytes` bytes named `$name` in the kernel's PTX module and
-/// return its [`SmemRegion`] (nvptx64 only; in the emulator kernels take their region from the
-/// launch). The name must be unique in the module; `$bytes` is a constant expression that does not
-/// depend on local names (a literal, or a path through a crate name).
+/// return its [`SmemRegion`] (CUDA's `__shared__` array). The name must be unique in the module;
+/// `$bytes` is a constant expression (a literal, or a constant's path). On the emulator the array
+/// is reserved in every block after the dynamic shared memory, at most
+/// [`emu::STATIC_SHARED_BYTES`](crate::emu::STATIC_SHARED_BYTES) in all.
 ///
-/// The expansion contains `unsafe` code: use it in the crate that defines the kernel entry
-/// points, which is where the raw parameters of a kernel become safe values.
-#[cfg(target_arch = "nvptx64")]
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{static_shared, sync_threads, thread_idx, Dim3, SmemRegion};
+/// launch(&LaunchConfig { grid: Dim3::x(2), block: Dim3::x(32), dynamic_smem_bytes: 0 }, || {
+///     let tile: SmemRegion = static_shared!(reverse_tile, 128);
+///     let words = tile.array::<u32, 32>(0).unwrap();
+///     let t = thread_idx().x as usize;
+///     words.store(t, t as u32);
+///     sync_threads();
+///     assert_eq!(words.load(31 - t), 31 - t as u32);
+/// })
+/// .unwrap();
+/// ```
 #[macro_export]
 macro_rules! static_shared {
-    ($name:ident, $bytes:expr) => {{
-        // An item of its own: `global_asm!` declares the array at module level.
-        #[allow(non_snake_case)]
-        mod $name {
-            core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
-        }
-        let addr: u32;
-        // SAFETY: takes the address of the symbol declared above; no memory is accessed.
-        unsafe {
-            core::arch::asm!(concat!("mov.u32 {r}, ", stringify!($name), ";"), r = out(reg32) addr,
-                options(pure, nomem, nostack))
-        };
-        // SAFETY: the symbol is `$bytes` bytes, 16-byte aligned, and used by this region alone.
-        unsafe { $crate::SmemRegion::from_static(addr, ($bytes) as u32) }
-    }};
+    ($name:ident, $bytes:expr) => {
+        $crate::__backend_static_shared!($name, $bytes)
+    };
 }
 
 /// `N` elements of `T` in shared memory, by 32-bit address. `Copy`: every thread holds the same
@@ -159,25 +151,17 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     pub fn load(&self, i: usize) -> T {
         let a = self.address(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `a` is element `i < N` of the array, inside the region (checked when carved),
         // 4-byte aligned.
-        return T::from_bits(unsafe { crate::arch::ld_shared(a) });
-        #[cfg(not(target_arch = "nvptx64"))]
-        return T::from_bits(crate::emu::smem_read(a as usize / 4));
+        T::from_bits(unsafe { backend::ld_shared(a) })
     }
 
     /// Store `v` at element `i`; faults if `i >= N`.
     #[inline(always)]
     pub fn store(&self, i: usize, v: T) {
         let a = self.address(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load`; shared memory is writable.
-        unsafe {
-            crate::arch::st_shared(a, v.to_bits())
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        crate::emu::smem_write(a as usize / 4, v.to_bits());
+        unsafe { backend::st_shared(a, v.to_bits()) }
     }
 
     /// The address of a 128-bit access at `i`: faults unless `i` is a multiple of 4 and
@@ -194,13 +178,9 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     pub fn load4(&self, i: usize) -> [T; 4] {
         let a = self.address4(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `i % 4 == 0` and the array starts 16-byte aligned, so `a` is 16-byte aligned,
         // and `i + 4 <= N` keeps the 16 bytes inside the array.
-        let w = unsafe { crate::arch::ld_shared4(a) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
-        w.map(T::from_bits)
+        unsafe { backend::ld_shared4(a) }.map(T::from_bits)
     }
 
     /// Elements `i..i + 2` in one 64-bit load (`LDS.64`); `i` even and `i + 2 <= N`.
@@ -222,28 +202,17 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
             fault("shared-memory vector access out of bounds or misaligned");
         }
         let a = self.addr + 4 * i as u32;
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `i` is even and the array starts 16-byte aligned, so `a` is 8-byte aligned, and
         // `i + 2 <= N` keeps the 8 bytes inside the array.
-        let w = unsafe { crate::arch::ld_shared2(a) };
-        #[cfg(not(target_arch = "nvptx64"))]
-        let w = core::array::from_fn(|k| crate::emu::smem_read(a as usize / 4 + k));
-        w.map(T::from_bits)
+        unsafe { backend::ld_shared2(a) }.map(T::from_bits)
     }
 
     /// Store elements `i..i + 4` in one 128-bit store (`STS.128`); `i` a multiple of 4.
     #[inline(always)]
     pub fn store4(&self, i: usize, v: [T; 4]) {
         let a = self.address4(i);
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `load4`.
-        unsafe {
-            crate::arch::st_shared4(a, v.map(T::to_bits))
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        for (k, x) in v.iter().enumerate() {
-            crate::emu::smem_write(a as usize / 4 + k, x.to_bits());
-        }
+        unsafe { backend::st_shared4(a, v.map(T::to_bits)) }
     }
 
     /// CUDA's `ldmatrix.sync.aligned.m8n8.x4.shared.b16` (`trans`: `.trans`): four 8x8 matrices
@@ -259,15 +228,8 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn ldmatrix_x4(&self, row: usize, trans: bool) -> [u32; 4] {
-        let a = self.address4(row);
-        #[cfg(target_arch = "nvptx64")]
-        // SAFETY: `a` is a 16-byte aligned address of 16 bytes inside the array (`address4`); the
-        // instruction checks that the warp is converged.
-        return unsafe {
-            if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        return crate::emu::ldmatrix_x4(a, trans, core::panic::Location::caller());
+        let [r] = self.ldmatrix_x4_batch([row], trans);
+        r
     }
 
     /// `N` [`ldmatrix_x4`](Self::ldmatrix_x4) at once, `rows[i]` this lane's row of the `i`-th:
@@ -295,22 +257,328 @@ impl<T: Word, const N: usize> SmemArray<T, N> {
     #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
     pub fn ldmatrix_x4_batch<const M: usize>(&self, rows: [usize; M], trans: bool) -> [[u32; 4]; M] {
         let addr = rows.map(|r| self.address4(r));
-        #[cfg(target_arch = "nvptx64")]
-        {
-            // SAFETY: each address is a 16-byte aligned address of 16 bytes inside the array
-            // (`address4`); the instructions check that the warp is converged.
-            if let Some(r) = unsafe { crate::arch_warp::ldmatrix_x4_batch(addr, trans) } {
-                return r;
-            }
-            // SAFETY: as above, one instruction at a time.
-            addr.map(|a| unsafe {
-                if trans { crate::arch::ldmatrix_x4_trans(a) } else { crate::arch::ldmatrix_x4(a) }
-            })
+        // SAFETY: each address is a 16-byte aligned address of 16 bytes inside the array
+        // (`address4`); the instructions check that the warp is converged.
+        unsafe { backend::ldmatrix_x4_batch(addr, trans, backend::site()) }
+    }
+}
+
+/// A static layout shared memory can be allocated by: its cosize (the elements it spans) and the
+/// alignment it needs, at compile time. Implemented for static typed layouts (`layout_type!`),
+/// the static algebra's results (`Computed`) and swizzled ones (`StaticSwizzled`, aligned to
+/// 1024 bytes, the 128-byte swizzle's repeat, which `wgmma` and TMA need).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a static layout shared memory can be allocated by",
+    note = "use a static layout (`layout_type!`), a `Computed` layout or a `StaticSwizzled` one"
+)]
+pub trait SmemLayout: Copy {
+    /// The elements the layout spans (its offsets are below it).
+    const COSIZE: usize;
+    /// The alignment in bytes of the allocation's start.
+    const ALIGN: u32 = 16;
+}
+
+/// How a [`SmemLayout`] maps a coordinate of type `C` to an offset.
+#[diagnostic::on_unimplemented(
+    message = "`{C}` is not a coordinate of the shared layout `{Self}`",
+    note = "a coordinate has the layout's rank (or is a 1-D index)"
+)]
+pub trait SmemIndex<C>: SmemLayout {
+    /// The offset of `c`.
+    fn offset(&self, c: C) -> isize;
+}
+
+impl<S, D> SmemLayout for const_layout::Layout<S, D>
+where
+    S: const_layout::int_tuple::StaticTuple + const_layout::layout::LayoutShape<D>,
+    D: const_layout::int_tuple::StaticTuple,
+{
+    const COSIZE: usize = <Self as StaticLayout>::LAYOUT.cosize().value as usize;
+}
+
+impl<S, D, C> SmemIndex<C> for const_layout::Layout<S, D>
+where
+    S: const_layout::int_tuple::StaticTuple + const_layout::layout::LayoutShape<D>,
+    D: const_layout::int_tuple::StaticTuple,
+    C: const_layout::layout::Crd2Idx<S, D>,
+{
+    #[inline(always)]
+    fn offset(&self, c: C) -> isize {
+        const_layout::int::Int::value(self.crd2idx(c))
+    }
+}
+
+impl<E: StaticExpr> SmemLayout for Computed<E> {
+    const COSIZE: usize = E::LAYOUT.cosize().value as usize;
+}
+
+impl<E: StaticExpr, C: const_layout::int_tuple::IntTuple> SmemIndex<C> for Computed<E> {
+    #[inline(always)]
+    fn offset(&self, c: C) -> isize {
+        self.crd2idx(c)
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> SmemLayout for StaticSwizzled<B, M, S, A> {
+    // The swizzle moves offsets only within aligned blocks of `reach + 1`: the swizzled offsets
+    // stay below the inner cosize rounded up to one.
+    const COSIZE: usize = {
+        let block = Self::SWIZZLE.reach() as usize + 1;
+        (A::LAYOUT.cosize().value as usize).div_ceil(block) * block
+    };
+    const ALIGN: u32 = 1024;
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, C: const_layout::int_tuple::IntTuple>
+    SmemIndex<C> for StaticSwizzled<B, M, S, A>
+{
+    #[inline(always)]
+    fn offset(&self, c: C) -> isize {
+        self.crd2idx(c)
+    }
+}
+
+/// A tensor in shared memory: elements of `T` laid out by the static layout `L`, allocated by it
+/// ([`SmemAllocator::tensor`]) and indexed by its coordinates, so a kernel names no byte offset.
+/// An access is checked against the layout's cosize (a check that folds for coordinates the
+/// compiler can bound, as a thread's constant offsets). `Copy`: every thread holds the same
+/// handle.
+///
+/// ```
+/// use const_layout::layout::computed::swizzle;
+/// use const_layout::layout_type;
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{thread_idx, Dim3, SmemAllocator, SmemRegion, sync_threads};
+/// type Tile = layout_type!((32, 32):(32, 1));
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 8192 }, || {
+///     let mut smem = SmemAllocator::new(SmemRegion::dynamic());
+///     let plain = smem.tensor::<u32, _>(Tile::default());
+///     let swizzled = smem.tensor::<u32, _>(swizzle::<5, 0, 5, _>(Tile::default()));
+///     let t = thread_idx().x;
+///     for j in 0..32 {
+///         plain.store((t, j), 100 * t + j);
+///         swizzled.store((t, j), 100 * t + j);
+///     }
+///     sync_threads();
+///     assert_eq!(plain.load((3u32, t)), 300 + t);
+///     assert_eq!(swizzled.load((3u32, t)), 300 + t); // a column: 32 banks, no conflict
+/// })
+/// .unwrap();
+/// ```
+#[derive(Debug)]
+pub struct SmemTensor<T, L> {
+    addr: u32,
+    layout: L,
+    elem: PhantomData<T>,
+}
+
+impl<T, L: Copy> Clone for SmemTensor<T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, L: Copy> Copy for SmemTensor<T, L> {}
+
+impl<T: Word, L: SmemLayout> SmemTensor<T, L> {
+    /// The layout.
+    #[inline(always)]
+    pub fn layout(&self) -> L {
+        self.layout
+    }
+
+    /// The element offset of `c`, checked against the cosize.
+    #[inline(always)]
+    fn at<C>(&self, c: C) -> usize
+    where
+        L: SmemIndex<C>,
+    {
+        let o = self.layout.offset(c);
+        if o < 0 || o as usize >= L::COSIZE {
+            fault("shared tensor coordinate outside its layout's cosize");
         }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let site = core::panic::Location::caller();
-            addr.map(|a| crate::emu::ldmatrix_x4(a, trans, site))
+        o as usize
+    }
+
+    /// The 32-bit shared address of element `c` (for `cp.async`, `ldmatrix`, TMA).
+    #[inline(always)]
+    pub fn address<C>(&self, c: C) -> u32
+    where
+        L: SmemIndex<C>,
+    {
+        self.addr + 4 * self.at(c) as u32
+    }
+
+    /// The element at `c`.
+    #[inline(always)]
+    pub fn load<C>(&self, c: C) -> T
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address(c);
+        // SAFETY: `a` is an element below the cosize, inside the allocation, 4-byte aligned.
+        T::from_bits(unsafe { backend::ld_shared(a) })
+    }
+
+    /// Store `v` at `c`.
+    #[inline(always)]
+    pub fn store<C>(&self, c: C, v: T)
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address(c);
+        // SAFETY: as in `load`; shared memory is writable.
+        unsafe { backend::st_shared(a, v.to_bits()) }
+    }
+
+    /// The address of a 128-bit access at `c`: its offset a multiple of 4 with 4 elements below
+    /// the cosize (faults otherwise).
+    #[inline(always)]
+    fn address4<C>(&self, c: C) -> u32
+    where
+        L: SmemIndex<C>,
+    {
+        let o = self.layout.offset(c);
+        if o < 0 || o % 4 != 0 || o as usize + 4 > L::COSIZE {
+            fault("shared tensor vector access misaligned or outside its layout's cosize");
         }
+        self.addr + 4 * o as u32
+    }
+
+    /// The 4 elements from `c` on in memory (offsets `o..o + 4`, `o` a multiple of 4), in one
+    /// 128-bit load: a thread's vector, where the layout keeps 4 consecutive offsets together.
+    #[inline(always)]
+    pub fn load4<C>(&self, c: C) -> [T; 4]
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address4(c);
+        // SAFETY: `a` is 16-byte aligned (the allocation is, and the offset a multiple of 4)
+        // with 16 bytes below the cosize.
+        unsafe { backend::ld_shared4(a) }.map(T::from_bits)
+    }
+
+    /// Store 4 elements from `c` on in memory, in one 128-bit store (as [`load4`](Self::load4)).
+    #[inline(always)]
+    pub fn store4<C>(&self, c: C, v: [T; 4])
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address4(c);
+        // SAFETY: as in `load4`; shared memory is writable.
+        unsafe { backend::st_shared4(a, v.map(T::to_bits)) }
+    }
+
+    /// The allocation as an array of `N` elements, for the instructions that take whole stages
+    /// (`wgmma`, TMA loads); a compile error if `N` exceeds the cosize.
+    #[inline(always)]
+    pub fn array<const N: usize>(&self) -> SmemArray<T, N> {
+        const { assert!(N <= L::COSIZE, "the array is larger than the shared tensor") };
+        SmemArray { addr: self.addr, elem: PhantomData }
+    }
+}
+
+/// The bytes a sequence of shared allocations takes, at compile time: the launch's dynamic shared
+/// memory for the [`SmemAllocator`] calls of a kernel, in the same order (each aligned as its
+/// layout needs, from a 16-byte aligned start; a 1024-byte aligned layout first adds up to 1008
+/// bytes of padding, counted here, since the region's own start is only 16-byte aligned).
+///
+/// ```
+/// use const_layout::layout_type;
+/// use const_layout_device::SmemPlan;
+/// type Tile = layout_type!((64, 64):(64, 1));
+/// const BYTES: u32 = SmemPlan::new().tensor::<f32, Tile>().array::<u32, 32>().bytes();
+/// assert_eq!(BYTES, 64 * 64 * 4 + 32 * 4);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmemPlan {
+    bytes: u32,
+}
+
+impl SmemPlan {
+    /// Nothing yet.
+    pub const fn new() -> Self {
+        SmemPlan { bytes: 0 }
+    }
+
+    /// Then a tensor of `T` by `L`.
+    pub const fn tensor<T: Word, L: SmemLayout>(self) -> Self {
+        let pad = L::ALIGN.saturating_sub(16);
+        SmemPlan { bytes: self.bytes.div_ceil(16) * 16 + pad + (4 * L::COSIZE) as u32 }
+    }
+
+    /// Then an array of `N` elements.
+    pub const fn array<T: Word, const N: usize>(self) -> Self {
+        SmemPlan { bytes: self.bytes.div_ceil(16) * 16 + (4 * N) as u32 }
+    }
+
+    /// The bytes, rounded up to 16.
+    pub const fn bytes(self) -> u32 {
+        self.bytes.div_ceil(16) * 16
+    }
+}
+
+impl Default for SmemPlan {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Shared memory carved by layouts: each [`tensor`](Self::tensor) takes the next allocation its
+/// layout's cosize and alignment need, so kernels name no byte offset. The offsets are constants
+/// (static layouts), so the carving folds; each allocation is checked once against the region
+/// (faults if the block has too little: size the launch with [`SmemPlan`]).
+///
+/// ```
+/// use const_layout::layout_type;
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{Dim3, SmemAllocator, SmemPlan, SmemRegion};
+/// type Stage = layout_type!((8, 32):(32, 1));
+/// const BYTES: u32 = SmemPlan::new().tensor::<f32, Stage>().tensor::<f32, Stage>().bytes();
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: BYTES }, || {
+///     let mut smem = SmemAllocator::new(SmemRegion::dynamic());
+///     let (a, b) = (smem.tensor::<f32, _>(Stage::default()), smem.tensor::<f32, _>(Stage::default()));
+///     assert_eq!(b.address((0u32, 0u32)) - a.address((0u32, 0u32)), 8 * 32 * 4);
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SmemAllocator {
+    region: SmemRegion,
+    next: u32,
+}
+
+impl SmemAllocator {
+    /// Allocations from the start of `region`.
+    #[inline(always)]
+    pub fn new(region: SmemRegion) -> Self {
+        SmemAllocator { region, next: 0 }
+    }
+
+    /// The next `bytes` bytes aligned to `align` (a power of two, at least 16); faults if they do
+    /// not fit.
+    #[inline(always)]
+    fn take(&mut self, bytes: u64, align: u32) -> u32 {
+        let start = self.region.addr as u64 + self.next as u64;
+        let at = start.div_ceil(align as u64) * align as u64;
+        let end = at + bytes;
+        if end > self.region.addr as u64 + self.region.bytes as u64 {
+            fault("SmemAllocator: the block has less shared memory than its allocations need (see SmemPlan)");
+        }
+        self.next = (end - self.region.addr as u64) as u32;
+        at as u32
+    }
+
+    /// A shared tensor of `T` laid out by `layout`.
+    #[inline(always)]
+    pub fn tensor<T: Word, L: SmemLayout>(&mut self, layout: L) -> SmemTensor<T, L> {
+        let addr = self.take(4 * L::COSIZE as u64, L::ALIGN);
+        SmemTensor { addr, layout, elem: PhantomData }
+    }
+
+    /// An array of `N` elements of `T`.
+    #[inline(always)]
+    pub fn array<T: Word, const N: usize>(&mut self) -> SmemArray<T, N> {
+        let addr = self.take(4 * N as u64, 16);
+        SmemArray { addr, elem: PhantomData }
     }
 }

@@ -29,7 +29,9 @@ use crate::smem::SmemArray;
 use crate::thread::fault;
 use const_layout::atom::{SM80_CP_ASYNC_CACHEALWAYS, SM80_CP_ASYNC_CACHEGLOBAL};
 use const_layout::int::Int;
-use const_layout::{C, Layout};
+use const_layout::int_tuple::IntTuple;
+use const_layout::layout::LayoutShape;
+use const_layout::{AnyLayout, C, Layout};
 use core::marker::PhantomData;
 
 /// The largest cosize of a device tensor: offsets inside a tile are computed in 32 bits (as
@@ -45,47 +47,89 @@ pub struct Scalar;
 #[derive(Clone, Copy, Debug)]
 pub struct Vector4;
 
-/// A rank-2 tensor in global memory: a view (`M`, [`Gmem`](crate::Gmem) or
-/// [`GmemMut`](crate::GmemMut)) and a layout `(S0,S1):(D0,D1)` whose offsets all lie in the view.
-/// `V` is [`Scalar`] or [`Vector4`].
-pub struct GlobalTensor<M, S0, S1, D0, D1, V = Scalar> {
+/// A tensor in global memory: a view (`M`, [`Gmem`](crate::Gmem) or
+/// [`GmemMut`](crate::GmemMut)) and a layout `L` (a [`Layout`] of any rank, static or runtime
+/// integers) whose offsets all lie in the view. `V` is [`Scalar`] or [`Vector4`].
+///
+/// Rank 2 is the tiled form kernels work on ([`DeviceTensor`]: CuTe's `local_tile`, predicated
+/// residues, 128-bit vectors). Ranks 3 and 4 (a batch of matrices, a batch of heads of matrices)
+/// take single elements by coordinate and give their rank-2 slices (CuTe's `tensor(_, _, k)`):
+///
+/// ```
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+/// use std::sync::atomic::AtomicU32;
+/// // 3 row-major 4 x 5 matrices, 20 elements apart.
+/// let words: Vec<AtomicU32> = (0..60).map(AtomicU32::new).collect();
+/// let l = make_layout((3u32, 4u32, 5u32), (20u32, 5u32, C::<1>)).unwrap();
+/// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), l).unwrap();
+/// assert_eq!(t.extents(), [3, 4, 5]);
+/// assert_eq!(t.load([2, 1, 3]), Some(40 + 5 + 3));
+/// assert_eq!(t.load([3, 0, 0]), None); // past the batch
+/// // Matrix 2, as a rank-2 tensor: (4,5):(5,_1) from element 40 on.
+/// let m = t.slice_first(2).unwrap();
+/// assert_eq!(m.extents(), (4, 5));
+/// assert_eq!(m.load([1, 3]), Some(48));
+/// ```
+pub struct GlobalTensor<M, L, V = Scalar> {
     mem: M,
-    layout: Layout<(S0, S1), (D0, D1)>,
+    layout: L,
     access: PhantomData<V>,
 }
 
-impl<M: Copy, S0: Copy, S1: Copy, D0: Copy, D1: Copy, V> Clone for GlobalTensor<M, S0, S1, D0, D1, V> {
+/// A rank-2 [`GlobalTensor`], `(S0,S1):(D0,D1)`: what [`DeviceTensor`]'s tiles work on and what
+/// slices of higher ranks are.
+pub type GlobalMatrix<M, S0, S1, D0, D1, V = Scalar> = GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, V>;
+
+impl<M: Copy, L: Copy, V> Clone for GlobalTensor<M, L, V> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<M: Copy, S0: Copy, S1: Copy, D0: Copy, D1: Copy, V> Copy for GlobalTensor<M, S0, S1, D0, D1, V> {}
+impl<M: Copy, L: Copy, V> Copy for GlobalTensor<M, L, V> {}
 
-impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V> core::fmt::Debug
-    for GlobalTensor<M, S0, S1, D0, D1, V>
-{
+impl<M: Memory, L: core::fmt::Display, V> core::fmt::Debug for GlobalTensor<M, L, V> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "GlobalTensor({} elements, {})", self.mem.len(), self.layout)
     }
 }
 
-/// The mode whose stride is a static 1, if any (mode 0 first).
-const fn unit_mode<D0: Int, D1: Int>() -> Option<usize> {
-    match (D0::STATIC, D1::STATIC) {
-        (Some(1), _) => Some(0),
-        (_, Some(1)) => Some(1),
-        _ => None,
+impl<M: Copy, L: Copy, V> GlobalTensor<M, L, V> {
+    /// The layout.
+    #[inline(always)]
+    pub fn layout(&self) -> L {
+        self.layout
+    }
+
+    /// The view the layout's offsets index.
+    #[inline(always)]
+    pub fn memory(&self) -> M {
+        self.mem
     }
 }
 
-impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, D1, Scalar> {
-    /// A tensor of `mem` laid out as `layout`; `None` if a stride is negative, an offset of the
-    /// layout falls outside the view (`cosize > len`), or the cosize exceeds [`MAX_COSIZE`].
+/// Whether every stride of `layout` is non-negative (offsets then grow with each coordinate, so a
+/// coordinate inside the shape has an offset below the cosize).
+#[inline(always)]
+fn strides_non_negative<S: IntTuple + LayoutShape<D>, D: IntTuple>(layout: &Layout<S, D>) -> bool {
+    let mut d = [0isize; 16];
+    if D::LEAVES <= d.len() {
+        let n = layout.stride().store_values(&mut d, 0);
+        return d[..n].iter().all(|&x| x >= 0);
+    }
+    let mut ok = true;
+    layout.stride().for_each_leaf(&mut |leaf| ok &= leaf.value.is_some_and(|v| v >= 0));
+    ok
+}
+
+impl<M: Memory, S: IntTuple + LayoutShape<D>, D: IntTuple> GlobalTensor<M, Layout<S, D>, Scalar> {
+    /// A tensor of `mem` laid out as `layout` (any rank); `None` if a stride is negative, an
+    /// offset of the layout falls outside the view (`cosize > len`), or the cosize exceeds
+    /// [`MAX_COSIZE`].
     #[inline(always)]
-    pub fn new(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Option<Self> {
-        let (d0, d1) = (layout.stride().0.value(), layout.stride().1.value());
-        let cosize = layout.cosize().value() as u64;
-        if d0 < 0 || d1 < 0 || cosize > mem.len() as u64 || cosize > MAX_COSIZE {
+    pub fn new(mem: M, layout: Layout<S, D>) -> Option<Self> {
+        let cosize = AnyLayout::cosize(&layout) as u64;
+        if !strides_non_negative(&layout) || cosize > mem.len() as u64 || cosize > MAX_COSIZE {
             return None;
         }
         Some(GlobalTensor { mem, layout, access: PhantomData })
@@ -96,10 +140,18 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int> GlobalTensor<M, S0, S1, D0, 
     /// # Safety
     /// The strides are non-negative and the layout's cosize is at most `mem.len()` and
     /// [`MAX_COSIZE`].
-    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
     #[inline(always)]
-    pub(crate) unsafe fn new_unchecked(mem: M, layout: Layout<(S0, S1), (D0, D1)>) -> Self {
+    pub(crate) unsafe fn new_unchecked(mem: M, layout: Layout<S, D>) -> Self {
         GlobalTensor { mem, layout, access: PhantomData }
+    }
+}
+
+/// The mode whose stride is a static 1, if any (mode 0 first).
+const fn unit_mode<D0: Int, D1: Int>() -> Option<usize> {
+    match (D0::STATIC, D1::STATIC) {
+        (Some(1), _) => Some(0),
+        (_, Some(1)) => Some(1),
+        _ => None,
     }
 }
 
@@ -136,9 +188,10 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     /// strides do.
     fn strides32(&self) -> (u32, u32);
     /// The same tensor with 128-bit access along its unit-stride mode, if that is exact: a mode
-    /// has the static stride 1, its extent is a multiple of 4 and the other stride is too (the
-    /// view's base is 16-byte aligned, which [`TensorParam`](crate::TensorParam) checks). Then
-    /// every vector whose first coordinate is in the shape lies wholly inside it and is aligned.
+    /// has the static stride 1, its extent is a multiple of 4 and the other stride is too, and the
+    /// view's base is 16-byte aligned ([`TensorParam`](crate::TensorParam) checks it for a
+    /// parameter's allocation; a slice's start is checked here). Then every vector whose first
+    /// coordinate is in the shape lies wholly inside it and is aligned.
     ///
     /// ```
     /// use const_layout::{make_layout, C};
@@ -170,6 +223,35 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
                 // A Partial tile always exists.
                 None => crate::thread::fault("local_tile: no tile"),
             },
+        }
+    }
+
+    /// CuTe's `local_tile` for a launch whose grid covers the tensor exactly (the host checked
+    /// that each extent is a multiple of the tile's): only the whole-tile path is compiled, with
+    /// no predicate, and a tile that is not whole faults (one comparison a block). The cheap idiom
+    /// when the problem size is fixed or padded; [`local_tile`](Self::local_tile) compiles both
+    /// paths and picks one per block.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let words: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((8u32, 8u32), (C::<1>, 8u32)).unwrap()).unwrap();
+    /// let tile = t.local_tile_full((C::<4>, C::<4>), (1, 1));
+    /// assert_eq!(tile.origin(), (4, 4));
+    /// ```
+    #[inline(always)]
+    fn local_tile_full<const B0: isize, const B1: isize>(
+        &self,
+        tiler: (C<B0>, C<B1>),
+        coord: (u32, u32),
+    ) -> GlobalTile<Self, B0, B1, Full> {
+        match self.local_tile_as::<Full, B0, B1>(tiler, coord) {
+            Some(tile) => tile,
+            None => crate::thread::fault(
+                "local_tile_full: the tile is not whole (the grid does not cover the tensor exactly)",
+            ),
         }
     }
 
@@ -308,14 +390,14 @@ fn residue(extents: (usize, usize), (b0, b1): (isize, isize), coord: (u32, u32))
     (extents.0 as isize - coord.0 as isize * b0, extents.1 as isize - coord.1 as isize * b1)
 }
 
-impl<M, S0, S1, D0, D1, V> sealed::Sealed for GlobalTensor<M, S0, S1, D0, D1, V> {}
+impl<M, L, V> sealed::Sealed for GlobalTensor<M, L, V> {}
 
 impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
-    for GlobalTensor<M, S0, S1, D0, D1, V>
+    for GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, V>
 {
     type Mem = M;
     type Access = V;
-    type Vectorized = GlobalTensor<M, S0, S1, D0, D1, Vector4>;
+    type Vectorized = GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, Vector4>;
     const UNIT_MODE: Option<usize> = unit_mode::<D0, D1>();
     #[inline(always)]
     fn memory(&self) -> M {
@@ -343,18 +425,10 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
             Some(_) => (s.1.value(), d.0.value()),
             None => return None,
         };
-        if extent % 4 != 0 || other % 4 != 0 {
+        if extent % 4 != 0 || other % 4 != 0 || !self.mem.is_aligned16() {
             return None;
         }
         Some(GlobalTensor { mem: self.mem, layout: self.layout, access: PhantomData })
-    }
-}
-
-impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V> GlobalTensor<M, S0, S1, D0, D1, V> {
-    /// The layout.
-    #[inline(always)]
-    pub fn layout(&self) -> Layout<(S0, S1), (D0, D1)> {
-        self.layout
     }
 }
 
@@ -573,18 +647,10 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     ) {
         let inside = self.contains(crd);
         let d = dst.address(di);
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
-            // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
-            // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
-            unsafe { crate::arch::cp_async4(d, src, if inside { 4 } else { 0 }) };
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = d;
-            dst.store(di, if inside { self.load(crd).unwrap_or_default() } else { Default::default() });
-        }
+        let (src, bytes) = if inside { (self.offset(crd), 4) } else { (0, 0) };
+        // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
+        // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
+        unsafe { self.base.copy_async4_at(src, d, bytes) }
     }
 }
 
@@ -694,20 +760,11 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
             fault("cp.async destination out of bounds or misaligned");
         }
         let d = dst.address(di);
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let src = if inside { self.base.address_of(self.offset(crd)) } else { self.base.address_of(0) };
-            // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16
-            // bytes inside the array; when `inside`, `src` is 16 readable, aligned bytes (as in
-            // `load4`); otherwise nothing is read.
-            unsafe { crate::arch::cp_async16(d, src, if inside { 16 } else { 0 }, Op::CACHE_ALWAYS) };
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = d;
-            let v = if inside { self.load4(crd).unwrap_or_default() } else { Default::default() };
-            dst.store4(di, v);
-        }
+        let (src, bytes) = if inside { (self.offset(crd), 16) } else { (0, 0) };
+        // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16 bytes
+        // inside the array; when `inside`, `src` starts 16 readable, aligned bytes (as in
+        // `load4`); otherwise nothing is read.
+        unsafe { self.base.copy_async16_at(src, d, bytes, Op::CACHE_ALWAYS) }
     }
 }
 
@@ -749,16 +806,14 @@ impl CpAsync16 for SM80_CP_ASYNC_CACHEGLOBAL<u128> {
 /// last commit (a no-op in the emulator, whose copies complete at once).
 #[inline(always)]
 pub fn cp_async_commit() {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::cp_async_commit();
+    crate::backend::cp_async_commit()
 }
 
 /// `cp.async.wait_group N`: wait until at most `N` of this thread's committed groups are still in
 /// flight. Other threads see the data after a barrier.
 #[inline(always)]
 pub fn cp_async_wait<const N: u32>() {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::cp_async_wait::<N>();
+    crate::backend::cp_async_wait::<N>()
 }
 
 /// How a tile moves 4 consecutive elements along its tensor's unit-stride mode (mode 0 if it has
@@ -890,5 +945,155 @@ impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Resi
     #[inline(always)]
     pub fn store_vec4(&self, crd: (u32, u32), v: [<Tn::Mem as Memory>::Elem; 4]) {
         <Tn::Access as Access>::store_vec4(self, crd, v)
+    }
+}
+
+/// Element access by coordinate and slices for tensors of rank 2 to 4 (the coordinate an array of
+/// `u32`, one a mode; rank 2 also has [`DeviceTensor`]'s tiles).
+macro_rules! element_access {
+    ($rank:literal; $($S:ident $D:ident $i:tt),+) => {
+        impl<M: Memory, $($S: Int, $D: Int,)+ V> GlobalTensor<M, Layout<($($S,)+), ($($D,)+)>, V>
+        {
+            /// Whether `crd` is inside the shape (CuTe's `elem_less(crd, shape)`).
+            #[inline(always)]
+            pub fn contains(&self, crd: [u32; $rank]) -> bool {
+                let s = self.layout.shape();
+                true $(&& (crd[$i] as u64) < s.$i.value() as u64)+
+            }
+
+            /// The offset of `crd`; meaningful (and below the view's length) inside the shape.
+            #[inline(always)]
+            fn offset_of(&self, crd: [u32; $rank]) -> usize {
+                self.layout.crd2idx(($(crd[$i] as usize,)+)) as usize
+            }
+
+            /// The element at `crd`, or `None` outside the shape.
+            #[inline(always)]
+            pub fn load(&self, crd: [u32; $rank]) -> Option<M::Elem> {
+                if !self.contains(crd) {
+                    return None;
+                }
+                // SAFETY: `crd` is inside the shape and the strides are non-negative, so its offset
+                // is below the cosize, at most the view's length (the tensor's invariant).
+                Some(unsafe { self.mem.load_at(self.offset_of(crd)) })
+            }
+        }
+
+        impl<M: MemoryMut, $($S: Int, $D: Int,)+ V> GlobalTensor<M, Layout<($($S,)+), ($($D,)+)>, V>
+        {
+            /// Store `v` at `crd` if it is inside the shape (CuTe's `copy_if`).
+            #[inline(always)]
+            pub fn store(&self, crd: [u32; $rank], v: M::Elem) {
+                if self.contains(crd) {
+                    // SAFETY: as in `load`; the view is writable.
+                    unsafe { self.mem.store_at(self.offset_of(crd), v) }
+                }
+            }
+        }
+    };
+}
+
+element_access!(2; S0 D0 0, S1 D1 1);
+element_access!(3; S0 D0 0, S1 D1 1, S2 D2 2);
+element_access!(4; S0 D0 0, S1 D1 1, S2 D2 2, S3 D3 3);
+
+/// The rank-2 tensor of modes `I`, `J` of `t`, from the element at offset `at` on (the offset of a
+/// coordinate inside the shape, zero in modes `I` and `J`): the slice keeps the invariant, since
+/// every offset of the selected modes plus `at` is an offset of the whole (below its cosize) and
+/// the strides stay non-negative.
+macro_rules! slice_at {
+    ($t:expr, $at:expr, $i:literal, $j:literal) => {{
+        let at = $at;
+        // SAFETY: `at` is the offset of a coordinate inside the shape: below the cosize, at most
+        // the view's length.
+        let mem = unsafe { $t.mem.skip(at) };
+        GlobalTensor { mem, layout: $t.layout.select::<$i, $j>(), access: PhantomData }
+    }};
+}
+
+impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
+    GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>, V>
+{
+    /// The extents.
+    #[inline(always)]
+    pub fn extents(&self) -> [usize; 3] {
+        let s = self.layout.shape();
+        [s.0.value() as usize, s.1.value() as usize, s.2.value() as usize]
+    }
+
+    /// CuTe's `tensor(_, _, k)`: matrix `k` of a batch whose last mode is the batch, as a rank-2
+    /// tensor; `None` if `k` is past the batch. A [`Vector4`] tensor's slices are too.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let words: Vec<AtomicU32> = (0..48).map(AtomicU32::new).collect();
+    /// // 2 column-major 4 x 6 matrices, 24 elements apart.
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((4u32, 6u32, 2u32), (C::<1>, 4u32, 24u32)).unwrap()).unwrap();
+    /// let m = t.slice_last(1).unwrap();
+    /// assert_eq!((m.extents(), m.load([3, 5])), ((4, 6), Some(24 + 3 + 20)));
+    /// assert!(t.slice_last(2).is_none());
+    /// ```
+    #[inline(always)]
+    pub fn slice_last(&self, k: u32) -> Option<GlobalMatrix<M, S0, S1, D0, D1, V>> {
+        if !self.contains([0, 0, k]) {
+            return None;
+        }
+        Some(slice_at!(self, self.offset_of([0, 0, k]), 0, 1))
+    }
+
+    /// CuTe's `tensor(k, _, _)`: matrix `k` of a batch whose first mode is the batch, as a rank-2
+    /// tensor; `None` if `k` is past the batch.
+    #[inline(always)]
+    pub fn slice_first(&self, k: u32) -> Option<GlobalMatrix<M, S1, S2, D1, D2, V>> {
+        if !self.contains([k, 0, 0]) {
+            return None;
+        }
+        Some(slice_at!(self, self.offset_of([k, 0, 0]), 1, 2))
+    }
+}
+
+impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D3: Int, V>
+    GlobalTensor<M, Layout<(S0, S1, S2, S3), (D0, D1, D2, D3)>, V>
+{
+    /// The extents.
+    #[inline(always)]
+    pub fn extents(&self) -> [usize; 4] {
+        let s = self.layout.shape();
+        [s.0.value() as usize, s.1.value() as usize, s.2.value() as usize, s.3.value() as usize]
+    }
+
+    /// CuTe's `tensor(_, _, k, l)`: the matrix of modes 0 and 1 at `(k, l)` of the last two modes
+    /// (a batch of heads), as a rank-2 tensor; `None` outside the shape.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let words: Vec<AtomicU32> = (0..120).map(AtomicU32::new).collect();
+    /// // (seq 5, dim 4, heads 3, batch 2), dim contiguous.
+    /// let l = make_layout((5u32, 4u32, 3u32, 2u32), (4u32, C::<1>, 20u32, 60u32)).unwrap();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), l).unwrap();
+    /// assert_eq!(t.extents(), [5, 4, 3, 2]);
+    /// let head = t.slice_last2(2, 1).unwrap();
+    /// assert_eq!(head.load([1, 2]), Some(60 + 40 + 4 + 2));
+    /// ```
+    #[inline(always)]
+    pub fn slice_last2(&self, k: u32, l: u32) -> Option<GlobalMatrix<M, S0, S1, D0, D1, V>> {
+        if !self.contains([0, 0, k, l]) {
+            return None;
+        }
+        Some(slice_at!(self, self.offset_of([0, 0, k, l]), 0, 1))
+    }
+
+    /// CuTe's `tensor(k, l, _, _)`: the matrix of modes 2 and 3 at `(k, l)` of the first two modes;
+    /// `None` outside the shape.
+    #[inline(always)]
+    pub fn slice_first2(&self, k: u32, l: u32) -> Option<GlobalMatrix<M, S2, S3, D2, D3, V>> {
+        if !self.contains([k, l, 0, 0]) {
+            return None;
+        }
+        Some(slice_at!(self, self.offset_of([k, l, 0, 0]), 2, 3))
     }
 }

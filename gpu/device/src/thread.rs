@@ -1,134 +1,54 @@
 //! Thread and block indices, barriers: CUDA's `threadIdx`, `blockIdx`, `blockDim`, `gridDim`,
 //! `__syncthreads()`.
 
-use core::fmt;
-
-/// Three extents or indices, as CUDA's `dim3`.
-///
-/// ```
-/// use const_layout_device::Dim3;
-/// assert_eq!(Dim3::x(256).count(), 256);
-/// assert_eq!(Dim3 { x: 4, y: 2, z: 1 }.to_string(), "(4,2,1)");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct Dim3 {
-    /// The first (fastest) extent.
-    pub x: u32,
-    /// The second extent.
-    pub y: u32,
-    /// The third extent.
-    pub z: u32,
-}
-
-impl Dim3 {
-    /// `(x, 1, 1)`.
-    #[inline(always)]
-    pub const fn x(x: u32) -> Self {
-        Dim3 { x, y: 1, z: 1 }
-    }
-
-    /// `(x, y, 1)`.
-    #[inline(always)]
-    pub const fn xy(x: u32, y: u32) -> Self {
-        Dim3 { x, y, z: 1 }
-    }
-
-    /// `x * y * z`.
-    #[inline(always)]
-    pub const fn count(&self) -> u64 {
-        self.x as u64 * self.y as u64 * self.z as u64
-    }
-}
-
-impl fmt::Display for Dim3 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{},{})", self.x, self.y, self.z)
-    }
-}
-
-/// A kernel launch's geometry: what the emulator ([`emu::launch`](crate::emu)) and a host
-/// launcher take.
-///
-/// ```
-/// use const_layout_device::{Dim3, LaunchConfig};
-/// let cfg = LaunchConfig { grid: Dim3::xy(64, 2), block: Dim3::x(256), dynamic_smem_bytes: 0 };
-/// assert_eq!(cfg.grid.count() * cfg.block.count(), 32768);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LaunchConfig {
-    /// Blocks in the grid.
-    pub grid: Dim3,
-    /// Threads in a block.
-    pub block: Dim3,
-    /// Bytes of dynamic shared memory per block.
-    pub dynamic_smem_bytes: u32,
-}
-
-#[cfg(target_arch = "nvptx64")]
-fn dim([x, y, z]: [u32; 3]) -> Dim3 {
-    Dim3 { x, y, z }
-}
+use crate::backend;
+use crate::types::Dim3;
 
 /// CUDA's `threadIdx`.
 #[inline(always)]
 pub fn thread_idx() -> Dim3 {
-    #[cfg(target_arch = "nvptx64")]
-    return dim(crate::arch::thread_idx());
-    #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::with(|c| c.thread);
+    backend::thread_idx()
 }
 
 /// CUDA's `blockIdx`.
 #[inline(always)]
 pub fn block_idx() -> Dim3 {
-    #[cfg(target_arch = "nvptx64")]
-    return dim(crate::arch::block_idx());
-    #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::with(|c| c.block);
+    backend::block_idx()
 }
 
 /// CUDA's `blockDim`.
 #[inline(always)]
 pub fn block_dim() -> Dim3 {
-    #[cfg(target_arch = "nvptx64")]
-    return dim(crate::arch::block_dim());
-    #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::block_dim();
+    backend::block_dim()
 }
 
 /// CUDA's `gridDim`.
 #[inline(always)]
 pub fn grid_dim() -> Dim3 {
-    #[cfg(target_arch = "nvptx64")]
-    return dim(crate::arch::grid_dim());
-    #[cfg(not(target_arch = "nvptx64"))]
-    return crate::emu::grid_dim();
+    backend::grid_dim()
 }
 
 /// CUDA's `__syncthreads()`: wait until every thread of the block has reached it (or exited);
 /// shared-memory accesses before it are visible to every thread after it.
 #[inline(always)]
 pub fn sync_threads() {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::sync_threads();
-    #[cfg(not(target_arch = "nvptx64"))]
-    crate::emu::sync_threads();
+    backend::sync_threads()
 }
 
 /// Stop the kernel: `trap` on the GPU (the launch fails), a panic in the emulator (the launch
 /// returns the message). What every failed check of the device layer calls.
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{fault, Dim3};
+/// let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 0 };
+/// let e = launch(&cfg, || fault("out of range")).unwrap_err();
+/// assert_eq!(e.to_string(), "block (0,0,0), thread (0,0,0): device fault: out of range");
+/// ```
 #[cold]
-#[cfg_attr(target_arch = "nvptx64", inline(always))]
-#[cfg_attr(not(target_arch = "nvptx64"), inline(never), track_caller)]
+#[inline(always)]
 pub fn fault(what: &'static str) -> ! {
-    #[cfg(target_arch = "nvptx64")]
-    {
-        let _ = what;
-        crate::arch::trap()
-    }
-    #[cfg(not(target_arch = "nvptx64"))]
-    panic!("device fault: {what}")
+    backend::fault(what)
 }
 
 /// The index of a thread in a block of exactly `N` threads along `x`: a proof, checked once,
@@ -177,5 +97,63 @@ impl<const N: usize> Thread<N> {
     #[inline(always)]
     pub fn warp(self) -> usize {
         self.get() / 32
+    }
+}
+
+/// A named barrier (PTX's `bar.sync ID, THREADS` and `bar.arrive`; CUTLASS's `NamedBarrier`): a
+/// rendezvous of `THREADS` threads (whole warps) of the block at barrier `ID` (1 to 15; 0 is
+/// [`sync_threads`]'s). Warp-specialized kernels use them to synchronize some warps without the
+/// others: consumers [`sync`](Self::sync), a producer [`arrive`](Self::arrive)s without waiting.
+/// `ID` and `THREADS` are checked at compile time.
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{thread_idx, Dim3, NamedBarrier, SmemRegion};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16 }, || {
+///     let s = SmemRegion::dynamic().array::<u32, 4>(0).unwrap();
+///     let ready = NamedBarrier::<1, 128>::new();
+///     let t = thread_idx().x;
+///     if t < 32 {
+///         if t == 0 {
+///             s.store(0, 42);
+///         }
+///         ready.arrive(); // the producer warp signals and goes on
+///     } else {
+///         ready.sync(); // the consumers wait for all 128 arrivals
+///         assert_eq!(s.load(0), 42);
+///     }
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NamedBarrier<const ID: u32, const THREADS: u32>;
+
+impl<const ID: u32, const THREADS: u32> NamedBarrier<ID, THREADS> {
+    const CHECK: () = assert!(
+        ID >= 1 && ID <= 15 && THREADS >= 32 && THREADS <= 1024 && THREADS.is_multiple_of(32),
+        "a named barrier's id is 1 to 15 and its thread count a multiple of 32 up to 1024"
+    );
+
+    /// The barrier.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        let () = Self::CHECK;
+        NamedBarrier
+    }
+
+    /// Arrive and wait until `THREADS` threads have arrived (`bar.sync`); shared and global
+    /// memory accesses of the arriving threads before it are visible to the waiting ones after.
+    #[inline(always)]
+    pub fn sync(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier(ID, THREADS)
+    }
+
+    /// Arrive without waiting (`bar.arrive`): this thread's accesses before it are visible to
+    /// the threads that [`sync`](Self::sync) on the same phase.
+    #[inline(always)]
+    pub fn arrive(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier_arrive(ID, THREADS)
     }
 }

@@ -37,6 +37,7 @@
 //! .unwrap();
 //! ```
 
+use crate::backend;
 use crate::{Gmem, SmemArray, fault, sync_threads, thread_idx};
 use const_layout::atom::tma::TmaBox;
 
@@ -79,14 +80,9 @@ impl Mbarrier {
                 if count == 0 || count >= 1 << 20 {
                     fault("Mbarrier::init_block: an arrival count outside 1 to 2^20 - 1");
                 }
-                #[cfg(target_arch = "nvptx64")]
                 // SAFETY: 8 aligned bytes of the block's shared memory that the caller gives to the
                 // mbarriers; no thread uses them before the barrier below.
-                unsafe {
-                    crate::arch::mbarrier_init(b.addr, count)
-                };
-                #[cfg(not(target_arch = "nvptx64"))]
-                crate::emu::mbarrier_init(b.addr, count);
+                unsafe { backend::mbarrier_init(b.addr, count) };
             }
         }
         sync_threads();
@@ -96,26 +92,16 @@ impl Mbarrier {
     /// This thread arrives (release: its accesses before happen before the phase completes).
     #[inline(always)]
     pub fn arrive(&self) {
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: initialized by `init_block` before its barrier.
-        unsafe {
-            crate::arch::mbarrier_arrive(self.addr)
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        crate::emu::mbarrier_arrive(self.addr, 0);
+        unsafe { backend::mbarrier_arrive(self.addr) }
     }
 
     /// This thread arrives, and the phase also waits for `bytes` bytes of TMA loads
     /// ([`TmaTensor2d::load`]) to land.
     #[inline(always)]
     pub fn arrive_expect_tx(&self, bytes: u32) {
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: initialized by `init_block` before its barrier.
-        unsafe {
-            crate::arch::mbarrier_arrive_expect_tx(self.addr, bytes)
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        crate::emu::mbarrier_arrive(self.addr, bytes);
+        unsafe { backend::mbarrier_arrive_expect_tx(self.addr, bytes) }
     }
 
     /// Wait until the phase of parity `parity` completed (acquire: its arrivals' accesses and its
@@ -123,11 +109,8 @@ impl Mbarrier {
     /// phase completed returns at once (the phase before the first counts as complete).
     #[inline(always)]
     pub fn wait(&self, parity: u32) {
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: initialized by `init_block` before its barrier.
-        while !unsafe { crate::arch::mbarrier_try_wait_parity(self.addr, parity) } {}
-        #[cfg(not(target_arch = "nvptx64"))]
-        crate::emu::mbarrier_wait_parity(self.addr, parity);
+        unsafe { backend::mbarrier_wait(self.addr, parity) }
     }
 }
 
@@ -135,15 +118,17 @@ impl Mbarrier {
 /// elements a word) with the tensor map TMA loads `boxd` boxes of it by.
 #[derive(Clone, Copy, Debug)]
 pub struct TmaTensor2d<'a> {
-    map: u64,
-    // The emulator's source; on the GPU the tensor map is.
-    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
-    src: Gmem<'a, u32>,
-    rows: u32,
-    cols: u32,
-    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
-    pitch: u32,
-    boxd: TmaBox,
+    // The tensor map: read by the PTX backend only.
+    #[allow(dead_code)]
+    pub(crate) map: u64,
+    // The emulator's source (the GPU's is in the tensor map): read by the emulator's backend only.
+    #[allow(dead_code)]
+    pub(crate) src: Gmem<'a, u32>,
+    pub(crate) rows: u32,
+    pub(crate) cols: u32,
+    #[allow(dead_code)]
+    pub(crate) pitch: u32,
+    pub(crate) boxd: TmaBox,
 }
 
 impl<'a> TmaTensor2d<'a> {
@@ -172,23 +157,6 @@ impl<'a> TmaTensor2d<'a> {
             && fits
             && map.is_multiple_of(64))
         .then_some(TmaTensor2d { map, src, rows, cols, pitch, boxd })
-    }
-
-    /// The tensor for the emulator, which reads `src` itself (no tensor map): as [`Self::new`]
-    /// without the map. Host builds only.
-    ///
-    /// ```
-    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
-    /// # use const_layout_device::{tma::TmaTensor2d, Gmem};
-    /// # let w: Vec<std::sync::atomic::AtomicU32> = (0..64).map(|_| 0.into()).collect();
-    /// let b = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
-    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 8, 16, 16, b).is_some());
-    /// assert!(TmaTensor2d::emulated(Gmem::<u32>::from_cells(&w), 9, 16, 16, b).is_none()); // too long
-    /// ```
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub fn emulated(src: Gmem<'a, u32>, rows: u32, cols: u32, pitch: u32, boxd: TmaBox) -> Option<Self> {
-        // SAFETY: off the GPU no tensor map is read.
-        unsafe { Self::new(0, src, rows, cols, pitch, boxd) }
     }
 
     /// The rows.
@@ -228,24 +196,9 @@ impl<'a> TmaTensor2d<'a> {
         if row0 > i32::MAX as u32 || col0 > i32::MAX as u32 {
             fault("TmaTensor2d::load: a coordinate past 2^31");
         }
-        #[cfg(target_arch = "nvptx64")]
         // SAFETY: `new`'s contract (the map); `dst` holds the box's bytes inside the block's shared
-        // memory, aligned (checked); `bar` is an initialized mbarrier.
-        unsafe {
-            crate::arch::tma_load_2d(dst.address(0), self.map, col0 as i32, row0 as i32, bar.addr)
-        };
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let _ = self.map;
-            let get = |r: u32, c: u32| {
-                let (row, col) = (row0 as u64 + r as u64, col0 as u64 + c as u64);
-                (row < self.rows as u64 && col < self.cols as u64).then(|| {
-                    let e = row * self.pitch as u64 + col;
-                    let w = self.src.load((e / 2) as usize);
-                    if e.is_multiple_of(2) { w as u16 } else { (w >> 16) as u16 }
-                })
-            };
-            crate::emu::tma_load_2d(dst.address(0), b.inner, b.outer, b.swizzle as u32, get, bar.addr);
-        }
+        // memory, aligned (checked); `bar` is an initialized mbarrier; the coordinates are below
+        // 2^31 (checked).
+        unsafe { backend::tma_load_2d(self, dst.address(0), row0, col0, bar.addr) }
     }
 }

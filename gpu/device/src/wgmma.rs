@@ -14,6 +14,7 @@
 //! warps of its warpgroup at a named barrier (`bar.sync 1 + warpgroup, 128`), so a warpgroup that
 //! is not whole waits rather than issuing a partial `wgmma`; each warp is checked converged.
 
+use crate::backend;
 use crate::{HalfKind, SmemArray, fault, thread_idx};
 use const_layout::layout::computed::{StaticLayout, StaticSwizzled};
 
@@ -65,8 +66,7 @@ fn warpgroup_sync() {
     if t.y != 0 || t.z != 0 {
         fault("wgmma: one-dimensional blocks only");
     }
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::named_barrier(1 + t.x / 128, 128);
+    backend::named_barrier(1 + t.x / 128, 128);
 }
 
 /// What every batch does first: the descriptors of rows `64 (half % 2)..` of `a` and of all of
@@ -81,8 +81,7 @@ fn batch_operands(
     let da = descriptors(k_sw128_stage!(128), a.address(0), 64 * (half % 2));
     let db = descriptors(k_sw128_stage!(256), b.address(0), 0);
     warpgroup_sync();
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::fence_proxy_async_shared();
+    backend::fence_proxy_async_shared();
     (da, db)
 }
 
@@ -127,20 +126,10 @@ pub fn mma_64x256x64_f32_pipelined(
     d: &mut [[f32; 128]; 1],
 ) {
     let (da, db) = batch_operands(a, half, b);
-    #[cfg(target_arch = "nvptx64")]
     // SAFETY: the warpgroup met at its barrier; the descriptors are of two whole stages in the
     // block's shared memory, 1024-byte aligned (checked), whose generic writes are fenced and whose
     // TMA writes a caller's mbarrier wait made visible.
-    unsafe {
-        crate::arch_warp::wgmma_m64n256k16_f32_1x4_pipelined(&[da], &db, d, kind == HalfKind::BF16)
-    };
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let site = core::panic::Location::caller();
-        for kb in 0..4 {
-            crate::emu::wgmma_k16_f32::<256>(kind, da[kb], db[kb], &mut d[0], site);
-        }
-    }
+    unsafe { backend::wgmma_64x256x64_f32_pipelined(kind, da, db, d, backend::site()) }
 }
 
 /// [`mma_64x256x64_f32_pipelined`] with `f16` inputs and accumulators, two to a register (values
@@ -154,37 +143,21 @@ pub fn mma_64x256x64_f16_pipelined(
     d: &mut [[u32; 64]; 1],
 ) {
     let (da, db) = batch_operands(a, half, b);
-    #[cfg(target_arch = "nvptx64")]
     // SAFETY: as in `mma_64x256x64_f32_pipelined`.
-    unsafe {
-        crate::arch_warp::wgmma_m64n256k16_f16_1x4_pipelined(&[da], &db, d)
-    };
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let site = core::panic::Location::caller();
-        for kb in 0..4 {
-            crate::emu::wgmma_k16_f16::<256>(da[kb], db[kb], &mut d[0], site);
-        }
-    }
+    unsafe { backend::wgmma_64x256x64_f16_pipelined(da, db, d, backend::site()) }
 }
 
 /// Wait for every pipelined batch of the warpgroup ([`mma_64x256x64_f32_pipelined`]): `d` is the
 /// thread's again.
 #[inline(always)]
 pub fn wait_all_f32(d: &mut [[f32; 128]; 1]) {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch_warp::wgmma_wait0_f32_1x128(d);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = d;
+    backend::wgmma_wait_all_f32(d)
 }
 
 /// [`wait_all_f32`] for `f16` accumulators.
 #[inline(always)]
 pub fn wait_all_f16(d: &mut [[u32; 64]; 1]) {
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch_warp::wgmma_wait0_f16_1x64(d);
-    #[cfg(not(target_arch = "nvptx64"))]
-    let _ = d;
+    backend::wgmma_wait_all_f16(d)
 }
 
 /// The register counts `setmaxnreg` takes: multiples of 8 from 24 to 256 (implemented for `()`).
@@ -231,10 +204,7 @@ where
     (): RegisterCount<N>,
 {
     warpgroup_sync();
-    #[cfg(target_arch = "nvptx64")]
     // SAFETY: the warpgroup met at its barrier; `N` is checked above; the register budget is the
     // caller's (ptxas compiles the code after the call within `N`).
-    unsafe {
-        crate::arch::setmaxnreg::<N, INC>()
-    };
+    unsafe { backend::setmaxnreg::<N, INC>() }
 }

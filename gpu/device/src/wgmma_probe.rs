@@ -76,28 +76,19 @@ pub fn wgmma_probe(
         sa.store(at, a.load(w));
         sb.store(at, b.load(w));
     }
-    #[cfg(target_arch = "nvptx64")]
-    crate::arch::fence_proxy_async_shared();
+    crate::backend::fence_proxy_async_shared();
     sync_threads();
     let (da, db) =
         (DESC_K_SW128_64X16.advanced(sa.address(0) >> 4), DESC_K_SW128_64X16.advanced(sb.address(0) >> 4));
     // k blocks of 16 halves, 32 bytes (2 units) apart.
     let descs = |d: GmmaDescriptor| [0, 2, 4, 6].map(|u| d.advanced(u).0);
     let mut acc = [0f32; 32];
-    #[cfg(target_arch = "nvptx64")]
     // SAFETY: every thread of the warpgroup (the block, checked above) reaches this call with no
     // branch open; the descriptors are of the two tiles written above, inside the region, fenced
     // for the async proxy before the barrier.
     unsafe {
-        crate::arch::wgmma_m64n64k16_f32_ss_x4(descs(da), descs(db), &mut acc, kind == HalfKind::BF16)
+        crate::backend::wgmma_64x64x64_f32(kind, descs(da), descs(db), &mut acc, crate::backend::site())
     };
-    #[cfg(not(target_arch = "nvptx64"))]
-    {
-        let site = core::panic::Location::caller();
-        for (x, y) in descs(da).into_iter().zip(descs(db)) {
-            crate::emu::wgmma_k16_f32::<64>(kind, x, y, &mut acc, site);
-        }
-    }
     let c = CLayout_64xN::<64>::default();
     crate::unroll!(v in 0..32 => {
         d.store(c.crd2idx((t, v)) as usize, acc[v]); // m + 64 n: D's column-major offset

@@ -5,171 +5,16 @@
 //! overlapping no other tensor of it, tensor maps encoded for exactly their tensor and the box the
 //! kernel reports.
 
-use crate::{ColMajor, ColWords, ConfigWords, RowMajor, RowWords};
+use crate::{ColMajor, ConfigWords, RowWords, hgemm_f32};
 use const_layout_device::abi::{In, Out, TensorMapRef};
 use const_layout_device::tma::TmaTensor2d;
 use const_layout_device::{Gmem, GmemMut, HalfKind, SmemRegion, fault, launch_bounds, static_shared};
 use const_layout_kernels::hgemm::{F16Accum, F32Accum};
-use const_layout_kernels::{copy, hgemm, hgemm_sm90, sgemm, transpose};
+use const_layout_kernels::hgemm_sm90;
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     const_layout_device::fault("panic")
-}
-
-/// [`copy::copy`] between two column-major `f32` matrices of the same shape.
-///
-/// # Safety
-/// The launch contract of [`crate::COPY_F32`] (see the module).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn copy_f32(src: In<ColMajor>, dst: Out<ColMajor>) {
-    // SAFETY: the launch contract: checked parameters, live allocations, `src` only read, `dst`
-    // overlapping nothing.
-    let (s, d) = unsafe { (src.tensor(), dst.tensor()) };
-    copy::copy(s, d)
-}
-
-/// [`transpose::transpose`]: `dst` (column-major) gets `src` (row-major) of the same shape, through
-/// a static shared array of [`transpose::SMEM_BYTES`].
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn transpose_f32(src: In<RowMajor>, dst: Out<ColMajor>) {
-    // SAFETY: as in `copy_f32`.
-    let (s, d) = unsafe { (src.tensor(), dst.tensor()) };
-    let smem: SmemRegion = static_shared!(transpose_tile, const_layout_kernels::transpose::SMEM_BYTES);
-    transpose::transpose(s, d, smem)
-}
-
-// Two blocks of 256 threads per multiprocessor (CUDA's `__launch_bounds__(256, 2)`): at most 128
-// registers a thread.
-launch_bounds!(sgemm_nt_f32, sgemm::THREADS, 2);
-launch_bounds!(sgemm_tn_f32, sgemm::THREADS, 2);
-
-/// [`sgemm::sgemm`], NT: `a` (m,k) and `b` (n,k) column-major, in the launch's dynamic shared
-/// memory ([`sgemm::SMEM_BYTES`]).
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(
-    a: In<ColMajor>,
-    b: In<ColMajor>,
-    c: Out<ColMajor>,
-    alpha: f32,
-    beta: f32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
-}
-
-/// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous).
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(
-    a: In<RowMajor>,
-    b: In<RowMajor>,
-    c: Out<ColMajor>,
-    alpha: f32,
-    beta: f32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
-}
-
-/// An HGEMM with `f32` accumulators: the element kind as a constant in each branch (the body is
-/// inlined into both), so that no `mma.sync` waits on a branch.
-macro_rules! hgemm_f32 {
-    ($gemm:path, $ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr, $bf16:expr) => {{
-        let smem = SmemRegion::dynamic();
-        if $bf16 != 0 {
-            $gemm(F32Accum(HalfKind::BF16), $ta, $tb, $tc, $alpha, $beta, smem)
-        } else {
-            $gemm(F32Accum(HalfKind::F16), $ta, $tb, $tc, $alpha, $beta, smem)
-        }
-    }};
-}
-
-// Two blocks of 128 threads per multiprocessor, as the shared memory allows.
-launch_bounds!(hgemm_tn_f32, hgemm::THREADS, 2);
-launch_bounds!(hgemm_nt_f32, hgemm::THREADS, 2);
-launch_bounds!(hgemm_tn_f16, hgemm::THREADS, 2);
-launch_bounds!(hgemm_nt_f16, hgemm::THREADS, 2);
-
-/// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs, in the
-/// launch's dynamic shared memory ([`hgemm::SMEM_BYTES`]).
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_tn_f32(
-    a: In<RowWords>,
-    b: In<RowWords>,
-    c: Out<ColMajor>,
-    alpha: f32,
-    beta: f32,
-    bf16: u32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    hgemm_f32!(hgemm::hgemm_tn, a, b, c, alpha, beta, bf16)
-}
-
-/// [`hgemm::hgemm_nt`] with `f32` accumulators: `a`, `b` column-major.
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_nt_f32(
-    a: In<ColWords>,
-    b: In<ColWords>,
-    c: Out<ColMajor>,
-    alpha: f32,
-    beta: f32,
-    bf16: u32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    hgemm_f32!(hgemm::hgemm_nt, a, b, c, alpha, beta, bf16)
-}
-
-/// [`hgemm::hgemm_tn`] with `f16` inputs, accumulators and `c`.
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_tn_f16(
-    a: In<RowWords>,
-    b: In<RowWords>,
-    c: Out<RowWords>,
-    alpha: f32,
-    beta: f32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    hgemm::hgemm_tn(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
-}
-
-/// [`hgemm::hgemm_nt`] with `f16` inputs, accumulators and `c`.
-///
-/// # Safety
-/// As [`copy_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hgemm_nt_f16(
-    a: In<ColWords>,
-    b: In<ColWords>,
-    c: Out<RowWords>,
-    alpha: f32,
-    beta: f32,
-) {
-    // SAFETY: as in `copy_f32`.
-    let (a, b, c) = unsafe { (a.tensor(), b.tensor(), c.tensor()) };
-    hgemm::hgemm_nt(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
 }
 
 /// A Hopper GEMM operand: the words of `x` as a 16-bit TMA tensor `{2 words, rows}` of pitch
@@ -204,7 +49,7 @@ launch_bounds!(hgemm_sm90_tn_f16, hgemm_sm90::THREADS, 1);
 /// [`hgemm_sm90::grid`].
 ///
 /// # Safety
-/// As [`copy_f32`], and `map_a`, `map_b` are tensor maps of `a` and `b` with the boxes
+/// The launch contract (see the module), and `map_a`, `map_b` are tensor maps of `a` and `b` with the boxes
 /// [`hgemm_sm90::a_box`] and [`hgemm_sm90::b_box`] (see [`crate::HGEMM_SM90_TN_F32`]).
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
@@ -253,10 +98,11 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_tn_f16(
 /// shared memory expects. One thread.
 ///
 /// # Safety
-/// As [`copy_f32`].
+/// The launch contract (see the module).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: Out<ConfigWords>) {
-    // SAFETY: as in `copy_f32`.
+    // SAFETY: the launch contract: `out` a checked parameter of a live allocation overlapping
+    // nothing else.
     let o = unsafe { out.memory() };
     let (a, b) = (hgemm_sm90::a_box(), hgemm_sm90::b_box());
     o.store4(0, [a.inner, a.outer, a.element_bits, a.swizzle as u32]);

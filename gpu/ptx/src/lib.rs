@@ -2,14 +2,13 @@
 //! of `const-layout-kernels`, built for `nvptx64-nvidia-cuda` by `const-layout-builder`
 //! (`tools/gpu/build-ptx.sh`) into one `.ptx` file.
 //!
-//! The crate is a *kernel crate* as a user would write one: its entry points exist only on the
-//! GPU (`entry_points`, compiled for nvptx64), and on every target it declares them for the host
-//! as [`Entry`]s, their names and parameter lists, which the launcher (`gpu/launcher`, through
-//! `const-layout-launch`) launches by. An entry point is where a kernel's parameters (tensors the
-//! host checked with `TensorParam::new`, as [`In`] and [`Out`]) become the safe tensors the kernel
-//! body takes: the device layer's `In::tensor`/`Out::tensor` trust the launch's contract
-//! (allocations alive for the launch, inputs unwritten, outputs overlapping nothing), which a
-//! typed launch keeps.
+//! The crate is a *kernel crate* as a user would write one. Its entry points are written with
+//! [`kernel!`](const_layout_device::kernel): on the GPU each is a PTX entry point, on the host a
+//! function the emulator runs, and on both an [`Entry`] declares its name and parameters for the
+//! launcher (`gpu/launcher`, through `const-layout-launch`). A tensor parameter (checked by the
+//! host's `TensorParam::new`, as [`In`] or [`Out`]) reaches the body as a tensor. The Hopper GEMM
+//! (its TMA tensor maps) and the device layer's probes (raw addresses) are written by hand, GPU
+//! only, in `entry_points`, with their `Entry`s below.
 #![no_std]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, asm_experimental_arch))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
@@ -17,8 +16,25 @@
 #![allow(clippy::type_complexity)]
 
 use const_layout::C;
-use const_layout_device::TensorParam;
 use const_layout_device::abi::{Entry, In, Out, TensorMapRef};
+use const_layout_device::{HalfKind, SmemRegion, TensorParam, static_shared};
+use const_layout_kernels::hgemm::{F16Accum, F32Accum};
+use const_layout_kernels::{copy, hgemm, sgemm, transpose};
+
+/// An HGEMM with `f32` accumulators: the element kind as a constant in each branch (the body is
+/// inlined into both), so that no `mma.sync` waits on a branch.
+macro_rules! hgemm_f32 {
+    ($gemm:path, $ta:expr, $tb:expr, $tc:expr, $alpha:expr, $beta:expr, $bf16:expr) => {{
+        let smem = SmemRegion::dynamic();
+        if $bf16 != 0 {
+            $gemm(F32Accum(HalfKind::BF16), $ta, $tb, $tc, $alpha, $beta, smem)
+        } else {
+            $gemm(F32Accum(HalfKind::F16), $ta, $tb, $tc, $alpha, $beta, smem)
+        }
+    }};
+}
+#[cfg(target_arch = "nvptx64")]
+pub(crate) use hgemm_f32;
 
 #[cfg(target_arch = "nvptx64")]
 mod entry_points;
@@ -36,35 +52,76 @@ pub type ColWords = TensorParam<u32, (u32, u32), (C<1>, u32)>;
 /// The 16 words `hgemm_sm90_config` writes.
 pub type ConfigWords = TensorParam<u32, C<16>, C<1>>;
 
-/// `copy_f32(src, dst)`: [`copy`](const_layout_kernels::copy) between two column-major `f32`
-/// matrices of one shape.
-pub const COPY_F32: Entry<(In<ColMajor>, Out<ColMajor>)> = Entry::new("copy_f32");
-/// `transpose_f32(src, dst)`: [`transpose`](const_layout_kernels::transpose), a row-major `src`
-/// into a column-major `dst` of the same shape.
-pub const TRANSPOSE_F32: Entry<(In<RowMajor>, Out<ColMajor>)> = Entry::new("transpose_f32");
-/// `sgemm_nt_f32(a, b, c, alpha, beta)`: [`sgemm`](const_layout_kernels::sgemm), `a` (m,k) and
-/// `b` (n,k) column-major, `c` (m,n).
-pub const SGEMM_NT_F32: Entry<(In<ColMajor>, In<ColMajor>, Out<ColMajor>, f32, f32)> =
-    Entry::new("sgemm_nt_f32");
-/// `sgemm_tn_f32(a, b, c, alpha, beta)`: as [`SGEMM_NT_F32`] with `a`, `b` row-major.
-pub const SGEMM_TN_F32: Entry<(In<RowMajor>, In<RowMajor>, Out<ColMajor>, f32, f32)> =
-    Entry::new("sgemm_tn_f32");
-/// `hgemm_tn_f32(a, b, c, alpha, beta, bf16)`: [`hgemm_tn`](const_layout_kernels::hgemm::hgemm_tn)
-/// with `f32` accumulators: `a` (m, k/2) and `b` (n, k/2) words of `f16` (`bf16 == 0`) or `bf16`
-/// halves, `k` a multiple of 8, `c` (m, n) `f32`.
-pub const HGEMM_TN_F32: Entry<(In<RowWords>, In<RowWords>, Out<ColMajor>, f32, f32, u32)> =
-    Entry::new("hgemm_tn_f32");
-/// `hgemm_nt_f32(a, b, c, alpha, beta, bf16)`: as [`HGEMM_TN_F32`] with `a` (m/2, k) and `b`
-/// (n/2, k) words, `m` and `n` contiguous (multiples of 8).
-pub const HGEMM_NT_F32: Entry<(In<ColWords>, In<ColWords>, Out<ColMajor>, f32, f32, u32)> =
-    Entry::new("hgemm_nt_f32");
-/// `hgemm_tn_f16(a, b, c, alpha, beta)`: `f16` inputs and accumulators (CuTe's `sgemm_sm80.cu`
-/// types), `a`, `b` as [`HGEMM_TN_F32`], `c` (m, n/2) words of halves, row-major.
-pub const HGEMM_TN_F16: Entry<(In<RowWords>, In<RowWords>, Out<RowWords>, f32, f32)> =
-    Entry::new("hgemm_tn_f16");
-/// `hgemm_nt_f16(a, b, c, alpha, beta)`: as [`HGEMM_TN_F16`] with `a`, `b` as [`HGEMM_NT_F32`].
-pub const HGEMM_NT_F16: Entry<(In<ColWords>, In<ColWords>, Out<RowWords>, f32, f32)> =
-    Entry::new("hgemm_nt_f16");
+const_layout_device::kernel! {
+    /// `copy_f32(src, dst)`: [`copy`](const_layout_kernels::copy) between two column-major `f32`
+    /// matrices of one shape.
+    #[entry(COPY_F32)]
+    pub fn copy_f32(src: In<ColMajor>, dst: Out<ColMajor>) {
+        copy::copy(src, dst)
+    }
+
+    /// `transpose_f32(src, dst)`: [`transpose`](const_layout_kernels::transpose), a row-major `src`
+    /// into a column-major `dst` of the same shape, through a static shared array of
+    /// [`transpose::SMEM_BYTES`].
+    #[entry(TRANSPOSE_F32)]
+    pub fn transpose_f32(src: In<RowMajor>, dst: Out<ColMajor>) {
+        let smem: SmemRegion = static_shared!(transpose_tile, const_layout_kernels::transpose::SMEM_BYTES);
+        transpose::transpose(src, dst, smem)
+    }
+
+    /// `sgemm_nt_f32(a, b, c, alpha, beta)`: [`sgemm`](const_layout_kernels::sgemm), `a` (m,k) and
+    /// `b` (n,k) column-major, `c` (m,n), in the launch's dynamic shared memory
+    /// ([`sgemm::SMEM_BYTES`]). Two blocks of 256 threads per multiprocessor (CUDA's
+    /// `__launch_bounds__(256, 2)`): at most 128 registers a thread.
+    #[entry(SGEMM_NT_F32)]
+    #[launch_bounds(sgemm::THREADS, 2)]
+    pub fn sgemm_nt_f32(a: In<ColMajor>, b: In<ColMajor>, c: Out<ColMajor>, alpha: f32, beta: f32) {
+        sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
+    }
+
+    /// `sgemm_tn_f32(a, b, c, alpha, beta)`: as [`SGEMM_NT_F32`] with `a`, `b` row-major (`k`
+    /// contiguous).
+    #[entry(SGEMM_TN_F32)]
+    #[launch_bounds(sgemm::THREADS, 2)]
+    pub fn sgemm_tn_f32(a: In<RowMajor>, b: In<RowMajor>, c: Out<ColMajor>, alpha: f32, beta: f32) {
+        sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
+    }
+
+    /// `hgemm_tn_f32(a, b, c, alpha, beta, bf16)`: [`hgemm_tn`](const_layout_kernels::hgemm::hgemm_tn)
+    /// with `f32` accumulators: `a` (m, k/2) and `b` (n, k/2) words of `f16` (`bf16 == 0`) or `bf16`
+    /// halves, `k` a multiple of 8, `c` (m, n) `f32`, in the launch's dynamic shared memory
+    /// ([`hgemm::SMEM_BYTES`]); two blocks of 128 threads a multiprocessor.
+    #[entry(HGEMM_TN_F32)]
+    #[launch_bounds(hgemm::THREADS, 2)]
+    pub fn hgemm_tn_f32(a: In<RowWords>, b: In<RowWords>, c: Out<ColMajor>, alpha: f32, beta: f32, bf16: u32) {
+        hgemm_f32!(hgemm::hgemm_tn, a, b, c, alpha, beta, bf16)
+    }
+
+    /// `hgemm_nt_f32(a, b, c, alpha, beta, bf16)`: as [`HGEMM_TN_F32`] with `a` (m/2, k) and `b`
+    /// (n/2, k) words, `m` and `n` contiguous (multiples of 8).
+    #[entry(HGEMM_NT_F32)]
+    #[launch_bounds(hgemm::THREADS, 2)]
+    pub fn hgemm_nt_f32(a: In<ColWords>, b: In<ColWords>, c: Out<ColMajor>, alpha: f32, beta: f32, bf16: u32) {
+        hgemm_f32!(hgemm::hgemm_nt, a, b, c, alpha, beta, bf16)
+    }
+
+    /// `hgemm_tn_f16(a, b, c, alpha, beta)`: `f16` inputs and accumulators (CuTe's `sgemm_sm80.cu`
+    /// types), `a`, `b` as [`HGEMM_TN_F32`], `c` (m, n/2) words of halves, row-major.
+    #[entry(HGEMM_TN_F16)]
+    #[launch_bounds(hgemm::THREADS, 2)]
+    pub fn hgemm_tn_f16(a: In<RowWords>, b: In<RowWords>, c: Out<RowWords>, alpha: f32, beta: f32) {
+        hgemm::hgemm_tn(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
+    }
+
+    /// `hgemm_nt_f16(a, b, c, alpha, beta)`: as [`HGEMM_TN_F16`] with `a`, `b` as
+    /// [`HGEMM_NT_F32`].
+    #[entry(HGEMM_NT_F16)]
+    #[launch_bounds(hgemm::THREADS, 2)]
+    pub fn hgemm_nt_f16(a: In<ColWords>, b: In<ColWords>, c: Out<RowWords>, alpha: f32, beta: f32) {
+        hgemm::hgemm_nt(F16Accum, a, b, c, alpha, beta, SmemRegion::dynamic())
+    }
+}
+
 /// `hgemm_sm90_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
 /// ([`hgemm_sm90_tn`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn)), `a`, `b`, `c` as
 /// [`HGEMM_TN_F32`] (row pitches multiples of 16 bytes), loaded by TMA through `map_a`, `map_b`:

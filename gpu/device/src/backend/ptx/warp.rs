@@ -3,7 +3,7 @@
 //! converged-warp check, then every instruction of the batch, in one `asm!` block.
 #![allow(clippy::too_many_arguments)]
 
-use crate::arch::converged;
+use super::converged;
 use core::arch::asm;
 
 /// 1x1 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
@@ -2671,7 +2671,7 @@ pub(crate) unsafe fn ldmatrix_x4_batch<const N: usize>(addr: [u32; N], trans: bo
 fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {
     match x.as_slice().try_into() {
         Ok(y) => y,
-        Err(_) => crate::arch::trap(),
+        Err(_) => super::fault("unreachable: a batch of another size"),
     }
 }
 
