@@ -16,8 +16,12 @@ fi
 OUT=$ROOT/target/ptx
 cd "$ROOT/gpu/ptx"
 # rustup's proxies come first on PATH; this build is Debian's rustc (1.96, with core's source).
+# The crate is a member of the root workspace (its host build declares the entry points for the
+# launcher), so this build's release settings are given here, for it alone.
 PATH="$BIN:/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$OUT" \
-  /usr/bin/cargo build --release --locked --target nvptx64-nvidia-cuda -Zbuild-std=core \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=3 CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+  CARGO_PROFILE_RELEASE_PANIC=abort CARGO_PROFILE_RELEASE_DEBUG=false \
+  /usr/bin/cargo build --release --locked -p const-layout-ptx --target nvptx64-nvidia-cuda -Zbuild-std=core \
   --config 'target.nvptx64-nvidia-cuda.rustflags=["-Ctarget-cpu=sm_90a", "-Ctarget-feature=+ptx83"]'
 cp "$OUT/nvptx64-nvidia-cuda/release/const_layout_ptx.ptx" "$OUT/const_layout_kernels.ptx"
 python3 "$ROOT/tools/gpu/launch-bounds.py" "$OUT/const_layout_kernels.ptx" "$ROOT/gpu/ptx/src/lib.rs"

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""The tensor-core HGEMMs (gpu/kernels/src/hgemm.rs, hgemm_sm90.rs) on the GPU, next to cuBLAS and
-CuTe, in one run.
+"""The tensor-core HGEMMs (gpu/kernels/src/hgemm.rs, hgemm_sm90.rs) on the GPU from Python, next to
+cuBLAS and CuTe, in one run. gpu-bench (tools/gpu/run.sh) checks and times the same kernels from
+Rust and is the reference measurement; this script stays for Nsight Compute (`--once`, used by
+tools/gpu/hgemm_ncu.sh and hgemm_ncu_alone.sh: one launch of each entry point, of PTX variants with
+other block sizes and shared memory) and as the Python launch path's user: its parameters are
+built and launched by gpu/launch/python/const_layout_launch.py (`tensor_param_of`, `launch`).
 
     python3 tools/gpu/hgemm_bench.py PTX[:THREADS:SMEM] ... [target/gpu/cute_sgemm_sm80 [target/gpu/cute_wgmma_tma_sm90]]
     python3 tools/gpu/hgemm_bench.py --once PTX [M N K]   (one launch of each entry, for ncu)
@@ -33,11 +37,32 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gpu", "launch", "python"))
 from torch_anchors import median_seconds as timed  # noqa: E402  (the same timing as the anchors)
+import const_layout_launch as cl  # noqa: E402  (tensor parameters as Rust builds them, cuLaunchKernel)
 
 SMEM = 2 * 3 * 128 * 32 * 4  # hgemm::SMEM_BYTES
 THREADS = 128  # hgemm::THREADS
 M, N, K = 5120, 5120, 4096
+
+
+def words(t, layout):
+    """The tensor parameter of a half tensor as the entry points take it, two halves to a word:
+    "row" a row-major (rows, cols) tensor as RowWords (rows, cols/2); "col" a row-major (k, rows)
+    tensor, i.e. a column-major rows x k one, as ColWords (rows/2, k)."""
+    r, c = t.shape
+    if layout == "row":
+        return cl.tensor_param_of(t, cl.ROW_WORDS, (r, c // 2), (t.stride(0) // 2, 1))
+    return cl.tensor_param_of(t, cl.COL_WORDS, (c // 2, r), (1, t.stride(0) // 2))
+
+
+def c_param(c, acc):
+    """C's tensor parameter: f32 column-major (an (n, m) row-major tensor) or f16 row-major words."""
+    if acc == "f32":
+        n, m = c.shape
+        return cl.tensor_param_of(c, cl.COL_MAJOR, (m, n), (1, c.stride(0)))
+    m, n = c.shape
+    return cl.tensor_param_of(c, cl.ROW_WORDS, (m, n // 2), (c.stride(0) // 2, 1))
 
 
 def operands(layout, m, n, k, make):
@@ -57,7 +82,9 @@ class Sm90:
 
     def __init__(self, mod):
         out = cp.zeros(16, dtype=cp.uint32)
-        mod.get_function("hgemm_sm90_config")((1,), (1,), (out,))
+        cl.launch(mod.get_function("hgemm_sm90_config"), (1,), (1,), 0, [cl.tensor_param_of(out, cl.CONFIG_WORDS, 16, 1)],
+                  kernel="hgemm_sm90_config")
+        cp.cuda.Device().synchronize()
         c = [int(x) for x in cp.asnumpy(out)]
         self.boxes = {"a": c[0:4], "b": c[4:8]}
         self.threads, self.smem, self.bm, self.bn, self.raster = c[8:13]
@@ -77,7 +104,7 @@ class Sm90:
             host = (ctypes.c_uint64 * 24)()  # 128 bytes at a 64-byte aligned address inside
             at = ctypes.addressof(host) + (-ctypes.addressof(host)) % 64
             u64x2, u32x2 = ctypes.c_uint64 * 2, ctypes.c_uint32 * 2
-            UINT16, INTERLEAVE_NONE, L2_256B, OOB_ZERO = 1, 0, 2, 0
+            UINT16, INTERLEAVE_NONE, L2_256B, OOB_ZERO = 1, 0, 3, 0  # CU_TENSOR_MAP_L2_PROMOTION_L2_256B is 3
             r = self.cuda.cuTensorMapEncodeTiled(
                 ctypes.c_void_p(at), UINT16, 2, ctypes.c_void_p(t.data_ptr()), u64x2(cols, rows),
                 (ctypes.c_uint64 * 1)(2 * t.stride(0)), u32x2(inner, outer), u32x2(1, 1),
@@ -100,17 +127,14 @@ def kernel(spec):
                 f = mod.get_function(f"hgemm_{layout}_{acc}")
             except Exception:  # an older build without this entry point
                 continue
-            # Past 48 KiB of dynamic shared memory a kernel must opt in (CUDA's
-            # cudaFuncAttributeMaxDynamicSharedMemorySize).
-            f.max_dynamic_shared_size_bytes = smem
 
-            def launch(a, b, c, m, n, k, bf16, f=f, acc=acc):
+            def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, layout=layout):
                 grid = ((m + 127) // 128, (n + 127) // 128)
-                args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint32(m), np.uint32(n), np.uint32(k),
-                        np.float32(1.0), np.float32(0.0)]
+                stored = "row" if layout == "tn" else "col"
+                args = [words(a, stored), words(b, stored), c_param(c, acc), cl.f32(1.0), cl.f32(0.0)]
                 if acc == "f32":
-                    args.append(np.uint32(bf16))
-                f(grid, (threads,), tuple(args), shared_mem=smem)
+                    args.append(cl.u32(bf16))
+                cl.launch(f, grid, (threads,), smem, args, kernel=f"hgemm_{layout}_{acc}")
 
             entries[(layout, acc)] = launch
     for acc in ("f32", "f16"):
@@ -119,14 +143,13 @@ def kernel(spec):
         except Exception:
             continue
         cfg = Sm90(mod)
-        f.max_dynamic_shared_size_bytes = cfg.smem
 
         def launch(a, b, c, m, n, k, bf16, f=f, acc=acc, cfg=cfg):
-            args = [a.data_ptr(), b.data_ptr(), c.data_ptr(), np.uint64(cfg(a, "a")), np.uint64(cfg(b, "b")),
-                    np.uint32(m), np.uint32(n), np.uint32(k), np.float32(1.0), np.float32(0.0)]
+            args = [words(a, "row"), words(b, "row"), c_param(c, acc), cl.u64(cfg(a, "a")), cl.u64(cfg(b, "b")),
+                    cl.f32(1.0), cl.f32(0.0)]
             if acc == "f32":
-                args.append(np.uint32(bf16))
-            f(cfg.grid(m, n), (cfg.threads,), tuple(args), shared_mem=cfg.smem)
+                args.append(cl.u32(bf16))
+            cl.launch(f, cfg.grid(m, n), (cfg.threads,), cfg.smem, args, kernel=f"hgemm_sm90_tn_{acc}")
 
         entries[("sm90", acc)] = launch
     return os.path.basename(path), entries

@@ -13,5 +13,6 @@ bash "$ROOT/tools/gpu/build-ptx.sh"
 cp "$ROOT/target/ptx/const_layout_kernels.ptx" "$G/"
 (cd "$ROOT" && cargo build --release --locked -p const-layout-gpu)
 cp "$ROOT/target/release/gpu-bench" "$G/"
-[ -x "$G/cute_sgemm_2" ] || bash "$ROOT/tools/gpu/build-anchors.sh" "$G"
+[ -x "$G/cute_sgemm_2" ] && [ -x "$G/cute_sgemm_sm80" ] && [ -x "$G/cute_wgmma_tma_sm90" ] ||
+  bash "$ROOT/tools/gpu/build-anchors.sh" "$G"
 ls -la "$G"

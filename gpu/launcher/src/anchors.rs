@@ -14,19 +14,25 @@ pub enum Target {
     SgemmNt,
     /// `sgemm_tn_f32` (a FLOP rate).
     SgemmTn,
+    /// `hgemm_tn_f16` (a FLOP rate): CuTe's `sgemm_sm80`, TN, f16 in and out, f16 accumulators.
+    HgemmTnF16,
+    /// `hgemm_sm90_tn_f16` (a FLOP rate): CuTe's `wgmma_tma_sm90`, TN, f16 in, out and accumulators.
+    HgemmSm90TnF16,
     /// No kernel: listed as an extra row.
     Extra,
 }
 
 /// The keys `gpu-bench` knows, and what each is compared with. `torch_*` are written by
 /// `tools/gpu/torch_anchors.py`, `cute_*` by `tools/gpu/run.sh`.
-const KNOWN: [(&str, Target); 7] = [
+const KNOWN: [(&str, Target); 9] = [
     ("cute_copy", Target::Copy),
     ("torch_copy", Target::Copy),
     ("cute_sgemm_nt", Target::SgemmNt),
     ("torch_cublas_sgemm_nt", Target::SgemmNt),
     ("cute_sgemm_tn", Target::SgemmTn),
     ("torch_cublas_sgemm_tn", Target::SgemmTn),
+    ("cute_sgemm_sm80", Target::HgemmTnF16),
+    ("cute_wgmma_tma_sm90", Target::HgemmSm90TnF16),
     // Informational: a cuBLAS SGEMM of PyTorch's choosing, an extra row.
     ("torch_cublas_sgemm", Target::Extra),
 ];
@@ -95,7 +101,9 @@ fn parse_line(line: &str) -> Result<Anchor, String> {
     let rate = rate(value, unit);
     let fits = match target {
         Target::Copy => matches!(rate, Some(Rate::Bytes(_))),
-        Target::SgemmNt | Target::SgemmTn => matches!(rate, Some(Rate::Flops(_))),
+        Target::SgemmNt | Target::SgemmTn | Target::HgemmTnF16 | Target::HgemmSm90TnF16 => {
+            matches!(rate, Some(Rate::Flops(_)))
+        }
         Target::Extra => true,
     };
     if !fits {
@@ -111,10 +119,12 @@ mod tests {
 
     #[test]
     fn parses_known_and_extra_keys() {
-        let text =
-            "# CuTe\n\ncute_sgemm_nt\t44213.2\tGFLOP/s\ncute_copy\t2.9\tTB/s\nmy_probe\t7\twidgets/s\n";
+        let text = "# CuTe\n\ncute_sgemm_nt\t44213.2\tGFLOP/s\ncute_copy\t2.9\tTB/s\nmy_probe\t7\twidgets/s\n\
+                    cute_sgemm_sm80\t340512.3\tGFLOP/s\ncute_wgmma_tma_sm90\t534.7\tTFLOP/s\n";
         let a = parse(text).unwrap();
-        assert_eq!(a.len(), 3);
+        assert_eq!(a.len(), 5);
+        assert_eq!((a[3].target, a[3].rate), (Target::HgemmTnF16, Some(Rate::Flops(340512.3e9))));
+        assert_eq!(a[4].target, Target::HgemmSm90TnF16);
         assert_eq!((a[0].target, a[0].rate), (Target::SgemmNt, Some(Rate::Flops(44213.2e9))));
         assert_eq!((a[1].target, a[1].rate), (Target::Copy, Some(Rate::Bytes(2.9e12))));
         assert_eq!((a[2].target, a[2].rate, a[2].unit.as_str()), (Target::Extra, None, "widgets/s"));
@@ -131,6 +141,7 @@ mod tests {
         assert!(e("cute_copy\tNaN\tGB/s").contains("positive number"));
         assert!(e("cute_copy\t1\tGB/s\textra").contains("expected key"));
         assert!(e("cute_sgemm_tn\t1\tGB/s").contains("needs a figure in GFLOP/s"));
+        assert!(e("cute_wgmma_tma_sm90\t1\tGB/s").contains("needs a figure in GFLOP/s"));
         assert!(e("cute_copy\t1\tGB/s\ncute_copy\t2\tGB/s").contains("given twice"));
         assert!(!e("x\ty\tz").contains('\n'));
     }

@@ -3,22 +3,26 @@
 //! anything is allocated.
 
 use crate::error::Error;
-use crate::kernels::{COPY, Geometry, SGEMM_NT, TRANSPOSE};
+use crate::kernels::{Geometry, grid_fits};
 use std::path::PathBuf;
 
 /// The usage text (`--help`).
 pub const USAGE: &str = "\
 usage: gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
-                 [--only copy|transpose|sgemm] [--runs R] [--check-only]
+                 [--size-hgemm M N K] [--only copy|transpose|sgemm|hgemm|hgemm_sm90] [--runs R]
+                 [--check-only]
 
-Checks and times const-layout's GPU kernels (copy_f32, transpose_f32, sgemm_nt_f32, sgemm_tn_f32)
-against cuMemcpyDtoD, cuBLAS and the anchors of --anchors; prints one markdown table.
+Checks and times const-layout's GPU kernels (copy_f32, transpose_f32, sgemm_{nt,tn}_f32,
+hgemm_{tn,nt}_{f32,f16}, hgemm_sm90_tn_{f32,f16}) against cuMemcpyDtoD, cuBLAS and the anchors of
+--anchors; prints one markdown table.
 
   --ptx PATH          the kernels' PTX module (default target/ptx/const_layout_kernels.ptx)
   --anchors FILE      extra anchor figures, one `key<TAB>value<TAB>unit` a line
   --size-copy M N     copy and transpose size (default 8192 8192)
   --size-gemm M N K   SGEMM size (default 5120 5120 4096)
-  --only KERNEL       copy, transpose or sgemm (NT and TN)
+  --size-hgemm M N K  tensor-core GEMM size, multiples of 8 (default 5120 5120 4096)
+  --only KERNEL       copy, transpose, sgemm (NT and TN), hgemm (mma.sync: TN and NT, f32 and
+                      f16 accumulators) or hgemm_sm90 (TMA and wgmma: TN, f32 and f16)
   --runs R            timed launches per measurement, after 3 warm-ups (default 20)
   --check-only        correctness runs only, no timing
   -h, --help          this text
@@ -38,6 +42,10 @@ pub enum Only {
     Transpose,
     /// `sgemm_nt_f32` and `sgemm_tn_f32`.
     Sgemm,
+    /// `hgemm_{tn,nt}_{f32,f16}`.
+    Hgemm,
+    /// `hgemm_sm90_tn_{f32,f16}`.
+    HgemmSm90,
 }
 
 /// The options of a run.
@@ -51,6 +59,8 @@ pub struct Options {
     pub copy: (u32, u32),
     /// SGEMM size, `(m, n, k)`.
     pub gemm: (u32, u32, u32),
+    /// Tensor-core GEMM size, `(m, n, k)`.
+    pub hgemm: (u32, u32, u32),
     /// Only these kernels (all when `None`).
     pub only: Option<Only>,
     /// Timed runs per measurement.
@@ -66,6 +76,7 @@ impl Default for Options {
             anchors: None,
             copy: (8192, 8192),
             gemm: (5120, 5120, 4096),
+            hgemm: (5120, 5120, 4096),
             only: None,
             runs: 20,
             check_only: false,
@@ -101,6 +112,7 @@ pub fn parse(args: &[String]) -> Result<Command, Error> {
             "--anchors" => o.anchors = Some(PathBuf::from(values(1)?[0])),
             "--size-copy" => o.copy = extents::<2>(flag, &values(2)?)?.into(),
             "--size-gemm" => o.gemm = extents::<3>(flag, &values(3)?)?.into(),
+            "--size-hgemm" => o.hgemm = extents::<3>(flag, &values(3)?)?.into(),
             "--only" => o.only = Some(only(values(1)?[0])?),
             "--runs" => o.runs = runs(values(1)?[0])?,
             "--check-only" => o.check_only = true,
@@ -142,7 +154,11 @@ fn only(text: &str) -> Result<Only, Error> {
         "copy" => Ok(Only::Copy),
         "transpose" => Ok(Only::Transpose),
         "sgemm" => Ok(Only::Sgemm),
-        _ => Err(Error::new(format!("--only: `{text}` is not one of copy, transpose, sgemm"))),
+        "hgemm" => Ok(Only::Hgemm),
+        "hgemm_sm90" => Ok(Only::HgemmSm90),
+        _ => Err(Error::new(format!(
+            "--only: `{text}` is not one of copy, transpose, sgemm, hgemm, hgemm_sm90"
+        ))),
     }
 }
 
@@ -154,15 +170,16 @@ fn runs(text: &str) -> Result<u32, Error> {
     }
 }
 
-/// The bytes of a `rows x cols` `f32` buffer, or an error naming it, with checked arithmetic.
-pub fn buffer_bytes(name: &str, rows: u32, cols: u32) -> Result<u64, Error> {
+/// The bytes of a `rows x cols` buffer of `element` bytes an element, or an error naming it, with
+/// checked arithmetic.
+pub fn buffer_bytes(name: &str, rows: u32, cols: u32, element: u64) -> Result<u64, Error> {
     u64::from(rows)
         .checked_mul(u64::from(cols))
-        .and_then(|e| e.checked_mul(4))
+        .and_then(|e| e.checked_mul(element))
         .filter(|b| *b <= MAX_BUFFER_BYTES)
         .ok_or_else(|| {
             Error::new(format!(
-                "{name} ({rows}x{cols} f32) is larger than the limit of {MAX_BUFFER_BYTES} bytes (2^34) per buffer"
+                "{name} ({rows}x{cols}, {element} bytes each) is larger than the limit of {MAX_BUFFER_BYTES} bytes (2^34) per buffer"
             ))
         })
 }
@@ -171,18 +188,35 @@ pub fn buffer_bytes(name: &str, rows: u32, cols: u32) -> Result<u64, Error> {
 fn check_sizes(o: &Options) -> Result<(), Error> {
     let (m, n) = o.copy;
     let (gm, gn, gk) = o.gemm;
+    let (hm, hn, hk) = o.hgemm;
     let in_copy = |what: &str| format!("--size-copy {m} {n}: {what}");
     let in_gemm = |what: &str| format!("--size-gemm {gm} {gn} {gk}: {what}");
-    buffer_bytes(&in_copy("the matrix"), m, n)?;
-    buffer_bytes(&in_gemm("A"), gm, gk)?;
-    buffer_bytes(&in_gemm("B"), gn, gk)?;
-    buffer_bytes(&in_gemm("C"), gm, gn)?;
-    let grids: [(String, Geometry); 3] = [
-        (in_copy(COPY.name), COPY.geometry(m, n)),
-        (in_copy(TRANSPOSE.name), TRANSPOSE.geometry(m, n)),
-        (in_gemm(SGEMM_NT.name), SGEMM_NT.geometry(gm, gn)),
+    let in_hgemm = |what: &str| format!("--size-hgemm {hm} {hn} {hk}: {what}");
+    buffer_bytes(&in_copy("the matrix"), m, n, 4)?;
+    buffer_bytes(&in_gemm("A"), gm, gk, 4)?;
+    buffer_bytes(&in_gemm("B"), gn, gk, 4)?;
+    buffer_bytes(&in_gemm("C"), gm, gn, 4)?;
+    if hm % 8 != 0 || hn % 8 != 0 || hk % 8 != 0 {
+        return Err(Error::new(in_hgemm(
+            "the tensor-core GEMMs take multiples of 8 (m and n for NT, k for TN and the TMA maps)",
+        )));
+    }
+    buffer_bytes(&in_hgemm("A"), hm, hk, 2)?;
+    buffer_bytes(&in_hgemm("B"), hn, hk, 2)?;
+    buffer_bytes(&in_hgemm("C"), hm, hn, 4)?;
+    let grids = [
+        (in_copy("copy_f32"), Geometry::Copy.dims(m, n).0),
+        (in_copy("transpose_f32"), Geometry::Transpose.dims(m, n).0),
+        (in_gemm("sgemm_nt_f32"), Geometry::Sgemm.dims(gm, gn).0),
+        (in_hgemm("hgemm_tn_f32"), Geometry::Hgemm.dims(hm, hn).0),
+        (in_hgemm("hgemm_sm90_tn_f32"), Geometry::HgemmSm90.dims(hm, hn).0),
     ];
-    grids.iter().try_for_each(|(what, g)| g.check(what))
+    match grids.iter().find(|(_, g)| !grid_fits(*g)) {
+        Some((what, g)) => Err(Error::new(format!(
+            "{what}: the grid {g} exceeds CUDA's limits (x < 2^31, y and z <= 65535)"
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -201,14 +235,17 @@ mod tests {
     fn defaults_and_every_flag() {
         assert_eq!(parse_str("").unwrap(), Command::Run(Options::default()));
         let Command::Run(o) = parse_str(
-            "--ptx k.ptx --anchors a.tsv --size-copy 100 200 --size-gemm 1 2 3 --only sgemm --runs 5 --check-only",
+            "--ptx k.ptx --anchors a.tsv --size-copy 100 200 --size-gemm 1 2 3 --size-hgemm 8 16 24 --only sgemm --runs 5 --check-only",
         )
         .unwrap() else {
             panic!("not a run")
         };
         assert_eq!(o.ptx, PathBuf::from("k.ptx"));
         assert_eq!(o.anchors, Some(PathBuf::from("a.tsv")));
-        assert_eq!((o.copy, o.gemm, o.runs, o.check_only), ((100, 200), (1, 2, 3), 5, true));
+        assert_eq!(
+            (o.copy, o.gemm, o.hgemm, o.runs, o.check_only),
+            ((100, 200), (1, 2, 3), (8, 16, 24), 5, true)
+        );
         assert!(o.runs(Only::Sgemm) && !o.runs(Only::Copy));
         assert_eq!(parse_str("--runs 3 --help").unwrap(), Command::Help);
     }
@@ -224,6 +261,12 @@ mod tests {
         assert!(error("--size-copy 8").contains("needs 2 values"));
         // 2^32 bytes fit the buffer limit but not the grid: 2^26 columns need 2^20 blocks in y.
         assert!(error("--size-copy 16 67108864").contains("exceeds CUDA's limits"));
+        assert!(error("--size-hgemm 100 64 64").contains("multiples of 8"));
+        assert!(error("--size-hgemm 64 64 12").contains("multiples of 8"));
+        assert!(error("--size-hgemm 16 8 1073741824").contains("--size-hgemm 16 8 1073741824: A"));
+        assert!(error("--size-hgemm 8 16777216 8").contains("hgemm_tn_f32: the grid"));
+        let Command::Run(o) = parse_str("--only hgemm_sm90").unwrap() else { panic!("not a run") };
+        assert!(o.runs(Only::HgemmSm90) && !o.runs(Only::Hgemm));
     }
 
     #[test]
@@ -237,8 +280,9 @@ mod tests {
 
     #[test]
     fn buffer_bytes_use_checked_arithmetic() {
-        assert_eq!(buffer_bytes("x", 8192, 8192).unwrap(), 1 << 28);
-        assert_eq!(buffer_bytes("x", 1 << 16, 1 << 16).unwrap(), 1 << 34);
-        assert!(buffer_bytes("x", u32::MAX, u32::MAX).is_err());
+        assert_eq!(buffer_bytes("x", 8192, 8192, 4).unwrap(), 1 << 28);
+        assert_eq!(buffer_bytes("x", 1 << 16, 1 << 16, 4).unwrap(), 1 << 34);
+        assert_eq!(buffer_bytes("x", 1 << 16, 1 << 17, 2).unwrap(), 1 << 34);
+        assert!(buffer_bytes("x", u32::MAX, u32::MAX, 4).is_err());
     }
 }

@@ -1,49 +1,96 @@
 //! The measurements. For each kernel: random non-zero inputs, the output poisoned with NaN, one
 //! checked run (a failed check ends the program before any timing), then the timed runs and the
 //! anchors measured here (cuMemcpyDtoD, cuBLAS), and the table's rows with the anchors of the file.
+//! Every launch goes through `const-layout-launch` by the entry point's `Entry` (`const_layout_ptx`).
 
 use crate::anchors::{Anchor, Target};
 use crate::args::{Only, Options};
 use crate::blas::Blas;
-use crate::check::{self, GemmReference};
+use crate::check::{self, GemmReference, Tolerance};
 use crate::error::Error;
-use crate::gpu::{Entry, Gpu};
-use crate::kernels::{Abi, COPY, ColMajor, CopyArgs, CopyLike, Gemm, GemmArgs, Input, Kernel, Matrix};
-use crate::kernels::{Output, RowMajor, TRANSPOSE};
+use crate::gpu::Gpu;
+use crate::kernels::{ColLayout, GemmForm, Geometry, col_major, row_major};
 use crate::note;
 use crate::report::{Cell, Rate, Row};
 use crate::rng::SplitMix64;
-use cudarc::driver::{CudaSlice, CudaStream};
-use std::marker::PhantomData;
+use const_layout::int_tuple::IntTuple;
+use const_layout::layout::LayoutShape;
+use const_layout::{C, Layout, LayoutError};
+use const_layout_device::TensorParam;
+use const_layout_device::abi::{Entry, In, Out};
+use const_layout_launch::{InArg, OutArg};
+use const_layout_ptx as ptx;
+use cudarc::driver::CudaSlice;
 
-/// Elements of each SGEMM result checked against an `f64` dot product.
+/// Elements of each GEMM result checked against an `f64` dot product (and the last row and column).
 pub const SAMPLES: usize = 2048;
 /// The seed of the test data (fixed: a failure can be reproduced).
 const SEED: u64 = 0x6770_752d_6265_6e63;
 
+/// How an operand is stored: column-major (`(C<1>, u32)`, CuTe's N) or row-major (`(u32, C<1>)`,
+/// T), with its compact layout.
+pub trait Storage: IntTuple + 'static
+where
+    (u32, u32): LayoutShape<Self>,
+{
+    /// The GEMM form whose operands are stored this way.
+    const FORM: GemmForm;
+    /// The compact `rows x cols` layout.
+    fn layout(rows: u32, cols: u32) -> Result<Layout<(u32, u32), Self>, LayoutError>;
+}
+
+impl Storage for (C<1>, u32) {
+    const FORM: GemmForm = GemmForm::Nt;
+    fn layout(rows: u32, cols: u32) -> Result<ColLayout, LayoutError> {
+        col_major(rows, cols)
+    }
+}
+
+impl Storage for (u32, C<1>) {
+    const FORM: GemmForm = GemmForm::Tn;
+    fn layout(rows: u32, cols: u32) -> Result<Layout<(u32, u32), (u32, C<1>)>, LayoutError> {
+        row_major(rows, cols)
+    }
+}
+
+/// A layout the launcher computed that `make_layout` refused (sizes are checked before, so this
+/// names a bug).
+pub fn layout_error(what: &str, e: LayoutError) -> Error {
+    Error::new(format!("{what}: the layout was refused: {e}"))
+}
+
 /// One kernel's results: its figure, its check and the anchors measured with it.
-struct Measured {
-    kernel: &'static str,
-    size: String,
-    ours: Cell,
-    check: String,
-    anchors: Vec<(String, Cell)>,
+pub struct Measured {
+    /// The kernel, as the table names it.
+    pub kernel: String,
+    /// The problem size.
+    pub size: String,
+    /// Its figure.
+    pub ours: Cell,
+    /// The check it passed.
+    pub check: String,
+    /// The anchors measured in this process, `(name, figure)`.
+    pub anchors: Vec<(String, Cell)>,
 }
 
 impl Measured {
     /// A kernel checked by `check`, not timed yet.
-    fn new(kernel: &'static str, size: String, check: String) -> Self {
-        Measured { kernel, size, ours: Cell::none(), check, anchors: Vec::new() }
+    pub fn new(kernel: impl Into<String>, size: String, check: String) -> Self {
+        Measured { kernel: kernel.into(), size, ours: Cell::none(), check, anchors: Vec::new() }
     }
 }
 
 /// The state of a run.
-struct Bench<'g> {
-    gpu: &'g Gpu,
-    blas: Result<Blas, String>,
-    opts: &'g Options,
+pub struct Bench<'g> {
+    /// The GPU.
+    pub gpu: &'g Gpu,
+    /// cuBLAS, or why it is not available.
+    pub blas: Result<Blas, String>,
+    /// The options.
+    pub opts: &'g Options,
     anchors: &'g [Anchor],
-    rng: SplitMix64,
+    /// The test data's generator.
+    pub rng: SplitMix64,
     dtod: Option<Cell>,
     rows: Vec<Row>,
 }
@@ -59,42 +106,27 @@ pub fn run(
     let mut b =
         Bench { gpu, blas: cublas, opts, anchors, rng: SplitMix64::new(SEED), dtod: None, rows: Vec::new() };
     if opts.runs(Only::Copy) {
-        let m = b.copy_like(&COPY)?;
+        let m = b.copy_like(ptx::COPY_F32, Geometry::Copy)?;
         b.push_rows(m, Some(Target::Copy));
     }
     if opts.runs(Only::Transpose) {
-        let m = b.copy_like(&TRANSPOSE)?;
+        let m = b.copy_like(ptx::TRANSPOSE_F32, Geometry::Transpose)?;
         b.push_rows(m, None);
     }
     if opts.runs(Only::Sgemm) {
-        let m = b.sgemm::<ColMajor>()?;
+        let m = b.sgemm(ptx::SGEMM_NT_F32)?;
         b.push_rows(m, Some(Target::SgemmNt));
-        let m = b.sgemm::<RowMajor>()?;
+        let m = b.sgemm(ptx::SGEMM_TN_F32)?;
         b.push_rows(m, Some(Target::SgemmTn));
+    }
+    if opts.runs(Only::Hgemm) {
+        b.tensor_core(false)?;
+    }
+    if opts.runs(Only::HgemmSm90) {
+        b.tensor_core(true)?;
     }
     b.push_extra_rows();
     Ok(b.rows)
-}
-
-/// The arguments of a copy-like kernel: `src` as `S` and `dst` column-major, both `m x n`.
-fn copy_args<'a, S: Matrix>(
-    src: &'a CudaSlice<f32>,
-    dst: &'a mut CudaSlice<f32>,
-    (m, n): (u32, u32),
-    stream: &CudaStream,
-) -> Result<CopyArgs<'a, S>, Error> {
-    Ok(CopyArgs { src: Input::new(src, m, n, stream)?, dst: Output::new(dst, m, n, stream)? })
-}
-
-/// The arguments of a GEMM kernel, `c = a * b^T` (alpha 1, beta 0).
-fn gemm_args<'a, P: Matrix>(
-    (a, b): (&'a CudaSlice<f32>, &'a CudaSlice<f32>),
-    c: &'a mut CudaSlice<f32>,
-    (m, n, k): (u32, u32, u32),
-    stream: &CudaStream,
-) -> Result<GemmArgs<'a, P>, Error> {
-    let (a, b) = (Input::new(a, m, k, stream)?, Input::new(b, n, k, stream)?);
-    Ok(GemmArgs { a, b, c: Output::new(c, m, n, stream)?, alpha: 1.0, beta: 0.0 })
 }
 
 /// The cell of a file's anchor: its rate, or its value and unit as written.
@@ -102,21 +134,14 @@ fn anchor_cell(a: &Anchor) -> Cell {
     a.rate.map_or_else(|| Cell::Text(format!("{} {}", a.value, a.unit)), Cell::Rate)
 }
 
-impl Bench<'_> {
-    /// A buffer of `host`'s values and an output buffer of as many NaNs.
-    fn input_and_poisoned_output(
-        &self,
-        host: &[f32],
-        out_len: usize,
-    ) -> Result<(CudaSlice<f32>, CudaSlice<f32>), Error> {
-        let input = self.gpu.upload(host)?;
-        let mut output = self.gpu.zeros(out_len)?;
-        self.gpu.poison(&mut output)?;
-        Ok((input, output))
-    }
+/// The parameter type of an `f32` matrix stored as `D`.
+type Matrix<D> = TensorParam<f32, (u32, u32), D>;
+/// `ColMajor`.
+type ColMajor = Matrix<(C<1>, u32)>;
 
+impl Bench<'_> {
     /// Times `op`, reports the timing on stderr, and returns the rate of `amount` per median run.
-    fn measure(
+    pub fn measure(
         &self,
         what: &str,
         kind: fn(f64) -> Rate,
@@ -132,159 +157,144 @@ impl Bench<'_> {
         Ok(cell)
     }
 
-    /// Launches `entry` once with `args` and waits for it.
-    fn checked_run<A: Abi>(&self, entry: &Entry<A>, size: &str, args: A::Args<'_>) -> Result<(), Error> {
-        note(&format!("{} {size}: checked run", entry.name()));
-        self.gpu.launch(entry, &args)?;
-        self.gpu.sync(&format!("{} (checked run)", entry.name()))
-    }
-
-    /// `copy_f32` or `transpose_f32` on the copy size, checked exactly.
-    fn copy_like<S: Matrix>(&mut self, kernel: &Kernel<CopyLike<S>>) -> Result<Measured, Error> {
-        let ((m, n), gpu) = (self.opts.copy, self.gpu);
+    /// `copy_f32` or `transpose_f32` on the copy size, checked exactly: `src` stored as `D`, `dst`
+    /// column-major.
+    fn copy_like<D: Storage>(
+        &mut self,
+        entry: Entry<(In<Matrix<D>>, Out<ColMajor>)>,
+        geometry: Geometry,
+    ) -> Result<Measured, Error>
+    where
+        (u32, u32): LayoutShape<D>,
+    {
+        let ((m, n), gpu, name) = (self.opts.copy, self.gpu, entry.name());
         let (mu, nu) = (m as usize, n as usize);
         let host = self.rng.nonzero_vec(mu * nu);
-        let (src, mut dst) = self.input_and_poisoned_output(&host, mu * nu)?;
-        let entry = gpu.entry(kernel)?;
+        let src = gpu.upload(&host)?;
+        let mut dst = gpu.poisoned::<f32>(mu * nu)?;
+        let kernel = gpu.kernel(entry)?;
+        let cfg = geometry.config(kernel.limits(), m, n);
+        let (src_layout, dst_layout) = (
+            D::layout(m, n).map_err(|e| layout_error(name, e))?,
+            col_major(m, n).map_err(|e| layout_error(name, e))?,
+        );
         let size = format!("{m}x{n}");
-        self.checked_run(&entry, &size, copy_args::<S>(&src, &mut dst, (m, n), gpu.stream())?)?;
+        note(&format!("{name} {size}: checked run"));
+        let src_arg = InArg::new(&src, &src_layout)?;
+        kernel.launch(gpu.stream(), &cfg, (src_arg, OutArg::new(&mut dst, &dst_layout)?))?;
+        gpu.sync(&format!("{name} (checked run)"))?;
         let got = gpu.download(&dst)?;
         let (got_at, want_at) =
-            (|i, j| got[ColMajor::offset(mu, nu, i, j)], |i, j| host[S::offset(mu, nu, i, j)]);
-        check::exact(kernel.name, (mu, nu), got_at, want_at)?;
-        let mut measured = Measured::new(kernel.name, size, "exact, every element".into());
+            (|i, j| got[GemmForm::Nt.offset(mu, nu, i, j)], |i, j| host[D::FORM.offset(mu, nu, i, j)]);
+        check::exact(name, (mu, nu), got_at, want_at)?;
+        let mut measured = Measured::new(name, size, "exact, every element".into());
         if !self.opts.check_only {
-            self.time_copy(&mut measured, &entry, &src, &mut dst)?;
+            let bytes = 2.0 * 4.0 * f64::from(m) * f64::from(n);
+            measured.ours = {
+                let mut out = OutArg::new(&mut dst, &dst_layout)?;
+                let what = format!("{name} {}", measured.size);
+                self.measure(&what, Rate::Bytes, bytes, || {
+                    Ok(kernel.launch(gpu.stream(), &cfg, (src_arg, out.reborrow()))?)
+                })?
+            };
+            let dtod = match self.dtod.clone() {
+                Some(cell) => cell,
+                None => {
+                    let what = format!("cuMemcpyDtoD {}", measured.size);
+                    self.measure(&what, Rate::Bytes, bytes, || gpu.copy_dtod(&src, &mut dst))?
+                }
+            };
+            self.dtod = Some(dtod.clone());
+            measured.anchors.push(("cuMemcpyDtoD".into(), dtod));
         }
         Ok(measured)
     }
 
-    /// Times a copy-like kernel and cuMemcpyDtoD of as many bytes (measured once for both).
-    fn time_copy<S: Matrix>(
+    /// The SGEMM of `D`'s form on the GEMM size: every element finite, sampled `f64` dot products
+    /// and, with cuBLAS, every element against cuBLAS; then timed next to `cublasSgemm`.
+    fn sgemm<D: Storage>(
         &mut self,
-        measured: &mut Measured,
-        entry: &Entry<CopyLike<S>>,
-        src: &CudaSlice<f32>,
-        dst: &mut CudaSlice<f32>,
-    ) -> Result<(), Error> {
-        let (gpu, (m, n)) = (self.gpu, self.opts.copy);
-        let bytes = 2.0 * 4.0 * f64::from(m) * f64::from(n);
-        measured.ours = {
-            let args = copy_args::<S>(src, dst, (m, n), gpu.stream())?;
-            let what = format!("{} {}", entry.name(), measured.size);
-            self.measure(&what, Rate::Bytes, bytes, || gpu.launch(entry, &args))?
-        };
-        let dtod = match self.dtod.clone() {
-            Some(cell) => cell,
-            None => {
-                let what = format!("cuMemcpyDtoD {}", measured.size);
-                self.measure(&what, Rate::Bytes, bytes, || gpu.copy_dtod(src, dst))?
-            }
-        };
-        self.dtod = Some(dtod.clone());
-        measured.anchors.push(("cuMemcpyDtoD".into(), dtod));
-        Ok(())
-    }
-
-    /// The SGEMM of `P`'s form on the GEMM size, checked by [`check_gemm`](Self::check_gemm).
-    fn sgemm<P: Matrix>(&mut self) -> Result<Measured, Error> {
-        let (kernel, dims, gpu) = (P::GEMM, self.opts.gemm, self.gpu);
+        entry: Entry<(In<Matrix<D>>, In<Matrix<D>>, Out<ColMajor>, f32, f32)>,
+    ) -> Result<Measured, Error>
+    where
+        (u32, u32): LayoutShape<D>,
+    {
+        let (dims, gpu, name) = (self.opts.gemm, self.gpu, entry.name());
         let (m, n, k) = (dims.0 as usize, dims.1 as usize, dims.2 as usize);
         let (a_host, b_host) = (self.rng.nonzero_vec(m * k), self.rng.nonzero_vec(n * k));
-        let (a, mut c) = self.input_and_poisoned_output(&a_host, m * n)?;
-        let b = gpu.upload(&b_host)?;
-        let entry = gpu.entry(&kernel)?;
+        let (a, b) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
+        let mut c = gpu.poisoned::<f32>(m * n)?;
+        let kernel = gpu.kernel(entry)?;
+        let cfg = Geometry::Sgemm.config(kernel.limits(), dims.0, dims.1);
+        let layout = |rows, cols| D::layout(rows, cols).map_err(|e| layout_error(name, e));
+        let (la, lb, lc) = (
+            layout(dims.0, dims.2)?,
+            layout(dims.1, dims.2)?,
+            col_major(dims.0, dims.1).map_err(|e| layout_error(name, e))?,
+        );
+        let (a_arg, b_arg) = (InArg::new(&a, &la)?, InArg::new(&b, &lb)?);
         let size = format!("{}x{}x{}", dims.0, dims.1, dims.2);
-        self.checked_run(&entry, &size, gemm_args::<P>((&a, &b), &mut c, dims, gpu.stream())?)?;
+        note(&format!("{name} {size}: checked run"));
+        kernel.launch(gpu.stream(), &cfg, (a_arg, b_arg, OutArg::new(&mut c, &lc)?, 1.0, 0.0))?;
+        gpu.sync(&format!("{name} (checked run)"))?;
         let c_host = gpu.download(&c)?;
-        let (check, c_ref) = self.check_gemm::<P>((&a, &b), (&a_host, &b_host), &c_host)?;
-        let mut measured = Measured::new(kernel.name, size, check);
-        if !self.opts.check_only {
-            self.time_gemm(&mut measured, &entry, (&a, &b), &mut c, c_ref)?;
-        }
-        Ok(measured)
-    }
-
-    /// Checks an SGEMM result: every element finite, sampled `f64` dot products, and with cuBLAS
-    /// every element. Returns the check's summary and cuBLAS's result buffer, if any.
-    fn check_gemm<P: Matrix>(
-        &mut self,
-        operands: (&CudaSlice<f32>, &CudaSlice<f32>),
-        (a, b): (&[f32], &[f32]),
-        c_host: &[f32],
-    ) -> Result<(String, Option<CudaSlice<f32>>), Error> {
-        let (m, n, k) = self.opts.gemm;
-        let reference =
-            GemmReference::<P> { dims: (m as usize, n as usize, k as usize), a, b, storage: PhantomData };
-        let sampled = reference.check(P::GEMM.name, c_host, SAMPLES, &mut self.rng)?;
-        let mut summary = format!("finite; rel. err. <= {sampled:.1e} ({SAMPLES} f64 samples)");
+        let reference = GemmReference { dims: (m, n, k), form: D::FORM, a: &a_host, b: &b_host };
+        let at = reference.positions(SAMPLES, &mut self.rng);
+        let tolerance = Tolerance::PerElement(check::GEMM_TOLERANCE);
+        let sampled = reference.check(name, |i, j| f64::from(c_host[i + j * m]), &at, tolerance)?;
+        let mut summary =
+            format!("finite; rel. err. <= {sampled:.1e} ({SAMPLES} f64 samples, last row and column)");
         let mut c_ref = None;
         if let Ok(blas) = &self.blas {
-            let (worst, c) = self.against_cublas::<P>(blas, operands, (a, b), c_host)?;
+            let product = |x: &CudaSlice<f32>, y: &CudaSlice<f32>| -> Result<CudaSlice<f32>, Error> {
+                let mut out = gpu.zeros(m * n)?;
+                blas.sgemm(gpu.stream(), D::FORM, dims, (x, y), &mut out)?;
+                Ok(out)
+            };
+            let theirs = product(&a, &b)?;
+            let abs = |h: &[f32]| gpu.upload(&h.iter().map(|v| v.abs()).collect::<Vec<f32>>());
+            let scale = product(&abs(&a_host)?, &abs(&b_host)?)?;
+            let what = format!("{name} against cuBLAS");
+            let c_at = |i: usize, j: usize| f64::from(c_host[i + j * m]);
+            let worst = check::compare(
+                &what,
+                (m, n),
+                c_at,
+                &gpu.download(&theirs)?,
+                &gpu.download(&scale)?,
+                tolerance,
+            )?;
             summary += &format!(", <= {worst:.1e} (all, vs cuBLAS)");
-            c_ref = Some(c);
+            c_ref = Some(theirs);
         }
-        Ok((summary, c_ref))
-    }
-
-    /// Times an SGEMM kernel and `cublasSgemm` of the same form (into `c_ref`, cuBLAS's result).
-    fn time_gemm<P: Matrix>(
-        &self,
-        measured: &mut Measured,
-        entry: &Entry<Gemm<P>>,
-        operands: (&CudaSlice<f32>, &CudaSlice<f32>),
-        c: &mut CudaSlice<f32>,
-        c_ref: Option<CudaSlice<f32>>,
-    ) -> Result<(), Error> {
-        let (gpu, dims) = (self.gpu, self.opts.gemm);
-        let flops = 2.0 * f64::from(dims.0) * f64::from(dims.1) * f64::from(dims.2);
-        let args = gemm_args::<P>(operands, c, dims, gpu.stream())?;
-        let what = format!("{} {}", entry.name(), measured.size);
-        measured.ours = self.measure(&what, Rate::Flops, flops, || gpu.launch(entry, &args))?;
-        let anchor = match (&self.blas, c_ref) {
-            (Ok(blas), Some(mut c_ref)) => {
-                let what = format!("cublasSgemm {}", measured.size);
-                let form = P::GEMM_FORM;
-                self.measure(&what, Rate::Flops, flops, || {
-                    blas.sgemm(gpu.stream(), form, dims, operands, &mut c_ref)
-                })?
-            }
-            (Err(why), _) => Cell::Text(format!("n/a ({why})")),
-            (Ok(_), None) => Cell::none(),
-        };
-        measured.anchors.push((P::GEMM_FORM.cublas_call().into(), anchor));
-        Ok(())
-    }
-
-    /// cuBLAS's product of the same operands, and the largest difference of ours from it relative
-    /// to `sum_k |a_ik b_jk|` (itself computed by cuBLAS from `|A|` and `|B|`). Returns that error
-    /// and cuBLAS's result buffer (reused to time cuBLAS).
-    fn against_cublas<P: Matrix>(
-        &self,
-        blas: &Blas,
-        operands: (&CudaSlice<f32>, &CudaSlice<f32>),
-        (a_host, b_host): (&[f32], &[f32]),
-        c_host: &[f32],
-    ) -> Result<(f64, CudaSlice<f32>), Error> {
-        let (gpu, dims) = (self.gpu, self.opts.gemm);
-        let len = c_host.len();
-        let product = |operands: (&CudaSlice<f32>, &CudaSlice<f32>)| -> Result<CudaSlice<f32>, Error> {
-            let mut out = gpu.zeros(len)?;
-            blas.sgemm(gpu.stream(), P::GEMM_FORM, dims, operands, &mut out)?;
-            Ok(out)
-        };
-        let c_ref = product(operands)?;
-        let abs = |h: &[f32]| gpu.upload(&h.iter().map(|v| v.abs()).collect::<Vec<f32>>());
-        let scale = product((&abs(a_host)?, &abs(b_host)?))?;
-        let what = format!("{} against cuBLAS", P::GEMM.name);
-        let worst =
-            check::compare(&what, dims.0 as usize, c_host, &gpu.download(&c_ref)?, &gpu.download(&scale)?)?;
-        Ok((worst, c_ref))
+        let mut measured = Measured::new(name, size, summary);
+        if !self.opts.check_only {
+            let flops = 2.0 * m as f64 * n as f64 * k as f64;
+            let mut out = OutArg::new(&mut c, &lc)?;
+            let what = format!("{name} {}", measured.size);
+            measured.ours = self.measure(&what, Rate::Flops, flops, || {
+                Ok(kernel.launch(gpu.stream(), &cfg, (a_arg, b_arg, out.reborrow(), 1.0, 0.0))?)
+            })?;
+            let cublas_call =
+                format!("cublasSgemm ({})", if D::FORM == GemmForm::Nt { "N,T" } else { "T,N" });
+            let anchor = match (&self.blas, c_ref) {
+                (Ok(blas), Some(mut theirs)) => {
+                    let what = format!("{cublas_call} {}", measured.size);
+                    self.measure(&what, Rate::Flops, flops, || {
+                        blas.sgemm(gpu.stream(), D::FORM, dims, (&a, &b), &mut theirs)
+                    })?
+                }
+                (Err(why), _) => Cell::Text(format!("n/a ({why})")),
+                (Ok(_), None) => Cell::none(),
+            };
+            measured.anchors.push((cublas_call, anchor));
+        }
+        Ok(measured)
     }
 
     /// The rows of one kernel: one per anchor (measured here, then the file's for `target`),
     /// or one without an anchor.
-    fn push_rows(&mut self, m: Measured, target: Option<Target>) {
+    pub fn push_rows(&mut self, m: Measured, target: Option<Target>) {
         let from_file = self.anchors.iter().filter(|a| Some(a.target) == target && !self.opts.check_only);
         let mut pairs = m.anchors;
         pairs.extend(from_file.map(|a| (a.key.clone(), anchor_cell(a))));
@@ -293,7 +303,7 @@ impl Bench<'_> {
         }
         for (anchor, anchor_figure) in pairs {
             let (kernel, size, ours, check) =
-                (m.kernel.to_string(), m.size.clone(), m.ours.clone(), m.check.clone());
+                (m.kernel.clone(), m.size.clone(), m.ours.clone(), m.check.clone());
             self.rows.push(Row { kernel, size, ours, anchor, anchor_figure, check });
         }
     }

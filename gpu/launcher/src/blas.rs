@@ -1,13 +1,16 @@
 //! cuBLAS, loaded at run time when present: `cublasSgemm` in CuTe's NT and TN forms with the
-//! default math mode (no TF32), on the GPU's stream. Its absence is not an error: the table says
-//! `n/a (libcublas not found)`.
+//! default math mode (no TF32), and `cublasGemmEx` of `f16` or `bf16` operands with `f32`
+//! accumulation (`CUBLAS_COMPUTE_32F`) into `f32` or into the operands' type, on the GPU's stream.
+//! Its absence is not an error: the table says `n/a (libcublas not found)`.
 
 use crate::error::{Context, Error, guard};
 use crate::gpu::ensure_len;
 use crate::kernels::GemmForm;
+use const_layout_device::HalfKind;
 use cudarc::cublas::result;
-use cudarc::cublas::sys::{self, cublasOperation_t};
+use cudarc::cublas::sys::{self, cublasOperation_t, cudaDataType};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use std::ffi::c_void;
 
 /// A cuBLAS handle bound to the GPU's stream.
 pub struct Blas {
@@ -56,6 +59,78 @@ impl Blas {
         format!("{}.{}.{}", self.version / 10000, self.version / 100 % 100, self.version % 100)
     }
 
+    /// The operation and leading dimension of `A` and of `B` in `form` (cuBLAS's column-major terms).
+    fn ops(form: GemmForm, (m, n, k): (i32, i32, i32)) -> (cublasOperation_t, cublasOperation_t, i32, i32) {
+        match form {
+            GemmForm::Nt => (cublasOperation_t::CUBLAS_OP_N, cublasOperation_t::CUBLAS_OP_T, m, n),
+            GemmForm::Tn => (cublasOperation_t::CUBLAS_OP_T, cublasOperation_t::CUBLAS_OP_N, k, k),
+        }
+    }
+
+    /// `(m, n, k)` as cuBLAS's `int`s.
+    fn ints(what: &str, (m, n, k): (u32, u32, u32)) -> Result<(i32, i32, i32), Error> {
+        let int =
+            |v: u32| i32::try_from(v).map_err(|_| Error::new(format!("{what}: {v} exceeds cuBLAS's int")));
+        Ok((int(m)?, int(n)?, int(k)?))
+    }
+
+    /// `c = a * b^T` (alpha 1, beta 0: `c` is not read) with `cublasGemmEx`: `a` (m x k) and `b`
+    /// (n x k) of `kind` halves, two to a word, stored as `form` says; `c` column-major m x n of
+    /// `f32` (`C = f32`) or of `kind` halves two to a word (`C = u32`); `f32` accumulation.
+    pub fn gemm_ex<C: GemmExOut>(
+        &self,
+        stream: &CudaStream,
+        form: GemmForm,
+        kind: HalfKind,
+        dims: (u32, u32, u32),
+        (a, b): (&CudaSlice<u32>, &CudaSlice<u32>),
+        c: &mut CudaSlice<C>,
+    ) -> Result<(), Error> {
+        let (mu, nu, ku) = (dims.0 as usize, dims.1 as usize, dims.2 as usize);
+        ensure_len("cublasGemmEx A", a, (mu * ku).div_ceil(2))?;
+        ensure_len("cublasGemmEx B", b, (nu * ku).div_ceil(2))?;
+        ensure_len("cublasGemmEx C", c, C::len(mu * nu))?;
+        let (mi, ni, ki) = Self::ints("cublasGemmEx", dims)?;
+        let (op_a, op_b, lda, ldb) = Self::ops(form, (mi, ni, ki));
+        let half = match kind {
+            HalfKind::F16 => cudaDataType::CUDA_R_16F,
+            HalfKind::BF16 => cudaDataType::CUDA_R_16BF,
+        };
+        let (pa, _ra) = a.device_ptr(stream);
+        let (pb, _rb) = b.device_ptr(stream);
+        let (pc, _rc) = c.device_ptr_mut(stream);
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        // SAFETY: the handle is live; `a`, `b`, `c` are live allocations of at least m*k and n*k
+        // halves and m*n elements of C's type (checked above), which is what these dimensions and
+        // leading dimensions reach; `c` is borrowed exclusively, so it overlaps neither operand;
+        // alpha and beta are host `f32`s, the scale type of CUBLAS_COMPUTE_32F (the default pointer
+        // mode); the buffers are freed only on this stream.
+        unsafe {
+            result::gemm_ex(
+                self.handle,
+                op_a,
+                op_b,
+                mi,
+                ni,
+                ki,
+                (&raw const alpha).cast::<c_void>(),
+                pa as *const c_void,
+                half,
+                lda,
+                pb as *const c_void,
+                half,
+                ldb,
+                (&raw const beta).cast::<c_void>(),
+                pc as *mut c_void,
+                C::cuda_type(half),
+                mi,
+                sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        }
+        .context("cublasGemmEx")
+    }
+
     /// `c = a * b^T` (alpha 1, beta 0: `c` is not read) for `a` (m x k) and `b` (n x k) stored as
     /// `form` says, `c` column-major m x n.
     pub fn sgemm(
@@ -70,14 +145,8 @@ impl Blas {
         ensure_len("cublasSgemm A", a, mu * ku)?;
         ensure_len("cublasSgemm B", b, nu * ku)?;
         ensure_len("cublasSgemm C", c, mu * nu)?;
-        let int = |v: u32| {
-            i32::try_from(v).map_err(|_| Error::new(format!("cublasSgemm: {v} exceeds cuBLAS's int")))
-        };
-        let (mi, ni, ki) = (int(m)?, int(n)?, int(k)?);
-        let (op_a, op_b, lda, ldb) = match form {
-            GemmForm::Nt => (cublasOperation_t::CUBLAS_OP_N, cublasOperation_t::CUBLAS_OP_T, mi, ni),
-            GemmForm::Tn => (cublasOperation_t::CUBLAS_OP_T, cublasOperation_t::CUBLAS_OP_N, ki, ki),
-        };
+        let (mi, ni, ki) = Self::ints("cublasSgemm", (m, n, k))?;
+        let (op_a, op_b, lda, ldb) = Self::ops(form, (mi, ni, ki));
         let (pa, _ra) = a.device_ptr(stream);
         let (pb, _rb) = b.device_ptr(stream);
         let (pc, _rc) = c.device_ptr_mut(stream);
@@ -104,5 +173,31 @@ impl Blas {
             )
         }
         .context("cublasSgemm")
+    }
+}
+
+/// The element types of a `cublasGemmEx` result here: `f32`, or halves two to a `u32` word.
+pub trait GemmExOut {
+    /// The elements of this type an `m n` result takes.
+    fn len(elements: usize) -> usize;
+    /// cuBLAS's type of the result, for operands of type `half`.
+    fn cuda_type(half: cudaDataType) -> cudaDataType;
+}
+
+impl GemmExOut for f32 {
+    fn len(elements: usize) -> usize {
+        elements
+    }
+    fn cuda_type(_: cudaDataType) -> cudaDataType {
+        cudaDataType::CUDA_R_32F
+    }
+}
+
+impl GemmExOut for u32 {
+    fn len(elements: usize) -> usize {
+        elements.div_ceil(2)
+    }
+    fn cuda_type(half: cudaDataType) -> cudaDataType {
+        half
     }
 }

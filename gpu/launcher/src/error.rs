@@ -33,6 +33,12 @@ impl fmt::Display for Error {
     }
 }
 
+impl From<const_layout_launch::LaunchError> for Error {
+    fn from(e: const_layout_launch::LaunchError) -> Self {
+        Error::new(e.to_string())
+    }
+}
+
 /// The name of a CUDA driver error, `CUDA_ERROR_...` (from the enum, without calling the driver).
 pub fn driver_error_name(e: &DriverError) -> String {
     format!("{:?}", e.0)

@@ -1,46 +1,39 @@
-//! The PTX module's ABI, in one place: each entry point's name, parameter types and launch
-//! geometry, and the parameter wrappers that make a launch safe to call.
+//! What the launcher knows of the PTX module's entry points beyond their `Entry` declarations
+//! (`const_layout_ptx`): each one's layouts for a problem size and its launch geometry, both from
+//! the kernel crate the module is built from (`const-layout-kernels`), so that the launcher and the
+//! kernels cannot disagree.
 //!
-//! | entry point | parameters | grid, block, shared memory |
+//! | entry point | tensors | grid, block, shared memory |
 //! |---|---|---|
-//! | `copy_f32` | `src: ColMajor, dst: ColMajor` | `copy::grid(m, n)`, `copy::block()`, none |
-//! | `transpose_f32` | `src: RowMajor, dst: ColMajor` (one `m x n` shape) | `transpose::grid`, `block`, `SMEM_BYTES` |
-//! | `sgemm_nt_f32` | `a: ColMajor (m,k), b: ColMajor (n,k), c: ColMajor (m,n), alpha, beta` | `sgemm::grid(m, n)`, `block`, `SMEM_BYTES` |
-//! | `sgemm_tn_f32` | `a: RowMajor (m,k), b: RowMajor (n,k), c: ColMajor (m,n), alpha, beta` | as `sgemm_nt_f32` |
+//! | `copy_f32` | `src, dst: ColMajor (m,n)` | `copy::grid(m, n)`, `copy::block()`, none |
+//! | `transpose_f32` | `src: RowMajor (m,n), dst: ColMajor (m,n)` | `transpose::{grid, block, SMEM_BYTES}` |
+//! | `sgemm_{nt,tn}_f32` | `a (m,k), b (n,k)`: `ColMajor` (NT) or `RowMajor` (TN); `c: ColMajor (m,n)` | `sgemm::{grid, block, SMEM_BYTES}` |
+//! | `hgemm_{tn,nt}_{f32,f16}` | `a, b`: `RowWords (m,k/2), (n,k/2)` (TN) or `ColWords (m/2,k), (n/2,k)` (NT); `c`: `ColMajor (m,n)` (f32) or `RowWords (m,n/2)` (f16) | `hgemm::{grid, block, SMEM_BYTES}` |
+//! | `hgemm_sm90_tn_{f32,f16}` | as `hgemm_tn_*`, and TMA maps of `a`, `b` for `hgemm_sm90::{a_box, b_box}` | `hgemm_sm90::{grid, block, SMEM_BYTES}` |
+//! | `hgemm_sm90_config` | `out: ConfigWords` (16 words) | one thread |
 //!
-//! The geometry comes from `const-layout-kernels` (`copy`, `transpose`, `sgemm`), the crate the PTX
-//! module is built from, so the launcher and the kernels cannot disagree on it.
-//!
-//! Parameters are [`Input`]s and [`Output`]s: a [`TensorParam`] made by [`TensorParam::new`]
-//! (checked alignment, strides and cosize) for a device buffer the wrapper borrows, shared for an
-//! input and exclusively for an output. The borrows keep every buffer allocated while launches can
-//! be made with it and make an output distinct from every input of the same launch: the contract
-//! the entry points' safety relies on (see `main.rs`).
+//! Shared memory: a kernel crate's `SMEM_BYTES` is what its body needs; it is given as dynamic
+//! shared memory unless the entry point declares that much statically (`transpose_f32` does):
+//! `KernelLimits::dynamic_smem_for`.
 
-use crate::error::Error;
-use const_layout::{C, make_layout};
-use const_layout_device::{Dim3, TensorParam};
-use const_layout_kernels::{copy, sgemm, transpose};
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchArgs, PushKernelArg};
-use std::marker::PhantomData;
+use const_layout::{C, Layout, LayoutError, make_layout};
+use const_layout_device::{Dim3, LaunchConfig};
+use const_layout_kernels::{copy, hgemm, hgemm_sm90, sgemm, transpose};
+use const_layout_launch::KernelLimits;
 
-/// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
-/// The same type as the PTX module's `ColMajor`.
-pub type ColMajor = TensorParam<f32, (u32, u32), (C<1>, u32)>;
-/// An `f32` matrix with runtime extents and leading dimension, row-major: `(m,n):(ld,_1)`.
-/// The same type as the PTX module's `RowMajor`.
-pub type RowMajor = TensorParam<f32, (u32, u32), (u32, C<1>)>;
+/// A column-major `(rows, cols):(_1, rows)` layout (`ColMajor`, `ColWords`).
+pub type ColLayout = Layout<(u32, u32), (C<1>, u32)>;
+/// A row-major `(rows, cols):(cols, _1)` layout (`RowMajor`, `RowWords`).
+pub type RowLayout = Layout<(u32, u32), (u32, C<1>)>;
 
-// The parameters' layout on the device: 64 bytes, aligned to 8 (two `u64`s, twelve `u32` words).
-const _: () = assert!(size_of::<ColMajor>() == 64 && align_of::<ColMajor>() == 8);
-const _: () = assert!(size_of::<RowMajor>() == 64 && align_of::<RowMajor>() == 8);
+/// The compact column-major `rows x cols` layout.
+pub fn col_major(rows: u32, cols: u32) -> Result<ColLayout, LayoutError> {
+    make_layout((rows, cols), (C::<1>, rows))
+}
 
-/// [`Matrix`] is implemented for the ABI's two parameter types only.
-mod sealed {
-    /// The ABI's parameter types.
-    pub trait Sealed {}
-    impl Sealed for super::ColMajor {}
-    impl Sealed for super::RowMajor {}
+/// The compact row-major `rows x cols` layout.
+pub fn row_major(rows: u32, cols: u32) -> Result<RowLayout, LayoutError> {
+    make_layout((rows, cols), (cols, C::<1>))
 }
 
 /// The two GEMM forms, CuTe's names: the storage of `A` (m x k) and `B` (n x k).
@@ -53,236 +46,64 @@ pub enum GemmForm {
 }
 
 impl GemmForm {
-    /// The cuBLAS call of this form, column-major terms: `cublasSgemm (N,T)` or `(T,N)`.
-    pub fn cublas_call(self) -> &'static str {
+    /// `NT` or `TN`.
+    pub fn name(self) -> &'static str {
         match self {
-            GemmForm::Nt => "cublasSgemm (N,T)",
-            GemmForm::Tn => "cublasSgemm (T,N)",
+            GemmForm::Nt => "NT",
+            GemmForm::Tn => "TN",
+        }
+    }
+
+    /// The offset of element `(i, p)` of the compact `rows x k` operand stored in this form.
+    pub fn offset(self, rows: usize, k: usize, i: usize, p: usize) -> usize {
+        match self {
+            GemmForm::Nt => i + p * rows,
+            GemmForm::Tn => i * k + p,
         }
     }
 }
 
-/// A matrix parameter type of the ABI ([`ColMajor`] or [`RowMajor`]).
-pub trait Matrix: Copy + sealed::Sealed {
-    /// The GEMM form whose operands are stored this way.
-    const GEMM_FORM: GemmForm;
-    /// The GEMM entry point of that form.
-    const GEMM: Kernel<Gemm<Self>>;
-    /// The parameter of the compact `rows x cols` matrix in the allocation of `len` elements at
-    /// device address `addr`, checked by [`TensorParam::new`].
-    fn compact(addr: u64, len: usize, rows: u32, cols: u32) -> Result<Self, Error>;
-    /// The offset of element `(i, j)` of the compact `rows x cols` matrix (host side).
-    fn offset(rows: usize, cols: usize, i: usize, j: usize) -> usize;
-}
-
-/// A matrix parameter that [`TensorParam::new`] or `make_layout` refused.
-fn refused(rows: u32, cols: u32, e: impl std::fmt::Display) -> Error {
-    Error::new(format!("a {rows}x{cols} matrix parameter was refused: {e}"))
-}
-
-impl Matrix for ColMajor {
-    const GEMM_FORM: GemmForm = GemmForm::Nt;
-    const GEMM: Kernel<Gemm<Self>> = SGEMM_NT;
-    fn compact(addr: u64, len: usize, rows: u32, cols: u32) -> Result<Self, Error> {
-        let layout = make_layout((rows, cols), (C::<1>, rows)).map_err(|e| refused(rows, cols, e))?;
-        TensorParam::new(addr, len, &layout).map_err(|e| refused(rows, cols, e))
-    }
-    fn offset(rows: usize, _cols: usize, i: usize, j: usize) -> usize {
-        i + j * rows
-    }
-}
-
-impl Matrix for RowMajor {
-    const GEMM_FORM: GemmForm = GemmForm::Tn;
-    const GEMM: Kernel<Gemm<Self>> = SGEMM_TN;
-    fn compact(addr: u64, len: usize, rows: u32, cols: u32) -> Result<Self, Error> {
-        let layout = make_layout((rows, cols), (cols, C::<1>)).map_err(|e| refused(rows, cols, e))?;
-        TensorParam::new(addr, len, &layout).map_err(|e| refused(rows, cols, e))
-    }
-    fn offset(_rows: usize, cols: usize, i: usize, j: usize) -> usize {
-        i * cols + j
-    }
-}
-
-/// A read-only matrix parameter for a buffer borrowed for `'a`.
-#[repr(transparent)]
-pub struct Input<'a, P>(P, PhantomData<&'a CudaSlice<f32>>);
-
-/// A written matrix parameter for a buffer borrowed exclusively for `'a`.
-#[repr(transparent)]
-pub struct Output<'a, P>(P, PhantomData<&'a mut CudaSlice<f32>>);
-
-impl<'a, P: Matrix> Input<'a, P> {
-    /// The compact `rows x cols` matrix in `buf`.
-    pub fn new(buf: &'a CudaSlice<f32>, rows: u32, cols: u32, stream: &CudaStream) -> Result<Self, Error> {
-        let (addr, _record) = buf.device_ptr(stream);
-        Ok(Input(P::compact(addr, buf.len(), rows, cols)?, PhantomData))
-    }
-}
-
-impl<'a> Output<'a, ColMajor> {
-    /// The compact column-major `rows x cols` matrix in `buf`.
-    pub fn new(
-        buf: &'a mut CudaSlice<f32>,
-        rows: u32,
-        cols: u32,
-        stream: &CudaStream,
-    ) -> Result<Self, Error> {
-        let len = buf.len();
-        let (addr, _record) = buf.device_ptr_mut(stream);
-        Ok(Output(ColMajor::compact(addr, len, rows, cols)?, PhantomData))
-    }
-
-    /// The matrix's extents `(rows, cols)`: what the launch geometry is computed from.
-    pub fn extents(&self) -> (u32, u32) {
-        self.0.layout().shape()
-    }
-}
-
-// SAFETY: `Input` is `repr(transparent)` over a `TensorParam` (`ColMajor` or `RowMajor`, the only
-// `Matrix` types), which is `repr(C)` plain data (two `u64`s, twelve `u32` words; 64 bytes,
-// align 8) with the same definition on the device, where the entry point takes it by value.
-unsafe impl<P: Matrix> DeviceRepr for Input<'_, P> {}
-// SAFETY: as for `Input`.
-unsafe impl<P: Matrix> DeviceRepr for Output<'_, P> {}
-
-/// The arguments of a copy-like entry point (`copy_f32`, `transpose_f32`).
-pub struct CopyArgs<'a, S> {
-    /// The source.
-    pub src: Input<'a, S>,
-    /// The destination, of the same shape.
-    pub dst: Output<'a, ColMajor>,
-}
-
-/// The arguments of a GEMM entry point: `c = alpha * a * b^T + beta * c`.
-pub struct GemmArgs<'a, P> {
-    /// `A`, m x k.
-    pub a: Input<'a, P>,
-    /// `B`, n x k.
-    pub b: Input<'a, P>,
-    /// `C`, m x n.
-    pub c: Output<'a, ColMajor>,
-    /// `alpha`.
-    pub alpha: f32,
-    /// `beta` (0: `C` is not read).
-    pub beta: f32,
-}
-
-/// Arguments of an entry point, in its parameter order.
-pub trait KernelArgs {
-    /// Pushes the arguments, in order, onto `launch`.
-    fn push<'b>(&'b self, launch: &mut LaunchArgs<'b>);
-    /// The output's extents, `(m, n)`: the launch geometry's input.
-    fn extents(&self) -> (u32, u32);
-}
-
-impl<S: Matrix> KernelArgs for CopyArgs<'_, S> {
-    fn push<'b>(&'b self, launch: &mut LaunchArgs<'b>) {
-        launch.arg(&self.src).arg(&self.dst);
-    }
-    fn extents(&self) -> (u32, u32) {
-        self.dst.extents()
-    }
-}
-
-impl<P: Matrix> KernelArgs for GemmArgs<'_, P> {
-    fn push<'b>(&'b self, launch: &mut LaunchArgs<'b>) {
-        launch.arg(&self.a).arg(&self.b).arg(&self.c).arg(&self.alpha).arg(&self.beta);
-    }
-    fn extents(&self) -> (u32, u32) {
-        self.c.extents()
-    }
-}
-
-/// The parameter list of an entry point, as a type: [`CopyLike`] or [`Gemm`].
-pub trait Abi {
-    /// The arguments, borrowing their buffers for `'a`.
-    type Args<'a>: KernelArgs;
-}
-
-/// `(src: S, dst: ColMajor)`.
-pub struct CopyLike<S>(PhantomData<S>);
-/// `(a: P, b: P, c: ColMajor, alpha: f32, beta: f32)`.
-pub struct Gemm<P>(PhantomData<P>);
-
-impl<S: Matrix> Abi for CopyLike<S> {
-    type Args<'a> = CopyArgs<'a, S>;
-}
-impl<P: Matrix> Abi for Gemm<P> {
-    type Args<'a> = GemmArgs<'a, P>;
-}
-
-/// A launch's grid, block and shared memory.
+/// The geometry of a family of entry points, from the kernel crate (see the module's table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Geometry {
-    /// Blocks.
-    pub grid: Dim3,
-    /// Threads per block.
-    pub block: Dim3,
-    /// The shared memory the kernel needs (static or dynamic: see [`Kernel::smem_bytes`]).
-    pub smem_bytes: u32,
+pub enum Geometry {
+    /// `copy_f32`.
+    Copy,
+    /// `transpose_f32`.
+    Transpose,
+    /// `sgemm_{nt,tn}_f32`.
+    Sgemm,
+    /// `hgemm_{tn,nt}_{f32,f16}`.
+    Hgemm,
+    /// `hgemm_sm90_tn_{f32,f16}`.
+    HgemmSm90,
+    /// One thread (`hgemm_sm90_config`).
+    Single,
 }
 
 impl Geometry {
-    /// Checks CUDA's grid limits (x below 2^31, y and z at most 65535).
-    pub fn check(&self, kernel: &str) -> Result<(), Error> {
-        let Dim3 { x, y, z } = self.grid;
-        if x < 1 << 31 && y <= 65535 && z <= 65535 {
-            Ok(())
-        } else {
-            Err(Error::new(format!(
-                "{kernel}: the grid {} exceeds CUDA's limits (x < 2^31, y and z <= 65535)",
-                self.grid
-            )))
+    /// The grid, block and shared memory for an output of `m x n`.
+    pub fn dims(self, m: u32, n: u32) -> (Dim3, Dim3, u32) {
+        match self {
+            Geometry::Copy => (copy::grid(m, n), copy::block(), 0),
+            Geometry::Transpose => (transpose::grid(m, n), transpose::block(), transpose::SMEM_BYTES),
+            Geometry::Sgemm => (sgemm::grid(m, n), sgemm::block(), sgemm::SMEM_BYTES),
+            Geometry::Hgemm => (hgemm::grid(m, n), hgemm::block(), hgemm::SMEM_BYTES),
+            Geometry::HgemmSm90 => (hgemm_sm90::grid(m, n), hgemm_sm90::block(), hgemm_sm90::SMEM_BYTES),
+            Geometry::Single => (Dim3::x(1), Dim3::x(1), 0),
         }
     }
-}
 
-/// An entry point of the PTX module: its name, parameters `A` and launch geometry.
-pub struct Kernel<A> {
-    /// The entry point's name.
-    pub name: &'static str,
-    /// Grid and block for an output of `m x n`.
-    dims: fn(u32, u32) -> (Dim3, Dim3),
-    /// The shared memory per block the kernel needs: given as dynamic shared memory unless the
-    /// entry point declares at least this much statically (`transpose_f32` does).
-    pub smem_bytes: u32,
-    abi: PhantomData<fn() -> A>,
-}
-
-impl<A> Clone for Kernel<A> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<A> Copy for Kernel<A> {}
-
-impl<A> Kernel<A> {
-    /// The geometry for an output of `m x n`.
-    pub fn geometry(&self, m: u32, n: u32) -> Geometry {
-        let (grid, block) = (self.dims)(m, n);
-        Geometry { grid, block, smem_bytes: self.smem_bytes }
+    /// The launch configuration for an output of `m x n` of a kernel with `limits`.
+    pub fn config(self, limits: &KernelLimits, m: u32, n: u32) -> LaunchConfig {
+        let (grid, block, smem) = self.dims(m, n);
+        LaunchConfig { grid, block, dynamic_smem_bytes: limits.dynamic_smem_for(smem) }
     }
 }
 
-/// The kernel `name` with grid and block `dims` and `smem_bytes` of shared memory.
-const fn kernel<A>(name: &'static str, dims: fn(u32, u32) -> (Dim3, Dim3), smem_bytes: u32) -> Kernel<A> {
-    Kernel { name, dims, smem_bytes, abi: PhantomData }
-}
-
-/// `copy_f32`.
-pub const COPY: Kernel<CopyLike<ColMajor>> = kernel("copy_f32", |m, n| (copy::grid(m, n), copy::block()), 0);
-/// `transpose_f32`.
-pub const TRANSPOSE: Kernel<CopyLike<RowMajor>> =
-    kernel("transpose_f32", |m, n| (transpose::grid(m, n), transpose::block()), transpose::SMEM_BYTES);
-/// `sgemm_nt_f32`.
-pub const SGEMM_NT: Kernel<Gemm<ColMajor>> = kernel("sgemm_nt_f32", sgemm_dims, sgemm::SMEM_BYTES);
-/// `sgemm_tn_f32`.
-pub const SGEMM_TN: Kernel<Gemm<RowMajor>> = kernel("sgemm_tn_f32", sgemm_dims, sgemm::SMEM_BYTES);
-
-/// Both GEMMs' grid and block.
-fn sgemm_dims(m: u32, n: u32) -> (Dim3, Dim3) {
-    (sgemm::grid(m, n), sgemm::block())
+/// CUDA's grid limits (x below 2^31, y and z at most 65535): what `--size-*` are checked against
+/// before anything is allocated (the launch checks them again).
+pub fn grid_fits(grid: Dim3) -> bool {
+    grid.x < 1 << 31 && grid.y <= 65535 && grid.z <= 65535
 }
 
 #[cfg(test)]
@@ -290,24 +111,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parameters_are_checked_by_tensor_param() {
-        let p = ColMajor::compact(0x7f00_0000_0000, 12, 3, 4).unwrap();
-        assert_eq!(p.layout().shape(), (3, 4));
-        assert_eq!(p.layout().stride().1, 3);
-        let r = RowMajor::compact(0x7f00_0000_0000, 12, 3, 4).unwrap();
-        assert_eq!(r.layout().stride().0, 4);
-        let e = ColMajor::compact(0x7f00_0000_0000, 11, 3, 4).unwrap_err();
-        assert!(e.message().contains("reaches element 12"), "{e}");
-        assert!(ColMajor::compact(0x7f00_0000_0008, 12, 3, 4).is_err());
+    fn geometry_follows_the_kernels_crate() {
+        assert_eq!(Geometry::Copy.dims(8192, 8192), (copy::grid(8192, 8192), copy::block(), 0));
+        let limits = KernelLimits {
+            max_threads_per_block: 1024,
+            static_smem_bytes: 16384,
+            max_smem_per_block: 232448,
+        };
+        let t = Geometry::Transpose.config(&limits, 100, 100);
+        assert_eq!((t.grid, t.dynamic_smem_bytes), (transpose::grid(100, 100), 0));
+        let limits = KernelLimits { static_smem_bytes: 0, ..limits };
+        assert_eq!(
+            Geometry::Hgemm.dims(5120, 5120),
+            (hgemm::grid(5120, 5120), hgemm::block(), hgemm::SMEM_BYTES)
+        );
+        let s = Geometry::HgemmSm90.config(&limits, 5120, 5120);
+        assert_eq!(
+            (s.grid, s.block, s.dynamic_smem_bytes),
+            (hgemm_sm90::grid(5120, 5120), hgemm_sm90::block(), hgemm_sm90::SMEM_BYTES)
+        );
+        assert_eq!(Geometry::Sgemm.config(&limits, 64, 64).dynamic_smem_bytes, sgemm::SMEM_BYTES);
+        assert!(grid_fits(copy::grid(8192, 8192)) && !grid_fits(copy::grid(128, 1 << 30)));
     }
 
     #[test]
-    fn geometry_follows_the_kernels_crate() {
-        let g = COPY.geometry(8192, 8192);
-        assert_eq!((g.grid, g.block, g.smem_bytes), (copy::grid(8192, 8192), copy::block(), 0));
-        assert_eq!(RowMajor::GEMM.name, "sgemm_tn_f32");
-        assert_eq!(ColMajor::GEMM.name, "sgemm_nt_f32");
-        assert!(COPY.geometry(8192, 8192).check("copy_f32").is_ok());
-        assert!(COPY.geometry(128, 1 << 30).check("copy_f32").is_err());
+    fn layouts_and_offsets() {
+        let c = col_major(3, 4).unwrap();
+        assert_eq!((c.shape(), c.stride().1), ((3, 4), 3));
+        assert_eq!(row_major(3, 4).unwrap().stride().0, 4);
+        assert_eq!(GemmForm::Nt.offset(5, 4, 2, 3), 17);
+        assert_eq!(GemmForm::Tn.offset(5, 4, 2, 3), 11);
     }
 }

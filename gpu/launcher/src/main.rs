@@ -1,11 +1,16 @@
 //! `gpu-bench`: the host launcher of const-layout's GPU kernels. It loads the PTX module built
-//! from `gpu/kernels` (by `gpu/ptx` and `tools/gpu/build-ptx.sh`), checks every kernel against a
-//! CPU reference, times it with CUDA events and compares it with anchors measured in the same
-//! process on the same GPU (cuMemcpyDtoD, cuBLAS) and given by other programs (`--anchors`).
+//! from `gpu/ptx` (`tools/gpu/build-ptx.sh`) and launches every entry point through
+//! `const-layout-launch`, by the `Entry` declarations of the kernel crate (`const_layout_ptx`):
+//! each launch's arguments are typed and checked (`InArg`/`OutArg` from buffers and layouts, TMA
+//! maps encoded from Rust), the entry points' parameters are compared with the PTX at load. It
+//! checks every kernel against a CPU reference, times it with CUDA events and compares it with
+//! anchors measured in the same process on the same GPU (cuMemcpyDtoD, cuBLAS) and given by other
+//! programs (`--anchors`).
 //!
 //! ```text
 //! gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
-//!           [--only copy|transpose|sgemm] [--runs R] [--check-only]
+//!           [--size-hgemm M N K] [--only copy|transpose|sgemm|hgemm|hgemm_sm90] [--runs R]
+//!           [--check-only]
 //! ```
 //!
 //! - `--ptx PATH`: the PTX module (default `target/ptx/const_layout_kernels.ptx`, relative to the
@@ -13,42 +18,51 @@
 //! - `--anchors FILE`: one figure a line, `key<TAB>value<TAB>unit` (GB/s, TB/s, GFLOP/s,
 //!   TFLOP/s); blank lines and `#` comments are skipped. `cute_copy` and `torch_copy` are
 //!   compared with `copy_f32`, `cute_sgemm_nt`/`torch_cublas_sgemm_nt` with `sgemm_nt_f32`,
-//!   `cute_sgemm_tn`/`torch_cublas_sgemm_tn` with `sgemm_tn_f32`; `torch_cublas_sgemm` and
-//!   unknown keys are listed as extra rows.
+//!   `cute_sgemm_tn`/`torch_cublas_sgemm_tn` with `sgemm_tn_f32`, `cute_sgemm_sm80` (CuTe's
+//!   `sgemm_sm80`, TN, f16 in and out, f16 accumulators) with `hgemm_tn_f16`,
+//!   `cute_wgmma_tma_sm90` with `hgemm_sm90_tn_f16`; `torch_cublas_sgemm` and unknown keys are
+//!   listed as extra rows. `tools/gpu/run.sh` writes them.
 //! - `--size-copy M N` (default 8192 8192): `copy_f32` and `transpose_f32`;
-//!   `--size-gemm M N K` (default 5120 5120 4096): `sgemm_nt_f32` and `sgemm_tn_f32`.
-//! - `--only copy|transpose|sgemm`, `--runs R` (default 20), `--check-only` (no timing).
+//!   `--size-gemm M N K` (default 5120 5120 4096): `sgemm_nt_f32` and `sgemm_tn_f32`;
+//!   `--size-hgemm M N K` (default 5120 5120 4096, multiples of 8): the tensor-core GEMMs.
+//! - `--only copy|transpose|sgemm|hgemm|hgemm_sm90`, `--runs R` (default 20), `--check-only` (no
+//!   timing).
 //!
 //! For each kernel: inputs of random non-zero values, outputs poisoned with NaN, one launch, the
-//! result checked (copy and transpose bit for bit; SGEMM: every element finite, 2048 sampled
-//! elements against `f64` dot products and, with cuBLAS, every element against cuBLAS, both
-//! within 1e-5 of `sum_k |a_ik b_jk|`). A failed check ends the program with status 1 before any
-//! timing. Then 3 warm-up launches and `R` launches each between two events; the median is
-//! reported (min and max on stderr): GB/s of bytes read and written for copy and transpose,
-//! TFLOP/s of `2 m n k` for SGEMM. The anchors are timed the same way: cuMemcpyDtoD of the copy
-//! size, and `cublasSgemm` in the matching form (NT: `('N','T')`, TN: `('T','N')`, default math
-//! mode, no TF32), or `n/a (libcublas not found)`. stdout gets the device, the driver and one
-//! markdown table, `| kernel | size | ours | anchor | anchor figure | ours / anchor | check |`;
+//! result checked: copy and transpose bit for bit; SGEMM every element finite, 2048 sampled
+//! elements and the last row and column against `f64` dot products and, with cuBLAS, every element
+//! against cuBLAS, within 1e-5 of `sum_k |a_ik b_jk|`. The tensor-core GEMMs (`hgemm_{tn,nt}_{f32,f16}`,
+//! `hgemm_sm90_tn_{f32,f16}`, f16 and bf16 inputs where they take them) as `hgemm`'s module says:
+//! first at four sizes with residues in m, n and k, then at the HGEMM size, against `f64` samples
+//! and every element against `cublasGemmEx`; the Hopper kernels' boxes, threads and shared memory
+//! as `hgemm_sm90_config` reports them. A failed check ends the program with status 1 before any
+//! timing of that kernel. Then 3 warm-up launches and `R` launches each between two events; the
+//! median is reported (min and max on stderr): GB/s of bytes read and written for copy and
+//! transpose, TFLOP/s of `2 m n k` for the GEMMs. The anchors are timed the same way:
+//! cuMemcpyDtoD of the copy size, `cublasSgemm` in the matching form (NT: `('N','T')`, TN:
+//! `('T','N')`, default math mode, no TF32), `cublasGemmEx` of f16 or bf16 with f32 accumulation
+//! into the inputs' type; or `n/a (libcublas not found)`. stdout gets the device, the driver and
+//! one markdown table, `| kernel | size | ours | anchor | anchor figure | ours / anchor | check |`;
 //! stderr the progress.
 //!
 //! Errors (bad arguments, sizes whose buffers overflow or exceed 2^34 bytes, a missing PTX file or
-//! kernel, no driver or GPU, any CUDA error by name, a failed check) are one line on stderr,
+//! kernel, an entry point whose parameters differ from its `Entry`, no driver or GPU, any CUDA
+//! error by name, a refused argument or launch, a failed check) are one line on stderr,
 //! `gpu-bench: ...`, and status 1; the program does not panic (a library's panic is caught and
 //! reported the same way).
 //!
 //! # The ABI contract
 //!
-//! The PTX entry points (`gpu/ptx`) turn their parameters into tensors without a check; their
-//! safety rests on what this launcher guarantees, and `kernels` is where it is kept:
-//! - each tensor parameter is a `const_layout_device::TensorParam` made by `TensorParam::new`
-//!   (16-byte aligned address, non-negative strides, cosize within the allocation), of the
-//!   `#[repr(C)]` type the entry point declares (`ColMajor` or `RowMajor`), in its order;
-//! - for live, distinct allocations: a parameter borrows its buffer (an input shared, the output
-//!   exclusively), so no buffer is freed while it can be launched with, and buffers are freed on
-//!   the launch stream, after the launches;
-//! - inputs are never written by the kernel and the output overlaps no input;
-//! - the grid, block and shared memory are the kernel crate's own for the output's extents.
+//! The PTX entry points turn their parameters into tensors without a check; their safety rests on
+//! what a typed launch guarantees, which `const_layout_launch::Kernel::launch` keeps: parameters of
+//! the entry point's declared types (compared with the PTX at load), tensors checked by
+//! `TensorParam::new` for buffers the arguments borrow (inputs shared, outputs exclusively and
+//! overlapping nothing), tensor maps encoded for inputs of the launch with the boxes the kernel
+//! crate gives (and the module reports), the geometry within the device's limits. The geometry
+//! itself (grid, block, shared memory) is the kernel crate's for the output's extents (`kernels`).
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+// An entry point's parameter list is its ABI: spelled out in full where a kernel is held.
+#![allow(clippy::type_complexity)]
 
 mod anchors;
 mod args;
@@ -57,6 +71,7 @@ mod blas;
 mod check;
 mod error;
 mod gpu;
+mod hgemm;
 mod kernels;
 mod report;
 mod rng;
@@ -102,7 +117,7 @@ fn run() -> Result<ExitCode, Error> {
         None => Vec::new(),
     };
     let ptx = read_ptx(&opts.ptx)?;
-    let gpu = gpu::Gpu::open(ptx, &opts.ptx.display().to_string())?;
+    let gpu = gpu::Gpu::open(&ptx, &opts.ptx.display().to_string())?;
     let device = gpu.describe()?;
     let cublas = blas::Blas::open(gpu.stream());
     let cublas_line = cublas.as_ref().map_or_else(|why| format!("n/a ({why})"), |b| b.version());

@@ -21,13 +21,15 @@ fn fails(args: &[&str]) -> String {
     lines[0].to_string()
 }
 
-/// A small PTX module with the four entry points (empty bodies), written to a fresh directory
-/// of the test `test`.
+/// A small PTX module with the entry points' names (empty bodies, no parameters: a GPU would refuse
+/// them against their `Entry`s), written to a fresh directory of the test `test`.
 fn small_ptx(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gpu-bench-cli-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut ptx = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
-    for name in ["copy_f32", "transpose_f32", "sgemm_nt_f32", "sgemm_tn_f32"] {
+    for name in
+        ["copy_f32", "transpose_f32", "sgemm_nt_f32", "sgemm_tn_f32", "hgemm_tn_f32", "hgemm_sm90_config"]
+    {
         ptx += &format!(".visible .entry {name}()\n{{\n\tret;\n}}\n");
     }
     let path = dir.join("kernels.ptx");
@@ -93,4 +95,34 @@ fn help() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("usage: gpu-bench"));
     assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn tensor_core_options() {
+    assert!(fails(&["--size-hgemm", "100", "64", "64"]).contains("multiples of 8"));
+    assert!(fails(&["--size-hgemm", "64", "64"]).contains("needs 3 values"));
+    assert!(fails(&["--size-hgemm", "16", "8", "1073741824"]).contains("larger than the limit"));
+    assert!(fails(&["--only", "wgmma"]).contains("not one of copy, transpose, sgemm, hgemm, hgemm_sm90"));
+    let out = gpu_bench(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("--size-hgemm") && help.contains("hgemm_sm90"), "{help}");
+}
+
+#[test]
+fn no_gpu_for_the_tensor_core_kernels() {
+    let ptx = small_ptx("no-gpu-hgemm");
+    for only in ["hgemm", "hgemm_sm90"] {
+        let e = fails(&["--ptx", ptx.to_str().unwrap(), "--only", only, "--size-hgemm", "128", "128", "64"]);
+        assert!(e.contains("driver") || e.contains("GPU"), "{e}");
+    }
+    std::fs::remove_dir_all(ptx.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_missing_ptx_file_is_named() {
+    let e = fails(&["--ptx", "/nonexistent/kernels.ptx", "--only", "hgemm_sm90"]);
+    assert_eq!(
+        e,
+        "gpu-bench: cannot read the PTX file /nonexistent/kernels.ptx: No such file or directory (os error 2)"
+    );
 }
