@@ -55,14 +55,14 @@ pub unsafe extern "ptx-kernel" fn transpose_f32(src: RowMajor, dst: ColMajor) {
     transpose::transpose(s, d, smem)
 }
 
+const_layout_device::launch_bounds!(sgemm_nt_f32, 256, 2);
 /// [`sgemm::sgemm`], NT: `a` (m,k) and `b` (n,k) column-major, in the launch's dynamic shared
 /// memory ([`sgemm::SMEM_BYTES`]). Two blocks of 256 threads per multiprocessor (CUDA's
-/// `__launch_bounds__(256, 2)`, written into the PTX by `tools/gpu/launch-bounds.py`): at most 128
-/// registers a thread.
+/// `__launch_bounds__(256, 2)`, declared by `launch_bounds!` above): at most 128 registers a
+/// thread.
 ///
 /// # Safety
 /// As [`copy_f32`]; `c` overlaps neither `a` nor `b`.
-// launch-bounds: sgemm_nt_f32 256 2
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(a: ColMajor, b: ColMajor, c: ColMajor, alpha: f32, beta: f32) {
     // SAFETY: as in `copy_f32`.
@@ -70,12 +70,12 @@ pub unsafe extern "ptx-kernel" fn sgemm_nt_f32(a: ColMajor, b: ColMajor, c: ColM
     sgemm::sgemm(a, b, c, alpha, beta, SmemRegion::dynamic())
 }
 
+const_layout_device::launch_bounds!(sgemm_tn_f32, 256, 2);
 /// [`sgemm::sgemm`], TN: `a` (m,k) and `b` (n,k) row-major (k contiguous). Launch bounds as
 /// [`sgemm_nt_f32`].
 ///
 /// # Safety
 /// As [`sgemm_nt_f32`].
-// launch-bounds: sgemm_tn_f32 256 2
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sgemm_tn_f32(a: RowMajor, b: RowMajor, c: ColMajor, alpha: f32, beta: f32) {
     // SAFETY: as in `copy_f32`.
@@ -247,7 +247,7 @@ macro_rules! hgemm_entry {
     };
 }
 
-// launch-bounds: hgemm_tn_f32 128 2
+const_layout_device::launch_bounds!(hgemm_tn_f32, 128, 2);
 hgemm_entry! {
     /// [`hgemm::hgemm_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs: `a`
     /// (m x k) and `b` (n x k) halves, `k`-contiguous rows of `k` halves (`k` a multiple of 8),
@@ -261,7 +261,7 @@ hgemm_entry! {
     hgemm_tn_f32, hgemm::hgemm_tn, tn, f32
 }
 
-// launch-bounds: hgemm_nt_f32 128 2
+const_layout_device::launch_bounds!(hgemm_nt_f32, 128, 2);
 hgemm_entry! {
     /// [`hgemm::hgemm_nt`] with `f32` accumulators: as [`hgemm_tn_f32`], but `a` (m x k) and `b`
     /// (n x k) column-major (`m` and `n` contiguous, multiples of 8).
@@ -271,7 +271,7 @@ hgemm_entry! {
     hgemm_nt_f32, hgemm::hgemm_nt, nt, f32
 }
 
-// launch-bounds: hgemm_tn_f16 128 2
+const_layout_device::launch_bounds!(hgemm_tn_f16, 128, 2);
 hgemm_entry! {
     /// [`hgemm::hgemm_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c` (CuTe's
     /// `sgemm_sm80.cu` types): `a`, `b` as for [`hgemm_tn_f32`], `c` (m x n) halves row-major,
@@ -283,7 +283,7 @@ hgemm_entry! {
     hgemm_tn_f16, hgemm::hgemm_tn, tn, f16
 }
 
-// launch-bounds: hgemm_nt_f16 128 2
+const_layout_device::launch_bounds!(hgemm_nt_f16, 128, 2);
 hgemm_entry! {
     /// [`hgemm::hgemm_nt`] with `f16` accumulators: as [`hgemm_tn_f16`], `a` and `b` column-major.
     ///
@@ -350,7 +350,7 @@ macro_rules! sm90_call {
     };
 }
 
-// launch-bounds: hgemm_sm90_tn_f32 384 1
+const_layout_device::launch_bounds!(hgemm_sm90_tn_f32, 384, 1);
 sm90_entry! {
     /// [`hgemm_sm90::hgemm_sm90_tn`] with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16`
     /// inputs: `a` (m x k) and `b` (n x k) halves, `k`-contiguous rows (`k` a multiple of 8), loaded
@@ -366,7 +366,7 @@ sm90_entry! {
     hgemm_sm90_tn_f32, hgemm_c_f32, bf16
 }
 
-// launch-bounds: hgemm_sm90_tn_f16 384 1
+const_layout_device::launch_bounds!(hgemm_sm90_tn_f16, 384, 1);
 sm90_entry! {
     /// [`hgemm_sm90::hgemm_sm90_tn`] with `f16` inputs, `f16` accumulators and an `f16` `c`
     /// (CuTe's `wgmma_tma_sm90.cu` types): as [`hgemm_sm90_tn_f32`], `c` (m x n) halves row-major
