@@ -625,7 +625,7 @@ fn generated_none(lib: &str, why: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolchain::tests::{script, temp_dir};
+    use crate::toolchain::tests::{script, serial, temp_dir};
 
     #[test]
     fn library_names() {
@@ -719,6 +719,7 @@ mod tests {
 
     #[test]
     fn build_script_without_a_toolchain() {
+        let _serial = serial();
         let (k, out) = kernel_crate("script-auto");
         std::fs::write(out.join("my_kernels.ptx"), "stale").unwrap();
         let (r, said) = run(&Builder::new(&k), None, &out);
@@ -753,6 +754,7 @@ mod tests {
 
     #[test]
     fn build_script_require_and_skip() {
+        let _serial = serial();
         let (k, out) = kernel_crate("script-require");
         let (r, said) = run(&Builder::new(&k), Some("require"), &out);
         assert!(matches!(r, Err(BuildError::Toolchain(_))));
@@ -779,6 +781,7 @@ mod tests {
 
     #[test]
     fn a_failing_nested_build_is_an_error() {
+        let _serial = serial();
         // A fake Debian toolchain whose cargo fails: the build's error names the command.
         let root = temp_dir("failing-cargo");
         let sysroot = root.join("sysroot");

@@ -339,6 +339,7 @@ ptxas info    : Used 128 registers, used 1 barriers, 424 bytes cmem[0]
 
     #[test]
     fn finds_ptxas() {
+        let _serial = crate::toolchain::tests::serial();
         let dir = crate::toolchain::tests::temp_dir("ptxas");
         assert_eq!(find_ptxas(Some(dir.as_os_str()), None).filter(|p| p.starts_with(&dir)), None);
         std::fs::create_dir_all(dir.join("cuda/bin")).unwrap();
@@ -356,6 +357,7 @@ ptxas info    : Used 128 registers, used 1 barriers, 424 bytes cmem[0]
 
     #[test]
     fn measures_with_a_fake_ptxas() {
+        let _serial = crate::toolchain::tests::serial();
         let dir = crate::toolchain::tests::temp_dir("ptxas-run");
         let ptxas = dir.join("ptxas");
         crate::toolchain::tests::script(

@@ -466,6 +466,14 @@ pub(crate) mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    /// Held by every test that writes an executable or runs a program: a program forked by one
+    /// test while another holds a script open for writing would make that script's exec fail
+    /// ("text file busy").
+    pub(crate) fn serial() -> std::sync::MutexGuard<'static, ()> {
+        static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// A fresh directory for one test.
     pub(crate) fn temp_dir(name: &str) -> PathBuf {
         static N: AtomicUsize = AtomicUsize::new(0);
@@ -554,6 +562,7 @@ pub(crate) mod tests {
 
     #[test]
     fn debian_route_complete() {
+        let _serial = serial();
         let root = temp_dir("debian-ok");
         let s = fake_debian(&root, "1.96.0", true, true, true);
         let r = resolve(&Toolchain::Auto, &s).unwrap();
@@ -604,6 +613,7 @@ pub(crate) mod tests {
 
     #[test]
     fn debian_route_finds_the_linker() {
+        let _serial = serial();
         let root = temp_dir("debian-linker");
         let mut s = fake_debian(&root, "1.96.0", true, true, false);
         s.extra_dirs.clear();
@@ -654,6 +664,7 @@ pub(crate) mod tests {
 
     #[test]
     fn debian_route_incomplete() {
+        let _serial = serial();
         let root = temp_dir("debian-old");
         let s = fake_debian(&root, "1.95.0", true, true, true);
         let e = err(&s.debian.clone(), &s);
@@ -709,6 +720,7 @@ pub(crate) mod tests {
 
     #[test]
     fn rustup_route_complete() {
+        let _serial = serial();
         let root = temp_dir("rustup-ok");
         let s = fake_rustup(&root, &["rust-src", "llvm-tools", "llvm-bitcode-linker"]);
         let r = resolve(&Toolchain::rustup("nightly"), &s).unwrap();
@@ -750,6 +762,7 @@ pub(crate) mod tests {
 
     #[test]
     fn rustup_route_incomplete() {
+        let _serial = serial();
         let root = temp_dir("rustup-missing");
         let s = fake_rustup(&root, &["llvm-tools"]);
         let e = err(&Toolchain::rustup("nightly"), &s);
@@ -830,6 +843,7 @@ pub(crate) mod tests {
 
     #[test]
     fn probes_run_without_the_outer_variables() {
+        let _serial = serial();
         // This test runs under cargo, which sets CARGO_MANIFEST_DIR and CARGO_PKG_NAME: a probe
         // does not see them.
         assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
