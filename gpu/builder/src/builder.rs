@@ -432,7 +432,7 @@ impl Builder {
         if let Ptxas::Failed { .. } = &ptx.report.ptxas {
             say(cargo, format!("cargo:warning=const-layout-builder: {}", ptx.report.ptxas))?;
         }
-        eprint!("{}", ptx.report);
+        let _ = write!(std::io::stderr(), "{}", ptx.report);
         let path = ptx
             .path
             .to_str()

@@ -31,6 +31,12 @@ each on one line of standard error.";
 /// Bad input: one line.
 struct Usage(String);
 
+/// Writes to standard output; a closed pipe (`| head`) ends the output, not the program.
+fn out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
         Ok(args) => args,
@@ -43,8 +49,10 @@ fn main() -> ExitCode {
 }
 
 fn fail(message: &str) -> ExitCode {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
     for line in message.lines() {
-        eprintln!("const-layout-ptx: {line}");
+        let _ = writeln!(err, "const-layout-ptx: {line}");
     }
     ExitCode::FAILURE
 }
@@ -63,7 +71,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
     };
     match command.as_str() {
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            out(&format!("{USAGE}\n"));
             Ok(())
         }
         "build" => build(rest),
@@ -83,7 +91,7 @@ fn build(args: &[String]) -> Result<(), Usage> {
         };
         match name {
             "-h" | "--help" => {
-                println!("{USAGE}");
+                out(&format!("{USAGE}\n"));
                 return Ok(());
             }
             "--target-cpu" => {
@@ -128,8 +136,7 @@ fn build(args: &[String]) -> Result<(), Usage> {
     }
     let builder = builder_opts.into_iter().fold(Builder::new(&dir), |b, f| f(b));
     let ptx = builder.build().map_err(|e| Usage(e.to_string()))?;
-    println!("{}: built by {}", ptx.path.display(), ptx.toolchain);
-    print!("{}", ptx.report);
+    out(&format!("{}: built by {}\n{}", ptx.path.display(), ptx.toolchain, ptx.report));
     Ok(())
 }
 
@@ -144,7 +151,7 @@ fn check_file(args: &[String]) -> Result<(), Usage> {
         };
         match name {
             "-h" | "--help" => {
-                println!("{USAGE}");
+                out(&format!("{USAGE}\n"));
                 return Ok(());
             }
             "--source" => source = Some(PathBuf::from(value(name, inline, &mut it)?)),
@@ -174,6 +181,6 @@ fn check_file(args: &[String]) -> Result<(), Usage> {
         None => None,
     };
     let report = check(&text, abi.as_ref()).map_err(|e| Usage(e.with_file(&file).to_string()))?;
-    print!("{report}");
+    out(&report.to_string());
     Ok(())
 }
