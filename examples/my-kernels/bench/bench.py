@@ -1,0 +1,766 @@
+#!/usr/bin/env python3
+"""Benchmark of the my-kernels kernels on the GPU: ours (the Rust PTX), their CUDA C++ twins
+(examples/my-kernels/twins) and PyTorch, with the device-to-device copy bandwidth as the anchor.
+
+    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin] [--twins-nb twins_nb.cubin]
+    python3 bench.py --check      every output checked, nothing timed
+    python3 bench.py --once       each of ours and the twins launched exactly once (16384 rows,
+                                  64 x 2048 x 2048) and checked: what ncu.sh profiles
+    python3 bench.py --dry        no GPU: the launch plan (grids, parameter words) and the table
+                                  code on made-up numbers
+
+Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536), a batched
+transpose 64 x 2048 x 2048 f32. Implementations: `ours` (the PTX with the launch bounds its
+comments declare applied, see ptx_bounds.py; --ptx-as-is keeps the PTX as it is), `twin` (twins.cubin,
+__launch_bounds__(256, 8) as the Rust declares), `torch`; and, for the row kernels, `ours_nb` (the
+PTX as it is, when it had no .minnctapersm) and `twin_nb` (twins_nb.cubin): the same kernels
+without the minimum of 8 blocks a multiprocessor.
+
+Each implementation's output is poisoned with NaN, computed once and checked against PyTorch in
+float64 before it is timed (softmax: torch.softmax; layernorm: F.layer_norm, eps 1e-5; transpose:
+exact). Timing: CUDA events around the launch alone, 3 warm-ups, the median of 20; before each
+timed launch the L2 is flushed (a 256 MiB memset, --no-flush) and a sleep kernel is queued
+(torch.cuda._sleep) so that the host's launch overhead is not timed. GB/s count the bytes the
+kernel reads plus writes. The anchor: cuMemcpyDtoDAsync and torch's copy_ of half those bytes
+(read + write = the kernel's bytes), timed the same way.
+
+Output: one markdown table (and one for the launch-bounds variants), written with a JSON of every
+number to $OUT (or ./bench-out): bench.md, bench.json. A failure in one row is printed and the rest
+go on; the exit status is 1 if any check failed (or anything could not run).
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import statistics
+import sys
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, HERE)
+import ptx_bounds  # noqa: E402
+
+COLS = 4096
+BLOCKS_PER_SM = 8  # softmax::BLOCKS_PER_SM
+THREADS = 256
+TILE = 64
+BATCHES_PER_BLOCK = 4
+EPS = 1e-5
+ROW_SIZES = [4096, 8192, 16384, 32768, 65536]
+TRANSPOSE_SIZE = (64, 2048, 2048)
+ONCE_ROWS = 16384
+
+# The entry points' tensor types (examples/my-kernels/kernels/src/lib.rs), in the helper's notation.
+ROWS_T = "(u32,_4096):(u32,_1)"       # Rows
+ROW_T = "(_1,_4096):(_0,_1)"          # Row
+BATCH_T = "(u32,u32,u32):(u32,u32,_1)"  # Batch
+BATCHT_T = "(u32,u32,u32):(u32,_1,u32)"  # BatchT
+
+OURS_NAMES = {"softmax": "softmax_f32", "layernorm": "layernorm_f32", "transpose": "transpose_batched_f32"}
+TWIN_NAMES = {"softmax": "softmax_twin", "layernorm": "layernorm_twin", "transpose": "transpose_twin"}
+
+cl = None  # const_layout_launch, imported by load_helper
+
+
+def load_helper(path=None):
+    """Imports const_layout_launch from `path` (a file or its folder), the repository's
+    gpu/launch/python, or this folder's copy, in that order."""
+    global cl
+    candidates = []
+    if path:
+        candidates.append(os.path.dirname(os.path.abspath(path)) if path.endswith(".py") else os.path.abspath(path))
+    candidates += [os.path.join(ROOT, "gpu", "launch", "python"), HERE]
+    for c in candidates:
+        if os.path.isfile(os.path.join(c, "const_layout_launch.py")):
+            sys.path.insert(0, c)
+            import const_layout_launch
+            cl = const_layout_launch
+            return c
+    raise ImportError(f"const_layout_launch.py not found in {candidates}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Launch plans: pure Python (the grids of softmax::grid and transpose::grid, the parameters).
+
+def row_grid(rows, sms):
+    """softmax::grid: at most BLOCKS_PER_SM blocks a multiprocessor, every block the same rows."""
+    most = max(max(sms, 1) * BLOCKS_PER_SM, 1)
+    per_block = max(-(-rows // most), 1)
+    return (max(-(-rows // per_block), 1), 1, 1)
+
+
+def transpose_grid(batch, m, n):
+    """transpose::grid, or ValueError unless it covers the batch exactly."""
+    if not (m % TILE == 0 and n % TILE == 0 and batch % BATCHES_PER_BLOCK == 0 and batch > 0 and m > 0 and n > 0):
+        raise ValueError(f"transpose: {batch} x {m} x {n} is not whole tiles (m, n multiples of {TILE}, the batch "
+                         f"of {BATCHES_PER_BLOCK})")
+    return (n // TILE, m // TILE, batch // BATCHES_PER_BLOCK)
+
+
+def kernel_bytes(kernel, size):
+    """Bytes the kernel reads plus writes."""
+    if kernel == "transpose":
+        b, m, n = size
+        return 2 * b * m * n * 4
+    rows = size
+    extra = 2 * COLS * 4 if kernel == "layernorm" else 0  # gamma and beta
+    return 2 * rows * COLS * 4 + extra
+
+
+def size_label(kernel, size):
+    return "x".join(map(str, size)) if kernel == "transpose" else f"{size}x{COLS}"
+
+
+def plan(kernel, impl, size, ptrs, lens, sms):
+    """(grid, block, params) of one launch. `ptrs`/`lens`: addresses and lengths (elements) of the
+    buffers by name: x, y (and g, b) for the row kernels, src, dst for the transpose."""
+    u32, u64, f32 = cl.u32, cl.u64, cl.f32
+    if kernel in ("softmax", "layernorm"):
+        rows, ld = size, COLS
+        grid = row_grid(rows, sms)
+        if impl.startswith("ours"):
+            x = cl.tensor_param(ROWS_T, ptrs["x"], lens["x"], (rows, COLS), (ld, 1))
+            y = cl.tensor_param(ROWS_T, ptrs["y"], lens["y"], (rows, COLS), (ld, 1))
+            if kernel == "softmax":
+                params = [x, y]
+            else:
+                g = cl.tensor_param(ROW_T, ptrs["g"], lens["g"], (1, COLS), (0, 1))
+                b = cl.tensor_param(ROW_T, ptrs["b"], lens["b"], (1, COLS), (0, 1))
+                params = [x, g, b, y, f32(EPS)]
+        elif kernel == "softmax":
+            params = [u64(ptrs["x"]), u64(ptrs["y"]), u32(rows), u32(ld), u32(ld)]
+        else:
+            params = [u64(ptrs["x"]), u64(ptrs["g"]), u64(ptrs["b"]), u64(ptrs["y"]), u32(rows), u32(ld), u32(ld),
+                      f32(EPS)]
+        return grid, (THREADS, 1, 1), params
+    batch, m, n = size
+    grid = transpose_grid(batch, m, n)
+    sb, lds, db, ldd = m * n, n, m * n, m
+    if impl.startswith("ours"):
+        params = [cl.tensor_param(BATCH_T, ptrs["src"], lens["src"], (batch, m, n), (sb, lds, 1)),
+                  cl.tensor_param(BATCHT_T, ptrs["dst"], lens["dst"], (batch, m, n), (db, 1, ldd))]
+    else:
+        params = [u64(ptrs["src"]), u64(ptrs["dst"]), u32(batch), u32(m), u32(n), u32(sb), u32(lds), u32(db),
+                  u32(ldd)]
+    return grid, (THREADS, 1, 1), params
+
+
+def describe_params(params):
+    """One line a parameter: a tensor's address, length and nonzero layout words; a scalar's value."""
+    out = []
+    for p in params:
+        if isinstance(p, (bytes, bytearray)):
+            import struct
+            addr, length, *words = struct.unpack("<QQ12I", p)
+            while words and words[-1] == 0:
+                words.pop()
+            out.append(f"tensor(addr={addr:#x}, len={length}, words={words})")
+        else:
+            out.append(f"{type(p).__name__}({p.value})")
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The tables.
+
+def fmt_ms(v):
+    return "-" if v is None else f"{v:.4f}"
+
+
+def fmt_gbps(v):
+    return "-" if v is None else f"{v:.0f}"
+
+
+def ratio(a, b, digits=3):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.{digits}f}"
+
+
+def cell(r, impl):
+    e = r["impls"].get(impl)
+    if not e:
+        return "-"
+    if "error" in e:
+        return "error"
+    if not e.get("ok"):
+        return "FAIL" if e.get("checked") else "error"
+    if e.get("ms") is None:
+        return "ok"
+    return f"{e['ms']:.4f} ms, {e['gbps']:.0f} GB/s"
+
+
+def ms_of(r, impl):
+    e = r["impls"].get(impl)
+    return e.get("ms") if e and e.get("ok") else None
+
+
+def gbps_of(r, impl):
+    e = r["impls"].get(impl)
+    return e.get("gbps") if e and e.get("ok") else None
+
+
+def anchor_gbps(r):
+    m = r.get("memcpy") or {}
+    vals = [v for v in (m.get("cuMemcpyDtoD_gbps"), m.get("torch_copy_gbps")) if v]
+    return max(vals) if vals else None
+
+
+def tables(results):
+    """The markdown tables: the main one, and the launch-bounds variants' when measured."""
+    lines = ["| kernel | size | ours | twin | torch | memcpy GB/s (cuMemcpyDtoD / torch copy_) | ours/twin time | "
+             "ours/torch time | ours GB/s / memcpy GB/s |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        m = r.get("memcpy") or {}
+        mem = f"{fmt_gbps(m.get('cuMemcpyDtoD_gbps'))} / {fmt_gbps(m.get('torch_copy_gbps'))}"
+        lines.append(f"| {r['kernel']} | {r['size']} | {cell(r, 'ours')} | {cell(r, 'twin')} | {cell(r, 'torch')} | "
+                     f"{mem} | {ratio(ms_of(r, 'ours'), ms_of(r, 'twin'))} | {ratio(ms_of(r, 'ours'), ms_of(r, 'torch'))} | "
+                     f"{ratio(gbps_of(r, 'ours'), anchor_gbps(r))} |")
+    variants = [r for r in results if "ours_nb" in r["impls"] or "twin_nb" in r["impls"]]
+    if variants:
+        lines += ["", "Launch-bounds variants (_nb: no minimum of 8 blocks a multiprocessor):", "",
+                  "| kernel | size | ours (bounds) | ours_nb | twin (bounds) | twin_nb | ours_nb/twin_nb time | "
+                  "ours/ours_nb time | twin/twin_nb time |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in variants:
+            lines.append(f"| {r['kernel']} | {r['size']} | {cell(r, 'ours')} | {cell(r, 'ours_nb')} | {cell(r, 'twin')} | "
+                         f"{cell(r, 'twin_nb')} | {ratio(ms_of(r, 'ours_nb'), ms_of(r, 'twin_nb'))} | "
+                         f"{ratio(ms_of(r, 'ours'), ms_of(r, 'ours_nb'))} | {ratio(ms_of(r, 'twin'), ms_of(r, 'twin_nb'))} |")
+    return "\n".join(lines)
+
+
+def write_outputs(out_dir, table_text, payload, prefix="bench"):
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        with open(os.path.join(out_dir, f"{prefix}.md"), "w") as f:
+            f.write(table_text + "\n")
+        with open(os.path.join(out_dir, f"{prefix}.json"), "w") as f:
+            json.dump(payload, f, indent=1, default=str)
+        print(f"bench: wrote {os.path.join(out_dir, prefix + '.md')} and {prefix}.json")
+    except OSError as e:
+        print(f"bench: could not write to {out_dir}: {e}")
+
+
+# ----------------------------------------------------------------------------------------------
+# The driver (ctypes): modules, launches, attributes, copies.
+
+class Driver:
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
+    CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13
+
+    def __init__(self):
+        self.cuda = ctypes.CDLL("libcuda.so.1")
+        self.modules = []  # kept alive
+
+    def check(self, r, what):
+        if r != 0:
+            name = ctypes.c_char_p()
+            self.cuda.cuGetErrorName(r, ctypes.byref(name))
+            raise RuntimeError(f"{what}: {name.value.decode() if name.value else r}")
+
+    def load(self, path):
+        """A module from a PTX or cubin file (cuModuleLoadData); PTX is JIT-compiled by the driver."""
+        with open(path, "rb") as f:
+            data = f.read()
+        if path.endswith(".ptx"):
+            data += b"\0"
+        buf = ctypes.create_string_buffer(data, len(data))
+        mod = ctypes.c_void_p()
+        self.check(self.cuda.cuModuleLoadData(ctypes.byref(mod), buf), f"loading {path}")
+        self.modules.append((mod, buf))
+        return mod
+
+    def function(self, mod, name):
+        f = ctypes.c_void_p()
+        self.check(self.cuda.cuModuleGetFunction(ctypes.byref(f), mod, name.encode()), f"function {name}")
+        return f.value
+
+    def attribute(self, func, attr):
+        v = ctypes.c_int()
+        self.check(self.cuda.cuFuncGetAttribute(ctypes.byref(v), attr, ctypes.c_void_p(func)), "attribute")
+        return v.value
+
+    def occupancy(self, func, threads, smem=0):
+        n = ctypes.c_int()
+        self.check(self.cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(n), ctypes.c_void_p(func),
+                                                                          ctypes.c_int(threads), ctypes.c_size_t(smem)),
+                   "occupancy")
+        return n.value
+
+    def clock_khz(self):
+        dev, v = ctypes.c_int(), ctypes.c_int()
+        self.check(self.cuda.cuCtxGetDevice(ctypes.byref(dev)), "device")
+        self.check(self.cuda.cuDeviceGetAttribute(ctypes.byref(v), self.CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev), "clock")
+        return v.value
+
+    def memcpy_dtod(self, dst, src, nbytes, stream):
+        self.check(self.cuda.cuMemcpyDtoDAsync_v2(ctypes.c_uint64(dst), ctypes.c_uint64(src), ctypes.c_size_t(nbytes),
+                                                  ctypes.c_void_p(stream)), "cuMemcpyDtoDAsync")
+
+
+class Launcher:
+    """One kernel launch with fixed parameters: the first call goes through the helper's checked
+    `launch` (parameter sizes and offsets against the function's), the next ones straight to
+    cuLaunchKernel with the same arguments."""
+
+    def __init__(self, drv, func, grid, block, params, stream, name):
+        self.drv, self.func, self.grid, self.block, self.params = drv, func, grid, block, params
+        self.stream, self.name, self.checked = stream, name, False
+        self.values = []
+        for p in params:
+            if isinstance(p, (bytes, bytearray)):
+                self.values.append((ctypes.c_uint64 * (len(p) // 8)).from_buffer_copy(p))
+            else:
+                self.values.append(p)
+        self.pointers = (ctypes.c_void_p * max(1, len(self.values)))(*[ctypes.addressof(v) for v in self.values])
+
+    def __call__(self):
+        if not self.checked:
+            cl.launch(self.func, self.grid, self.block, 0, self.params, stream=self.stream, kernel=self.name)
+            self.checked = True
+            return
+        g, b = self.grid, self.block
+        r = self.drv.cuda.cuLaunchKernel(ctypes.c_void_p(self.func), ctypes.c_uint(g[0]), ctypes.c_uint(g[1]),
+                                         ctypes.c_uint(g[2]), ctypes.c_uint(b[0]), ctypes.c_uint(b[1]),
+                                         ctypes.c_uint(b[2]), ctypes.c_uint(0), ctypes.c_void_p(self.stream),
+                                         self.pointers, None)
+        self.drv.check(r, f"launching {self.name}")
+
+
+# ----------------------------------------------------------------------------------------------
+# The GPU run.
+
+class Bench:
+    def __init__(self, args):
+        import torch
+        self.torch = torch
+        self.args = args
+        torch.cuda.init()
+        torch.zeros(1, device="cuda")  # the primary context, current on this thread
+        self.dev = torch.cuda.get_device_properties(0)
+        self.sms = self.dev.multi_processor_count
+        self.stream = torch.cuda.current_stream().cuda_stream
+        self.drv = Driver()
+        self.functions = {}  # impl -> kernel -> handle
+        self.load_errors = {}
+        self.info = {"device": self.dev.name, "sms": self.sms, "torch": torch.__version__, "stream": self.stream}
+        try:
+            self.clock_khz = self.drv.clock_khz()
+        except Exception:  # noqa: BLE001
+            self.clock_khz = 1_980_000
+        self.flush_buf = None if args.no_flush else torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+        self.failed = False
+
+    # -- modules
+    def load_modules(self):
+        a = self.args
+        self.info["ptx"] = os.path.abspath(a.ptx)
+        try:
+            with open(a.ptx) as f:
+                fixed, added = ptx_bounds.apply(f.read())
+        except OSError as e:
+            fixed, added = None, {}
+            self.load_errors["ours"] = f"{type(e).__name__}: {e}"
+            print(f"bench: cannot read the PTX: {e}")
+            self.failed = True
+        self.info["bounds_added"] = {k: list(v) for k, v in added.items()}
+        sources = {}
+        if fixed is None:
+            pass
+        elif a.ptx_as_is or not added:
+            sources["ours"] = ("path", a.ptx)
+        else:
+            out = os.path.join(self.out_dir(), "my_kernels.bounds.ptx")
+            os.makedirs(self.out_dir(), exist_ok=True)
+            with open(out, "w") as f:
+                f.write(fixed)
+            sources["ours"] = ("path", out)
+            if not a.once and not a.no_variants:
+                sources["ours_nb"] = ("path", a.ptx)
+            print(f"bench: the PTX declares launch bounds it does not apply; added {added} for `ours` ({out})")
+        sources["twin"] = ("path", a.twins)
+        if not a.once and not a.no_variants and a.twins_nb and os.path.exists(a.twins_nb):
+            sources["twin_nb"] = ("path", a.twins_nb)
+        for impl, (_, path) in sources.items():
+            names = OURS_NAMES if impl.startswith("ours") else TWIN_NAMES
+            try:
+                self.functions[impl] = self.load_functions(path, names)
+            except Exception as e:  # noqa: BLE001
+                self.load_errors[impl] = f"{type(e).__name__}: {e}"
+                print(f"bench: could not load {impl} from {path}: {e}")
+                self.failed = True
+                continue
+            try:
+                for k, f in self.functions[impl].items():
+                    regs = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_NUM_REGS)
+                    local = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+                    smem = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+                    occ = self.drv.occupancy(f, THREADS)
+                    self.info.setdefault("functions", {})[f"{impl}:{k}"] = {
+                        "registers": regs, "local_bytes": local, "static_smem": smem, "blocks_per_sm": occ}
+                    print(f"bench: {impl:8s} {names[k]:24s} {regs:3d} registers, {local:4d} B local (spills), "
+                          f"{smem:6d} B shared, {occ} blocks/SM")
+            except Exception as e:  # noqa: BLE001
+                print(f"bench: {impl}: could not read the functions' attributes: {e}")
+
+    def load_functions(self, path, names):
+        """{kernel: CUfunction} from `path`: through cupy.RawModule (--loader cupy, the default), or the
+        driver directly (--loader driver, or when CuPy is missing or its handle cannot be read)."""
+        if self.args.loader == "cupy":
+            try:
+                import cupy as cp
+                mod = cp.RawModule(path=path)
+                self.info.setdefault("cupy", cp.__version__)
+                out = {}
+                for k, n in names.items():
+                    f = mod.get_function(n)
+                    h = getattr(f, "ptr", None)
+                    if h is None:
+                        h = getattr(getattr(f, "kernel", None), "ptr", None)
+                    if h is None:
+                        raise RuntimeError(f"no CUfunction handle on {type(f).__name__}")
+                    out[k] = int(h)
+                self._keep = getattr(self, "_keep", []) + [mod]
+                return out
+            except Exception as e:  # noqa: BLE001
+                print(f"bench: cupy.RawModule({path}) failed ({type(e).__name__}: {e}); loading through the driver")
+        mod = self.drv.load(path)
+        return {k: self.drv.function(mod, n) for k, n in names.items()}
+
+    def out_dir(self):
+        return os.environ.get("OUT") or os.path.join(os.getcwd(), "bench-out")
+
+    # -- timing
+    def sleep(self):
+        cycles = int(self.args.sleep_us * self.clock_khz / 1000)
+        if cycles <= 0:
+            return
+        if not hasattr(self.torch.cuda, "_sleep"):
+            if not getattr(self, "_warned_sleep", False):
+                print("bench: torch.cuda._sleep is missing: timed launches start on an idle GPU (host overhead timed)")
+                self._warned_sleep = True
+                self.info["sleep"] = "missing"
+            return
+        self.torch.cuda._sleep(cycles)
+
+    def time(self, fn):
+        """(median ms, every ms) of fn over the reps, after the warm-ups."""
+        torch = self.torch
+        for _ in range(self.args.warmup):
+            fn()
+        torch.cuda.synchronize()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.args.reps)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.args.reps)]
+        for s, e in zip(starts, ends):
+            if self.flush_buf is not None:
+                self.flush_buf.zero_()
+            self.sleep()
+            s.record()
+            fn()
+            e.record()
+        torch.cuda.synchronize()
+        ms = [s.elapsed_time(e) for s, e in zip(starts, ends)]
+        return statistics.median(ms), ms
+
+    # -- checks
+    def check_rows(self, kernel, y, x, g=None, b=None):
+        """(ok, max abs error, NaN count, message) of y against PyTorch in float64, by chunks of rows."""
+        torch = self.torch
+        F = torch.nn.functional
+        rows = x.shape[0]
+        worst, nans, bad = 0.0, 0, 0
+        atol, rtol = (1e-7, 1e-4) if kernel == "softmax" else (1e-4, 1e-4)
+        for r0 in range(0, rows, 4096):
+            xs = x[r0:r0 + 4096].double()
+            if kernel == "softmax":
+                ref = torch.softmax(xs, -1)
+            else:
+                ref = F.layer_norm(xs, (COLS,), g.double(), b.double(), EPS)
+            ys = y[r0:r0 + 4096]
+            nans += int(torch.isnan(ys).sum().item())
+            d = (ys.double() - ref).abs()
+            worst = max(worst, float(torch.nan_to_num(d, nan=float("inf")).max().item()))
+            bad += int((~(d <= atol + rtol * ref.abs())).sum().item())
+        ok = nans == 0 and bad == 0
+        return ok, worst, nans, f"{bad} elements past atol {atol} + rtol {rtol} |ref|, {nans} NaN, max |err| {worst:.3g}"
+
+    def check_transpose(self, y, x):
+        torch = self.torch
+        nans = int(torch.isnan(y).sum().item())
+        ok = bool(torch.equal(y, x.transpose(1, 2)))
+        return ok, 0.0 if ok else float("nan"), nans, "exact" if ok else f"not equal ({nans} NaN)"
+
+    # -- one kernel at one size
+    def run_case(self, kernel, size, impls, timing):
+        torch = self.torch
+        r = {"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size), "impls": {}}
+        torch.manual_seed(1234 + (size if isinstance(size, int) else sum(size)))
+        if kernel == "transpose":
+            batch, m, n = size
+            x = torch.randn(batch, m, n, device="cuda")
+            bufs = {"src": x}
+            outs = {impl: torch.empty(batch, n, m, device="cuda") for impl in impls if impl != "torch"}
+        else:
+            rows = size
+            x = torch.randn(rows, COLS, device="cuda") * (1.0 if kernel == "softmax" else 2.0)
+            if kernel == "layernorm":
+                x += 0.5
+            bufs = {"x": x}
+            if kernel == "layernorm":
+                bufs["g"] = 1.0 + 0.1 * torch.randn(COLS, device="cuda")
+                bufs["b"] = 0.1 * torch.randn(COLS, device="cuda")
+            outs = {impl: torch.empty(rows, COLS, device="cuda") for impl in impls if impl != "torch"}
+        for impl in impls:
+            e = r["impls"][impl] = {"ok": False, "checked": False}
+            try:
+                if impl == "torch":
+                    fn, y = self.torch_op(kernel, bufs)
+                    if y is not None:
+                        y.fill_(float("nan"))
+                    y = fn()
+                else:
+                    if impl not in self.functions:
+                        raise RuntimeError(f"not loaded: {self.load_errors.get(impl, 'no module')}")
+                    y = outs[impl]
+                    ptrs = {k: v.data_ptr() for k, v in bufs.items()}
+                    lens = {k: v.numel() for k, v in bufs.items()}
+                    out_key = "dst" if kernel == "transpose" else "y"
+                    ptrs[out_key], lens[out_key] = y.data_ptr(), y.numel()
+                    grid, block, params = plan(kernel, impl, size, ptrs, lens, self.sms)
+                    e["grid"], e["block"] = list(grid), list(block)
+                    name = (OURS_NAMES if impl.startswith("ours") else TWIN_NAMES)[kernel]
+                    fn = Launcher(self.drv, self.functions[impl][kernel], grid, block, params, self.stream,
+                                  f"{impl}:{name}")
+                    y.fill_(float("nan"))
+                    fn()  # the checked launch
+                torch.cuda.synchronize()
+                if kernel == "transpose":
+                    ok, err, nans, msg = self.check_transpose(y, x)
+                else:
+                    ok, err, nans, msg = self.check_rows(kernel, y, x, bufs.get("g"), bufs.get("b"))
+                e.update(checked=True, ok=ok, max_abs_err=err, nans=nans, check=msg)
+                status = "ok" if ok else "FAILED"
+                print(f"bench: {kernel} {r['size']} {impl}: check {status}: {msg}")
+                if not ok:
+                    self.failed = True
+                    continue
+                if timing:
+                    ms, all_ms = self.time(fn)
+                    e.update(ms=ms, all_ms=all_ms, gbps=r["bytes"] / (ms * 1e-3) / 1e9)
+                    print(f"bench: {kernel} {r['size']} {impl}: {ms:.4f} ms, {e['gbps']:.0f} GB/s")
+            except Exception as ex:  # noqa: BLE001
+                self.failed = True
+                e["ok"] = False
+                e["error"] = f"{type(ex).__name__}: {ex}"
+                print(f"bench: {kernel} {r['size']} {impl}: ERROR {e['error']}")
+                traceback.print_exc(limit=3)
+                self.sticky_check()
+        del outs
+        if timing:
+            r["memcpy"] = self.memcpy_anchor(r["bytes"])
+        return r
+
+    def torch_op(self, kernel, bufs):
+        """(a function computing PyTorch's result, a preallocated output or None)."""
+        torch = self.torch
+        F = torch.nn.functional
+        x = bufs.get("x", bufs.get("src"))
+        if kernel == "softmax":
+            y = torch.empty_like(x)
+            try:
+                torch.softmax(x, -1, out=y)
+
+                def fn():
+                    return torch.softmax(x, -1, out=y)
+                return fn, y
+            except (TypeError, RuntimeError):
+                return (lambda: torch.softmax(x, -1)), None
+        if kernel == "layernorm":
+            g, b = bufs["g"], bufs["b"]
+
+            def fn():
+                with torch.no_grad():
+                    return F.layer_norm(x, (COLS,), g, b, EPS)
+            return fn, None
+        return (lambda: x.transpose(1, 2).contiguous()), None
+
+    def memcpy_anchor(self, total_bytes):
+        """Device-to-device copies of total_bytes / 2 (read + write = total_bytes): GB/s counting both."""
+        torch = self.torch
+        out = {"bytes": total_bytes}
+        try:
+            n = (total_bytes // 2 + 15) // 16 * 16
+            src = torch.empty(n, dtype=torch.uint8, device="cuda").fill_(1)
+            dst = torch.empty(n, dtype=torch.uint8, device="cuda")
+            ms, _ = self.time(lambda: self.drv.memcpy_dtod(dst.data_ptr(), src.data_ptr(), n, self.stream))
+            out["cuMemcpyDtoD_ms"], out["cuMemcpyDtoD_gbps"] = ms, 2 * n / (ms * 1e-3) / 1e9
+            ms, _ = self.time(lambda: dst.copy_(src))
+            out["torch_copy_ms"], out["torch_copy_gbps"] = ms, 2 * n / (ms * 1e-3) / 1e9
+            print(f"bench: memcpy {total_bytes} B: cuMemcpyDtoD {out['cuMemcpyDtoD_gbps']:.0f} GB/s, "
+                  f"torch copy_ {out['torch_copy_gbps']:.0f} GB/s")
+            del src, dst
+        except Exception as ex:  # noqa: BLE001
+            out["error"] = f"{type(ex).__name__}: {ex}"
+            print(f"bench: memcpy anchor: ERROR {out['error']}")
+            self.failed = True
+            self.sticky_check()
+        return out
+
+    def sticky_check(self):
+        """Raises ContextLost if the CUDA context is gone (a trap or a fault is sticky)."""
+        try:
+            self.torch.cuda.synchronize()
+            self.torch.zeros(1, device="cuda").add_(1).item()
+        except Exception as ex:  # noqa: BLE001
+            raise ContextLost(f"{type(ex).__name__}: {ex}") from None
+
+
+class ContextLost(RuntimeError):
+    """The CUDA context is unusable (a device-side trap or fault): nothing more can run."""
+
+
+def cases(args, once):
+    kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
+    rows = [ONCE_ROWS] if once else [int(v) for v in args.rows.split(",") if v.strip()]
+    tsize = TRANSPOSE_SIZE if once else tuple(int(v) for v in args.transpose.split("x"))
+    out = []
+    for k in kernels:
+        if k in ("softmax", "layernorm"):
+            out += [(k, r) for r in rows]
+        elif k == "transpose":
+            out.append((k, tsize))
+        else:
+            raise SystemExit(f"bench: unknown kernel {k!r} (softmax, layernorm, transpose)")
+    return out
+
+
+def dry(args):
+    """No GPU: the launch plan with made-up addresses, then the tables on made-up numbers."""
+    base = 0x7F00_0000_0000
+    sms = args.sms
+    print(f"bench --dry: {sms} multiprocessors (--sms), helper {cl.__file__}")
+    results = []
+    for kernel, size in cases(args, args.once):
+        if kernel == "transpose":
+            b, m, n = size
+            lens = {"src": b * m * n, "dst": b * m * n}
+            ptrs = {"src": base, "dst": base + 4 * b * m * n}
+        else:
+            lens = {"x": size * COLS, "y": size * COLS, "g": COLS, "b": COLS}
+            ptrs = {"x": base, "y": base + 4 * size * COLS, "g": base + 8 * size * COLS,
+                    "b": base + 8 * size * COLS + 4 * COLS}
+        r = {"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size), "impls": {}}
+        for impl in ("ours", "twin"):
+            grid, block, params = plan(kernel, impl, size, ptrs, lens, sms)
+            name = (OURS_NAMES if impl == "ours" else TWIN_NAMES)[kernel]
+            print(f"  {kernel} {r['size']} {impl} {name}<<<{grid}, {block}>>>: {', '.join(describe_params(params))}")
+            ms = r["bytes"] / 3.0e12 * 1e3 * (1.1 if impl == "ours" else 1.0)
+            r["impls"][impl] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
+        ms = r["bytes"] / 2.5e12 * 1e3
+        r["impls"]["torch"] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
+        if kernel != "transpose":
+            r["impls"]["ours_nb"] = {"ok": False, "checked": True}
+        r["memcpy"] = {"cuMemcpyDtoD_gbps": 4000.0, "torch_copy_gbps": 3900.0}
+        results.append(r)
+    text = tables(results)
+    print("\n(made-up numbers: the table code only)\n" + text)
+    if args.dry_write:
+        write_outputs(args.dry_write, text, {"dry": True, "results": results}, prefix="dry")
+    return 0
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--ptx", default=os.path.join(ROOT, "target/ptx-examples/nvptx64-nvidia-cuda/release/my_kernels.ptx"),
+                   help="our kernels' PTX (my_kernels.ptx)")
+    p.add_argument("--twins", default=os.path.join(ROOT, "target/twins/twins.cubin"), help="twins.cubin")
+    p.add_argument("--twins-nb", default=None, help="twins_nb.cubin (default: next to --twins)")
+    p.add_argument("--helper", default=None, help="const_layout_launch.py or its folder")
+    p.add_argument("--loader", choices=("cupy", "driver"), default="cupy",
+                   help="load modules by cupy.RawModule (falls back to the driver) or the driver (ctypes)")
+    p.add_argument("--ptx-as-is", action="store_true", help="do not apply the PTX's declared launch bounds")
+    p.add_argument("--no-variants", action="store_true", help="skip ours_nb and twin_nb")
+    p.add_argument("--kernels", default="softmax,layernorm,transpose")
+    p.add_argument("--rows", default=",".join(map(str, ROW_SIZES)), help="row counts, comma-separated")
+    p.add_argument("--transpose", default="x".join(map(str, TRANSPOSE_SIZE)), help="BATCHxMxN")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--sleep-us", type=float, default=1000.0, help="sleep kernel before each timed launch (0: none)")
+    p.add_argument("--no-flush", action="store_true", help="no L2 flush before each timed launch")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--check", action="store_true", help="checks only, no timing")
+    g.add_argument("--once", action="store_true", help="ours and the twins once each (for ncu), checked")
+    p.add_argument("--dry", action="store_true", help="no GPU: the launch plan (of --once with it) and the table code")
+    p.add_argument("--sms", type=int, default=132, help="multiprocessors for --dry (H200: 132)")
+    p.add_argument("--dry-write", default=None, help="with --dry: write dry.md/dry.json to this folder")
+    a = p.parse_args(argv)
+    if a.twins_nb is None:
+        a.twins_nb = os.path.join(os.path.dirname(os.path.abspath(a.twins)), "twins_nb.cubin")
+    return a
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    where = load_helper(args.helper)
+    if args.dry:
+        return dry(args)
+    print(f"bench: helper {where}")
+    try:
+        bench = Bench(args)
+    except Exception as e:  # noqa: BLE001
+        print(f"bench: no GPU run possible: {type(e).__name__}: {e}")
+        traceback.print_exc()
+        return 1
+    print(f"bench: {bench.info['device']}, {bench.sms} SMs, torch {bench.info['torch']}, stream {bench.stream}")
+    bench.load_modules()
+    timing = not (args.check or args.once)
+    results = []
+    t0 = time.time()
+    lost = None
+    for kernel, size in cases(args, args.once):
+        impls = ["ours", "twin"]
+        if not args.once:
+            impls.append("torch")
+            if kernel != "transpose":
+                impls += [i for i in ("ours_nb", "twin_nb") if i in bench.functions or i in bench.load_errors]
+        if lost:
+            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
+                            "impls": {i: {"ok": False, "error": f"not run: {lost}"} for i in impls}})
+            continue
+        try:
+            results.append(bench.run_case(kernel, size, impls, timing))
+        except ContextLost as e:
+            lost = str(e)
+            bench.failed = True
+            print(f"bench: the CUDA context is lost ({lost}); the remaining cases are not run")
+            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
+                            "impls": {i: {"ok": False, "error": lost} for i in impls}})
+        except Exception as e:  # noqa: BLE001
+            bench.failed = True
+            print(f"bench: {kernel} {size}: ERROR {type(e).__name__}: {e}")
+            traceback.print_exc(limit=3)
+            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
+                            "impls": {}, "error": f"{type(e).__name__}: {e}"})
+        finally:
+            try:
+                bench.torch.cuda.empty_cache()
+            except Exception:  # noqa: BLE001
+                pass
+    text = tables(results)
+    mode = "once" if args.once else "check" if args.check else "bench"
+    print(f"\n## my-kernels {mode}: {bench.info['device']} ({time.time() - t0:.0f} s)\n")
+    print(text)
+    if bench.failed:
+        print("\nbench: SOME CHECKS OR RUNS FAILED (see above)")
+    payload = {"mode": mode, "info": bench.info, "load_errors": bench.load_errors, "failed": bench.failed,
+               "args": vars(args), "results": results}
+    write_outputs(bench.out_dir(), text, payload, prefix=mode)
+    return 1 if bench.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
