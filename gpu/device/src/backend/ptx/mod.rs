@@ -1009,6 +1009,21 @@ pub(crate) enum ReduceOp {
     Min,
 }
 
+/// One butterfly step of [`allreduce!`]'s `asm!` block: the shuffle by mask `{mK}`, then `op`.
+macro_rules! allreduce_step {
+    ($op:literal, $k:literal) => {
+        concat!("shfl.sync.bfly.b32 t, {v}, {m", $k, "}, 0x1f, 0xffffffff; ", $op, " {v}, {v}, t; ")
+    };
+}
+
+/// [`allreduce!`]'s `asm!` block for the masks `$k` (a macro of its own: one defined inside
+/// `allreduce!` could not repeat its own variables).
+macro_rules! allreduce_block {
+    ($op:literal; $($k:literal)*) => {
+        converged!(concat!("{{ .reg .b32 t; ", $(allreduce_step!($op, $k),)* "}}"))
+    };
+}
+
 /// One `asm!` block: the converged-warp check, then for each lane mask a butterfly shuffle and
 /// the operation, for 1 to 5 masks (one function each); `$ty` is the PTX type of the operation.
 macro_rules! allreduce {
@@ -1017,16 +1032,6 @@ macro_rules! allreduce {
         /// butterfly, each mask a shuffle and an operation), as bits; 1 to 5 masks.
         #[inline(always)]
         pub(crate) fn $name<const K: usize>(op: ReduceOp, v: u32, m: [u32; K], _: Site) -> u32 {
-            macro_rules! step {
-                ($op:literal, $k:literal) => {
-                    concat!("shfl.sync.bfly.b32 t, {v}, {m", $k, "}, 0x1f, 0xffffffff; ", $op, " {v}, {v}, t; ")
-                };
-            }
-            macro_rules! block {
-                ($op:literal; $($k:literal)*) => {
-                    converged!(concat!("{{ .reg .b32 t; ", $(step!($op, $k),)* "}}"))
-                };
-            }
             macro_rules! run {
                 ($op:literal) => {{
                     let mut v = v;
@@ -1034,14 +1039,14 @@ macro_rules! allreduce {
                     // SAFETY: register operands only; the warp is converged or the lane traps first.
                     unsafe {
                         match K {
-                            1 => asm!(block!($op; 0), v = inout(reg32) v, m0 = in(reg32) g(0), options(nomem, nostack)),
-                            2 => asm!(block!($op; 0 1), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                            1 => asm!(allreduce_block!($op; 0), v = inout(reg32) v, m0 = in(reg32) g(0), options(nomem, nostack)),
+                            2 => asm!(allreduce_block!($op; 0 1), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
                                       options(nomem, nostack)),
-                            3 => asm!(block!($op; 0 1 2), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                            3 => asm!(allreduce_block!($op; 0 1 2), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
                                       m2 = in(reg32) g(2), options(nomem, nostack)),
-                            4 => asm!(block!($op; 0 1 2 3), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
+                            4 => asm!(allreduce_block!($op; 0 1 2 3), v = inout(reg32) v, m0 = in(reg32) g(0), m1 = in(reg32) g(1),
                                       m2 = in(reg32) g(2), m3 = in(reg32) g(3), options(nomem, nostack)),
-                            5 => asm!(block!($op; 0 1 2 3 4), v = inout(reg32) v, m0 = in(reg32) g(0),
+                            5 => asm!(allreduce_block!($op; 0 1 2 3 4), v = inout(reg32) v, m0 = in(reg32) g(0),
                                       m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3), m4 = in(reg32) g(4),
                                       options(nomem, nostack)),
                             _ => {}
@@ -1125,7 +1130,7 @@ pub(crate) enum AtomicOp {
 }
 
 macro_rules! atomics {
-    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $ty:literal, $($op:ident => $name:literal),*) => {
+    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $($op:ident => $name:literal),*) => {
         /// `atom.global.OP.TY` at element `i`: the old value.
         ///
         /// # Safety
@@ -1138,7 +1143,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("atom.global.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("atom.global.", $name, " {d}, [{a}], {v};"),
                                             d = out(reg32) d, a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => d = 0,
@@ -1157,7 +1162,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("red.global.", $name, ".", $ty, " [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("red.global.", $name, " [{a}], {v};"),
                                             a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
@@ -1175,7 +1180,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("atom.shared.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("atom.shared.", $name, " {d}, [{a}], {v};"),
                                             d = out(reg32) d, a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => d = 0,
@@ -1193,7 +1198,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("red.shared.", $name, ".", $ty, " [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("red.shared.", $name, " [{a}], {v};"),
                                             a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
@@ -1203,9 +1208,10 @@ macro_rules! atomics {
     };
 }
 
-atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, "u32", Add => "add", Max => "max", Min => "min", Exch => "exch");
-atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, "s32", Add => "add", Max => "max", Min => "min");
-atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, "f32", Add => "add");
+// Each operation with its PTX type (`exch` takes only `.b32`).
+atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, Add => "add.u32", Max => "max.u32", Min => "min.u32", Exch => "exch.b32");
+atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, Add => "add.s32", Max => "max.s32", Min => "min.s32");
+atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, Add => "add.f32");
 
 /// `atom.global.cas.b32` at element `i`: stores `new` if the element is `expected`; the old value.
 ///
