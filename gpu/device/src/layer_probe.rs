@@ -55,7 +55,6 @@
 //!
 //! ```no_run
 //! # use const_layout_device::{Gmem, GmemMut, SmemRegion, static_shared};
-//! # use const_layout_device::layer_probe::{self, *};
 //! const_layout_device::kernel! {
 //!     /// The device layer's [`layer_probe`](const_layout_device::layer_probe::layer_probe):
 //!     /// warp shuffles, votes and reductions, fast math, atomics, named barriers, a rank-3
@@ -84,7 +83,7 @@
 //!                 GmemMut::<f32>::from_raw(atomics + 128, 16),
 //!             )
 //!         };
-//!         let smem: SmemRegion = static_shared!(layer_probe_smem, p::SMEM_BYTES);
+//!         let smem: SmemRegion = static_shared!(layer_probe_smem, const_layout_device::layer_probe::SMEM_BYTES);
 //!         p::layer_probe(p::Inputs { input, xs, batch }, p::Outputs { out, blocks, math, au, ai, af }, smem)
 //!     }
 //! }

@@ -231,7 +231,7 @@ fn a_collective_in_a_diverged_warp_is_reported_naming_it() {
     }));
     assert!(m.contains("vote.sync in a diverged warp: lane 1 is not there"), "{m}");
     let m = message(launch(&cfg(1, 32, 0), || {
-        if thread_idx().x % 2 == 0 {
+        if thread_idx().x.is_multiple_of(2) {
             return;
         }
         let _ = warp::allreduce::<Sum, u32>(1);
@@ -508,6 +508,7 @@ fn reduce_in_kernel(
 
 /// Each row's (mode 1) or column's (mode 0) total from the reduced values: the lanes with the
 /// group's bits clear, one a group, over every warp.
+#[allow(clippy::too_many_arguments)]
 fn check_totals(
     tv: &DynLayout,
     (m, n): (usize, usize),
@@ -623,7 +624,7 @@ fn lane_groups_of_static_tv_layouts_match_brute_force_and_reduce_rows() {
 #[test]
 fn lane_groups_of_runtime_tv_layouts_match_brute_force_and_reduce_rows() {
     let mut rng = Rng(0x5eed_0006);
-    let divisors = |x: usize| (1..=x).filter(move |d| x % d == 0).collect::<Vec<_>>();
+    let divisors = |x: usize| (1..=x).filter(move |d| x.is_multiple_of(*d)).collect::<Vec<_>>();
     let (mut oks, mut errors) = (0, 0);
     for case in 0..60 {
         // Half from make_layout_tv of compact thread and value layouts, half permuted strides
@@ -1904,7 +1905,7 @@ const_layout_device::kernel! {
                 GmemMut::<f32>::from_raw(atomics + 128, 16),
             )
         };
-        let smem: SmemRegion = static_shared!(layer_probe_smem, p::SMEM_BYTES);
+        let smem: SmemRegion = static_shared!(layer_probe_smem, const_layout_device::layer_probe::SMEM_BYTES);
         p::layer_probe(p::Inputs { input, xs, batch }, p::Outputs { out, blocks, math, au, ai, af }, smem)
     }
 }
@@ -1990,7 +1991,7 @@ fn probe_mismatches(
             }
         }
         rec(R_SHFL + 24, input[base + (7 * lane + 3) % 32], "shfl idx by lane");
-        rec(R_SHFL + 25, input[base + (lane ^ (5 * lane) % 32)], "shfl xor by lane");
+        rec(R_SHFL + 25, input[base + (lane ^ ((5 * lane) % 32))], "shfl xor by lane");
         let warp = &input[base..base + 32];
         rec(R_VOTE, (0..32).fold(0, |m, l| m | (warp[l] & 1) << l), "ballot");
         rec(R_VOTE + 1, warp.iter().all(|w| w & 15 != 0) as u32, "all");
@@ -2050,7 +2051,7 @@ fn probe_mismatches(
                 ws.iter().map(|&w| w as i32).max().unwrap(),
                 ws.iter().map(|&w| w as i32).min().unwrap(),
                 i[4] as i32,
-                ws.iter().map(|&w| hash(w) as i32).max().unwrap().max(i32::MIN),
+                ws.iter().map(|&w| hash(w) as i32).max().unwrap(), // from i32::MIN
             ];
             let want_f = [
                 ws.iter().map(|&w| (w >> 24) as f32 * 0.25).sum::<f32>(),
@@ -2157,8 +2158,24 @@ fn the_layer_probe_matches_the_host_model() {
         )
     })
     .unwrap();
-    assert!(SMEM_BYTES <= 48 * 1024 && SMEM_BYTES >= 4096 + 1008, "{SMEM_BYTES}");
+    const { assert!(SMEM_BYTES <= 48 * 1024 && SMEM_BYTES >= 4096 + 1008) };
     assert_eq!((LAYER_PROBE.name(), LAYER_PROBE.params().len()), ("layer_probe", 7));
+    // For `tools/gpu/layer_probe.py --emulated DIR`: the same run through the script's model.
+    if let Ok(dir) = std::env::var("LAYER_PROBE_DUMP") {
+        let words = |name: &str, w: Vec<u32>| {
+            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+            std::fs::write(format!("{dir}/{name}.bin"), bytes).unwrap();
+        };
+        let floats = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        std::fs::create_dir_all(&dir).unwrap();
+        words("input", input.clone());
+        words("xs", floats(xs.clone()));
+        words("batch", batch.clone());
+        words("out", out.to_vec());
+        words("blocks", blocks.to_vec());
+        words("atomics", ab.to_vec());
+        words("math", floats(math_out.to_vec()));
+    }
     let bad = probe_mismatches(
         &input,
         &xs,
