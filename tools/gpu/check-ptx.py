@@ -5,7 +5,8 @@ usage: check-ptx.py FILE.ptx
 
 Fails (exit 1, naming the kernel and the line) on:
 - `div` or `rem` instructions: static extents divide by multiply-shift, runtime ones by
-  FastDivmod; a division in a kernel means index math that did not fold;
+  FastDivmod; a division in a kernel means index math that did not fold (`div.approx.f32`, the
+  device layer's `math::div_approx`, a reciprocal and a multiply, is allowed);
 - local memory (`.local`, `local_depot`, `ld.local`/`st.local`): a register array spilled or
   indexed at run time;
 - `call`: every device function is inlined; a call is a missed inlining (or a panic path);
@@ -16,7 +17,7 @@ import re
 import sys
 
 FORBIDDEN = [
-    (re.compile(r"^\s*(@%p\d+\s+)?(div|rem)\.[a-z0-9.]+\s"), "a division or remainder instruction"),
+    (re.compile(r"^\s*(@%p\d+\s+)?(div(?!\.approx\.)|rem)\.[a-z0-9.]+\s"), "a division or remainder instruction"),
     (re.compile(r"\.local\b|local_depot"), "local memory"),
     (re.compile(r"^\s*(@%p\d+\s+)?call(\.uni)?\b"), "a call"),
 ]
