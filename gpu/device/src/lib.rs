@@ -12,7 +12,9 @@
 //! layouts against the hardware (`tools/gpu/mma_probe.py`); [`wgmma_probe`] that of Hopper's
 //! `wgmma`, the gmma shared-memory atoms and their descriptors (`tools/gpu/wgmma_probe.py`);
 //! [`bank_probe`] that of `const_layout::bank`'s model of shared-memory wavefronts
-//! (`tools/gpu/bank_probe.py`, under Nsight Compute).
+//! (`tools/gpu/bank_probe.py`, under Nsight Compute); [`layer_probe`] that of the shuffles,
+//! votes, reductions, fast math, atomics, named barriers, slices and swizzled shared tensors
+//! (`tools/gpu/layer_probe.py`).
 //!
 //! The same source compiles for two targets:
 //! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
@@ -49,6 +51,7 @@ pub mod abi;
 mod atomic;
 pub mod bank_probe;
 mod gmem;
+pub mod layer_probe;
 pub mod math;
 mod mma;
 pub mod mma_probe;

@@ -37,14 +37,16 @@ pub fn shfl_xor<T: Word>(v: T, lane_mask: u32) -> T {
     T::from_bits(backend::shfl_bfly(v.to_bits(), lane_mask, backend::site()))
 }
 
-/// Lane `lane + delta`'s `v`, this lane's own past lane 31 (`shfl.sync.down`).
+/// Lane `lane + delta % 32`'s `v`, this lane's own past lane 31 (`shfl.sync.down`, which reads
+/// the low 5 bits of `delta`, as CUDA's `__shfl_down_sync` does).
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
 pub fn shfl_down<T: Word>(v: T, delta: u32) -> T {
     T::from_bits(backend::shfl_down(v.to_bits(), delta, backend::site()))
 }
 
-/// Lane `lane - delta`'s `v`, this lane's own below lane 0 (`shfl.sync.up`).
+/// Lane `lane - delta % 32`'s `v`, this lane's own below lane 0 (`shfl.sync.up`, which reads the
+/// low 5 bits of `delta`).
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
 pub fn shfl_up<T: Word>(v: T, delta: u32) -> T {

@@ -212,6 +212,9 @@ struct Launch {
     statics: Mutex<Vec<(&'static str, u32, u32)>>,
     /// The words of shared memory in use: the dynamic ones and the static arrays so far.
     smem_used: AtomicU32,
+    /// How long a thread waits on a named barrier or an mbarrier before the launch fails as
+    /// deadlocked ([`with_deadlock_patience`]).
+    patience: std::time::Duration,
 }
 
 /// A named barrier's state: the thread count of its current phase, the threads arrived and the
@@ -332,6 +335,7 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         named_cv: Condvar::new(),
         statics: Mutex::new(Vec::new()),
         smem_used: AtomicU32::new(dynamic_words),
+        patience: PATIENCE.with(|p| p.get()),
     });
     let kernel = &kernel;
     std::thread::scope(|scope| {
@@ -716,14 +720,30 @@ fn mbarrier_test_parity(addr: u32, parity: u32) -> bool {
     (b.phases & 1) as u32 != parity & 1
 }
 
-/// How long an emulated thread waits on an mbarrier before the launch fails as deadlocked.
+/// How long an emulated thread waits on an mbarrier or a named barrier before the launch fails as
+/// deadlocked, unless [`with_deadlock_patience`] says otherwise.
 const MBARRIER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+std::thread_local! {
+    /// The patience of the launches this thread starts.
+    static PATIENCE: core::cell::Cell<std::time::Duration> = const { core::cell::Cell::new(MBARRIER_PATIENCE) };
+}
+
+/// Run `f` with the launches it starts (on this thread) failing as deadlocked after `patience`
+/// rather than 60 s: for tests of a deadlock's report.
+#[doc(hidden)]
+pub fn with_deadlock_patience<R>(patience: std::time::Duration, f: impl FnOnce() -> R) -> R {
+    let old = PATIENCE.with(|p| p.replace(patience));
+    let r = f();
+    PATIENCE.with(|p| p.set(old));
+    r
+}
 
 /// A wait on an mbarrier's phase, failing the launch if it never completes.
 fn mbarrier_wait_parity(addr: u32, parity: u32) {
-    let start = std::time::Instant::now();
+    let (start, patience) = (std::time::Instant::now(), with(|c| c.launch.patience));
     while !mbarrier_test_parity(addr, parity) {
-        if start.elapsed() > MBARRIER_PATIENCE {
+        if start.elapsed() > patience {
             panic!(
                 "mbarrier at byte {addr}: the phase of parity {parity} never completed (a deadlock: arrivals or bytes missing)"
             );
@@ -862,7 +882,7 @@ pub(crate) fn named_barrier(id: u32, threads: u32) {
                 drop(named);
                 std::panic::panic_any(Abandon);
             }
-            if start.elapsed() > MBARRIER_PATIENCE {
+            if start.elapsed() > launch.patience {
                 let arrived = named.get(&id).map_or(0, |b| b.arrived);
                 panic!(
                     "named barrier {id}: {arrived} of {threads} threads arrived and the rest never did (a deadlock)"
@@ -1526,14 +1546,17 @@ pub(crate) fn shfl_bfly(v: u32, b: u32, site: Site) -> u32 {
     warp_exchange(v, "shfl.sync", site, |l| l ^ (b as usize & 31))
 }
 
-/// `shfl.sync.down`: the value of lane `lane + b` (this lane's own past 31).
+/// `shfl.sync.down`: the value of lane `lane + b % 32` (this lane's own past 31).
 pub(crate) fn shfl_down(v: u32, b: u32, site: Site) -> u32 {
-    warp_exchange(v, "shfl.sync", site, |l| if l + b as usize > 31 { l } else { l + b as usize })
+    // PTX reads the offset's low 5 bits (`bval[4:0] = b[4:0]`).
+    let b = (b & 31) as usize;
+    warp_exchange(v, "shfl.sync", site, |l| if l + b > 31 { l } else { l + b })
 }
 
-/// `shfl.sync.up`: the value of lane `lane - b` (this lane's own below 0).
+/// `shfl.sync.up`: the value of lane `lane - b % 32` (this lane's own below 0).
 pub(crate) fn shfl_up(v: u32, b: u32, site: Site) -> u32 {
-    warp_exchange(v, "shfl.sync", site, |l| l.checked_sub(b as usize).unwrap_or(l))
+    // PTX reads the offset's low 5 bits, as for `down`.
+    warp_exchange(v, "shfl.sync", site, |l| l.checked_sub((b & 31) as usize).unwrap_or(l))
 }
 
 /// `shfl.sync.idx`: the value of lane `b % 32`.

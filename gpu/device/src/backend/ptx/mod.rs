@@ -1135,7 +1135,7 @@ pub(crate) enum AtomicOp {
 }
 
 macro_rules! atomics {
-    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $ty:literal, $($op:ident => $name:literal),*) => {
+    ($global:ident, $shared:ident, $red_global:ident, $red_shared:ident, $($op:ident => $name:literal),*) => {
         /// `atom.global.OP.TY` at element `i`: the old value.
         ///
         /// # Safety
@@ -1148,7 +1148,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("atom.global.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("atom.global.", $name, " {d}, [{a}], {v};"),
                                             d = out(reg32) d, a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => d = 0,
@@ -1167,7 +1167,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("red.global.", $name, ".", $ty, " [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("red.global.", $name, " [{a}], {v};"),
                                             a = in(reg64) a, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
@@ -1185,7 +1185,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("atom.shared.", $name, ".", $ty, " {d}, [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("atom.shared.", $name, " {d}, [{a}], {v};"),
                                             d = out(reg32) d, a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => d = 0,
@@ -1203,7 +1203,7 @@ macro_rules! atomics {
             // SAFETY: the caller's contract.
             unsafe {
                 match op {
-                    $(AtomicOp::$op => asm!(concat!("red.shared.", $name, ".", $ty, " [{a}], {v};"),
+                    $(AtomicOp::$op => asm!(concat!("red.shared.", $name, " [{a}], {v};"),
                                             a = in(reg32) addr, v = in(reg32) v, options(nostack)),)*
                     #[allow(unreachable_patterns)]
                     _ => {}
@@ -1213,9 +1213,10 @@ macro_rules! atomics {
     };
 }
 
-atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, "u32", Add => "add", Max => "max", Min => "min", Exch => "exch");
-atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, "s32", Add => "add", Max => "max", Min => "min");
-atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, "f32", Add => "add");
+// Each operation with its PTX type (`exch` takes only `.b32`).
+atomics!(atom_global_u32, atom_shared_u32, red_global_u32, red_shared_u32, Add => "add.u32", Max => "max.u32", Min => "min.u32", Exch => "exch.b32");
+atomics!(atom_global_s32, atom_shared_s32, red_global_s32, red_shared_s32, Add => "add.s32", Max => "max.s32", Min => "min.s32");
+atomics!(atom_global_f32, atom_shared_f32, red_global_f32, red_shared_f32, Add => "add.f32");
 
 /// `atom.global.cas.b32` at element `i`: stores `new` if the element is `expected`; the old value.
 ///
