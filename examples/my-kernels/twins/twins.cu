@@ -4,7 +4,7 @@
 //
 // Same as the Rust, instruction for instruction where CUDA writes it plainly:
 //  - softmax/layernorm: one block of 256 threads a row, a grid-stride loop over the rows (the
-//    grid is softmax::grid's), __launch_bounds__(256, 8); thread t holds columns 4t + 1024k,
+//    grid is softmax::grid's), __launch_bounds__(256, 4); thread t holds columns 4t + 1024k,
 //    k = 0..3, as float4 (__ldg loads, plain stores); block reductions as warp::block_allreduce:
 //    a shfl_xor butterfly (masks 1, 2, 4, 8, 16), lane 0 writes scratch[warp], one
 //    __syncthreads(), every thread combines the 8 warps' results from two float4 shared loads
@@ -13,7 +13,7 @@
 //    ex2.approx.ftz / rcp.approx.ftz / rsqrt.approx.ftz by inline PTX, fmaf; the per-thread
 //    accumulators start as the Rust body's do (m = -inf, s = 0, q = 0).
 //  - transpose: a 64 x 64 tile of 4 consecutive batch matrices a block (grid (n/64, m/64,
-//    batch/4)), 256 threads; read: thread t takes rows t/16 + 16k, columns 4(t%16)..+4 (float4
+//    batch/16)), 256 threads; read: thread t takes rows t/16 + 16k, columns 4(t%16)..+4 (float4
 //    __ldg); shared tile Sw<3,2,6> over the row-major offset o = 64 r + c; write: thread t takes
 //    rows 4(t%8)..+4 of column t/8 of each quadrant (di, dj) = (32(q%2), 32(q/2)) (float4 stores);
 //    __syncthreads() after reading and after writing each tile.
@@ -29,14 +29,14 @@
 
 #include <cstddef>
 
-// The row kernels' launch bounds: __launch_bounds__(256, 8) as the Rust declares
+// The row kernels' launch bounds: __launch_bounds__(256, 4) as the Rust declares
 // (#[launch_bounds(THREADS, BLOCKS_PER_SM)]); -DTWIN_NO_MIN_BLOCKS gives __launch_bounds__(256)
 // alone (build.sh's twins_nb.cubin: ptxas free to use more registers than 8 blocks a
 // multiprocessor allow, as for a PTX without .minnctapersm).
 #ifdef TWIN_NO_MIN_BLOCKS
 #define ROW_BOUNDS __launch_bounds__(256)
 #else
-#define ROW_BOUNDS __launch_bounds__(256, 8)
+#define ROW_BOUNDS __launch_bounds__(256, 4)
 #endif
 
 namespace {
@@ -184,15 +184,15 @@ extern "C" __global__ void ROW_BOUNDS
 extern "C" __global__ void __launch_bounds__(256)
     transpose_twin(const float* __restrict__ src, float* __restrict__ dst, unsigned batch, unsigned m, unsigned n,
                    unsigned sb, unsigned lds, unsigned db, unsigned ldd) {
-  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch/4): whole tiles only
+  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch/16): whole tiles only
   __shared__ __align__(16) float tile[64 * 64];
   const unsigned t = threadIdx.x;
   const unsigned ri = t / 16, rj = 4 * (t % 16);  // reading: rows ri + 16k, columns rj..+4
   const unsigned wi = 4 * (t % 8), wj = t / 8;    // writing: rows wi..+4 of column wj (+ di, dj)
   const unsigned i0 = 64 * blockIdx.y, j0 = 64 * blockIdx.x;
 #pragma unroll
-  for (unsigned q = 0; q < 4; q++) {
-    const unsigned b = blockIdx.z * 4 + q;
+  for (unsigned q = 0; q < 16; q++) {
+    const unsigned b = blockIdx.z * 16 + q;
     const float* s = src + (size_t)b * sb + (size_t)(i0 + ri) * lds + (j0 + rj);
     float* d = dst + (size_t)b * db + (size_t)(j0 + wj) * ldd + (i0 + wi);
     float4 rows[4];

@@ -20,6 +20,9 @@ use core::marker::PhantomData;
 pub struct SmemRegion {
     addr: u32,
     bytes: u32,
+    /// The alignment of `addr` the kernel knows (a constant where the region is made, so that
+    /// [`SmemAllocator`]'s offsets fold): 1024 for a static array, 16 for the dynamic memory.
+    align: u32,
 }
 
 impl SmemRegion {
@@ -28,14 +31,14 @@ impl SmemRegion {
     #[inline(always)]
     pub fn dynamic() -> Self {
         let (addr, bytes) = backend::dynamic_smem();
-        SmemRegion { addr, bytes }
+        SmemRegion { addr, bytes, align: 16 }
     }
 
-    /// The region of `bytes` bytes at 16-byte aligned shared address `addr`, which the backend
-    /// reserved for it (a static array, the dynamic memory).
+    /// The region of `bytes` bytes at 1024-byte aligned shared address `addr`, which the backend
+    /// reserved for a static array.
     #[inline(always)]
-    pub(crate) fn from_parts(addr: u32, bytes: u32) -> Self {
-        SmemRegion { addr, bytes }
+    pub(crate) fn from_static_parts(addr: u32, bytes: u32) -> Self {
+        SmemRegion { addr, bytes, align: 1024 }
     }
 
     /// The size in bytes.
@@ -69,7 +72,8 @@ impl SmemRegion {
 }
 
 /// Declare a static shared array of `$bytes` bytes named `$name` in the kernel's PTX module and
-/// return its [`SmemRegion`] (CUDA's `__shared__` array). The name must be unique in the module;
+/// return its [`SmemRegion`] (CUDA's `__shared__` array), 1024-byte aligned (what TMA's and
+/// `wgmma`'s 128-byte swizzle needs; [`SmemAllocator`] then carves it with constant offsets). The name must be unique in the module;
 /// `$bytes` is a constant expression (a literal, or a constant's path). On the emulator the array
 /// is reserved in every block after the dynamic shared memory, at most
 /// [`emu::STATIC_SHARED_BYTES`](crate::emu::STATIC_SHARED_BYTES) in all.
@@ -558,14 +562,20 @@ impl SmemAllocator {
     /// not fit.
     #[inline(always)]
     fn take(&mut self, bytes: u64, align: u32) -> u32 {
-        let start = self.region.addr as u64 + self.next as u64;
-        let at = start.div_ceil(align as u64) * align as u64;
-        let end = at + bytes;
-        if end > self.region.addr as u64 + self.region.bytes as u64 {
+        let r = self.region;
+        // Offsets from the region's start, rounded where its known alignment allows (constants
+        // that fold); an alignment past it is rounded on the address at run time.
+        let rel = if align <= r.align {
+            (self.next as u64).div_ceil(align as u64) * align as u64
+        } else {
+            (r.addr as u64 + self.next as u64).div_ceil(align as u64) * align as u64 - r.addr as u64
+        };
+        let end = rel + bytes;
+        if end > r.bytes as u64 {
             fault("SmemAllocator: the block has less shared memory than its allocations need (see SmemPlan)");
         }
-        self.next = (end - self.region.addr as u64) as u32;
-        at as u32
+        self.next = end as u32;
+        r.addr + rel as u32
     }
 
     /// A shared tensor of `T` laid out by `layout`.

@@ -410,7 +410,10 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
     }
     #[inline(always)]
     fn offset(&self, i: usize, j: usize) -> usize {
-        self.layout.crd2idx((i, j)) as usize
+        // Inside the shape the offset is below the cosize, at most `MAX_COSIZE` = 2^32: 32-bit
+        // arithmetic is exact (and each access then adds it to a 64-bit address once).
+        let (d0, d1) = self.strides32();
+        (i as u32 as u64 * d0 as u64 + j as u32 as u64 * d1 as u64) as usize
     }
     #[inline(always)]
     fn strides32(&self) -> (u32, u32) {
@@ -469,8 +472,10 @@ impl sealed::Sealed for Full {}
 impl Residue for Full {
     #[inline(always)]
     fn new(extents: (usize, usize), coord: (u32, u32), b0: isize, b1: isize) -> Option<(Self, bool)> {
-        let (r0, r1) = residue(extents, (b0, b1), coord);
-        let whole = r0 >= b0 && r1 >= b1;
+        // Whole: `(coord + 1) b <= extent`, i.e. `coord < extent / b` (a shift for a power of two,
+        // a multiply-high otherwise; no 64-bit residue).
+        let whole =
+            (coord.0 as usize) < extents.0 / b0 as usize && (coord.1 as usize) < extents.1 / b1 as usize;
         if whole { Some((Full, true)) } else { None }
     }
     #[inline(always)]
@@ -1000,13 +1005,14 @@ element_access!(4; S0 D0 0, S1 D1 1, S2 D2 2, S3 D3 3);
 /// The rank-2 tensor of modes `I`, `J` of `t`, from the element at offset `at` on (the offset of a
 /// coordinate inside the shape, zero in modes `I` and `J`): the slice keeps the invariant, since
 /// every offset of the selected modes plus `at` is an offset of the whole (below its cosize) and
-/// the strides stay non-negative.
+/// the strides stay non-negative. The view's address is left to the optimizer (a kernel that takes
+/// slices in turn steps from one to the next).
 macro_rules! slice_at {
     ($t:expr, $at:expr, $i:literal, $j:literal) => {{
         let at = $at;
         // SAFETY: `at` is the offset of a coordinate inside the shape: below the cosize, at most
         // the view's length.
-        let mem = unsafe { $t.mem.skip(at) };
+        let mem = unsafe { $t.mem.advance(at) };
         GlobalTensor { mem, layout: $t.layout.select::<$i, $j>(), access: PhantomData }
     }};
 }
@@ -1020,6 +1026,36 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
     pub fn extents(&self) -> (usize, usize, usize) {
         let s = self.layout.shape();
         (s.0.value() as usize, s.1.value() as usize, s.2.value() as usize)
+    }
+
+    /// The same tensor with 128-bit access along its unit-stride mode, if that is exact: a mode
+    /// has the static stride 1, its extent is a multiple of 4, every other stride is too, and the
+    /// view's start is 16-byte aligned. Its slices keep it (their starts are multiples of the
+    /// other strides), so a kernel checks once, not once a slice.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// let w: Vec<AtomicU32> = (0..256).map(AtomicU32::new).collect();
+    /// let t = |ld: u32| GlobalTensor::new(Gmem::<u32>::from_cells(&w), make_layout((2u32, 4u32, 8u32), (64u32, ld, C::<1>)).unwrap()).unwrap();
+    /// assert!(t(8).vectorized().is_some());
+    /// assert!(t(9).vectorized().is_none()); // row 1 would start misaligned
+    /// assert!(t(8).vectorized().unwrap().slice_first(1).unwrap().vectorized().is_some());
+    /// ```
+    #[inline(always)]
+    pub fn vectorized(self) -> Option<GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>, Vector4>> {
+        let (s, d) = (self.layout.shape(), self.layout.stride());
+        let (extent, a, b) = match (D0::STATIC, D1::STATIC, D2::STATIC) {
+            (Some(1), _, _) => (s.0.value(), d.1.value(), d.2.value()),
+            (_, Some(1), _) => (s.1.value(), d.0.value(), d.2.value()),
+            (_, _, Some(1)) => (s.2.value(), d.0.value(), d.1.value()),
+            _ => return None,
+        };
+        if extent % 4 != 0 || a % 4 != 0 || b % 4 != 0 || !self.mem.is_aligned16() {
+            return None;
+        }
+        Some(GlobalTensor { mem: self.mem, layout: self.layout, access: PhantomData })
     }
 
     /// CuTe's `tensor(_, _, k)`: matrix `k` of a batch whose last mode is the batch, as a rank-2
@@ -1038,20 +1074,22 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
     /// ```
     #[inline(always)]
     pub fn slice_last(&self, k: u32) -> Option<GlobalMatrix<M, S0, S1, D0, D1, V>> {
-        if !self.contains([0, 0, k]) {
+        // The other modes' coordinate 0 is inside them: a layout's extents are positive.
+        if k as u64 >= self.layout.shape().2.value() as u64 {
             return None;
         }
-        Some(slice_at!(self, self.offset_of([0, 0, k]), 0, 1))
+        // `k` is inside the shape: its offset is below the cosize, 32-bit arithmetic is exact.
+        Some(slice_at!(self, k.wrapping_mul(self.layout.stride().2.value() as u32) as usize, 0, 1))
     }
 
     /// CuTe's `tensor(k, _, _)`: matrix `k` of a batch whose first mode is the batch, as a rank-2
     /// tensor; `None` if `k` is past the batch.
     #[inline(always)]
     pub fn slice_first(&self, k: u32) -> Option<GlobalMatrix<M, S1, S2, D1, D2, V>> {
-        if !self.contains([k, 0, 0]) {
+        if k as u64 >= self.layout.shape().0.value() as u64 {
             return None;
         }
-        Some(slice_at!(self, self.offset_of([k, 0, 0]), 1, 2))
+        Some(slice_at!(self, k.wrapping_mul(self.layout.stride().0.value() as u32) as usize, 1, 2))
     }
 }
 
@@ -1082,7 +1120,8 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D
     /// ```
     #[inline(always)]
     pub fn slice_last2(&self, k: u32, l: u32) -> Option<GlobalMatrix<M, S0, S1, D0, D1, V>> {
-        if !self.contains([0, 0, k, l]) {
+        let s = self.layout.shape();
+        if k as u64 >= s.2.value() as u64 || l as u64 >= s.3.value() as u64 {
             return None;
         }
         Some(slice_at!(self, self.offset_of([0, 0, k, l]), 0, 1))
@@ -1092,7 +1131,8 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D
     /// `None` outside the shape.
     #[inline(always)]
     pub fn slice_first2(&self, k: u32, l: u32) -> Option<GlobalMatrix<M, S2, S3, D2, D3, V>> {
-        if !self.contains([k, l, 0, 0]) {
+        let s = self.layout.shape();
+        if k as u64 >= s.0.value() as u64 || l as u64 >= s.1.value() as u64 {
             return None;
         }
         Some(slice_at!(self, self.offset_of([k, l, 0, 0]), 2, 3))

@@ -71,14 +71,17 @@ pub fn fault(what: &'static str) -> ! {
 pub struct Thread<const N: usize>(u32);
 
 impl<const N: usize> Thread<N> {
-    /// `threadIdx.x`, after checking that the block is `(N, 1, 1)`.
+    /// `threadIdx.x`, after checking that the block is `(N, 1, 1)` (the same check in every
+    /// thread, so the warp stays converged). The index is below the block's extent, hence below
+    /// `N`; the optimizer learns it from one mask (`N` a power of two) or minimum, not a branch.
     #[inline(always)]
     pub fn index() -> Self {
         let (t, d) = (thread_idx(), block_dim());
-        if d.x as usize != N || d.y != 1 || d.z != 1 || t.x as usize >= N {
+        if d.x as usize != N || d.y != 1 || d.z != 1 {
             fault("the block does not have the thread count the kernel was written for");
         }
-        Thread(t.x)
+        let n = N as u32;
+        Thread(if n.is_power_of_two() { t.x & (n - 1) } else { t.x.min(n.wrapping_sub(1)) })
     }
 
     /// The index, below `N`.

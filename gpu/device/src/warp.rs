@@ -289,8 +289,13 @@ pub fn block_allreduce<R: Reduction, T: Reducible, const N: usize>(
         scratch.store(t.warp(), mine);
     }
     sync_threads();
-    let mut acc = T::identity::<R>();
-    let mut w = 0;
+    // The first result (or group of four) starts the combination: no identity element to add.
+    let (mut acc, mut w) = if warps >= 4 {
+        let q = scratch.load4(0);
+        (T::combine::<R>(T::combine::<R>(q[0], q[1]), T::combine::<R>(q[2], q[3])), 4)
+    } else {
+        (scratch.load(0), 1)
+    };
     while w + 4 <= warps {
         let q = scratch.load4(w);
         acc = T::combine::<R>(acc, T::combine::<R>(T::combine::<R>(q[0], q[1]), T::combine::<R>(q[2], q[3])));

@@ -27,7 +27,7 @@ pub const THREADS: usize = 256;
 pub const VECTORS: usize = COLS / THREADS / 4;
 const _: () = assert!(VECTORS == 4, "the kernel's loops are unrolled for 4 vectors a thread");
 /// Blocks a multiprocessor runs at once (for [`grid`]).
-pub const BLOCKS_PER_SM: u32 = 8;
+pub const BLOCKS_PER_SM: u32 = 4;
 /// The block's shared memory: two arrays of the warps' partial results (alternated between the
 /// two reductions of a row).
 pub const SMEM_BYTES: u32 = SmemPlan::new().array::<f32, 32>().array::<f32, 32>().bytes();

@@ -4,7 +4,8 @@
 //! Both tensors are rank 3 in `src`'s coordinates `(b, i, j)`: `src` is row-major in each
 //! matrix, `(batch, m, n):(sb, ld, _1)`; `dst` stores `(b, i, j)` at `b db + i + j ld'`, so
 //! `(batch, m, n):(db, _1, ld')`. A block takes one [`TILE`]` x `[`TILE`] tile of
-//! [`BATCHES_PER_BLOCK`] consecutive matrices (`slice_first` of each), reading rows of the tile
+//! [`BATCHES_PER_BLOCK`] consecutive matrices (the setup of a block, its checks and its threads'
+//! coordinates, is done once for all of them) (`slice_first` of each), reading rows of the tile
 //! with 128-bit loads into shared memory and writing columns with 128-bit stores. The shared
 //! tile is `Sw<3,2,6> o (64,64):(64,1)` ([`SmemTile`]): the XOR moves each 16-byte chunk of a row
 //! by the row's bits 2 to 4, so a row's 128-bit stores and a column's 32-bit reads are
@@ -15,8 +16,8 @@
 use const_layout::layout::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
 use const_layout::{C, layout_type};
 use const_layout_device::{
-    DeviceTensor, Dim3, GlobalMatrix, GlobalTensor, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion,
-    Thread, block_idx, fault, sync_threads, unroll,
+    DeviceTensor, Dim3, GlobalTensor, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion, Thread,
+    Vector4, block_idx, fault, sync_threads, unroll,
 };
 
 /// Threads a block.
@@ -24,7 +25,8 @@ pub const THREADS: usize = 256;
 /// The tile's extent in each mode.
 pub const TILE: usize = 64;
 /// Matrices of the batch a block transposes (the same tile of each).
-pub const BATCHES_PER_BLOCK: u32 = 4;
+pub const BATCHES_PER_BLOCK: u32 = 16;
+const _: () = assert!(BATCHES_PER_BLOCK == 16, "the kernel's batch loop is unrolled for 16");
 
 /// The shared tile before the swizzle: 64 x 64 row-major.
 pub type SmemRows = layout_type!((64, 64):(64, 1));
@@ -94,9 +96,16 @@ where
         first(ReadThreads::default(), ReadValues::default(), t),
         first(WriteThreads::default(), WriteValues::default(), t),
     );
+    let (Some(src), Some(dst)) = (src.vectorized(), dst.vectorized()) else {
+        fault("transpose: the tensors must allow 128-bit access (leading dimensions multiples of 4)");
+    };
     let blk = block_idx();
     let coord = (blk.y, blk.x);
-    unroll!(q in 0..4 => {
+    // The block's matrices exist (checked once: each slice's own check then folds away).
+    if (blk.z as usize + 1) * BATCHES_PER_BLOCK as usize > src.extents().0 {
+        fault("transpose: the grid is not the shape's (see transpose::grid)");
+    }
+    unroll!(q in 0..16 => {
         let b = blk.z * BATCHES_PER_BLOCK + q as u32;
         let (Some(s), Some(d)) = (src.slice_first(b), dst.slice_first(b)) else {
             fault("transpose: the grid is not the shape's (see transpose::grid)");
@@ -107,20 +116,17 @@ where
 
 /// One tile of one matrix: rows in through 128-bit loads and stores, a barrier, columns out.
 #[inline(always)]
-fn transpose_tile<MS, MD>(
-    s: GlobalMatrix<MS, u32, u32, u32, C<1>>,
-    d: GlobalMatrix<MD, u32, u32, C<1>, u32>,
+fn transpose_tile<S, D>(
+    s: S,
+    d: D,
     tile: const_layout_device::SmemTensor<f32, SmemTile>,
     coord: (u32, u32),
     (ri, rj): (u32, u32),
     (wi, wj): (u32, u32),
 ) where
-    MS: Memory<Elem = f32>,
-    MD: MemoryMut<Elem = f32>,
+    S: DeviceTensor<Mem: Memory<Elem = f32>, Access = Vector4>,
+    D: DeviceTensor<Mem: MemoryMut<Elem = f32>, Access = Vector4>,
 {
-    let (Some(s), Some(d)) = (s.vectorized(), d.vectorized()) else {
-        fault("transpose: the matrices must allow 128-bit access (leading dimensions multiples of 4)");
-    };
     let (s, d) = (
         s.local_tile_full((C::<64>, C::<64>), coord).from((ri, rj)),
         d.local_tile_full((C::<64>, C::<64>), coord).from((wi, wj)),

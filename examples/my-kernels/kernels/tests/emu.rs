@@ -94,7 +94,7 @@ fn layernorm_matches_f64() {
 
 #[test]
 fn batched_transpose_moves_every_element() {
-    for (batch, m, n, pad) in [(4u32, 64u32, 64u32, 0u32), (8, 128, 64, 0), (4, 64, 192, 4)] {
+    for (batch, m, n, pad) in [(16u32, 64u32, 64u32, 0u32), (32, 128, 64, 0), (16, 64, 128, 4)] {
         let (lds, ldd) = (n + pad, m + pad);
         let (sb, db) = (m * lds, n * ldd);
         let src: Vec<f32> = (0..batch * sb).map(|v| v as f32).collect();
@@ -123,14 +123,14 @@ fn batched_transpose_moves_every_element() {
 
 #[test]
 fn the_transpose_grid_must_cover_the_batch_exactly() {
-    assert!(transpose::grid(4, 64, 64).is_some());
-    assert!(transpose::grid(4, 65, 64).is_none());
-    assert!(transpose::grid(3, 64, 64).is_none());
+    assert!(transpose::grid(16, 64, 64).is_some());
+    assert!(transpose::grid(16, 65, 64).is_none());
+    assert!(transpose::grid(12, 64, 64).is_none());
     assert!(transpose::grid(0, 64, 64).is_none());
     // A grid larger than the batch faults instead of reading past it.
-    let (sbuf, mut dbuf) = (DeviceBuffer::<f32>::zeros(4 * 4096), DeviceBuffer::<f32>::zeros(4 * 4096));
-    let ls = make_layout((4u32, 64u32, 64u32), (4096u32, 64u32, C::<1>)).unwrap();
-    let ld = make_layout((4u32, 64u32, 64u32), (4096u32, C::<1>, 64u32)).unwrap();
+    let (sbuf, mut dbuf) = (DeviceBuffer::<f32>::zeros(16 * 4096), DeviceBuffer::<f32>::zeros(16 * 4096));
+    let ls = make_layout((16u32, 64u32, 64u32), (4096u32, 64u32, C::<1>)).unwrap();
+    let ld = make_layout((16u32, 64u32, 64u32), (4096u32, C::<1>, 64u32)).unwrap();
     let (sp, dp) = (sbuf.input(&ls).unwrap(), dbuf.output(&ld).unwrap());
     let cfg =
         LaunchConfig { grid: Dim3 { x: 1, y: 1, z: 2 }, block: transpose::block(), dynamic_smem_bytes: 0 };

@@ -313,7 +313,8 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
     silence_emulated_threads();
     let threads = threads as usize;
     let dynamic_words = cfg.dynamic_smem_bytes.div_ceil(4);
-    let words = (dynamic_words + STATIC_SHARED_BYTES / 4) as usize;
+    // Static arrays start at the next 1024-byte boundary after the dynamic memory.
+    let words = ((1024 * cfg.dynamic_smem_bytes.div_ceil(1024) + STATIC_SHARED_BYTES) / 4) as usize;
     let warps = threads.div_ceil(32);
     let launch = Arc::new(Launch {
         cfg: *cfg,
@@ -969,14 +970,14 @@ pub(crate) unsafe fn st_shared4(addr: u32, v: [u32; 4]) {
 pub fn static_shared(name: &'static str, bytes: u32) -> crate::SmemRegion {
     let launch = with(|c| Arc::clone(&c.launch));
     let mut statics = launch.statics.lock().unwrap_or_else(|e| e.into_inner());
-    let base = 16 * launch.cfg.dynamic_smem_bytes.div_ceil(16);
+    let base = 1024 * launch.cfg.dynamic_smem_bytes.div_ceil(1024);
     let addr = match statics.iter().find(|(n, _, _)| *n == name) {
         Some(&(_, addr, size)) if size == bytes => addr,
         Some(&(_, _, size)) => {
             panic!("static_shared!({name}) is {bytes} bytes here and {size} bytes elsewhere")
         }
         None => {
-            let end = statics.last().map_or(base, |&(_, a, b)| 16 * (a + b).div_ceil(16));
+            let end = statics.last().map_or(base, |&(_, a, b)| 1024 * (a + b).div_ceil(1024));
             if (end - base) as u64 + bytes as u64 > STATIC_SHARED_BYTES as u64 {
                 panic!(
                     "static_shared!({name}): {bytes} bytes past the {STATIC_SHARED_BYTES} bytes of static shared memory"
@@ -987,7 +988,7 @@ pub fn static_shared(name: &'static str, bytes: u32) -> crate::SmemRegion {
             end
         }
     };
-    crate::SmemRegion::from_parts(addr, bytes)
+    crate::SmemRegion::from_static_parts(addr, bytes)
 }
 
 /// The words of one emulated device allocation (they live until the program ends: a view that

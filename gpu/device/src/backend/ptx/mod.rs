@@ -919,12 +919,12 @@ pub(crate) unsafe fn tma_load_2d(t: &crate::tma::TmaTensor2d<'_>, dst: u32, row0
 /// (its expansion's only caller).
 ///
 /// # Safety
-/// `addr` is the 16-byte aligned shared address of a module-level `.shared` array of `bytes`
+/// `addr` is the 1024-byte aligned shared address of a module-level `.shared` array of `bytes`
 /// bytes that nothing else in the kernel uses.
 #[doc(hidden)]
 #[inline(always)]
 pub unsafe fn static_region(addr: u32, bytes: u32) -> crate::SmemRegion {
-    crate::SmemRegion::from_parts(addr, bytes)
+    crate::SmemRegion::from_static_parts(addr, bytes)
 }
 
 /// [`static_shared!`](crate::static_shared) on the GPU: the array declared in the module's PTX
@@ -938,7 +938,7 @@ macro_rules! __backend_static_shared {
         #[allow(non_snake_case, unused_imports)]
         mod $name {
             use super::*;
-            core::arch::global_asm!(concat!(".shared .align 16 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
+            core::arch::global_asm!(concat!(".shared .align 1024 .b8 ", stringify!($name), "[{n}];"), n = const $bytes);
         }
         let addr: u32;
         // SAFETY: takes the address of the symbol declared above; no memory is accessed.
