@@ -81,6 +81,10 @@ pub struct GlobalTensor<M, L, V = Scalar> {
 /// slices of higher ranks are.
 pub type GlobalMatrix<M, S0, S1, D0, D1, V = Scalar> = GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, V>;
 
+/// A rank-3 [`GlobalTensor`], `(S0,S1,S2):(D0,D1,D2)`.
+pub type GlobalTensor3<M, S0, S1, S2, D0, D1, D2, V = Scalar> =
+    GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>, V>;
+
 impl<M: Copy, L: Copy, V> Clone for GlobalTensor<M, L, V> {
     fn clone(&self) -> Self {
         *self
@@ -1044,7 +1048,8 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
     /// assert!(t(8).vectorized().unwrap().slice_first(1).unwrap().vectorized().is_some());
     /// ```
     #[inline(always)]
-    pub fn vectorized(self) -> Option<GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>, Vector4>> {
+    #[allow(clippy::type_complexity)] // seven type parameters: the rank-3 tensor's own
+    pub fn vectorized(self) -> Option<GlobalTensor3<M, S0, S1, S2, D0, D1, D2, Vector4>> {
         let (s, d) = (self.layout.shape(), self.layout.stride());
         let (extent, a, b) = match (D0::STATIC, D1::STATIC, D2::STATIC) {
             (Some(1), _, _) => (s.0.value(), d.1.value(), d.2.value()),
