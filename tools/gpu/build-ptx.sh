@@ -5,7 +5,8 @@
 # remainder, local memory, a call, or an entry point whose parameters differ from its source.
 #   usage: tools/gpu/build-ptx.sh [--no-install]
 # Installs the toolchain first if it is missing (tools/gpu/ptx-toolchain.sh; needs root for apt
-# unless --no-install). Writes target/ptx/const_layout_kernels.ptx and prints its report.
+# unless --no-install). Writes target/ptx/const_layout_kernels.ptx and the example kernel crate's
+# target/ptx/my_kernels.ptx, and prints their reports.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${1:-}" = "--no-install" ]; then
@@ -15,5 +16,12 @@ else
   BIN=$(bash "$ROOT/tools/gpu/ptx-toolchain.sh")
 fi
 cd "$ROOT"
-CONST_LAYOUT_PTX_TOOLCHAIN=$BIN cargo run --quiet --release --locked -p const-layout-builder --bin const-layout-ptx -- \
-  build --toolchain debian --target-cpu sm_90a --locked --target-dir target/ptx -o target/ptx/const_layout_kernels.ptx gpu/ptx
+# ptxas's registers and spills in the reports where the CUDA tools are here (tools/gpu/build-anchors.sh).
+[ -z "${CUDA_HOME:-}" ] && [ -x "$ROOT/target/gpu-tools/cuda/bin/ptxas" ] && export CUDA_HOME=$ROOT/target/gpu-tools/cuda
+ptx() { # CRATE OUT
+  CONST_LAYOUT_PTX_TOOLCHAIN=$BIN cargo run --quiet --release --locked -p const-layout-builder --bin const-layout-ptx -- \
+    build --toolchain debian --target-cpu sm_90a --locked --target-dir target/ptx -o "$2" "$1"
+}
+ptx gpu/ptx target/ptx/const_layout_kernels.ptx
+# The example kernel crate, written as a user's would be (examples/my-kernels): the same command.
+ptx examples/my-kernels/kernels target/ptx/my_kernels.ptx

@@ -267,12 +267,14 @@ pub fn layer_probe(inputs: Inputs<'_>, outputs: Outputs<'_>, smem: SmemRegion) {
         (alloc.array::<f32, 32>(), alloc.array::<u32, 32>(), alloc.array::<i32, 32>());
 
     // Shuffles: every mode with each operand, then operands that vary by lane.
-    for (k, b) in SHFL_B.into_iter().enumerate() {
+    // (Unrolled: a loop over the table would index it at run time, from local memory.)
+    crate::unroll!(k in 0..6 => {
+        let b = SHFL_B[k];
         rec(R_SHFL + k, warp::shfl_xor(w, b));
         rec(R_SHFL + 6 + k, warp::shfl_down(w, b));
         rec(R_SHFL + 12 + k, warp::shfl_up(w, b));
         rec(R_SHFL + 18 + k, warp::shfl_idx(w, b));
-    }
+    });
     rec(R_SHFL + 24, warp::shfl_idx(w, (7 * lane + 3) % 32));
     rec(R_SHFL + 25, warp::shfl_xor(w, (5 * lane) % 32));
 

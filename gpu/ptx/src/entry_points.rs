@@ -172,3 +172,42 @@ pub unsafe extern "ptx-kernel" fn bank_probe(addrs: u64, n: u32, bytes: u32, out
     let smem: SmemRegion = static_shared!(bank_probe_words, const_layout_device::bank_probe::SMEM_BYTES);
     const_layout_device::bank_probe::bank_probe(a, n as usize, bytes, o, smem)
 }
+
+/// The device layer's [`layer_probe`](const_layout_device::layer_probe::layer_probe): warp
+/// shuffles, votes and reductions, fast math, atomics, named barriers, a rank-3 slice and a
+/// swizzled shared tensor, each written to `out`, `blocks`, `math` and `atomics` for
+/// `tools/gpu/layer_probe.py` to check. One launch of `BLOCKS` blocks of `THREADS` threads.
+///
+/// # Safety
+/// `input` holds `TOTAL` words, `xs` `MATH_N` `f32`, `batch` `BATCH_WORDS` words, `out`
+/// `TOTAL * RECORD` words, `blocks` `BLOCKS * BLOCK_RECORD` words, `math` `MATH_FNS * MATH_N` `f32`
+/// and `atomics` `3 * 16` words (64 bytes apart): 16-byte aligned device allocations alive until
+/// the launch completes, the inputs unwritten, the outputs overlapping nothing else.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn layer_probe(
+    input: u64,
+    xs: u64,
+    batch: u64,
+    out: u64,
+    blocks: u64,
+    math: u64,
+    atomics: u64,
+) {
+    use const_layout_device::layer_probe as p;
+    // SAFETY: the contract above.
+    let (input, xs, batch, out, blocks, math, au, ai, af) = unsafe {
+        (
+            Gmem::<u32>::from_raw(input, p::TOTAL),
+            Gmem::<f32>::from_raw(xs, p::MATH_N),
+            Gmem::<u32>::from_raw(batch, p::BATCH_WORDS),
+            GmemMut::<u32>::from_raw(out, p::TOTAL * p::RECORD),
+            GmemMut::<u32>::from_raw(blocks, p::BLOCKS as usize * p::BLOCK_RECORD),
+            GmemMut::<f32>::from_raw(math, p::MATH_FNS * p::MATH_N),
+            GmemMut::<u32>::from_raw(atomics, 16),
+            GmemMut::<i32>::from_raw(atomics + 64, 16),
+            GmemMut::<f32>::from_raw(atomics + 128, 16),
+        )
+    };
+    let smem: SmemRegion = static_shared!(layer_probe_smem, const_layout_device::layer_probe::SMEM_BYTES);
+    p::layer_probe(p::Inputs { input, xs, batch }, p::Outputs { out, blocks, math, au, ai, af }, smem)
+}

@@ -160,3 +160,7 @@ pub const WGMMA_PROBE: Entry<(u64, u64, u64, u32)> = Entry::new("wgmma_probe");
 /// `bank_probe(addrs, n, bytes, out)`: one warp's shared loads at given addresses, for Nsight
 /// Compute (`tools/gpu/bank_probe.py`).
 pub const BANK_PROBE: Entry<(u64, u32, u32, u64)> = Entry::new("bank_probe");
+/// `layer_probe(input, xs, batch, out, blocks, math, atomics)`: the device layer's warp, math,
+/// atomic, barrier, tensor and shared-memory primitives on the hardware (raw device addresses; run
+/// by `tools/gpu/layer_probe.py`).
+pub const LAYER_PROBE: Entry<(u64, u64, u64, u64, u64, u64, u64)> = Entry::new("layer_probe");
