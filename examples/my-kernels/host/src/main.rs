@@ -12,6 +12,7 @@
 
 use const_layout::{C, make_layout};
 use const_layout_device::LaunchConfig;
+use const_layout_launch::cudarc::driver::sys::CUevent_flags;
 use const_layout_launch::cudarc::driver::{CudaSlice, CudaStream};
 use const_layout_launch::{InArg, Module, OutArg};
 use my_kernels::{LAYERNORM_F32, SOFTMAX_F32, TRANSPOSE_BATCHED_F32, softmax, transpose};
@@ -96,7 +97,9 @@ fn time(
     let ctx = stream.context();
     let mut ms = Vec::new();
     for _ in 0..runs {
-        let (a, b) = (ctx.new_event(None)?, ctx.new_event(None)?);
+        // Timing events: cudarc's default (`None`) disables timing.
+        let timed = || ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT));
+        let (a, b) = (timed()?, timed()?);
         a.record(stream)?;
         op()?;
         b.record(stream)?;
