@@ -2,19 +2,22 @@
 """Benchmark of the my-kernels kernels on the GPU: ours (the Rust PTX), their CUDA C++ twins
 (examples/my-kernels/twins) and PyTorch, with the device-to-device copy bandwidth as the anchor.
 
-    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin] [--twins-nb twins_nb.cubin]
+    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin]
     python3 bench.py --check      every output checked, nothing timed
     python3 bench.py --once       each of ours and the twins launched exactly once (16384 rows,
                                   64 x 2048 x 2048) and checked: what ncu.sh profiles
     python3 bench.py --dry        no GPU: the launch plan (grids, parameter words) and the table
                                   code on made-up numbers
 
-Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536), a batched
-transpose 64 x 2048 x 2048 f32. Implementations: `ours` (the PTX with the launch bounds its
-comments declare applied, see ptx_bounds.py; --ptx-as-is keeps the PTX as it is), `twin` (twins.cubin,
-__launch_bounds__(256, 8) as the Rust declares), `torch`; and, for the row kernels, `ours_nb` (the
-PTX as it is, when it had no .minnctapersm) and `twin_nb` (twins_nb.cubin): the same kernels
-without the minimum of 8 blocks a multiprocessor.
+Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536; grid
+softmax::grid, at most 4 blocks a multiprocessor), a batched transpose 64 x 2048 x 2048 f32 (grid
+(n/64, m/64, batch/16): 16 matrices a block). Implementations:
+  ours   the Rust kernels' PTX as const-layout-builder writes it: the row kernels carry their
+         launch bounds, .maxntid 256 / .minnctapersm 4 (an older PTX with only the
+         `// const-layout: launch_bounds` comments gets them applied here, see ptx_bounds.py);
+  twin   twins.cubin, the same design in CUDA C++ (nvcc -O3), __launch_bounds__(256, 4) on the
+         row kernels as the Rust declares;
+  torch  torch.softmax, F.layer_norm, x.transpose(1, 2).contiguous().
 
 Each implementation's output is poisoned with NaN, computed once and checked against PyTorch in
 float64 before it is timed (softmax: torch.softmax; layernorm: F.layer_norm, eps 1e-5; transpose:
@@ -24,17 +27,23 @@ timed launch the L2 is flushed (a 256 MiB memset, --no-flush) and a sleep kernel
 kernel reads plus writes. The anchor: cuMemcpyDtoDAsync and torch's copy_ of half those bytes
 (read + write = the kernel's bytes), timed the same way.
 
-Output: one markdown table (and one for the launch-bounds variants), written with a JSON of every
-number to $OUT (or ./bench-out): bench.md, bench.json. A failure in one row is printed and the rest
-go on; the exit status is 1 if any check failed (or anything could not run).
+Output: one markdown table with its legend and the functions' registers (the last thing printed),
+written with a JSON of every number to $OUT (or ./bench-out): bench.md, bench.json. A failure in
+one row is printed and the rest go on; a device-side trap (which ends the CUDA context) moves the
+remaining work to fresh processes (`--child-json`), so it loses only the launch that trapped;
+SIGTERM (run.sh's timeout) prints and writes what was measured. The exit status is 1 if any check
+failed (or anything could not run).
 """
 import argparse
 import ctypes
 import json
 import math
 import os
+import signal
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -45,9 +54,9 @@ import ptx_bounds  # noqa: E402
 
 COLS = 4096
 BLOCKS_PER_SM = 4  # softmax::BLOCKS_PER_SM
-THREADS = 256
-TILE = 64
-BATCHES_PER_BLOCK = 16
+THREADS = 256  # softmax::THREADS, transpose::THREADS
+TILE = 64  # transpose::TILE
+BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK
 EPS = 1e-5
 ROW_SIZES = [4096, 8192, 16384, 32768, 65536]
 TRANSPOSE_SIZE = (64, 2048, 2048)
@@ -61,6 +70,7 @@ BATCHT_T = "(u32,u32,u32):(u32,_1,u32)"  # BatchT
 
 OURS_NAMES = {"softmax": "softmax_f32", "layernorm": "layernorm_f32", "transpose": "transpose_batched_f32"}
 TWIN_NAMES = {"softmax": "softmax_twin", "layernorm": "layernorm_twin", "transpose": "transpose_twin"}
+IMPLS = ("ours", "twin", "torch")
 
 cl = None  # const_layout_launch, imported by load_helper
 
@@ -207,8 +217,34 @@ def anchor_gbps(r):
     return max(vals) if vals else None
 
 
-def tables(results):
-    """The markdown tables: the main one, and the launch-bounds variants' when measured."""
+LEGEND = """\
+- ours: the Rust kernels' PTX (const-layout-builder; softmax_f32 and layernorm_f32 with `.maxntid 256`,
+  `.minnctapersm 4`, i.e. launch bounds (256, 4)), launched with their 64-byte tensor parameters.
+- twin: twins.cubin, the same design in CUDA C++ (nvcc -O3 -arch=sm_90a; the row kernels
+  `__launch_bounds__(256, 4)`), launched with raw pointers and integers.
+- torch: torch.softmax(x, -1), F.layer_norm(x, (4096,), g, b, 1e-5), x.transpose(1, 2).contiguous().
+- Grids: softmax::grid (at most 4 blocks a multiprocessor, grid-stride over the rows) for ours and the
+  twins; the transpose (n/64, m/64, batch/16). Cells: median of the timed launches (L2 flushed
+  before each), GB/s = bytes read + written / time. memcpy: cuMemcpyDtoDAsync / torch copy_ of half
+  the bytes (read + write counted); the last column divides by the better of the two.
+- FAIL: the output differs from PyTorch's in float64; error: it could not run (see the log)."""
+
+
+def functions_table(info):
+    """The loaded functions' registers, spills and blocks a multiprocessor (bench.py's `info`)."""
+    funcs = (info or {}).get("functions") or {}
+    if not funcs:
+        return ""
+    lines = ["| function | registers | local (spill) bytes | static shared bytes | blocks/SM (256 threads) |",
+             "|---|---|---|---|---|"]
+    for name, f in sorted(funcs.items()):
+        lines.append(f"| {name} | {f.get('registers')} | {f.get('local_bytes')} | {f.get('static_smem')} | "
+                     f"{f.get('blocks_per_sm')} |")
+    return "\n".join(lines)
+
+
+def tables(results, info=None):
+    """The markdown table, its legend, and the functions' table when `info` has them."""
     lines = ["| kernel | size | ours | twin | torch | memcpy GB/s (cuMemcpyDtoD / torch copy_) | ours/twin time | "
              "ours/torch time | ours GB/s / memcpy GB/s |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -218,16 +254,10 @@ def tables(results):
         lines.append(f"| {r['kernel']} | {r['size']} | {cell(r, 'ours')} | {cell(r, 'twin')} | {cell(r, 'torch')} | "
                      f"{mem} | {ratio(ms_of(r, 'ours'), ms_of(r, 'twin'))} | {ratio(ms_of(r, 'ours'), ms_of(r, 'torch'))} | "
                      f"{ratio(gbps_of(r, 'ours'), anchor_gbps(r))} |")
-    variants = [r for r in results if "ours_nb" in r["impls"] or "twin_nb" in r["impls"]]
-    if variants:
-        lines += ["", "Launch-bounds variants (_nb: no minimum of 8 blocks a multiprocessor):", "",
-                  "| kernel | size | ours (bounds) | ours_nb | twin (bounds) | twin_nb | ours_nb/twin_nb time | "
-                  "ours/ours_nb time | twin/twin_nb time |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for r in variants:
-            lines.append(f"| {r['kernel']} | {r['size']} | {cell(r, 'ours')} | {cell(r, 'ours_nb')} | {cell(r, 'twin')} | "
-                         f"{cell(r, 'twin_nb')} | {ratio(ms_of(r, 'ours_nb'), ms_of(r, 'twin_nb'))} | "
-                         f"{ratio(ms_of(r, 'ours'), ms_of(r, 'ours_nb'))} | {ratio(ms_of(r, 'twin'), ms_of(r, 'twin_nb'))} |")
+    lines += ["", LEGEND]
+    funcs = functions_table(info)
+    if funcs:
+        lines += ["", funcs]
     return "\n".join(lines)
 
 
@@ -352,41 +382,44 @@ class Bench:
             self.clock_khz = self.drv.clock_khz()
         except Exception:  # noqa: BLE001
             self.clock_khz = 1_980_000
-        self.flush_buf = None if args.no_flush else torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+        timing = not (args.check or args.once)
+        self.flush_buf = None if args.no_flush or not timing else torch.empty(256 << 20, dtype=torch.uint8,
+                                                                                  device="cuda")
         self.failed = False
 
     # -- modules
     def load_modules(self):
+        """Loads ours (the PTX) and the twins, each function on its own (one missing function fails
+        its kernel only); prints the launch bounds the PTX carries and each function's registers."""
         a = self.args
         self.info["ptx"] = os.path.abspath(a.ptx)
+        sources = {}
         try:
             with open(a.ptx) as f:
-                fixed, added = ptx_bounds.apply(f.read())
+                text = f.read()
+            bounds = ptx_bounds.applied(text)
+            self.info["ptx_bounds"] = {k: list(v) for k, v in bounds.items()}
+            print("bench: the PTX's launch bounds: " + (", ".join(
+                f"{k} .maxntid {t} .minnctapersm {b}" for k, (t, b) in sorted(bounds.items())) or "none"))
+            fixed, added = ptx_bounds.apply(text)
+            self.info["bounds_added"] = {k: list(v) for k, v in added.items()}
+            if added:  # an older PTX: the bounds only in comments
+                out = os.path.join(self.out_dir(), "my_kernels.bounds.ptx")
+                os.makedirs(self.out_dir(), exist_ok=True)
+                with open(out, "w") as f:
+                    f.write(fixed)
+                sources["ours"] = out
+                print(f"bench: WARNING: the PTX declares launch bounds it does not carry (built without "
+                      f"const-layout-builder?); added {added} for `ours` ({out})")
+            else:
+                sources["ours"] = a.ptx
         except OSError as e:
-            fixed, added = None, {}
             self.load_errors["ours"] = f"{type(e).__name__}: {e}"
             print(f"bench: cannot read the PTX: {e}")
             self.failed = True
-        self.info["bounds_added"] = {k: list(v) for k, v in added.items()}
-        sources = {}
-        if fixed is None:
-            pass
-        elif a.ptx_as_is or not added:
-            sources["ours"] = ("path", a.ptx)
-        else:
-            out = os.path.join(self.out_dir(), "my_kernels.bounds.ptx")
-            os.makedirs(self.out_dir(), exist_ok=True)
-            with open(out, "w") as f:
-                f.write(fixed)
-            sources["ours"] = ("path", out)
-            if not a.once and not a.no_variants:
-                sources["ours_nb"] = ("path", a.ptx)
-            print(f"bench: the PTX declares launch bounds it does not apply; added {added} for `ours` ({out})")
-        sources["twin"] = ("path", a.twins)
-        if not a.once and not a.no_variants and a.twins_nb and os.path.exists(a.twins_nb):
-            sources["twin_nb"] = ("path", a.twins_nb)
-        for impl, (_, path) in sources.items():
-            names = OURS_NAMES if impl.startswith("ours") else TWIN_NAMES
+        sources["twin"] = a.twins
+        for impl, path in sources.items():
+            names = OURS_NAMES if impl == "ours" else TWIN_NAMES
             try:
                 self.functions[impl] = self.load_functions(path, names)
             except Exception as e:  # noqa: BLE001
@@ -394,42 +427,69 @@ class Bench:
                 print(f"bench: could not load {impl} from {path}: {e}")
                 self.failed = True
                 continue
-            try:
-                for k, f in self.functions[impl].items():
+            for k, f in self.functions[impl].items():
+                try:
                     regs = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_NUM_REGS)
                     local = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
                     smem = self.drv.attribute(f, Driver.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
                     occ = self.drv.occupancy(f, THREADS)
-                    self.info.setdefault("functions", {})[f"{impl}:{k}"] = {
+                    self.info.setdefault("functions", {})[f"{impl}:{names[k]}"] = {
                         "registers": regs, "local_bytes": local, "static_smem": smem, "blocks_per_sm": occ}
-                    print(f"bench: {impl:8s} {names[k]:24s} {regs:3d} registers, {local:4d} B local (spills), "
+                    print(f"bench: {impl:5s} {names[k]:24s} {regs:3d} registers, {local:4d} B local (spills), "
                           f"{smem:6d} B shared, {occ} blocks/SM")
-            except Exception as e:  # noqa: BLE001
-                print(f"bench: {impl}: could not read the functions' attributes: {e}")
+                except Exception as e:  # noqa: BLE001
+                    print(f"bench: {impl} {names[k]}: could not read the function's attributes: {e}")
+
+    def function(self, impl, kernel):
+        """The loaded CUfunction, or RuntimeError saying why there is none."""
+        f = self.functions.get(impl, {}).get(kernel)
+        if f is None:
+            why = self.load_errors.get(f"{impl}:{kernel}") or self.load_errors.get(impl, "no module")
+            raise RuntimeError(f"not loaded: {why}")
+        return f
 
     def load_functions(self, path, names):
         """{kernel: CUfunction} from `path`: through cupy.RawModule (--loader cupy, the default), or the
-        driver directly (--loader driver, or when CuPy is missing or its handle cannot be read)."""
+        driver directly (--loader driver, or when CuPy is missing or cannot load the module). A
+        function the module lacks is left out (its error in load_errors); the module failing to
+        load raises."""
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no such file: {path}")
+        get = None
         if self.args.loader == "cupy":
             try:
                 import cupy as cp
                 mod = cp.RawModule(path=path)
                 self.info.setdefault("cupy", cp.__version__)
-                out = {}
-                for k, n in names.items():
+
+                def get(n):
                     f = mod.get_function(n)
                     h = getattr(f, "ptr", None)
                     if h is None:
                         h = getattr(getattr(f, "kernel", None), "ptr", None)
                     if h is None:
                         raise RuntimeError(f"no CUfunction handle on {type(f).__name__}")
-                    out[k] = int(h)
+                    return int(h)
+                get(next(iter(names.values())))  # loads the module now: a bad image falls back below
                 self._keep = getattr(self, "_keep", []) + [mod]
-                return out
             except Exception as e:  # noqa: BLE001
+                get = None
                 print(f"bench: cupy.RawModule({path}) failed ({type(e).__name__}: {e}); loading through the driver")
-        mod = self.drv.load(path)
-        return {k: self.drv.function(mod, n) for k, n in names.items()}
+        if get is None:
+            mod = self.drv.load(path)
+
+            def get(n):
+                return self.drv.function(mod, n)
+        out = {}
+        for k, n in names.items():
+            try:
+                out[k] = get(n)
+            except Exception as e:  # noqa: BLE001
+                impl = "ours" if names is OURS_NAMES else "twin"
+                self.load_errors[f"{impl}:{k}"] = f"{type(e).__name__}: {e}"
+                print(f"bench: {path}: no function {n}: {type(e).__name__}: {e}")
+                self.failed = True
+        return out
 
     def out_dir(self):
         return os.environ.get("OUT") or os.path.join(os.getcwd(), "bench-out")
@@ -496,8 +556,18 @@ class Bench:
 
     # -- one kernel at one size
     def run_case(self, kernel, size, impls, timing):
+        """The result of `impls` (ours, twin, torch) of one kernel at one size: each checked, then
+        timed (with `timing`), the memcpy anchor first. One implementation failing is recorded and
+        the next goes on; if the CUDA context is lost (a trap), ContextLost is raised with the
+        partial result (`.result`) and the implementations not run (`.remaining`)."""
         torch = self.torch
         r = {"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size), "impls": {}}
+        if timing:
+            try:
+                r["memcpy"] = self.memcpy_anchor(r["bytes"])
+            except ContextLost as lost:
+                lost.result, lost.remaining = r, list(impls)
+                raise
         torch.manual_seed(1234 + (size if isinstance(size, int) else sum(size)))
         if kernel == "transpose":
             batch, m, n = size
@@ -514,7 +584,7 @@ class Bench:
                 bufs["g"] = 1.0 + 0.1 * torch.randn(COLS, device="cuda")
                 bufs["b"] = 0.1 * torch.randn(COLS, device="cuda")
             outs = {impl: torch.empty(rows, COLS, device="cuda") for impl in impls if impl != "torch"}
-        for impl in impls:
+        for idx, impl in enumerate(impls):
             e = r["impls"][impl] = {"ok": False, "checked": False}
             try:
                 if impl == "torch":
@@ -523,8 +593,7 @@ class Bench:
                         y.fill_(float("nan"))
                     y = fn()
                 else:
-                    if impl not in self.functions:
-                        raise RuntimeError(f"not loaded: {self.load_errors.get(impl, 'no module')}")
+                    func = self.function(impl, kernel)
                     y = outs[impl]
                     ptrs = {k: v.data_ptr() for k, v in bufs.items()}
                     lens = {k: v.numel() for k, v in bufs.items()}
@@ -532,9 +601,8 @@ class Bench:
                     ptrs[out_key], lens[out_key] = y.data_ptr(), y.numel()
                     grid, block, params = plan(kernel, impl, size, ptrs, lens, self.sms)
                     e["grid"], e["block"] = list(grid), list(block)
-                    name = (OURS_NAMES if impl.startswith("ours") else TWIN_NAMES)[kernel]
-                    fn = Launcher(self.drv, self.functions[impl][kernel], grid, block, params, self.stream,
-                                  f"{impl}:{name}")
+                    name = (OURS_NAMES if impl == "ours" else TWIN_NAMES)[kernel]
+                    fn = Launcher(self.drv, func, grid, block, params, self.stream, f"{impl}:{name}")
                     y.fill_(float("nan"))
                     fn()  # the checked launch
                 torch.cuda.synchronize()
@@ -558,10 +626,13 @@ class Bench:
                 e["error"] = f"{type(ex).__name__}: {ex}"
                 print(f"bench: {kernel} {r['size']} {impl}: ERROR {e['error']}")
                 traceback.print_exc(limit=3)
-                self.sticky_check()
+                try:
+                    self.sticky_check()
+                except ContextLost as lost:
+                    e["error"] += " (the CUDA context is lost)"
+                    lost.result, lost.remaining = r, list(impls[idx + 1:])
+                    raise
         del outs
-        if timing:
-            r["memcpy"] = self.memcpy_anchor(r["bytes"])
         return r
 
     def torch_op(self, kernel, bufs):
@@ -620,13 +691,30 @@ class Bench:
 
 
 class ContextLost(RuntimeError):
-    """The CUDA context is unusable (a device-side trap or fault): nothing more can run."""
+    """The CUDA context is unusable (a device-side trap or fault): nothing more can run in this
+    process. `result`: the case's partial result; `remaining`: its implementations not run."""
+    result = None
+    remaining = ()
+
+
+class Interrupted(BaseException):
+    """SIGTERM (run.sh's timeout): stop, print and write what was measured."""
+
+
+def on_sigterm(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one ends the process
+    raise Interrupted(f"signal {signum}")
 
 
 def cases(args, once):
+    """[(kernel, size)]: --rows and --transpose when given, else the full sizes (the --once sizes
+    with --once)."""
     kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
-    rows = [ONCE_ROWS] if once else [int(v) for v in args.rows.split(",") if v.strip()]
-    tsize = TRANSPOSE_SIZE if once else tuple(int(v) for v in args.transpose.split("x"))
+    if args.rows:
+        rows = [int(v) for v in args.rows.split(",") if v.strip()]
+    else:
+        rows = [ONCE_ROWS] if once else list(ROW_SIZES)
+    tsize = tuple(int(v) for v in args.transpose.split("x")) if args.transpose else TRANSPOSE_SIZE
     out = []
     for k in kernels:
         if k in ("softmax", "layernorm"):
@@ -643,6 +731,17 @@ def dry(args):
     base = 0x7F00_0000_0000
     sms = args.sms
     print(f"bench --dry: {sms} multiprocessors (--sms), helper {cl.__file__}")
+    try:
+        with open(args.ptx) as f:
+            text = f.read()
+        bounds = ptx_bounds.applied(text)
+        _, added = ptx_bounds.apply(text)
+        print(f"bench --dry: {args.ptx}: launch bounds " + (", ".join(
+            f"{k} .maxntid {t} .minnctapersm {b}" for k, (t, b) in sorted(bounds.items())) or "none") +
+            (f"; WARNING: declared but not carried, would be added: {added}" if added else ""))
+    except OSError as e:
+        print(f"bench --dry: cannot read the PTX: {e}")
+    print(f"bench --dry: twins {args.twins}: {'present' if os.path.isfile(args.twins) else 'MISSING'}")
     results = []
     for kernel, size in cases(args, args.once):
         if kernel == "transpose":
@@ -662,10 +761,13 @@ def dry(args):
             r["impls"][impl] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
         ms = r["bytes"] / 2.5e12 * 1e3
         r["impls"]["torch"] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
-        if kernel != "transpose":
-            r["impls"]["ours_nb"] = {"ok": False, "checked": True}
         r["memcpy"] = {"cuMemcpyDtoD_gbps": 4000.0, "torch_copy_gbps": 3900.0}
         results.append(r)
+    n = len(results)
+    reps, warm = args.reps, args.warmup
+    print(f"bench --dry: {n} cases x (3 implementations + 2 copies) x ({warm} + {reps} launches); the GPU time "
+          f"is about {n * 5 * (warm + reps) * (args.sleep_us / 1000 + 0.1 + 0.6) / 1000:.0f} s of timed launches "
+          f"(sleep {args.sleep_us:.0f} us + flush + kernel each), plus the checks")
     text = tables(results)
     print("\n(made-up numbers: the table code only)\n" + text)
     if args.dry_write:
@@ -675,18 +777,16 @@ def dry(args):
 
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--ptx", default=os.path.join(ROOT, "target/ptx-examples/nvptx64-nvidia-cuda/release/my_kernels.ptx"),
-                   help="our kernels' PTX (my_kernels.ptx)")
-    p.add_argument("--twins", default=os.path.join(ROOT, "target/twins/twins.cubin"), help="twins.cubin")
-    p.add_argument("--twins-nb", default=None, help="twins_nb.cubin (default: next to --twins)")
+    p.add_argument("--ptx", default=os.path.join(ROOT, "target/gpu/my_kernels.ptx"),
+                   help="our kernels' PTX (my_kernels.ptx, as const-layout-builder writes it)")
+    p.add_argument("--twins", default=os.path.join(ROOT, "target/gpu/twins/twins.cubin"), help="twins.cubin")
     p.add_argument("--helper", default=None, help="const_layout_launch.py or its folder")
     p.add_argument("--loader", choices=("cupy", "driver"), default="cupy",
                    help="load modules by cupy.RawModule (falls back to the driver) or the driver (ctypes)")
-    p.add_argument("--ptx-as-is", action="store_true", help="do not apply the PTX's declared launch bounds")
-    p.add_argument("--no-variants", action="store_true", help="skip ours_nb and twin_nb")
     p.add_argument("--kernels", default="softmax,layernorm,transpose")
-    p.add_argument("--rows", default=",".join(map(str, ROW_SIZES)), help="row counts, comma-separated")
-    p.add_argument("--transpose", default="x".join(map(str, TRANSPOSE_SIZE)), help="BATCHxMxN")
+    p.add_argument("--rows", default=None,
+                   help=f"row counts, comma-separated (default {','.join(map(str, ROW_SIZES))}; --once: {ONCE_ROWS})")
+    p.add_argument("--transpose", default=None, help=f"BATCHxMxN (default {'x'.join(map(str, TRANSPOSE_SIZE))})")
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--sleep-us", type=float, default=1000.0, help="sleep kernel before each timed launch (0: none)")
@@ -697,69 +797,162 @@ def parse(argv):
     p.add_argument("--dry", action="store_true", help="no GPU: the launch plan (of --once with it) and the table code")
     p.add_argument("--sms", type=int, default=132, help="multiprocessors for --dry (H200: 132)")
     p.add_argument("--dry-write", default=None, help="with --dry: write dry.md/dry.json to this folder")
-    a = p.parse_args(argv)
-    if a.twins_nb is None:
-        a.twins_nb = os.path.join(os.path.dirname(os.path.abspath(a.twins)), "twins_nb.cubin")
-    return a
+    p.add_argument("--impls", default=",".join(IMPLS), help="implementations to run (ours, twin, torch)")
+    p.add_argument("--child-json", default=None,
+                   help="(internal) run in a fresh process after a trap: write the results here, no table")
+    p.add_argument("--child-timeout", type=float, default=180.0, help="seconds a fresh process may take")
+    return p.parse_args(argv)
+
+
+def run_child(argv, timeout):
+    """Runs bench.py with `argv` in a fresh process (its output goes through); its exit status."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        return subprocess.run([sys.executable, os.path.abspath(__file__), *argv], timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        print(f"bench: the fresh process took more than {timeout:.0f} s; stopped")
+        return 124
+
+
+def in_child(argv, args, kernel, size, impls):
+    """(result, failed, lost) of `impls` of one case, run by a fresh process (run_child): the
+    parent's CUDA context is lost. `lost`: the implementations the child could not run either."""
+    fd, path = tempfile.mkstemp(prefix="bench-child-", suffix=".json")
+    os.close(fd)
+    extra = ["--kernels", kernel, "--impls", ",".join(impls), "--child-json", path]
+    extra += ["--transpose", "x".join(map(str, size))] if kernel == "transpose" else ["--rows", str(size)]
+    print(f"bench: {kernel} {size_label(kernel, size)} {','.join(impls)}: in a fresh process")
+    try:
+        rc = run_child([*argv, *extra], args.child_timeout)
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            data = None
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    if not data or not data.get("results"):
+        err = f"the fresh process exited {rc} without results"
+        print(f"bench: {kernel} {size_label(kernel, size)}: {err}")
+        r = {"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
+             "impls": {i: {"ok": False, "error": err} for i in impls}}
+        return r, True, []
+    return data["results"][0], data.get("failed", True), data.get("remaining", [])
+
+
+def merge(into, r):
+    """Adds r's implementations (and memcpy anchor, when `into` has none) to `into`."""
+    into["impls"].update(r.get("impls", {}))
+    if r.get("memcpy") and not (into.get("memcpy") or {}).get("cuMemcpyDtoD_gbps"):
+        into["memcpy"] = r["memcpy"]
+    return into
 
 
 def main(argv=None):
-    args = parse(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parse(argv)
     where = load_helper(args.helper)
     if args.dry:
         return dry(args)
+    child = args.child_json is not None
+    impls_all = [i.strip() for i in args.impls.split(",") if i.strip()]
+    if args.once:
+        impls_all = [i for i in impls_all if i != "torch"]
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
     print(f"bench: helper {where}")
-    try:
-        bench = Bench(args)
-    except Exception as e:  # noqa: BLE001
-        print(f"bench: no GPU run possible: {type(e).__name__}: {e}")
-        traceback.print_exc()
-        return 1
-    print(f"bench: {bench.info['device']}, {bench.sms} SMs, torch {bench.info['torch']}, stream {bench.stream}")
-    bench.load_modules()
-    timing = not (args.check or args.once)
-    results = []
     t0 = time.time()
-    lost = None
-    for kernel, size in cases(args, args.once):
-        impls = ["ours", "twin"]
-        if not args.once:
-            impls.append("torch")
-            if kernel != "transpose":
-                impls += [i for i in ("ours_nb", "twin_nb") if i in bench.functions or i in bench.load_errors]
-        if lost:
-            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
-                            "impls": {i: {"ok": False, "error": f"not run: {lost}"} for i in impls}})
-            continue
-        try:
-            results.append(bench.run_case(kernel, size, impls, timing))
-        except ContextLost as e:
-            lost = str(e)
-            bench.failed = True
-            print(f"bench: the CUDA context is lost ({lost}); the remaining cases are not run")
-            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
-                            "impls": {i: {"ok": False, "error": lost} for i in impls}})
-        except Exception as e:  # noqa: BLE001
-            bench.failed = True
-            print(f"bench: {kernel} {size}: ERROR {type(e).__name__}: {e}")
-            traceback.print_exc(limit=3)
-            results.append({"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size),
-                            "impls": {}, "error": f"{type(e).__name__}: {e}"})
-        finally:
-            try:
-                bench.torch.cuda.empty_cache()
-            except Exception:  # noqa: BLE001
-                pass
-    text = tables(results)
     mode = "once" if args.once else "check" if args.check else "bench"
-    print(f"\n## my-kernels {mode}: {bench.info['device']} ({time.time() - t0:.0f} s)\n")
+    results, failed, info, stopped = [], False, {"device": "?"}, None
+    bench, lost, remaining_child, spawn = None, None, [], False
+    try:
+        try:
+            bench = Bench(args)
+            info = bench.info
+            print(f"bench: {info['device']}, {bench.sms} SMs, torch {info['torch']}, stream {bench.stream}")
+            bench.load_modules()
+            spawn = not child  # after a trap, fresh processes go on (a child does not spawn)
+        except Interrupted:
+            raise
+        except Exception as e:  # noqa: BLE001
+            print(f"bench: no GPU run possible: {type(e).__name__}: {e}")
+            traceback.print_exc()
+            failed = True
+            lost = f"no GPU run possible: {type(e).__name__}: {e}"
+        timing = not (args.check or args.once)
+        for kernel, size in cases(args, args.once):
+            label = size_label(kernel, size)
+            if lost:
+                if not spawn:
+                    results.append({"kernel": kernel, "size": label, "bytes": kernel_bytes(kernel, size),
+                                    "impls": {i: {"ok": False, "error": f"not run: {lost}"} for i in impls_all}})
+                    continue
+                r, f, rest = in_child(argv, args, kernel, size, impls_all)
+                failed |= f
+                while rest:  # the child lost its context too: the rest of the case in another one
+                    r2, f, rest = in_child(argv, args, kernel, size, rest)
+                    merge(r, r2)
+                    failed |= f
+                results.append(r)
+                continue
+            try:
+                results.append(bench.run_case(kernel, size, impls_all, timing))
+            except ContextLost as e:
+                lost = str(e)
+                failed = True
+                r = e.result or {"kernel": kernel, "size": label, "bytes": kernel_bytes(kernel, size), "impls": {}}
+                rest = list(e.remaining)
+                for i in rest:
+                    r["impls"][i] = {"ok": False, "error": f"not run: {lost}"}
+                results.append(r)
+                if child:
+                    remaining_child = rest
+                    print(f"bench: the CUDA context is lost ({lost}); {', '.join(rest) or 'nothing'} of this case "
+                          f"left to another process")
+                    continue
+                print(f"bench: the CUDA context is lost ({lost}); the rest runs in fresh processes")
+                while rest:
+                    r2, f, rest = in_child(argv, args, kernel, size, rest)
+                    merge(r, r2)
+                    failed |= f
+            except Exception as e:  # noqa: BLE001
+                failed = True
+                print(f"bench: {kernel} {size}: ERROR {type(e).__name__}: {e}")
+                traceback.print_exc(limit=3)
+                results.append({"kernel": kernel, "size": label, "bytes": kernel_bytes(kernel, size),
+                                "impls": {}, "error": f"{type(e).__name__}: {e}"})
+            finally:
+                try:
+                    bench.torch.cuda.empty_cache()
+                except Exception:  # noqa: BLE001
+                    pass
+    except Interrupted as e:
+        stopped = f"interrupted ({e}) after {time.time() - t0:.0f} s"
+        failed = True
+        print(f"\nbench: {stopped}: the cases not finished are left out")
+    signal.signal(signal.SIGTERM, previous)
+    failed |= bool(bench and bench.failed)
+    payload = {"mode": mode, "info": info, "load_errors": bench.load_errors if bench else {}, "failed": failed,
+               "stopped": stopped, "args": vars(args), "results": results}
+    if child:
+        payload["remaining"] = remaining_child
+        try:
+            with open(args.child_json, "w") as f:
+                json.dump(payload, f, default=str)
+        except OSError as e:
+            print(f"bench: could not write {args.child_json}: {e}")
+        return 1 if failed else 0
+    text = tables(results, info)
+    out_dir = bench.out_dir() if bench else (os.environ.get("OUT") or os.path.join(os.getcwd(), "bench-out"))
+    write_outputs(out_dir, text, payload, prefix=mode)
+    print(f"\n## my-kernels {mode}: {info.get('device')} ({time.time() - t0:.0f} s)\n")
     print(text)
-    if bench.failed:
-        print("\nbench: SOME CHECKS OR RUNS FAILED (see above)")
-    payload = {"mode": mode, "info": bench.info, "load_errors": bench.load_errors, "failed": bench.failed,
-               "args": vars(args), "results": results}
-    write_outputs(bench.out_dir(), text, payload, prefix=mode)
-    return 1 if bench.failed else 0
+    if failed:
+        print(f"\nbench: SOME CHECKS OR RUNS FAILED (see above){'; ' + stopped if stopped else ''}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Applies the launch bounds a kernel crate's PTX declares in comments to its entry points.
+"""The launch bounds of a kernel crate's PTX: those its entry points carry (`applied`), those it
+declares in comments (`declared`), and the directives added where they are declared only (`apply`).
 
 `kernel!`'s `#[launch_bounds(T, B)]` (const_layout_device::launch_bounds!) leaves a comment in
 the PTX, `// const-layout: launch_bounds NAME T B`, and the PTX builder is to turn it into
 `.maxntid T, 1, 1` and `.minnctapersm B` after the entry's parameter list (what nvcc emits for
-`__launch_bounds__(T, B)`). A PTX built without that step has only the comments: ptxas then
-does not know the bounds (more registers, fewer blocks a multiprocessor). `apply` adds the
-directives to the entries that lack them (an entry that has a `.maxntid` is left as it is).
+`__launch_bounds__(T, B)`). const-layout-builder does that step: its PTX carries the directives
+and `apply` adds nothing. A PTX built without that step has only the comments: ptxas then does not
+know the bounds (more registers, fewer blocks a multiprocessor). `apply` adds the directives to the
+entries that lack them (an entry that has a `.maxntid` is left as it is).
 
 usage: ptx_bounds.py IN.ptx OUT.ptx   (prints what it added)
 """
@@ -19,6 +21,25 @@ MARKER = re.compile(r"//\s*const-layout: launch_bounds (\w+) (\d+) (\d+)")
 def declared(ptx):
     """{entry: (threads, blocks)} from the markers."""
     return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in MARKER.finditer(ptx)}
+
+
+ENTRY = re.compile(r"\.visible\s+\.entry\s+(\w+)\s*\(")
+
+
+def applied(ptx):
+    """{entry: (maxntid x, minnctapersm or None)} of the entries that carry a `.maxntid` between
+    their parameter list and their body."""
+    out = {}
+    for m in ENTRY.finditer(ptx):
+        body = ptx.find("{", m.end())
+        close = ptx.rfind(")", m.end(), body)
+        head = ptx[close + 1:body] if close >= 0 and body >= 0 else ""
+        head = "\n".join(line.split("//")[0] for line in head.split("\n"))
+        t = re.search(r"\.maxntid\s+(\d+)", head)
+        b = re.search(r"\.minnctapersm\s+(\d+)", head)
+        if t:
+            out[m.group(1)] = (int(t.group(1)), int(b.group(1)) if b else None)
+    return out
 
 
 def apply(ptx):

@@ -6,8 +6,16 @@
   ncu_report's CSV reading;
 - with NumPy: a whole `bench.py` run (bench, --check, --once) against a NumPy stand-in for
   `torch` and a stand-in driver that runs the six kernels in NumPy from their parameter bytes as
-  the kernels read them (addresses, layout words, scalars), one kernel variant broken on purpose:
-  the checks, the failure handling, the tables, the JSON and the exit status.
+  the kernels read them (addresses, layout words, scalars), block by block over the launch's grid
+  (a grid that does not cover the tensor leaves NaN; the transpose's grid past the batch traps as
+  the Rust kernel does); kernels broken, trapping or missing on purpose (`FakeDriver.broken`,
+  `.traps`, `.missing`): the checks, the failure handling (a trap: the rest in fresh processes),
+  the tables, the JSON and the exit status.
+
+The expected grids are softmax::grid and transpose::grid (examples/my-kernels/kernels/src) worked
+by hand: softmax::BLOCKS_PER_SM = 4, so on 132 multiprocessors at most 528 blocks, each
+ceil(rows / 528) rows: 4096 rows -> 8 a block -> 512 blocks; 16384 -> 32 -> 512; 32768 -> 63 ->
+521; 65536 -> 125 -> 525. The transpose: (n / 64, m / 64, batch / 16), batch a multiple of 16.
 
 usage: python3 test_bench.py   (python3 -m unittest test_bench)
 """
@@ -72,19 +80,42 @@ class Params(unittest.TestCase):
         self.assertEqual([p.value for p in params], [BASE, BASE + 0x200000, BASE + 0x300000, BASE + 0x100000, 8, 4096,
                                                      4096, params[7].value])
         grid, _, params = bench.plan("transpose", "twin", (64, 2048, 1024), {"src": BASE, "dst": BASE + 64}, {}, 132)
-        self.assertEqual(grid, (16, 32, 16))
+        self.assertEqual(grid, (1024 // 64, 2048 // 64, 64 // 16))  # (n/64, m/64, batch/16) = (16, 32, 4)
         self.assertEqual([p.value for p in params[2:]], [64, 2048, 1024, 2048 * 1024, 1024, 2048 * 1024, 2048])
 
-    def test_grids(self):  # softmax::grid on 132 multiprocessors
-        self.assertEqual([bench.row_grid(r, 132)[0] for r in (1, 4096, 16384, 65536)], [1, 1024, 1024, 1041])
-        self.assertEqual(bench.row_grid(10, 0)[0], 5)  # sms.max(1): at most 8 blocks; 2 rows a block
-        with self.assertRaises(ValueError):
-            bench.transpose_grid(6, 64, 64)
+    def test_grids(self):  # softmax::grid on 132 multiprocessors: at most 4 x 132 = 528 blocks
+        self.assertEqual([bench.row_grid(r, 132) for r in (1, 528, 529, 4096, 16384, 32768, 65536)],
+                         [(1, 1, 1), (528, 1, 1), (265, 1, 1), (512, 1, 1), (512, 1, 1), (521, 1, 1), (525, 1, 1)])
+        self.assertEqual(bench.row_grid(10, 0)[0], 4)  # sms.max(1): at most 4 blocks; 3 rows a block
+        self.assertEqual(bench.transpose_grid(64, 2048, 2048), (32, 32, 4))
+        self.assertEqual(bench.transpose_grid(16, 64, 128), (2, 1, 1))
+        for bad in ((6, 64, 64), (8, 64, 64), (24, 64, 64), (0, 64, 64), (16, 64, 96), (16, 32, 64)):
+            with self.assertRaises(ValueError):
+                bench.transpose_grid(*bad)
+
+    def test_constants_are_the_rust_ones(self):  # read from the Rust sources, not copied
+        src = os.path.join(HERE, "..", "kernels", "src")
+        with open(os.path.join(src, "softmax.rs")) as f:
+            softmax = f.read()
+        with open(os.path.join(src, "transpose.rs")) as f:
+            transpose = f.read()
+        with open(os.path.join(src, "lib.rs")) as f:
+            lib = f.read()
+        self.assertIn(f"pub const BLOCKS_PER_SM: u32 = {bench.BLOCKS_PER_SM};", softmax)
+        self.assertIn(f"pub const THREADS: usize = {bench.THREADS};", softmax)
+        self.assertIn(f"pub const COLS: usize = {bench.COLS};", softmax)
+        self.assertIn(f"pub const BATCHES_PER_BLOCK: u32 = {bench.BATCHES_PER_BLOCK};", transpose)
+        self.assertIn(f"pub const TILE: usize = {bench.TILE};", transpose)
+        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 2)
+        with open(os.path.join(HERE, "..", "twins", "twins.cu")) as f:
+            twins = f.read()
+        self.assertIn(f"#define ROW_BOUNDS __launch_bounds__({bench.THREADS}, {bench.BLOCKS_PER_SM})", twins)
+        self.assertIn(f"blockIdx.z * {bench.BATCHES_PER_BLOCK} + q", twins)
 
 
 PTX = """.version 8.3
 .target sm_90a
-// const-layout: launch_bounds a 256 8
+// const-layout: launch_bounds a 256 4
 .visible .entry a(
 	.param .u64 a_param_0
 )                                       // @a
@@ -102,19 +133,23 @@ PTX = """.version 8.3
 
 class Bounds(unittest.TestCase):
     def test_apply(self):
+        self.assertEqual(ptx_bounds.applied(PTX), {})
         text, added = ptx_bounds.apply(PTX)
-        self.assertEqual(added, {"a": (256, 8)})
-        self.assertIn(")                                       // @a\n.maxntid 256, 1, 1\n.minnctapersm 8\n{", text)
+        self.assertEqual(added, {"a": (256, 4)})
+        self.assertIn(")                                       // @a\n.maxntid 256, 1, 1\n.minnctapersm 4\n{", text)
         self.assertEqual(ptx_bounds.apply(text), (text, {}))  # once only
+        self.assertEqual(ptx_bounds.applied(text), {"a": (256, 4)})
 
-    def test_the_real_ptx(self):
-        path = "/work/main/target/ptx-examples/nvptx64-nvidia-cuda/release/my_kernels.ptx"
+    def test_the_real_ptx(self):  # const-layout-builder's PTX carries the bounds itself
+        path = os.environ.get("MY_KERNELS_PTX", "/work/main/target/gpu/my_kernels.ptx")
         if not os.path.exists(path):
-            self.skipTest("no my_kernels.ptx here")
+            self.skipTest(f"no {path} here")
         with open(path) as f:
-            text, added = ptx_bounds.apply(f.read())
-        self.assertEqual(added, {"softmax_f32": (256, 8), "layernorm_f32": (256, 8)})
-        self.assertEqual(text.count(".minnctapersm 8"), 2)
+            ptx = f.read()
+        rows = {"softmax_f32": (bench.THREADS, bench.BLOCKS_PER_SM), "layernorm_f32": (bench.THREADS, bench.BLOCKS_PER_SM)}
+        self.assertEqual(ptx_bounds.declared(ptx), rows)
+        self.assertEqual(ptx_bounds.applied(ptx), rows)
+        self.assertEqual(ptx_bounds.apply(ptx), (ptx, {}))
 
 
 class Tables(unittest.TestCase):
@@ -122,13 +157,21 @@ class Tables(unittest.TestCase):
         r = {"kernel": "softmax", "size": "8x4096", "impls": {
             "ours": {"ok": True, "checked": True, "ms": 2.0, "gbps": 100.0},
             "twin": {"ok": True, "checked": True, "ms": 1.0, "gbps": 200.0},
-            "torch": {"ok": False, "checked": True},
-            "ours_nb": {"ok": False, "error": "x"}},
+            "torch": {"ok": False, "checked": True}},
             "memcpy": {"cuMemcpyDtoD_gbps": 400.0, "torch_copy_gbps": 300.0}}
-        t = bench.tables([r])
+        r2 = {"kernel": "transpose", "size": "16x64x64", "impls": {
+            "ours": {"ok": False, "error": "x"}, "twin": {"ok": True, "checked": True}}}
+        info = {"functions": {"ours:softmax_f32": {"registers": 40, "local_bytes": 0, "static_smem": 256,
+                                                   "blocks_per_sm": 4}}}
+        t = bench.tables([r, r2], info)
         self.assertIn("| softmax | 8x4096 | 2.0000 ms, 100 GB/s | 1.0000 ms, 200 GB/s | FAIL | 400 / 300 | 2.000 | - | 0.250 |",
                       t)
-        self.assertIn("| softmax | 8x4096 | 2.0000 ms, 100 GB/s | error | 1.0000 ms, 200 GB/s | - |", t)
+        self.assertIn("| transpose | 16x64x64 | error | ok | - | - / - | - | - | - |", t)
+        self.assertIn("- ours: the Rust kernels' PTX", t)
+        self.assertIn("`__launch_bounds__(256, 4)`", t)
+        self.assertTrue(t.endswith("| ours:softmax_f32 | 40 | 0 | 256 | 4 |"))
+        self.assertNotIn("_nb", t)
+        self.assertNotIn("registers", bench.tables([r]))
 
 
 class NcuReport(unittest.TestCase):
@@ -310,8 +353,23 @@ def view(addr, count, dtype=np.float32):
     raise AssertionError(f"no allocation at {addr:#x}")
 
 
+class Lost(Exception):
+    """A device-side trap in the stand-ins: the fake CUDA context is unusable until reset."""
+
+
+CONTEXT = {"lost": False}  # the fake CUDA context: a trap makes every later synchronize fail
+BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK, the kernels' design (not bench.py's constant)
+
+
+def synchronize():
+    if CONTEXT["lost"]:
+        raise RuntimeError("CUDA error: an illegal instruction was encountered")
+
+
 def run_kernel(name, broken, grid, params):
-    """The six kernels in NumPy, reading their parameters as the kernels do."""
+    """The six kernels in NumPy, reading their parameters as the kernels do, block by block over
+    the grid (softmax::grid's grid-stride over the rows; the transpose's BATCHES_PER_BLOCK
+    matrices of one tile a block, trapping past the batch as the Rust kernel's check does)."""
     def tensor(p):
         addr, length, w = words(bytes(p))
         return addr, length, w
@@ -331,35 +389,50 @@ def run_kernel(name, broken, grid, params):
             xa, ya, rows, ldx, ldy = map(scal, params)
         else:
             xa, ga, ba, ya, rows, ldx, ldy, eps = map(scal, params)
+        assert grid[1:] == (1, 1) and grid[0] >= 1, grid
         x = view(xa, (rows - 1) * ldx + 4096)
         y = view(ya, (rows - 1) * ldy + 4096)
-        for r in range(rows):
-            v = x[r * ldx:r * ldx + 4096].astype(np.float64)
-            if name.startswith("softmax"):
-                e = np.exp(v - v.max())
-                o = e / e.sum()
-            else:
-                g, b = view(ga, 4096), view(ba, 4096)
-                o = (v - v.mean()) / np.sqrt(v.var() + eps) * g + b
-            y[r * ldy:r * ldy + 4096] = o + (1.0 if broken else 0.0)
+        for block in range(grid[0]):
+            for r in range(block, rows, grid[0]):
+                v = x[r * ldx:r * ldx + 4096].astype(np.float64)
+                if name.startswith("softmax"):
+                    e = np.exp(v - v.max())
+                    o = e / e.sum()
+                else:
+                    g, b = view(ga, 4096), view(ba, 4096)
+                    o = (v - v.mean()) / np.sqrt(v.var() + eps) * g + b
+                y[r * ldy:r * ldy + 4096] = o + (1.0 if broken else 0.0)
         return
     if name == "transpose_batched_f32":
         (sa, _, (batch, m, n, sb, lds, *_)), (da, _, (_, _, _, db, ldd, *_)) = tensor(params[0]), tensor(params[1])
     else:
         sa, da, batch, m, n, sb, lds, db, ldd = map(scal, params)
-    assert grid == (n // 64, m // 64, batch // 4)
     src = view(sa, (batch - 1) * sb + (m - 1) * lds + n)
     dst = view(da, (batch - 1) * db + (n - 1) * ldd + m)
-    for b in range(batch):
-        for i in range(m):
-            dst[b * db + i + np.arange(n) * ldd] = src[b * sb + i * lds:b * sb + i * lds + n]
+    i, j = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
+    for bz in range(grid[2]):
+        if (bz + 1) * BATCHES_PER_BLOCK > batch:
+            if name == "transpose_batched_f32":  # the Rust kernel's check: a trap
+                raise Lost(f"{name}: the grid is not the shape's")
+            raise AssertionError(f"{name} would read past the batch")
+        for by in range(grid[1]):
+            for bx in range(grid[0]):
+                i0, j0 = 64 * by, 64 * bx
+                assert i0 + 64 <= m and j0 + 64 <= n, f"{name}: block ({bx}, {by}, {bz}) past the matrix"
+                for q in range(BATCHES_PER_BLOCK):
+                    b = bz * BATCHES_PER_BLOCK + q
+                    dst[b * db + (i0 + i) + (j0 + j) * ldd] = src[b * sb + (i0 + i) * lds + (j0 + j)] + \
+                        (1.0 if broken else 0.0)
 
 
 class FakeDriver:
     CU_FUNC_ATTRIBUTE_NUM_REGS = 4
     CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3
     CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
-    functions = {}  # handle -> (name, broken)
+    functions = {}  # handle -> (module basename, name)
+    broken = set()  # (module basename, function name): wrong results
+    traps = set()  # (module basename, function name): a device-side trap
+    missing = set()  # (module basename, function name): not in the module
 
     def __init__(self):
         outer = self
@@ -370,12 +443,13 @@ class FakeDriver:
             def cuLaunchKernel(self, f, *rest):
                 Cuda.launches += 1
                 assert f.value in outer.functions
-                return 0
+                return 719 if CONTEXT["lost"] else 0  # CUDA_ERROR_LAUNCH_FAILED
 
         self.cuda = Cuda()
 
     def check(self, r, what):
-        assert r == 0, what
+        if r != 0:
+            raise RuntimeError(f"{what}: CUresult {r}")
 
     def load(self, path):
         with open(path, "rb") as f:
@@ -385,15 +459,17 @@ class FakeDriver:
         return path
 
     def function(self, mod, name):
+        if (os.path.basename(mod), name) in FakeDriver.missing:
+            raise RuntimeError(f"function {name}: CUDA_ERROR_NOT_FOUND")
         h = 0x1000 + len(FakeDriver.functions)
-        FakeDriver.functions[h] = (name, "nb" in os.path.basename(mod) and name == "layernorm_twin")
+        FakeDriver.functions[h] = (os.path.basename(mod), name)
         return h
 
     def attribute(self, func, attr):
         return 32
 
     def occupancy(self, func, threads, smem=0):
-        return 8
+        return 4
 
     def clock_khz(self):
         return 1_980_000
@@ -403,32 +479,83 @@ class FakeDriver:
 
 
 def fake_launch(function, grid, block, smem, params, stream=None, kernel="kernel"):
-    name, broken = FakeDriver.functions[function]
+    key = FakeDriver.functions[function]
     assert tuple(block) == (256, 1, 1) and stream == 0
-    run_kernel(name, broken, tuple(grid), params)
+    if CONTEXT["lost"]:
+        raise RuntimeError(f"launching {kernel}: CUDA_ERROR_LAUNCH_FAILED")
+    if key in FakeDriver.interrupts:
+        raise bench.Interrupted("signal 15")
+    try:
+        if key in FakeDriver.traps:
+            raise Lost(f"{key[1]}: trap")
+        run_kernel(key[1], key in FakeDriver.broken, tuple(grid), params)
+    except Lost:
+        CONTEXT["lost"] = True  # as a trap: the launch returns, the next synchronize fails
+
+
+FakeDriver.interrupts = set()  # (module basename, function name): SIGTERM (run.sh's timeout) at its launch
+
+# The builder's PTX: the launch bounds declared and carried (what const-layout-builder writes).
+BUILT_PTX = """.version 8.3
+.target sm_90a
+// const-layout: launch_bounds softmax_f32 256 4
+// const-layout: launch_bounds layernorm_f32 256 4
+.visible .entry layernorm_f32(
+	.param .align 8 .b8 layernorm_f32_param_0[64]
+)
+.maxntid 256, 1, 1
+.minnctapersm 4
+{
+	ret;
+}
+.visible .entry softmax_f32(
+	.param .align 8 .b8 softmax_f32_param_0[64]
+)
+.maxntid 256, 1, 1
+.minnctapersm 4
+{
+	ret;
+}
+.visible .entry transpose_batched_f32(
+	.param .align 8 .b8 transpose_batched_f32_param_0[64]
+)
+{
+	ret;
+}
+"""
 
 
 @unittest.skipIf(np is None, "NumPy is needed for the stand-ins")
 class WholeRun(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
-        ptx = os.path.join(self.dir, "my_kernels.ptx")
-        with open(ptx, "w") as f:
-            f.write(PTX.replace(" a 256 8", " softmax_f32 256 8").replace("entry a(", "entry softmax_f32("))
-        for n in ("twins.cubin", "twins_nb.cubin"):
-            with open(os.path.join(self.dir, n), "wb") as f:
-                f.write(b"cubin")
-        self.saved = (sys.modules.get("torch"), sys.modules.get("cupy"), bench.Driver, cl.launch, os.environ.get("OUT"))
+        self.ptx = os.path.join(self.dir, "my_kernels.ptx")
+        with open(self.ptx, "w") as f:
+            f.write(BUILT_PTX)
+        with open(os.path.join(self.dir, "twins.cubin"), "wb") as f:
+            f.write(b"cubin")
+        self.saved = (sys.modules.get("torch"), sys.modules.get("cupy"), bench.Driver, cl.launch, os.environ.get("OUT"),
+                      bench.run_child)
         sys.modules["torch"] = fake_torch()
+        sys.modules["torch"].cuda.synchronize = synchronize
         sys.modules["cupy"] = None  # import fails: the driver loader
         bench.Driver = FakeDriver
         cl.launch = fake_launch
         os.environ["OUT"] = os.path.join(self.dir, "out")
         FakeTensor.memory.clear()
+        CONTEXT["lost"] = False
+        FakeDriver.broken, FakeDriver.traps, FakeDriver.missing, FakeDriver.interrupts = set(), set(), set(), set()
+        self.children = []
+
+        def run_child(argv, timeout):  # a fresh process: a fresh context, the same stand-ins
+            self.children.append(argv)
+            CONTEXT["lost"] = False
+            return bench.main(argv)
+        bench.run_child = run_child
         self.once = (bench.ONCE_ROWS, bench.TRANSPOSE_SIZE)
 
     def tearDown(self):
-        torch, cupy, bench.Driver, cl.launch, out = self.saved
+        torch, cupy, bench.Driver, cl.launch, out, bench.run_child = self.saved
         for k, v in (("torch", torch), ("cupy", cupy)):
             if v is None:
                 sys.modules.pop(k, None)
@@ -438,52 +565,123 @@ class WholeRun(unittest.TestCase):
             os.environ.pop("OUT", None)
         else:
             os.environ["OUT"] = out
+        CONTEXT["lost"] = False
 
     def run_bench(self, *extra):
-        argv = ["--ptx", os.path.join(self.dir, "my_kernels.ptx"), "--twins", os.path.join(self.dir, "twins.cubin"),
-                "--rows", "8,12", "--transpose", "8x64x128", "--warmup", "1", "--reps", "3", *extra]
+        argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"),
+                "--rows", "8,12", "--transpose", "16x64x128", "--warmup", "1", "--reps", "3", *extra]
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             rc = bench.main(argv)
         return rc, out.getvalue()
 
+    def results(self, mode="bench"):
+        with open(os.path.join(self.dir, "out", f"{mode}.json")) as f:
+            return json.load(f)
+
     def test_bench(self):
+        FakeDriver.broken = {("twins.cubin", "layernorm_twin")}  # wrong on purpose: one FAIL, the rest go on
         rc, out = self.run_bench()
-        self.assertEqual(rc, 1, out)  # twins_nb.cubin's layernorm_twin is broken on purpose
-        self.assertIn("layernorm 8x4096 twin_nb: check FAILED", out)
-        for k in ("softmax 8x4096", "softmax 12x4096", "layernorm 12x4096", "transpose 8x64x128"):
+        self.assertEqual(rc, 1, out)
+        self.assertIn("the PTX's launch bounds: layernorm_f32 .maxntid 256 .minnctapersm 4, softmax_f32 .maxntid 256 "
+                      ".minnctapersm 4", out)
+        self.assertNotIn("WARNING", out)
+        self.assertIn("layernorm 8x4096 twin: check FAILED", out)
+        self.assertIn("layernorm 12x4096 twin: check FAILED", out)
+        for k in ("softmax 8x4096", "softmax 12x4096", "layernorm 8x4096", "layernorm 12x4096", "transpose 16x64x128"):
             for impl in ("ours", "twin", "torch"):
-                self.assertIn(f"{k} {impl}: check ok", out)
-        self.assertIn("softmax 8x4096 ours_nb: check ok", out)
-        self.assertIn("added {'softmax_f32': (256, 8)}", out)
-        with open(os.path.join(self.dir, "out", "bench.json")) as f:
-            data = json.load(f)
-        self.assertEqual([r["size"] for r in data["results"]], ["8x4096", "12x4096"] * 2 + ["8x64x128"])
+                if not (k.startswith("layernorm") and impl == "twin"):
+                    self.assertIn(f"{k} {impl}: check ok", out)
+        data = self.results()
+        self.assertEqual([r["size"] for r in data["results"]], ["8x4096", "12x4096"] * 2 + ["16x64x128"])
+        self.assertEqual([sorted(r["impls"]) for r in data["results"]], [["ours", "torch", "twin"]] * 5)
         r = data["results"][0]
         self.assertEqual(r["bytes"], 2 * 8 * 4096 * 4)
+        self.assertEqual(r["impls"]["ours"]["grid"], [8, 1, 1])  # softmax::grid(8, 132): a row a block
+        self.assertEqual(data["results"][4]["impls"]["twin"]["grid"], [2, 1, 1])  # (128/64, 64/64, 16/16)
         self.assertEqual(r["impls"]["ours"]["ms"], 0.25)  # the fake events: 0.25 ms apart
         self.assertEqual(len(r["impls"]["ours"]["all_ms"]), 3)
         self.assertAlmostEqual(r["memcpy"]["cuMemcpyDtoD_gbps"], r["bytes"] / 0.25e-3 / 1e9)
+        self.assertEqual(data["info"]["ptx_bounds"], {"softmax_f32": [256, 4], "layernorm_f32": [256, 4]})
         with open(os.path.join(self.dir, "out", "bench.md")) as f:
-            self.assertIn("| softmax | 8x4096 | 0.2500 ms,", f.read())
-        self.assertIn("Launch-bounds variants", out)
-        self.assertIn("FAIL", out)
+            md = f.read()
+        self.assertIn("| softmax | 8x4096 | 0.2500 ms,", md)
+        self.assertIn("| layernorm | 8x4096 | 0.2500 ms, 1 GB/s | FAIL |", md)
+        self.assertNotIn("_nb", out)
+        # The table is the last thing printed (then the failure line).
+        tail = out.rstrip().split("\n")
+        self.assertEqual(tail[-1], "bench: SOME CHECKS OR RUNS FAILED (see above)")
+        self.assertEqual(tail[-3], "| twin:transpose_twin | 32 | 32 | 32 | 4 |")
+        self.assertEqual(self.children, [])
+
+    def test_an_older_ptx_gets_its_declared_bounds(self):
+        with open(self.ptx, "w") as f:
+            f.write(PTX.replace(" a 256 4", " softmax_f32 256 4").replace("entry a(", "entry softmax_f32("))
+        rc, out = self.run_bench("--check", "--kernels", "softmax", "--rows", "8")
+        self.assertIn("WARNING: the PTX declares launch bounds it does not carry", out)
+        self.assertIn("added {'softmax_f32': (256, 4)}", out)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "out", "my_kernels.bounds.ptx")))
+        self.assertIn("softmax 8x4096 ours: check ok", out)
+        self.assertEqual(rc, 0, out)
 
     def test_check_and_once(self):
-        rc, out = self.run_bench("--check", "--no-variants")
+        rc, out = self.run_bench("--check")
         self.assertEqual(rc, 0, out)
         self.assertNotIn(" ms,", out.split("## my-kernels")[1])
         self.assertTrue(os.path.exists(os.path.join(self.dir, "out", "check.json")))
-        bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = 16, (4, 128, 64)  # the once sizes, smaller
+        bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = 16, (16, 128, 64)  # the once sizes, smaller
         try:
-            rc, out = self.run_bench("--once")
+            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once"]
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+                rc = bench.main(argv)
+            out = buf.getvalue()
         finally:
             bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = self.once
         self.assertEqual(rc, 0, out)
         self.assertIn("softmax 16x4096 ours: check ok", out)
-        self.assertIn("transpose 4x128x64 twin: check ok", out)
+        self.assertIn("transpose 16x128x64 twin: check ok", out)
         self.assertNotIn("torch: check", out)
         self.assertEqual(out.count(": check ok"), 6)
+        self.assertEqual(sys.modules["torch"].cuda.Event.clock[0] % 1, 0)  # nothing timed: no memcpy either
+        self.assertNotIn("bench: memcpy", out)
+
+    def test_a_trap_loses_only_its_launch(self):
+        FakeDriver.traps = {("my_kernels.ptx", "softmax_f32")}
+        rc, out = self.run_bench("--check")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("the CUDA context is lost", out)
+        data = self.results("check")
+        cells = {(r["kernel"], r["size"], i): ("ok" if e.get("ok") else "error" if "error" in e else "FAIL")
+                 for r in data["results"] for i, e in r["impls"].items()}
+        for size in ("8x4096", "12x4096"):
+            self.assertEqual(cells.pop(("softmax", size, "ours")), "error")
+        self.assertEqual(set(cells.values()), {"ok"}, out)
+        self.assertEqual(len(cells), 3 * 5 - 2)
+        self.assertIn("| softmax | 8x4096 | error | ok | ok |", out)
+        # softmax 8: twin and torch in a fresh process; softmax 12: the whole case, then (after
+        # its trap) twin and torch in another; then the other cases one process each.
+        self.assertEqual([c[c.index("--impls") + 1] for c in self.children],
+                         ["twin,torch", "ours,twin,torch", "twin,torch"] + ["ours,twin,torch"] * 3)
+
+    def test_a_trap_of_the_transpose_grid(self):  # a grid past the batch: the Rust kernel traps
+        saved = bench.transpose_grid
+        bench.transpose_grid = lambda b, m, n: (n // 64, m // 64, b // 16 + 1)
+        try:
+            rc, out = self.run_bench("--check", "--kernels", "transpose", "--impls", "ours")
+        finally:
+            bench.transpose_grid = saved
+        self.assertEqual(rc, 1, out)
+        self.assertIn("transpose 16x64x128 ours: ERROR RuntimeError: CUDA error", out)
+
+    def test_sigterm_prints_what_was_measured(self):
+        FakeDriver.interrupts = {("twins.cubin", "layernorm_twin")}
+        rc, out = self.run_bench()
+        self.assertEqual(rc, 1, out)
+        self.assertIn("bench: interrupted (signal 15)", out)
+        data = self.results()
+        self.assertEqual([r["size"] for r in data["results"]], ["8x4096", "12x4096"])
+        self.assertIn("| softmax | 12x4096 | 0.2500 ms,", out.split("## my-kernels")[1])
 
     def test_a_module_that_does_not_load(self):
         with open(os.path.join(self.dir, "twins.cubin"), "wb") as f:
@@ -493,6 +691,24 @@ class WholeRun(unittest.TestCase):
         self.assertIn("could not load twin", out)
         self.assertIn("softmax 8x4096 ours: check ok", out)
         self.assertIn("softmax 8x4096 twin: ERROR RuntimeError: not loaded", out)
+
+    def test_a_missing_function_fails_its_kernel_only(self):
+        FakeDriver.missing = {("twins.cubin", "transpose_twin")}
+        rc, out = self.run_bench("--check")
+        self.assertEqual(rc, 1)
+        self.assertIn("no function transpose_twin", out)
+        self.assertIn("transpose 16x64x128 twin: ERROR RuntimeError: not loaded: RuntimeError: function transpose_twin",
+                      out)
+        self.assertIn("layernorm 12x4096 twin: check ok", out)
+        self.assertIn("transpose 16x64x128 ours: check ok", out)
+
+    def test_no_files(self):
+        rc, out = self.run_bench("--check", "--ptx", os.path.join(self.dir, "none.ptx"), "--twins",
+                                 os.path.join(self.dir, "none.cubin"), "--kernels", "softmax", "--rows", "8")
+        self.assertEqual(rc, 1)
+        self.assertIn("cannot read the PTX", out)
+        self.assertIn("softmax 8x4096 torch: check ok", out)
+        self.assertIn("| softmax | 8x4096 | error | error | ok |", out)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Builds the CUDA C++ twins of the my-kernels kernels (nvcc -O3 -arch=sm_90a, NVIDIA's pip nvcc
-# 13.0 as tools/gpu/build-anchors.sh gets it): OUT_DIR/twins.cubin, OUT_DIR/twins.ptx, and
-# OUT_DIR/twins_nb.cubin (the row kernels with __launch_bounds__(256) alone).
+# 13.0 as tools/gpu/build-anchors.sh gets it): OUT_DIR/twins.cubin and OUT_DIR/twins.ptx.
 #   usage: examples/my-kernels/twins/build.sh OUT_DIR
 # The CUDA tools: $CUDA if set, else target/gpu-tools/cuda of this checkout (downloaded from PyPI
 # as tools/gpu/build-anchors.sh does when missing), else nvcc on the PATH.
@@ -29,6 +28,4 @@ fi
 FLAGS=(-O3 -std=c++17 -arch=sm_90a -I "$CUDA/include/cccl")
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -Xptxas -v -o "$OUT/twins.cubin" "$HERE/twins.cu"
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -ptx -o "$OUT/twins.ptx" "$HERE/twins.cu"
-# The row kernels without the minimum of 8 blocks a multiprocessor (__launch_bounds__(256) only).
-"$CUDA/bin/nvcc" "${FLAGS[@]}" -DTWIN_NO_MIN_BLOCKS -cubin -o "$OUT/twins_nb.cubin" "$HERE/twins.cu"
-echo "build.sh: $OUT/twins.cubin, $OUT/twins_nb.cubin, $OUT/twins.ptx (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))"
+echo "build.sh: $OUT/twins.cubin, $OUT/twins.ptx (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))"

@@ -8,12 +8,13 @@
 //    k = 0..3, as float4 (__ldg loads, plain stores); block reductions as warp::block_allreduce:
 //    a shfl_xor butterfly (masks 1, 2, 4, 8, 16), lane 0 writes scratch[warp], one
 //    __syncthreads(), every thread combines the 8 warps' results from two float4 shared loads
-//    ((q0 op q1) op (q2 op q3)) op ((q4 op q5) op (q6 op q7)) (the Rust starts from the identity,
-//    0 or -inf, one FADD/FMNMX more a reduction); two scratch arrays alternate;
+//    ((q0 op q1) op (q2 op q3)) op ((q4 op q5) op (q6 op q7)) (as the Rust: it starts from the
+//    first group of four, no identity element); two scratch arrays alternate;
 //    ex2.approx.ftz / rcp.approx.ftz / rsqrt.approx.ftz by inline PTX, fmaf; the per-thread
 //    accumulators start as the Rust body's do (m = -inf, s = 0, q = 0).
-//  - transpose: a 64 x 64 tile of 4 consecutive batch matrices a block (grid (n/64, m/64,
-//    batch/16)), 256 threads; read: thread t takes rows t/16 + 16k, columns 4(t%16)..+4 (float4
+//  - transpose: a 64 x 64 tile of 16 consecutive batch matrices a block
+//    (transpose::BATCHES_PER_BLOCK; grid (n/64, m/64, batch/16), batch a multiple of 16), 256
+//    threads; read: thread t takes rows t/16 + 16k, columns 4(t%16)..+4 (float4
 //    __ldg); shared tile Sw<3,2,6> over the row-major offset o = 64 r + c; write: thread t takes
 //    rows 4(t%8)..+4 of column t/8 of each quadrant (di, dj) = (32(q%2), 32(q/2)) (float4 stores);
 //    __syncthreads() after reading and after writing each tile.
@@ -30,14 +31,9 @@
 #include <cstddef>
 
 // The row kernels' launch bounds: __launch_bounds__(256, 4) as the Rust declares
-// (#[launch_bounds(THREADS, BLOCKS_PER_SM)]); -DTWIN_NO_MIN_BLOCKS gives __launch_bounds__(256)
-// alone (build.sh's twins_nb.cubin: ptxas free to use more registers than 8 blocks a
-// multiprocessor allow, as for a PTX without .minnctapersm).
-#ifdef TWIN_NO_MIN_BLOCKS
-#define ROW_BOUNDS __launch_bounds__(256)
-#else
+// (#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)], which const-layout-builder writes
+// into the PTX as .maxntid 256, 1, 1 / .minnctapersm 4): at most 64 registers a thread.
 #define ROW_BOUNDS __launch_bounds__(256, 4)
-#endif
 
 namespace {
 
