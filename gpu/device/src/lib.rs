@@ -16,13 +16,53 @@
 //! votes, reductions, fast math, atomics, named barriers, slices and swizzled shared tensors
 //! (`tools/gpu/layer_probe.py`).
 //!
-//! The same source compiles for two targets:
-//! - **`nvptx64-nvidia-cuda`**: every operation is one or two instructions of inline PTX or a
-//!   `core::arch::nvptx` intrinsic (the `arch` module, the only `unsafe` code of the GPU
-//!   kernels: each block states why it is sound).
-//! - **the host**: the [`emu`] module runs a kernel on an emulated grid (threads as OS threads,
-//!   barriers honoured, shared-memory races and out-of-bounds accesses reported), so `cargo test`
-//!   checks every kernel without a GPU.
+//! The same source compiles for two targets, chosen by one `cfg` in this file:
+//! - **`nvptx64-nvidia-cuda`**: the PTX backend (`src/backend/ptx`), where every operation is one
+//!   or two instructions of inline PTX or a `core::arch::nvptx` intrinsic;
+//! - **the host**: the CPU emulator (`src/backend/emu`, public as [`emu`]), which runs a kernel on
+//!   an emulated grid (threads as OS threads, barriers honoured, shared-memory races, out-of-bounds
+//!   accesses and divergent warp collectives reported), so `cargo test` checks every kernel without
+//!   a GPU, and docs.rs documents this form.
+//!
+//! The guide's chapter "Writing a kernel" (`const_layout::guide::writing_a_kernel`) takes a
+//! kernel crate of one's own from an empty directory to a launch on the GPU.
+//!
+//! # The backend contract
+//!
+//! Both backends define the same crate-private items, and everything public is written once above
+//! them (so the emulator runs the code the GPU runs):
+//!
+//! | group | items |
+//! |---|---|
+//! | indices and control | `thread_idx`, `block_idx`, `block_dim`, `grid_dim`, `sync_threads`, `named_barrier`, `named_barrier_arrive`, `fault`, `site` / `Site` (a call site, for the emulator's reports) |
+//! | shared memory | `dynamic_smem`, `static_region` (behind [`static_shared!`]), `ld_shared`, `ld_shared2`, `ld_shared4`, `st_shared`, `st_shared4` |
+//! | global memory | `GlobalPtr` (`from_address`, `load`, `load_nc`, `load4`, `load4_nc`, `store`, `store4`, `advance`, `advance_opaque`, `copy_async4`, `copy_async16`, `is_aligned16`), `cp_async_commit`, `cp_async_wait` |
+//! | tensor cores | `ldmatrix_x4_batch`, `mma_m16n8k16_f32_grid`, `mma_m16n8k16_f16_grid`, `pack_half2`, `unpack_half2`, the `wgmma_*` functions, `fence_proxy_async_shared`, `setmaxnreg` |
+//! | Hopper's asynchronous copies | `mbarrier_init`, `mbarrier_arrive`, `mbarrier_arrive_expect_tx`, `mbarrier_wait`, `tma_load_2d` |
+//! | warp collectives | `shfl_bfly`, `shfl_down`, `shfl_up`, `shfl_idx`, `vote_ballot`, `active_mask`, `allreduce_{f32,u32,s32}` |
+//! | arithmetic | `fma`, `ex2_approx`, `lg2_approx`, `rcp_approx`, `rcp_rn`, `rsqrt_approx`, `sqrt_approx`, `sqrt_rn`, `tanh_approx`, `div_approx` |
+//! | atomics | `atom_global_*`, `red_global_*`, `atom_shared_*`, `red_shared_*` (add, min, max, exchange), `atom_global_cas`, `atom_shared_cas` |
+//!
+//! The leaf types both use ([`Dim3`], [`LaunchConfig`], [`HalfKind`], [`Word`]) are in one module,
+//! `types`. The memory operations are `unsafe fn`s in both backends: their contracts (an address
+//! inside an allocation, aligned, not written concurrently) are what make the PTX instruction
+//! sound, and the emulator checks each one at run time.
+//!
+//! # Where `unsafe` lives
+//!
+//! - **The PTX backend** (`src/backend/ptx`): the inline `asm!` and intrinsics, each block with a
+//!   `// SAFETY:` comment.
+//! - **The safe layer's proof points** (`gmem`, `smem`, `tensor`, `atomic`, `tma`, `wgmma`,
+//!   `param`, `abi`): each `unsafe` block calls a backend `unsafe fn` right after the check that
+//!   meets its contract (an index below a length, an offset below a cosize the host checked
+//!   against the allocation, a 16-byte alignment tested once) and says so in its `// SAFETY:`
+//!   comment. The emulator's backend checks every access again, so the tests exercise each proof.
+//! - **The entry points** [`kernel!`] writes (`unsafe extern "ptx-kernel"`): their raw parameters
+//!   become safe values in one place, trusting the launch contract that the host crate
+//!   `const-layout-launch` checks (and, on the emulator, [`emu::DeviceBuffer`]).
+//!
+//! `clippy::undocumented_unsafe_blocks` is denied. A kernel crate written against this API needs
+//! no `unsafe` (`#![deny(unsafe_code)]` holds in the repository's example crate).
 //!
 //! Safety is by construction, as in the rest of const-layout: an array access is checked
 //! against a static length (the check folds for indices the compiler can bound), a tile access
@@ -37,7 +77,7 @@ extern crate std;
 
 // The one choice of backend: inline PTX on the GPU, the CPU emulator elsewhere. Both define the
 // same crate-private functions and types (the backend contract, in the crate's documentation
-// below), and everything else is written once, above them.
+// above), and everything else is written once, above them.
 #[cfg(target_arch = "nvptx64")]
 #[path = "backend/ptx/mod.rs"]
 mod backend;
@@ -84,3 +124,8 @@ pub use tensor::{
 };
 pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};
+
+/// The README's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
