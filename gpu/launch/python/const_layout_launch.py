@@ -386,7 +386,8 @@ def _handle(obj, *names):
 
 
 def _param_info(cuda, func):
-    """(offset, size) of each of the function's parameters, or None where the driver cannot say (before 12.4)."""
+    """(offset, size) of each of the function's parameters, or None where the driver cannot say (before 12.4).
+    `func` is the CUfunction as a `ctypes.c_void_p`."""
     get = getattr(cuda, "cuFuncGetParamInfo", None)
     if get is None:
         return None
@@ -396,7 +397,7 @@ def _param_info(cuda, func):
     info = []
     while True:
         offset, size = ctypes.c_size_t(), ctypes.c_size_t()
-        r = get(ctypes.c_void_p(func), ctypes.c_size_t(len(info)), ctypes.byref(offset), ctypes.byref(size))
+        r = get(func, ctypes.c_size_t(len(info)), ctypes.byref(offset), ctypes.byref(size))
         if r == CUDA_ERROR_INVALID_VALUE:
             return info
         _check(r, f"reading parameter {len(info)}")

@@ -152,5 +152,79 @@ class Integration(unittest.TestCase):
                                            "NVIDIA driver or GPU)")
 
 
+class FakeDriver:
+    """libcuda's launch path as C function pointers (ctypes callbacks), so that `launch` marshals its
+    arguments exactly as it does for the real driver: a handle wrapped twice, a wrong argument type,
+    fails here as it would on the GPU. `params` is the PTX's (offset, size) list."""
+
+    def __init__(self, params, max_threads=1024):
+        c, vp, sz = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
+        pint, psz = ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_size_t)
+        self.launched = []
+
+        def func_attr(pi, attr, f):
+            self.seen_function = f
+            pi[0] = {cl.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: max_threads}.get(attr, 0)
+            return 0
+
+        def ctx_device(d):
+            d[0] = 0
+            return 0
+
+        def device_attr(pi, attr, dev):
+            pi[0] = 232448
+            return 0
+
+        def param_info(f, i, offset, size):
+            if i >= len(params):
+                return cl.CUDA_ERROR_INVALID_VALUE
+            offset[0], size[0] = params[i]
+            return 0
+
+        def launch(f, gx, gy, gz, bx, by, bz, smem, stream, args, extra):
+            blobs = [ctypes.string_at(args[i], s) for i, (_, s) in enumerate(params)]
+            self.launched.append((f, (gx, gy, gz), (bx, by, bz), smem, stream, blobs))
+            return 0
+
+        keep = [
+            ("cuFuncGetAttribute", ctypes.CFUNCTYPE(c, pint, c, vp), func_attr),
+            ("cuCtxGetDevice", ctypes.CFUNCTYPE(c, pint), ctx_device),
+            ("cuDeviceGetAttribute", ctypes.CFUNCTYPE(c, pint, c, c), device_attr),
+            ("cuFuncLoad", ctypes.CFUNCTYPE(c, vp), lambda f: 0),
+            ("cuFuncGetParamInfo", ctypes.CFUNCTYPE(c, vp, sz, psz, psz), param_info),
+            ("cuFuncSetAttribute", ctypes.CFUNCTYPE(c, vp, c, c), lambda f, a, v: 0),
+            ("cuLaunchKernel", ctypes.CFUNCTYPE(c, vp, *[ctypes.c_uint] * 7, vp, ctypes.POINTER(vp), vp), launch),
+        ]
+        for name, proto, fn in keep:
+            setattr(self, name, proto(fn))
+
+
+class Launch(unittest.TestCase):
+    def setUp(self):
+        self.saved = cl._CUDA
+
+    def tearDown(self):
+        cl._CUDA = self.saved
+
+    def test_a_launch_marshals_its_arguments_as_the_driver_takes_them(self):
+        class CupyFunction:  # what CuPy's RawModule.get_function returns: the handle as `.ptr`
+            ptr = 0x5000
+
+        cl._CUDA = driver = FakeDriver([(0, 64), (64, 64), (128, 4)])
+        x = cl.tensor_param(cl.ROW_MAJOR, BASE, 4096 * 16, (16, 4096), (4096, 1))
+        cl.launch(CupyFunction(), (8,), (256,), 0, [x, x, cl.f32(1.5)], kernel="rms_norm_f32")
+        ((f, grid, block, smem, stream, blobs),) = driver.launched
+        self.assertEqual((f, grid, block, smem, stream), (0x5000, (8, 1, 1), (256, 1, 1), 0, None))
+        self.assertEqual(blobs, [x, x, struct.pack("<f", 1.5)])
+
+    def test_parameters_that_differ_from_the_ptx_are_refused_before_the_launch(self):
+        cl._CUDA = driver = FakeDriver([(0, 64), (64, 64)])
+        x = cl.tensor_param(cl.ROW_MAJOR, BASE, 4096 * 16, (16, 4096), (4096, 1))
+        with self.assertRaises(cl.LaunchError) as e:
+            cl.launch(0x5000, (8,), (256,), 0, [x, x, cl.f32(1.5)], kernel="rms_norm_f32")
+        self.assertEqual(str(e.exception), "rms_norm_f32: the PTX entry point has 2 parameters, the launch gives 3")
+        self.assertEqual(driver.launched, [])
+
+
 if __name__ == "__main__":
     unittest.main()
