@@ -340,6 +340,8 @@ impl Builder {
     /// ```text
     /// pub const PTX: Option<&str>;       // the module, include_str!'d, or None
     /// pub const PTX_PATH: Option<&str>;  // its file, or None
+    /// pub const PTX_REPORT: Option<&str>; // the build's report (what `const-layout-ptx build`
+    ///                                     // prints: entry points, launch bounds, registers), or None
     /// ```
     ///
     /// for the host crate to `include!(concat!(env!("OUT_DIR"), "/LIB_ptx.rs"))`. Where no
@@ -437,7 +439,7 @@ impl Builder {
             .path
             .to_str()
             .ok_or_else(|| BuildError::Config(format!("{} is not UTF-8", ptx.path.display())))?;
-        write(&rs, &generated_some(&lib, path))?;
+        write(&rs, &generated_some(&lib, path, &ptx.report.to_string()))?;
         Ok(Some(ptx))
     }
 
@@ -601,14 +603,17 @@ pub(crate) fn dep_info_paths(text: &str) -> Vec<PathBuf> {
     out
 }
 
-fn generated_some(lib: &str, path: &str) -> String {
+fn generated_some(lib: &str, path: &str, report: &str) -> String {
     format!(
         "// Written by const-layout-builder's build_script.\n\
          /// The PTX module of the kernel crate `{lib}`, built and checked by const-layout-builder (or\n\
          /// `None` where it was not built).\n\
          pub const PTX: Option<&str> = Some(include_str!({path:?}));\n\
          /// The file of [`PTX`] (or `None`).\n\
-         pub const PTX_PATH: Option<&str> = Some({path:?});\n"
+         pub const PTX_PATH: Option<&str> = Some({path:?});\n\
+         /// The build's report: each entry point's parameters, instructions, launch bounds and,\n\
+         /// where ptxas ran, registers and spills (or `None`).\n\
+         pub const PTX_REPORT: Option<&str> = Some({report:?});\n"
     )
 }
 
@@ -618,7 +623,9 @@ fn generated_none(lib: &str, why: &str) -> String {
          /// The PTX module of the kernel crate `{lib}`: `None`, it was not built ({why}).\n\
          pub const PTX: Option<&str> = None;\n\
          /// The file of [`PTX`]: `None`, it was not built.\n\
-         pub const PTX_PATH: Option<&str> = None;\n"
+         pub const PTX_PATH: Option<&str> = None;\n\
+         /// The build's report: `None`, it was not built.\n\
+         pub const PTX_REPORT: Option<&str> = None;\n"
     )
 }
 
@@ -773,10 +780,13 @@ mod tests {
 
     #[test]
     fn generated_files_are_rust() {
-        let some = generated_some("k", "/out dir/k \"1\".ptx");
+        let some = generated_some("k", "/out dir/k \"1\".ptx", "k: 12 instructions\n  \"quoted\"\n");
         let file = syn::parse_file(&some).unwrap();
-        assert_eq!(file.items.len(), 2);
+        assert_eq!(file.items.len(), 3);
         assert!(some.contains(r#"include_str!("/out dir/k \"1\".ptx")"#), "{some}");
+        assert!(some.contains(r#"Some("k: 12 instructions\n  \"quoted\"\n")"#), "{some}");
+        let none = generated_none("k", "no toolchain");
+        assert_eq!(syn::parse_file(&none).unwrap().items.len(), 3);
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub use launch_bounds::{LAUNCH_BOUNDS_MARKER, LaunchBounds, apply_launch_bounds}
 pub use ptx::{ParamDecl, PtxFunction, PtxModule};
 pub use report::{EntryReport, ParamsCheck, Ptxas, Report, Resources};
 pub use source::{ExpectedParam, ParamKind, SourceAbi, SourceEntry, SourceError};
-pub use toolchain::{Toolchain, ToolchainError};
+pub use toolchain::{INSTALL_SCRIPT, Toolchain, ToolchainError, install_toolchain, user_toolchain_dir};
 
 /// The environment variable that says what [`Builder::build_script`] does without a toolchain:
 /// `auto` (the default), `require` or `skip` ([`Mode`]).
@@ -67,8 +67,8 @@ pub use toolchain::{Toolchain, ToolchainError};
 pub const ENV_MODE: &str = "CONST_LAYOUT_PTX";
 
 /// The environment variable naming a directory that holds `llvm-bitcode-linker` (and, where
-/// `tools/gpu/ptx-toolchain.sh` made it, links to LLVM's `llc`, `opt` and `llvm-link`), for
-/// Debian's route.
+/// [`install_toolchain`] made it, links to LLVM's `llc`, `opt` and `llvm-link`), for Debian's
+/// route.
 ///
 /// ```
 /// assert_eq!(const_layout_builder::ENV_TOOLCHAIN_DIR, "CONST_LAYOUT_PTX_TOOLCHAIN");

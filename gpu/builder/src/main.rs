@@ -1,7 +1,9 @@
 //! `const-layout-ptx`: builds a kernel crate to a checked PTX module, or checks a module.
 #![forbid(unsafe_code)]
 
-use const_layout_builder::{Builder, SourceAbi, Toolchain, check};
+use const_layout_builder::{
+    Builder, INSTALL_SCRIPT, SourceAbi, Toolchain, check, install_toolchain, user_toolchain_dir,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,6 +24,11 @@ usage:
   const-layout-ptx check FILE.ptx [--source CRATE_DIR]
       checks a module: no integer division or remainder, no local memory, no call, launch
       bounds written; with --source, the entry points' parameters against the crate's source
+  const-layout-ptx install-toolchain [DIR] [--print]
+      installs Debian's route (rustc-web 1.96+, rust-web-src, llvm, llvm-bitcode-linker built from
+      rustc's source; apt-get needs root) into DIR (default ~/.cargo/const-layout-ptx), where
+      builds find it; --print prints the script instead. Elsewhere, rustup's route:
+      rustup toolchain install nightly -c rust-src -c llvm-tools -c llvm-bitcode-linker
   const-layout-ptx --help
 
 The checks: a division is index math that did not fold, local memory a register array that
@@ -67,7 +74,7 @@ fn value(name: &str, inline: Option<&str>, rest: &mut std::slice::Iter<'_, Strin
 
 fn run(args: &[String]) -> Result<(), Usage> {
     let Some((command, rest)) = args.split_first() else {
-        return Err(Usage("no command (build or check; --help says more)".into()));
+        return Err(Usage("no command (build, check or install-toolchain; --help says more)".into()));
     };
     match command.as_str() {
         "-h" | "--help" | "help" => {
@@ -76,7 +83,10 @@ fn run(args: &[String]) -> Result<(), Usage> {
         }
         "build" => build(rest),
         "check" => check_file(rest),
-        other => Err(Usage(format!("unknown command `{other}` (build or check; --help says more)"))),
+        "install-toolchain" => install(rest),
+        other => Err(Usage(format!(
+            "unknown command `{other}` (build, check or install-toolchain; --help says more)"
+        ))),
     }
 }
 
@@ -182,5 +192,31 @@ fn check_file(args: &[String]) -> Result<(), Usage> {
     };
     let report = check(&text, abi.as_ref()).map_err(|e| Usage(e.with_file(&file).to_string()))?;
     out(&report.to_string());
+    Ok(())
+}
+
+fn install(args: &[String]) -> Result<(), Usage> {
+    let (mut dir, mut print) = (None, false);
+    for arg in args {
+        match arg.as_str() {
+            "-h" | "--help" => {
+                out(&format!("{USAGE}\n"));
+                return Ok(());
+            }
+            "--print" => print = true,
+            a if a.starts_with('-') => return Err(Usage(format!("unknown option `{a}` (--help says more)"))),
+            a if dir.is_none() => dir = Some(PathBuf::from(a)),
+            a => return Err(Usage(format!("one directory at most: `{a}`"))),
+        }
+    }
+    if print {
+        out(INSTALL_SCRIPT);
+        return Ok(());
+    }
+    let Some(dir) = dir.or_else(user_toolchain_dir) else {
+        return Err(Usage("no home directory (HOME, CARGO_HOME): give the directory".into()));
+    };
+    let bin = install_toolchain(&dir).map_err(|e| Usage(e.to_string()))?;
+    out(&format!("{}\n", bin.display()));
     Ok(())
 }

@@ -11,8 +11,59 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 
-/// The command that installs Debian's route in const-layout's repository.
-pub(crate) const DEBIAN_INSTALL: &str = "bash tools/gpu/ptx-toolchain.sh (const-layout's repository: Debian's rustc-web, cargo-web, rust-web-src and llvm, and llvm-bitcode-linker built from rustc's source; see const-layout-builder's README)";
+/// The command that installs Debian's route.
+pub(crate) const DEBIAN_INSTALL: &str = "const-layout-ptx install-toolchain (Debian's rustc-web, cargo-web, rust-web-src and llvm, and llvm-bitcode-linker built from rustc's source; apt-get needs root)";
+
+/// The script that installs Debian's route into a directory (`DIR/bin`), as
+/// `const-layout-ptx install-toolchain` runs it; printed by `const-layout-ptx install-toolchain
+/// --print`. Idempotent: it installs only what is missing.
+///
+/// ```
+/// assert!(const_layout_builder::INSTALL_SCRIPT.contains("llvm-bitcode-linker"));
+/// ```
+pub const INSTALL_SCRIPT: &str = include_str!("../ptx-toolchain.sh");
+
+/// Where `const-layout-ptx install-toolchain` installs Debian's route by default and where the
+/// builder looks for it, for any kernel crate: `$CARGO_HOME/const-layout-ptx` (`~/.cargo` when
+/// `CARGO_HOME` is not set); the linker is in its `bin`. `None` without a home directory.
+///
+/// ```
+/// if let Some(dir) = const_layout_builder::user_toolchain_dir() {
+///     assert!(dir.ends_with("const-layout-ptx"));
+/// }
+/// ```
+pub fn user_toolchain_dir() -> Option<PathBuf> {
+    let cargo_home =
+        std::env::var_os("CARGO_HOME").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| {
+            std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| PathBuf::from(h).join(".cargo"))
+        })?;
+    Some(cargo_home.join("const-layout-ptx"))
+}
+
+/// Installs Debian's route into `dir` (`dir/bin` then holds `llvm-bitcode-linker` and links to
+/// LLVM's tools) by running [`INSTALL_SCRIPT`] with bash (a copy left in `dir`); returns
+/// `dir/bin`. The script reports its steps on standard error.
+pub fn install_toolchain(dir: &Path) -> std::io::Result<PathBuf> {
+    let fail = |what: &str, e: &dyn fmt::Display| std::io::Error::other(format!("{what}: {e}"));
+    std::fs::create_dir_all(dir).map_err(|e| fail(&format!("cannot create {}", dir.display()), &e))?;
+    let script = dir.join("ptx-toolchain.sh");
+    std::fs::write(&script, INSTALL_SCRIPT)
+        .map_err(|e| fail(&format!("cannot write {}", script.display()), &e))?;
+    let status = Command::new("bash")
+        .arg(&script)
+        .arg(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| fail("cannot run bash", &e))?;
+    if !status.success() {
+        return Err(std::io::Error::other(format!(
+            "the install script {} failed ({status})",
+            script.display()
+        )));
+    }
+    Ok(dir.join("bin"))
+}
 
 /// The oldest Debian rustc the route takes.
 const DEBIAN_MIN: (u32, u32) = (1, 96);
@@ -42,7 +93,9 @@ pub enum Toolchain {
         cargo: PathBuf,
         /// The directory holding `llvm-bitcode-linker`; `None`: `$CONST_LAYOUT_PTX_TOOLCHAIN`, then
         /// PATH, then `target/ptx-toolchain/bin` of the kernel crate's directory or one above it
-        /// (or of the host build's target directory), where `tools/gpu/ptx-toolchain.sh` builds it.
+        /// (or of the host build's target directory; const-layout's repository installs it
+        /// there), then [`user_toolchain_dir`]`/bin`, where `const-layout-ptx install-toolchain`
+        /// installs it.
         linker_dir: Option<PathBuf>,
     },
     /// A rustup toolchain (a nightly) with the `rust-src`, `llvm-tools` and
@@ -118,7 +171,7 @@ impl fmt::Display for Toolchain {
 /// let b = Builder::new(".").toolchain(Toolchain::Debian {
 ///     rustc: "/nonexistent/rustc".into(), cargo: "/nonexistent/cargo".into(), linker_dir: None });
 /// let Err(BuildError::Toolchain(e)) = b.build() else { panic!() };
-/// assert!(e.to_string().starts_with("no PTX toolchain: Debian's route: `/nonexistent/rustc` not found; install: bash tools/gpu/ptx-toolchain.sh"));
+/// assert!(e.to_string().starts_with("no PTX toolchain: Debian's route: `/nonexistent/rustc` not found; install: const-layout-ptx install-toolchain"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -164,6 +217,7 @@ impl Search {
         if let Some(t) = host_target {
             extra_dirs.push(t.join("ptx-toolchain/bin"));
         }
+        extra_dirs.extend(user_toolchain_dir().map(|d| d.join("bin")));
         Search {
             path: std::env::var_os("PATH").unwrap_or_default(),
             toolchain_dir: std::env::var_os(crate::ENV_TOOLCHAIN_DIR)
@@ -402,7 +456,7 @@ fn debian(rustc: &Path, cargo: &Path, linker_dir: Option<&Path>, s: &Search) -> 
                 s.toolchain_dir.iter().cloned().chain(s.path_dirs()).chain(s.extra_dirs.iter().cloned());
             candidates.into_iter().find(|d| d.join("llvm-bitcode-linker").is_file()).ok_or_else(|| {
                 format!(
-                    "no llvm-bitcode-linker (in ${}, on PATH, or in target/ptx-toolchain/bin)",
+                    "no llvm-bitcode-linker (in ${}, on PATH, in target/ptx-toolchain/bin, or in ~/.cargo/const-layout-ptx/bin)",
                     crate::ENV_TOOLCHAIN_DIR
                 )
             })?
@@ -624,6 +678,18 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_user_directory_is_searched_last() {
+        // Where `const-layout-ptx install-toolchain` installs: found for a crate anywhere.
+        let s = Search::from_env(Path::new("."), Some(Path::new("/host-target")));
+        let user = user_toolchain_dir().map(|d| d.join("bin"));
+        assert_eq!(
+            s.extra_dirs.last(),
+            user.as_ref().or(Some(&PathBuf::from("/host-target/ptx-toolchain/bin")))
+        );
+        assert!(INSTALL_SCRIPT.starts_with("#!/usr/bin/env bash") && INSTALL_SCRIPT.contains("DIR=${1:?"));
+    }
+
+    #[test]
     fn debian_route_finds_the_linker() {
         let _serial = serial();
         let root = temp_dir("debian-linker");
@@ -631,7 +697,7 @@ pub(crate) mod tests {
         s.extra_dirs.clear();
         let t = s.debian.clone();
         assert!(err(&t, &s).contains(
-            "no llvm-bitcode-linker (in $CONST_LAYOUT_PTX_TOOLCHAIN, on PATH, or in target/ptx-toolchain/bin)"
+            "no llvm-bitcode-linker (in $CONST_LAYOUT_PTX_TOOLCHAIN, on PATH, in target/ptx-toolchain/bin, or in ~/.cargo/const-layout-ptx/bin)"
         ));
         // In $CONST_LAYOUT_PTX_TOOLCHAIN, on PATH, in a target/ptx-toolchain/bin.
         for (i, dir) in ["env", "path", "extra"].iter().enumerate() {
@@ -680,7 +746,7 @@ pub(crate) mod tests {
         let root = temp_dir("debian-old");
         let s = fake_debian(&root, "1.95.0", true, true, true);
         let e = err(&s.debian.clone(), &s);
-        assert!(e.starts_with(&format!("no PTX toolchain: Debian's route: `{}` is 1.95.0, older than 1.96; install: bash tools/gpu/ptx-toolchain.sh", root.join("bin/rustc").display())), "{e}");
+        assert!(e.starts_with(&format!("no PTX toolchain: Debian's route: `{}` is 1.95.0, older than 1.96; install: const-layout-ptx install-toolchain", root.join("bin/rustc").display())), "{e}");
         let s = fake_debian(&temp_dir("debian-src"), "1.96.0", false, true, true);
         assert!(err(&s.debian.clone(), &s).contains("/lib/rustlib/src/rust (Debian package rust-web-src)"));
         let s = fake_debian(&temp_dir("debian-cargo"), "1.96.0", true, true, true);

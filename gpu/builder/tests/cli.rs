@@ -38,12 +38,15 @@ const GOOD: &str = ".version 8.3\n.target sm_90a\n.address_size 64\n\n.visible .
 
 #[test]
 fn commands_and_help() {
-    assert_eq!(fails(&[]), "const-layout-ptx: no command (build or check; --help says more)");
+    assert_eq!(
+        fails(&[]),
+        "const-layout-ptx: no command (build, check or install-toolchain; --help says more)"
+    );
     assert_eq!(
         fails(&["make"]),
-        "const-layout-ptx: unknown command `make` (build or check; --help says more)"
+        "const-layout-ptx: unknown command `make` (build, check or install-toolchain; --help says more)"
     );
-    for args in [&["--help"][..], &["build", "--help"], &["check", "-h"]] {
+    for args in [&["--help"][..], &["build", "--help"], &["check", "-h"], &["install-toolchain", "--help"]] {
         let out = tool(args);
         assert!(out.status.success(), "{args:?}");
         let text = String::from_utf8(out.stdout).unwrap();
@@ -52,6 +55,20 @@ fn commands_and_help() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn install_toolchain() {
+    // The script it runs, printed: what a user can read (or run by hand) first.
+    let out = tool(&["install-toolchain", "--print"]);
+    assert!(out.status.success());
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(script.starts_with("#!/usr/bin/env bash") && script.contains("llvm-bitcode-linker"), "{script}");
+    assert_eq!(fails(&["install-toolchain", "a", "b"]), "const-layout-ptx: one directory at most: `b`");
+    assert_eq!(
+        fails(&["install-toolchain", "--prefix"]),
+        "const-layout-ptx: unknown option `--prefix` (--help says more)"
+    );
 }
 
 #[test]
@@ -83,7 +100,7 @@ fn build_bad_input() {
     // A toolchain that is not there: what is missing and how to install it, one line.
     let e = fails(&["build", "--toolchain=debian:/nonexistent/rustc", &f]);
     assert!(
-        e.starts_with("const-layout-ptx: no PTX toolchain: Debian's route: `/nonexistent/rustc` not found; install: bash tools/gpu/ptx-toolchain.sh"),
+        e.starts_with("const-layout-ptx: no PTX toolchain: Debian's route: `/nonexistent/rustc` not found; install: const-layout-ptx install-toolchain"),
         "{e}"
     );
     let e = fails(&["build", "--toolchain", "rustup:no-such-toolchain-here", &f]);

@@ -47,6 +47,8 @@ macro_rules! view {
 
             /// A view of `len` elements at a backend pointer.
             #[inline(always)]
+            // GmemMut's is used by the emulator alone.
+            #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
             pub(crate) fn from_ptr(ptr: GlobalPtr<'a>, len: usize) -> Self {
                 $name { ptr, len, elem: PhantomData }
             }

@@ -145,9 +145,9 @@ impl fmt::Display for LaunchError {
                 "no CUDA driver: libcuda.so could not be loaded (this machine has no NVIDIA driver or GPU)",
             ),
             LaunchError::PtxNotBuilt => f.write_str(
-                "the PTX module was not built, so none was embedded: build it (tools/gpu/build-ptx.sh, or \
-                 const-layout-builder from the kernel crate's build.rs, which needs the nvptx64 toolchain \
-                 of tools/gpu/ptx-toolchain.sh) and rebuild",
+                "the PTX module was not built, so none was embedded: install a PTX toolchain \
+                 (const-layout-ptx install-toolchain, or a rustup nightly with rust-src and \
+                 llvm-bitcode-linker) and rebuild",
             ),
             LaunchError::PtxNul { at } => write!(f, "the PTX text has a NUL byte at offset {at}"),
             LaunchError::Cuda { what, error } => write!(f, "{what}: {error:?}"),

@@ -510,7 +510,10 @@ mod tests {
     #[test]
     fn a_module_that_was_not_built_says_how_to_build_it() {
         let e = LaunchError::PtxNotBuilt.to_string();
-        assert!(e.starts_with("the PTX module was not built, so none was embedded: build it"), "{e}");
+        assert!(
+            e.starts_with("the PTX module was not built, so none was embedded: install a PTX toolchain"),
+            "{e}"
+        );
         assert!(e.contains("tools/gpu/build-ptx.sh") && !e.contains('\n'), "{e}");
     }
 

@@ -4,7 +4,7 @@
 //! device-to-device copy of the same bytes.
 //!
 //! ```text
-//! my-kernels [--rows R] [--batch B --m M --n N] [--runs K] [--check-only]
+//! my-kernels [--rows R] [--batch B --m M --n N] [--runs K] [--check-only] [--report]
 //! ```
 //!
 //! Errors (no GPU, no embedded PTX, a CUDA error, a failed check) are one line on stderr and exit
@@ -31,12 +31,16 @@ struct Options {
     n: u32,
     runs: u32,
     check_only: bool,
+    /// Print the PTX build's report (entry points, launch bounds, registers) and stop.
+    report: bool,
 }
 
-const USAGE: &str = "usage: my-kernels [--rows R] [--batch B --m M --n N] [--runs K] [--check-only]";
+const USAGE: &str =
+    "usage: my-kernels [--rows R] [--batch B --m M --n N] [--runs K] [--check-only] [--report]";
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options { rows: 16384, batch: 64, m: 2048, n: 2048, runs: 20, check_only: false };
+    let mut o =
+        Options { rows: 16384, batch: 64, m: 2048, n: 2048, runs: 20, check_only: false, report: false };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut number = |name: &str| -> Result<u32, String> {
@@ -53,6 +57,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--n" => o.n = number("--n")?,
             "--runs" => o.runs = number("--runs")?,
             "--check-only" => o.check_only = true,
+            "--report" => o.report = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument `{other}` ({USAGE})")),
         }
@@ -249,6 +254,14 @@ fn run(o: &Options) -> Result<(), Error> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = parse(&args).map_err(Error::from).and_then(|o| {
+        if o.report {
+            // The builder's report, embedded by build.rs: no GPU needed.
+            print!(
+                "{}",
+                PTX_REPORT.ok_or("the PTX module was not built (no PTX toolchain when this was compiled)")?
+            );
+            return Ok(());
+        }
         if !const_layout_launch::driver_present() {
             return Err(
                 "no CUDA driver: libcuda.so could not be loaded (this machine has no NVIDIA driver or GPU)"

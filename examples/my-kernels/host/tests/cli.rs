@@ -26,3 +26,20 @@ fn no_gpu_is_a_one_line_error() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("no CUDA driver"), "{err}");
 }
+
+#[test]
+fn the_report_is_the_builds_or_a_one_line_error() {
+    // Embedded by build.rs where a PTX toolchain was found; no GPU needed either way.
+    let out = Command::new(env!("CARGO_BIN_EXE_my-kernels")).arg("--report").output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        for entry in ["softmax_f32", "layernorm_f32", "transpose_batched_f32"] {
+            assert!(stdout.contains(&format!("  {entry}: ")), "{stdout}");
+        }
+        assert!(stdout.contains("launch bounds 256 threads, 4 blocks/SM"), "{stdout}");
+        assert!(stdout.contains("no integer division or remainder, no local memory, no call"), "{stdout}");
+    } else {
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("my-kernels: the PTX module was not built"), "{stderr}");
+    }
+}
