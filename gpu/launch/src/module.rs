@@ -514,7 +514,7 @@ mod tests {
             e.starts_with("the PTX module was not built, so none was embedded: install a PTX toolchain"),
             "{e}"
         );
-        assert!(e.contains("tools/gpu/build-ptx.sh") && !e.contains('\n'), "{e}");
+        assert!(e.contains("const-layout-ptx install-toolchain") && !e.contains('\n'), "{e}");
     }
 
     #[test]
