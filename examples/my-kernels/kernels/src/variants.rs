@@ -7,9 +7,9 @@
 //!
 //! - `pf` (software pipelining in registers): the next row's 4 vectors are loaded into registers
 //!   before the current row's reductions, so they are in flight across its barriers, its
-//!   arithmetic and its stores (16 more registers a thread). LayerNorm's `gamma` and `beta` move to
-//!   shared memory (each thread its own columns, written once, read each row: no barrier) to stay
-//!   within 64 registers, i.e. 4 blocks a multiprocessor.
+//!   arithmetic and its stores (16 more values a thread live across them). LayerNorm's `gamma` and
+//!   `beta` move to shared memory (each thread its own columns, written once, read each row: no
+//!   barrier) to stay within 64 registers, i.e. 4 blocks a multiprocessor.
 //! - `cp` (`cp.async` two rows ahead): a block keeps its next two rows in flight into two
 //!   shared-memory stages (32 KiB), each thread copying, and reading back, only its own columns
 //!   (so `cp.async.wait_group` orders them, no barrier). A row is read back into registers, and
