@@ -3,8 +3,10 @@
 twins: instruction counts by class (tools/gpu/sass_stats.py's classes) of the whole kernel and of
 the hot body, as a markdown table with the ratios ours / twin.
 
-The hot body: for softmax and layernorm the per-row loop (the largest loop whose back branch is
-predicated: the grid-stride loop); for the transpose one tile of the four, from after the second
+The kernels: softmax, layernorm, transpose and the row kernels' variants (softmax_pf, ...; a
+pair missing from either file is noted, not an error). The hot body: for softmax and layernorm
+(and their variants) the per-row loop (the largest loop, its back branch
+predicated or not: the grid-stride loop); for the transpose one tile of the four, from after the second
 barrier through the fourth (tile 2 of 4, between its neighbours' barriers). Loops outside the hot
 body (a memcmp byte loop, say) are listed with their counts: executed once per iteration.
 
@@ -18,6 +20,9 @@ import sass_stats  # noqa: E402
 
 PAIRS = [("softmax", "softmax_f32", "softmax_twin"), ("layernorm", "layernorm_f32", "layernorm_twin"),
          ("transpose", "transpose_batched_f32", "transpose_twin")]
+# The row kernels' variants (kernels/src/variants.rs): softmax_pf_f32 / softmax_twin_pf, ...
+VARIANTS = ("pf", "cp", "b6")
+PAIRS += [(f"{k}_{v}", f"{k}_{v}_f32", f"{k}_twin_{v}") for k in ("softmax", "layernorm") for v in VARIANTS]
 KEYS = ["total", "int", "ffma", "fp", "lds", "sts", "ldg", "stg", "bar", "ctrl", "other"]
 
 
@@ -45,10 +50,13 @@ def hot(name, body):
         part = body[bars[1] + 1:bars[3] + 1] if len(bars) >= 4 else []
         others = [(body[s][0], body[s:e + 1]) for s, e, p in ls if p and e - s > 0]
         return part, others
-    pred = [(s, e) for s, e, p in ls if p]
-    if not pred:
+    # The row loop's back branch is predicated, or unconditional with the exit test inside the
+    # loop (`@P EXIT` ... `BRA` back, as LLVM rotates the variants' loops); a branch to itself
+    # (the trailing `BRA` of the code's end) is no loop.
+    cands = [(s, e) for s, e, p in ls if e > s]
+    if not cands:
         return [], []
-    s, e = max(pred, key=lambda x: x[1] - x[0])
+    s, e = max(cands, key=lambda x: x[1] - x[0])
     others = [(body[a][0], body[a:b + 1]) for a, b, p in ls if p and (a, b) != (s, e) and b - a > 0]
     return body[s:e + 1], others
 

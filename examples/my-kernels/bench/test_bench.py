@@ -5,17 +5,19 @@
   Batch, BatchT: runtime integers only, shape's then stride's), the grids, ptx_bounds, the tables,
   ncu_report's CSV reading;
 - with NumPy: a whole `bench.py` run (bench, --check, --once) against a NumPy stand-in for
-  `torch` and a stand-in driver that runs the six kernels in NumPy from their parameter bytes as
-  the kernels read them (addresses, layout words, scalars), block by block over the launch's grid
-  (a grid that does not cover the tensor leaves NaN; the transpose's grid past the batch traps as
-  the Rust kernel does); kernels broken, trapping or missing on purpose (`FakeDriver.broken`,
+  `torch` and a stand-in driver that runs the kernels (and the row kernels' variants) in NumPy from
+  their parameter bytes as the kernels read them (addresses, layout words, scalars), block by block
+  over the launch's grid (a grid that does not cover the tensor leaves NaN; the transpose's grid
+  past the batch traps as the Rust kernel does); kernels broken, trapping or missing on purpose (`FakeDriver.broken`,
   `.traps`, `.missing`): the checks, the failure handling (a trap: the rest in fresh processes),
   the tables, the JSON and the exit status.
 
 The expected grids are softmax::grid and transpose::grid (examples/my-kernels/kernels/src) worked
 by hand: softmax::BLOCKS_PER_SM = 4, so on 132 multiprocessors at most 528 blocks, each
 ceil(rows / 528) rows: 4096 rows -> 8 a block -> 512 blocks; 16384 -> 32 -> 512; 32768 -> 63 ->
-521; 65536 -> 125 -> 525. The transpose: (n / 64, m / 64, batch / 16), batch a multiple of 16.
+521; 65536 -> 125 -> 525. The b6 variants' grids (variants::grid_for at 6 blocks a multiprocessor,
+at most 792 blocks): 16384 -> 21 -> 781. The transpose: (n / 64, m / 64, batch / 16), batch a
+multiple of 16.
 
 usage: python3 test_bench.py   (python3 -m unittest test_bench)
 """
@@ -87,6 +89,13 @@ class Params(unittest.TestCase):
         self.assertEqual([bench.row_grid(r, 132) for r in (1, 528, 529, 4096, 16384, 32768, 65536)],
                          [(1, 1, 1), (528, 1, 1), (265, 1, 1), (512, 1, 1), (512, 1, 1), (521, 1, 1), (525, 1, 1)])
         self.assertEqual(bench.row_grid(10, 0)[0], 4)  # sms.max(1): at most 4 blocks; 3 rows a block
+        # The b6 variants: at most 6 x 132 = 792 blocks.
+        self.assertEqual([bench.row_grid(r, 132, 6) for r in (1, 792, 793, 16384, 65536)],
+                         [(1, 1, 1), (792, 1, 1), (397, 1, 1), (781, 1, 1), (790, 1, 1)])
+        self.assertEqual([bench.blocks_per_sm(k) for k in ("softmax", "softmax_pf", "layernorm_cp", "layernorm_b6")],
+                         [4, 4, 4, 6])
+        self.assertEqual([bench.base_kernel(k) for k in ("softmax_b6", "layernorm_pf", "transpose", "softmax")],
+                         ["softmax", "layernorm", "transpose", "softmax"])
         self.assertEqual(bench.transpose_grid(64, 2048, 2048), (32, 32, 4))
         self.assertEqual(bench.transpose_grid(16, 64, 128), (2, 1, 1))
         for bad in ((6, 64, 64), (8, 64, 64), (24, 64, 64), (0, 64, 64), (16, 64, 96), (16, 32, 64)):
@@ -106,10 +115,23 @@ class Params(unittest.TestCase):
         self.assertIn(f"pub const COLS: usize = {bench.COLS};", softmax)
         self.assertIn(f"pub const BATCHES_PER_BLOCK: u32 = {bench.BATCHES_PER_BLOCK};", transpose)
         self.assertIn(f"pub const TILE: usize = {bench.TILE};", transpose)
-        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 2)
+        # softmax_f32, layernorm_f32 and their pf and cp variants; the b6 variants.
+        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 6)
+        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, variants::BLOCKS_PER_SM_B6)]"), 2)
+        with open(os.path.join(src, "variants.rs")) as f:
+            variants = f.read()
+        self.assertIn(f"pub const BLOCKS_PER_SM_B6: u32 = {bench.VARIANTS['b6']};", variants)
+        for k in ("softmax", "layernorm"):
+            for v in bench.VARIANTS:
+                self.assertIn(f"pub fn {k}_{v}_f32(", lib)
         with open(os.path.join(HERE, "..", "twins", "twins.cu")) as f:
             twins = f.read()
         self.assertIn(f"#define ROW_BOUNDS __launch_bounds__({bench.THREADS}, {bench.BLOCKS_PER_SM})", twins)
+        self.assertIn(f"#define ROW_BOUNDS_B6 __launch_bounds__({bench.THREADS}, {bench.VARIANTS['b6']})", twins)
+        for k in ("softmax", "layernorm"):
+            for v in bench.VARIANTS:
+                bounds = "ROW_BOUNDS_B6" if v == "b6" else "ROW_BOUNDS"
+                self.assertIn(f"{bounds}\n    {k}_twin_{v}(", twins)
         self.assertIn(f"blockIdx.z * {bench.BATCHES_PER_BLOCK} + q", twins)
 
 
@@ -147,7 +169,11 @@ class Bounds(unittest.TestCase):
         with open(path) as f:
             ptx = f.read()
         rows = {"softmax_f32": (bench.THREADS, bench.BLOCKS_PER_SM), "layernorm_f32": (bench.THREADS, bench.BLOCKS_PER_SM)}
-        self.assertEqual(ptx_bounds.declared(ptx), rows)
+        declared = ptx_bounds.declared(ptx)
+        # The variants' bounds where the PTX has them (one built before them has not).
+        rows.update({bench.OURS_NAMES[k]: (bench.THREADS, bench.blocks_per_sm(k)) for k in bench.OURS_NAMES
+                     if bench.variant_of(k) and bench.OURS_NAMES[k] in declared})
+        self.assertEqual(declared, rows)
         self.assertEqual(ptx_bounds.applied(ptx), rows)
         self.assertEqual(ptx_bounds.apply(ptx), (ptx, {}))
 
@@ -194,7 +220,12 @@ class NcuReport(unittest.TestCase):
                          (10.0, 10.0, 1.5e6, 2e3))
         table, missing = ncu_report.report(rows)
         self.assertIn("| softmax | 256 | 10.0 | 8.0 | 1.250 |", table)
-        self.assertEqual(len(missing), 2)
+        self.assertEqual(len(missing), 2)  # layernorm, transpose; variants not profiled are no loss
+        # A variant profiled on one side only is missing.
+        k["softmax_pf_f32"] = k["softmax_f32"]
+        _, missing = ncu_report.report([dict(r, **{"Kernel Name": n}) for n, r in k.items()])
+        self.assertEqual(len(missing), 3, missing)
+        self.assertIn("softmax_pf", missing[-1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -358,6 +389,7 @@ class Lost(Exception):
 
 
 CONTEXT = {"lost": False}  # the fake CUDA context: a trap makes every later synchronize fail
+LAUNCHES = []  # (function name, grid) of every launch the stand-ins ran
 BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK, the kernels' design (not bench.py's constant)
 
 
@@ -367,9 +399,10 @@ def synchronize():
 
 
 def run_kernel(name, broken, grid, params):
-    """The six kernels in NumPy, reading their parameters as the kernels do, block by block over
-    the grid (softmax::grid's grid-stride over the rows; the transpose's BATCHES_PER_BLOCK
-    matrices of one tile a block, trapping past the batch as the Rust kernel's check does)."""
+    """The kernels (and the row kernels' variants) in NumPy, reading their parameters as the
+    kernels do, block by block over the grid (softmax::grid's grid-stride over the rows; the
+    transpose's BATCHES_PER_BLOCK matrices of one tile a block, trapping past the batch as the Rust
+    kernel's check does); each launch's (name, grid) in LAUNCHES."""
     def tensor(p):
         addr, length, w = words(bytes(p))
         return addr, length, w
@@ -377,15 +410,17 @@ def run_kernel(name, broken, grid, params):
     def scal(p):
         return p.value
 
-    if name in ("softmax_f32", "layernorm_f32", "softmax_twin", "layernorm_twin"):
-        if name == "softmax_f32":
+    LAUNCHES.append((name, grid))
+    kind, ours = name.split("_")[0], name.endswith("_f32")  # softmax_f32, softmax_pf_f32, softmax_twin_pf...
+    if kind in ("softmax", "layernorm"):
+        if kind == "softmax" and ours:
             (xa, _, (rows, ldx, *_)), (ya, _, (_, ldy, *_)) = tensor(params[0]), tensor(params[1])
-        elif name == "layernorm_f32":
+        elif ours:
             (xa, _, (rows, ldx, *_)), (ya, _, (_, ldy, *_)) = tensor(params[0]), tensor(params[3])
             ga, gl, _ = tensor(params[1])
             ba, _, _ = tensor(params[2])
             eps = scal(params[4])
-        elif name == "softmax_twin":
+        elif kind == "softmax":
             xa, ya, rows, ldx, ldy = map(scal, params)
         else:
             xa, ga, ba, ya, rows, ldx, ldy, eps = map(scal, params)
@@ -395,7 +430,7 @@ def run_kernel(name, broken, grid, params):
         for block in range(grid[0]):
             for r in range(block, rows, grid[0]):
                 v = x[r * ldx:r * ldx + 4096].astype(np.float64)
-                if name.startswith("softmax"):
+                if kind == "softmax":
                     e = np.exp(v - v.max())
                     o = e / e.sum()
                 else:
@@ -543,6 +578,7 @@ class WholeRun(unittest.TestCase):
         cl.launch = fake_launch
         os.environ["OUT"] = os.path.join(self.dir, "out")
         FakeTensor.memory.clear()
+        LAUNCHES.clear()
         CONTEXT["lost"] = False
         FakeDriver.broken, FakeDriver.traps, FakeDriver.missing, FakeDriver.interrupts = set(), set(), set(), set()
         self.children = []
@@ -567,8 +603,9 @@ class WholeRun(unittest.TestCase):
             os.environ["OUT"] = out
         CONTEXT["lost"] = False
 
-    def run_bench(self, *extra):
-        argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"),
+    def run_bench(self, *extra, variants="none"):
+        """bench.main on the stand-ins, the kernels alone unless `variants` (--variants) says."""
+        argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--variants", variants,
                 "--rows", "8,12", "--transpose", "16x64x128", "--warmup", "1", "--reps", "3", *extra]
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -614,6 +651,65 @@ class WholeRun(unittest.TestCase):
         self.assertEqual(tail[-3], "| twin:transpose_twin | 32 | 32 | 32 | 4 |")
         self.assertEqual(self.children, [])
 
+    def test_variants(self):  # each row kernel's size, then its variants: ours and twin, their grids
+        FakeDriver.broken = {("twins.cubin", "softmax_twin_cp")}  # wrong on purpose: its rows FAIL
+        FakeDriver.missing = {("my_kernels.ptx", "layernorm_b6_f32")}  # an older PTX: its rows error
+        rc, out = self.run_bench("--kernels", "softmax,layernorm", "--rows", "8,600", variants="pf,cp,b6")
+        self.assertEqual(rc, 1, out)
+        data = self.results()
+        want = [(k + v, s) for k in ("softmax", "layernorm") for s in ("8x4096", "600x4096")
+                for v in ("", "_pf", "_cp", "_b6")]
+        self.assertEqual([(r["kernel"], r["size"]) for r in data["results"]], want)
+        by = {(r["kernel"], r["size"]): r for r in data["results"]}
+        for (k, size), r in by.items():
+            self.assertEqual(sorted(r["impls"]), ["ours", "torch", "twin"] if "_" not in k else ["ours", "twin"], k)
+            # A variant's memcpy anchor is its kernel's (measured once a size).
+            self.assertEqual(r["memcpy"], by[(k.split("_")[0], size)]["memcpy"])
+        self.assertEqual(out.count("bench: memcpy"), 4)
+        # softmax::grid at 4 blocks a multiprocessor: 600 rows -> 2 a block -> 300; b6 at 6: 1 -> 600.
+        grids = {n: g for n, g in LAUNCHES}
+        self.assertEqual([grids[n] for n in ("softmax_f32", "softmax_pf_f32", "softmax_cp_f32", "softmax_b6_f32",
+                                             "softmax_twin_b6", "layernorm_twin_b6", "layernorm_pf_f32")],
+                         [(300, 1, 1)] * 3 + [(600, 1, 1)] * 3 + [(300, 1, 1)])
+        self.assertEqual(by[("softmax_b6", "600x4096")]["impls"]["ours"]["grid"], [600, 1, 1])
+        for v in ("pf", "cp", "b6"):
+            for k in ("softmax", "layernorm"):
+                for size in ("8x4096", "600x4096"):
+                    for impl in ("ours", "twin"):
+                        line = f"{k}_{v} {size} {impl}: "
+                        if (k, v, impl) == ("softmax", "cp", "twin"):
+                            self.assertIn(line + "check FAILED", out)
+                        elif (k, v, impl) == ("layernorm", "b6", "ours"):
+                            self.assertIn(line + "ERROR RuntimeError: not loaded", out)
+                        else:
+                            self.assertIn(line + "check ok", out)
+        self.assertNotIn("softmax_pf 8x4096 torch", out)
+        table = out.split("## my-kernels")[1]
+        # ours/torch of a variant's row: its kernel's torch time (the fake events: 0.25 ms each).
+        self.assertIn("| softmax_pf | 8x4096 | 0.2500 ms, 1 GB/s | 0.2500 ms, 1 GB/s | - | 1 / 1 | 1.000 | 1.000 |",
+                      table)
+        self.assertIn("| softmax_cp | 8x4096 | 0.2500 ms, 1 GB/s | FAIL | - |", table)
+        self.assertIn("| layernorm_b6 | 600x4096 | error | 0.2500 ms,", table)
+        self.assertIn("| ours:softmax_pf_f32 | 32 |", table)
+        self.assertIn("| twin:layernorm_twin_b6 | 32 |", table)
+
+    def test_a_trap_in_a_variant(self):  # the rest of its case alone in a fresh process, no variants added
+        FakeDriver.traps = {("my_kernels.ptx", "softmax_pf_f32")}
+        rc, out = self.run_bench("--check", "--kernels", "softmax", "--rows", "8", variants="pf,b6")
+        self.assertEqual(rc, 1, out)
+        data = self.results("check")
+        self.assertEqual([r["kernel"] for r in data["results"]], ["softmax", "softmax_pf", "softmax_b6"])
+        self.assertIn("error", data["results"][1]["impls"]["ours"])
+        self.assertTrue(data["results"][1]["impls"]["twin"]["ok"])
+        self.assertTrue(data["results"][2]["impls"]["ours"]["ok"])
+        last = lambda c, o: c[len(c) - c[::-1].index(o)]  # the value of option o's last occurrence
+        self.assertEqual([(last(c, "--kernels"), last(c, "--impls"), last(c, "--variants")) for c in self.children],
+                         [("softmax_pf", "twin", "none"), ("softmax_b6", "ours,twin,torch", "none")])
+
+    def test_unknown_variant(self):
+        with self.assertRaises(SystemExit):
+            self.run_bench("--check", variants="pf,xx")
+
     def test_an_older_ptx_gets_its_declared_bounds(self):
         with open(self.ptx, "w") as f:
             f.write(PTX.replace(" a 256 4", " softmax_f32 256 4").replace("entry a(", "entry softmax_f32("))
@@ -631,7 +727,7 @@ class WholeRun(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.dir, "out", "check.json")))
         bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = 16, (16, 128, 64)  # the once sizes, smaller
         try:
-            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once"]
+            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once", "--variants", "none"]
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
                 rc = bench.main(argv)

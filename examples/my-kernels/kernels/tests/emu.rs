@@ -3,9 +3,13 @@
 //! computed here in `f64`.
 
 use const_layout::{C, make_layout};
+use const_layout_device::abi::{In, Out};
 use const_layout_device::emu::{DeviceBuffer, launch};
 use const_layout_device::{Dim3, LaunchConfig};
-use my_kernels::{layernorm_f32, softmax, softmax_f32, transpose, transpose_batched_f32};
+use my_kernels::{
+    Row, Rows, layernorm_b6_f32, layernorm_cp_f32, layernorm_f32, layernorm_pf_f32, softmax, softmax_b6_f32,
+    softmax_cp_f32, softmax_f32, softmax_pf_f32, transpose, transpose_batched_f32, variants,
+};
 
 const COLS: usize = softmax::COLS;
 
@@ -152,4 +156,155 @@ fn kernels_refuse_wrong_blocks_and_shapes() {
     let (xp3, yp3) = (xb3.input(&two).unwrap(), yb3.output(&two).unwrap());
     let e = launch(&rows_cfg(Dim3::x(1), 0), || softmax_f32(xp3, yp3)).unwrap_err();
     assert!(e.to_string().contains("128-bit"), "{e}");
+}
+
+/// The softmax rows of `x` (`rows` of `ld`, the first COLS columns each) in `y` against f64, the
+/// padding past each row untouched (NaN).
+fn check_softmax(what: &str, x: &[f32], y: &[f32], rows: usize, ld: usize) {
+    for r in 0..rows {
+        let row = &x[r * ld..r * ld + COLS];
+        let m = row.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v as f64));
+        let s: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
+        for j in 0..COLS {
+            let want = (row[j] as f64 - m).exp() / s;
+            let got = y[r * ld + j] as f64;
+            assert!((got - want).abs() <= 1e-5 * want + 1e-12, "{what}: row {r} col {j}: {got} vs {want}");
+        }
+        assert!(
+            y[r * ld + COLS..(r + 1) * ld].iter().all(|v| v.is_nan()),
+            "{what}: row {r}'s padding written"
+        );
+    }
+}
+
+/// The LayerNorm rows of `x` by `gamma` and `beta` (`(g, b)`) in `y` against f64.
+fn check_layernorm(
+    what: &str,
+    x: &[f32],
+    (g, b): (&[f32], &[f32]),
+    y: &[f32],
+    rows: usize,
+    ld: usize,
+    eps: f32,
+) {
+    for r in 0..rows {
+        let row = &x[r * ld..r * ld + COLS];
+        let mean = row.iter().map(|&v| v as f64).sum::<f64>() / COLS as f64;
+        let var = row.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / COLS as f64;
+        let rstd = 1.0 / (var + eps as f64).sqrt();
+        for j in 0..COLS {
+            let want = (row[j] as f64 - mean) * rstd * g[j] as f64 + b[j] as f64;
+            let got = y[r * ld + j] as f64;
+            assert!(
+                (got - want).abs() <= 2e-5 * (1.0 + want.abs()),
+                "{what}: row {r} col {j}: {got} vs {want}"
+            );
+        }
+        assert!(
+            y[r * ld + COLS..(r + 1) * ld].iter().all(|v| v.is_nan()),
+            "{what}: row {r}'s padding written"
+        );
+    }
+}
+
+/// Rows, leading dimension, grid: a grid of one block, grids that leave the prefetching variants
+/// no row ahead, one ahead, or two (the `cp` stages' prologue), more blocks than rows, padded rows.
+const VARIANT_CASES: [(u32, usize, u32); 8] = [
+    (1, COLS, 1),
+    (2, COLS, 1),
+    (5, COLS, 2),
+    (7, COLS + 4, 3),
+    (3, COLS, 8),
+    (12, COLS + 64, 12),
+    (9, COLS, 4),
+    (11, COLS + 8, 1),
+];
+
+#[test]
+fn softmax_variants_match_f64_for_any_rows_and_grid() {
+    type Entry = fn(In<Rows>, Out<Rows>);
+    let entries: [(&str, Entry); 3] = [
+        ("softmax_pf_f32", softmax_pf_f32),
+        ("softmax_cp_f32", softmax_cp_f32),
+        ("softmax_b6_f32", softmax_b6_f32),
+    ];
+    for (name, entry) in entries {
+        for (rows, ld, grid) in VARIANT_CASES {
+            let x = values(rows as u64 + 50, rows as usize * ld, 20.0);
+            let xb = DeviceBuffer::from_slice(&x);
+            let mut yb = DeviceBuffer::from_slice(&vec![f32::NAN; rows as usize * ld]);
+            let l = make_layout((rows, C::<4096>), (ld as u32, C::<1>)).unwrap();
+            let (xp, yp) = (xb.input(&l).unwrap(), yb.output(&l).unwrap());
+            launch(&rows_cfg(Dim3::x(grid), 0), || entry(xp, yp)).unwrap();
+            check_softmax(&format!("{name} {rows} x {ld}, grid {grid}"), &x, &yb.to_vec(), rows as usize, ld);
+        }
+    }
+}
+
+#[test]
+fn layernorm_variants_match_f64_for_any_rows_and_grid() {
+    type Entry = fn(In<Rows>, In<Row>, In<Row>, Out<Rows>, f32);
+    let entries: [(&str, Entry); 3] = [
+        ("layernorm_pf_f32", layernorm_pf_f32),
+        ("layernorm_cp_f32", layernorm_cp_f32),
+        ("layernorm_b6_f32", layernorm_b6_f32),
+    ];
+    let eps = 1e-5f32;
+    let (g, b) = (values(17, COLS, 1.0), values(18, COLS, 0.5));
+    let (gb, bb) = (DeviceBuffer::from_slice(&g), DeviceBuffer::from_slice(&b));
+    let w = make_layout((C::<1>, C::<4096>), (C::<0>, C::<1>)).unwrap();
+    for (name, entry) in entries {
+        for (rows, ld, grid) in VARIANT_CASES {
+            let x = values(200 + rows as u64, rows as usize * ld, 3.0);
+            let xb = DeviceBuffer::from_slice(&x);
+            let mut yb = DeviceBuffer::from_slice(&vec![f32::NAN; rows as usize * ld]);
+            let l = make_layout((rows, C::<4096>), (ld as u32, C::<1>)).unwrap();
+            let (xp, gp, bp, yp) =
+                (xb.input(&l).unwrap(), gb.input(&w).unwrap(), bb.input(&w).unwrap(), yb.output(&l).unwrap());
+            launch(&rows_cfg(Dim3::x(grid), 0), || entry(xp, gp, bp, yp, eps)).unwrap();
+            let what = format!("{name} {rows} x {ld}, grid {grid}");
+            check_layernorm(&what, &x, (&g, &b), &yb.to_vec(), rows as usize, ld, eps);
+        }
+    }
+}
+
+#[test]
+fn variant_grids_cover_rows_evenly() {
+    for bps in [softmax::BLOCKS_PER_SM, variants::BLOCKS_PER_SM_B6] {
+        for (rows, sms) in [(4096u32, 132u32), (16384, 132), (100, 132), (1, 1), (65536, 132), (7, 0)] {
+            let g = variants::grid_for(rows, sms, bps);
+            let per = rows.div_ceil(g.x);
+            assert!(g.x <= sms.max(1) * bps && g.x >= 1, "{rows}, {bps}: {g}");
+            assert!(g.x * per >= rows && (g.x - 1) * per < rows, "{rows}, {bps}: {g}");
+        }
+    }
+    // softmax::grid is grid_for at softmax::BLOCKS_PER_SM.
+    for rows in [1u32, 528, 529, 4096, 16384, 32768, 65536] {
+        assert_eq!(variants::grid_for(rows, 132, softmax::BLOCKS_PER_SM), softmax::grid(rows, 132));
+    }
+    assert_eq!(variants::grid_for(16384, 132, variants::BLOCKS_PER_SM_B6), Dim3::x(781)); // 21 rows a block
+}
+
+#[test]
+fn the_variants_refuse_wrong_shapes() {
+    let (xb, mut yb) = (DeviceBuffer::<f32>::zeros(2 * COLS), DeviceBuffer::<f32>::zeros(2 * COLS));
+    let l = make_layout((2u32, C::<4096>), (4096u32, C::<1>)).unwrap();
+    let two = make_layout((2u32, C::<4096>), (4097u32, C::<1>)).unwrap();
+    let (xb3, mut yb3) = (DeviceBuffer::<f32>::zeros(8193), DeviceBuffer::<f32>::zeros(8193));
+    let (xp, yp) = (xb.input(&l).unwrap(), yb.output(&l).unwrap());
+    let (xp3, yp3) = (xb3.input(&two).unwrap(), yb3.output(&two).unwrap());
+    let wrong = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 0 };
+    for entry in [softmax_pf_f32, softmax_cp_f32, softmax_b6_f32] {
+        let e = launch(&wrong, || entry(xp, yp)).unwrap_err();
+        assert!(e.to_string().contains("thread count"), "{e}");
+        let e = launch(&rows_cfg(Dim3::x(1), 0), || entry(xp3, yp3)).unwrap_err();
+        assert!(e.to_string().contains("128-bit"), "{e}");
+    }
+    let (gb, bb) = (DeviceBuffer::<f32>::zeros(COLS), DeviceBuffer::<f32>::zeros(COLS));
+    let w = make_layout((C::<1>, C::<4096>), (C::<0>, C::<1>)).unwrap();
+    let (gp, bp) = (gb.input(&w).unwrap(), bb.input(&w).unwrap());
+    for entry in [layernorm_pf_f32, layernorm_cp_f32, layernorm_b6_f32] {
+        let e = launch(&rows_cfg(Dim3::x(1), 0), || entry(xp3, gp, bp, yp3, 1e-5)).unwrap_err();
+        assert!(e.to_string().contains("128-bit"), "{e}");
+    }
 }
