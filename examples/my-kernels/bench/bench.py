@@ -89,13 +89,13 @@ cl = None  # const_layout_launch, imported by load_helper
 
 
 def load_helper(path=None):
-    """Imports const_layout_launch from `path` (a file or its folder), the repository's
-    gpu/launch/python, or this folder's copy, in that order."""
+    """Imports const_layout_launch from `path` (a file or its folder), else the repository's
+    gpu/launch/python."""
     global cl
     candidates = []
     if path:
         candidates.append(os.path.dirname(os.path.abspath(path)) if path.endswith(".py") else os.path.abspath(path))
-    candidates += [os.path.join(ROOT, "gpu", "launch", "python"), HERE]
+    candidates.append(os.path.join(ROOT, "gpu", "launch", "python"))
     for c in candidates:
         if os.path.isfile(os.path.join(c, "const_layout_launch.py")):
             sys.path.insert(0, c)
