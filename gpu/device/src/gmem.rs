@@ -234,23 +234,28 @@ pub trait Memory: Copy + core::fmt::Debug + sealed::Sealed {
     /// `i + 4 <= len` when `src_bytes` is 16.
     #[doc(hidden)]
     unsafe fn copy_async16_at(&self, i: usize, dst: u32, src_bytes: u32, cache_always: bool);
-    /// The view of elements `n..len` (a tile's elements from its origin on), its address held
-    /// opaque to the optimizer (see the PTX backend's `add_address`).
-    ///
-    /// # Safety
-    /// `n <= len`.
-    #[doc(hidden)]
-    unsafe fn skip(&self, n: usize) -> Self;
     /// Whether the view's first element is 16-byte aligned (what a 128-bit access needs).
     #[doc(hidden)]
     fn is_aligned16(&self) -> bool;
-    /// [`Memory::skip`] with the address left to the optimizer: for a view whose offset changes
-    /// in a loop (the next k tile), where folding it into the accesses costs nothing.
+    /// The view of elements `n..len`, its address left to the optimizer: for a view whose offset
+    /// changes in a loop (the next k tile), where folding it into the accesses costs nothing.
     ///
     /// # Safety
     /// `n <= len`.
     #[doc(hidden)]
     unsafe fn advance(&self, n: usize) -> Self;
+    /// The view of elements `n * m..len` (the product in 64 bits), its address one multiply-add
+    /// held opaque to the optimizer (`IMAD.WIDE.U32`): a tile's origin, computed once, from which
+    /// each access adds its offset; an access at a constant multiple of a runtime stride; the
+    /// next matrix of a batch.
+    ///
+    /// # Safety
+    /// `n * m <= len` and `m < 2^30`.
+    #[doc(hidden)]
+    unsafe fn advance_mul(&self, n: u32, m: u32) -> Self;
+    /// Whether `other` is the same view (the same first element and length).
+    #[doc(hidden)]
+    fn same_view(&self, other: &Self) -> bool;
 }
 
 /// A view a tensor may store through: [`GmemMut`].
@@ -304,9 +309,14 @@ macro_rules! memory {
                 $name { ptr: unsafe { self.ptr.advance(n) }, len: self.len - n, elem: PhantomData }
             }
             #[inline(always)]
-            unsafe fn skip(&self, n: usize) -> Self {
-                // SAFETY: `n <= len`, the caller's contract.
-                $name { ptr: unsafe { self.ptr.advance_opaque(n) }, len: self.len - n, elem: PhantomData }
+            unsafe fn advance_mul(&self, n: u32, m: u32) -> Self {
+                let k = (n as u64 * m as u64) as usize;
+                // SAFETY: `n * m <= len` and `m < 2^30`, the caller's contract.
+                $name { ptr: unsafe { self.ptr.advance_mul(n, m) }, len: self.len - k, elem: PhantomData }
+            }
+            #[inline(always)]
+            fn same_view(&self, other: &Self) -> bool {
+                self.ptr.same(other.ptr) && self.len == other.len
             }
         }
     )*};

@@ -36,7 +36,7 @@
 //! |---|---|
 //! | indices and control | `thread_idx`, `block_idx`, `block_dim`, `grid_dim`, `sync_threads`, `named_barrier`, `named_barrier_arrive`, `fault`, `site` / `Site` (a call site, for the emulator's reports) |
 //! | shared memory | `dynamic_smem`, `static_region` (behind [`static_shared!`]), `ld_shared`, `ld_shared2`, `ld_shared4`, `st_shared`, `st_shared4` |
-//! | global memory | `GlobalPtr` (`from_address`, `load`, `load_nc`, `load4`, `load4_nc`, `store`, `store4`, `advance`, `advance_opaque`, `copy_async4`, `copy_async16`, `is_aligned16`), `cp_async_commit`, `cp_async_wait` |
+//! | global memory | `GlobalPtr` (`from_address`, `load`, `load_nc`, `load4`, `load4_nc`, `store`, `store4`, `advance`, `advance_mul`, `same`, `copy_async4`, `copy_async16`, `is_aligned16`), `cp_async_commit`, `cp_async_wait` |
 //! | tensor cores | `ldmatrix_x4_batch`, `mma_m16n8k16_f32_grid`, `mma_m16n8k16_f16_grid`, `pack_half2`, `unpack_half2`, the `wgmma_*` functions, `fence_proxy_async_shared`, `setmaxnreg` |
 //! | Hopper's asynchronous copies | `mbarrier_init`, `mbarrier_arrive`, `mbarrier_arrive_expect_tx`, `mbarrier_wait`, `tma_load_2d` |
 //! | warp collectives | `shfl_bfly`, `shfl_down`, `shfl_up`, `shfl_idx`, `vote_ballot`, `active_mask`, `allreduce_{f32,u32,s32}` |
@@ -117,10 +117,11 @@ pub use mma::{
     mma_m16n8k16_f32_grid, pack_half2, unpack_half2,
 };
 pub use param::{ParamError, TensorParam, TensorWords};
-pub use smem::{SmemAllocator, SmemArray, SmemIndex, SmemLayout, SmemPlan, SmemRegion, SmemTensor};
+pub use smem::{SmemAllocator, SmemArray, SmemFrom, SmemIndex, SmemLayout, SmemPlan, SmemRegion, SmemTensor};
 pub use tensor::{
     Access, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTensor3, GlobalTile, MAX_COSIZE,
-    Partial, Residue, Scalar, Shifted, TileSeq, Tiled, Vector4, cp_async_commit, cp_async_wait,
+    Partial, Residue, Scalar, Shifted, SliceTiles, Slices, TileSeq, Tiled, Vector4, cp_async_commit,
+    cp_async_wait,
 };
 pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};

@@ -280,6 +280,29 @@ pub trait SmemLayout: Copy {
     const COSIZE: usize;
     /// The alignment in bytes of the allocation's start.
     const ALIGN: u32 = 16;
+    /// Whether the swizzle (if any) keeps an offset's remainder by 4 and keeps offsets below the
+    /// cosize below it: then a vector access may be checked on the offset before the swizzle.
+    #[doc(hidden)]
+    const SWIZZLE_KEEPS_VECTORS: bool = true;
+
+    /// The offset of the element whose offset before the layout's swizzle is `base + delta`
+    /// (their sum for a layout without one), in 32 bits (an allocated layout's cosize is below
+    /// 2^30). A swizzled layout swizzles `base` plus the part of `delta` the swizzle reads and
+    /// adds the rest after (CuTe's partition of a swizzled tensor): for a thread's `base` and a
+    /// constant `delta`, that rest folds into an access's immediate. [`SmemTensor::from`]'s
+    /// accesses.
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// use const_layout_device::SmemLayout;
+    /// let tile = swizzle::<3, 2, 6, _>(<layout_type!((64, 64):(64, 1))>::default());
+    /// assert_eq!(tile.swizzle_sum(5 * 64 + 8, 2048 + 64), tile.swizzle().apply(2048 + 6 * 64 + 8) as u32);
+    /// ```
+    #[inline(always)]
+    fn swizzle_sum(&self, base: u32, delta: u32) -> u32 {
+        base.wrapping_add(delta)
+    }
 }
 
 /// How a [`SmemLayout`] maps a coordinate of type `C` to an offset.
@@ -290,6 +313,41 @@ pub trait SmemLayout: Copy {
 pub trait SmemIndex<C>: SmemLayout {
     /// The offset of `c`.
     fn offset(&self, c: C) -> isize;
+
+    /// The offset of `c` before the layout's swizzle (the offset itself for a layout without one).
+    #[inline(always)]
+    fn unswizzled_offset(&self, c: C) -> isize {
+        self.offset(c)
+    }
+
+    /// The offset of `c` if it is below the cosize, or, when `VECTOR`, if it is a multiple of 4
+    /// with the 4 elements from it below the cosize; `None` otherwise. What a [`SmemTensor`]
+    /// access checks. The default checks [`offset`](Self::offset) itself, in one unsigned
+    /// comparison (a negative offset wraps past the cosize); a swizzled layout checks the offset
+    /// before its swizzle, which the swizzle keeps in its block: a shallower expression, whose
+    /// bound the optimizer knows where it knows the coordinate's (a thread's).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// use const_layout_device::SmemIndex;
+    /// let tile = swizzle::<3, 2, 6, _>(<layout_type!((64, 64):(64, 1))>::default());
+    /// let o = tile.offset((5u32, 8u32));
+    /// assert_eq!(o, (5 * 64 + 8) ^ (1 << 2)); // row bits 2..5 move the 16-byte chunk
+    /// assert_eq!(tile.checked_offset::<true>((5u32, 8u32)), Some(o as usize));
+    /// assert_eq!(tile.checked_offset::<true>((5u32, 9u32)), None); // not a multiple of 4
+    /// assert_eq!(tile.checked_offset::<false>((64u32, 0u32)), None); // past the cosize
+    /// ```
+    #[inline(always)]
+    fn checked_offset<const VECTOR: bool>(&self, c: C) -> Option<usize> {
+        let o = self.offset(c) as usize;
+        let inside = if VECTOR {
+            Self::COSIZE >= 4 && o <= Self::COSIZE - 4 && o.is_multiple_of(4)
+        } else {
+            o < Self::COSIZE
+        };
+        inside.then_some(o)
+    }
 }
 
 impl<S, D> SmemLayout for const_layout::Layout<S, D>
@@ -331,6 +389,26 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> SmemLayout for S
         (A::LAYOUT.cosize().value as usize).div_ceil(block) * block
     };
     const ALIGN: u32 = 1024;
+    // The swizzle changes only bits `M` and up below `reach + 1` (see `checked_offset`).
+    const SWIZZLE_KEEPS_VECTORS: bool = M >= 2;
+
+    #[inline(always)]
+    fn swizzle_sum(&self, base: u32, delta: u32) -> u32 {
+        // Adding a multiple of `reach + 1` (a power of two, at most 2^32 here) commutes with the
+        // swizzle, in 32 bits as in any width.
+        if const { Self::SWIZZLE.reach() } > u32::MAX as isize {
+            return Self::SWIZZLE.apply(base as isize + delta as isize) as u32;
+        }
+        let reach = const { Self::SWIZZLE.reach() } as u32;
+        swizzle32(const { Self::SWIZZLE }, base.wrapping_add(delta & reach)).wrapping_add(delta & !reach)
+    }
+}
+
+/// `sw` applied in 32 bits (the offsets of an allocated layout fit them).
+#[inline(always)]
+fn swizzle32(sw: const_layout::swizzle::Swizzle, o: u32) -> u32 {
+    let y = o & sw.yyy_mask() as u32;
+    o ^ if sw.shift() >= 0 { y >> sw.shift() } else { y << sw.shift().unsigned_abs() }
 }
 
 impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, C: const_layout::int_tuple::IntTuple>
@@ -339,6 +417,34 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, C: const_layout:
     #[inline(always)]
     fn offset(&self, c: C) -> isize {
         self.crd2idx(c)
+    }
+
+    #[inline(always)]
+    fn unswizzled_offset(&self, c: C) -> isize {
+        self.unswizzled_crd2idx(c)
+    }
+
+    #[inline(always)]
+    fn checked_offset<const VECTOR: bool>(&self, c: C) -> Option<usize> {
+        // The swizzle changes only bits `M` and up below `reach + 1`, a power of two that divides
+        // the cosize (rounded up to it): an offset before the swizzle below the cosize stays below
+        // it, and with `M >= 2` keeps its remainder by 4 (then a vector's 4 elements, from a
+        // multiple of 4 below the cosize, a multiple of 4 too, are below it).
+        if VECTOR && M < 2 {
+            let o = self.crd2idx(c) as usize;
+            let inside = Self::COSIZE >= 4 && o <= Self::COSIZE - 4 && o.is_multiple_of(4);
+            return inside.then_some(o);
+        }
+        let inner = self.unswizzled_crd2idx(c) as usize;
+        if inner >= Self::COSIZE || (VECTOR && !inner.is_multiple_of(4)) {
+            return None;
+        }
+        // Below the cosize, the swizzle in 32 bits (as the address it makes), where the cosize
+        // fits them.
+        if Self::COSIZE <= u32::MAX as usize {
+            return Some(swizzle32(const { Self::SWIZZLE }, inner as u32) as usize);
+        }
+        Some(Self::SWIZZLE.apply(inner as isize) as usize)
     }
 }
 
@@ -396,11 +502,10 @@ impl<T: Word, L: SmemLayout> SmemTensor<T, L> {
     where
         L: SmemIndex<C>,
     {
-        let o = self.layout.offset(c);
-        if o < 0 || o as usize >= L::COSIZE {
-            fault("shared tensor coordinate outside its layout's cosize");
+        match self.layout.checked_offset::<false>(c) {
+            Some(o) => o,
+            None => fault("shared tensor coordinate outside its layout's cosize"),
         }
-        o as usize
     }
 
     /// The 32-bit shared address of element `c` (for `cp.async`, `ldmatrix`, TMA).
@@ -441,11 +546,10 @@ impl<T: Word, L: SmemLayout> SmemTensor<T, L> {
     where
         L: SmemIndex<C>,
     {
-        let o = self.layout.offset(c);
-        if o < 0 || o % 4 != 0 || o as usize + 4 > L::COSIZE {
-            fault("shared tensor vector access misaligned or outside its layout's cosize");
+        match self.layout.checked_offset::<true>(c) {
+            Some(o) => self.addr + 4 * o as u32,
+            None => fault("shared tensor vector access misaligned or outside its layout's cosize"),
         }
-        self.addr + 4 * o as u32
     }
 
     /// The 4 elements from `c` on in memory (offsets `o..o + 4`, `o` a multiple of 4), in one
@@ -478,6 +582,139 @@ impl<T: Word, L: SmemLayout> SmemTensor<T, L> {
     pub fn array<const N: usize>(&self) -> SmemArray<T, N> {
         const { assert!(N <= L::COSIZE, "the array is larger than the shared tensor") };
         SmemArray { addr: self.addr, elem: PhantomData }
+    }
+
+    /// The tensor seen from coordinate `from` (a thread's first element, as in CuTe's partition):
+    /// an access at `d` reaches the element whose offset before the swizzle is `from`'s plus
+    /// `d`'s, the element at `from + d` where the layout is linear over them (a layout without
+    /// nested modes, inside its shape). `from`'s offset is computed once; an access at a constant
+    /// `d` swizzles it plus the low part of `d`'s offset only ([`SmemLayout::swizzle_sum`]) and
+    /// folds the rest into the instruction's immediate, so accesses that differ above the
+    /// swizzle's bits (rows of a tile, far apart) share one address register. Each access is
+    /// checked against the cosize, on the offset before the swizzle (a check that folds where the
+    /// optimizer bounds `from`, as for a thread's coordinates).
+    ///
+    /// ```
+    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::layout_type;
+    /// use const_layout_device::emu::{launch, LaunchConfig};
+    /// use const_layout_device::{Dim3, SmemAllocator, SmemRegion};
+    /// type Rows = layout_type!((64, 64):(64, 1));
+    /// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 2 * 16384 }, || {
+    ///     let tile = SmemAllocator::new(SmemRegion::dynamic()).tensor::<u32, _>(swizzle::<3, 2, 6, _>(Rows::default()));
+    ///     let mine = tile.from((5u32, 8u32));
+    ///     mine.store4((32u32, 4u32), [1, 2, 3, 4]);
+    ///     assert_eq!(tile.load((37u32, 14u32)), 3);
+    ///     assert_eq!(mine.load((32u32, 6u32)), 3);
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn from<C>(&self, from: C) -> SmemFrom<T, L>
+    where
+        L: SmemIndex<C>,
+    {
+        SmemFrom { tensor: *self, base: self.layout.unswizzled_offset(from) }
+    }
+}
+
+/// A [`SmemTensor`] seen from a coordinate: [`SmemTensor::from`]. `Copy`.
+#[derive(Debug)]
+pub struct SmemFrom<T, L> {
+    tensor: SmemTensor<T, L>,
+    /// The offset of the coordinate before the swizzle.
+    base: isize,
+}
+
+impl<T, L: Copy> Clone for SmemFrom<T, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, L: Copy> Copy for SmemFrom<T, L> {}
+
+impl<T: Word, L: SmemLayout> SmemFrom<T, L> {
+    /// The element offset of `d` from the view's coordinate, checked against the cosize (with the
+    /// 4 elements of a vector, from a multiple of 4, when `VECTOR`).
+    #[inline(always)]
+    fn at<const VECTOR: bool, C>(&self, d: C) -> usize
+    where
+        L: SmemIndex<C>,
+    {
+        let layout = self.tensor.layout;
+        let delta = layout.unswizzled_offset(d);
+        let sum = self.base.wrapping_add(delta) as usize;
+        let inside = if VECTOR && L::SWIZZLE_KEEPS_VECTORS {
+            // The swizzle keeps the remainder by 4 and the block below the cosize (a multiple of
+            // 4 then): a multiple of 4 below the cosize has its vector below it too.
+            sum < L::COSIZE && sum.is_multiple_of(4)
+        } else {
+            sum < L::COSIZE
+        };
+        if !inside {
+            fault("shared tensor coordinate outside its layout's cosize");
+        }
+        // Below the cosize (an allocation's is below 2^30): both parts fit 32 bits.
+        let o = layout.swizzle_sum(self.base as u32, delta as u32) as usize;
+        if VECTOR && !L::SWIZZLE_KEEPS_VECTORS && (L::COSIZE < 4 || o > L::COSIZE - 4 || !o.is_multiple_of(4))
+        {
+            fault("shared tensor vector access misaligned or outside its layout's cosize");
+        }
+        o
+    }
+
+    /// The 32-bit shared address of the element at `d` from the view's coordinate.
+    #[inline(always)]
+    pub fn address<C>(&self, d: C) -> u32
+    where
+        L: SmemIndex<C>,
+    {
+        self.tensor.addr + 4 * self.at::<false, C>(d) as u32
+    }
+
+    /// The element at `d`.
+    #[inline(always)]
+    pub fn load<C>(&self, d: C) -> T
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address(d);
+        // SAFETY: `a` is an element below the cosize, inside the allocation, 4-byte aligned.
+        T::from_bits(unsafe { backend::ld_shared(a) })
+    }
+
+    /// Store `v` at `d`.
+    #[inline(always)]
+    pub fn store<C>(&self, d: C, v: T)
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.address(d);
+        // SAFETY: as in `load`; shared memory is writable.
+        unsafe { backend::st_shared(a, v.to_bits()) }
+    }
+
+    /// The 4 elements from `d` on in memory, in one 128-bit load (as [`SmemTensor::load4`]).
+    #[inline(always)]
+    pub fn load4<C>(&self, d: C) -> [T; 4]
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.tensor.addr + 4 * self.at::<true, C>(d) as u32;
+        // SAFETY: the offset is a multiple of 4 with its 4 elements below the cosize (`at`), so
+        // `a` is 16-byte aligned (the allocation is) and the 16 bytes are inside it.
+        unsafe { backend::ld_shared4(a) }.map(T::from_bits)
+    }
+
+    /// Store 4 elements from `d` on in memory, in one 128-bit store (as [`SmemTensor::store4`]).
+    #[inline(always)]
+    pub fn store4<C>(&self, d: C, v: [T; 4])
+    where
+        L: SmemIndex<C>,
+    {
+        let a = self.tensor.addr + 4 * self.at::<true, C>(d) as u32;
+        // SAFETY: as in `load4`; shared memory is writable.
+        unsafe { backend::st_shared4(a, v.map(T::to_bits)) }
     }
 }
 

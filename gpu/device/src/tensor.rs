@@ -180,6 +180,18 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     type Vectorized: DeviceTensor<Mem = Self::Mem, Access = Vector4>;
     /// The mode whose stride is a static 1, if any.
     const UNIT_MODE: Option<usize>;
+    /// The strides that are static (known at compile time), mode by mode.
+    #[doc(hidden)]
+    const STATIC_STRIDES: (Option<isize>, Option<isize>);
+    /// Whether `other` is this very tensor: the same view and the same layout.
+    #[doc(hidden)]
+    fn same_tensor(&self, other: &Self) -> bool;
+    /// The same layout on the view `n` elements on ([`Memory::advance`]).
+    ///
+    /// # Safety
+    /// `n` plus the layout's cosize is at most the view's length.
+    #[doc(hidden)]
+    unsafe fn moved(&self, n: usize) -> Self;
     /// The view.
     fn memory(&self) -> Self::Mem;
     /// The shape's two extents.
@@ -371,8 +383,9 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize> TileSeq<Tn, B0, B1, Ful
 fn tile_base<T: DeviceTensor>(t: &T, origin: (usize, usize), inside: bool) -> T::Mem {
     if inside {
         // SAFETY: the origin is inside the shape, so its offset is below the cosize, at most the
-        // view's length (the tensor's invariant).
-        unsafe { t.memory().skip(t.offset(origin.0, origin.1)) }
+        // view's length (the tensor's invariant) and 2^32 (exact in 32 bits); the multiple 1 is
+        // below 2^30.
+        unsafe { t.memory().advance_mul(t.offset(origin.0, origin.1) as u32, 1) }
     } else {
         t.memory()
     }
@@ -403,6 +416,20 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
     type Access = V;
     type Vectorized = GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, Vector4>;
     const UNIT_MODE: Option<usize> = unit_mode::<D0, D1>();
+    const STATIC_STRIDES: (Option<isize>, Option<isize>) = (D0::STATIC, D1::STATIC);
+    #[inline(always)]
+    fn same_tensor(&self, other: &Self) -> bool {
+        let (s, d, os, od) =
+            (self.layout.shape(), self.layout.stride(), other.layout.shape(), other.layout.stride());
+        self.mem.same_view(&other.mem)
+            && (s.0.value(), s.1.value(), d.0.value(), d.1.value())
+                == (os.0.value(), os.1.value(), od.0.value(), od.1.value())
+    }
+    #[inline(always)]
+    unsafe fn moved(&self, n: usize) -> Self {
+        // SAFETY: the caller's contract; the layout keeps its cosize within the rest of the view.
+        GlobalTensor { mem: unsafe { self.mem.advance(n) }, layout: self.layout, access: PhantomData }
+    }
     #[inline(always)]
     fn memory(&self) -> M {
         self.mem
@@ -417,7 +444,7 @@ impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
         // Inside the shape the offset is below the cosize, at most `MAX_COSIZE` = 2^32: 32-bit
         // arithmetic is exact (and each access then adds it to a 64-bit address once).
         let (d0, d1) = self.strides32();
-        (i as u32 as u64 * d0 as u64 + j as u32 as u64 * d1 as u64) as usize
+        (i as u32).wrapping_mul(d0).wrapping_add((j as u32).wrapping_mul(d1)) as usize
     }
     #[inline(always)]
     fn strides32(&self) -> (u32, u32) {
@@ -454,9 +481,10 @@ pub trait Residue: Copy + core::fmt::Debug + sealed::Sealed {
     fn contains(&self, i: u32, j: u32) -> bool;
     /// The extents inside the shape, given the tile's.
     fn extents(&self, b0: usize, b1: usize) -> (usize, usize);
-    /// Whether accesses form their offsets in 64 bits from 32-bit factors (for constant
-    /// coordinates: `mul.wide` with a constant, one `IMAD.WIDE` an access) rather than in 32-bit
-    /// arithmetic (for coordinates that vary at run time).
+    /// Whether accesses form their addresses mode by mode, a 64-bit product of each runtime
+    /// stride and the coordinate added to the origin's address (for constant coordinates: one
+    /// `IMAD.WIDE` an access, and the static strides' part in the immediate) rather than from the
+    /// offset in 32-bit arithmetic (for coordinates that vary at run time).
     #[doc(hidden)]
     const WIDE: bool = false;
     #[doc(hidden)]
@@ -517,8 +545,9 @@ pub type Partial = Bounded<false>;
 
 /// A tile seen from one of its coordinates ([`GlobalTile::from`]): bounded by what is left of the
 /// tile and of the tensor. Its accesses are meant at constant offsets (a thread's values), so
-/// their offsets are formed in 64 bits from 32-bit factors: one multiply-add from the origin's
-/// address each.
+/// their addresses are formed from the origin's by one 64-bit multiply-add of the coordinate and
+/// the stride for each mode with a runtime stride, the static strides' part in the access's
+/// immediate.
 pub type Shifted = Bounded<true>;
 
 impl<const WIDE: bool> sealed::Sealed for Bounded<WIDE> {}
@@ -583,19 +612,40 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
 
     /// The offset of a contained coordinate from the tile's origin: the layout is linear in each
     /// mode, so it is the layout at `(i, j)` itself, `i d0 + j d1`. It is below the cosize (at
-    /// most 2^32), and so is each term: 32-bit arithmetic is exact. A [`Shifted`] tile forms the
-    /// products in 64 bits from 32-bit factors instead (`mul.wide.u32` by a constant, fused with
-    /// the add to the origin's address: one `IMAD.WIDE` an access); for coordinates that vary at
-    /// run time, 32-bit arithmetic is shorter (both measured). Only meaningful for a contained
-    /// coordinate.
+    /// most 2^32), and so is each term: 32-bit arithmetic is exact. Only meaningful for a
+    /// contained coordinate.
     #[inline(always)]
     fn offset(&self, (i, j): (u32, u32)) -> usize {
         let (d0, d1) = self.tensor.strides32();
-        if P::WIDE {
-            (i as u64 * d0 as u64 + j as u64 * d1 as u64) as usize
-        } else {
-            i.wrapping_mul(d0).wrapping_add(j.wrapping_mul(d1)) as usize
+        i.wrapping_mul(d0).wrapping_add(j.wrapping_mul(d1)) as usize
+    }
+
+    /// The view and the element offset from it of a contained coordinate: the view from the origin
+    /// and [`offset`](Self::offset), or, for a [`Shifted`] tile (whose coordinates are meant
+    /// constant), the origin's view moved along each runtime stride by one multiply-add of the
+    /// stride and the coordinate (`IMAD.WIDE.U32`, held opaque: left to the optimizer, accesses at
+    /// multiples of one stride become chains of 64-bit adds), and the static strides' part as the
+    /// offset, which folds into the access's immediate.
+    ///
+    /// # Safety
+    /// `crd` is contained ([`contains`](Self::contains)).
+    #[inline(always)]
+    unsafe fn at(&self, (i, j): (u32, u32)) -> (Tn::Mem, usize) {
+        if !P::WIDE {
+            return (self.base, self.offset((i, j)));
         }
+        let (d0, d1) = self.tensor.strides32();
+        let (mut view, mut fixed) = (self.base, 0usize);
+        for (c, d, s) in [(i, d0, Tn::STATIC_STRIDES.0), (j, d1, Tn::STATIC_STRIDES.1)] {
+            match s {
+                Some(s) => fixed += c as usize * s as usize,
+                // SAFETY: `crd` is contained, so `c d` plus the other mode's part is below the rest
+                // of the view (as in `load`); `c` is below the tile's extent, at most 2^24.
+                None if c != 0 => view = unsafe { view.advance_mul(d, c) },
+                None => {}
+            }
+        }
+        (view, fixed)
     }
 
     /// The tile seen from tile coordinate `from` (a thread's first element, as in CuTe's
@@ -617,8 +667,9 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
         let (e0, e1) = (e0 as u32, e1 as u32);
         let base = if from.0 < e0 && from.1 < e1 {
             // SAFETY: `from` is contained (below the tile's extents and its residue), so its
-            // offset from the origin is below the rest of the view (the tensor's invariant).
-            unsafe { self.base.skip(self.offset(from)) }
+            // offset from the origin is below the rest of the view (the tensor's invariant) and
+            // 2^32; the multiple 1 is below 2^30.
+            unsafe { self.base.advance_mul(self.offset(from) as u32, 1) }
         } else {
             self.base
         };
@@ -635,7 +686,10 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
         }
         // SAFETY: `crd` is inside the tensor's shape, so its offset is below the cosize, which is
         // at most the view's length (the tensor's invariant); strides are non-negative.
-        Some(unsafe { self.base.load_at(self.offset(crd)) })
+        Some(unsafe {
+            let (view, k) = self.at(crd);
+            view.load_at(k)
+        })
     }
 
     /// [`load`](Self::load), zero outside the tensor (CuTe's zero-filling copy).
@@ -656,10 +710,11 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     ) {
         let inside = self.contains(crd);
         let d = dst.address(di);
-        let (src, bytes) = if inside { (self.offset(crd), 4) } else { (0, 0) };
+        // SAFETY: when `inside`, `crd` is contained.
+        let ((view, src), bytes) = if inside { (unsafe { self.at(crd) }, 4) } else { ((self.base, 0), 0) };
         // SAFETY: `d` is element `di` of the shared array (checked by `address`); when `inside`,
         // `src` is an element of the view (as in `load`) and 4 bytes are read; otherwise none.
-        unsafe { self.base.copy_async4_at(src, d, bytes) }
+        unsafe { view.copy_async4_at(src, d, bytes) }
     }
 }
 
@@ -671,7 +726,10 @@ impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Resi
     pub fn store(&self, crd: (u32, u32), v: <Tn::Mem as Memory>::Elem) {
         if self.contains(crd) {
             // SAFETY: as in `load`; the view is writable.
-            unsafe { self.base.store_at(self.offset(crd), v) }
+            unsafe {
+                let (view, k) = self.at(crd);
+                view.store_at(k, v)
+            }
         }
     }
 }
@@ -714,7 +772,10 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
         // unit-stride mode, whose extent is a multiple of 4, so all four are inside; the offset is
         // a multiple of 4 (the other stride is, and the tile origin is, since the tile extent is),
         // so with the 16-byte aligned base the access is aligned (`vectorized`'s invariant).
-        Some(unsafe { self.base.load4_at(self.offset(crd)) })
+        Some(unsafe {
+            let (view, k) = self.at(crd);
+            view.load4_at(k)
+        })
     }
 
     /// Copy the 4 elements from `crd` into `dst[di..di + 4]` asynchronously (`cp.async.cg` of 16
@@ -769,11 +830,12 @@ impl<Tn: DeviceTensor<Access = Vector4>, const B0: isize, const B1: isize, P: Re
             fault("cp.async destination out of bounds or misaligned");
         }
         let d = dst.address(di);
-        let (src, bytes) = if inside { (self.offset(crd), 16) } else { (0, 0) };
+        // SAFETY: when `inside`, `crd` is contained.
+        let ((view, src), bytes) = if inside { (unsafe { self.at(crd) }, 16) } else { ((self.base, 0), 0) };
         // SAFETY: `d` is 16-byte aligned (`di % 4 == 0` in a 16-byte aligned array) with 16 bytes
         // inside the array; when `inside`, `src` starts 16 readable, aligned bytes (as in
         // `load4`); otherwise nothing is read.
-        unsafe { self.base.copy_async16_at(src, d, bytes, Op::CACHE_ALWAYS) }
+        unsafe { view.copy_async16_at(src, d, bytes, Op::CACHE_ALWAYS) }
     }
 }
 
@@ -786,7 +848,10 @@ impl<Tn: DeviceTensor<Access = Vector4, Mem: MemoryMut>, const B0: isize, const 
     pub fn store4(&self, crd: (u32, u32), v: [<Tn::Mem as Memory>::Elem; 4]) {
         if self.vector_inside(crd) {
             // SAFETY: as in `load4`; the view is writable.
-            unsafe { self.base.store4_at(self.offset(crd), v) }
+            unsafe {
+                let (view, k) = self.at(crd);
+                view.store4_at(k, v)
+            }
         }
     }
 }
@@ -1096,6 +1161,185 @@ impl<M: Memory, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int, V>
         }
         Some(slice_at!(self, k.wrapping_mul(self.layout.stride().0.value() as u32) as usize, 1, 2))
     }
+
+    /// Matrices `start..start + N` of a batch whose first mode is the batch
+    /// ([`slice_first`](Self::slice_first) of each), checked once: `None` unless they are all in
+    /// the batch. The same tile of each is then one pointer step from the previous one's
+    /// ([`Slices::tiles`]).
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// // 4 row-major 2 x 3 matrices, 6 elements apart.
+    /// let words: Vec<AtomicU32> = (0..24).map(AtomicU32::new).collect();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((4u32, 2u32, 3u32), (6u32, 3u32, C::<1>)).unwrap()).unwrap();
+    /// let s = t.slices_first::<2>(2).unwrap(); // matrices 2 and 3
+    /// assert_eq!(s.first().load([1, 2]), Some(12 + 5));
+    /// assert_eq!(s.get(1).unwrap().load([1, 2]), Some(18 + 5));
+    /// assert!(s.get(2).is_none());
+    /// assert!(t.slices_first::<2>(3).is_none()); // matrix 4 is past the batch
+    /// ```
+    #[inline(always)]
+    #[allow(clippy::type_complexity)] // the rank-3 tensor's own type parameters
+    pub fn slices_first<const N: usize>(
+        &self,
+        start: u32,
+    ) -> Option<Slices<GlobalMatrix<M, S1, S2, D1, D2, V>, N>> {
+        let () = Slices::<(), N>::CHECK;
+        if start as u64 + N as u64 > self.layout.shape().0.value() as u64 {
+            return None;
+        }
+        // The stride is exact in 32 bits when `N >= 2` (the batch has two matrices, so it is
+        // below the cosize); with `N == 1` it is never used.
+        Some(Slices { first: self.slice_first(start)?, stride: self.layout.stride().0.value() as u32 })
+    }
+
+    /// [`slices_first`](Self::slices_first) for a batch whose last mode is the batch
+    /// ([`slice_last`](Self::slice_last) of each).
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// // 3 column-major 2 x 2 matrices, 4 elements apart.
+    /// let words: Vec<AtomicU32> = (0..12).map(AtomicU32::new).collect();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((2u32, 2u32, 3u32), (C::<1>, 2u32, 4u32)).unwrap()).unwrap();
+    /// let s = t.slices_last::<3>(0).unwrap();
+    /// assert_eq!(s.get(2).unwrap().load([1, 1]), Some(8 + 3));
+    /// ```
+    #[inline(always)]
+    #[allow(clippy::type_complexity)] // the rank-3 tensor's own type parameters
+    pub fn slices_last<const N: usize>(
+        &self,
+        start: u32,
+    ) -> Option<Slices<GlobalMatrix<M, S0, S1, D0, D1, V>, N>> {
+        let () = Slices::<(), N>::CHECK;
+        if start as u64 + N as u64 > self.layout.shape().2.value() as u64 {
+            return None;
+        }
+        // As in `slices_first`.
+        Some(Slices { first: self.slice_last(start)?, stride: self.layout.stride().2.value() as u32 })
+    }
+}
+
+/// `N` consecutive matrices of a batch, from a rank-3 tensor's
+/// [`slices_first`](GlobalTensor::slices_first) or [`slices_last`](GlobalTensor::slices_last):
+/// checked once to be in the batch, so a kernel that takes the same tile of each (a block's
+/// share of a batch) pays for no further check, and steps from one matrix's tile to the next
+/// one's by one 32-bit stride ([`tiles`](Self::tiles): a pointer increment, one `IMAD.WIDE.U32`,
+/// as CUDA code that bumps its pointers by the batch stride).
+#[derive(Clone, Copy, Debug)]
+pub struct Slices<Tn, const N: usize> {
+    first: Tn,
+    /// The batch stride in elements (exact when `N >= 2`).
+    stride: u32,
+}
+
+impl<Tn, const N: usize> Slices<Tn, N> {
+    /// The count is positive and the steps' multiples stay below `2^30` (each a 32-bit factor).
+    const CHECK: () = assert!(N >= 1 && N < 1 << 24, "a slice count is in 1..2^24");
+}
+
+impl<Tn: DeviceTensor, const N: usize> Slices<Tn, N> {
+    /// The first matrix (the slice at `start`).
+    #[inline(always)]
+    pub fn first(&self) -> Tn {
+        self.first
+    }
+
+    /// Matrix `q` of the `N` (the slice at `start + q`), or `None` if `q >= N`.
+    #[inline(always)]
+    pub fn get(&self, q: usize) -> Option<Tn> {
+        if q >= N {
+            return None;
+        }
+        // SAFETY: slice `start + q` is in the batch (checked when `self` was made): its offset
+        // from the first one, `q` strides, plus its cosize stays within the first one's view;
+        // the product is exact in 64 bits.
+        Some(unsafe { self.first.moved((q as u64 * self.stride as u64) as usize) })
+    }
+
+    /// The same tile of each of the `N` matrices in turn, from `tile`, a tile of the first one
+    /// ([`first`](Self::first), through [`local_tile`](DeviceTensor::local_tile) and its kin, or
+    /// [`GlobalTile::from`]; faults otherwise, a check that folds away for a tile made from
+    /// `first()`). Each step moves the tile's address by the batch stride: one multiply-add, and
+    /// the tile's accesses keep their offsets from it.
+    ///
+    /// ```
+    /// use const_layout::{make_layout, C};
+    /// use const_layout_device::{DeviceTensor, GlobalTensor, Gmem};
+    /// use std::sync::atomic::AtomicU32;
+    /// // 4 row-major 4 x 4 matrices, 16 elements apart: the tile (1, 1) of 2 x 2 of matrices 1 to 3.
+    /// let words: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+    /// let t = GlobalTensor::new(Gmem::<u32>::from_cells(&words), make_layout((4u32, 4u32, 4u32), (16u32, 4u32, C::<1>)).unwrap()).unwrap();
+    /// let s = t.slices_first::<3>(1).unwrap();
+    /// let tiles = s.tiles(s.first().local_tile_full((C::<2>, C::<2>), (1, 1)).from((1, 0)));
+    /// let firsts: Vec<_> = tiles.map(|tile| tile.load((0, 1)).unwrap()).collect();
+    /// assert_eq!(firsts, [16 + 12 + 3, 32 + 12 + 3, 48 + 12 + 3]);
+    /// ```
+    #[inline(always)]
+    pub fn tiles<const B0: isize, const B1: isize, P: Residue>(
+        &self,
+        tile: GlobalTile<Tn, B0, B1, P>,
+    ) -> SliceTiles<Tn, B0, B1, P, N> {
+        if !tile.tensor.same_tensor(&self.first) {
+            fault("Slices::tiles: the tile is not a tile of the first slice");
+        }
+        SliceTiles { tile, stride: self.stride, left: N as u32 }
+    }
+}
+
+/// The same tile of `N` consecutive matrices of a batch, in turn: an iterator from
+/// [`Slices::tiles`]. Each [`next`](Iterator::next) after the first moves the tile by the batch
+/// stride (one multiply-add on its address); in a loop unrolled over the `N` (as
+/// [`unroll!`](crate::unroll)) its count folds, and no check is left.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceTiles<Tn: DeviceTensor, const B0: isize, const B1: isize, P, const N: usize> {
+    /// The next tile to give.
+    tile: GlobalTile<Tn, B0, B1, P>,
+    stride: u32,
+    /// How many tiles are left to give.
+    left: u32,
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue, const N: usize> Iterator
+    for SliceTiles<Tn, B0, B1, P, N>
+{
+    type Item = GlobalTile<Tn, B0, B1, P>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let tile = self.tile;
+        self.left -= 1;
+        if self.left > 0 {
+            let t = &mut self.tile;
+            // SAFETY: another matrix follows this tile's (`left` counts the ones in the batch,
+            // checked when the `Slices` were made), one stride on: its view from there holds the
+            // layout's cosize, and the tile's view, from the origin's offset below the cosize (or
+            // the matrix's own view), holds the stride.
+            unsafe {
+                t.tensor = t.tensor.moved(self.stride as usize);
+                // One multiply-add, held opaque (`IMAD.WIDE.U32`): the tile's accesses then add
+                // their offsets to it, as from any tile's origin.
+                t.base = t.base.advance_mul(self.stride, 1);
+            }
+        }
+        Some(tile)
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue, const N: usize> ExactSizeIterator
+    for SliceTiles<Tn, B0, B1, P, N>
+{
 }
 
 impl<M: Memory, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D3: Int, V>

@@ -116,6 +116,7 @@ const_layout_device::kernel! {
 
     /// `transpose_batched_f32(src, dst)`: [`transpose::transpose`], `dst[b, j, i] = src[b, i, j]`.
     #[entry(TRANSPOSE_BATCHED_F32)]
+    #[launch_bounds(transpose::THREADS, transpose::BLOCKS_PER_SM)]
     pub fn transpose_batched_f32(src: In<Batch>, dst: Out<BatchT>) {
         let smem: SmemRegion = static_shared!(transpose_tile, transpose::SMEM_BYTES);
         transpose::transpose(src, dst, smem)

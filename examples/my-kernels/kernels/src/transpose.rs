@@ -4,9 +4,10 @@
 //! Both tensors are rank 3 in `src`'s coordinates `(b, i, j)`: `src` is row-major in each
 //! matrix, `(batch, m, n):(sb, ld, _1)`; `dst` stores `(b, i, j)` at `b db + i + j ld'`, so
 //! `(batch, m, n):(db, _1, ld')`. A block takes one [`TILE`]` x `[`TILE`] tile of
-//! [`BATCHES_PER_BLOCK`] consecutive matrices (the setup of a block, its checks and its threads'
-//! coordinates, is done once for all of them) (`slice_first` of each), reading rows of the tile
-//! with 128-bit loads into shared memory and writing columns with 128-bit stores. The shared
+//! [`BATCHES_PER_BLOCK`] consecutive matrices (`slices_first`: the setup of a block, its checks
+//! and its threads' addresses, is done once for all of them, and each matrix's tile is one pointer
+//! step from the previous one's), reading rows of the tile with 128-bit loads into shared memory
+//! and writing columns with 128-bit stores. The shared
 //! tile is `Sw<3,2,6> o (64,64):(64,1)` ([`SmemTile`]): the XOR moves each 16-byte chunk of a row
 //! by the row's bits 2 to 4, so a row's 128-bit stores and a column's 32-bit reads are
 //! conflict-free. The grid covers the tensor exactly (`m`, `n` multiples of 64, the batch a
@@ -16,12 +17,20 @@
 use const_layout::layout::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
 use const_layout::{C, layout_type};
 use const_layout_device::{
-    DeviceTensor, Dim3, GlobalTensor, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion, Thread,
-    Vector4, block_idx, fault, sync_threads, unroll,
+    DeviceTensor, Dim3, Full, GlobalTensor, GlobalTile, Memory, MemoryMut, Shifted, SmemAllocator, SmemPlan,
+    SmemRegion, Thread, Vector4, block_idx, fault, sync_threads, unroll,
 };
 
 /// Threads a block.
 pub const THREADS: usize = 256;
+/// The launch bounds' minimum of blocks a multiprocessor holds: with [`THREADS`], at most 40
+/// registers a thread (6 blocks of 17 KiB of shared memory a multiprocessor). `ptxas` fills the
+/// registers a bound allows with loads hoisted across the barriers: without bounds it assumes
+/// blocks of 1024 threads (64 registers) and reloads constants to fit; at 4 blocks (64 registers)
+/// it does the same; at 6 it keeps to the kernel as written. (The twin's `__launch_bounds__(256)`
+/// has no minimum, which the builder cannot write: `ptxas` takes 62 registers there, and spills
+/// with a minimum of 6.)
+pub const BLOCKS_PER_SM: usize = 6;
 /// The tile's extent in each mode.
 pub const TILE: usize = 64;
 /// Matrices of the batch a block transposes (the same tile of each).
@@ -88,62 +97,72 @@ where
     MD: MemoryMut<Elem = f32>,
 {
     let t = Thread::<THREADS>::index();
-    if src.extents() != dst.extents() {
-        fault("transpose: source and destination shapes differ");
-    }
     let tile = SmemAllocator::new(smem).tensor::<f32, _>(swizzle::<3, 2, 6, _>(SmemRows::default()));
     let (r, w) = (
         first(ReadThreads::default(), ReadValues::default(), t),
         first(WriteThreads::default(), WriteValues::default(), t),
     );
-    let (Some(src), Some(dst)) = (src.vectorized(), dst.vectorized()) else {
-        fault("transpose: the tensors must allow 128-bit access (leading dimensions multiples of 4)");
-    };
     let blk = block_idx();
     let coord = (blk.y, blk.x);
-    // The block's matrices exist (checked once: each slice's own check then folds away).
-    if (blk.z as usize + 1) * BATCHES_PER_BLOCK as usize > src.extents().0 {
-        fault("transpose: the grid is not the shape's (see transpose::grid)");
-    }
-    unroll!(q in 0..16 => {
-        let b = blk.z * BATCHES_PER_BLOCK + q as u32;
-        let (Some(s), Some(d)) = (src.slice_first(b), dst.slice_first(b)) else {
-            fault("transpose: the grid is not the shape's (see transpose::grid)");
+    // The block's checks, once for its 16 matrices and joined into one branch: one shape, 128-bit
+    // access, the block's matrices in the batch (`slices_first`) and its tile whole (on the first
+    // matrix). Each matrix's tile is then one pointer step from the previous one's.
+    let b = blk.z * BATCHES_PER_BLOCK;
+    let checked = (|| {
+        if src.extents() != dst.extents() {
+            return None;
+        }
+        let (src, dst) = (src.vectorized()?, dst.vectorized()?);
+        let (ss, ds) = (src.slices_first::<16>(b)?, dst.slices_first::<16>(b)?);
+        let whole = (
+            ss.first().local_tile_as::<Full, 64, 64>((C, C), coord)?,
+            ds.first().local_tile_as::<Full, 64, 64>((C, C), coord)?,
+        );
+        Some((ss.tiles(whole.0.from(r)), ds.tiles(whole.1.from(w))))
+    })();
+    let Some((mut s_tiles, mut d_tiles)) = checked else {
+        fault(
+            "transpose: the shapes differ, a leading dimension is not a multiple of 4, or the grid is \
+             not the shape's (see transpose::grid)",
+        );
+    };
+    unroll!(_q in 0..16 => {
+        let (Some(s), Some(d)) = (s_tiles.next(), d_tiles.next()) else {
+            fault("transpose: fewer tiles than matrices");
         };
-        transpose_tile(s, d, tile, coord, r, w);
+        transpose_tile(s, d, tile, r, w);
     });
 }
 
-/// One tile of one matrix: rows in through 128-bit loads and stores, a barrier, columns out.
+/// One tile of one matrix, seen from the thread's first coordinates (`(ri, rj)` in `s`, `(wi, wj)`
+/// in `d`): rows in through 128-bit loads and stores, a barrier, columns out.
 #[inline(always)]
 fn transpose_tile<S, D>(
-    s: S,
-    d: D,
+    s: GlobalTile<S, 64, 64, Shifted>,
+    d: GlobalTile<D, 64, 64, Shifted>,
     tile: const_layout_device::SmemTensor<f32, SmemTile>,
-    coord: (u32, u32),
     (ri, rj): (u32, u32),
     (wi, wj): (u32, u32),
 ) where
     S: DeviceTensor<Mem: Memory<Elem = f32>, Access = Vector4>,
     D: DeviceTensor<Mem: MemoryMut<Elem = f32>, Access = Vector4>,
 {
-    let (s, d) = (
-        s.local_tile_full((C::<64>, C::<64>), coord).from((ri, rj)),
-        d.local_tile_full((C::<64>, C::<64>), coord).from((wi, wj)),
-    );
+    // The shared tile seen from the thread's first coordinates: rows 32 apart (2048 elements, past
+    // the swizzle's bits) share an address register, the rest folds into the immediate.
+    let (tr, tw) = (tile.from((ri, rj)), tile.from((wi, wj)));
     let mut rows = [[0f32; 4]; 4];
     unroll!(k in 0..4 => {
         rows[k] = s.load_vec4((16 * k as u32, 0));
     });
     unroll!(k in 0..4 => {
-        tile.store4((ri + 16 * k as u32, rj), rows[k]);
+        tr.store4((16 * k as u32, 0u32), rows[k]);
     });
     sync_threads();
     unroll!(q in 0..4 => {
         let (di, dj) = (32 * (q % 2) as u32, 32 * (q / 2) as u32);
         let mut column = [0f32; 4];
         unroll!(k in 0..4 => {
-            column[k] = tile.load((wi + di + k as u32, wj + dj));
+            column[k] = tw.load((di + k as u32, dj));
         });
         d.store_vec4((di, dj), column);
     });

@@ -1257,13 +1257,21 @@ impl<'a> GlobalPtr<'a> {
         }
     }
 
-    /// As [`GlobalPtr::advance`].
+    /// The pointer `n * m` elements on (checked: at most the end; `m < 2^30`).
     ///
     /// # Safety
     /// None here: checked.
-    pub(crate) unsafe fn advance_opaque(self, n: usize) -> Self {
+    pub(crate) unsafe fn advance_mul(self, n: u32, m: u32) -> Self {
+        if m >= 1 << 30 {
+            panic!("a view advanced by {n} x {m} elements: the second factor is not below 2^30");
+        }
         // SAFETY: checked (no precondition here).
-        unsafe { self.advance(n) }
+        unsafe { self.advance((n as u64 * m as u64) as usize) }
+    }
+
+    /// Whether two pointers are the same element of the same words.
+    pub(crate) fn same(self, other: Self) -> bool {
+        core::ptr::eq(self.cells, other.cells) && self.phase == other.phase
     }
 
     /// `cp.async` of 4 bytes: completes at once (zero when `src_bytes` is 0).

@@ -339,16 +339,19 @@ pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
     d
 }
 
-/// `add.s64`: an address plus a byte offset, opaque to the optimizer. A tile's origin address is
-/// computed once this way and stays in a register, so that each access adds its 32-bit offset to
-/// it (one `IMAD.WIDE.U32`); left to itself, the optimizer folds the origin's 64-bit offset into
-/// every access's arithmetic (a 64-bit add and shift each).
+/// `mul.wide.u32` and `add.s64`: an address plus the 64-bit product of two 32-bit factors (in
+/// bytes), opaque to the optimizer; `ptxas` makes the pair one `IMAD.WIDE.U32`. A tile's origin
+/// address is computed once this way and stays in a register, so that each access adds its offset
+/// to it. Left to itself, the optimizer folds the origin's offset into every access's arithmetic,
+/// and turns products of constant multiples of one stride into 64-bit shifts, masks and chains of
+/// 64-bit adds (two instructions each); a `mad.wide.u32` is split by `ptxas` into four.
 #[inline(always)]
-fn add_address(addr: u64, bytes: u64) -> u64 {
+fn mul_add_address(addr: u64, a: u32, b: u32) -> u64 {
     let r: u64;
     // SAFETY: arithmetic on registers; no memory is accessed.
     unsafe {
-        asm!("add.s64 {r}, {a}, {b};", r = out(reg64) r, a = in(reg64) addr, b = in(reg64) bytes, options(pure, nomem, nostack))
+        asm!("{{ .reg .b64 t; mul.wide.u32 t, {a}, {b}; add.s64 {r}, {c}, t; }}",
+             r = out(reg64) r, a = in(reg32) a, b = in(reg32) b, c = in(reg64) addr, options(pure, nomem, nostack))
     };
     r
 }
@@ -725,14 +728,20 @@ impl<'a> GlobalPtr<'a> {
         GlobalPtr { addr: self.at(n), life: core::marker::PhantomData }
     }
 
-    /// The pointer `n` elements on, its address held opaque to the optimizer ([`add_address`]):
-    /// a tile's origin, computed once, from which each access adds a 32-bit offset.
+    /// The pointer `n * m` elements on (the product in 64 bits), in one multiply-add held opaque
+    /// to the optimizer ([`mul_add_address`]).
     ///
     /// # Safety
-    /// As [`GlobalPtr::advance`].
+    /// As [`GlobalPtr::advance`] for `n * m` elements; `m < 2^30`.
     #[inline(always)]
-    pub(crate) unsafe fn advance_opaque(self, n: usize) -> Self {
-        GlobalPtr { addr: add_address(self.addr, 4 * n as u64), life: core::marker::PhantomData }
+    pub(crate) unsafe fn advance_mul(self, n: u32, m: u32) -> Self {
+        GlobalPtr { addr: mul_add_address(self.addr, n, 4 * m), life: core::marker::PhantomData }
+    }
+
+    /// Whether two pointers are the same address.
+    #[inline(always)]
+    pub(crate) fn same(self, other: Self) -> bool {
+        self.addr == other.addr
     }
 
     /// `cp.async` of element `i` to shared address `dst`, zero-filled when `src_bytes` is 0.
