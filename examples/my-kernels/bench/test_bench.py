@@ -132,7 +132,7 @@ class Params(unittest.TestCase):
             for v in bench.VARIANTS:
                 bounds = "ROW_BOUNDS_B6" if v == "b6" else "ROW_BOUNDS"
                 self.assertIn(f"{bounds}\n    {k}_twin_{v}(", twins)
-        self.assertIn(f"blockIdx.z * {bench.BATCHES_PER_BLOCK} + q", twins)
+        self.assertIn(f"transpose_tiles<{bench.BATCHES_PER_BLOCK}, false>(src, dst, sb, lds, db, ldd);", twins)
 
 
 PTX = """.version 8.3
