@@ -5,7 +5,7 @@
   Batch, BatchT: runtime integers only, shape's then stride's), the grids, ptx_bounds, the tables,
   ncu_report's CSV reading;
 - with NumPy: a whole `bench.py` run (bench, --check, --once) against a NumPy stand-in for
-  `torch` and a stand-in driver that runs the kernels (and the row kernels' variants) in NumPy from
+  `torch` and a stand-in driver that runs the kernels (and their variants) in NumPy from
   their parameter bytes as the kernels read them (addresses, layout words, scalars), block by block
   over the launch's grid (a grid that does not cover the tensor leaves NaN; the transpose's grid
   past the batch traps as the Rust kernel does); kernels broken, trapping or missing on purpose (`FakeDriver.broken`,
@@ -17,7 +17,8 @@ by hand: softmax::BLOCKS_PER_SM = 4, so on 132 multiprocessors at most 528 block
 ceil(rows / 528) rows: 4096 rows -> 8 a block -> 512 blocks; 16384 -> 32 -> 512; 32768 -> 63 ->
 521; 65536 -> 125 -> 525. The b6 variants' grids (variants::grid_for at 6 blocks a multiprocessor,
 at most 792 blocks): 16384 -> 21 -> 781. The transpose: (n / 64, m / 64, batch / 16), batch a
-multiple of 16.
+multiple of 16 (its pf variant too); its b1 variant (transpose::grid_for with 1): (n / 64, m / 64,
+batch).
 
 usage: python3 test_bench.py   (python3 -m unittest test_bench)
 """
@@ -26,6 +27,7 @@ import ctypes
 import io
 import json
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -37,6 +39,7 @@ sys.path.insert(0, HERE)
 import bench  # noqa: E402
 import ncu_report  # noqa: E402
 import ptx_bounds  # noqa: E402
+import sass_compare  # noqa: E402
 
 bench.load_helper()
 cl = bench.cl
@@ -84,6 +87,24 @@ class Params(unittest.TestCase):
         grid, _, params = bench.plan("transpose", "twin", (64, 2048, 1024), {"src": BASE, "dst": BASE + 64}, {}, 132)
         self.assertEqual(grid, (1024 // 64, 2048 // 64, 64 // 16))  # (n/64, m/64, batch/16) = (16, 32, 4)
         self.assertEqual([p.value for p in params[2:]], [64, 2048, 1024, 2048 * 1024, 1024, 2048 * 1024, 2048])
+        # The transpose's variants: the same parameters; pf's grid the transpose's, b1's a matrix a block.
+        ptrs, lens = {"src": BASE, "dst": BASE + 0x100000}, {"src": 64 * 2048 * 1024, "dst": 64 * 2048 * 1024}
+        for v, grid in (("pf", (16, 32, 4)), ("b1", (16, 32, 64))):
+            g, block, params = bench.plan(f"transpose_{v}", "twin", (64, 2048, 1024), ptrs, lens, 132)
+            self.assertEqual((g, block), (grid, (256, 1, 1)), v)
+            self.assertEqual([p.value for p in params], [BASE, BASE + 0x100000, 64, 2048, 1024, 2048 * 1024, 1024,
+                                                         2048 * 1024, 2048])
+            g, _, params = bench.plan(f"transpose_{v}", "ours", (64, 2048, 1024), ptrs, lens, 132)
+            self.assertEqual(g, grid, v)
+            self.assertEqual([words(p)[:2] for p in params], [(BASE, 64 * 2048 * 1024), (BASE + 0x100000,
+                                                                                          64 * 2048 * 1024)])
+            self.assertEqual([words(p)[2][:5] for p in params], [[64, 2048, 1024, 2048 * 1024, 1024],
+                                                                 [64, 2048, 1024, 2048 * 1024, 2048]])
+        # b1 takes a batch that is not a multiple of 16; the others refuse it.
+        self.assertEqual(bench.plan("transpose_b1", "ours", (8, 64, 128), ptrs, lens, 132)[0], (2, 1, 8))
+        for k in ("transpose", "transpose_pf"):
+            with self.assertRaises(ValueError):
+                bench.plan(k, "twin", (8, 64, 128), ptrs, lens, 132)
 
     def test_grids(self):  # softmax::grid on 132 multiprocessors: at most 4 x 132 = 528 blocks
         self.assertEqual([bench.row_grid(r, 132) for r in (1, 528, 529, 4096, 16384, 32768, 65536)],
@@ -101,6 +122,53 @@ class Params(unittest.TestCase):
         for bad in ((6, 64, 64), (8, 64, 64), (24, 64, 64), (0, 64, 64), (16, 64, 96), (16, 32, 64)):
             with self.assertRaises(ValueError):
                 bench.transpose_grid(*bad)
+        # transpose::grid_for: b1's one matrix a block takes any batch; a batch not a multiple of the
+        # matrices a block, or none a block, is refused.
+        self.assertEqual(bench.transpose_grid(8, 64, 128, 1), (2, 1, 8))
+        self.assertEqual(bench.transpose_grid(64, 2048, 2048, 1), (32, 32, 64))
+        self.assertEqual(bench.transpose_grid(32, 64, 64, 16), (1, 1, 2))
+        for bad in ((0, 64, 64, 1), (8, 64, 96, 1), (8, 32, 64, 1), (8, 64, 64, 0), (8, 64, 64, 16), (24, 64, 64, 16)):
+            with self.assertRaises(ValueError):
+                bench.transpose_grid(*bad)
+        self.assertEqual([bench.matrices_per_block(k) for k in ("transpose", "transpose_pf", "transpose_b1")],
+                         [16, 16, 1])
+        # The transpose's launch bounds: 6 blocks a multiprocessor, pf's 4.
+        self.assertEqual([bench.blocks_per_sm(k) for k in ("transpose", "transpose_pf", "transpose_b1")], [6, 4, 6])
+        self.assertEqual([bench.base_kernel(k) for k in ("transpose_pf", "transpose_b1", "transpose_b6", "softmax_b1")],
+                         ["transpose", "transpose", "transpose_b6", "softmax_b1"])
+        self.assertEqual([bench.variant_of(k) for k in ("transpose_pf", "transpose_b1", "transpose", "softmax_b1")],
+                         ["pf", "b1", None, None])
+
+    def test_names(self):
+        self.assertEqual([(bench.OURS_NAMES[k], bench.TWIN_NAMES[k]) for k in ("transpose", "transpose_pf",
+                                                                               "transpose_b1")],
+                         [("transpose_batched_f32", "transpose_twin"),
+                          ("transpose_batched_pf_f32", "transpose_twin_pf"),
+                          ("transpose_batched_b1_f32", "transpose_twin_b1")])
+        self.assertNotIn("transpose_cp", bench.OURS_NAMES)
+        self.assertNotIn("softmax_b1", bench.TWIN_NAMES)
+        self.assertEqual(len(bench.OURS_NAMES), 3 + 2 * 3 + 2)
+        self.assertEqual(bench.ALL_VARIANTS, ("pf", "cp", "b6", "b1"))
+
+    def test_cases(self):  # each kernel's size, then those of the variants it has
+        def cases(*argv):
+            return bench.cases(bench.parse(["--rows", "8", "--transpose", "16x64x128", *argv]), False)
+        t = (16, 64, 128)
+        self.assertEqual(cases(), [("softmax", 8), ("softmax_pf", 8), ("softmax_cp", 8), ("softmax_b6", 8),
+                                   ("layernorm", 8), ("layernorm_pf", 8), ("layernorm_cp", 8), ("layernorm_b6", 8),
+                                   ("transpose", t), ("transpose_pf", t), ("transpose_b1", t)])
+        self.assertEqual(cases("--variants", "b1", "--kernels", "softmax,transpose"),
+                         [("softmax", 8), ("transpose", t), ("transpose_b1", t)])
+        self.assertEqual(cases("--variants", "b6,pf", "--kernels", "transpose,layernorm"),
+                         [("transpose", t), ("transpose_pf", t), ("layernorm", 8), ("layernorm_pf", 8),
+                          ("layernorm_b6", 8)])
+        self.assertEqual(cases("--kernels", "transpose_pf"), [("transpose_pf", t)])  # a variant alone
+        self.assertEqual(cases("--kernels", "transpose_b1,softmax_cp", "--variants", "none"),
+                         [("transpose_b1", t), ("softmax_cp", 8)])
+        self.assertEqual(cases("--variants", "none", "--kernels", "transpose"), [("transpose", t)])
+        for bad in (["--kernels", "transpose_cp"], ["--kernels", "softmax_b1"], ["--variants", "b2"]):
+            with self.assertRaises(SystemExit):
+                cases(*bad)
 
     def test_constants_are_the_rust_ones(self):  # read from the Rust sources, not copied
         src = os.path.join(HERE, "..", "kernels", "src")
@@ -115,6 +183,14 @@ class Params(unittest.TestCase):
         self.assertIn(f"pub const COLS: usize = {bench.COLS};", softmax)
         self.assertIn(f"pub const BATCHES_PER_BLOCK: u32 = {bench.BATCHES_PER_BLOCK};", transpose)
         self.assertIn(f"pub const TILE: usize = {bench.TILE};", transpose)
+        self.assertIn(f"pub const BLOCKS_PER_SM: usize = {bench.TRANSPOSE_BLOCKS_PER_SM};", transpose)
+        self.assertIn(f"pub const BLOCKS_PER_SM_PF: usize = {bench.TRANSPOSE_VARIANTS['pf'][1]};", transpose)
+        self.assertIn("pub fn grid_for(batch: u32, m: u32, n: u32, per_block: u32) -> Option<Dim3>", transpose)
+        # The transpose and its variants: pf at BLOCKS_PER_SM_PF, b1 at the transpose's.
+        for k, bounds in (("transpose_batched", "BLOCKS_PER_SM"), ("transpose_batched_pf", "BLOCKS_PER_SM_PF"),
+                          ("transpose_batched_b1", "BLOCKS_PER_SM")):
+            self.assertRegex(lib, rf"#\[launch_bounds\(transpose::THREADS, transpose::{bounds}\)\]\n"
+                                  rf"    pub fn {k}_f32\(src: In<Batch>, dst: Out<BatchT>\)")
         # softmax_f32, layernorm_f32 and their pf and cp variants; the b6 variants.
         self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 6)
         self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, variants::BLOCKS_PER_SM_B6)]"), 2)
@@ -132,7 +208,13 @@ class Params(unittest.TestCase):
             for v in bench.VARIANTS:
                 bounds = "ROW_BOUNDS_B6" if v == "b6" else "ROW_BOUNDS"
                 self.assertIn(f"{bounds}\n    {k}_twin_{v}(", twins)
-        self.assertIn(f"transpose_tiles<{bench.BATCHES_PER_BLOCK}, false>(src, dst, sb, lds, db, ldd);", twins)
+        # The transpose twins: one template, NB matrices a block, the variants' own.
+        self.assertIn("const unsigned b = blockIdx.z * NB + q;", twins)
+        for k, (nb, pf) in {"transpose": (bench.BATCHES_PER_BLOCK, False), "transpose_pf": (16, True),
+                            "transpose_b1": (1, False)}.items():
+            self.assertEqual(nb, bench.matrices_per_block(k))
+            self.assertRegex(twins, rf"__launch_bounds__\(256\)\n    {bench.TWIN_NAMES[k]}\(const float\* __restrict__ "
+                                    rf"src, [^{{]*\{{\n.*\n  transpose_tiles<{nb}, {str(pf).lower()}>\(")
 
 
 PTX = """.version 8.3
@@ -170,9 +252,10 @@ class Bounds(unittest.TestCase):
             ptx = f.read()
         rows = {"softmax_f32": (bench.THREADS, bench.BLOCKS_PER_SM), "layernorm_f32": (bench.THREADS, bench.BLOCKS_PER_SM)}
         declared = ptx_bounds.declared(ptx)
-        # The variants' bounds where the PTX has them (one built before them has not).
+        # The variants' and the transpose's bounds where the PTX has them (one built before them has
+        # not): the transpose (256, 6), its pf (256, 4), its b1 (256, 6).
         rows.update({bench.OURS_NAMES[k]: (bench.THREADS, bench.blocks_per_sm(k)) for k in bench.OURS_NAMES
-                     if bench.variant_of(k) and bench.OURS_NAMES[k] in declared})
+                     if (bench.variant_of(k) or k == "transpose") and bench.OURS_NAMES[k] in declared})
         self.assertEqual(declared, rows)
         self.assertEqual(ptx_bounds.applied(ptx), rows)
         self.assertEqual(ptx_bounds.apply(ptx), (ptx, {}))
@@ -198,6 +281,25 @@ class Tables(unittest.TestCase):
         self.assertTrue(t.endswith("| ours:softmax_f32 | 40 | 0 | 256 | 4 |"))
         self.assertNotIn("_nb", t)
         self.assertNotIn("registers", bench.tables([r]))
+
+    def test_transpose_variants(self):  # a variant's ours/torch: the transpose's torch time of its size
+        def row(kernel, ours, torch=None):
+            r = {"kernel": kernel, "size": "64x2048x2048", "impls": {
+                "ours": {"ok": True, "checked": True, "ms": ours, "gbps": 2000.0},
+                "twin": {"ok": True, "checked": True, "ms": 1.0, "gbps": 2000.0}},
+                "memcpy": {"cuMemcpyDtoD_gbps": 4000.0, "torch_copy_gbps": 3000.0}}
+            if torch:
+                r["impls"]["torch"] = {"ok": True, "checked": True, "ms": torch, "gbps": 1000.0}
+            return r
+        t = bench.tables([row("transpose", 1.0, 2.0), row("transpose_pf", 0.5), row("transpose_b1", 1.5)])
+        self.assertIn("| transpose | 64x2048x2048 | 1.0000 ms, 2000 GB/s | 1.0000 ms, 2000 GB/s | 2.0000 ms, 1000 GB/s "
+                      "| 4000 / 3000 | 1.000 | 0.500 | 0.500 |", t)
+        self.assertIn("| transpose_pf | 64x2048x2048 | 0.5000 ms, 2000 GB/s | 1.0000 ms, 2000 GB/s | - | 4000 / 3000 | "
+                      "0.500 | 0.250 | 0.500 |", t)
+        self.assertIn("| transpose_b1 | 64x2048x2048 | 1.5000 ms, 2000 GB/s | 1.0000 ms, 2000 GB/s | - | 4000 / 3000 | "
+                      "1.500 | 0.750 | 0.500 |", t)
+        self.assertIn("`transpose_batched_pf_f32`, twin `transpose_twin_pf`", t)
+        self.assertIn("b1, one matrix a block, grid (n/64, m/64, batch)", t)
 
 
 class NcuReport(unittest.TestCase):
@@ -226,6 +328,66 @@ class NcuReport(unittest.TestCase):
         _, missing = ncu_report.report([dict(r, **{"Kernel Name": n}) for n, r in k.items()])
         self.assertEqual(len(missing), 3, missing)
         self.assertIn("softmax_pf", missing[-1])
+        # The transpose's variants pair with their twins (transpose_twin_pf, ...), the transpose's bytes.
+        k["transpose_batched_b1_f32"] = k["transpose_twin_b1"] = k["softmax_f32"]
+        table, missing = ncu_report.report([dict(r, **{"Kernel Name": n}) for n, r in k.items()])
+        self.assertIn(f"| transpose_b1 | 256 | 10.0 | 10.0 | 1.000 | 10.0 | 10.0 | 1.000 | 1.5 | 1.5 | "
+                      f"{2 * 64 * 2048 * 2048 * 4 / 1e6:.1f} |", table)
+        self.assertEqual(len(missing), 3, missing)  # softmax_pf's twin, layernorm, transpose
+        self.assertNotIn("transpose_pf", " ".join(missing))
+        self.assertEqual([p[1:3] for p in ncu_report.VARIANT_PAIRS if p[0].startswith("transpose")],
+                         [("transpose_batched_pf_f32", "transpose_twin_pf"), ("transpose_batched_b1_f32",
+                                                                              "transpose_twin_b1")])
+
+
+class NcuScript(unittest.TestCase):
+    """ncu.sh's kernel filter and launch count against bench.py's names and `--once` plan."""
+
+    def script(self):
+        with open(os.path.join(HERE, "ncu.sh")) as f:
+            text = f.read()
+        regex = re.search(r"^KERNELS='regex:(.*)'$", text, re.M).group(1)
+        count = int(re.search(r' -c (\d+) ', text).group(1))
+        return re.compile(regex), count
+
+    def test_the_filter_takes_every_kernel_and_variant(self):
+        regex, _ = self.script()
+        names = list(bench.OURS_NAMES.values()) + list(bench.TWIN_NAMES.values())
+        self.assertEqual([n for n in names if not regex.match(n)], [])
+        for other in ("spin_twin", "transpose_batched_cp_f32", "transpose_twin_b6", "softmax_b1_f32", "elementwise"):
+            self.assertIsNone(regex.match(other), other)
+
+    def test_the_count_is_the_once_launches(self):  # ours and twin of every case, the variants included
+        _, count = self.script()
+        once = bench.cases(bench.parse(["--once"]), True)
+        self.assertEqual(2 * len(once), count)
+        # softmax, layernorm and their 3 variants each, the transpose and its 2: 11 cases.
+        self.assertEqual(count, 2 * (2 * (1 + len(bench.VARIANTS)) + 1 + len(bench.TRANSPOSE_VARIANTS)))
+        self.assertEqual(len(bench.cases(bench.parse(["--once", "--variants", "none"]), True)), 3)
+
+
+class SassCompare(unittest.TestCase):
+    @staticmethod
+    def body(ops):
+        return [(16 * i, "", op, f"{op} ;") for i, op in enumerate(ops)]
+
+    def test_pairs(self):
+        pairs = {p[0]: p[1:] for p in sass_compare.PAIRS}
+        self.assertEqual((pairs["transpose_pf"], pairs["transpose_b1"]),
+                         (("transpose_batched_pf_f32", "transpose_twin_pf"),
+                          ("transpose_batched_b1_f32", "transpose_twin_b1")))
+        self.assertEqual(len(pairs), 3 + 2 * 3 + 2)
+
+    def test_tile_body(self):  # matrix 2 of 16: after the second barrier through the fourth
+        tile = ["LDG", "STS", "BAR", "LDS", "STG", "BAR"]
+        body = self.body(["S2R"] + tile * 3 + ["EXIT"])
+        for name in ("transpose_twin", "transpose_batched_pf_f32"):
+            part, others = sass_compare.hot(name, body)
+            self.assertEqual([op for _, _, op, _ in part], tile, name)
+            self.assertEqual(others, [])
+        # b1, one matrix a block (one barrier): no part but the whole kernel.
+        self.assertEqual(sass_compare.hot("transpose_twin_b1", self.body(["LDG", "STS", "BAR", "LDS", "STG", "EXIT"])),
+                         (None, []))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -390,7 +552,7 @@ class Lost(Exception):
 
 CONTEXT = {"lost": False}  # the fake CUDA context: a trap makes every later synchronize fail
 LAUNCHES = []  # (function name, grid) of every launch the stand-ins ran
-BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK, the kernels' design (not bench.py's constant)
+BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK, the kernels' design (not bench.py's constant; b1: 1)
 
 
 def synchronize():
@@ -401,8 +563,8 @@ def synchronize():
 def run_kernel(name, broken, grid, params):
     """The kernels (and the row kernels' variants) in NumPy, reading their parameters as the
     kernels do, block by block over the grid (softmax::grid's grid-stride over the rows; the
-    transpose's BATCHES_PER_BLOCK matrices of one tile a block, trapping past the batch as the Rust
-    kernel's check does); each launch's (name, grid) in LAUNCHES."""
+    transpose's BATCHES_PER_BLOCK matrices of one tile a block, b1's one, trapping past the batch as
+    the Rust kernel's check does); each launch's (name, grid) in LAUNCHES."""
     def tensor(p):
         addr, length, w = words(bytes(p))
         return addr, length, w
@@ -438,24 +600,25 @@ def run_kernel(name, broken, grid, params):
                     o = (v - v.mean()) / np.sqrt(v.var() + eps) * g + b
                 y[r * ldy:r * ldy + 4096] = o + (1.0 if broken else 0.0)
         return
-    if name == "transpose_batched_f32":
+    if ours:  # transpose_batched_f32, transpose_batched_pf_f32, transpose_batched_b1_f32
         (sa, _, (batch, m, n, sb, lds, *_)), (da, _, (_, _, _, db, ldd, *_)) = tensor(params[0]), tensor(params[1])
     else:
         sa, da, batch, m, n, sb, lds, db, ldd = map(scal, params)
+    per_block = 1 if name.endswith(("_b1_f32", "_b1")) else BATCHES_PER_BLOCK  # transpose_b1: a matrix a block
     src = view(sa, (batch - 1) * sb + (m - 1) * lds + n)
     dst = view(da, (batch - 1) * db + (n - 1) * ldd + m)
     i, j = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
     for bz in range(grid[2]):
-        if (bz + 1) * BATCHES_PER_BLOCK > batch:
-            if name == "transpose_batched_f32":  # the Rust kernel's check: a trap
+        if (bz + 1) * per_block > batch:
+            if ours:  # the Rust kernel's check: a trap
                 raise Lost(f"{name}: the grid is not the shape's")
             raise AssertionError(f"{name} would read past the batch")
         for by in range(grid[1]):
             for bx in range(grid[0]):
                 i0, j0 = 64 * by, 64 * bx
                 assert i0 + 64 <= m and j0 + 64 <= n, f"{name}: block ({bx}, {by}, {bz}) past the matrix"
-                for q in range(BATCHES_PER_BLOCK):
-                    b = bz * BATCHES_PER_BLOCK + q
+                for q in range(per_block):
+                    b = bz * per_block + q
                     dst[b * db + (i0 + i) + (j0 + j) * ldd] = src[b * sb + (i0 + i) * lds + (j0 + j)] + \
                         (1.0 if broken else 0.0)
 
@@ -706,6 +869,76 @@ class WholeRun(unittest.TestCase):
         self.assertEqual([(last(c, "--kernels"), last(c, "--impls"), last(c, "--variants")) for c in self.children],
                          [("softmax_pf", "twin", "none"), ("softmax_b6", "ours,twin,torch", "none")])
 
+    def test_transpose_variants(self):  # the transpose's size, then pf's and b1's: ours and twin, their grids
+        FakeDriver.broken = {("twins.cubin", "transpose_twin_b1")}  # wrong on purpose: its row FAILs
+        rc, out = self.run_bench("--kernels", "transpose,softmax", "--rows", "8", variants="b1,pf,cp")
+        self.assertEqual(rc, 1, out)
+        data = self.results()
+        self.assertEqual([(r["kernel"], r["size"]) for r in data["results"]],
+                         [("transpose", "16x64x128"), ("transpose_pf", "16x64x128"), ("transpose_b1", "16x64x128"),
+                          ("softmax", "8x4096"), ("softmax_pf", "8x4096"), ("softmax_cp", "8x4096")])
+        by = {r["kernel"]: r for r in data["results"]}
+        for k in ("transpose_pf", "transpose_b1"):
+            self.assertEqual(sorted(by[k]["impls"]), ["ours", "twin"])
+            self.assertEqual(by[k]["memcpy"], by["transpose"]["memcpy"])  # the transpose's anchor
+            self.assertEqual(by[k]["bytes"], 2 * 16 * 64 * 128 * 4)
+        self.assertEqual(out.count("bench: memcpy"), 2)
+        # pf: (128/64, 64/64, 16/16); b1: a matrix a block, (2, 1, 16).
+        self.assertEqual(sorted({(n, g) for n, g in LAUNCHES if n.startswith("transpose")}),
+                         [("transpose_batched_b1_f32", (2, 1, 16)), ("transpose_batched_f32", (2, 1, 1)),
+                          ("transpose_batched_pf_f32", (2, 1, 1)), ("transpose_twin", (2, 1, 1)),
+                          ("transpose_twin_b1", (2, 1, 16)), ("transpose_twin_pf", (2, 1, 1))])
+        self.assertEqual(by["transpose_b1"]["impls"]["ours"]["grid"], [2, 1, 16])
+        for line in ("transpose_pf 16x64x128 ours: check ok", "transpose_pf 16x64x128 twin: check ok",
+                     "transpose_b1 16x64x128 ours: check ok", "transpose_b1 16x64x128 twin: check FAILED"):
+            self.assertIn(line, out)
+        self.assertNotIn("transpose_pf 16x64x128 torch", out)
+        table = out.split("## my-kernels")[1]
+        self.assertIn("| transpose_pf | 16x64x128 | 0.2500 ms, 4 GB/s | 0.2500 ms, 4 GB/s | - | 4 / 4 | 1.000 | "
+                      "1.000 |", table)
+        self.assertIn("| transpose_b1 | 16x64x128 | 0.2500 ms, 4 GB/s | FAIL | - |", table)
+        self.assertIn("| ours:transpose_batched_b1_f32 | 32 |", table)
+        self.assertIn("| twin:transpose_twin_pf | 32 |", table)
+
+    def test_transpose_b1_alone(self):  # a batch no block of 16 covers: b1 only
+        rc, out = self.run_bench("--check", "--kernels", "transpose_b1", "--transpose", "8x64x128")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(LAUNCHES, [("transpose_batched_b1_f32", (2, 1, 8)), ("transpose_twin_b1", (2, 1, 8))])
+        rc, out = self.run_bench("--check", "--kernels", "transpose_pf", "--transpose", "8x64x128")
+        self.assertEqual(rc, 1, out)
+        for impl in ("ours", "twin"):
+            self.assertIn(f"transpose_pf 8x64x128 {impl}: ERROR ValueError: transpose: 8 x 64 x 128 is not whole tiles "
+                          f"(m, n multiples of 64, the batch of 16)", out)
+
+    def test_a_trap_in_a_transpose_variant(self):  # the rest of its case in a fresh process, its size kept
+        FakeDriver.traps = {("my_kernels.ptx", "transpose_batched_pf_f32")}
+        rc, out = self.run_bench("--check", "--kernels", "transpose", variants="pf,b1")
+        self.assertEqual(rc, 1, out)
+        data = self.results("check")
+        ok = [(r["kernel"], sorted(i for i, e in r["impls"].items() if e.get("ok"))) for r in data["results"]]
+        self.assertEqual(ok, [("transpose", ["ours", "torch", "twin"]), ("transpose_pf", ["twin"]),
+                              ("transpose_b1", ["ours", "twin"])])
+        last = lambda c, o: c[len(c) - c[::-1].index(o)]
+        self.assertEqual([(last(c, "--kernels"), last(c, "--impls"), last(c, "--transpose")) for c in self.children],
+                         [("transpose_pf", "twin", "16x64x128"), ("transpose_b1", "ours,twin,torch", "16x64x128")])
+
+    def test_once_launches_what_ncu_counts(self):  # ncu.sh's -c and -k: every launch of `--once`
+        bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = 16, (16, 128, 64)
+        try:
+            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once"]
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+                rc = bench.main(argv)
+            out = buf.getvalue()
+        finally:
+            bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = self.once
+        self.assertEqual(rc, 0, out)
+        regex, count = NcuScript().script()
+        self.assertEqual(len(LAUNCHES), count, LAUNCHES)
+        self.assertEqual(len({n for n, _ in LAUNCHES}), count)  # each function once
+        self.assertEqual([n for n, _ in LAUNCHES if not regex.match(n)], [])
+        self.assertIn(("transpose_twin_b1", (1, 2, 16)), LAUNCHES)  # 16 x 128 x 64: a matrix a block
+
     def test_unknown_variant(self):
         with self.assertRaises(SystemExit):
             self.run_bench("--check", variants="pf,xx")
@@ -762,7 +995,7 @@ class WholeRun(unittest.TestCase):
 
     def test_a_trap_of_the_transpose_grid(self):  # a grid past the batch: the Rust kernel traps
         saved = bench.transpose_grid
-        bench.transpose_grid = lambda b, m, n: (n // 64, m // 64, b // 16 + 1)
+        bench.transpose_grid = lambda b, m, n, per_block=16: (n // 64, m // 64, b // per_block + 1)
         try:
             rc, out = self.run_bench("--check", "--kernels", "transpose", "--impls", "ours")
         finally:
