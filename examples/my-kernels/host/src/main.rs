@@ -64,9 +64,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     if transpose::grid(o.batch, o.m, o.n).is_none() {
         return Err(format!(
-            "the transpose covers whole tiles only: m and n multiples of {}, the batch of {} ({} x {} x {})",
+            "the transpose covers whole tiles only: m and n multiples of {}, a batch of at least 1 ({} x {} x {})",
             transpose::TILE,
-            transpose::BATCHES_PER_BLOCK,
             o.batch,
             o.m,
             o.n

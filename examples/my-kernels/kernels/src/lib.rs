@@ -121,4 +121,5 @@ const_layout_device::kernel! {
         let smem: SmemRegion = static_shared!(transpose_tile, transpose::SMEM_BYTES);
         transpose::transpose(src, dst, smem)
     }
+
 }

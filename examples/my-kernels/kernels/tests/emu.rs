@@ -98,28 +98,32 @@ fn layernorm_matches_f64() {
 
 #[test]
 fn batched_transpose_moves_every_element() {
-    for (batch, m, n, pad) in [(16u32, 64u32, 64u32, 0u32), (32, 128, 64, 0), (16, 64, 128, 4)] {
-        let (lds, ldd) = (n + pad, m + pad);
-        let (sb, db) = (m * lds, n * ldd);
-        let src: Vec<f32> = (0..batch * sb).map(|v| v as f32).collect();
-        let sbuf = DeviceBuffer::from_slice(&src);
-        let mut dbuf = DeviceBuffer::from_slice(&vec![-1.0f32; (batch * db) as usize]);
-        let ls = make_layout((batch, m, n), (sb, lds, C::<1>)).unwrap();
-        let ld = make_layout((batch, m, n), (db, C::<1>, ldd)).unwrap();
-        let (sp, dp) = (sbuf.input(&ls).unwrap(), dbuf.output(&ld).unwrap());
-        let cfg = LaunchConfig {
-            grid: transpose::grid(batch, m, n).unwrap(),
-            block: transpose::block(),
-            dynamic_smem_bytes: 0,
-        };
-        launch(&cfg, || transpose_batched_f32(sp, dp)).unwrap();
-        let d = dbuf.to_vec();
-        for b in 0..batch {
-            for i in 0..m {
-                for j in 0..n {
-                    let got = d[(b * db + i + j * ldd) as usize];
-                    assert_eq!(got, src[(b * sb + i * lds + j) as usize], "({b}, {i}, {j})");
-                }
+    for case in [(16u32, 64u32, 64u32, 0u32), (2, 128, 64, 0), (3, 64, 192, 4), (1, 192, 128, 8)] {
+        transpose_case(case);
+    }
+}
+
+fn transpose_case((batch, m, n, pad): (u32, u32, u32, u32)) {
+    let (lds, ldd) = (n + pad, m + pad);
+    let (sb, db) = (m * lds, n * ldd);
+    let src: Vec<f32> = (0..batch * sb).map(|v| v as f32).collect();
+    let sbuf = DeviceBuffer::from_slice(&src);
+    let mut dbuf = DeviceBuffer::from_slice(&vec![-1.0f32; (batch * db) as usize]);
+    let ls = make_layout((batch, m, n), (sb, lds, C::<1>)).unwrap();
+    let ld = make_layout((batch, m, n), (db, C::<1>, ldd)).unwrap();
+    let (sp, dp) = (sbuf.input(&ls).unwrap(), dbuf.output(&ld).unwrap());
+    let cfg = LaunchConfig {
+        grid: transpose::grid(batch, m, n).unwrap(),
+        block: transpose::block(),
+        dynamic_smem_bytes: 0,
+    };
+    launch(&cfg, || transpose_batched_f32(sp, dp)).unwrap();
+    let d = dbuf.to_vec();
+    for b in 0..batch {
+        for i in 0..m {
+            for j in 0..n {
+                let got = d[(b * db + i + j * ldd) as usize];
+                assert_eq!(got, src[(b * sb + i * lds + j) as usize], "{batch}x{m}x{n}: ({b}, {i}, {j})");
             }
         }
     }
@@ -127,17 +131,17 @@ fn batched_transpose_moves_every_element() {
 
 #[test]
 fn the_transpose_grid_must_cover_the_batch_exactly() {
-    assert!(transpose::grid(16, 64, 64).is_some());
+    assert_eq!(transpose::grid(3, 64, 128), Some(Dim3 { x: 2, y: 1, z: 3 }));
     assert!(transpose::grid(16, 65, 64).is_none());
-    assert!(transpose::grid(12, 64, 64).is_none());
+    assert!(transpose::grid(16, 64, 100).is_none());
     assert!(transpose::grid(0, 64, 64).is_none());
-    // A grid larger than the batch faults instead of reading past it.
+    // A grid past the batch faults instead of reading past it.
     let (sbuf, mut dbuf) = (DeviceBuffer::<f32>::zeros(16 * 4096), DeviceBuffer::<f32>::zeros(16 * 4096));
     let ls = make_layout((16u32, 64u32, 64u32), (4096u32, 64u32, C::<1>)).unwrap();
     let ld = make_layout((16u32, 64u32, 64u32), (4096u32, C::<1>, 64u32)).unwrap();
     let (sp, dp) = (sbuf.input(&ls).unwrap(), dbuf.output(&ld).unwrap());
     let cfg =
-        LaunchConfig { grid: Dim3 { x: 1, y: 1, z: 2 }, block: transpose::block(), dynamic_smem_bytes: 0 };
+        LaunchConfig { grid: Dim3 { x: 1, y: 1, z: 17 }, block: transpose::block(), dynamic_smem_bytes: 0 };
     let e = launch(&cfg, || transpose_batched_f32(sp, dp)).unwrap_err();
     assert!(e.to_string().contains("the grid is not the shape's"), "{e}");
 }
