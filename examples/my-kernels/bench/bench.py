@@ -2,7 +2,7 @@
 """Benchmark of the my-kernels kernels on the GPU: ours (the Rust PTX), their CUDA C++ twins
 (examples/my-kernels/twins) and PyTorch, with the device-to-device copy bandwidth as the anchor.
 
-    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin] [--variants pf,cp,b6,b1|none]
+    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin] [--variants pf,cp,b6|none]
     python3 bench.py --check      every output checked, nothing timed
     python3 bench.py --once       each of ours and the twins launched exactly once (16384 rows,
                                   64 x 2048 x 2048) and checked: what ncu.sh profiles
@@ -11,20 +11,17 @@
 
 Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536; grid
 softmax::grid, at most 4 blocks a multiprocessor), a batched transpose 64 x 2048 x 2048 f32 (grid
-(n/64, m/64, batch/16): 16 matrices a block). The variants (--variants, default all; a name
-applies to every kernel that has it): the row kernels' pf, cp, b6 (kernels/src/variants.rs:
-softmax_pf, softmax_cp, softmax_b6, layernorm_pf, ...; ours softmax_pf_f32 ..., twins
-softmax_twin_pf ...) and the transpose's pf, b1 (kernels/src/transpose.rs: transpose_pf,
-transpose_b1; ours transpose_batched_pf_f32, transpose_batched_b1_f32, twins transpose_twin_pf,
-transpose_twin_b1), each a row after its kernel's at every size, ours and twin only (no torch; the
-table's ours/torch divides by the kernel's torch time), the memcpy anchor the kernel's (measured
-once a size); grids: variants::grid_for at 4 blocks a multiprocessor (pf, cp) or 6 (b6); the
-transpose's pf as the transpose's, b1 (n/64, m/64, batch): one matrix a block. Implementations:
-  ours   the Rust kernels' PTX as const-layout-builder writes it: the row kernels carry their
-         launch bounds, .maxntid 256 / .minnctapersm 4 (an older PTX with only the
+(n/64, m/64, batch): one matrix's 64 x 64 tile a block). The row kernels' variants
+(kernels/src/variants.rs, --variants, default all): softmax_pf, softmax_cp, softmax_b6,
+layernorm_pf, ... (ours softmax_pf_f32 ..., twins softmax_twin_pf ...), each a row after its
+kernel's at every size, ours and twin only (no torch; the table's ours/torch divides by the
+kernel's torch time), the memcpy anchor the kernel's (measured once a size); grids:
+variants::grid_for at 4 blocks a multiprocessor (pf, cp) or 6 (b6). Implementations:
+  ours   the Rust kernels' PTX as const-layout-builder writes it: the kernels carry their launch
+         bounds, .maxntid 256 / .minnctapersm 4 (the transpose's 6; an older PTX with only the
          `// const-layout: launch_bounds` comments gets them applied here, see ptx_bounds.py);
   twin   twins.cubin, the same design in CUDA C++ (nvcc -O3), __launch_bounds__(256, 4) on the
-         row kernels as the Rust declares;
+         row kernels as the Rust declares, __launch_bounds__(256) on the transpose;
   torch  torch.softmax, F.layer_norm, x.transpose(1, 2).contiguous().
 
 Each implementation's output is poisoned with NaN, computed once and checked against PyTorch in
@@ -64,7 +61,6 @@ COLS = 4096
 BLOCKS_PER_SM = 4  # softmax::BLOCKS_PER_SM
 THREADS = 256  # softmax::THREADS, transpose::THREADS
 TILE = 64  # transpose::TILE
-BATCHES_PER_BLOCK = 16  # transpose::BATCHES_PER_BLOCK
 TRANSPOSE_BLOCKS_PER_SM = 6  # transpose::BLOCKS_PER_SM (its launch bounds' minimum)
 EPS = 1e-5
 ROW_SIZES = [4096, 8192, 16384, 32768, 65536]
@@ -87,15 +83,6 @@ for _k in ROW_KERNELS:
     for _v in VARIANTS:
         OURS_NAMES[f"{_k}_{_v}"] = f"{_k}_{_v}_f32"
         TWIN_NAMES[f"{_k}_{_v}"] = f"{_k}_twin_{_v}"
-# The transpose's variants (kernels/src/transpose.rs): (matrices a block, the launch bounds' minimum
-# of blocks a multiprocessor): pf (transpose::BLOCKS_PER_SM_PF) and b1 (transpose::grid_for with 1).
-TRANSPOSE_VARIANTS = {"pf": (BATCHES_PER_BLOCK, 4), "b1": (1, TRANSPOSE_BLOCKS_PER_SM)}
-for _v in TRANSPOSE_VARIANTS:
-    OURS_NAMES[f"transpose_{_v}"] = f"transpose_batched_{_v}_f32"
-    TWIN_NAMES[f"transpose_{_v}"] = f"transpose_twin_{_v}"
-# Each kernel's variants; --variants' names, in this order.
-KERNEL_VARIANTS = {"softmax": tuple(VARIANTS), "layernorm": tuple(VARIANTS), "transpose": tuple(TRANSPOSE_VARIANTS)}
-ALL_VARIANTS = tuple(dict.fromkeys(v for vs in KERNEL_VARIANTS.values() for v in vs))
 IMPLS = ("ours", "twin", "torch")
 
 cl = None  # const_layout_launch, imported by load_helper
@@ -122,10 +109,9 @@ def load_helper(path=None):
 # Launch plans: pure Python (the grids of softmax::grid and transpose::grid, the parameters).
 
 def base_kernel(kernel):
-    """The kernel a variant restructures ("softmax_pf", "transpose_b1" -> "softmax", "transpose"); a
-    kernel itself."""
+    """The kernel a variant restructures ("softmax_pf" -> "softmax"); a kernel itself."""
     base, _, variant = kernel.partition("_")
-    return base if variant in KERNEL_VARIANTS.get(base, ()) else kernel
+    return base if base in ROW_KERNELS and variant in VARIANTS else kernel
 
 
 def variant_of(kernel):
@@ -134,18 +120,12 @@ def variant_of(kernel):
 
 
 def blocks_per_sm(kernel):
-    """The launch bounds' minimum of blocks a multiprocessor: for a row kernel (or variant) its
-    grid's; the transpose's 6 (pf's 4)."""
+    """The launch bounds' minimum of blocks a multiprocessor: a row kernel's (or variant's), its
+    grid's; the transpose's 6 (its grid is the shape's)."""
+    if kernel == "transpose":
+        return TRANSPOSE_BLOCKS_PER_SM
     v = variant_of(kernel)
-    if base_kernel(kernel) == "transpose":
-        return TRANSPOSE_VARIANTS[v][1] if v else TRANSPOSE_BLOCKS_PER_SM
     return VARIANTS[v] if v else BLOCKS_PER_SM
-
-
-def matrices_per_block(kernel):
-    """The matrices of the batch a block of the transpose (or a variant) takes: 16, b1's 1."""
-    v = variant_of(kernel)
-    return TRANSPOSE_VARIANTS[v][0] if v and base_kernel(kernel) == "transpose" else BATCHES_PER_BLOCK
 
 
 def row_grid(rows, sms, bps=BLOCKS_PER_SM):
@@ -156,14 +136,12 @@ def row_grid(rows, sms, bps=BLOCKS_PER_SM):
     return (max(-(-rows // per_block), 1), 1, 1)
 
 
-def transpose_grid(batch, m, n, per_block=BATCHES_PER_BLOCK):
-    """transpose::grid_for (`per_block` matrices a block; transpose::grid's 16), or ValueError unless
-    it covers the batch exactly."""
-    if not (per_block > 0 and m % TILE == 0 and n % TILE == 0 and batch % per_block == 0 and batch > 0 and m > 0
-            and n > 0):
-        raise ValueError(f"transpose: {batch} x {m} x {n} is not whole tiles (m, n multiples of {TILE}, the batch "
-                         f"of {per_block})")
-    return (n // TILE, m // TILE, batch // per_block)
+def transpose_grid(batch, m, n):
+    """transpose::grid: one matrix's tile a block, (n/64, m/64, batch); ValueError unless it covers
+    the matrices exactly (m, n multiples of 64, all of them > 0)."""
+    if not (m % TILE == 0 and n % TILE == 0 and batch > 0 and m > 0 and n > 0):
+        raise ValueError(f"transpose: {batch} x {m} x {n} is not whole tiles (m, n multiples of {TILE}, all > 0)")
+    return (n // TILE, m // TILE, batch)
 
 
 def kernel_bytes(kernel, size):
@@ -186,7 +164,7 @@ def plan(kernel, impl, size, ptrs, lens, sms):
     """(grid, block, params) of one launch. `ptrs`/`lens`: addresses and lengths (elements) of the
     buffers by name: x, y (and g, b) for the row kernels, src, dst for the transpose."""
     u32, u64, f32 = cl.u32, cl.u64, cl.f32
-    bps, per_block = blocks_per_sm(kernel), matrices_per_block(kernel)
+    bps = blocks_per_sm(kernel)
     kernel = base_kernel(kernel)
     if kernel in ROW_KERNELS:
         rows, ld = size, COLS
@@ -207,7 +185,7 @@ def plan(kernel, impl, size, ptrs, lens, sms):
                       f32(EPS)]
         return grid, (THREADS, 1, 1), params
     batch, m, n = size
-    grid = transpose_grid(batch, m, n, per_block)
+    grid = transpose_grid(batch, m, n)
     sb, lds, db, ldd = m * n, n, m * n, m
     if impl.startswith("ours"):
         params = [cl.tensor_param(BATCH_T, ptrs["src"], lens["src"], (batch, m, n), (sb, lds, 1)),
@@ -282,21 +260,19 @@ LEGEND = """\
   `.minnctapersm 4`, i.e. launch bounds (256, 4); the transpose's (256, 6)), launched with their
   64-byte tensor parameters.
 - twin: twins.cubin, the same design in CUDA C++ (nvcc -O3 -arch=sm_90a; the row kernels
-  `__launch_bounds__(256, 4)`, the transposes `__launch_bounds__(256)`), launched with raw pointers and
+  `__launch_bounds__(256, 4)`, the transpose `__launch_bounds__(256)`), launched with raw pointers and
   integers.
 - torch: torch.softmax(x, -1), F.layer_norm(x, (4096,), g, b, 1e-5), x.transpose(1, 2).contiguous().
 - Grids: softmax::grid (at most 4 blocks a multiprocessor, grid-stride over the rows) for ours and the
-  twins; the transpose (n/64, m/64, batch/16). Cells: median of the timed launches (L2 flushed
-  before each), GB/s = bytes read + written / time. memcpy: cuMemcpyDtoDAsync / torch copy_ of half
-  the bytes (read + write counted); the last column divides by the better of the two.
-- Variants (kernels/src/variants.rs; ours `softmax_pf_f32`, twin `softmax_twin_pf`, ...): pf, the next row's
+  twins; the transpose (n/64, m/64, batch): one matrix's 64 x 64 tile a block. Cells: median of the
+  timed launches (L2 flushed before each), GB/s = bytes read + written / time. memcpy:
+  cuMemcpyDtoDAsync / torch copy_ of half the bytes (read + write counted); the last column divides
+  by the better of the two.
+- The row kernels' variants (kernels/src/variants.rs; ours `softmax_pf_f32`, twin `softmax_twin_pf`, ...): pf, the next row's
   loads issued before the current row's reductions; cp, two rows ahead by cp.async into two
   shared stages; b6, 6 blocks a multiprocessor (launch bounds (256, 6)). pf and b6 layernorm keep
-  gamma and beta in shared memory. Grids at 4 blocks a multiprocessor (pf, cp), 6 (b6).
-  The transpose's (kernels/src/transpose.rs; ours `transpose_batched_pf_f32`, twin `transpose_twin_pf`,
-  ...): pf, 16 matrices a block, the next matrix's rows loaded during the current one's column
-  writes (launch bounds (256, 4)); b1, one matrix a block, grid (n/64, m/64, batch).
-  A variant's memcpy: the kernel's anchor of the same size; ours/torch: the kernel's torch time.
+  gamma and beta in shared memory. Grids at 4 blocks a multiprocessor (pf, cp), 6 (b6);
+  memcpy: the kernel's anchor of the same size; ours/torch: the kernel's torch time.
 - FAIL: the output differs from PyTorch's in float64; error: it could not run (see the log)."""
 
 
@@ -795,18 +771,18 @@ def on_sigterm(signum, frame):
 
 
 def variants_of(args):
-    """The variants --variants names ("none" or empty: none), in ALL_VARIANTS' order."""
+    """The variants --variants names ("none" or empty: none), in VARIANTS' order."""
     names = [v.strip() for v in (args.variants or "").split(",") if v.strip() and v.strip() != "none"]
     for v in names:
-        if v not in ALL_VARIANTS:
-            raise SystemExit(f"bench: unknown variant {v!r} ({', '.join(ALL_VARIANTS)}, none)")
-    return [v for v in ALL_VARIANTS if v in names]
+        if v not in VARIANTS:
+            raise SystemExit(f"bench: unknown variant {v!r} ({', '.join(VARIANTS)}, none)")
+    return [v for v in VARIANTS if v in names]
 
 
 def cases(args, once):
     """[(kernel, size)]: --rows and --transpose when given, else the full sizes (the --once sizes
-    with --once); each kernel's size followed by those of its --variants (a name applies to every
-    kernel that has it; a variant named in --kernels, softmax_pf or transpose_b1 say, alone)."""
+    with --once); each row kernel's size followed by its --variants' (a variant named in
+    --kernels, softmax_pf say, alone)."""
     kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
     variants = variants_of(args)
     if args.rows:
@@ -816,14 +792,15 @@ def cases(args, once):
     tsize = tuple(int(v) for v in args.transpose.split("x")) if args.transpose else TRANSPOSE_SIZE
     out = []
     for k in kernels:
-        if k in KERNEL_VARIANTS:
-            own = [k] + [f"{k}_{v}" for v in variants if v in KERNEL_VARIANTS[k]]
-            out += [(kv, tsize) for kv in own] if k == "transpose" else [(kv, r) for r in rows for kv in own]
+        if k in ROW_KERNELS:
+            out += [(kv, r) for r in rows for kv in [k] + [f"{k}_{v}" for v in variants]]
         elif variant_of(k):
-            out += [(k, tsize)] if base_kernel(k) == "transpose" else [(k, r) for r in rows]
+            out += [(k, r) for r in rows]
+        elif k == "transpose":
+            out.append((k, tsize))
         else:
             raise SystemExit(f"bench: unknown kernel {k!r} (softmax, layernorm, transpose, or a variant: "
-                             f"softmax_pf, transpose_b1, ...)")
+                             f"softmax_pf, ...)")
     return out
 
 
@@ -845,7 +822,7 @@ def dry(args):
     print(f"bench --dry: twins {args.twins}: {'present' if os.path.isfile(args.twins) else 'MISSING'}")
     results = []
     for kernel, size in cases(args, args.once):
-        if base_kernel(kernel) == "transpose":
+        if kernel == "transpose":
             b, m, n = size
             lens = {"src": b * m * n, "dst": b * m * n}
             ptrs = {"src": base, "dst": base + 4 * b * m * n}
@@ -889,12 +866,10 @@ def parse(argv):
     p.add_argument("--loader", choices=("cupy", "driver"), default="cupy",
                    help="load modules by cupy.RawModule (falls back to the driver) or the driver (ctypes)")
     p.add_argument("--kernels", default="softmax,layernorm,transpose",
-                   help="softmax, layernorm, transpose, or a variant alone (softmax_pf, layernorm_cp, transpose_b1, "
-                        "...)")
-    p.add_argument("--variants", default=",".join(ALL_VARIANTS),
-                   help=f"the variants run after each kernel's size, a name for every kernel that has it (row "
-                        f"kernels {', '.join(VARIANTS)}; transpose {', '.join(TRANSPOSE_VARIANTS)}; 'none': the "
-                        f"kernels alone); default all")
+                   help="softmax, layernorm, transpose, or a variant alone (softmax_pf, layernorm_cp, ...)")
+    p.add_argument("--variants", default=",".join(VARIANTS),
+                   help=f"the row kernels' variants run after each row kernel's size ({', '.join(VARIANTS)}; "
+                        f"'none': the kernels alone); default all")
     p.add_argument("--rows", default=None,
                    help=f"row counts, comma-separated (default {','.join(map(str, ROW_SIZES))}; --once: {ONCE_ROWS})")
     p.add_argument("--transpose", default=None, help=f"BATCHxMxN (default {'x'.join(map(str, TRANSPOSE_SIZE))})")
@@ -932,8 +907,7 @@ def in_child(argv, args, kernel, size, impls):
     fd, path = tempfile.mkstemp(prefix="bench-child-", suffix=".json")
     os.close(fd)
     extra = ["--kernels", kernel, "--variants", "none", "--impls", ",".join(impls), "--child-json", path]
-    transpose = base_kernel(kernel) == "transpose"
-    extra += ["--transpose", "x".join(map(str, size))] if transpose else ["--rows", str(size)]
+    extra += ["--transpose", "x".join(map(str, size))] if kernel == "transpose" else ["--rows", str(size)]
     print(f"bench: {kernel} {size_label(kernel, size)} {','.join(impls)}: in a fresh process")
     try:
         rc = run_child([*argv, *extra], args.child_timeout)

@@ -3,15 +3,15 @@
 twins: instruction counts by class (tools/gpu/sass_stats.py's classes) of the whole kernel and of
 the hot body, as a markdown table with the ratios ours / twin.
 
-The kernels: softmax, layernorm, transpose and their variants (the row kernels' softmax_pf, ...,
-the transpose's transpose_pf, transpose_b1; a pair missing from either file is noted, not an
-error). The hot body: for softmax and layernorm (and their variants) the per-row loop (the largest
-loop, its back branch predicated or not: the grid-stride loop); for the transpose (and its pf) the
-tile of one matrix of the block's 16, from after the second barrier through the fourth (matrix 2,
-between its neighbours' barriers; for pf its shared stores, the barrier, matrix 3's loads, its
-columns and the barrier); transpose_b1 (one matrix a block, one barrier) has none apart from the
-whole kernel. Loops outside the hot body (a memcmp byte loop, say) are listed with their counts:
-executed once per iteration.
+The kernels: softmax, layernorm, transpose and the row kernels' variants (softmax_pf, ...; a
+pair missing from either file is noted, not an error). The hot body: for softmax and layernorm
+(and their variants) the per-row loop (the largest loop, its back branch
+predicated or not: the grid-stride loop); for the transpose (one matrix's tile a block, no loop)
+the tile body, from its first global load through its last global store: the loads, shared
+stores, the barrier, shared loads and stores, with the address arithmetic scheduled among them;
+the rest of the whole kernel is the block's setup before it (indices, the Rust's checks) and the
+fault path after its EXIT. Loops outside the hot body (a memcmp byte loop, say) are listed with
+their counts: executed once per iteration.
 
 usage: sass_compare.py OURS.cubin TWINS.cubin   (CUOBJDUMP: the cuobjdump to use)
 """
@@ -26,8 +26,6 @@ PAIRS = [("softmax", "softmax_f32", "softmax_twin"), ("layernorm", "layernorm_f3
 # The row kernels' variants (kernels/src/variants.rs): softmax_pf_f32 / softmax_twin_pf, ...
 VARIANTS = ("pf", "cp", "b6")
 PAIRS += [(f"{k}_{v}", f"{k}_{v}_f32", f"{k}_twin_{v}") for k in ("softmax", "layernorm") for v in VARIANTS]
-# The transpose's (kernels/src/transpose.rs): transpose_batched_pf_f32 / transpose_twin_pf, ...
-PAIRS += [(f"transpose_{v}", f"transpose_batched_{v}_f32", f"transpose_twin_{v}") for v in ("pf", "b1")]
 KEYS = ["total", "int", "ffma", "fp", "lds", "sts", "ldg", "stg", "bar", "ctrl", "other"]
 
 
@@ -48,15 +46,13 @@ def loops(body):
 
 
 def hot(name, body):
-    """(the hot body's instructions, [other loops' (start address, instructions)]); the hot body is
-    None for a kernel that has none but the whole (transpose_b1)."""
+    """(the hot body's instructions, [other loops' (start address, instructions)])."""
     ls = loops(body)
     if "transpose" in name:
-        bars = [i for i, (_, _, op, _) in enumerate(body) if op.startswith("BAR")]
-        if "_b1" in name:
-            part = None
-        else:
-            part = body[bars[1] + 1:bars[3] + 1] if len(bars) >= 4 else []
+        # The tile body: the first global load (LDG) through the last global store (STG).
+        ldg = [i for i, (_, _, op, _) in enumerate(body) if op.startswith("LDG")]
+        stg = [i for i, (_, _, op, _) in enumerate(body) if op.startswith("STG")]
+        part = body[ldg[0]:stg[-1] + 1] if ldg and stg and ldg[0] <= stg[-1] else []
         others = [(body[s][0], body[s:e + 1]) for s, e, p in ls if p and e - s > 0]
         return part, others
     # The row loop's back branch is predicated, or unconditional with the exit test inside the
@@ -82,11 +78,8 @@ def table(ours, twins):
             continue
         bo, bt = k_ours[o], k_twin[t]
         (ho, oo), (ht, ot) = hot(o, bo), hot(t, bt)
-        part = "tile body" if label.startswith("transpose") else "row loop"
+        part = "tile body" if label == "transpose" else "row loop"
         for what, a, b in (("whole", bo, bt), (part, ho, ht)):
-            if a is None or b is None:  # transpose_b1: one matrix a block, the whole kernel its tile
-                notes.append(f"{label}: one matrix a block: its {part} is the whole kernel (no row of its own)")
-                continue
             ca, cb = sass_stats.counts(a), sass_stats.counts(b)
             r = lambda k: f"{ca.get(k, 0) / cb[k]:.2f}" if cb.get(k) else "-"
             rows.append(f"| {label} | {what} | {ca['total']} | {cb['total']} | {r('total')} | {ca.get('int', 0)} | "

@@ -12,19 +12,13 @@
 //    first group of four, no identity element); two scratch arrays alternate;
 //    ex2.approx.ftz / rcp.approx.ftz / rsqrt.approx.ftz by inline PTX, fmaf; the per-thread
 //    accumulators start as the Rust body's do (m = -inf, s = 0, q = 0).
-//  - transpose: a 64 x 64 tile of 16 consecutive batch matrices a block
-//    (transpose::BATCHES_PER_BLOCK; grid (n/64, m/64, batch/16), batch a multiple of 16), 256
+//  - transpose: a 64 x 64 tile of one batch matrix a block (grid (n/64, m/64, batch)), 256
 //    threads; read: thread t takes rows t/16 + 16k, columns 4(t%16)..+4 (float4
 //    __ldg); shared tile Sw<3,2,6> over the row-major offset o = 64 r + c; write: thread t takes
 //    rows 4(t%8)..+4 of column t/8 of each quadrant (di, dj) = (32(q%2), 32(q/2)) (float4 stores);
-//    __syncthreads() after reading and after writing each tile. One template, transpose_tiles<NB,
-//    PF> (NB matrices a block, grid (n/64, m/64, batch/NB)), and its variants (transpose.rs's
-//    transpose_pf, transpose_b1), all __launch_bounds__(256) (the Rust's minimum of blocks a
-//    multiprocessor, 6 or 4, is left out: see transpose::BLOCKS_PER_SM):
-//    transpose_twin_pf: NB 16, the 4 float4 rows of matrix q + 1 loaded (__ldg) right after the
-//      barrier that follows matrix q's shared stores, before q's column reads and stores;
-//    transpose_twin_b1: NB 1, one matrix a block (grid (n/64, m/64, batch)), no barrier after its
-//      writes (as the Rust's).
+//    one __syncthreads() between reading and writing (none after the writes: the block's only
+//    tile, as the Rust's). __launch_bounds__(256) alone: 32 registers (the Rust's minimum of 6
+//    blocks a multiprocessor, transpose::BLOCKS_PER_SM, is left out: with it ptxas takes 40).
 //  - the row kernels' variants (kernels/src/variants.rs), the same design again: the per-row
 //    arithmetic as above, in softmax_row / layernorm_row, whose `issue` hook runs after the
 //    thread's own partial result and before the first barrier;
@@ -47,7 +41,6 @@
 //   softmax_twin_{pf,cp,b6}, layernorm_twin_{pf,cp,b6}: as softmax_twin, layernorm_twin
 //   transpose_twin(src, dst, batch, m, n, sb, lds, db, ldd)
 //       src (b, i, j) at b sb + i lds + j; dst (b, i, j) at b db + i + j ldd (dst[b][j][i] = src[b][i][j])
-//   transpose_twin_{pf,b1}: as transpose_twin
 
 #include <cstddef>
 
@@ -501,73 +494,37 @@ extern "C" __global__ void ROW_BOUNDS_B6
   }
 }
 
-// ---- The transpose and its variants (kernels/src/transpose.rs: transpose, transpose_pf,
-// transpose_b1), one body: NB consecutive matrices a block (the grid (n/64, m/64, batch/NB)); PF:
-// matrix q + 1's rows loaded into registers right after the barrier that follows matrix q's shared
-// stores, in flight while q's columns are read and stored.
+// ---- The transpose (kernels/src/transpose.rs): one matrix's 64 x 64 tile a block, grid (n/64,
+// m/64, batch).
 
-template <unsigned NB, bool PF>
-__device__ __forceinline__ void transpose_tiles(const float* __restrict__ src, float* __restrict__ dst, unsigned sb,
-                                                unsigned lds, unsigned db, unsigned ldd) {
+extern "C" __global__ void __launch_bounds__(256)
+    transpose_twin(const float* __restrict__ src, float* __restrict__ dst, unsigned batch, unsigned m, unsigned n,
+                   unsigned sb, unsigned lds, unsigned db, unsigned ldd) {
+  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch): whole tiles only
   __shared__ __align__(16) float tile[64 * 64];
   const unsigned t = threadIdx.x;
   const unsigned ri = t / 16, rj = 4 * (t % 16);  // reading: rows ri + 16k, columns rj..+4
   const unsigned wi = 4 * (t % 8), wj = t / 8;    // writing: rows wi..+4 of column wj (+ di, dj)
-  const unsigned i0 = 64 * blockIdx.y, j0 = 64 * blockIdx.x;
-  // Thread t's 4 rows of matrix b's tile (float4 __ldg).
-  auto load = [&](unsigned b, float4 (&rows)[4]) {
-    const float* s = src + (size_t)b * sb + (size_t)(i0 + ri) * lds + (j0 + rj);
-#pragma unroll
-    for (int k = 0; k < 4; k++) rows[k] = __ldg(reinterpret_cast<const float4*>(s + (size_t)(16 * k) * lds));
-  };
+  const unsigned i0 = 64 * blockIdx.y, j0 = 64 * blockIdx.x, b = blockIdx.z;
+  const float* s = src + (size_t)b * sb + (size_t)(i0 + ri) * lds + (j0 + rj);
+  float* d = dst + (size_t)b * db + (size_t)(j0 + wj) * ldd + (i0 + wi);
   float4 rows[4];
-  if (PF) load(blockIdx.z * NB, rows);
 #pragma unroll
-  for (unsigned q = 0; q < NB; q++) {
-    const unsigned b = blockIdx.z * NB + q;
-    float* d = dst + (size_t)b * db + (size_t)(j0 + wj) * ldd + (i0 + wi);
-    if (!PF) load(b, rows);
+  for (int k = 0; k < 4; k++) rows[k] = __ldg(reinterpret_cast<const float4*>(s + (size_t)(16 * k) * lds));
 #pragma unroll
-    for (int k = 0; k < 4; k++)
-      *reinterpret_cast<float4*>(&tile[swizzle(64 * (ri + 16 * k) + rj)]) = rows[k];
-    __syncthreads();
-    if (PF && q + 1 < NB) load(b + 1, rows);  // matrix q + 1's rows, in flight during q's writes
+  for (int k = 0; k < 4; k++) *reinterpret_cast<float4*>(&tile[swizzle(64 * (ri + 16 * k) + rj)]) = rows[k];
+  __syncthreads();
 #pragma unroll
-    for (int p = 0; p < 4; p++) {
-      const unsigned di = 32 * (p % 2), dj = 32 * (p / 2);
-      float4 column;
-      column.x = tile[swizzle(64 * (wi + di + 0) + wj + dj)];
-      column.y = tile[swizzle(64 * (wi + di + 1) + wj + dj)];
-      column.z = tile[swizzle(64 * (wi + di + 2) + wj + dj)];
-      column.w = tile[swizzle(64 * (wi + di + 3) + wj + dj)];
-      *reinterpret_cast<float4*>(d + di + (size_t)dj * ldd) = column;
-    }
-    if (NB > 1) __syncthreads();  // before the next matrix's stores (b1, as the Rust: none after its only one)
+  for (int p = 0; p < 4; p++) {
+    const unsigned di = 32 * (p % 2), dj = 32 * (p / 2);
+    float4 column;
+    column.x = tile[swizzle(64 * (wi + di + 0) + wj + dj)];
+    column.y = tile[swizzle(64 * (wi + di + 1) + wj + dj)];
+    column.z = tile[swizzle(64 * (wi + di + 2) + wj + dj)];
+    column.w = tile[swizzle(64 * (wi + di + 3) + wj + dj)];
+    *reinterpret_cast<float4*>(d + di + (size_t)dj * ldd) = column;
   }
-}
-
-// 16 matrices a block (transpose::BATCHES_PER_BLOCK).
-extern "C" __global__ void __launch_bounds__(256)
-    transpose_twin(const float* __restrict__ src, float* __restrict__ dst, unsigned batch, unsigned m, unsigned n,
-                   unsigned sb, unsigned lds, unsigned db, unsigned ldd) {
-  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch/16): whole tiles only
-  transpose_tiles<16, false>(src, dst, sb, lds, db, ldd);
-}
-
-// 16 matrices a block, the next one's rows prefetched.
-extern "C" __global__ void __launch_bounds__(256)
-    transpose_twin_pf(const float* __restrict__ src, float* __restrict__ dst, unsigned batch, unsigned m, unsigned n,
-                      unsigned sb, unsigned lds, unsigned db, unsigned ldd) {
-  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch/16)
-  transpose_tiles<16, true>(src, dst, sb, lds, db, ldd);
-}
-
-// One matrix a block.
-extern "C" __global__ void __launch_bounds__(256)
-    transpose_twin_b1(const float* __restrict__ src, float* __restrict__ dst, unsigned batch, unsigned m, unsigned n,
-                      unsigned sb, unsigned lds, unsigned db, unsigned ldd) {
-  (void)batch, (void)m, (void)n;  // the grid is (n/64, m/64, batch)
-  transpose_tiles<1, false>(src, dst, sb, lds, db, ldd);
+  // No barrier after the writes: the block's only tile (as the Rust).
 }
 
 // A spin of `cycles` clock cycles (bench.py queues one before each timed launch when PyTorch's
