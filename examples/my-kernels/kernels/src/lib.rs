@@ -4,10 +4,7 @@
 //!
 //! - [`softmax`]: row softmax over rows of 4096 `f32`;
 //! - [`layernorm`]: LayerNorm forward over the same rows;
-//! - [`transpose`]: a batched (rank-3) transpose through a swizzled shared-memory tile;
-//! - [`variants`]: the row kernels restructured to keep more loads in flight (`pf`: the next row
-//!   prefetched into registers; `cp`: two rows ahead by `cp.async`; `b6`: 6 blocks a
-//!   multiprocessor), each an entry point of its own, to measure against the kernels.
+//! - [`transpose`]: a batched (rank-3) transpose through a swizzled shared-memory tile.
 //!
 //! Each kernel is a body (an ordinary generic function over device tensors) and an entry point
 //! written with [`kernel!`](const_layout_device::kernel): on the GPU a PTX entry point, on the host
@@ -21,7 +18,6 @@
 pub mod layernorm;
 pub mod softmax;
 pub mod transpose;
-pub mod variants;
 
 use const_layout::C;
 use const_layout_device::abi::{In, Out};
@@ -62,58 +58,6 @@ const_layout_device::kernel! {
         layernorm::layernorm(x, gamma, beta, y, eps, smem)
     }
 
-    /// `softmax_pf_f32(x, y)`: [`variants::softmax_pf`], the next row prefetched into registers.
-    #[entry(SOFTMAX_PF_F32)]
-    #[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]
-    pub fn softmax_pf_f32(x: In<Rows>, y: Out<Rows>) {
-        let smem: SmemRegion = static_shared!(softmax_pf_scratch, variants::PF_SMEM_BYTES);
-        variants::softmax_pf(x, y, smem)
-    }
-
-    /// `softmax_cp_f32(x, y)`: [`variants::softmax_cp`], two rows ahead by `cp.async`.
-    #[entry(SOFTMAX_CP_F32)]
-    #[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]
-    pub fn softmax_cp_f32(x: In<Rows>, y: Out<Rows>) {
-        let smem: SmemRegion = static_shared!(softmax_cp_stages, variants::CP_SMEM_BYTES);
-        variants::softmax_cp(x, y, smem)
-    }
-
-    /// `softmax_b6_f32(x, y)`: [`softmax::softmax`] at 6 blocks a multiprocessor (its grid
-    /// `variants::grid_for(rows, sms, variants::BLOCKS_PER_SM_B6)`).
-    #[entry(SOFTMAX_B6_F32)]
-    #[launch_bounds(softmax::THREADS, variants::BLOCKS_PER_SM_B6)]
-    pub fn softmax_b6_f32(x: In<Rows>, y: Out<Rows>) {
-        let smem: SmemRegion = static_shared!(softmax_b6_scratch, softmax::SMEM_BYTES);
-        softmax::softmax(x, y, smem)
-    }
-
-    /// `layernorm_pf_f32(x, gamma, beta, y, eps)`: [`variants::layernorm_pf`], the next row
-    /// prefetched into registers.
-    #[entry(LAYERNORM_PF_F32)]
-    #[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]
-    pub fn layernorm_pf_f32(x: In<Rows>, gamma: In<Row>, beta: In<Row>, y: Out<Rows>, eps: f32) {
-        let smem: SmemRegion = static_shared!(layernorm_pf_scratch, variants::PF_SMEM_BYTES);
-        variants::layernorm_pf(x, gamma, beta, y, eps, smem)
-    }
-
-    /// `layernorm_cp_f32(x, gamma, beta, y, eps)`: [`variants::layernorm_cp`], two rows ahead by
-    /// `cp.async`.
-    #[entry(LAYERNORM_CP_F32)]
-    #[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]
-    pub fn layernorm_cp_f32(x: In<Rows>, gamma: In<Row>, beta: In<Row>, y: Out<Rows>, eps: f32) {
-        let smem: SmemRegion = static_shared!(layernorm_cp_stages, variants::CP_SMEM_BYTES);
-        variants::layernorm_cp(x, gamma, beta, y, eps, smem)
-    }
-
-    /// `layernorm_b6_f32(x, gamma, beta, y, eps)`: [`variants::layernorm_b6`] at 6 blocks a
-    /// multiprocessor.
-    #[entry(LAYERNORM_B6_F32)]
-    #[launch_bounds(softmax::THREADS, variants::BLOCKS_PER_SM_B6)]
-    pub fn layernorm_b6_f32(x: In<Rows>, gamma: In<Row>, beta: In<Row>, y: Out<Rows>, eps: f32) {
-        let smem: SmemRegion = static_shared!(layernorm_b6_scratch, variants::B6_SMEM_BYTES);
-        variants::layernorm_b6(x, gamma, beta, y, eps, smem)
-    }
-
     /// `transpose_batched_f32(src, dst)`: [`transpose::transpose`], `dst[b, j, i] = src[b, i, j]`.
     #[entry(TRANSPOSE_BATCHED_F32)]
     #[launch_bounds(transpose::THREADS, transpose::BLOCKS_PER_SM)]
@@ -121,5 +65,4 @@ const_layout_device::kernel! {
         let smem: SmemRegion = static_shared!(transpose_tile, transpose::SMEM_BYTES);
         transpose::transpose(src, dst, smem)
     }
-
 }

@@ -10,6 +10,12 @@
 //!
 //! The grid covers the rows exactly by striding (any row count, any grid), and a row is a whole
 //! tile ([`COLS`] is static): only the whole-tile path is compiled (`local_tile_full`).
+//!
+//! Three ways to keep more loads in flight were measured against this design, for softmax and
+//! LayerNorm alike, in Rust and in CUDA C++ (H200): the next row prefetched into registers, two
+//! rows ahead by `cp.async`, and 6 blocks a multiprocessor. At 16384 rows and more all are within
+//! 1% of it (softmax 0.904-0.915 of `cuMemcpyDtoD`'s bandwidth, this design 0.908-0.915); only at
+//! 4096 rows do the first two gain (0.951 and 0.961 against 0.918). The simplest stays.
 
 use const_layout::layout::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
