@@ -2,7 +2,7 @@
 """Benchmark of the my-kernels kernels on the GPU: ours (the Rust PTX), their CUDA C++ twins
 (examples/my-kernels/twins) and PyTorch, with the device-to-device copy bandwidth as the anchor.
 
-    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin] [--variants pf,cp,b6|none]
+    python3 bench.py [--ptx my_kernels.ptx] [--twins twins.cubin]
     python3 bench.py --check      every output checked, nothing timed
     python3 bench.py --once       each of ours and the twins launched exactly once (16384 rows,
                                   64 x 2048 x 2048) and checked: what ncu.sh profiles
@@ -11,12 +11,7 @@
 
 Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536; grid
 softmax::grid, at most 4 blocks a multiprocessor), a batched transpose 64 x 2048 x 2048 f32 (grid
-(n/64, m/64, batch): one matrix's 64 x 64 tile a block). The row kernels' variants
-(kernels/src/variants.rs, --variants, default all): softmax_pf, softmax_cp, softmax_b6,
-layernorm_pf, ... (ours softmax_pf_f32 ..., twins softmax_twin_pf ...), each a row after its
-kernel's at every size, ours and twin only (no torch; the table's ours/torch divides by the
-kernel's torch time), the memcpy anchor the kernel's (measured once a size); grids:
-variants::grid_for at 4 blocks a multiprocessor (pf, cp) or 6 (b6). Implementations:
+(n/64, m/64, batch): one matrix's 64 x 64 tile a block). Implementations:
   ours   the Rust kernels' PTX as const-layout-builder writes it: the kernels carry their launch
          bounds, .maxntid 256 / .minnctapersm 4 (the transpose's 6; an older PTX with only the
          `// const-layout: launch_bounds` comments gets them applied here, see ptx_bounds.py);
@@ -75,14 +70,7 @@ BATCHT_T = "(u32,u32,u32):(u32,_1,u32)"  # BatchT
 
 OURS_NAMES = {"softmax": "softmax_f32", "layernorm": "layernorm_f32", "transpose": "transpose_batched_f32"}
 TWIN_NAMES = {"softmax": "softmax_twin", "layernorm": "layernorm_twin", "transpose": "transpose_twin"}
-# The row kernels' variants (kernels/src/variants.rs) and the blocks a multiprocessor of their grids
-# (their launch bounds): pf and cp softmax::BLOCKS_PER_SM, b6 variants::BLOCKS_PER_SM_B6.
 ROW_KERNELS = ("softmax", "layernorm")
-VARIANTS = {"pf": BLOCKS_PER_SM, "cp": BLOCKS_PER_SM, "b6": 6}
-for _k in ROW_KERNELS:
-    for _v in VARIANTS:
-        OURS_NAMES[f"{_k}_{_v}"] = f"{_k}_{_v}_f32"
-        TWIN_NAMES[f"{_k}_{_v}"] = f"{_k}_twin_{_v}"
 IMPLS = ("ours", "twin", "torch")
 
 cl = None  # const_layout_launch, imported by load_helper
@@ -108,30 +96,15 @@ def load_helper(path=None):
 # ----------------------------------------------------------------------------------------------
 # Launch plans: pure Python (the grids of softmax::grid and transpose::grid, the parameters).
 
-def base_kernel(kernel):
-    """The kernel a variant restructures ("softmax_pf" -> "softmax"); a kernel itself."""
-    base, _, variant = kernel.partition("_")
-    return base if base in ROW_KERNELS and variant in VARIANTS else kernel
-
-
-def variant_of(kernel):
-    """"pf" of "softmax_pf"; None for a kernel."""
-    return kernel.partition("_")[2] if base_kernel(kernel) != kernel else None
-
-
 def blocks_per_sm(kernel):
-    """The launch bounds' minimum of blocks a multiprocessor: a row kernel's (or variant's), its
-    grid's; the transpose's 6 (its grid is the shape's)."""
-    if kernel == "transpose":
-        return TRANSPOSE_BLOCKS_PER_SM
-    v = variant_of(kernel)
-    return VARIANTS[v] if v else BLOCKS_PER_SM
+    """The launch bounds' minimum of blocks a multiprocessor: a row kernel's 4, its grid's; the
+    transpose's 6 (its grid is the shape's)."""
+    return TRANSPOSE_BLOCKS_PER_SM if kernel == "transpose" else BLOCKS_PER_SM
 
 
-def row_grid(rows, sms, bps=BLOCKS_PER_SM):
-    """softmax::grid (variants::grid_for with `bps`): at most `bps` blocks a multiprocessor, every
-    block the same rows."""
-    most = max(max(sms, 1) * max(bps, 1), 1)
+def row_grid(rows, sms):
+    """softmax::grid: at most BLOCKS_PER_SM blocks a multiprocessor, every block the same rows."""
+    most = max(max(sms, 1) * BLOCKS_PER_SM, 1)
     per_block = max(-(-rows // most), 1)
     return (max(-(-rows // per_block), 1), 1, 1)
 
@@ -146,7 +119,6 @@ def transpose_grid(batch, m, n):
 
 def kernel_bytes(kernel, size):
     """Bytes the kernel reads plus writes."""
-    kernel = base_kernel(kernel)
     if kernel == "transpose":
         b, m, n = size
         return 2 * b * m * n * 4
@@ -156,7 +128,6 @@ def kernel_bytes(kernel, size):
 
 
 def size_label(kernel, size):
-    kernel = base_kernel(kernel)
     return "x".join(map(str, size)) if kernel == "transpose" else f"{size}x{COLS}"
 
 
@@ -164,11 +135,9 @@ def plan(kernel, impl, size, ptrs, lens, sms):
     """(grid, block, params) of one launch. `ptrs`/`lens`: addresses and lengths (elements) of the
     buffers by name: x, y (and g, b) for the row kernels, src, dst for the transpose."""
     u32, u64, f32 = cl.u32, cl.u64, cl.f32
-    bps = blocks_per_sm(kernel)
-    kernel = base_kernel(kernel)
     if kernel in ROW_KERNELS:
         rows, ld = size, COLS
-        grid = row_grid(rows, sms, bps)
+        grid = row_grid(rows, sms)
         if impl.startswith("ours"):
             x = cl.tensor_param(ROWS_T, ptrs["x"], lens["x"], (rows, COLS), (ld, 1))
             y = cl.tensor_param(ROWS_T, ptrs["y"], lens["y"], (rows, COLS), (ld, 1))
@@ -268,11 +237,6 @@ LEGEND = """\
   timed launches (L2 flushed before each), GB/s = bytes read + written / time. memcpy:
   cuMemcpyDtoDAsync / torch copy_ of half the bytes (read + write counted); the last column divides
   by the better of the two.
-- The row kernels' variants (kernels/src/variants.rs; ours `softmax_pf_f32`, twin `softmax_twin_pf`, ...): pf, the next row's
-  loads issued before the current row's reductions; cp, two rows ahead by cp.async into two
-  shared stages; b6, 6 blocks a multiprocessor (launch bounds (256, 6)). pf and b6 layernorm keep
-  gamma and beta in shared memory. Grids at 4 blocks a multiprocessor (pf, cp), 6 (b6);
-  memcpy: the kernel's anchor of the same size; ours/torch: the kernel's torch time.
 - FAIL: the output differs from PyTorch's in float64; error: it could not run (see the log)."""
 
 
@@ -290,19 +254,16 @@ def functions_table(info):
 
 
 def tables(results, info=None):
-    """The markdown table, its legend, and the functions' table when `info` has them. A variant's
-    row (no torch of its own) takes its kernel's torch time of the same size for ours/torch."""
-    torch_ms = {(r["kernel"], r["size"]): ms_of(r, "torch") for r in results}
+    """The markdown table, its legend, and the functions' table when `info` has them."""
     lines = ["| kernel | size | ours | twin | torch | memcpy GB/s (cuMemcpyDtoD / torch copy_) | ours/twin time | "
              "ours/torch time | ours GB/s / memcpy GB/s |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         m = r.get("memcpy") or {}
-        torch = ms_of(r, "torch") or torch_ms.get((base_kernel(r["kernel"]), r["size"]))
         mem = f"{fmt_gbps(m.get('cuMemcpyDtoD_gbps'))} / {fmt_gbps(m.get('torch_copy_gbps'))}"
         lines.append(f"| {r['kernel']} | {r['size']} | {cell(r, 'ours')} | {cell(r, 'twin')} | {cell(r, 'torch')} | "
                      f"{mem} | {ratio(ms_of(r, 'ours'), ms_of(r, 'twin'))} | "
-                     f"{ratio(ms_of(r, 'ours'), torch)} | "
+                     f"{ratio(ms_of(r, 'ours'), ms_of(r, 'torch'))} | "
                      f"{ratio(gbps_of(r, 'ours'), anchor_gbps(r))} |")
     lines += ["", LEGEND]
     funcs = functions_table(info)
@@ -436,7 +397,6 @@ class Bench:
         self.flush_buf = None if args.no_flush or not timing else torch.empty(256 << 20, dtype=torch.uint8,
                                                                                   device="cuda")
         self.failed = False
-        self.anchors = {}  # bytes -> the memcpy anchor measured (a variant takes its kernel's)
 
     # -- modules
     def load_modules(self):
@@ -616,23 +576,13 @@ class Bench:
         partial result (`.result`) and the implementations not run (`.remaining`)."""
         torch = self.torch
         r = {"kernel": kernel, "size": size_label(kernel, size), "bytes": kernel_bytes(kernel, size), "impls": {}}
-        base = base_kernel(kernel)
-        if base != kernel:  # a variant: ours and the twin (torch is its kernel's)
-            impls = [i for i in impls if i != "torch"]
         if timing:
-            anchor = self.anchors.get(r["bytes"])
-            if anchor is not None:
-                r["memcpy"] = anchor
-            else:
-                try:
-                    r["memcpy"] = self.memcpy_anchor(r["bytes"])
-                except ContextLost as lost:
-                    lost.result, lost.remaining = r, list(impls)
-                    raise
-                if "error" not in r["memcpy"]:
-                    self.anchors[r["bytes"]] = r["memcpy"]
+            try:
+                r["memcpy"] = self.memcpy_anchor(r["bytes"])
+            except ContextLost as lost:
+                lost.result, lost.remaining = r, list(impls)
+                raise
         torch.manual_seed(1234 + (size if isinstance(size, int) else sum(size)))
-        kernel_name, kernel = kernel, base  # the data, the checks and torch are the kernel's
         if kernel == "transpose":
             batch, m, n = size
             x = torch.randn(batch, m, n, device="cuda")
@@ -657,15 +607,15 @@ class Bench:
                         y.fill_(float("nan"))
                     y = fn()
                 else:
-                    func = self.function(impl, kernel_name)
+                    func = self.function(impl, kernel)
                     y = outs[impl]
                     ptrs = {k: v.data_ptr() for k, v in bufs.items()}
                     lens = {k: v.numel() for k, v in bufs.items()}
                     out_key = "dst" if kernel == "transpose" else "y"
                     ptrs[out_key], lens[out_key] = y.data_ptr(), y.numel()
-                    grid, block, params = plan(kernel_name, impl, size, ptrs, lens, self.sms)
+                    grid, block, params = plan(kernel, impl, size, ptrs, lens, self.sms)
                     e["grid"], e["block"] = list(grid), list(block)
-                    name = (OURS_NAMES if impl == "ours" else TWIN_NAMES)[kernel_name]
+                    name = (OURS_NAMES if impl == "ours" else TWIN_NAMES)[kernel]
                     fn = Launcher(self.drv, func, grid, block, params, self.stream, f"{impl}:{name}")
                     y.fill_(float("nan"))
                     fn()  # the checked launch
@@ -676,19 +626,19 @@ class Bench:
                     ok, err, nans, msg = self.check_rows(kernel, y, x, bufs.get("g"), bufs.get("b"))
                 e.update(checked=True, ok=ok, max_abs_err=err, nans=nans, check=msg)
                 status = "ok" if ok else "FAILED"
-                print(f"bench: {kernel_name} {r['size']} {impl}: check {status}: {msg}")
+                print(f"bench: {kernel} {r['size']} {impl}: check {status}: {msg}")
                 if not ok:
                     self.failed = True
                     continue
                 if timing:
                     ms, all_ms = self.time(fn)
                     e.update(ms=ms, all_ms=all_ms, gbps=r["bytes"] / (ms * 1e-3) / 1e9)
-                    print(f"bench: {kernel_name} {r['size']} {impl}: {ms:.4f} ms, {e['gbps']:.0f} GB/s")
+                    print(f"bench: {kernel} {r['size']} {impl}: {ms:.4f} ms, {e['gbps']:.0f} GB/s")
             except Exception as ex:  # noqa: BLE001
                 self.failed = True
                 e["ok"] = False
                 e["error"] = f"{type(ex).__name__}: {ex}"
-                print(f"bench: {kernel_name} {r['size']} {impl}: ERROR {e['error']}")
+                print(f"bench: {kernel} {r['size']} {impl}: ERROR {e['error']}")
                 traceback.print_exc(limit=3)
                 try:
                     self.sticky_check()
@@ -770,21 +720,10 @@ def on_sigterm(signum, frame):
     raise Interrupted(f"signal {signum}")
 
 
-def variants_of(args):
-    """The variants --variants names ("none" or empty: none), in VARIANTS' order."""
-    names = [v.strip() for v in (args.variants or "").split(",") if v.strip() and v.strip() != "none"]
-    for v in names:
-        if v not in VARIANTS:
-            raise SystemExit(f"bench: unknown variant {v!r} ({', '.join(VARIANTS)}, none)")
-    return [v for v in VARIANTS if v in names]
-
-
 def cases(args, once):
     """[(kernel, size)]: --rows and --transpose when given, else the full sizes (the --once sizes
-    with --once); each row kernel's size followed by its --variants' (a variant named in
-    --kernels, softmax_pf say, alone)."""
+    with --once)."""
     kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
-    variants = variants_of(args)
     if args.rows:
         rows = [int(v) for v in args.rows.split(",") if v.strip()]
     else:
@@ -793,14 +732,11 @@ def cases(args, once):
     out = []
     for k in kernels:
         if k in ROW_KERNELS:
-            out += [(kv, r) for r in rows for kv in [k] + [f"{k}_{v}" for v in variants]]
-        elif variant_of(k):
             out += [(k, r) for r in rows]
         elif k == "transpose":
             out.append((k, tsize))
         else:
-            raise SystemExit(f"bench: unknown kernel {k!r} (softmax, layernorm, transpose, or a variant: "
-                             f"softmax_pf, ...)")
+            raise SystemExit(f"bench: unknown kernel {k!r} (softmax, layernorm, transpose)")
     return out
 
 
@@ -837,18 +773,14 @@ def dry(args):
             print(f"  {kernel} {r['size']} {impl} {name}<<<{grid}, {block}>>>: {', '.join(describe_params(params))}")
             ms = r["bytes"] / 3.0e12 * 1e3 * (1.1 if impl == "ours" else 1.0)
             r["impls"][impl] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
-        if not variant_of(kernel):
-            ms = r["bytes"] / 2.5e12 * 1e3
-            r["impls"]["torch"] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
+        ms = r["bytes"] / 2.5e12 * 1e3
+        r["impls"]["torch"] = {"ok": True, "checked": True, "ms": ms, "gbps": r["bytes"] / (ms * 1e-3) / 1e9}
         r["memcpy"] = {"cuMemcpyDtoD_gbps": 4000.0, "torch_copy_gbps": 3900.0}
         results.append(r)
     n = len(results)
-    nv = sum(1 for r in results if variant_of(r["kernel"]))
     reps, warm = args.reps, args.warmup
-    timed = (n - nv) * 5 + nv * 2
-    print(f"bench --dry: {n - nv} cases x (3 implementations + 2 copies) + {nv} variants x (ours, twin) x "
-          f"({warm} + {reps} launches); the GPU time "
-          f"is about {timed * (warm + reps) * (args.sleep_us / 1000 + 0.1 + 0.6) / 1000:.0f} s of timed launches "
+    print(f"bench --dry: {n} cases x (3 implementations + 2 copies) x ({warm} + {reps} launches); the GPU time "
+          f"is about {n * 5 * (warm + reps) * (args.sleep_us / 1000 + 0.1 + 0.6) / 1000:.0f} s of timed launches "
           f"(sleep {args.sleep_us:.0f} us + flush + kernel each), plus the checks")
     text = tables(results)
     print("\n(made-up numbers: the table code only)\n" + text)
@@ -865,11 +797,7 @@ def parse(argv):
     p.add_argument("--helper", default=None, help="const_layout_launch.py or its folder")
     p.add_argument("--loader", choices=("cupy", "driver"), default="cupy",
                    help="load modules by cupy.RawModule (falls back to the driver) or the driver (ctypes)")
-    p.add_argument("--kernels", default="softmax,layernorm,transpose",
-                   help="softmax, layernorm, transpose, or a variant alone (softmax_pf, layernorm_cp, ...)")
-    p.add_argument("--variants", default=",".join(VARIANTS),
-                   help=f"the row kernels' variants run after each row kernel's size ({', '.join(VARIANTS)}; "
-                        f"'none': the kernels alone); default all")
+    p.add_argument("--kernels", default="softmax,layernorm,transpose", help="softmax, layernorm, transpose")
     p.add_argument("--rows", default=None,
                    help=f"row counts, comma-separated (default {','.join(map(str, ROW_SIZES))}; --once: {ONCE_ROWS})")
     p.add_argument("--transpose", default=None, help=f"BATCHxMxN (default {'x'.join(map(str, TRANSPOSE_SIZE))})")
@@ -906,7 +834,7 @@ def in_child(argv, args, kernel, size, impls):
     parent's CUDA context is lost. `lost`: the implementations the child could not run either."""
     fd, path = tempfile.mkstemp(prefix="bench-child-", suffix=".json")
     os.close(fd)
-    extra = ["--kernels", kernel, "--variants", "none", "--impls", ",".join(impls), "--child-json", path]
+    extra = ["--kernels", kernel, "--impls", ",".join(impls), "--child-json", path]
     extra += ["--transpose", "x".join(map(str, size))] if kernel == "transpose" else ["--rows", str(size)]
     print(f"bench: {kernel} {size_label(kernel, size)} {','.join(impls)}: in a fresh process")
     try:

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Executed instructions per thread of our my-kernels kernels and their CUDA C++ twins, with Nsight
 # Compute, on the GPU machine: `bench.py --once` launches each of ours and the twins exactly once
-# (16384 rows; 64 x 2048 x 2048), with the row kernels' variants (pf, cp, b6: --variants), ncu
-# profiles those launches (no other kernel: -k; at most 18 launches, -c: ours and twin of 9 cases,
-# softmax and layernorm with their 3 variants each, and the transpose; 6 with --variants none) and
-# ncu_report.py prints inst/thread ours vs twin and the ratio (the goal: <= 1.05).
+# (16384 rows; 64 x 2048 x 2048), ncu profiles those launches (no other kernel: -k; at most 6
+# launches, -c: ours and twin of 3 cases, softmax, layernorm and the transpose) and ncu_report.py
+# prints inst/thread ours vs twin and the ratio (the goal: <= 1.05).
 #   usage: examples/my-kernels/bench/ncu.sh [bench.py options: --ptx P --twins T ...]
 # Writes $OUT (default ./bench-out): ncu_once.txt (ncu's CSV and bench.py's output together: the
 # CSV lines are the quoted ones) and ncu_once.md (the table). The ncu runs together are limited to
@@ -15,12 +14,12 @@ OUT=${OUT:-$PWD/bench-out}
 mkdir -p "$OUT"
 NCU=${NCU:-ncu}
 METRICS=launch__thread_count,smsp__sass_thread_inst_executed.sum,smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum
-KERNELS='regex:^((softmax|layernorm)(_pf|_cp|_b6)?_f32|transpose_batched_f32|(softmax|layernorm)_twin(_pf|_cp|_b6)?|transpose_twin)$'
+KERNELS='regex:^((softmax|layernorm)_f32|transpose_batched_f32|(softmax|layernorm|transpose)_twin)$'
 BUDGET=${NCU_TIMEOUT:-180}
 run_ncu() { # seconds, extra ncu options...
   local limit=$1
   shift
-  timeout -k 15 "$limit" "$NCU" --clock-control none --metrics "$METRICS" -k "$KERNELS" -c 18 --csv \
+  timeout -k 15 "$limit" "$NCU" --clock-control none --metrics "$METRICS" -k "$KERNELS" -c 6 --csv \
     --page raw "$@" python3 "$HERE/bench.py" --once ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"} > "$OUT/ncu_once.txt" 2>&1
 }
 BENCH_ARGS=("$@")

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Reads Nsight Compute's raw CSV (`ncu --csv --page raw`, ncu.sh's run of `bench.py --once`) and
-prints, per kernel (and per variant of the row kernels profiled), the executed instructions per
-thread (smsp__sass_thread_inst_executed.sum / launch__thread_count) and per warp
-(smsp__inst_executed.sum / warps) of ours and of the twin, their ratio, and the DRAM bytes read and
-written against the bytes the kernel must move.
+prints, per kernel, the executed instructions per thread (smsp__sass_thread_inst_executed.sum /
+launch__thread_count) and per warp (smsp__inst_executed.sum / warps) of ours and of the twin, their
+ratio, and the DRAM bytes read and written against the bytes the kernel must move.
 
 usage: ncu_report.py FILE [FILE ...]   (the first file with ncu's CSV header is read; ncu's own
                                        `==PROF==` lines and the application's output are skipped)
@@ -15,10 +14,6 @@ import sys
 PAIRS = [("softmax", "softmax_f32", "softmax_twin", 2 * 16384 * 4096 * 4),
          ("layernorm", "layernorm_f32", "layernorm_twin", 2 * 16384 * 4096 * 4 + 2 * 4096 * 4),
          ("transpose", "transpose_batched_f32", "transpose_twin", 2 * 64 * 2048 * 2048 * 4)]
-# The row kernels' variants (kernels/src/variants.rs), the same bytes as their kernels': optional (a
-# run with --variants none profiles none), missing only when one side of a pair was profiled.
-VARIANT_PAIRS = [(f"{label}_{v}", o.replace("_f32", f"_{v}_f32"), f"{t}_{v}", ideal)
-                 for label, o, t, ideal in PAIRS[:2] for v in ("pf", "cp", "b6")]
 PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
@@ -98,9 +93,7 @@ def report(rows):
              "ours/twin | DRAM read+write MB ours | twin | ideal MB |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     missing = []
-    for label, o, t, ideal in PAIRS + VARIANT_PAIRS:
-        if (label, o, t, ideal) in VARIANT_PAIRS and o not in k and t not in k:
-            continue
+    for label, o, t, ideal in PAIRS:
         if o not in k or t not in k:
             missing.append(f"{label}: profiled {o}: {o in k}, {t}: {t in k}")
             continue

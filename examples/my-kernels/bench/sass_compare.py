@@ -3,9 +3,8 @@
 twins: instruction counts by class (tools/gpu/sass_stats.py's classes) of the whole kernel and of
 the hot body, as a markdown table with the ratios ours / twin.
 
-The kernels: softmax, layernorm, transpose and the row kernels' variants (softmax_pf, ...; a
-pair missing from either file is noted, not an error). The hot body: for softmax and layernorm
-(and their variants) the per-row loop (the largest loop, its back branch
+The kernels: softmax, layernorm, transpose (a pair missing from either file is noted, not an
+error). The hot body: for softmax and layernorm the per-row loop (the largest loop, its back branch
 predicated or not: the grid-stride loop); for the transpose (one matrix's tile a block, no loop)
 the tile body, from its first global load through its last global store: the loads, shared
 stores, the barrier, shared loads and stores, with the address arithmetic scheduled among them;
@@ -23,9 +22,6 @@ import sass_stats  # noqa: E402
 
 PAIRS = [("softmax", "softmax_f32", "softmax_twin"), ("layernorm", "layernorm_f32", "layernorm_twin"),
          ("transpose", "transpose_batched_f32", "transpose_twin")]
-# The row kernels' variants (kernels/src/variants.rs): softmax_pf_f32 / softmax_twin_pf, ...
-VARIANTS = ("pf", "cp", "b6")
-PAIRS += [(f"{k}_{v}", f"{k}_{v}_f32", f"{k}_twin_{v}") for k in ("softmax", "layernorm") for v in VARIANTS]
 KEYS = ["total", "int", "ffma", "fp", "lds", "sts", "ldg", "stg", "bar", "ctrl", "other"]
 
 
@@ -56,7 +52,7 @@ def hot(name, body):
         others = [(body[s][0], body[s:e + 1]) for s, e, p in ls if p and e - s > 0]
         return part, others
     # The row loop's back branch is predicated, or unconditional with the exit test inside the
-    # loop (`@P EXIT` ... `BRA` back, as LLVM rotates the variants' loops); a branch to itself
+    # loop (`@P EXIT` ... `BRA` back, as LLVM may rotate a loop); a branch to itself
     # (the trailing `BRA` of the code's end) is no loop.
     cands = [(s, e) for s, e, p in ls if e > s]
     if not cands:

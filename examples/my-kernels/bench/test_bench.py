@@ -5,8 +5,7 @@
   Batch, BatchT: runtime integers only, shape's then stride's), the grids, ptx_bounds, the tables,
   ncu_report's CSV reading;
 - with NumPy: a whole `bench.py` run (bench, --check, --once) against a NumPy stand-in for
-  `torch` and a stand-in driver that runs the kernels (and the row kernels' variants) in NumPy from
-  their parameter bytes as the kernels read them (addresses, layout words, scalars), block by block
+  `torch` and a stand-in driver that runs the kernels in NumPy from their parameter bytes as the kernels read them (addresses, layout words, scalars), block by block
   over the launch's grid (a grid that does not cover the tensor leaves NaN; the transpose's grid
   past the batch traps as the Rust kernel does); kernels broken, trapping or missing on purpose (`FakeDriver.broken`,
   `.traps`, `.missing`): the checks, the failure handling (a trap: the rest in fresh processes),
@@ -15,8 +14,7 @@
 The expected grids are softmax::grid and transpose::grid (examples/my-kernels/kernels/src) worked
 by hand: softmax::BLOCKS_PER_SM = 4, so on 132 multiprocessors at most 528 blocks, each
 ceil(rows / 528) rows: 4096 rows -> 8 a block -> 512 blocks; 16384 -> 32 -> 512; 32768 -> 63 ->
-521; 65536 -> 125 -> 525. The b6 variants' grids (variants::grid_for at 6 blocks a multiprocessor,
-at most 792 blocks): 16384 -> 21 -> 781. The transpose: (n / 64, m / 64, batch), one matrix's tile
+521; 65536 -> 125 -> 525. The transpose: (n / 64, m / 64, batch), one matrix's tile
 a block, any batch (m and n multiples of 64, all > 0).
 
 usage: python3 test_bench.py   (python3 -m unittest test_bench)
@@ -102,13 +100,7 @@ class Params(unittest.TestCase):
         self.assertEqual([bench.row_grid(r, 132) for r in (1, 528, 529, 4096, 16384, 32768, 65536)],
                          [(1, 1, 1), (528, 1, 1), (265, 1, 1), (512, 1, 1), (512, 1, 1), (521, 1, 1), (525, 1, 1)])
         self.assertEqual(bench.row_grid(10, 0)[0], 4)  # sms.max(1): at most 4 blocks; 3 rows a block
-        # The b6 variants: at most 6 x 132 = 792 blocks.
-        self.assertEqual([bench.row_grid(r, 132, 6) for r in (1, 792, 793, 16384, 65536)],
-                         [(1, 1, 1), (792, 1, 1), (397, 1, 1), (781, 1, 1), (790, 1, 1)])
-        self.assertEqual([bench.blocks_per_sm(k) for k in ("softmax", "softmax_pf", "layernorm_cp", "layernorm_b6")],
-                         [4, 4, 4, 6])
-        self.assertEqual([bench.base_kernel(k) for k in ("softmax_b6", "layernorm_pf", "transpose", "softmax")],
-                         ["softmax", "layernorm", "transpose", "softmax"])
+        self.assertEqual([bench.blocks_per_sm(k) for k in ("softmax", "layernorm")], [4, 4])
         # transpose::grid: (n/64, m/64, batch), one matrix's tile a block; any batch > 0.
         self.assertEqual(bench.transpose_grid(64, 2048, 2048), (32, 32, 64))
         self.assertEqual(bench.transpose_grid(16, 64, 128), (2, 1, 16))
@@ -120,36 +112,26 @@ class Params(unittest.TestCase):
                 bench.transpose_grid(*bad)
         # The transpose's launch bounds: 6 blocks a multiprocessor (transpose::BLOCKS_PER_SM).
         self.assertEqual(bench.blocks_per_sm("transpose"), 6)
-        # The transpose has no variants: its former pf and b1 are no names.
-        self.assertEqual([bench.base_kernel(k) for k in ("transpose_pf", "transpose_b1", "softmax_b1")],
-                         ["transpose_pf", "transpose_b1", "softmax_b1"])
-        self.assertEqual([bench.variant_of(k) for k in ("transpose_pf", "transpose_b1", "transpose", "softmax_pf")],
-                         [None, None, None, "pf"])
 
-    def test_names(self):
-        self.assertEqual((bench.OURS_NAMES["transpose"], bench.TWIN_NAMES["transpose"]),
-                         ("transpose_batched_f32", "transpose_twin"))
-        self.assertEqual([k for k in bench.OURS_NAMES if k.startswith("transpose")], ["transpose"])
-        self.assertNotIn("softmax_b1", bench.TWIN_NAMES)
-        self.assertEqual(len(bench.OURS_NAMES), 3 + 2 * 3)
-        self.assertEqual(len(bench.TWIN_NAMES), 3 + 2 * 3)
-        self.assertEqual(tuple(bench.VARIANTS), ("pf", "cp", "b6"))
+    def test_names(self):  # the three kernels, no variants
+        self.assertEqual(bench.OURS_NAMES, {"softmax": "softmax_f32", "layernorm": "layernorm_f32",
+                                            "transpose": "transpose_batched_f32"})
+        self.assertEqual(bench.TWIN_NAMES, {"softmax": "softmax_twin", "layernorm": "layernorm_twin",
+                                            "transpose": "transpose_twin"})
 
-    def test_cases(self):  # each row kernel's size, then its variants'; the transpose alone
+    def test_cases(self):  # each row kernel's sizes; the transpose alone
         def cases(*argv):
-            return bench.cases(bench.parse(["--rows", "8", "--transpose", "16x64x128", *argv]), False)
+            return bench.cases(bench.parse(["--rows", "8,12", "--transpose", "16x64x128", *argv]), False)
         t = (16, 64, 128)
-        self.assertEqual(cases(), [("softmax", 8), ("softmax_pf", 8), ("softmax_cp", 8), ("softmax_b6", 8),
-                                   ("layernorm", 8), ("layernorm_pf", 8), ("layernorm_cp", 8), ("layernorm_b6", 8),
+        self.assertEqual(cases(), [("softmax", 8), ("softmax", 12), ("layernorm", 8), ("layernorm", 12),
                                    ("transpose", t)])
-        self.assertEqual(cases("--variants", "b6,pf", "--kernels", "transpose,layernorm"),
-                         [("transpose", t), ("layernorm", 8), ("layernorm_pf", 8), ("layernorm_b6", 8)])
-        self.assertEqual(cases("--kernels", "softmax_cp,transpose", "--variants", "none"),
-                         [("softmax_cp", 8), ("transpose", t)])
+        self.assertEqual(cases("--kernels", "transpose,layernorm"), [("transpose", t), ("layernorm", 8),
+                                                                      ("layernorm", 12)])
         self.assertEqual(cases("--transpose", "8x64x128", "--kernels", "transpose"), [("transpose", (8, 64, 128))])
-        for bad in (["--kernels", "transpose_pf"], ["--kernels", "transpose_b1"], ["--kernels", "softmax_b1"],
-                    ["--variants", "b1"]):
-            with self.assertRaises(SystemExit):
+        # The former variants are no kernels, and --variants no option.
+        for bad in (["--kernels", "softmax_pf"], ["--kernels", "layernorm_cp"], ["--kernels", "softmax_b6"],
+                    ["--kernels", "transpose_pf"], ["--kernels", "transpose_b1"], ["--variants", "none"]):
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
                 cases(*bad)
 
     def test_constants_are_the_rust_ones(self):  # read from the Rust sources, not copied
@@ -175,23 +157,20 @@ class Params(unittest.TestCase):
         self.assertRegex(lib, r"#\[launch_bounds\(transpose::THREADS, transpose::BLOCKS_PER_SM\)\]\n"
                               r"    pub fn transpose_batched_f32\(src: In<Batch>, dst: Out<BatchT>\)")
         self.assertEqual(re.findall(r"pub fn (transpose\w*)\(", lib), ["transpose_batched_f32"])
-        # softmax_f32, layernorm_f32 and their pf and cp variants; the b6 variants.
-        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 6)
-        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, variants::BLOCKS_PER_SM_B6)]"), 2)
-        with open(os.path.join(src, "variants.rs")) as f:
-            variants = f.read()
-        self.assertIn(f"pub const BLOCKS_PER_SM_B6: u32 = {bench.VARIANTS['b6']};", variants)
-        for k in ("softmax", "layernorm"):
-            for v in bench.VARIANTS:
-                self.assertIn(f"pub fn {k}_{v}_f32(", lib)
+        # softmax_f32 and layernorm_f32: the row kernels' bounds; the entry points, no variants.
+        self.assertEqual(lib.count("#[launch_bounds(softmax::THREADS, softmax::BLOCKS_PER_SM)]"), 2)
+        self.assertEqual(re.findall(r"pub fn (\w+)\(", lib), ["softmax_f32", "layernorm_f32", "transpose_batched_f32"])
+        self.assertNotIn("variants", lib)
         with open(os.path.join(HERE, "..", "twins", "twins.cu")) as f:
             twins = f.read()
         self.assertIn(f"#define ROW_BOUNDS __launch_bounds__({bench.THREADS}, {bench.BLOCKS_PER_SM})", twins)
-        self.assertIn(f"#define ROW_BOUNDS_B6 __launch_bounds__({bench.THREADS}, {bench.VARIANTS['b6']})", twins)
         for k in ("softmax", "layernorm"):
-            for v in bench.VARIANTS:
-                bounds = "ROW_BOUNDS_B6" if v == "b6" else "ROW_BOUNDS"
-                self.assertIn(f"{bounds}\n    {k}_twin_{v}(", twins)
+            self.assertIn(f"ROW_BOUNDS\n    {k}_twin(", twins)
+        # The twins: the three kernels and the spin, no variants (nor their cp.async).
+        self.assertEqual(re.findall(r"__global__ void (?:\w+(?:\([^)]*\))?\s+)?(\w+)\(", twins),
+                         ["softmax_twin", "layernorm_twin", "transpose_twin", "spin_twin"])
+        for gone in ("ROW_BOUNDS_B6", "_twin_pf", "_twin_cp", "_twin_b6", "cp.async", "variants"):
+            self.assertNotIn(gone, twins)
         # The transpose twin: one matrix a block (blockIdx.z its matrix), no template, no variants.
         self.assertRegex(twins, r"__launch_bounds__\(256\)\n    transpose_twin\(const float\* __restrict__ src, ")
         self.assertIn("b = blockIdx.z;", twins)
@@ -233,13 +212,14 @@ class Bounds(unittest.TestCase):
         with open(path) as f:
             ptx = f.read()
         rows = {"softmax_f32": (bench.THREADS, bench.BLOCKS_PER_SM), "layernorm_f32": (bench.THREADS, bench.BLOCKS_PER_SM)}
+        # The transpose's bounds where the PTX has them (one built before it has not): (256, 6). The
+        # kernels' only: a PTX built before the variants' removal has theirs too.
+        mine = lambda b: {k: v for k, v in b.items() if k in bench.OURS_NAMES.values()}
         declared = ptx_bounds.declared(ptx)
-        # The variants' and the transpose's bounds where the PTX has them (one built before them has
-        # not): the transpose (256, 6).
-        rows.update({bench.OURS_NAMES[k]: (bench.THREADS, bench.blocks_per_sm(k)) for k in bench.OURS_NAMES
-                     if (bench.variant_of(k) or k == "transpose") and bench.OURS_NAMES[k] in declared})
-        self.assertEqual(declared, rows)
-        self.assertEqual(ptx_bounds.applied(ptx), rows)
+        if "transpose_batched_f32" in declared:
+            rows["transpose_batched_f32"] = (bench.THREADS, bench.blocks_per_sm("transpose"))
+        self.assertEqual(mine(declared), rows)
+        self.assertEqual(mine(ptx_bounds.applied(ptx)), rows)
         self.assertEqual(ptx_bounds.apply(ptx), (ptx, {}))
 
 
@@ -264,7 +244,7 @@ class Tables(unittest.TestCase):
         self.assertNotIn("_nb", t)
         self.assertNotIn("registers", bench.tables([r]))
 
-    def test_transpose_legend(self):  # the transpose's grid, one matrix a block; no variants of its own
+    def test_transpose_legend(self):  # the transpose's grid, one matrix a block; no variants
         r = {"kernel": "transpose", "size": "64x2048x2048", "impls": {
             "ours": {"ok": True, "checked": True, "ms": 1.0, "gbps": 2000.0},
             "twin": {"ok": True, "checked": True, "ms": 1.0, "gbps": 2000.0},
@@ -300,15 +280,13 @@ class NcuReport(unittest.TestCase):
                          (10.0, 10.0, 1.5e6, 2e3))
         table, missing = ncu_report.report(rows)
         self.assertIn("| softmax | 256 | 10.0 | 8.0 | 1.250 |", table)
-        self.assertEqual(len(missing), 2)  # layernorm, transpose; variants not profiled are no loss
-        # A variant profiled on one side only is missing.
+        self.assertEqual(len(missing), 2)  # layernorm, transpose
+        # The three kernels' pairs only: a former variant profiled is neither a row nor missing.
+        self.assertEqual([p[0] for p in ncu_report.PAIRS], ["softmax", "layernorm", "transpose"])
         k["softmax_pf_f32"] = k["softmax_f32"]
-        _, missing = ncu_report.report([dict(r, **{"Kernel Name": n}) for n, r in k.items()])
-        self.assertEqual(len(missing), 3, missing)
-        self.assertIn("softmax_pf", missing[-1])
-        # The transpose has no variants: only the row kernels' pair.
-        self.assertEqual([p[0] for p in ncu_report.VARIANT_PAIRS],
-                         [f"{k}_{v}" for k in ("softmax", "layernorm") for v in ("pf", "cp", "b6")])
+        table, missing = ncu_report.report([dict(r, **{"Kernel Name": n}) for n, r in k.items()])
+        self.assertEqual(len(missing), 2, missing)
+        self.assertNotIn("softmax_pf", table)
 
 
 class NcuScript(unittest.TestCase):
@@ -321,22 +299,23 @@ class NcuScript(unittest.TestCase):
         count = int(re.search(r' -c (\d+) ', text).group(1))
         return re.compile(regex), count
 
-    def test_the_filter_takes_every_kernel_and_variant(self):
+    def test_the_filter_takes_every_kernel(self):
         regex, _ = self.script()
         names = list(bench.OURS_NAMES.values()) + list(bench.TWIN_NAMES.values())
         self.assertEqual([n for n in names if not regex.match(n)], [])
-        for other in ("spin_twin", "transpose_batched_pf_f32", "transpose_batched_b1_f32", "transpose_twin_pf",
-                      "transpose_twin_b1", "transpose_twin_b6", "softmax_b1_f32", "elementwise"):
+        variants = [n for k in ("softmax", "layernorm") for v in ("pf", "cp", "b6") for n in (f"{k}_{v}_f32",
+                                                                                            f"{k}_twin_{v}")]
+        for other in ["spin_twin", "transpose_batched_pf_f32", "transpose_batched_b1_f32", "transpose_twin_pf",
+                      "transpose_twin_b1", "softmax_b1_f32", "elementwise"] + variants:
             self.assertIsNone(regex.match(other), other)
 
-    def test_the_count_is_the_once_launches(self):  # ours and twin of every case, the variants included
+    def test_the_count_is_the_once_launches(self):  # ours and twin of every case
         _, count = self.script()
         once = bench.cases(bench.parse(["--once"]), True)
         self.assertEqual(2 * len(once), count)
-        # softmax and layernorm with their 3 variants each, and the transpose: 9 cases, 18 launches.
-        self.assertEqual(count, 2 * (2 * (1 + len(bench.VARIANTS)) + 1))
-        self.assertEqual(count, 18)
-        self.assertEqual(len(bench.cases(bench.parse(["--once", "--variants", "none"]), True)), 3)
+        # softmax, layernorm and the transpose: 3 cases, 6 launches.
+        self.assertEqual(len(once), 3)
+        self.assertEqual(count, 6)
 
 
 class SassCompare(unittest.TestCase):
@@ -347,8 +326,7 @@ class SassCompare(unittest.TestCase):
     def test_pairs(self):
         pairs = {p[0]: p[1:] for p in sass_compare.PAIRS}
         self.assertEqual(pairs["transpose"], ("transpose_batched_f32", "transpose_twin"))
-        self.assertEqual(len(pairs), 3 + 2 * 3)
-        self.assertEqual([k for k in pairs if k.startswith("transpose")], ["transpose"])
+        self.assertEqual(list(pairs), ["softmax", "layernorm", "transpose"])
 
     def test_tile_body(self):  # one matrix a block: the first global load through the last global store
         tile = ["LDG", "IMAD", "LDG", "STS", "STS", "BAR", "LDS", "LEA", "STG", "STG"]
@@ -530,7 +508,7 @@ def synchronize():
 
 
 def run_kernel(name, broken, grid, params):
-    """The kernels (and the row kernels' variants) in NumPy, reading their parameters as the
+    """The kernels in NumPy, reading their parameters as the
     kernels do, block by block over the grid (softmax::grid's grid-stride over the rows; the
     transpose's one matrix's tile a block, blockIdx.z its matrix, trapping past the batch as the Rust
     kernel's check does); each launch's (name, grid) in LAUNCHES."""
@@ -542,7 +520,7 @@ def run_kernel(name, broken, grid, params):
         return p.value
 
     LAUNCHES.append((name, grid))
-    kind, ours = name.split("_")[0], name.endswith("_f32")  # softmax_f32, softmax_pf_f32, softmax_twin_pf...
+    kind, ours = name.split("_")[0], name.endswith("_f32")  # softmax_f32, softmax_twin, ...
     if kind in ("softmax", "layernorm"):
         if kind == "softmax" and ours:
             (xa, _, (rows, ldx, *_)), (ya, _, (_, ldy, *_)) = tensor(params[0]), tensor(params[1])
@@ -732,10 +710,9 @@ class WholeRun(unittest.TestCase):
             os.environ["OUT"] = out
         CONTEXT["lost"] = False
 
-    def run_bench(self, *extra, variants="none"):
-        """bench.main on the stand-ins, the kernels alone unless `variants` (--variants) says."""
-        argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--variants", variants,
-                "--rows", "8,12", "--transpose", "16x64x128", "--warmup", "1", "--reps", "3", *extra]
+    def run_bench(self, *extra):
+        """bench.main on the stand-ins."""
+        argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--rows", "8,12", "--transpose", "16x64x128", "--warmup", "1", "--reps", "3", *extra]
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             rc = bench.main(argv)
@@ -780,68 +757,13 @@ class WholeRun(unittest.TestCase):
         self.assertEqual(tail[-3], "| twin:transpose_twin | 32 | 32 | 32 | 4 |")
         self.assertEqual(self.children, [])
 
-    def test_variants(self):  # each row kernel's size, then its variants: ours and twin, their grids
-        FakeDriver.broken = {("twins.cubin", "softmax_twin_cp")}  # wrong on purpose: its rows FAIL
-        FakeDriver.missing = {("my_kernels.ptx", "layernorm_b6_f32")}  # an older PTX: its rows error
-        rc, out = self.run_bench("--kernels", "softmax,layernorm", "--rows", "8,600", variants="pf,cp,b6")
-        self.assertEqual(rc, 1, out)
-        data = self.results()
-        want = [(k + v, s) for k in ("softmax", "layernorm") for s in ("8x4096", "600x4096")
-                for v in ("", "_pf", "_cp", "_b6")]
-        self.assertEqual([(r["kernel"], r["size"]) for r in data["results"]], want)
-        by = {(r["kernel"], r["size"]): r for r in data["results"]}
-        for (k, size), r in by.items():
-            self.assertEqual(sorted(r["impls"]), ["ours", "torch", "twin"] if "_" not in k else ["ours", "twin"], k)
-            # A variant's memcpy anchor is its kernel's (measured once a size).
-            self.assertEqual(r["memcpy"], by[(k.split("_")[0], size)]["memcpy"])
-        self.assertEqual(out.count("bench: memcpy"), 4)
-        # softmax::grid at 4 blocks a multiprocessor: 600 rows -> 2 a block -> 300; b6 at 6: 1 -> 600.
-        grids = {n: g for n, g in LAUNCHES}
-        self.assertEqual([grids[n] for n in ("softmax_f32", "softmax_pf_f32", "softmax_cp_f32", "softmax_b6_f32",
-                                             "softmax_twin_b6", "layernorm_twin_b6", "layernorm_pf_f32")],
-                         [(300, 1, 1)] * 3 + [(600, 1, 1)] * 3 + [(300, 1, 1)])
-        self.assertEqual(by[("softmax_b6", "600x4096")]["impls"]["ours"]["grid"], [600, 1, 1])
-        for v in ("pf", "cp", "b6"):
-            for k in ("softmax", "layernorm"):
-                for size in ("8x4096", "600x4096"):
-                    for impl in ("ours", "twin"):
-                        line = f"{k}_{v} {size} {impl}: "
-                        if (k, v, impl) == ("softmax", "cp", "twin"):
-                            self.assertIn(line + "check FAILED", out)
-                        elif (k, v, impl) == ("layernorm", "b6", "ours"):
-                            self.assertIn(line + "ERROR RuntimeError: not loaded", out)
-                        else:
-                            self.assertIn(line + "check ok", out)
-        self.assertNotIn("softmax_pf 8x4096 torch", out)
-        table = out.split("## my-kernels")[1]
-        # ours/torch of a variant's row: its kernel's torch time (the fake events: 0.25 ms each).
-        self.assertIn("| softmax_pf | 8x4096 | 0.2500 ms, 1 GB/s | 0.2500 ms, 1 GB/s | - | 1 / 1 | 1.000 | 1.000 |",
-                      table)
-        self.assertIn("| softmax_cp | 8x4096 | 0.2500 ms, 1 GB/s | FAIL | - |", table)
-        self.assertIn("| layernorm_b6 | 600x4096 | error | 0.2500 ms,", table)
-        self.assertIn("| ours:softmax_pf_f32 | 32 |", table)
-        self.assertIn("| twin:layernorm_twin_b6 | 32 |", table)
-
-    def test_a_trap_in_a_variant(self):  # the rest of its case alone in a fresh process, no variants added
-        FakeDriver.traps = {("my_kernels.ptx", "softmax_pf_f32")}
-        rc, out = self.run_bench("--check", "--kernels", "softmax", "--rows", "8", variants="pf,b6")
-        self.assertEqual(rc, 1, out)
-        data = self.results("check")
-        self.assertEqual([r["kernel"] for r in data["results"]], ["softmax", "softmax_pf", "softmax_b6"])
-        self.assertIn("error", data["results"][1]["impls"]["ours"])
-        self.assertTrue(data["results"][1]["impls"]["twin"]["ok"])
-        self.assertTrue(data["results"][2]["impls"]["ours"]["ok"])
-        last = lambda c, o: c[len(c) - c[::-1].index(o)]  # the value of option o's last occurrence
-        self.assertEqual([(last(c, "--kernels"), last(c, "--impls"), last(c, "--variants")) for c in self.children],
-                         [("softmax_pf", "twin", "none"), ("softmax_b6", "ours,twin,torch", "none")])
-
     def test_the_transpose_takes_any_batch(self):  # one matrix a block: the grid's z is the batch
-        rc, out = self.run_bench("--check", "--kernels", "transpose", "--transpose", "6x128x64", variants="pf,cp,b6")
+        rc, out = self.run_bench("--check", "--kernels", "transpose", "--transpose", "6x128x64")
         self.assertEqual(rc, 0, out)
         self.assertEqual(LAUNCHES, [("transpose_batched_f32", (1, 2, 6)), ("transpose_twin", (1, 2, 6))])
         for impl in ("ours", "twin", "torch"):
             self.assertIn(f"transpose 6x128x64 {impl}: check ok", out)
-        self.assertEqual([r["kernel"] for r in self.results("check")["results"]], ["transpose"])  # no variants
+        self.assertEqual([r["kernel"] for r in self.results("check")["results"]], ["transpose"])
         rc, out = self.run_bench("--check", "--kernels", "transpose", "--transpose", "6x128x96", "--impls", "ours,twin")
         self.assertEqual(rc, 1, out)
         for impl in ("ours", "twin"):
@@ -868,9 +790,10 @@ class WholeRun(unittest.TestCase):
         self.assertIn(("transpose_twin", (1, 2, 16)), LAUNCHES)  # 16 x 128 x 64: a matrix a block
         self.assertIn(("transpose_batched_f32", (1, 2, 16)), LAUNCHES)
 
-    def test_unknown_variant(self):
-        with self.assertRaises(SystemExit):
-            self.run_bench("--check", variants="pf,xx")
+    def test_no_variants(self):  # the row kernels' former variants: no kernels, no --variants
+        for extra in (["--kernels", "softmax_pf"], ["--kernels", "layernorm_b6"], ["--variants", "pf"]):
+            with self.assertRaises(SystemExit):
+                self.run_bench("--check", *extra)
 
     def test_an_older_ptx_gets_its_declared_bounds(self):
         with open(self.ptx, "w") as f:
@@ -889,7 +812,7 @@ class WholeRun(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.dir, "out", "check.json")))
         bench.ONCE_ROWS, bench.TRANSPOSE_SIZE = 16, (16, 128, 64)  # the once sizes, smaller
         try:
-            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once", "--variants", "none"]
+            argv = ["--ptx", self.ptx, "--twins", os.path.join(self.dir, "twins.cubin"), "--once"]
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
                 rc = bench.main(argv)
