@@ -18,7 +18,7 @@ use crate::bench::{Bench, Measured, SAMPLES, Storage, layout_error};
 use crate::check::{GemmReference, Tolerance};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::kernels::{GemmForm, Geometry, col_major, row_major};
+use crate::kernels::{ColLayout, GemmForm, Geometry, RowLayout, col_major, row_major};
 use crate::note;
 use crate::report::{Cell, Rate};
 use crate::rng::Halves;
@@ -26,9 +26,9 @@ use const_layout::atom::tma::TmaBox;
 use const_layout::layout::LayoutShape;
 use const_layout::{C, Layout, make_layout};
 use const_layout_device::abi::{In, Out, TensorMapRef};
-use const_layout_device::{HalfKind, TensorParam, half_to_f32};
+use const_layout_device::{HalfKind, LaunchConfig, TensorParam, half_to_f32};
 use const_layout_kernels::hgemm_sm90;
-use const_layout_launch::{InArg, Kernel, OutArg, TensorMap};
+use const_layout_launch::{InArg, Kernel, LaunchParams, OutArg, TensorMap};
 use const_layout_ptx as ptx;
 use cudarc::driver::CudaSlice;
 
@@ -76,6 +76,24 @@ fn wrong_output(name: &str) -> Error {
     Error::new(format!("{name}: an output buffer of the other accumulator type"))
 }
 
+impl Output {
+    /// The `f32` accumulators' buffer, for a launch of `name`.
+    fn f32(&mut self, name: &str) -> Result<&mut CudaSlice<f32>, Error> {
+        match self {
+            Output::F32(c) => Ok(c),
+            Output::Half(_) => Err(wrong_output(name)),
+        }
+    }
+
+    /// The `f16` accumulators' buffer (two halves a word), for a launch of `name`.
+    fn half(&mut self, name: &str) -> Result<&mut CudaSlice<u32>, Error> {
+        match self {
+            Output::Half(c) => Ok(c),
+            Output::F32(_) => Err(wrong_output(name)),
+        }
+    }
+}
+
 /// One tensor-core entry point, loaded.
 pub trait TensorCore {
     /// The entry point's name.
@@ -95,164 +113,163 @@ pub trait TensorCore {
     ) -> Result<Launch<'a>, Error>;
 }
 
-/// `hgemm_{tn,nt}_f32`.
-struct MmaF32<D: 'static>(Kernel<(In<Words<D>>, In<Words<D>>, Out<ColMajor>, f32, f32, u32)>);
-/// `hgemm_{tn,nt}_f16`.
-struct MmaF16<D: 'static>(Kernel<(In<Words<D>>, In<Words<D>>, Out<RowWords>, f32, f32)>);
-/// `hgemm_sm90_tn_f32`.
-struct Sm90F32(
-    Kernel<(In<RowWords>, In<RowWords>, Out<ColMajor>, TensorMapRef, TensorMapRef, f32, f32, u32)>,
-);
-/// `hgemm_sm90_tn_f16`.
-struct Sm90F16(Kernel<(In<RowWords>, In<RowWords>, Out<RowWords>, TensorMapRef, TensorMapRef, f32, f32)>);
+/// The parameters of a tensor-core entry point, with what sets it apart from the others: its
+/// form, accumulator, geometry and arguments. Every loaded `Kernel` of such parameters is a
+/// [`TensorCore`] through this one trait, so that the name, the launch configuration and the
+/// problem handed to the launch are found the same way for all four kinds of entry point.
+trait TensorCoreParams: LaunchParams + 'static {
+    /// The operands' storage.
+    const FORM: GemmForm;
+    /// Whether the entry point accumulates in `f32`.
+    const F32_ACC: bool;
+    /// Its grid, block and shared memory.
+    const GEOMETRY: Geometry;
+    /// The launch of `kernel` on `setup`: its arguments made and checked once, launched each call.
+    fn make_launch<'a>(kernel: &'a Kernel<Self>, setup: Setup<'a>) -> Result<Launch<'a>, Error>;
+}
 
-impl<D: Storage> TensorCore for MmaF32<D>
-where
-    (u32, u32): LayoutShape<D>,
-{
+impl<P: TensorCoreParams> TensorCore for Kernel<P> {
     fn name(&self) -> &'static str {
-        self.0.name()
+        Kernel::name(self)
     }
     fn form(&self) -> GemmForm {
-        D::FORM
+        P::FORM
     }
     fn f32_acc(&self) -> bool {
-        true
+        P::F32_ACC
     }
     fn launcher<'a>(
         &'a self,
         gpu: &'a Gpu,
-        (m, n, k): (u32, u32, u32),
+        dims: (u32, u32, u32),
         kind: HalfKind,
         a: &'a CudaSlice<u32>,
         b: &'a CudaSlice<u32>,
     ) -> Result<Launch<'a>, Error> {
-        let name = self.name();
-        let cfg = Geometry::Hgemm.config(self.0.limits(), m, n);
-        let (a, b) = (InArg::new(a, &operand::<D>(name, m, k)?)?, InArg::new(b, &operand::<D>(name, n, k)?)?);
-        let lc = col_major(m, n).map_err(|e| layout_error(name, e))?;
-        let bf16 = u32::from(kind == HalfKind::BF16);
-        Ok(Box::new(move |c: &mut Output| {
-            let Output::F32(c) = c else { return Err(wrong_output(name)) };
-            Ok(self.0.launch(gpu.stream(), &cfg, (a, b, OutArg::new(c, &lc)?, 1.0, 0.0, bf16))?)
-        }))
+        let cfg = P::GEOMETRY.config(self.limits(), dims.0, dims.1);
+        P::make_launch(self, Setup { name: Kernel::name(self), cfg, gpu, dims, kind, a, b })
     }
 }
 
-impl<D: Storage> TensorCore for MmaF16<D>
-where
-    (u32, u32): LayoutShape<D>,
-{
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn form(&self) -> GemmForm {
-        D::FORM
-    }
-    fn f32_acc(&self) -> bool {
-        false
-    }
-    fn launcher<'a>(
-        &'a self,
-        gpu: &'a Gpu,
-        (m, n, k): (u32, u32, u32),
-        _: HalfKind,
-        a: &'a CudaSlice<u32>,
-        b: &'a CudaSlice<u32>,
-    ) -> Result<Launch<'a>, Error> {
-        let name = self.name();
-        let cfg = Geometry::Hgemm.config(self.0.limits(), m, n);
-        let (a, b) = (InArg::new(a, &operand::<D>(name, m, k)?)?, InArg::new(b, &operand::<D>(name, n, k)?)?);
-        let lc = row_major(m, n / 2).map_err(|e| layout_error(name, e))?;
-        Ok(Box::new(move |c: &mut Output| {
-            let Output::Half(c) = c else { return Err(wrong_output(name)) };
-            Ok(self.0.launch(gpu.stream(), &cfg, (a, b, OutArg::new(c, &lc)?, 1.0, 0.0))?)
-        }))
-    }
-}
+/// The words of an operand stored as `D`, as a kernel argument.
+type OperandArg<'a, D> = InArg<'a, u32, (u32, u32), D>;
 
-/// The operands of a Hopper GEMM and their tensor maps, encoded with the kernel crate's boxes.
-#[allow(clippy::type_complexity)]
-fn sm90_operands<'a>(
-    gpu: &Gpu,
-    name: &str,
-    (m, n, k): (u32, u32, u32),
+/// What a launch of an entry point is made from: its name (for errors), its launch configuration
+/// and the problem, `a` (m x k) and `b` (n x k) of `kind` for `dims` `(m, n, k)`.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    name: &'static str,
+    cfg: LaunchConfig,
+    gpu: &'a Gpu,
+    dims: (u32, u32, u32),
+    kind: HalfKind,
     a: &'a CudaSlice<u32>,
     b: &'a CudaSlice<u32>,
-) -> Result<
-    (
-        InArg<'a, u32, (u32, u32), (u32, C<1>)>,
-        InArg<'a, u32, (u32, u32), (u32, C<1>)>,
-        TensorMap<'a>,
-        TensorMap<'a>,
-    ),
-    Error,
-> {
-    let (a, b) = (
-        InArg::new(a, &operand::<(u32, C<1>)>(name, m, k)?)?,
-        InArg::new(b, &operand::<(u32, C<1>)>(name, n, k)?)?,
-    );
-    let map_a = TensorMap::encode(gpu.stream(), &a, hgemm_sm90::a_box())?;
-    let map_b = TensorMap::encode(gpu.stream(), &b, hgemm_sm90::b_box())?;
-    Ok((a, b, map_a, map_b))
 }
 
-impl TensorCore for Sm90F32 {
-    fn name(&self) -> &'static str {
-        self.0.name()
+impl<'a> Setup<'a> {
+    /// `a` and `b` as the words of operands stored as `D`, checked against their buffers.
+    fn operands<D: Storage>(&self) -> Result<(OperandArg<'a, D>, OperandArg<'a, D>), Error>
+    where
+        (u32, u32): LayoutShape<D>,
+    {
+        let (m, n, k) = self.dims;
+        Ok((
+            InArg::new(self.a, &operand::<D>(self.name, m, k)?)?,
+            InArg::new(self.b, &operand::<D>(self.name, n, k)?)?,
+        ))
     }
-    fn form(&self) -> GemmForm {
-        GemmForm::Tn
+
+    /// The Hopper GEMM's operands (TN) and their tensor maps, encoded with the kernel crate's boxes.
+    fn sm90_operands(
+        &self,
+    ) -> Result<(OperandArg<'a, (u32, C<1>)>, OperandArg<'a, (u32, C<1>)>, TensorMap<'a>, TensorMap<'a>), Error>
+    {
+        let (a, b) = self.operands::<(u32, C<1>)>()?;
+        let map_a = TensorMap::encode(self.gpu.stream(), &a, hgemm_sm90::a_box())?;
+        let map_b = TensorMap::encode(self.gpu.stream(), &b, hgemm_sm90::b_box())?;
+        Ok((a, b, map_a, map_b))
     }
-    fn f32_acc(&self) -> bool {
-        true
+
+    /// The layout of an `f32` accumulators' `C`: column-major m x n.
+    fn f32_result(&self) -> Result<ColLayout, Error> {
+        col_major(self.dims.0, self.dims.1).map_err(|e| layout_error(self.name, e))
     }
-    fn launcher<'a>(
-        &'a self,
-        gpu: &'a Gpu,
-        dims: (u32, u32, u32),
-        kind: HalfKind,
-        a: &'a CudaSlice<u32>,
-        b: &'a CudaSlice<u32>,
-    ) -> Result<Launch<'a>, Error> {
-        let name = self.name();
-        let cfg = Geometry::HgemmSm90.config(self.0.limits(), dims.0, dims.1);
-        let (a, b, map_a, map_b) = sm90_operands(gpu, name, dims, a, b)?;
-        let lc = col_major(dims.0, dims.1).map_err(|e| layout_error(name, e))?;
-        let bf16 = u32::from(kind == HalfKind::BF16);
+
+    /// The layout of an `f16` accumulators' `C`: row-major m x n halves, two to a word.
+    fn half_result(&self) -> Result<RowLayout, Error> {
+        row_major(self.dims.0, self.dims.1 / 2).map_err(|e| layout_error(self.name, e))
+    }
+
+    /// The `f32` accumulators' `bf16` argument: whether the inputs are `bf16` (else `f16`).
+    fn bf16(&self) -> u32 {
+        u32::from(self.kind == HalfKind::BF16)
+    }
+}
+
+/// `hgemm_{tn,nt}_f32`'s parameters, the operands stored as `D`.
+type MmaF32<D> = (In<Words<D>>, In<Words<D>>, Out<ColMajor>, f32, f32, u32);
+/// `hgemm_{tn,nt}_f16`'s parameters, the operands stored as `D`.
+type MmaF16<D> = (In<Words<D>>, In<Words<D>>, Out<RowWords>, f32, f32);
+/// `hgemm_sm90_tn_f32`'s parameters.
+type Sm90F32 = (In<RowWords>, In<RowWords>, Out<ColMajor>, TensorMapRef, TensorMapRef, f32, f32, u32);
+/// `hgemm_sm90_tn_f16`'s parameters.
+type Sm90F16 = (In<RowWords>, In<RowWords>, Out<RowWords>, TensorMapRef, TensorMapRef, f32, f32);
+
+impl<D: Storage> TensorCoreParams for MmaF32<D>
+where
+    (u32, u32): LayoutShape<D>,
+{
+    const FORM: GemmForm = D::FORM;
+    const F32_ACC: bool = true;
+    const GEOMETRY: Geometry = Geometry::Hgemm;
+    fn make_launch<'a>(kernel: &'a Kernel<Self>, s: Setup<'a>) -> Result<Launch<'a>, Error> {
+        let ((a, b), lc, bf16) = (s.operands::<D>()?, s.f32_result()?, s.bf16());
         Ok(Box::new(move |c: &mut Output| {
-            let Output::F32(c) = c else { return Err(wrong_output(name)) };
-            let args = (a, b, OutArg::new(c, &lc)?, &map_a, &map_b, 1.0, 0.0, bf16);
-            Ok(self.0.launch(gpu.stream(), &cfg, args)?)
+            let args = (a, b, OutArg::new(c.f32(s.name)?, &lc)?, 1.0, 0.0, bf16);
+            Ok(kernel.launch(s.gpu.stream(), &s.cfg, args)?)
         }))
     }
 }
 
-impl TensorCore for Sm90F16 {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn form(&self) -> GemmForm {
-        GemmForm::Tn
-    }
-    fn f32_acc(&self) -> bool {
-        false
-    }
-    fn launcher<'a>(
-        &'a self,
-        gpu: &'a Gpu,
-        dims: (u32, u32, u32),
-        _: HalfKind,
-        a: &'a CudaSlice<u32>,
-        b: &'a CudaSlice<u32>,
-    ) -> Result<Launch<'a>, Error> {
-        let name = self.name();
-        let cfg = Geometry::HgemmSm90.config(self.0.limits(), dims.0, dims.1);
-        let (a, b, map_a, map_b) = sm90_operands(gpu, name, dims, a, b)?;
-        let lc = row_major(dims.0, dims.1 / 2).map_err(|e| layout_error(name, e))?;
+impl<D: Storage> TensorCoreParams for MmaF16<D>
+where
+    (u32, u32): LayoutShape<D>,
+{
+    const FORM: GemmForm = D::FORM;
+    const F32_ACC: bool = false;
+    const GEOMETRY: Geometry = Geometry::Hgemm;
+    fn make_launch<'a>(kernel: &'a Kernel<Self>, s: Setup<'a>) -> Result<Launch<'a>, Error> {
+        let ((a, b), lc) = (s.operands::<D>()?, s.half_result()?);
         Ok(Box::new(move |c: &mut Output| {
-            let Output::Half(c) = c else { return Err(wrong_output(name)) };
-            Ok(self.0.launch(gpu.stream(), &cfg, (a, b, OutArg::new(c, &lc)?, &map_a, &map_b, 1.0, 0.0))?)
+            let args = (a, b, OutArg::new(c.half(s.name)?, &lc)?, 1.0, 0.0);
+            Ok(kernel.launch(s.gpu.stream(), &s.cfg, args)?)
+        }))
+    }
+}
+
+impl TensorCoreParams for Sm90F32 {
+    const FORM: GemmForm = GemmForm::Tn;
+    const F32_ACC: bool = true;
+    const GEOMETRY: Geometry = Geometry::HgemmSm90;
+    fn make_launch<'a>(kernel: &'a Kernel<Self>, s: Setup<'a>) -> Result<Launch<'a>, Error> {
+        let ((a, b, map_a, map_b), lc, bf16) = (s.sm90_operands()?, s.f32_result()?, s.bf16());
+        Ok(Box::new(move |c: &mut Output| {
+            let args = (a, b, OutArg::new(c.f32(s.name)?, &lc)?, &map_a, &map_b, 1.0, 0.0, bf16);
+            Ok(kernel.launch(s.gpu.stream(), &s.cfg, args)?)
+        }))
+    }
+}
+
+impl TensorCoreParams for Sm90F16 {
+    const FORM: GemmForm = GemmForm::Tn;
+    const F32_ACC: bool = false;
+    const GEOMETRY: Geometry = Geometry::HgemmSm90;
+    fn make_launch<'a>(kernel: &'a Kernel<Self>, s: Setup<'a>) -> Result<Launch<'a>, Error> {
+        let ((a, b, map_a, map_b), lc) = (s.sm90_operands()?, s.half_result()?);
+        Ok(Box::new(move |c: &mut Output| {
+            let args = (a, b, OutArg::new(c.half(s.name)?, &lc)?, &map_a, &map_b, 1.0, 0.0);
+            Ok(kernel.launch(s.gpu.stream(), &s.cfg, args)?)
         }))
     }
 }
@@ -260,16 +277,13 @@ impl TensorCore for Sm90F16 {
 /// The tensor-core entry points: `mma.sync`'s four, or the Hopper GEMM's two.
 fn entries(gpu: &Gpu, sm90: bool) -> Result<Vec<Box<dyn TensorCore>>, Error> {
     Ok(if sm90 {
-        vec![
-            Box::new(Sm90F32(gpu.kernel(ptx::HGEMM_SM90_TN_F32)?)),
-            Box::new(Sm90F16(gpu.kernel(ptx::HGEMM_SM90_TN_F16)?)),
-        ]
+        vec![Box::new(gpu.kernel(ptx::HGEMM_SM90_TN_F32)?), Box::new(gpu.kernel(ptx::HGEMM_SM90_TN_F16)?)]
     } else {
         vec![
-            Box::new(MmaF32(gpu.kernel(ptx::HGEMM_TN_F32)?)),
-            Box::new(MmaF16(gpu.kernel(ptx::HGEMM_TN_F16)?)),
-            Box::new(MmaF32(gpu.kernel(ptx::HGEMM_NT_F32)?)),
-            Box::new(MmaF16(gpu.kernel(ptx::HGEMM_NT_F16)?)),
+            Box::new(gpu.kernel(ptx::HGEMM_TN_F32)?),
+            Box::new(gpu.kernel(ptx::HGEMM_TN_F16)?),
+            Box::new(gpu.kernel(ptx::HGEMM_NT_F32)?),
+            Box::new(gpu.kernel(ptx::HGEMM_NT_F16)?),
         ]
     })
 }
