@@ -72,6 +72,44 @@ fn value(name: &str, inline: Option<&str>, rest: &mut std::slice::Iter<'_, Strin
     }
 }
 
+/// Reads the arguments of `command` (`build`, `check`): `-h`/`--help`, which prints the usage;
+/// options, each given to `option` with its inline value (`--name=VALUE`) and the arguments after
+/// it (for [`value`]), which answers whether it knows the name; and at most one positional
+/// argument, `what`. One reading for both commands, so that they take their options, and say what
+/// they refuse, the same way. `None` after `--help`, else the positional argument if given.
+fn parse(
+    command: &str,
+    what: &str,
+    args: &[String],
+    mut option: impl FnMut(&str, Option<&str>, &mut std::slice::Iter<'_, String>) -> Result<bool, Usage>,
+) -> Result<Option<Option<PathBuf>>, Usage> {
+    let mut positional: Option<PathBuf> = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (arg.as_str(), None),
+        };
+        match name {
+            "-h" | "--help" => {
+                out(&format!("{USAGE}\n"));
+                return Ok(None);
+            }
+            name if option(name, inline, &mut it)? => {}
+            flag if flag.starts_with('-') => {
+                return Err(Usage(format!("unknown option `{flag}` of {command} (--help says more)")));
+            }
+            p => {
+                if positional.is_some() {
+                    return Err(Usage(format!("one {what}, and `{p}` is a second")));
+                }
+                positional = Some(PathBuf::from(p));
+            }
+        }
+    }
+    Ok(Some(positional))
+}
+
 fn run(args: &[String]) -> Result<(), Usage> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Usage("no command (build, check or install-toolchain; --help says more)".into()));
@@ -91,52 +129,36 @@ fn run(args: &[String]) -> Result<(), Usage> {
 }
 
 fn build(args: &[String]) -> Result<(), Usage> {
-    let mut crate_dir: Option<PathBuf> = None;
     let mut builder_opts: Vec<Box<dyn FnOnce(Builder) -> Builder>> = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (arg.as_str(), None),
-        };
+    let crate_dir = parse("build", "crate directory", args, |name, inline, it| {
         match name {
-            "-h" | "--help" => {
-                out(&format!("{USAGE}\n"));
-                return Ok(());
-            }
             "--target-cpu" => {
-                let v = value(name, inline, &mut it)?;
+                let v = value(name, inline, it)?;
                 builder_opts.push(Box::new(move |b| b.target_cpu(v)));
             }
             "--ptx-isa" => {
-                let v = value(name, inline, &mut it)?;
+                let v = value(name, inline, it)?;
                 builder_opts.push(Box::new(move |b| b.ptx_isa(v)));
             }
             "--toolchain" => {
-                let t: Toolchain = value(name, inline, &mut it)?.parse().map_err(Usage)?;
+                let t: Toolchain = value(name, inline, it)?.parse().map_err(Usage)?;
                 builder_opts.push(Box::new(move |b| b.toolchain(t)));
             }
             "--target-dir" => {
-                let v = value(name, inline, &mut it)?;
+                let v = value(name, inline, it)?;
                 builder_opts.push(Box::new(move |b| b.target_dir(v)));
             }
             "-o" | "--output" => {
-                let v = value(name, inline, &mut it)?;
+                let v = value(name, inline, it)?;
                 builder_opts.push(Box::new(move |b| b.output(v)));
             }
             "--locked" => builder_opts.push(Box::new(|b| b.locked(true))),
             "--no-ptxas" => builder_opts.push(Box::new(|b| b.ptxas(false))),
-            flag if flag.starts_with('-') => {
-                return Err(Usage(format!("unknown option `{flag}` of build (--help says more)")));
-            }
-            dir => {
-                if crate_dir.is_some() {
-                    return Err(Usage(format!("one crate directory, and `{dir}` is a second")));
-                }
-                crate_dir = Some(PathBuf::from(dir));
-            }
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
+    let Some(crate_dir) = crate_dir else { return Ok(()) }; // --help
     let dir = crate_dir.ok_or_else(|| Usage("build needs the kernel crate's directory".into()))?;
     if !dir.join("Cargo.toml").is_file() {
         return Err(Usage(format!(
@@ -151,31 +173,15 @@ fn build(args: &[String]) -> Result<(), Usage> {
 }
 
 fn check_file(args: &[String]) -> Result<(), Usage> {
-    let mut file: Option<PathBuf> = None;
     let mut source: Option<PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (arg.as_str(), None),
-        };
-        match name {
-            "-h" | "--help" => {
-                out(&format!("{USAGE}\n"));
-                return Ok(());
-            }
-            "--source" => source = Some(PathBuf::from(value(name, inline, &mut it)?)),
-            flag if flag.starts_with('-') => {
-                return Err(Usage(format!("unknown option `{flag}` of check (--help says more)")));
-            }
-            f => {
-                if file.is_some() {
-                    return Err(Usage(format!("one PTX file, and `{f}` is a second")));
-                }
-                file = Some(PathBuf::from(f));
-            }
+    let file = parse("check", "PTX file", args, |name, inline, it| {
+        if name != "--source" {
+            return Ok(false);
         }
-    }
+        source = Some(PathBuf::from(value(name, inline, it)?));
+        Ok(true)
+    })?;
+    let Some(file) = file else { return Ok(()) }; // --help
     let file = file.ok_or_else(|| Usage("check needs a PTX file".into()))?;
     let text = std::fs::read_to_string(&file).map_err(|e| Usage(format!("{}: {e}", file.display())))?;
     let abi = match &source {

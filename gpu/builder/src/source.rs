@@ -369,6 +369,26 @@ enum RawParams {
     Entry(Type),
 }
 
+impl RawParams {
+    /// The parameters of the function `sig` as written (a receiver, which no entry point has, left
+    /// out): one reading for `extern "ptx-kernel"` functions and `kernel!`'s alike, so that both
+    /// kinds of entry point are compared with the PTX on the same terms.
+    fn of_fn(sig: &syn::Signature) -> Self {
+        let params = sig
+            .inputs
+            .iter()
+            .filter_map(|arg| match arg {
+                syn::FnArg::Typed(pt) => {
+                    let pat = pt.pat.to_token_stream().to_string();
+                    Some((format!("{pat}: {}", show(&pt.ty)), (*pt.ty).clone()))
+                }
+                syn::FnArg::Receiver(_) => None,
+            })
+            .collect();
+        RawParams::Fn(params)
+    }
+}
+
 struct Collector<'a> {
     file: &'a str,
     defs: &'a mut Defs,
@@ -474,20 +494,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         let ptx_kernel =
             f.sig.abi.as_ref().and_then(|a| a.name.as_ref()).is_some_and(|n| n.value() == "ptx-kernel");
         if ptx_kernel && let Some(name) = f.attrs.iter().find_map(|a| exported_name(&a.meta, &f.sig.ident)) {
-            let params = f
-                .sig
-                .inputs
-                .iter()
-                .filter_map(|arg| match arg {
-                    syn::FnArg::Typed(pt) => {
-                        let pat = pt.pat.to_token_stream().to_string();
-                        Some((format!("{pat}: {}", show(&pt.ty)), (*pt.ty).clone()))
-                    }
-                    syn::FnArg::Receiver(_) => None,
-                })
-                .collect();
             let origin = format!("{}: fn {}", self.file, f.sig.ident);
-            self.entries.push(RawEntry { name, origin, params: RawParams::Fn(params) });
+            self.entries.push(RawEntry { name, origin, params: RawParams::of_fn(&f.sig) });
         }
         syn::visit::visit_item_fn(self, f);
     }
@@ -506,23 +514,11 @@ impl<'ast> Visit<'ast> for Collector<'_> {
             match syn::parse::Parser::parse2(items, m.mac.tokens.clone()) {
                 Ok(fns) => {
                     for f in fns {
-                        let params = f
-                            .sig
-                            .inputs
-                            .iter()
-                            .filter_map(|arg| match arg {
-                                syn::FnArg::Typed(pt) => {
-                                    let pat = pt.pat.to_token_stream().to_string();
-                                    Some((format!("{pat}: {}", show(&pt.ty)), (*pt.ty).clone()))
-                                }
-                                syn::FnArg::Receiver(_) => None,
-                            })
-                            .collect();
                         let origin = format!("{}: kernel! fn {}", self.file, f.sig.ident);
                         self.entries.push(RawEntry {
                             name: f.sig.ident.to_string(),
                             origin,
-                            params: RawParams::Fn(params),
+                            params: RawParams::of_fn(&f.sig),
                         });
                     }
                 }
