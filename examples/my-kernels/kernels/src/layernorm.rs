@@ -8,8 +8,7 @@
 //! passes over the registers: `sum x`, then `sum (x - mean)^2`); `1 / sqrt(var + eps)` is one
 //! `rsqrt.approx`; each output one `FFMA` for `(x - mean) rstd` and one for `* gamma + beta`.
 
-use crate::softmax::{COLS, THREADS, VECTORS, first_column};
-use const_layout::C;
+use crate::softmax::{COLS, THREADS, VECTORS, first_column, load_row, row_from};
 use const_layout_device::warp::{Sum, block_allreduce};
 use const_layout_device::{
     DeviceTensor, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion, Thread, block_idx, fault, grid_dim,
@@ -46,10 +45,7 @@ where
     let mut alloc = SmemAllocator::new(smem);
     let (sums, squares) = (alloc.array::<f32, 32>(), alloc.array::<f32, 32>());
     let j0 = first_column(t);
-    let (g, b) = (
-        gamma.local_tile_full((C::<1>, C::<{ COLS as isize }>), (0, 0)).from((0, j0)),
-        beta.local_tile_full((C::<1>, C::<{ COLS as isize }>), (0, 0)).from((0, j0)),
-    );
+    let (g, b) = (row_from(gamma, 0, j0), row_from(beta, 0, j0));
     let mut wg = [[0f32; 4]; VECTORS];
     let mut wb = [[0f32; 4]; VECTORS];
     unroll!(k in 0..4 => {
@@ -59,14 +55,8 @@ where
     let inv_n = 1.0 / COLS as f32;
     let mut row = block_idx().x;
     while (row as usize) < rows {
-        let (xr, yr) = (
-            x.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
-            y.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
-        );
-        let mut v = [[0f32; 4]; VECTORS];
-        unroll!(k in 0..4 => {
-            v[k] = xr.load_vec4((0, (1024 * k) as u32));
-        });
+        let (xr, yr) = (row_from(x, row, j0), row_from(y, row, j0));
+        let v = load_row(xr);
         let mut s = 0f32;
         unroll!(k in 0..4 => {
             s += (v[k][0] + v[k][1]) + (v[k][2] + v[k][3]);

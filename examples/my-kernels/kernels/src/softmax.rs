@@ -21,8 +21,8 @@ use const_layout::layout::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
 use const_layout_device::warp::{Max, Sum, block_allreduce};
 use const_layout_device::{
-    DeviceTensor, Dim3, Memory, MemoryMut, SmemAllocator, SmemPlan, SmemRegion, Thread, block_idx, fault,
-    grid_dim, math, unroll,
+    DeviceTensor, Dim3, GlobalTile, Memory, MemoryMut, Shifted, SmemAllocator, SmemPlan, SmemRegion, Thread,
+    Vector4, block_idx, fault, grid_dim, math, unroll,
 };
 
 /// Columns of a row: a static extent (the rows are runtime).
@@ -64,6 +64,31 @@ pub(crate) fn first_column(t: Thread<THREADS>) -> u32 {
     j
 }
 
+/// Row `row` of a tensor of rows of [`COLS`], seen from the thread's first column `j0`
+/// ([`first_column`]): the row kernels' view of their inputs and outputs (a whole row, so only the
+/// full-tile path is compiled).
+#[inline(always)]
+pub(crate) fn row_from<T: DeviceTensor>(
+    t: T,
+    row: u32,
+    j0: u32,
+) -> GlobalTile<T, 1, { COLS as isize }, Shifted> {
+    t.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0))
+}
+
+/// The thread's [`VECTORS`] vectors of a row ([`row_from`]'s), 1024 columns apart: 128-bit loads.
+#[inline(always)]
+pub(crate) fn load_row<T>(r: GlobalTile<T, 1, { COLS as isize }, Shifted>) -> [[f32; 4]; VECTORS]
+where
+    T: DeviceTensor<Mem: Memory<Elem = f32>, Access = Vector4>,
+{
+    let mut v = [[0f32; 4]; VECTORS];
+    unroll!(k in 0..4 => {
+        v[k] = r.load_vec4((0, (1024 * k) as u32));
+    });
+    v
+}
+
 /// The kernel body: `y` gets the softmax of each row of `x` (both `rows x COLS`, rows
 /// contiguous and 16-byte aligned; faults otherwise). `smem` holds at least [`SMEM_BYTES`].
 #[inline(always)]
@@ -85,14 +110,8 @@ where
     let j0 = first_column(t);
     let mut row = block_idx().x;
     while (row as usize) < rows {
-        let (xr, yr) = (
-            x.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
-            y.local_tile_full((C::<1>, C::<{ COLS as isize }>), (row, 0)).from((0, j0)),
-        );
-        let mut v = [[0f32; 4]; VECTORS];
-        unroll!(k in 0..4 => {
-            v[k] = xr.load_vec4((0, (1024 * k) as u32));
-        });
+        let (xr, yr) = (row_from(x, row, j0), row_from(y, row, j0));
+        let mut v = load_row(xr);
         let mut m = f32::NEG_INFINITY;
         unroll!(k in 0..4 => {
             m = m.max(v[k][0].max(v[k][1]).max(v[k][2].max(v[k][3])));
