@@ -10,7 +10,7 @@
                                   code on made-up numbers
 
 Kernels and sizes: softmax and LayerNorm over rows of 4096 f32 (rows 4096 ... 65536; grid
-softmax::grid, at most 4 blocks a multiprocessor), a batched transpose 64 x 2048 x 2048 f32 (grid
+softmax::grid, 4 rows a block), a batched transpose 64 x 2048 x 2048 f32 (grid
 (n/64, m/64, batch): one matrix's 64 x 64 tile a block). Implementations:
   ours   the Rust kernels' PTX as const-layout-builder writes it: the kernels carry their launch
          bounds, .maxntid 256 / .minnctapersm 4 (the transpose's 6; an older PTX with only the
@@ -53,7 +53,8 @@ sys.path.insert(0, HERE)
 import ptx_bounds  # noqa: E402
 
 COLS = 4096
-BLOCKS_PER_SM = 4  # softmax::BLOCKS_PER_SM
+BLOCKS_PER_SM = 4  # softmax::BLOCKS_PER_SM (the row kernels' launch bounds' minimum)
+ROWS_PER_BLOCK = 4  # softmax::ROWS_PER_BLOCK
 THREADS = 256  # softmax::THREADS, transpose::THREADS
 TILE = 64  # transpose::TILE
 TRANSPOSE_BLOCKS_PER_SM = 6  # transpose::BLOCKS_PER_SM (its launch bounds' minimum)
@@ -102,11 +103,9 @@ def blocks_per_sm(kernel):
     return TRANSPOSE_BLOCKS_PER_SM if kernel == "transpose" else BLOCKS_PER_SM
 
 
-def row_grid(rows, sms):
-    """softmax::grid: at most BLOCKS_PER_SM blocks a multiprocessor, every block the same rows."""
-    most = max(max(sms, 1) * BLOCKS_PER_SM, 1)
-    per_block = max(-(-rows // most), 1)
-    return (max(-(-rows // per_block), 1), 1, 1)
+def row_grid(rows):
+    """softmax::grid: ROWS_PER_BLOCK rows a block (at least one block)."""
+    return (max(-(-rows // ROWS_PER_BLOCK), 1), 1, 1)
 
 
 def transpose_grid(batch, m, n):
@@ -137,7 +136,7 @@ def plan(kernel, impl, size, ptrs, lens, sms):
     u32, u64, f32 = cl.u32, cl.u64, cl.f32
     if kernel in ROW_KERNELS:
         rows, ld = size, COLS
-        grid = row_grid(rows, sms)
+        grid = row_grid(rows)
         if impl.startswith("ours"):
             x = cl.tensor_param(ROWS_T, ptrs["x"], lens["x"], (rows, COLS), (ld, 1))
             y = cl.tensor_param(ROWS_T, ptrs["y"], lens["y"], (rows, COLS), (ld, 1))
@@ -232,8 +231,8 @@ LEGEND = """\
   `__launch_bounds__(256, 4)`, the transpose `__launch_bounds__(256)`), launched with raw pointers and
   integers.
 - torch: torch.softmax(x, -1), F.layer_norm(x, (4096,), g, b, 1e-5), x.transpose(1, 2).contiguous().
-- Grids: softmax::grid (at most 4 blocks a multiprocessor, grid-stride over the rows) for ours and the
-  twins; the transpose (n/64, m/64, batch): one matrix's 64 x 64 tile a block. Cells: median of the
+- Grids: softmax::grid (4 rows a block, each block striding over the rows by the grid) for ours
+  and the twins; the transpose (n/64, m/64, batch): one matrix's 64 x 64 tile a block. Cells: median of the
   timed launches (L2 flushed before each), GB/s = bytes read + written / time. memcpy:
   cuMemcpyDtoDAsync / torch copy_ of half the bytes (read + write counted); the last column divides
   by the better of the two.

@@ -12,9 +12,8 @@
   the tables, the JSON and the exit status.
 
 The expected grids are softmax::grid and transpose::grid (examples/my-kernels/kernels/src) worked
-by hand: softmax::BLOCKS_PER_SM = 4, so on 132 multiprocessors at most 528 blocks, each
-ceil(rows / 528) rows: 4096 rows -> 8 a block -> 512 blocks; 16384 -> 32 -> 512; 32768 -> 63 ->
-521; 65536 -> 125 -> 525. The transpose: (n / 64, m / 64, batch), one matrix's tile
+by hand: softmax::ROWS_PER_BLOCK = 4, so ceil(rows / 4) blocks (at least one): 4096 rows -> 1024
+blocks, 16384 -> 4096. The transpose: (n / 64, m / 64, batch), one matrix's tile
 a block, any batch (m and n multiples of 64, all > 0).
 
 usage: python3 test_bench.py   (python3 -m unittest test_bench)
@@ -74,7 +73,7 @@ class Params(unittest.TestCase):
         lens = {"x": 8 * 4096, "y": 8 * 4096, "g": 4096, "b": 4096}
         ptrs = {"x": BASE, "y": BASE + 0x100000, "g": BASE + 0x200000, "b": BASE + 0x300000}
         grid, block, params = bench.plan("layernorm", "ours", 8, ptrs, lens, 132)
-        self.assertEqual((grid, block), ((8, 1, 1), (256, 1, 1)))
+        self.assertEqual((grid, block), ((2, 1, 1), (256, 1, 1)))
         self.assertEqual([words(p)[2][:2] for p in params[:4]], [[8, 4096], [0, 0], [0, 0], [8, 4096]])
         self.assertEqual(words(params[1])[0], BASE + 0x200000)
         self.assertAlmostEqual(params[4].value, 1e-5)
@@ -96,10 +95,10 @@ class Params(unittest.TestCase):
         with self.assertRaises(ValueError):
             bench.plan("transpose", "twin", (8, 64, 96), ptrs, lens, 132)
 
-    def test_grids(self):  # softmax::grid on 132 multiprocessors: at most 4 x 132 = 528 blocks
-        self.assertEqual([bench.row_grid(r, 132) for r in (1, 528, 529, 4096, 16384, 32768, 65536)],
-                         [(1, 1, 1), (528, 1, 1), (265, 1, 1), (512, 1, 1), (512, 1, 1), (521, 1, 1), (525, 1, 1)])
-        self.assertEqual(bench.row_grid(10, 0)[0], 4)  # sms.max(1): at most 4 blocks; 3 rows a block
+    def test_grids(self):  # softmax::grid: 4 rows a block
+        self.assertEqual([bench.row_grid(r) for r in (0, 1, 4, 5, 4096, 16384, 65537)],
+                         [(1, 1, 1), (1, 1, 1), (1, 1, 1), (2, 1, 1), (1024, 1, 1), (4096, 1, 1), (16385, 1, 1)])
+        self.assertEqual(bench.row_grid(2**32 - 1)[0], 2**30)  # a u32 of rows: always below 2^31 blocks
         self.assertEqual([bench.blocks_per_sm(k) for k in ("softmax", "layernorm")], [4, 4])
         # transpose::grid: (n/64, m/64, batch), one matrix's tile a block; any batch > 0.
         self.assertEqual(bench.transpose_grid(64, 2048, 2048), (32, 32, 64))
@@ -143,6 +142,8 @@ class Params(unittest.TestCase):
         with open(os.path.join(src, "lib.rs")) as f:
             lib = f.read()
         self.assertIn(f"pub const BLOCKS_PER_SM: u32 = {bench.BLOCKS_PER_SM};", softmax)
+        self.assertIn(f"pub const ROWS_PER_BLOCK: u32 = {bench.ROWS_PER_BLOCK};", softmax)
+        self.assertIn("rows.div_ceil(ROWS_PER_BLOCK)", softmax)
         self.assertIn(f"pub const THREADS: usize = {bench.THREADS};", softmax)
         self.assertIn(f"pub const COLS: usize = {bench.COLS};", softmax)
         self.assertIn(f"pub const TILE: usize = {bench.TILE};", transpose)
@@ -740,7 +741,7 @@ class WholeRun(unittest.TestCase):
         self.assertEqual([sorted(r["impls"]) for r in data["results"]], [["ours", "torch", "twin"]] * 5)
         r = data["results"][0]
         self.assertEqual(r["bytes"], 2 * 8 * 4096 * 4)
-        self.assertEqual(r["impls"]["ours"]["grid"], [8, 1, 1])  # softmax::grid(8, 132): a row a block
+        self.assertEqual(r["impls"]["ours"]["grid"], [2, 1, 1])  # softmax::grid(8): 4 rows a block
         self.assertEqual(data["results"][4]["impls"]["twin"]["grid"], [2, 1, 16])  # (128/64, 64/64, 16)
         self.assertEqual(r["impls"]["ours"]["ms"], 0.25)  # the fake events: 0.25 ms apart
         self.assertEqual(len(r["impls"]["ours"]["all_ms"]), 3)

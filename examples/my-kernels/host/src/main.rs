@@ -144,7 +144,7 @@ fn run(o: &Options) -> Result<(), Error> {
     let mut y: CudaSlice<f32> = stream.alloc_zeros(len)?;
     let mut scratch: CudaSlice<f32> = stream.alloc_zeros(len)?;
     let l = make_layout((rows, C::<4096>), (cols as u32, C::<1>))?;
-    let cfg = LaunchConfig { grid: softmax::grid(rows, sms), block: softmax::block(), dynamic_smem_bytes: 0 };
+    let cfg = LaunchConfig { grid: softmax::grid(rows), block: softmax::block(), dynamic_smem_bytes: 0 };
     let copy_time = |stream: &Arc<CudaStream>, x: &CudaSlice<f32>, s: &mut CudaSlice<f32>| {
         time(stream, o.runs, || Ok(stream.memcpy_dtod(x, s)?))
     };

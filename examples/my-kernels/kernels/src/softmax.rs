@@ -32,8 +32,10 @@ pub const THREADS: usize = 256;
 /// 128-bit vectors a thread holds: `COLS / THREADS / 4`.
 pub const VECTORS: usize = COLS / THREADS / 4;
 const _: () = assert!(VECTORS == 4, "the kernel's loops are unrolled for 4 vectors a thread");
-/// Blocks a multiprocessor runs at once (for [`grid`]).
+/// The launch bounds' minimum of blocks a multiprocessor holds (64 registers a thread).
 pub const BLOCKS_PER_SM: u32 = 4;
+/// Rows a block normalizes (for [`grid`]).
+pub const ROWS_PER_BLOCK: u32 = 4;
 /// The block's shared memory: two arrays of the warps' partial results (alternated between the
 /// two reductions of a row).
 pub const SMEM_BYTES: u32 = SmemPlan::new().array::<f32, 32>().array::<f32, 32>().bytes();
@@ -43,12 +45,19 @@ pub type RowThreads = layout_type!((1, 256));
 /// A thread's values in a segment: 4 consecutive columns (a 128-bit vector).
 pub type RowValues = layout_type!((1, 4));
 
-/// The grid for `rows` rows on a GPU of `sms` multiprocessors: at most [`BLOCKS_PER_SM`] blocks
-/// a multiprocessor, with every block the same number of rows (no partial last wave).
-pub fn grid(rows: u32, sms: u32) -> Dim3 {
-    let most = (sms.max(1) * BLOCKS_PER_SM).max(1);
-    let per_block = rows.div_ceil(most).max(1);
-    Dim3::x(rows.div_ceil(per_block).max(1))
+/// The grid for `rows` rows: [`ROWS_PER_BLOCK`] rows a block (`rows.div_ceil(4)` blocks, at least
+/// one, at most 2^30 for a `u32` of rows; the kernel strides over the rows by the grid, so any grid
+/// is correct).
+///
+/// Many short blocks keep the memory busier than a grid sized to the GPU with every block
+/// striding over many rows, as for the transpose: on an H200 at 16384 rows, softmax reached 0.963
+/// of `cuMemcpyDtoD`'s bandwidth with one row a block, 0.951 with 2, 0.927 with 4, and 0.896 with
+/// 4 blocks a multiprocessor of 32 rows each (65536 rows: 0.966, 0.956, 0.943, 0.902; LayerNorm
+/// alike). A block's setup (its parameters' checks) is paid once for its rows, and at 4 rows it
+/// is amortized: the instructions a thread executes are 0.97x (softmax) and 1.01x (LayerNorm) the
+/// same design's in CUDA C++, against 1.11x and 1.15x at one row a block.
+pub fn grid(rows: u32) -> Dim3 {
+    Dim3::x(rows.div_ceil(ROWS_PER_BLOCK).max(1))
 }
 
 /// The block.

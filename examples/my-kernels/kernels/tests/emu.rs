@@ -54,12 +54,9 @@ fn softmax_matches_f64_for_any_rows_and_grid() {
 }
 
 #[test]
-fn softmax_grid_covers_rows_evenly() {
-    for (rows, sms) in [(4096u32, 132u32), (16384, 132), (100, 132), (1, 1), (65536, 132)] {
-        let g = softmax::grid(rows, sms);
-        let per = rows.div_ceil(g.x);
-        assert!(g.x <= sms * softmax::BLOCKS_PER_SM && g.x >= 1, "{rows}: {g}");
-        assert!(g.x * per >= rows && (g.x - 1) * per < rows, "{rows}: {g}");
+fn softmax_grid_is_rows_per_block() {
+    for (rows, blocks) in [(4096u32, 1024u32), (16385, 4097), (3, 1), (1, 1), (0, 1), (u32::MAX, 1 << 30)] {
+        assert_eq!(softmax::grid(rows), Dim3::x(blocks), "{rows}");
     }
 }
 
