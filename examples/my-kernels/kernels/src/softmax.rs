@@ -12,10 +12,12 @@
 //! tile ([`COLS`] is static): only the whole-tile path is compiled (`local_tile_full`).
 //!
 //! Three ways to keep more loads in flight were measured against this design, for softmax and
-//! LayerNorm alike, in Rust and in CUDA C++ (H200): the next row prefetched into registers, two
-//! rows ahead by `cp.async`, and 6 blocks a multiprocessor. At 16384 rows and more all are within
+//! LayerNorm alike, in Rust and in CUDA C++ (H200), on a grid then sized to the GPU (4 blocks a
+//! multiprocessor, each striding over many rows): the next row prefetched into registers, two
+//! rows ahead by `cp.async`, and 6 blocks a multiprocessor. At 16384 rows and more all were within
 //! 1% of it (softmax 0.904-0.915 of `cuMemcpyDtoD`'s bandwidth, this design 0.908-0.915); only at
-//! 4096 rows do the first two gain (0.951 and 0.961 against 0.918). The simplest stays.
+//! 4096 rows did the first two gain (0.951 and 0.961 against 0.918). The simplest stays; what
+//! gained was the grid ([`grid`]: 4 rows a block, 0.93-0.94).
 
 use const_layout::layout::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
