@@ -111,6 +111,17 @@ impl<'a> Parser<'a> {
         self.text[self.pos..].chars().next()
     }
 
+    /// Where the parser stands (its position and open parentheses), to come back to with
+    /// [`Parser::reset`] after an attempt that failed.
+    pub(crate) fn mark(&self) -> (usize, usize, bool) {
+        (self.pos, self.depth, self.too_deep)
+    }
+
+    /// Back to a [`Parser::mark`].
+    pub(crate) fn reset(&mut self, (pos, depth, too_deep): (usize, usize, bool)) {
+        (self.pos, self.depth, self.too_deep) = (pos, depth, too_deep);
+    }
+
     /// The next non-space character, without consuming it.
     pub(crate) fn peek(&mut self) -> Option<char> {
         self.skip_ws();

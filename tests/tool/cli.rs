@@ -64,7 +64,8 @@ fn json_is_one_object() {
 #[test]
 fn bad_input_is_one_line_and_status_1() {
     for (args, want) in [
-        (vec!["eval", "(8,(4,2):(1,8)"], "column 4"),
+        // (With the `)` the text would be a by-mode tiler, `<8, (4,2):(1,8)>`.)
+        (vec!["eval", "(8,(4,2):(1,8)"], "column 15: expected `,` or `)`"),
         (vec!["eval", "crd2idx((1,2,3), (4,(2,3)):(3,(1,8)))"], "rank 3 but the shape has rank 2"),
         (vec!["eval", "(8,(4,0)):(1,8)"], "shape integer 2 is 0"),
         (vec!["eval", "(8,x):(1,8)"], "found `x`"),

@@ -467,3 +467,75 @@ fn truth_offsets_helper() {
     assert_eq!(apply_swizzle(3, 4, 3, 0b11_1000_0000), 0b11_1111_0000);
     assert_eq!(apply_swizzle(2, 0, -2, 0b0011), 0b1111);
 }
+
+/// `text` with each by-mode tiler `<...>` written as CuTe prints a `Tile`, `(...)`: a `<` that
+/// opens an argument (after `(` or `,`), not a template argument list (`upcast<2>`).
+fn tiler_as_tuple(text: &str) -> String {
+    let (mut out, mut open) = (String::with_capacity(text.len()), 0usize);
+    let mut prev = ' ';
+    for c in text.chars() {
+        let c2 = match c {
+            '<' if prev == '(' || prev == ',' => {
+                open += 1;
+                '('
+            }
+            '>' if open > 0 => {
+                open -= 1;
+                ')'
+            }
+            _ => c,
+        };
+        if !c.is_whitespace() {
+            prev = c;
+        }
+        out.push(c2);
+    }
+    out
+}
+
+/// Every by-mode tiler of CuTe's vectors (composition, divides, products, identity layouts), written
+/// as a tuple of layouts, `(_2:_1,_2:_1)`, as CuTe prints it: the same result as `<...>`, or the
+/// same refusal.
+#[test]
+fn tilers_written_as_tuples_read_as_by_mode_tilers() {
+    let mut compared = 0;
+    for data in [
+        include_str!("../data/cute_algebra_composition.txt"),
+        include_str!("../data/cute_algebra_divide.txt"),
+        include_str!("../data/cute_algebra_product.txt"),
+        include_str!("../data/cute_identity.txt"),
+    ] {
+        for line in data.lines().filter(|l| !l.starts_with('#')) {
+            let Some(expr) = line.split('\t').nth(1) else { continue };
+            let tuple = tiler_as_tuple(expr);
+            if tuple == expr {
+                continue;
+            }
+            let (a, b) = (eval(expr).map(|v| v.to_string()), eval(&tuple).map(|v| v.to_string()));
+            assert_eq!(a.is_ok(), b.is_ok(), "{expr} -> {a:?}; {tuple} -> {b:?}");
+            if let (Ok(a), Ok(b)) = (a, b) {
+                assert_eq!(a, b, "{expr} against {tuple}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 1000, "only {compared} tilers compared");
+    assert_eq!(tiler_as_tuple("upcast<2>(f(x, <_2:_1, _>))"), "upcast<2>(f(x, (_2:_1, _)))");
+}
+
+/// A tuple of layouts is a by-mode tiler wherever a tiler is read: the expression evaluator and
+/// `Tiler`'s own text; a tuple with a layout among its modes takes only tilers' modes.
+#[test]
+fn tuple_tilers_in_text() {
+    use const_layout::algebra::Tiler;
+    let t: Tiler = "(_2:_1,(_2,_2):(_1,_4),_,3)".parse().unwrap();
+    assert_eq!(t.to_string(), "<_2:_1, (_2,_2):(_1,_4), _, 3>");
+    assert_eq!(t, "<_2:_1, (_2,_2):(_1,_4), _, 3>".parse().unwrap());
+    assert_eq!(eval("(_2:_1, _)").unwrap().to_string(), "<_2:_1, _>");
+    assert_eq!(eval("(1,(_,2))").unwrap().to_string(), "(1,(_,2))"); // no layout: a slicing coordinate
+    let e = eval("(_2:_1,(_,2))").unwrap_err().to_string();
+    assert!(e.contains("by-mode tiler") && e.contains("column 8"), "{e}");
+    assert!(eval("(<_2>, _2:_1)").is_err());
+    assert!("(_2:_1,".parse::<Tiler>().is_err());
+    assert!("((((_2:_1".parse::<Tiler>().is_err());
+}

@@ -78,7 +78,7 @@ pub mod rules;
 #[cfg(test)]
 mod shortcuts;
 mod slice;
-mod tiler;
+pub(crate) mod tiler;
 
 pub use crate::error::Inadmissible;
 pub use coalesce::{

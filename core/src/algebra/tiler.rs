@@ -2,7 +2,8 @@
 //!
 //! CuTe accepts a layout, an integer `n` (the layout `n:_1`), or a by-mode tuple whose items are
 //! again tilers (`make_tile(...)`), where `_` keeps the mode. In text a by-mode tiler is written
-//! `<3:3, (2,4):(1,8)>` and a plain shape `(2,4)` means `<2:_1, 4:_1>`.
+//! `<3:3, (2,4):(1,8)>`, or as CuTe prints a `Tile`, a tuple with a layout among its modes,
+//! `(3:3,(2,4):(1,8))`; a plain shape `(2,4)` means `<2:_1, 4:_1>`.
 
 use super::R;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
@@ -25,6 +26,9 @@ pub const MAX_TILE_MODES: usize = 16;
 /// assert_eq!(s.to_string(), "<_2, _4>");
 /// let l: Tiler = "_4:_2".parse().unwrap();
 /// assert!(matches!(l, Tiler::Layout(_)));
+/// // A tuple of layouts, as CuTe prints a `Tile`, is the same by-mode tiler.
+/// let c: Tiler = "(_3:_3,(_2,_4):(_1,_8),_)".parse().unwrap();
+/// assert_eq!(c, t);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tiler {
@@ -131,31 +135,14 @@ impl Tiler {
     /// assert_eq!(t.to_string(), "<_, _2:_1>");
     /// ```
     pub const fn by_mode(items: &[TileMode]) -> R<Tiler> {
-        if items.len() > MAX_TILE_MODES {
-            return Err(LayoutError::TooLarge);
-        }
-        let mut kinds = [Kind::Keep; MAX_TILE_MODES];
-        let mut modes = tri!(super::ModeBuilder::new());
+        let mut b = tri!(TilerBuilder::new());
         let mut k = 0;
         while k < items.len() {
             // Each item pushed from where it is (a layout is not copied on the way).
-            match &items[k] {
-                TileMode::Keep => {
-                    kinds[k] = Kind::Keep;
-                    tri!(modes.push(&DynLayout::UNIT));
-                }
-                TileMode::Layout(l) => {
-                    kinds[k] = Kind::Layout;
-                    tri!(modes.push(l));
-                }
-                TileMode::Shape(s) => {
-                    kinds[k] = Kind::Shape;
-                    tri!(modes.push(&tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::new_static(0))))));
-                }
-            }
+            tri!(b.push(&items[k]));
             k += 1;
         }
-        Ok(Tiler::Modes(TileModes { modes: tri!(modes.finish()), kinds, n: items.len() }))
+        b.finish()
     }
 
     /// A shape used as a tiler: an integer `n` is the layout `make_layout(n)` (`n:_1`, or `_1:_0`
@@ -184,6 +171,47 @@ impl Tiler {
                 Tiler::by_mode(items.split_at(n).0)
             }
         }
+    }
+}
+
+/// A by-mode tiler built one item at a time ([`Tiler::by_mode`], and the expression parser's
+/// tuples of layouts): the items go straight into the one layout that holds them.
+pub(crate) struct TilerBuilder {
+    kinds: [Kind; MAX_TILE_MODES],
+    modes: super::ModeBuilder,
+    n: usize,
+}
+
+impl TilerBuilder {
+    pub(crate) const fn new() -> R<Self> {
+        Ok(TilerBuilder { kinds: [Kind::Keep; MAX_TILE_MODES], modes: tri!(super::ModeBuilder::new()), n: 0 })
+    }
+
+    /// Append `item`; `TooLarge` past [`MAX_TILE_MODES`] items.
+    pub(crate) const fn push(&mut self, item: &TileMode) -> R<()> {
+        if self.n == MAX_TILE_MODES {
+            return Err(LayoutError::TooLarge);
+        }
+        match item {
+            TileMode::Keep => {
+                self.kinds[self.n] = Kind::Keep;
+                tri!(self.modes.push(&DynLayout::UNIT));
+            }
+            TileMode::Layout(l) => {
+                self.kinds[self.n] = Kind::Layout;
+                tri!(self.modes.push(l));
+            }
+            TileMode::Shape(s) => {
+                self.kinds[self.n] = Kind::Shape;
+                tri!(self.modes.push(&tri!(DynLayout::new(*s, DynIntTuple::int(DynInt::new_static(0))))));
+            }
+        }
+        self.n += 1;
+        Ok(())
+    }
+
+    pub(crate) const fn finish(self) -> R<Tiler> {
+        Ok(Tiler::Modes(TileModes { modes: tri!(self.modes.finish()), kinds: self.kinds, n: self.n }))
     }
 }
 
@@ -244,13 +272,40 @@ impl Parser<'_> {
             }
             return Tiler::by_mode(&items[..n]).map_err(|e| self.invalid(col, e));
         }
-        match self.tile_mode()? {
+        let start = self.mark();
+        let first = match self.tile_mode() {
+            Ok(m) => m,
+            // A tuple of layouts, as CuTe prints a `Tile`: `(_2:_1,_2:_1)` is `<_2:_1, _2:_1>`.
+            // (A tuple that is neither a shape nor a layout: the error is the first reading's.)
+            Err(e) => {
+                self.reset(start);
+                if !self.eat('(') {
+                    return Err(e);
+                }
+                return self.tile_tuple(col).map_err(|_| e);
+            }
+        };
+        match first {
             TileMode::Layout(l) => Ok(Tiler::Layout(l)),
             TileMode::Shape(s) => Tiler::from_shape(&s).map_err(|e| self.invalid(col, e)),
             TileMode::Keep => {
                 Err(ParseError { column: col, expected: "a tiler", found: Some('_'), invalid: None })
             }
         }
+    }
+
+    /// The items of a by-mode tiler written as a tuple, after its `(`, through its `)`.
+    fn tile_tuple(&mut self, col: usize) -> Result<Tiler, ParseError> {
+        let mut b = TilerBuilder::new().map_err(|e| self.invalid(col, e))?;
+        loop {
+            let item = self.tile_mode()?;
+            b.push(&item).map_err(|e| self.invalid(col, e))?;
+            if self.eat(')') {
+                break;
+            }
+            self.expect(',', "`,` or `)`")?;
+        }
+        b.finish().map_err(|e| self.invalid(col, e))
     }
 
     /// One tiler item: `_`, a layout, or a shape.

@@ -4,7 +4,8 @@
 //! or a layout `shape:stride`) or a call of a CuTe function by its name; calls nest. Results keep
 //! CuTe's static flags, so they print as CuTe prints them.
 
-use crate::algebra::{LayoutPartition, Slicer, Tiler};
+use crate::algebra::tiler::TilerBuilder;
+use crate::algebra::{LayoutPartition, Slicer, TileMode, Tiler};
 use crate::dyn_layout::DynLayout;
 use crate::dyn_layout::int_tuple::{DynInt, DynIntTuple};
 use crate::dyn_layout::ops::{self, Division};
@@ -41,7 +42,7 @@ pub enum Value {
     Bool(bool),
     /// `LayoutLeft` (`true`) or `LayoutRight` (`false`), as an argument of `make_layout`.
     Major(bool),
-    /// A by-mode tiler, `<3:3, (2,4):(1,8)>`.
+    /// A by-mode tiler, `<3:3, (2,4):(1,8)>` (or `(3:3,(2,4):(1,8))`, as CuTe prints a `Tile`).
     Tiler(Tiler),
     /// A swizzle, `Sw<3,4,3>`.
     Swizzle(Swizzle),
@@ -553,11 +554,27 @@ fn tuple_literal(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result
     let mut keeps = DynIntTuple::EMPTY;
     let mut modes = 0usize;
     let mut sliced = false;
+    // A tuple with a layout among its modes is a by-mode tiler, as CuTe prints a `Tile`:
+    // `(_2:_1,_2:_1)` is `<_2:_1, _2:_1>` (its other modes: `_` keeps a mode, a shape `n` is `n:_1`).
+    let err = |error| EvalError::Layout { column, error };
+    let mut tiles = TilerBuilder::new().map_err(err)?;
+    let (mut tiled, mut not_tile) = (false, None);
     if !p.eat(')') {
         loop {
             // The mode is evaluated into `out`, which is written last.
             expr(p, out)?;
-            sliced |= append_item(&mut coords, &mut keeps, modes, out, column)?;
+            if let Value::Layout(l) = &out.value {
+                tiled = true;
+                tiles.push(&TileMode::Layout(*l)).map_err(err)?;
+            } else {
+                sliced |= append_item(&mut coords, &mut keeps, modes, out, column)?;
+                match tile_mode_of(&out.value) {
+                    Some(m) => tiles.push(&m).map_err(err)?,
+                    // Not a tiler's mode: the tuple is a tuple or a slicing coordinate, unless a
+                    // layout is among its modes.
+                    None => not_tile = not_tile.or(Some(out.column)),
+                }
+            }
             modes += 1;
             if p.eat(')') {
                 break;
@@ -565,7 +582,33 @@ fn tuple_literal(p: &mut Parser<'_>, column: usize, out: &mut Located) -> Result
             p.expect(',', "`,` or `)`")?;
         }
     }
+    if tiled {
+        if let Some(bad) = not_tile {
+            return Err(not_a_tile_mode(bad));
+        }
+        *out = Located { value: Value::Tiler(tiles.finish().map_err(err)?), column };
+        return Ok(());
+    }
     tuple_of(&coords, &keeps, sliced, column, out)
+}
+
+/// A tuple's mode as a by-mode tiler's item: `_` keeps the mode, an integer or a tuple of them is
+/// a shape; `None` for anything else (a partial slicing coordinate, a tiler).
+fn tile_mode_of(v: &Value) -> Option<TileMode> {
+    match v {
+        Value::Slicer(s) if *s == Slicer::all() => Some(TileMode::Keep),
+        Value::Int(n) => Some(TileMode::Shape(DynIntTuple::int(*n))),
+        Value::Tuple(t) => Some(TileMode::Shape(*t)),
+        _ => None,
+    }
+}
+
+/// The error of a tuple of layouts (a by-mode tiler) with a mode that is not a tiler's.
+fn not_a_tile_mode(column: usize) -> EvalError {
+    EvalError::Misplaced {
+        column,
+        what: "a tuple with a layout among its modes is a by-mode tiler: its modes are layouts, shapes or `_`",
+    }
 }
 
 /// The tuple, or the slicing coordinate if a mode holds `_`, into `out`.
