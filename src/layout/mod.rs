@@ -333,13 +333,16 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         self.shape.size()
     }
 
-    /// CuTe's `cosize`: one more than the largest offset, `sum((s - 1) * |d|) + 1` (strides taken by
-    /// absolute value, as CuTe does). Static for a static layout.
+    /// CuTe's `cosize`, as the span: `sum((s - 1) * |d|) + 1`, one more than the largest offset for
+    /// non-negative strides, the extent the offsets cover with negative ones (where CuTe's
+    /// `L(size - 1) + 1` differs: DECISIONS.md, decision 14). Static for a static layout.
     ///
     /// ```
     /// use const_layout::{layout, int::Int};
     /// assert_eq!(layout!((4,2):(2,1)).cosize().value(), 8);
     /// assert_eq!(layout!((4,2):(0,3)).cosize().value(), 4);
+    /// // Offsets -3 to 4: a span of 8 (CuTe's `L(size - 1) + 1` would be 2).
+    /// assert_eq!(layout!((4,2):(-1,4)).cosize().value(), 8);
     /// ```
     #[inline(always)]
     pub fn cosize(&self) -> CosizeOut<S, D> {

@@ -520,3 +520,17 @@ fn the_cute_guide_covers_every_function() {
         .collect();
     assert!(missing.is_empty(), "no example in the guide for {missing:?}");
 }
+
+/// `cosize` with a negative stride is the span of the offsets (DECISIONS.md, decision 14), the
+/// same in the text, the JSON and the library.
+#[test]
+fn cosize_is_the_span_everywhere() {
+    for (expr, span) in [("4:-1", 4), ("(4,2):(-1,4)", 8), ("(_3,_2):(_-2,_-5)", 10), ("(4,2):(2,1)", 8)] {
+        let o = layout(&["eval", &format!("cosize({expr})")]);
+        assert_eq!(stdout(&o).trim().trim_start_matches('_'), span.to_string(), "{expr}");
+        let j = stdout(&layout(&["eval", "--json", expr]));
+        assert!(j.contains(&format!("\"cosize\":{span},")), "{expr}: {j}");
+        let l: const_layout::dyn_layout::DynLayout = expr.parse().unwrap();
+        assert_eq!(l.cosize().value, span, "{expr}");
+    }
+}

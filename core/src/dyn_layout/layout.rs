@@ -185,13 +185,17 @@ impl DynLayout {
         self.size
     }
 
-    /// CuTe's `cosize`: `sum((s - 1) * |d|) + 1`. With basis strides (`_1@0`), CuTe's too: the
+    /// CuTe's `cosize` as the span, `sum((s - 1) * |d|) + 1`: CuTe's `L(size - 1) + 1` for
+    /// non-negative strides, the extent of the offsets with negative ones (where CuTe's can be
+    /// zero or negative; DECISIONS.md, decision 14). With basis strides (`_1@0`), CuTe's too: the
     /// product over the bases of that sum taken over the integers scaling each.
     ///
     /// ```
     /// use const_layout::dyn_layout::DynLayout;
     /// let id: DynLayout = "(_4,_8):(_1@0,_1@1)".parse().unwrap();
     /// assert_eq!(id.cosize().to_string(), "_32");
+    /// let neg: DynLayout = "(4,2):(-1,4)".parse().unwrap();
+    /// assert_eq!(neg.cosize().value, 8); // the span of offsets -3..=4
     /// ```
     pub const fn cosize(&self) -> DynInt {
         self.cosize

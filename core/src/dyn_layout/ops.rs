@@ -426,7 +426,8 @@ const fn check_compact(s: &DynIntTuple, d: isize, leaf: &mut usize) -> R<()> {
     Ok(())
 }
 
-/// CuTe's `cosize`: `sum((s - 1) * |d|) + 1` with CuTe's static rules. `Err` on overflow.
+/// CuTe's `cosize` as the span, `sum((s - 1) * |d|) + 1` (CuTe's `L(size - 1) + 1` for non-negative
+/// strides; DECISIONS.md, decision 14), with CuTe's static rules. `Err` on overflow.
 pub const fn cosize(s: &DynIntTuple, d: &DynIntTuple) -> R<DynInt> {
     // The shape and the stride are congruent: their integers pair up in node order.
     let mut total = DynInt::new_static(0);
