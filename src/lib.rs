@@ -27,7 +27,9 @@ pub mod tensor;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use const_layout_core::serde_text;
-pub use const_layout_core::{algebra, bank, dyn_layout, error, eval, linear, swizzle, synthesis, text};
+pub use const_layout_core::{
+    algebra, bank, coalescing, dyn_layout, error, eval, linear, swizzle, synthesis, text,
+};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -183,6 +183,7 @@ fn run(args: &[String], json: bool) -> Result<String, String> {
         ["svg", args @ ..] => svg(args),
         ["conflicts", args @ ..] => conflicts(args),
         ["swizzle-for", args @ ..] => swizzle_for(args),
+        ["coalescing", args @ ..] => coalescing(args),
         [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
         [other, ..] => Err(format!("unknown command {}; run `layout --help`", quote(other))),
     }
@@ -274,41 +275,280 @@ fn thread_bits(tv: &Option<DynLayout>, expr: &str) -> Result<u32, String> {
     Ok(t.trailing_zeros())
 }
 
-/// `layout conflicts TV SMEM`: the wavefronts of the access, NVIDIA's model.
-fn conflicts(args: &[&str]) -> Result<String, String> {
-    use const_layout::bank::{NVIDIA, access};
-    let (svg_path, args) = match args.iter().position(|a| *a == "--svg") {
+/// A string option `--NAME VALUE` taken out of `args`: its value (if given) and the rest.
+fn take_option<'a>(args: &[&'a str], name: &str) -> Result<(Option<&'a str>, Vec<&'a str>), String> {
+    match args.iter().position(|a| *a == name) {
         Some(k) => {
-            let path = args.get(k + 1).ok_or("`--svg` needs a file")?;
-            (Some(*path), [&args[..k], &args[k + 2..]].concat())
+            let v = args.get(k + 1).ok_or_else(|| format!("`{name}` needs a value"))?;
+            Ok((Some(*v), [&args[..k], &args[k + 2..]].concat()))
         }
-        None => (None, args.to_vec()),
+        None => Ok((None, args.to_vec())),
+    }
+}
+
+/// The access kind of `--op` (default `ld`).
+fn access_kind(op: Option<&str>) -> Result<const_layout::bank::AccessKind, String> {
+    match op {
+        None => Ok(const_layout::bank::AccessKind::Load),
+        Some(o) => o.parse().map_err(|_| {
+            format!(
+                "`--op` takes ld, st, ldmatrix[.x1|.x2|.x4][.trans], stmatrix[...] or cp.async, not {}",
+                quote(o)
+            )
+        }),
+    }
+}
+
+/// The most instructions `--addresses` takes.
+const MAX_ADDRESS_INSTRUCTIONS: usize = 1 << 16;
+
+/// `--addresses LIST`: instructions separated by `;`, each one byte address a lane (decimal or
+/// `0x` hex, separated by `,` or spaces; `-` for a lane left out); `@FILE` reads LIST from FILE.
+fn address_list(list: &str, max_lanes: usize) -> Result<Vec<Vec<u64>>, String> {
+    let text = match list.strip_prefix('@') {
+        Some(path) => {
+            let meta = std::fs::metadata(path)
+                .map_err(|e| format!("cannot read {}: {}", quote(path), one_line(&e.to_string())))?;
+            if meta.len() > 64 << 20 {
+                return Err(format!("{} is over 64 MiB", quote(path)));
+            }
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {}", quote(path), one_line(&e.to_string())))?
+        }
+        None => list.to_string(),
     };
+    let mut out = Vec::new();
+    for (i, ins) in text.split(';').enumerate() {
+        if ins.trim().is_empty() && i > 0 {
+            continue;
+        }
+        if out.len() == MAX_ADDRESS_INSTRUCTIONS {
+            return Err(format!("`--addresses` takes at most {MAX_ADDRESS_INSTRUCTIONS} instructions"));
+        }
+        let mut lanes = Vec::new();
+        for tok in ins.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+            if lanes.len() == max_lanes {
+                return Err(format!("instruction {i} of `--addresses` has more than {max_lanes} lanes"));
+            }
+            let a = if tok == "-" {
+                u64::MAX
+            } else if let Some(h) = tok.strip_prefix("0x") {
+                u64::from_str_radix(h, 16)
+                    .ok()
+                    .filter(|a| *a < u64::MAX)
+                    .ok_or_else(|| format!("{} in `--addresses` is not an address", quote(tok)))?
+            } else {
+                tok.parse::<u64>()
+                    .ok()
+                    .filter(|a| *a < u64::MAX)
+                    .ok_or_else(|| format!("{} in `--addresses` is not an address", quote(tok)))?
+            };
+            lanes.push(a);
+        }
+        if lanes.is_empty() {
+            return Err(format!("instruction {i} of `--addresses` has no lanes"));
+        }
+        out.push(lanes);
+    }
+    Ok(out)
+}
+
+/// A TV layout and its threads: the size of its mode 0.
+fn tv_layout(expr: &str) -> Result<(DynLayout, u64), String> {
+    let l = match eval_picture(expr)? {
+        Value::Layout(l) | Value::LayoutTv(_, l) => l,
+        other => return Err(format!("{} is {}; give a (thread, value) layout", quote(expr), kind(&other))),
+    };
+    let t = l
+        .mode(0)
+        .map(|m| m.size().value as u64)
+        .filter(|_| l.rank() == 2)
+        .ok_or_else(|| format!("{} is not a (thread, value) layout of rank 2", quote(expr)))?;
+    Ok((l, t))
+}
+
+/// A layout the simulation evaluates: a layout, a composed (swizzled) layout or a linear one.
+fn space(expr: &str) -> Result<Box<dyn const_layout::bank::Offsets>, String> {
+    match eval_picture(expr)? {
+        Value::Layout(l) | Value::LayoutTv(_, l) => Ok(Box::new(l)),
+        Value::Composed(c) => Ok(Box::new(c)),
+        Value::Linear(l) => Ok(Box::new(l)),
+        other => Err(format!(
+            "{} is {}; give a layout, a swizzled layout or a linear layout",
+            quote(expr),
+            kind(&other)
+        )),
+    }
+}
+
+/// An error if the TV layout reaches elements past the `size` of the memory layout.
+fn reaches(tv: &DynLayout, expr: &str, size: u64, memory: &str) -> Result<(), String> {
+    let reach = tv.cosize().value as u64;
+    if reach > size {
+        return Err(format!(
+            "{} reaches tile elements up to {}; the {memory} layout has {size}",
+            quote(expr),
+            reach - 1
+        ));
+    }
+    Ok(())
+}
+
+/// The line `conflicts` prints.
+fn conflicts_line(c: const_layout::bank::Conflicts, what: &str) -> String {
+    format!(
+        "{} wavefronts, {} without conflicts: {} extra ({:.2}x); {what}\n",
+        c.wavefronts,
+        c.ideal,
+        c.extra(),
+        c.wavefronts as f64 / c.ideal.max(1) as f64,
+    )
+}
+
+/// `layout conflicts TV SMEM` or `layout conflicts --addresses LIST`: the wavefronts of the
+/// access, NVIDIA's model; the closed form over F2 where both maps are linear, else simulated.
+fn conflicts(args: &[&str]) -> Result<String, String> {
+    use const_layout::bank::{INACTIVE, MAX_SIMULATED, NVIDIA, access, simulate, wavefronts};
+    let (svg_path, args) = take_option(args, "--svg")?;
+    let (op, args) = take_option(&args, "--op")?;
+    let (list, args) = take_option(&args, "--addresses")?;
+    let kind = access_kind(op)?;
     let (plain, o) = options(&args, &["bytes", "vec"])?;
+    if let Some(list) = list {
+        if !plain.is_empty() || svg_path.is_some() {
+            return Err("`conflicts --addresses LIST` takes no layouts and no `--svg`".to_string());
+        }
+        let (bytes, vec) = (o[0].unwrap_or(4), o[1].unwrap_or(1));
+        let width = bytes * vec;
+        let mut total = const_layout::bank::Conflicts::default();
+        let instructions = address_list(list, NVIDIA.threads as usize)?;
+        for (i, ins) in instructions.iter().enumerate() {
+            let addrs: Vec<u32> = ins
+                .iter()
+                .map(|&a| {
+                    if a == u64::MAX {
+                        Ok(INACTIVE)
+                    } else {
+                        u32::try_from(a).ok().filter(|a| *a != INACTIVE).ok_or(a)
+                    }
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|a| format!("instruction {i}: address {a} is past shared memory's 2^32 bytes"))?;
+            let c = wavefronts(&NVIDIA, kind, &addrs, width).map_err(|e| format!("instruction {i}: {e}"))?;
+            total = total.plus(c);
+        }
+        let n = instructions.len();
+        return Ok(conflicts_line(
+            total,
+            &format!(
+                "{n} instruction{} of {kind}, {} bytes a lane",
+                if n == 1 { "" } else { "s" },
+                kind.width(width)
+            ),
+        ));
+    }
     let [tv_expr, smem_expr] = plain[..] else {
-        return Err("`conflicts` takes a TV layout and a shared-memory layout, e.g. layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'".to_string());
+        return Err("`conflicts` takes a TV layout and a shared-memory layout, e.g. layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))', or --addresses LIST".to_string());
     };
     let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
-    let (tv, tv_layout) = linear_of(tv_expr)?;
-    let tb = thread_bits(&tv_layout, tv_expr)?;
-    let (smem, _) = linear_of(smem_expr)?;
-    fits(&tv, &smem, tv_expr)?;
-    bounded(&tv, MAX_ACCESS_BITS, "conflicts", tv_expr)?;
-    let c = access(&NVIDIA, &tv, tb, &smem, bytes, vec).map_err(|e| e.to_string())?;
+    let (tv, threads) = tv_layout(tv_expr)?;
+    let smem = space(smem_expr)?;
+    reaches(&tv, tv_expr, smem.size_of(), "shared-memory")?;
+    let pairs = tv.size().value as u64;
+    if pairs > MAX_SIMULATED {
+        return Err(format!(
+            "{} has {pairs} (thread, value) pairs; `conflicts` takes at most 2^{}",
+            quote(tv_expr),
+            MAX_SIMULATED.trailing_zeros()
+        ));
+    }
+    // The closed form where both maps are linear over F2 (and the threads a power of two); the
+    // simulation otherwise. They agree wherever both apply (tests/laws/bank.rs).
+    let linear = match (linear_of(tv_expr), linear_of(smem_expr)) {
+        (Ok((tvl, _)), Ok((sl, _))) if threads.is_power_of_two() && tvl.out_bits() <= sl.in_bits() => {
+            Some((tvl, sl))
+        }
+        _ => None,
+    };
+    let tb = threads.trailing_zeros();
+    let c = match &linear {
+        Some((tvl, sl)) => access(&NVIDIA, kind, tvl, tb, sl, bytes, vec).map_err(|e| e.to_string())?,
+        None => simulate(&NVIDIA, kind, &tv, threads, &*smem, bytes, vec)
+            .map_err(|e| format!("{e} in {}", quote(tv_expr)))?,
+    };
     if let Some(path) = svg_path {
-        let offset = smem.compose(&tv).map_err(|e| e.to_string())?;
+        let (tvl, sl) = linear
+            .as_ref()
+            .ok_or("`--svg` draws linear accesses only (power-of-two layouts and swizzles)")?;
+        let offset = sl.compose(tvl).map_err(|e| e.to_string())?;
         let svg = conflicts_svg(&NVIDIA, &offset, tb, bytes, vec)
             .ok_or("the access does not fit the bank model")?;
         std::fs::write(path, svg)
             .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
     }
+    Ok(conflicts_line(c, &format!("{threads} threads, vectors of {vec} x {bytes} bytes, {kind}")))
+}
+
+/// `layout coalescing TV GLOBAL` or `layout coalescing --addresses LIST`: sectors and lines per
+/// warp request of a global-memory access.
+fn coalescing(args: &[&str]) -> Result<String, String> {
+    use const_layout::bank::MAX_SIMULATED;
+    use const_layout::coalescing::{Coalescing, coalescing, request};
+    let (list, args) = take_option(args, "--addresses")?;
+    let (base, args) = take_option(&args, "--base")?;
+    let (plain, o) = options(&args, &["bytes", "vec"])?;
+    let base: u64 = match base {
+        None => 0,
+        Some(b) => b
+            .parse()
+            .ok()
+            .filter(|b| *b < 1u64 << 48)
+            .ok_or_else(|| format!("`--base` takes a byte offset below 2^48, not {}", quote(b)))?,
+    };
+    let (c, what) = if let Some(list) = list {
+        if !plain.is_empty() {
+            return Err("`coalescing --addresses LIST` takes no layouts".to_string());
+        }
+        let width = o[0].unwrap_or(4) * o[1].unwrap_or(1);
+        let mut total = Coalescing::default();
+        for (i, ins) in address_list(list, 32)?.iter().enumerate() {
+            let moved: Vec<u64> =
+                ins.iter().map(|&a| if a == u64::MAX { a } else { a.saturating_add(base) }).collect();
+            total = total.plus(request(&moved, width).map_err(|e| format!("instruction {i}: {e}"))?);
+        }
+        (total, format!("{width} bytes a lane"))
+    } else {
+        let [tv_expr, g_expr] = plain[..] else {
+            return Err("`coalescing` takes a TV layout and a global-memory layout, e.g. layout coalescing '(_32,_4):(_4,_1)' '_128:_1' --bytes 4 --vec 4, or --addresses LIST".to_string());
+        };
+        let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
+        let (tv, threads) = tv_layout(tv_expr)?;
+        let g = space(g_expr)?;
+        reaches(&tv, tv_expr, g.size_of(), "global-memory")?;
+        let pairs = tv.size().value as u64;
+        if pairs > MAX_SIMULATED {
+            return Err(format!(
+                "{} has {pairs} (thread, value) pairs; `coalescing` takes at most 2^{}",
+                quote(tv_expr),
+                MAX_SIMULATED.trailing_zeros()
+            ));
+        }
+        let c = coalescing(&tv, threads, &*g, bytes, vec, base)
+            .map_err(|e| format!("{e} in {}", quote(tv_expr)))?;
+        (c, format!("{threads} threads, vectors of {vec} x {bytes} bytes"))
+    };
+    let per = |x: u64| x as f64 / c.requests.max(1) as f64;
     Ok(format!(
-        "{} wavefronts, {} without conflicts: {} extra ({:.2}x); {} threads, vectors of {vec} x {bytes} bytes\n",
-        c.wavefronts,
-        c.ideal,
-        c.extra(),
-        c.wavefronts as f64 / c.ideal.max(1) as f64,
-        1u32 << tb
+        "{} request{}: {} sectors ({:.2} a request, the fewest {}: {:.2}x), {} lines ({:.2} a request, the fewest {}); {what}\n",
+        c.requests,
+        if c.requests == 1 { "" } else { "s" },
+        c.sectors,
+        per(c.sectors),
+        c.min_sectors,
+        c.sectors as f64 / c.min_sectors.max(1) as f64,
+        c.lines,
+        per(c.lines),
+        c.min_lines,
     ))
 }
 
@@ -316,7 +556,14 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
 fn swizzle_for(args: &[&str]) -> Result<String, String> {
     use const_layout::bank::NVIDIA;
     use const_layout::synthesis::{Access, best_linear, best_swizzle};
-    let (plain, o) = options(args, &["bytes", "vec-write", "vec-read"])?;
+    let (write_op, args) = take_option(args, "--write-op")?;
+    let (read_op, args) = take_option(&args, "--read-op")?;
+    let write_kind = match write_op {
+        None => const_layout::bank::AccessKind::Store,
+        Some(_) => access_kind(write_op)?,
+    };
+    let read_kind = access_kind(read_op)?;
+    let (plain, o) = options(&args, &["bytes", "vec-write", "vec-read"])?;
     let [w_expr, r_expr, tile_expr] = plain[..] else {
         return Err("`swizzle-for` takes a write TV layout, a read TV layout and the tile layout".to_string());
     };
@@ -328,8 +575,8 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
     fits(&r, &tile, r_expr)?;
     bounded(&w, MAX_ACCESS_BITS, "swizzle-for", w_expr)?;
     bounded(&r, MAX_ACCESS_BITS, "swizzle-for", r_expr)?;
-    let write = Access { tv: w, thread_bits: thread_bits(&wl, w_expr)?, vec: vw };
-    let read = Access { tv: r, thread_bits: thread_bits(&rl, r_expr)?, vec: vr };
+    let write = Access { kind: write_kind, tv: w, thread_bits: thread_bits(&wl, w_expr)?, vec: vw };
+    let read = Access { kind: read_kind, tv: r, thread_bits: thread_bits(&rl, r_expr)?, vec: vr };
     let best = best_swizzle(&NVIDIA, &tile, bytes, &write, &read).map_err(|e| e.to_string())?;
     let mut out = format!(
         "{}: write vectors of {}, {} wavefronts ({} extra); read vectors of {}, {} wavefronts ({} extra)\n",
@@ -341,6 +588,7 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
         best.read.wavefronts,
         best.read.extra()
     );
+    out.push_str(&padding_line(&tile, bytes, &write, &read, &best)?);
     let general = best_linear(&NVIDIA, &tile, bytes, &write, &read).map_err(|e| e.to_string())?;
     if general.swizzle.is_some() {
         out.push_str("no linear layout over F2 does better\n");
@@ -362,6 +610,46 @@ fn swizzle_for(args: &[&str]) -> Result<String, String> {
         out.push_str(&format!("  as a CuTe layout of element index: {c}\n"));
     }
     Ok(out)
+}
+
+/// `swizzle-for`'s line on padding: the best padding of the tile's rows against the best swizzle.
+fn padding_line(
+    tile: &const_layout::linear::LinearLayout,
+    bytes: u32,
+    write: &const_layout::synthesis::Access,
+    read: &const_layout::synthesis::Access,
+    best: &const_layout::synthesis::Choice,
+) -> Result<String, String> {
+    use const_layout::bank::NVIDIA;
+    let Some(p) = const_layout::synthesis::best_padding(&NVIDIA, tile, bytes, write, read)
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(String::new());
+    };
+    let score = |w: u32, r: u32, c: u32| (w.min(r), w + r, std::cmp::Reverse(c));
+    let (ps, ss) = (
+        score(p.write_vec, p.read_vec, p.conflicts()),
+        score(best.write_vec, best.read_vec, best.conflicts()),
+    );
+    let what = format!(
+        "rows of {} elements padded by {} (+{} bytes): write vectors of {}, {} wavefronts ({} extra); read vectors of {}, {} wavefronts ({} extra)",
+        p.row,
+        p.pad,
+        p.extra_bytes,
+        p.write_vec,
+        p.write.wavefronts,
+        p.write.extra(),
+        p.read_vec,
+        p.read.wavefronts,
+        p.read.extra()
+    );
+    Ok(match ps.cmp(&ss) {
+        std::cmp::Ordering::Greater => format!("padding beats every Sw<B,M,S>: {what}\n"),
+        std::cmp::Ordering::Equal => format!("padding ties with it, at a cost in memory: {what}\n"),
+        std::cmp::Ordering::Less => {
+            format!("the swizzle beats every padding of rows by 4 to 32 bytes; the best: {what}\n")
+        }
+    })
 }
 
 /// The SVG of `layout conflicts --svg`: the first instruction of the first warp, one band per

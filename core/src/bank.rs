@@ -1,30 +1,54 @@
-//! Shared-memory bank conflicts: how many wavefronts an access takes, by simulation, on a bank
-//! model ([`BankModel`]: NVIDIA's, or AMD's LDS as stated there).
+//! Shared-memory bank conflicts: how many wavefronts an access takes, on a bank model
+//! ([`BankModel`]: NVIDIA's, measured on the H200, or AMD's LDS as stated there).
 //!
-//! An access is one instruction of a warp: each thread reads or writes `bytes` contiguous bytes
-//! at its own byte address. The model serves it in phases of `wavefront_bytes / bytes` threads
-//! (all threads at once for accesses narrower than a bank); within a phase, each bank serves one
-//! distinct word per wavefront, and threads that touch the same word share it (broadcast). The
-//! phase takes as many wavefronts as its busiest bank has distinct words; the access, the sum over
-//! its phases. The ideal is one wavefront a phase.
+//! An access is one instruction of a warp ([`AccessKind`]): each lane reads or writes `bytes`
+//! contiguous bytes at its own byte address (`ldmatrix`/`stmatrix`: one 16-byte row a lane). The
+//! instruction runs in phases of lanes; within a phase, each bank serves one distinct word per
+//! wavefront, and lanes that touch the same word share it (broadcast). A phase takes as many
+//! wavefronts as its busiest bank has distinct words; the instruction, the sum over its phases;
+//! the ideal is one wavefront a phase. On NVIDIA's hardware (Volta to Hopper; every rule below
+//! measured with Nsight Compute on the H200, the probe table in PERFORMANCE.md):
 //!
-//! [`access`] applies this to a thread-value layout over a shared-memory layout, both as linear
-//! maps ([`crate::linear`]): every thread's `vec` consecutive values form one vector access,
-//! checked contiguous in shared memory.
+//! - accesses of 1, 2 and 4 bytes: one phase of all 32 lanes;
+//! - stores (and `cp.async`'s shared-memory side) of 8 and 16 bytes: phases of 16 and 8 lanes
+//!   (128 bytes a phase);
+//! - loads of 8 and 16 bytes: the same, except when every quad of lanes (4q to 4q+3) reads at
+//!   most two distinct addresses: then the phases are twice as wide (8 bytes: one phase of 32
+//!   lanes; 16 bytes: two of 16). Sharing across quads merges nothing (lanes `l` and `l^4`, or `l`
+//!   and `l+16`, reading one address leave 16-byte loads at 4 phases);
+//! - `ldmatrix` and `stmatrix` `.x1/.x2/.x4` (`.trans` or not): one phase of 8 rows per matrix,
+//!   repeated rows merging nothing beyond the shared words of a phase.
+//!
+//! Lanes left out of an instruction ([`INACTIVE`]) take no part; a phase with no lane takes no
+//! wavefront. Nsight Compute counts `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld` /
+//! `_op_st` as these wavefronts and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld` /
+//! `_op_st` as wavefronts minus phases ([`Conflicts::extra`]). It does not count the 16-byte
+//! `cp.async.cg` writes into shared memory at all, and its `_op_ldgsts` counts for the 4- and
+//! 8-byte `cp.async.ca` follow the source's sectors, not this model: for `cp.async` the model's
+//! count is the store's, which no counter confirms.
+//!
+//! [`access`] is the closed form over F2 for an access whose maps are linear ([`crate::linear`]);
+//! [`simulate`] simulates every instruction of an access over any layouts, and [`wavefronts`] one
+//! instruction from its addresses.
 //!
 //! ```
-//! use const_layout::bank::{wavefronts, NVIDIA};
-//! // 32 threads, 4 bytes each, all in bank 0 (a stride of 128 bytes): a 32-way conflict.
+//! use const_layout::bank::{wavefronts, AccessKind, NVIDIA};
+//! // 32 lanes, 4 bytes each, all in bank 0 (a stride of 128 bytes): a 32-way conflict.
 //! let addrs: [u32; 32] = core::array::from_fn(|t| 128 * t as u32);
-//! let c = wavefronts(&NVIDIA, &addrs, 4);
+//! let c = wavefronts(&NVIDIA, AccessKind::Load, &addrs, 4).unwrap();
 //! assert_eq!((c.wavefronts, c.ideal), (32, 1));
-//! // Consecutive words: one wavefront.
-//! let addrs: [u32; 32] = core::array::from_fn(|t| 4 * t as u32);
-//! assert_eq!(wavefronts(&NVIDIA, &addrs, 4).wavefronts, 1);
+//! // 16-byte loads, lanes 2k and 2k+1 reading one address: two phases of 16 lanes, not four.
+//! let addrs: [u32; 32] = core::array::from_fn(|t| 16 * (t as u32 / 2));
+//! assert_eq!(wavefronts(&NVIDIA, AccessKind::Load, &addrs, 16).unwrap().wavefronts, 2);
+//! assert_eq!(wavefronts(&NVIDIA, AccessKind::Store, &addrs, 16).unwrap().wavefronts, 4);
 //! ```
 
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+
+mod linear;
+pub(crate) mod simulate;
+pub use linear::access;
+pub use simulate::{MAX_SIMULATED, Offsets, simulate};
 
 /// A shared-memory bank model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,31 +57,37 @@ pub struct BankModel {
     pub banks: u32,
     /// The bytes of one bank word.
     pub bank_bytes: u32,
-    /// The bytes one wavefront serves: an access of `b` bytes a thread runs in phases of
-    /// `wavefront_bytes / b` threads.
+    /// The bytes one wavefront serves: an access of `b` bytes a lane runs in phases of
+    /// `wavefront_bytes / b` lanes.
     pub wavefront_bytes: u32,
-    /// Threads of one instruction (a warp, a wave).
+    /// Lanes of one instruction (a warp, a wave).
     pub threads: u32,
+    /// Whether loads wider than a bank word whose quads of lanes read at most two distinct
+    /// addresses each run in phases of twice the lanes (NVIDIA's hardware; see the module).
+    pub paired_loads: bool,
 }
 
 /// NVIDIA's shared memory (Volta to Hopper): 32 banks of 4 bytes, 128-byte wavefronts, warps of 32
-/// threads; 8- and 16-byte accesses in phases of 16 and 8 threads.
-pub const NVIDIA: BankModel = BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 32 };
+/// lanes; 8- and 16-byte accesses in phases of 16 and 8 lanes, loads paired as the module says.
+pub const NVIDIA: BankModel =
+    BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 32, paired_loads: true };
 
 /// AMD's LDS with 32 banks (CDNA2 and CDNA3, MI200 and MI300), as CK's documentation describes it
 /// (rocm.docs.amd.com, Composable Kernel, "Understanding AMD GPU LDS and Bank Conflicts"): banks of
 /// 4 bytes, waves of 64 lanes, an access served in phases of 128 bytes (`ds_write_b128`: 8 phases
 /// of 8 lanes; `ds_read_b32`: two half-waves). Not checked against AMD hardware here.
-pub const AMD_LDS_32: BankModel = BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 64 };
+pub const AMD_LDS_32: BankModel =
+    BankModel { banks: 32, bank_bytes: 4, wavefront_bytes: 128, threads: 64, paired_loads: false };
 
 /// AMD's LDS with 64 banks of 4 bytes (the same documentation's other organisation), 256 bytes a
 /// phase, waves of 64 lanes (`ds_read_b128`: 16 lanes a phase). Not checked against AMD hardware
 /// here.
-pub const AMD_LDS: BankModel = BankModel { banks: 64, bank_bytes: 4, wavefront_bytes: 256, threads: 64 };
+pub const AMD_LDS: BankModel =
+    BankModel { banks: 64, bank_bytes: 4, wavefront_bytes: 256, threads: 64, paired_loads: false };
 
 impl BankModel {
-    /// The lanes of one phase for accesses of `bytes` a lane: as many as fill `wavefront_bytes`
-    /// with accesses of at least a bank word, at most the instruction's threads.
+    /// The lanes of one phase for accesses of `bytes` a lane, without pairing: as many as fill
+    /// `wavefront_bytes` with accesses of at least a bank word, at most the instruction's lanes.
     ///
     /// ```
     /// use const_layout::bank::{AMD_LDS_32, NVIDIA};
@@ -71,6 +101,199 @@ impl BankModel {
     }
 }
 
+/// The instruction an access is: what it does to shared memory, for the bank model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessKind {
+    /// `ld.shared` (`LDS`), 1 to 16 bytes a lane.
+    Load,
+    /// `st.shared` (`STS`), 1 to 16 bytes a lane.
+    Store,
+    /// `ldmatrix.sync.aligned.m8n8.x{matrices}[.trans]`: lanes 0 to `8 matrices - 1` each give the
+    /// address of one 16-byte row; `.trans` changes the registers, not the shared-memory side.
+    Ldmatrix {
+        /// 1, 2 or 4.
+        matrices: u32,
+        /// `.trans`.
+        trans: bool,
+    },
+    /// `stmatrix.sync.aligned.x{matrices}[.trans].m8n8` (sm_90): as `Ldmatrix`, writing.
+    Stmatrix {
+        /// 1, 2 or 4.
+        matrices: u32,
+        /// `.trans`.
+        trans: bool,
+    },
+    /// `cp.async` (`LDGSTS`), its shared-memory side: 4, 8 or 16 bytes a lane, counted as a store
+    /// (see the module for what Nsight Compute counts).
+    CpAsync,
+}
+
+impl AccessKind {
+    /// The bytes each lane accesses given `bytes` a lane: `bytes`, or 16 (a row) for
+    /// `ldmatrix`/`stmatrix`.
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// assert_eq!(AccessKind::Load.width(8), 8);
+    /// assert_eq!(AccessKind::Ldmatrix { matrices: 4, trans: false }.width(2), 16);
+    /// ```
+    pub const fn width(&self, bytes: u32) -> u32 {
+        match self {
+            AccessKind::Ldmatrix { .. } | AccessKind::Stmatrix { .. } => 16,
+            _ => bytes,
+        }
+    }
+
+    /// The lanes one instruction takes addresses from: the model's lanes, or 8 a matrix.
+    ///
+    /// ```
+    /// use const_layout::bank::{AccessKind, NVIDIA};
+    /// assert_eq!(AccessKind::Store.lanes(&NVIDIA), 32);
+    /// assert_eq!(AccessKind::Ldmatrix { matrices: 2, trans: true }.lanes(&NVIDIA), 16);
+    /// ```
+    pub const fn lanes(&self, model: &BankModel) -> u32 {
+        match self {
+            AccessKind::Ldmatrix { matrices, .. } | AccessKind::Stmatrix { matrices, .. } => {
+                let l = 8 * *matrices;
+                if l < model.threads { l } else { model.threads }
+            }
+            _ => model.threads,
+        }
+    }
+
+    /// An error if the kind cannot move `bytes` a lane (widths 1, 2, 4, 8, 16; `cp.async` 4, 8,
+    /// 16; `ldmatrix`/`stmatrix`: 1, 2 or 4 matrices).
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// assert!(AccessKind::CpAsync.check(16).is_ok());
+    /// assert_eq!(
+    ///     AccessKind::CpAsync.check(2).unwrap_err().to_string(),
+    ///     "bank conflicts: the bytes of a cp.async (4, 8 or 16): 2"
+    /// );
+    /// ```
+    pub const fn check(&self, bytes: u32) -> Result<(), LayoutError> {
+        match self {
+            AccessKind::Ldmatrix { matrices, .. } | AccessKind::Stmatrix { matrices, .. } => {
+                if !matches!(*matrices, 1 | 2 | 4) {
+                    return Err(err("the matrices of an ldmatrix/stmatrix (1, 2 or 4)", *matrices as isize));
+                }
+            }
+            AccessKind::CpAsync => {
+                if !matches!(bytes, 4 | 8 | 16) {
+                    return Err(err("the bytes of a cp.async (4, 8 or 16)", bytes as isize));
+                }
+            }
+            AccessKind::Load | AccessKind::Store => {
+                if !matches!(bytes, 1 | 2 | 4 | 8 | 16) {
+                    return Err(err("the bytes of an access (1, 2, 4, 8 or 16)", bytes as isize));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The lanes of one phase for `width` bytes a lane, `paired` if the loads pair (see the
+    /// module).
+    pub(crate) const fn phase_lanes(&self, model: &BankModel, width: u32, paired: bool) -> u32 {
+        let lanes = self.lanes(model);
+        let base = match self {
+            AccessKind::Ldmatrix { .. } | AccessKind::Stmatrix { .. } => 8,
+            _ => model.lanes_per_phase(width),
+        };
+        let p = if paired { 2 * base } else { base };
+        if p < lanes { p } else { lanes }
+    }
+
+    /// Whether this kind pairs on `model` at `width` bytes, if its quads allow: loads wider than
+    /// a word whose phases hold at least two lanes (a paired phase's quads then read at most
+    /// the unpaired phase's addresses, within one wavefront's bytes).
+    pub(crate) const fn may_pair(&self, model: &BankModel, width: u32) -> bool {
+        matches!(self, AccessKind::Load)
+            && model.paired_loads
+            && width > model.bank_bytes
+            && model.lanes_per_phase(width) >= 2
+    }
+}
+
+impl core::fmt::Display for AccessKind {
+    /// The PTX name, as `--op` takes it: `ld`, `st`, `ldmatrix.x4.trans`, `stmatrix.x2`,
+    /// `cp.async`.
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// assert_eq!(AccessKind::Ldmatrix { matrices: 4, trans: true }.to_string(), "ldmatrix.x4.trans");
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            AccessKind::Load => f.write_str("ld"),
+            AccessKind::Store => f.write_str("st"),
+            AccessKind::CpAsync => f.write_str("cp.async"),
+            AccessKind::Ldmatrix { matrices, trans } | AccessKind::Stmatrix { matrices, trans } => {
+                let name = if matches!(self, AccessKind::Ldmatrix { .. }) { "ldmatrix" } else { "stmatrix" };
+                write!(f, "{name}.x{matrices}{}", if *trans { ".trans" } else { "" })
+            }
+        }
+    }
+}
+
+impl core::str::FromStr for AccessKind {
+    type Err = LayoutError;
+
+    /// `ld`, `st`, `cp.async`, `ldmatrix` or `stmatrix` with an optional `.x1`, `.x2` or `.x4`
+    /// (default `.x4`) and `.trans`, in either order.
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// assert_eq!("ldmatrix.trans".parse::<AccessKind>().unwrap(), AccessKind::Ldmatrix { matrices: 4, trans: true });
+    /// assert_eq!("stmatrix.x1".parse::<AccessKind>().unwrap(), AccessKind::Stmatrix { matrices: 1, trans: false });
+    /// assert!("ld.global".parse::<AccessKind>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, LayoutError> {
+        let bad = || {
+            err(
+                "not an access kind (ld, st, ldmatrix[.x1|.x2|.x4][.trans], stmatrix[...], cp.async); its length",
+                s.len() as isize,
+            )
+        };
+        match s {
+            "ld" => return Ok(AccessKind::Load),
+            "st" => return Ok(AccessKind::Store),
+            "cp.async" => return Ok(AccessKind::CpAsync),
+            _ => {}
+        }
+        let mut parts = s.split('.');
+        let load = match parts.next() {
+            Some("ldmatrix") => true,
+            Some("stmatrix") => false,
+            _ => return Err(bad()),
+        };
+        let (mut matrices, mut trans) = (None, None);
+        for p in parts {
+            match p {
+                "x1" | "x2" | "x4" if matrices.is_none() => {
+                    matrices = Some(p.as_bytes()[1] as u32 - b'0' as u32)
+                }
+                "trans" if trans.is_none() => trans = Some(true),
+                _ => return Err(bad()),
+            }
+        }
+        let (matrices, trans) = (matrices.unwrap_or(4), trans.unwrap_or(false));
+        Ok(if load {
+            AccessKind::Ldmatrix { matrices, trans }
+        } else {
+            AccessKind::Stmatrix { matrices, trans }
+        })
+    }
+}
+
+/// The address of a lane left out of an instruction (a predicated-off lane).
+pub const INACTIVE: u32 = u32::MAX;
+
+const fn err(what: &'static str, value: isize) -> LayoutError {
+    LayoutError::Access { op: "bank conflicts", what, value }
+}
+
 /// The wavefronts an access takes and the ideal (one a phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Conflicts {
@@ -81,7 +304,7 @@ pub struct Conflicts {
 }
 
 impl Conflicts {
-    /// The extra wavefronts: conflicts.
+    /// The extra wavefronts: conflicts (Nsight Compute's `l1tex__data_bank_conflicts_...`).
     ///
     /// ```
     /// # use const_layout::bank::Conflicts;
@@ -91,33 +314,116 @@ impl Conflicts {
         self.wavefronts - self.ideal
     }
 
-    /// The sum of two accesses' counts.
+    /// The sum of two accesses' counts (saturating: a count past `u32::MAX` stays there).
+    ///
+    /// ```
+    /// # use const_layout::bank::Conflicts;
+    /// let c = Conflicts { wavefronts: 3, ideal: 1 }.plus(Conflicts { wavefronts: 1, ideal: 1 });
+    /// assert_eq!((c.wavefronts, c.ideal), (4, 2));
+    /// ```
     pub const fn plus(self, other: Conflicts) -> Conflicts {
-        Conflicts { wavefronts: self.wavefronts + other.wavefronts, ideal: self.ideal + other.ideal }
+        Conflicts {
+            wavefronts: self.wavefronts.saturating_add(other.wavefronts),
+            ideal: self.ideal.saturating_add(other.ideal),
+        }
     }
 }
 
-/// The most threads an instruction has in any model here.
+/// The most lanes an instruction has in any model here.
 pub const MAX_THREADS: usize = 64;
 
-/// The wavefronts of one instruction: thread `t` accesses `bytes` bytes (a power of two, at most
-/// 16) from byte address `addrs[t]`; `addrs.len()` threads (at most the model's).
-pub const fn wavefronts(model: &BankModel, addrs: &[u32], bytes: u32) -> Conflicts {
-    let n = addrs.len();
-    let per_phase = model.lanes_per_phase(bytes) as usize;
-    let words_each = if bytes <= model.bank_bytes { 1 } else { (bytes / model.bank_bytes) as usize };
+/// The wavefronts of one instruction of `kind`: lane `l` accesses `bytes` bytes (`ldmatrix`,
+/// `stmatrix`: a 16-byte row, whatever `bytes`) from byte address `addrs[l]`, or nothing if it is
+/// [`INACTIVE`]. At most the model's lanes; `ldmatrix`/`stmatrix` `.xN` read the first `8 N`
+/// (the hardware ignores the other lanes' addresses). An error names a width the kind does not
+/// take, too many lanes, or an address not aligned to its access.
+///
+/// ```
+/// use const_layout::bank::{wavefronts, AccessKind, NVIDIA, INACTIVE};
+/// // ldmatrix.x4 on 8 x 64 halves, row-major: each matrix's 8 rows 128 bytes apart, 8-way.
+/// let rows: [u32; 32] = core::array::from_fn(|l| 128 * l as u32);
+/// let x4 = AccessKind::Ldmatrix { matrices: 4, trans: false };
+/// assert_eq!(wavefronts(&NVIDIA, x4, &rows, 2).unwrap().wavefronts, 32);
+/// // Half the lanes predicated off: 16-byte loads, two phases of 8 lanes.
+/// let half: [u32; 32] = core::array::from_fn(|l| if l < 16 { 16 * l as u32 } else { INACTIVE });
+/// assert_eq!(wavefronts(&NVIDIA, AccessKind::Load, &half, 16).unwrap().ideal, 2);
+/// ```
+pub const fn wavefronts(
+    model: &BankModel,
+    kind: AccessKind,
+    addrs: &[u32],
+    bytes: u32,
+) -> Result<Conflicts, LayoutError> {
+    if let Err(e) = kind.check(bytes) {
+        return Err(e);
+    }
+    let width = kind.width(bytes);
+    if addrs.len() > model.threads as usize || addrs.len() > MAX_THREADS {
+        return Err(err("the lanes of an instruction, past the model's", addrs.len() as isize));
+    }
+    let lanes = kind.lanes(model) as usize;
+    let n = if addrs.len() < lanes { addrs.len() } else { lanes };
+    let mut l = 0;
+    while l < n {
+        if addrs[l] != INACTIVE && !addrs[l].is_multiple_of(width) {
+            return Err(err("an address not aligned to its access", addrs[l] as isize));
+        }
+        l += 1;
+    }
+    let paired = kind.may_pair(model, width) && quads_pair(addrs, n);
+    let per_phase = kind.phase_lanes(model, width, paired) as usize;
+    let words_each = if width <= model.bank_bytes { 1 } else { width / model.bank_bytes };
     let mut total = Conflicts { wavefronts: 0, ideal: 0 };
     let mut start = 0;
     while start < n {
         let end = if start + per_phase < n { start + per_phase } else { n };
-        // The phase's distinct words, then the most of them on one bank.
-        let mut words = [0u32; 4 * MAX_THREADS];
-        let mut count = 0;
-        let mut t = start;
-        while t < end {
+        let busiest = busiest_bank(model, addrs, start, end, words_each);
+        if busiest > 0 {
+            total.wavefronts += busiest;
+            total.ideal += 1;
+        }
+        start = end;
+    }
+    Ok(total)
+}
+
+/// Whether every quad of lanes (`4q` to `4q+3`, of the first `n`) reads at most two distinct
+/// addresses: the condition under which NVIDIA's loads of 8 and 16 bytes run in phases twice as
+/// wide.
+const fn quads_pair(addrs: &[u32], n: usize) -> bool {
+    let mut q = 0;
+    while q < n {
+        let (mut first, mut second) = (INACTIVE, INACTIVE);
+        let mut l = q;
+        while l < q + 4 && l < n {
+            let a = addrs[l];
+            if a != INACTIVE && a != first && a != second {
+                if first == INACTIVE {
+                    first = a;
+                } else if second == INACTIVE {
+                    second = a;
+                } else {
+                    return false;
+                }
+            }
+            l += 1;
+        }
+        q += 4;
+    }
+    true
+}
+
+/// The most distinct words on one bank among the words lanes `start..end` touch (`words_each`
+/// words from each active lane's address); 0 if no lane is active.
+const fn busiest_bank(model: &BankModel, addrs: &[u32], start: usize, end: usize, words_each: u32) -> u32 {
+    let mut words = [0u32; 4 * MAX_THREADS];
+    let mut count = 0;
+    let mut t = start;
+    while t < end {
+        if addrs[t] != INACTIVE {
             let mut w = 0;
             while w < words_each {
-                let word = addrs[t] / model.bank_bytes + w as u32;
+                let word = addrs[t] / model.bank_bytes + w;
                 let mut seen = false;
                 let mut i = 0;
                 while i < count {
@@ -132,165 +438,25 @@ pub const fn wavefronts(model: &BankModel, addrs: &[u32], bytes: u32) -> Conflic
                 }
                 w += 1;
             }
-            t += 1;
         }
-        let mut busiest = 0;
-        let mut i = 0;
-        while i < count {
-            let bank = words[i] % model.banks;
-            let mut on_bank = 0;
-            let mut j = 0;
-            while j < count {
-                if words[j] % model.banks == bank {
-                    on_bank += 1;
-                }
-                j += 1;
-            }
-            if on_bank > busiest {
-                busiest = on_bank;
-            }
-            i += 1;
-        }
-        total.wavefronts += busiest;
-        total.ideal += 1;
-        start = end;
+        t += 1;
     }
-    total
-}
-
-const fn err(what: &'static str, value: isize) -> LayoutError {
-    LayoutError::NotCanonical { op: "bank conflicts", what, value }
-}
-
-/// The conflicts of an access pattern over a whole tile: `tv` maps `(thread, value)` (thread bits
-/// low: `thread_bits` of them) to an element of the tile, `smem` maps the element to its offset
-/// in shared memory (in elements of `element_bytes`); each thread accesses its values `vec` at a
-/// time (a power of two), which must be contiguous in shared memory. Instructions run a warp
-/// (the model's threads) at a time; the result sums over every warp and instruction. An error
-/// names a vector that is not contiguous (its value bit) or a count out of range.
-///
-/// ```
-/// use const_layout::bank::{access, NVIDIA};
-/// use const_layout::linear::LinearLayout;
-/// use const_layout::swizzle::Swizzle;
-/// // An 8 x 64 tile of halves, row-major; ldmatrix-like reads: lane l reads 8 halves of row
-/// // l % 8 at column 8 (l / 8). Thread bits: lane (5); value bits: the 8 halves (3).
-/// let tv = LinearLayout::new(&[64, 128, 256, 8, 16, 1, 2, 4], 9).unwrap();
-/// let plain = LinearLayout::identity(9);
-/// assert_eq!(access(&NVIDIA, &tv, 5, &plain, 2, 8).unwrap().wavefronts, 32); // 8-way, 4 phases
-/// let swizzled = LinearLayout::from_swizzle(Swizzle::new(3, 3, 3).unwrap(), 9);
-/// assert_eq!(access(&NVIDIA, &tv, 5, &swizzled, 2, 8).unwrap().wavefronts, 4); // conflict-free
-/// ```
-pub const fn access(
-    model: &BankModel,
-    tv: &LinearLayout,
-    thread_bits: u32,
-    smem: &LinearLayout,
-    element_bytes: u32,
-    vec: u32,
-) -> Result<Conflicts, LayoutError> {
-    if vec == 0 || vec & (vec - 1) != 0 || vec * element_bytes > 16 {
-        return Err(err("the vector (a power of two, at most 16 bytes), in elements", vec as isize));
-    }
-    if thread_bits > tv.in_bits() {
-        return Err(err("the thread bits, past the layout's inputs", thread_bits as isize));
-    }
-    let offset = match smem.compose(tv) {
-        Ok(o) => o,
-        Err(e) => return Err(e),
-    };
-    let vbits = vec.trailing_zeros();
-    let value_bits = tv.in_bits() - thread_bits;
-    if vbits > value_bits {
-        return Err(err("the vector's bits, past the value bits", vbits as isize));
-    }
-    let mut j = 0;
-    while j < vbits {
-        if offset.basis(thread_bits + j) != 1 << j {
-            return Err(err(
-                "the first value bit of a vector that is not contiguous in shared memory",
-                j as isize,
-            ));
-        }
-        j += 1;
-    }
-    // Every vector starts aligned to its size: no other input moves the bits within a vector.
+    let mut busiest = 0;
     let mut i = 0;
-    while i < tv.in_bits() {
-        let inside = i >= thread_bits && i < thread_bits + vbits;
-        if !inside && offset.basis(i) & (vec - 1) != 0 {
-            return Err(err("the first input bit that moves a vector off its alignment", i as isize));
+    while i < count {
+        let bank = words[i] % model.banks;
+        let mut on_bank = 0;
+        let mut j = 0;
+        while j < count {
+            if words[j] % model.banks == bank {
+                on_bank += 1;
+            }
+            j += 1;
+        }
+        if on_bank > busiest {
+            busiest = on_bank;
         }
         i += 1;
     }
-    // Closed form over F2: a phase's lanes are a subspace of the inputs, so its words are the
-    // image of that subspace (plus the words within a vector) under the linear word map, every
-    // phase a coset of the same image; the busiest bank holds 2^(rank of the words - rank of
-    // their banks) of them. Every phase of every instruction and warp takes as many.
-    let warp_bits = model.threads.trailing_zeros();
-    let lane_bits = if thread_bits < warp_bits { thread_bits } else { warp_bits };
-    let bytes = vec * element_bytes;
-    let phase_bits = {
-        let b = model.lanes_per_phase(bytes).trailing_zeros();
-        if b < lane_bits { b } else { lane_bits }
-    };
-    let per_phase = match word_image(&offset, phase_bits, element_bytes, bytes, model) {
-        Ok(w) => w,
-        Err(e) => return Err(e),
-    };
-    let phases = 1u32 << (lane_bits - phase_bits);
-    let warps = 1u32 << (thread_bits - lane_bits);
-    let instructions = 1u32 << (value_bits - vbits);
-    let n = phases * warps * instructions;
-    let total = Conflicts { wavefronts: n * per_phase, ideal: n };
-    Ok(total)
-}
-
-/// The wavefronts of one phase of a linear access: `2^(r_w - r_b)` for `r_w` the rank of the
-/// words the phase's lanes (the low `phase_bits` inputs of `offset`, in elements of
-/// `element_bytes`) touch with accesses of `bytes`, and `r_b` the rank of their banks.
-const fn word_image(
-    offset: &LinearLayout,
-    phase_bits: u32,
-    element_bytes: u32,
-    bytes: u32,
-    model: &BankModel,
-) -> Result<u32, LayoutError> {
-    let eb = element_bytes.trailing_zeros();
-    let wb = model.bank_bytes.trailing_zeros();
-    let words_each = if bytes > model.bank_bytes { bytes / model.bank_bytes } else { 1 };
-    let extra = words_each.trailing_zeros();
-    let mut basis = [0u32; 8];
-    let mut n = 0;
-    let mut i = 0;
-    while i < phase_bits {
-        // The byte address's bits above the bank word: the word.
-        basis[n] = ((offset.basis(i) as u64) << eb >> wb) as u32;
-        n += 1;
-        i += 1;
-    }
-    let mut j = 0;
-    while j < extra {
-        basis[n] = 1 << j;
-        n += 1;
-        j += 1;
-    }
-    let (words, _) = basis.split_at(n);
-    let w = match LinearLayout::new(words, 32) {
-        Ok(l) => l,
-        Err(e) => return Err(e),
-    };
-    let bank_mask = model.banks - 1;
-    let mut banks = [0u32; 8];
-    let mut k = 0;
-    while k < n {
-        banks[k] = words[k] & bank_mask;
-        k += 1;
-    }
-    let (banks, _) = banks.split_at(n);
-    let b = match LinearLayout::new(banks, 32) {
-        Ok(l) => l,
-        Err(e) => return Err(e),
-    };
-    Ok(1 << (w.rank() - b.rank()))
+    busiest
 }

@@ -2,22 +2,25 @@
 //! layouts whose structure is data ([`dyn_layout`]), CuTe's notation as text ([`text`]), CuTe's layout
 //! algebra on them ([`algebra`]), swizzles and composed layouts ([`swizzle`]), the expression
 //! evaluator of the `layout` tool ([`eval`]), linear layouts over F2 ([`linear`]), shared-memory
-//! bank conflicts ([`bank`]) and swizzle synthesis ([`synthesis`]), and their errors ([`error`]).
+//! bank conflicts ([`bank`]), global-memory coalescing ([`coalescing`]) and swizzle synthesis
+//! ([`synthesis`]), and their errors ([`error`]).
 //!
-//! Everything here is `no_std`, uses no heap, and is written as `const fn`, so the same code runs
+//! Everything here is `no_std` and uses no heap; all but the simulations over any layout
+//! (`bank::simulate`, `coalescing`, generic over a trait) is written as `const fn`, so the same code runs
 //! at run time, in constants (the library's generic static path), and inside the `layout!` macro
 //! at expansion time. Use it through `const_layout`, which re-exports every module at the same
 //! path; the examples below are written that way.
 //!
 //! The modules are layered, each using only the ones before it:
-//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `linear` < `bank` < `synthesis` <
-//! `eval`.
+//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `linear` < `bank` < `coalescing` <
+//! `synthesis` < `eval`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod algebra;
 pub mod bank;
+pub mod coalescing;
 pub mod dyn_layout;
 pub mod error;
 pub mod eval;

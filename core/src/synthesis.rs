@@ -8,31 +8,35 @@
 //! the simplest swizzle of the best score.
 //!
 //! ```
-//! use const_layout::bank::NVIDIA;
+//! use const_layout::bank::{AccessKind, NVIDIA};
 //! use const_layout::linear::LinearLayout;
 //! use const_layout::synthesis::{best_swizzle, Access};
 //! // An 8 x 64 tile of halves, row-major. Writes: 16-byte cp.async, thread t to row t / 8, chunk
 //! // t % 8. Reads: ldmatrix, lane l reads row l % 8 at chunk l / 8.
 //! let tile = LinearLayout::identity(9);
-//! let write = Access { tv: LinearLayout::new(&[8, 16, 32, 64, 128, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
-//! let read = Access { tv: LinearLayout::new(&[64, 128, 256, 8, 16, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
+//! let write = Access { kind: AccessKind::Store, tv: LinearLayout::new(&[8, 16, 32, 64, 128, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
+//! let read = Access { kind: AccessKind::Load, tv: LinearLayout::new(&[64, 128, 256, 8, 16, 1, 2, 4], 9).unwrap(), thread_bits: 5, vec: 8 };
 //! let best = best_swizzle(&NVIDIA, &tile, 2, &write, &read).unwrap();
 //! assert_eq!((best.write_vec, best.read_vec, best.conflicts()), (8, 8, 0));
 //! assert_eq!(best.swizzle.to_string(), "Sw<3,3,3>"); // CUTLASS's choice
 //! ```
 
-use crate::bank::{BankModel, Conflicts, access};
+use crate::bank::{AccessKind, BankModel, Conflicts, access};
 use crate::error::LayoutError;
 use crate::linear::LinearLayout;
 use crate::swizzle::Swizzle;
 
 mod general;
+mod padding;
 pub use general::{LinearChoice, best_linear, linear_within_budget};
+pub use padding::{Padded, Padding, best_padding};
 
 /// One access pattern of a tile: `tv` maps `(thread, value)` (its low `thread_bits` bits the
 /// thread) to a tile element; each thread wants vectors of `vec` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
+    /// The instruction: its phases and pairing ([`crate::bank`]).
+    pub kind: AccessKind,
     /// `(thread, value) -> element`.
     pub tv: LinearLayout,
     /// The thread bits (low).
@@ -136,13 +140,13 @@ pub const fn evaluate(
 /// and 16 bytes) and the wavefronts with it.
 ///
 /// ```
-/// use const_layout::bank::NVIDIA;
+/// use const_layout::bank::{AccessKind, NVIDIA};
 /// use const_layout::linear::LinearLayout;
 /// use const_layout::synthesis::{evaluate_linear, Access};
 /// // Lane l reads the 4 floats of row l of a 32 x 4 row-major tile: 16-byte vectors, rows 16
 /// // bytes apart, 8 lanes a phase over all 32 banks: no conflict.
 /// let tv = LinearLayout::new(&[4, 8, 16, 32, 64, 1, 2], 7).unwrap();
-/// let a = Access { tv, thread_bits: 5, vec: 4 };
+/// let a = Access { kind: AccessKind::Load, tv, thread_bits: 5, vec: 4 };
 /// let (vec, c) = evaluate_linear(&NVIDIA, &LinearLayout::identity(7), 4, &a).unwrap();
 /// assert_eq!((vec, c.wavefronts, c.extra()), (4, 4, 0));
 /// ```
@@ -167,7 +171,7 @@ pub const fn evaluate_linear(
     let want = if a.vec < most { a.vec } else { most };
     let value_bits = a.tv.in_bits() - a.thread_bits;
     let v = vector_width(&offset, a.thread_bits, want, value_bits);
-    match access(model, &a.tv, a.thread_bits, smem, element_bytes, v) {
+    match access(model, a.kind, &a.tv, a.thread_bits, smem, element_bytes, v) {
         Ok(c) => Ok((v, c)),
         Err(e) => Err(e),
     }
@@ -227,15 +231,15 @@ pub const fn best_swizzle(
 /// numbers. The conflict budget of a kernel's shared-memory layout, checked when it compiles.
 ///
 /// ```
-/// use const_layout::bank::NVIDIA;
+/// use const_layout::bank::{AccessKind, NVIDIA};
 /// use const_layout::linear::LinearLayout;
 /// use const_layout::synthesis::{best_swizzle, within_budget, Access, Choice};
 /// const TILE: LinearLayout = LinearLayout::identity(9);
 /// const fn tv(b: &[u32]) -> LinearLayout {
 ///     match LinearLayout::new(b, 9) { Ok(l) => l, Err(_) => panic!("bases") }
 /// }
-/// const WRITE: Access = Access { tv: tv(&[8, 16, 32, 64, 128, 1, 2, 4]), thread_bits: 5, vec: 8 };
-/// const READ: Access = Access { tv: tv(&[64, 128, 256, 8, 16, 1, 2, 4]), thread_bits: 5, vec: 8 };
+/// const WRITE: Access = Access { kind: AccessKind::Store, tv: tv(&[8, 16, 32, 64, 128, 1, 2, 4]), thread_bits: 5, vec: 8 };
+/// const READ: Access = Access { kind: AccessKind::Load, tv: tv(&[64, 128, 256, 8, 16, 1, 2, 4]), thread_bits: 5, vec: 8 };
 /// const SMEM: Choice = within_budget(best_swizzle(&NVIDIA, &TILE, 2, &WRITE, &READ), 0);
 /// assert_eq!(SMEM.swizzle.to_string(), "Sw<3,3,3>");
 /// ```

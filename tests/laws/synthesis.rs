@@ -3,7 +3,7 @@
 //! than the best `Sw<B,M,S>`.
 
 use crate::rng::Rng;
-use const_layout::bank::{BankModel, NVIDIA};
+use const_layout::bank::{AccessKind, BankModel, NVIDIA};
 use const_layout::linear::LinearLayout;
 use const_layout::synthesis::{Access, LinearChoice, best_linear, best_swizzle, evaluate_linear};
 
@@ -51,6 +51,7 @@ fn invertible(n: u32) -> Vec<LinearLayout> {
 fn random_access(rng: &mut Rng, n: u32, tb: u32, vb: u32, max_vec: u32) -> Access {
     let basis: Vec<u32> = (0..tb + vb).map(|_| rng.below(1 << n) as u32).collect();
     Access {
+        kind: if rng.pick(2) == 0 { AccessKind::Load } else { AccessKind::Store },
         tv: LinearLayout::new(&basis, n).unwrap(),
         thread_bits: tb,
         vec: 1 << rng.pick(max_vec.trailing_zeros() as usize + 1),
@@ -94,18 +95,28 @@ fn structured_pair(rng: &mut Rng, n: u32, max_vec: u32) -> (Access, Access) {
     }
     let vec = |rng: &mut Rng| 1 << rng.pick(max_vec.trailing_zeros() as usize + 1);
     (
-        Access { tv: LinearLayout::new(&w, n).unwrap(), thread_bits: tw, vec: vec(rng) },
-        Access { tv: LinearLayout::new(&r, n).unwrap(), thread_bits: tr, vec: vec(rng) },
+        Access {
+            kind: AccessKind::Load,
+            tv: LinearLayout::new(&w, n).unwrap(),
+            thread_bits: tw,
+            vec: vec(rng),
+        },
+        Access {
+            kind: AccessKind::Load,
+            tv: LinearLayout::new(&r, n).unwrap(),
+            thread_bits: tr,
+            vec: vec(rng),
+        },
     )
 }
 
 /// Scaled-down bank models, four lanes a warp: 4 banks of a byte; 2 banks of 2 bytes (a sub-word
 /// bit); 2 banks of a byte; 4 banks of 2 bytes.
 const SMALL_MODELS: [BankModel; 4] = [
-    BankModel { banks: 4, bank_bytes: 1, wavefront_bytes: 4, threads: 4 },
-    BankModel { banks: 2, bank_bytes: 2, wavefront_bytes: 4, threads: 4 },
-    BankModel { banks: 2, bank_bytes: 1, wavefront_bytes: 2, threads: 4 },
-    BankModel { banks: 4, bank_bytes: 2, wavefront_bytes: 8, threads: 4 },
+    BankModel { banks: 4, bank_bytes: 1, wavefront_bytes: 4, threads: 4, paired_loads: false },
+    BankModel { banks: 2, bank_bytes: 2, wavefront_bytes: 4, threads: 4, paired_loads: true },
+    BankModel { banks: 2, bank_bytes: 1, wavefront_bytes: 2, threads: 4, paired_loads: false },
+    BankModel { banks: 4, bank_bytes: 2, wavefront_bytes: 8, threads: 4, paired_loads: true },
 ];
 
 /// The number of cases and the generator: `SYNTH_CASES` and `SYNTH_SEED` if set (for longer local

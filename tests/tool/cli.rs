@@ -394,7 +394,7 @@ fn conflicts_counts_wavefronts_of_an_access() {
     assert!(sw.status.success(), "{}", stderr(&sw));
     assert_eq!(
         stdout(&sw),
-        "4 wavefronts, 4 without conflicts: 0 extra (1.00x); 32 threads, vectors of 8 x 2 bytes\n"
+        "4 wavefronts, 4 without conflicts: 0 extra (1.00x); 32 threads, vectors of 8 x 2 bytes, ld\n"
     );
     let plain = layout(&["conflicts", LDSM_READ, "(_8,_64):(_64,_1)"]);
     assert!(
@@ -414,6 +414,7 @@ fn swizzle_for_finds_cutlass_swizzle() {
     assert_eq!(
         stdout(&o),
         "Sw<3,3,3>: write vectors of 8, 4 wavefronts (0 extra); read vectors of 8, 4 wavefronts (0 extra)\n\
+         padding ties with it, at a cost in memory: rows of 64 elements padded by 8 (+128 bytes): write vectors of 8, 4 wavefronts (0 extra); read vectors of 8, 4 wavefronts (0 extra)\n\
          no linear layout over F2 does better\n"
     );
     // Writes whose phases read rows 0..7, reads whose phases read the even or the odd rows: no
@@ -431,18 +432,20 @@ fn swizzle_for_finds_cutlass_swizzle() {
         lines[0],
         "Sw<3,3,3>: write vectors of 8, 16 wavefronts (0 extra); read vectors of 8, 32 wavefronts (16 extra)"
     );
+    assert!(lines[1].starts_with("padding "), "{}", lines[1]);
     assert_eq!(
-        lines[1],
+        lines[2],
         "a linear layout over F2 does better: write vectors of 8, 16 wavefronts (0 extra); read vectors of 8, 16 wavefronts (0 extra)"
     );
     // The offsets it prints give that count: check them with `conflicts` through the layout they
     // spell (bit i of the element to the i-th offset).
     let offsets: Vec<u32> =
-        lines[2].rsplit(": ").next().unwrap().split(' ').map(|t| t.parse().unwrap()).collect();
+        lines[3].rsplit(": ").next().unwrap().split(' ').map(|t| t.parse().unwrap()).collect();
     assert_eq!(offsets.len(), 10);
     // Not a plain layout (it XORs), so checked by the library's evaluation.
     let smem = const_layout::linear::LinearLayout::new(&offsets, 10).unwrap();
     let read = const_layout::synthesis::Access {
+        kind: const_layout::bank::AccessKind::Load,
         tv: const_layout::linear::LinearLayout::new(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32], 10).unwrap(),
         thread_bits: 6,
         vec: 8,
@@ -457,18 +460,39 @@ fn conflicts_errors_are_one_line() {
     for (args, want) in [
         (
             vec!["conflicts", "(_32,_8):(_64,_1)", "(_8,_64):(_64,_1)"],
-            "reaches tile elements up to 2^11 - 1; the shared-memory layout has 512",
+            "reaches tile elements up to 1991; the shared-memory layout has 512",
         ),
         (
             vec!["conflicts", LDSM_READ, "(_8,_64):(_64,_1)", "--vec", "3"],
             "`--vec` takes a power of two from 1 to 16, not `3`",
         ),
-        (vec!["conflicts", "(_3,_8):(_1,_3)", "(_8,_64):(_64,_1)"], "the size (a power of two) is 24"),
+        (
+            vec!["conflicts", "(_3,_8):(_1,_3)", "(_8,_64):(_64,_1)"],
+            "bank conflicts: a vector not contiguous in memory, of thread: 0",
+        ),
+        (vec!["conflicts", LDSM_READ, "_512:_1", "--op", "ldmatrix.x3"], "`--op` takes ld, st, ldmatrix"),
+        (
+            vec!["conflicts", LDSM_READ, "_512:_1", "--op", "ldmatrix", "--vec", "4"],
+            "the bytes a lane gives an ldmatrix/stmatrix (one 16-byte row): 8",
+        ),
+        (vec!["conflicts", "--addresses", "0,4,x"], "`x` in `--addresses` is not an address"),
+        (
+            vec!["conflicts", "--addresses", "0,4", "--bytes", "8"],
+            "instruction 0: bank conflicts: an address not aligned to its access: 4",
+        ),
+        (
+            vec!["coalescing", "--addresses", "2", "--bytes", "4"],
+            "coalescing: an address not aligned to its access: 2",
+        ),
+        (
+            vec!["coalescing", "(_32,_4):(_4,_1)", "_64:_1", "--bytes", "4", "--vec", "4"],
+            "reaches tile elements up to 127; the global-memory layout has 64",
+        ),
         (vec!["conflicts", LDSM_READ], "`conflicts` takes a TV layout and a shared-memory layout"),
         (vec!["swizzle-for", LDSM_READ, "(_8,_64):(_64,_1)"], "`swizzle-for` takes a write TV layout"),
         (
-            vec!["conflicts", "((_8,_4,_2048),_8):((_1,_16384,_8),_65536)", "(_16384,_64):(_64,_1)"],
-            "has 2^19 (thread, value) pairs; `conflicts` takes at most 2^16",
+            vec!["conflicts", "(_32,(_8,_32768)):(_8,(_1,_256))", "(_16384,_512):(_512,_1)"],
+            "has 8388608 (thread, value) pairs; `conflicts` takes at most 2^22",
         ),
         (vec!["conflicts", LDSM_READ, "composition(Sw<3,3,3>, _0)"], "composition"),
     ] {
@@ -533,4 +557,111 @@ fn cosize_is_the_span_everywhere() {
         let l: const_layout::dyn_layout::DynLayout = expr.parse().unwrap();
         assert_eq!(l.cosize().value, span, "{expr}");
     }
+}
+
+#[test]
+fn conflicts_takes_any_layout_addresses_and_access_kinds() {
+    let first = |args: &[&str]| -> String {
+        let o = layout(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o).split(';').next().unwrap().to_string()
+    };
+    // A column of a 32 x 32 f32 tile: 32-way; padded by a word ((32,32):(33,1)), none.
+    let tv = "(_32,_32):(_1,_32)";
+    assert_eq!(
+        first(&["conflicts", tv, "(_32,_32):(_32,_1)", "--bytes", "4", "--vec", "1"]),
+        "1024 wavefronts, 32 without conflicts: 992 extra (32.00x)"
+    );
+    assert_eq!(
+        first(&["conflicts", tv, "(_32,_32):(_33,_1)", "--bytes", "4", "--vec", "1"]),
+        "32 wavefronts, 32 without conflicts: 0 extra (1.00x)"
+    );
+    // Extents and strides that are not powers of two: 24 threads down a 24 x 20 column of halves
+    // padded to 22 (44-byte rows: 11 words, odd, so every row starts on another bank).
+    assert_eq!(
+        first(&["conflicts", "(_24,_20):(_1,_24)", "(_24,_20):(_22,_1)", "--bytes", "2", "--vec", "1"]),
+        "20 wavefronts, 20 without conflicts: 0 extra (1.00x)"
+    );
+    // A swizzle over a padded tile is simulated too.
+    let o = layout(&["conflicts", LDSM_READ, "composition(Sw<3,3,3>, (_8,_64):(_72,_1))"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Partial broadcast: 16-byte loads whose lanes share addresses in pairs take 2 phases, the
+    // same stores 4 (measured on the H200: PERFORMANCE.md).
+    let pairs: Vec<String> = (0..32).map(|l| (16 * (l / 2)).to_string()).collect();
+    let pairs = pairs.join(",");
+    assert_eq!(
+        stdout(&layout(&["conflicts", "--addresses", &pairs, "--bytes", "16"])),
+        "2 wavefronts, 2 without conflicts: 0 extra (1.00x); 1 instruction of ld, 16 bytes a lane\n"
+    );
+    assert_eq!(
+        first(&["conflicts", "--addresses", &pairs, "--bytes", "16", "--op", "st"]),
+        "4 wavefronts, 4 without conflicts: 0 extra (1.00x)"
+    );
+    // ldmatrix.x1 reads lanes 0-7 only; lanes left out with `-`; several instructions.
+    let rows: Vec<String> = (0..32).map(|l| (128 * l).to_string()).collect();
+    assert_eq!(
+        first(&["conflicts", "--addresses", &rows.join(","), "--op", "ldmatrix.x1"]),
+        "8 wavefronts, 1 without conflicts: 7 extra (8.00x)"
+    );
+    assert_eq!(
+        stdout(&layout(&["conflicts", "--addresses", "0,-,-,4;0 128", "--bytes", "4"])),
+        "3 wavefronts, 2 without conflicts: 1 extra (1.50x); 2 instructions of ld, 4 bytes a lane\n"
+    );
+    // The same access as a layout and as its addresses agree.
+    let o = layout(&["conflicts", LDSM_READ, "(_8,_64):(_64,_1)", "--op", "ldmatrix.x4.trans"]);
+    assert!(stdout(&o).starts_with("32 wavefronts, 4 without conflicts"), "{}", stdout(&o));
+}
+
+#[test]
+fn coalescing_counts_sectors_and_lines() {
+    // 32 threads, 4 floats each (16-byte vectors), consecutive: 16 sectors, 4 lines a request.
+    let o = layout(&["coalescing", "(_32,_4):(_4,_1)", "_128:_1", "--bytes", "4", "--vec", "4"]);
+    assert_eq!(
+        stdout(&o),
+        "1 request: 16 sectors (16.00 a request, the fewest 16: 1.00x), 4 lines (4.00 a request, the fewest 4); 32 threads, vectors of 4 x 4 bytes\n"
+    );
+    // A transposed read: thread t reads row t of a row-major 32 x 32 f32 matrix.
+    let o = layout(&["coalescing", "(_32,_32):(_1,_32)", "(_32,_32):(_32,_1)", "--bytes", "4", "--vec", "1"]);
+    assert!(
+        stdout(&o).starts_with("32 requests: 1024 sectors (32.00 a request, the fewest 128: 8.00x)"),
+        "{}",
+        stdout(&o)
+    );
+    // Misaligned by the base: a fifth sector.
+    let o =
+        layout(&["coalescing", "(_32,_1):(_1,_0)", "_32:_1", "--bytes", "4", "--vec", "1", "--base", "4"]);
+    assert!(stdout(&o).starts_with("1 request: 5 sectors"), "{}", stdout(&o));
+    let o = layout(&["coalescing", "--addresses", "0,32,64,96,-", "--bytes", "16"]);
+    assert!(
+        stdout(&o).starts_with("1 request: 4 sectors (4.00 a request, the fewest 2: 2.00x), 1 lines"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn swizzle_for_sets_padding_beside_the_swizzle() {
+    // Writes along rows, reads down columns of a 32 x 32 f32 tile: Sw<5,0,5> and padding by a
+    // word both remove every conflict; the padding costs 128 bytes.
+    let o = layout(&[
+        "swizzle-for",
+        "(_32,_32):(_32,_1)",
+        "(_32,_32):(_1,_32)",
+        "(_32,_32):(_32,_1)",
+        "--bytes",
+        "4",
+        "--vec-write",
+        "1",
+        "--vec-read",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("0 extra); read vectors of 1, 32 wavefronts (0 extra)"), "{out}");
+    assert!(
+        out.contains(
+            "padding ties with it, at a cost in memory: rows of 32 elements padded by 1 (+128 bytes)"
+        ),
+        "{out}"
+    );
 }

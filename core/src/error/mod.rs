@@ -163,6 +163,16 @@ pub enum LayoutError {
         /// The operation, by its CuTe name.
         op: &'static str,
     },
+    /// An access that the bank or coalescing analysis cannot pose (`crate::bank`,
+    /// `crate::coalescing`): `what` names the quantity, `value` what was given.
+    Access {
+        /// The analysis: `"bank conflicts"` or `"coalescing"`.
+        op: &'static str,
+        /// The quantity and what it must be.
+        what: &'static str,
+        /// The value given.
+        value: isize,
+    },
     /// A layout that is not of the form an instruction's operand must have (a `wgmma` descriptor's
     /// canonical shared-memory layouts): `what` names the expected property, `value` what was found.
     NotCanonical {
@@ -286,6 +296,7 @@ impl LayoutError {
                 .text(" is out of range for rank ")
                 .num(rank as isize),
             LayoutError::Operands { op } => m.text(op).text(": operands of kinds it does not take"),
+            LayoutError::Access { op, what, value } => m.text(op).text(": ").text(what).text(": ").num(value),
             LayoutError::NotCanonical { op, what, value } => {
                 m.text(op).text(": not a canonical layout: ").text(what).text(" is ").num(value)
             }

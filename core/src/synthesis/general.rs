@@ -73,7 +73,7 @@ impl LinearChoice {
 /// is an error.
 ///
 /// ```
-/// use const_layout::bank::NVIDIA;
+/// use const_layout::bank::{AccessKind, NVIDIA};
 /// use const_layout::linear::LinearLayout;
 /// use const_layout::synthesis::{best_linear, best_swizzle, Access};
 /// // A 16 x 64 tile of halves, row-major (element bits: 3 in a 16-byte chunk, 3 of chunk, 4 of
@@ -82,8 +82,8 @@ impl LinearChoice {
 /// // row bits 0..2 into the chunk, Sw<3,3,4> bits 1..3: no Sw<B,M,S> serves both at full width,
 /// // a general F2 map does.
 /// let tile = LinearLayout::identity(10);
-/// let write = Access { tv: LinearLayout::new(&[64, 128, 256, 8, 16, 512, 1, 2, 4, 32], 10).unwrap(), thread_bits: 6, vec: 8 };
-/// let read = Access { tv: LinearLayout::new(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32], 10).unwrap(), thread_bits: 6, vec: 8 };
+/// let write = Access { kind: AccessKind::Store, tv: LinearLayout::new(&[64, 128, 256, 8, 16, 512, 1, 2, 4, 32], 10).unwrap(), thread_bits: 6, vec: 8 };
+/// let read = Access { kind: AccessKind::Load, tv: LinearLayout::new(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32], 10).unwrap(), thread_bits: 6, vec: 8 };
 /// let sw = best_swizzle(&NVIDIA, &tile, 2, &write, &read).unwrap();
 /// let general = best_linear(&NVIDIA, &tile, 2, &write, &read).unwrap();
 /// assert_eq!((sw.write_vec, sw.read_vec), (8, 8));
@@ -162,15 +162,15 @@ pub const fn best_linear(
 /// `budget`, with the numbers.
 ///
 /// ```
-/// use const_layout::bank::NVIDIA;
+/// use const_layout::bank::{AccessKind, NVIDIA};
 /// use const_layout::linear::LinearLayout;
 /// use const_layout::synthesis::{best_linear, linear_within_budget, Access, LinearChoice};
 /// const fn tv(b: &[u32]) -> LinearLayout {
 ///     match LinearLayout::new(b, 10) { Ok(l) => l, Err(_) => panic!("bases") }
 /// }
 /// // The module's example: no Sw<B,M,S> meets a budget of 0, a linear layout does.
-/// const WRITE: Access = Access { tv: tv(&[64, 128, 256, 8, 16, 512, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
-/// const READ: Access = Access { tv: tv(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
+/// const WRITE: Access = Access { kind: AccessKind::Store, tv: tv(&[64, 128, 256, 8, 16, 512, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
+/// const READ: Access = Access { kind: AccessKind::Load, tv: tv(&[128, 256, 512, 8, 16, 64, 1, 2, 4, 32]), thread_bits: 6, vec: 8 };
 /// const SMEM: LinearChoice = linear_within_budget(best_linear(&NVIDIA, &LinearLayout::identity(10), 2, &WRITE, &READ), 0);
 /// assert_eq!(SMEM.smem.apply(64), 96); // row 1 flips chunk 4
 /// ```
@@ -260,8 +260,16 @@ const fn phase_span(model: &BankModel, a: &Access, element_bytes: u32, k: u32) -
 
 /// The elements of one phase's lanes (at the first value) of an access with `k`-bit vectors.
 const fn phase_lanes(model: &BankModel, a: &Access, element_bytes: u32, k: u32) -> Span {
-    let lanes = model.lanes_per_phase(element_bytes << k).trailing_zeros();
-    let warp = model.threads.trailing_zeros();
+    // Loads pair when the quads' lanes read at most two vectors (the shared map is a bijection,
+    // so the addresses are as distinct as the elements).
+    let width = element_bytes << k;
+    let (b0, b1) = (
+        if a.thread_bits > 0 { a.tv.basis(0) } else { 0 },
+        if a.thread_bits > 1 { a.tv.basis(1) } else { 0 },
+    );
+    let paired = a.kind.may_pair(model, width) && (b0 == 0 || b1 == 0 || b0 == b1);
+    let lanes = a.kind.phase_lanes(model, width, paired).trailing_zeros();
+    let warp = a.kind.lanes(model).trailing_zeros();
     let mut bits = if lanes < warp { lanes } else { warp };
     if bits > a.thread_bits {
         bits = a.thread_bits;
