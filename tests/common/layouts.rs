@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test uses part of it
 
 use super::rng::Rng;
-use const_layout::dyn_layout::DynLayout;
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 
 /// How `random_layout` draws.
 pub struct Draw {
@@ -88,4 +88,18 @@ pub fn value_at(l: &DynLayout, mut x: i128) -> i128 {
         x /= s;
     }
     total
+}
+
+/// Whether shape `r` refines shape `b` (CuTe's compatibility of a composition's result with its
+/// right operand): the same tree, each leaf of `b` a leaf or a tuple (of any depth) whose product
+/// is that leaf, so every coordinate of `b` is one of `r`.
+pub fn refines(r: &DynIntTuple, b: &DynIntTuple) -> bool {
+    match b.as_int() {
+        Some(n) => r.leaves().map(|x| x.value).product::<isize>() == n.value,
+        None => {
+            r.as_int().is_none()
+                && r.rank() == b.rank()
+                && (0..b.rank()).all(|i| refines(&r.mode(i).unwrap(), &b.mode(i).unwrap()))
+        }
+    }
 }

@@ -8,11 +8,13 @@
 //! The definitions, on values computed here (`common/layout_oracle.rs`, not the library's
 //! algebra; a layout's value past its size extends its last mode, as `DynLayout::offset` does):
 //! - `coalesce(A)`: the same function and size.
-//! - `composition(A, B)`: `R(i) == A(B(i))` for `i < size(B)`, with `B`'s top-level mode sizes
-//!   (any shape of `size(B)` for a scalar `B`); by mode, mode `m` is `A_m o T_m` and the modes
-//!   past the tiler are dropped (CuTe). A refusal is right iff no layout with those mode sizes has
-//!   those values: each mode's values must be a layout's (every ordered factorization of its size
-//!   into extents whose neighbours do not merge, strides read off the values) and add up.
+//! - `composition(A, B)`: `R(i) == A(B(i))` for `i < size(B)`, compatible with `B` (CuTe's
+//!   contract: `R`'s shape refines `B`'s, each leaf of `B` a leaf or a tuple of that size); by
+//!   mode, mode `m` is `A_m o T_m` and the modes past the tiler are dropped (CuTe). A refusal is
+//!   right iff no layout with `B`'s leaves as its modes has those values: each leaf's values
+//!   must be a layout's (every ordered factorization of its size into extents whose neighbours
+//!   do not merge, strides read off the values) and add up. The divides and products below
+//!   compose the same way, so their refusals are judged by the leaves of their right operands.
 //! - `complement(A[, M])`: P1 `R(i-1) < R(i)`; P2 `R(i)` not in `A`'s image for `i >= 1`, and
 //!   `(A, R)` injective when `A` is; P3 `cosize((A, R)) >= size(M)` (`M = cosize(A)` without a
 //!   cotarget). With non-negative strides `ceil(M/c):c`, `c = cosize(A)`, meets them (checked
@@ -38,7 +40,8 @@
 //!   ceil(T_k / size(A_k)))`; a static target must be a multiple of the block and the block's
 //!   rank at most the target's (CuTe asserts both), else a refusal is right.
 //!   A refusal of a divide or product is right iff its halves, with the library's complement (or
-//!   the reference `ceil(M/c):c` where that refuses), have no layout of the result's mode sizes.
+//!   the reference `ceil(M/c):c` where that refuses), have no layout compatible with the right
+//!   operand of their composition (`(T, C)`, or `B`).
 //!
 //! Outside the definition: a refusal of `complement`, `left_inverse` or a product's complement
 //! for a moving negative stride (a negative offset has no left inverse; the complement's
@@ -55,7 +58,7 @@
 //! operands come from its own seed (`DIFF_SEED` and the case number), so a campaign reproduces
 //! case by case.
 
-use crate::{complement, layout_oracle as oracle, rng};
+use crate::{complement, layout_oracle as oracle, layouts, rng};
 
 use const_layout::LayoutError;
 use const_layout::algebra::{
@@ -314,12 +317,10 @@ fn same_function(r: &DynLayout, want: &[i64]) -> Result<(), String> {
     }
 }
 
-/// `r` has top-level modes of these sizes (any modes for a single size: a scalar right operand).
-fn has_sizes(r: &DynLayout, want: &[i64]) -> Result<(), String> {
-    if want.len() > 1 && sizes(r) != want {
-        return Err(format!("top-level mode sizes {:?} instead of {want:?}", sizes(r)));
-    }
-    Ok(())
+/// The sizes of `l`'s leaves, in order: the modes of a layout compatible with `l` once each of
+/// its refined leaves is flattened.
+fn leaf_sizes(l: &DynLayout) -> Vec<i64> {
+    l.shape().leaves().map(|s| s.value as i64).collect()
 }
 
 /// A moving mode (extent > 1, stride != 0) with a negative stride.
@@ -425,11 +426,15 @@ fn composed(a: &DynLayout, b: &DynLayout) -> (Vec<i64>, bool) {
 /// One mode of a composition: the answer (if any) against `A o B`.
 fn check_composed(r: &DynLayout, a: &DynLayout, b: &DynLayout) -> Result<(), String> {
     same_function(r, &composed(a, b).0)?;
-    if !b.shape().is_int() { has_sizes(r, &sizes(b)) } else { Ok(()) }
+    if layouts::refines(r.shape(), b.shape()) {
+        Ok(())
+    } else {
+        Err(format!("its shape {} does not refine the right operand's {}", r.shape(), b.shape()))
+    }
 }
 
 fn composition_exists(a: &DynLayout, b: &DynLayout, budget: &mut Budget) -> Search<String> {
-    match oracle::layout_with_modes(&composed(a, b).0, &sizes(b), budget) {
+    match oracle::layout_with_modes(&composed(a, b).0, &leaf_sizes(b), budget) {
         Search::Found(w) => Search::Found(show(&w)),
         Search::NotFound => Search::NotFound,
         Search::OverBudget => Search::OverBudget,
@@ -688,6 +693,9 @@ struct Part {
     values: Vec<i64>,
     /// The top-level mode sizes the result needs of them (`[size]` where any layout will do).
     sizes: Vec<i64>,
+    /// The sizes of the leaves of the composition's right operand (`(T, C)`, or `B`), which the
+    /// composition's result is compatible with: what the oracle judges a refusal by.
+    leaves: Vec<i64>,
     /// The library's complement refused.
     reference: bool,
     /// Outside the definition: the complemented layout has a moving negative stride and its
@@ -704,7 +712,7 @@ fn parts_refusal(e: &LayoutError, parts: &[&Part]) -> Outcome {
     let mut found = Vec::new();
     let mut over = false;
     for p in parts {
-        match oracle::layout_with_modes(&p.values, &p.sizes, &mut budget) {
+        match oracle::layout_with_modes(&p.values, &p.leaves, &mut budget) {
             Search::Found(w) => found.push(format!(
                 "{}{}",
                 show(&w),
@@ -725,7 +733,7 @@ fn confirm_parts(call: &str, r: &DynLayout, parts: &[&Part]) {
     for p in parts {
         confirm(
             format_args!("{call} = {r}"),
-            oracle::layout_with_modes(&p.values, &p.sizes, &mut Budget(BUDGET)),
+            oracle::layout_with_modes(&p.values, &p.leaves, &mut Budget(BUDGET)),
         );
     }
 }
@@ -744,6 +752,7 @@ fn divided(a: &DynLayout, t: &DynLayout) -> Part {
     Part {
         values,
         sizes: vec![ts, cs],
+        leaves: ft.0.iter().chain(&c.0).map(|&(s, _)| s).collect(),
         reference,
         out_of_domain: (reference && moving_negative(t)) || undefined,
     }
@@ -883,7 +892,14 @@ fn product_half(block: &DynLayout, tiler: &DynLayout, sizes: Vec<i64>) -> Part {
         Err(_) => (reference_complement(block, m), true),
     };
     let (values, undefined) = apply(&c, flat(tiler).values());
-    Part { values, sizes, reference, out_of_domain: (reference && moving_negative(block)) || undefined }
+    let leaves = leaf_sizes(tiler);
+    Part {
+        values,
+        sizes,
+        leaves,
+        reference,
+        out_of_domain: (reference && moving_negative(block)) || undefined,
+    }
 }
 
 /// `(block, C o tiler)`: rank 2 with sizes `(size(block), size(tiler))`.

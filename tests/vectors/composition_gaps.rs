@@ -11,18 +11,20 @@
 //!   composition inside has no layout, and an error or the function otherwise.
 //! - `random_compositions_are_exact_or_impossible`: random operands (ranks 1-3, depth <= 2,
 //!   extents <= 8, strides <= 40, static and runtime leaves). Every answer is `A(B(i))` at every
-//!   `i`; every refusal is checked by brute force: no layout with `B`'s top-level modes is
-//!   `A o B` (the additivity over `B`'s modes fails, or a mode's values are no layout's under any
-//!   ordered factorization of its size).
+//!   `i` and compatible with `B` (CuTe's contract: its shape refines `B`'s, each leaf of `B` a
+//!   leaf or a tuple of that size, and at every hierarchical coordinate `c` of `B` it reads
+//!   `A(B(c))`); every refusal is checked by brute force: no layout compatible with `B` is
+//!   `A o B` (the additivity over `B`'s leaves fails, or a leaf's values are no layout's under
+//!   any ordered factorization of its size).
 //!
 //! `cargo test --test vectors composition_gaps:: -- --nocapture` prints the counts.
 
 use crate::{common, layouts, rng};
 use const_layout::LayoutError;
 use const_layout::algebra::composition;
-use const_layout::dyn_layout::{DynIntTuple, DynLayout};
+use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use const_layout::eval::{EvalError, Value, eval};
-use layouts::{Draw, offsets, random_layout, value_at};
+use layouts::{Draw, offsets, random_layout, refines, value_at};
 use rng::Rng;
 
 const DATA: &str = include_str!("../data/cute_composition_gaps.txt");
@@ -262,17 +264,33 @@ fn layout_exists(values: &[i128], sizes: &[usize]) -> bool {
     })
 }
 
-fn top_sizes(b: &DynLayout) -> Vec<usize> {
-    if b.shape().is_int() {
-        return vec![b.size().value as usize];
-    }
-    (0..b.rank()).map(|m| b.mode(m).unwrap().size().value as usize).collect()
+/// The sizes of `b`'s leaves, in order: a layout compatible with `b` (each leaf of `b` a leaf or
+/// a tuple of that size) is, flattened by those groups, a layout with these top-level modes.
+fn leaf_sizes(b: &DynLayout) -> Vec<usize> {
+    b.shape().leaves().map(|s| s.value as usize).collect()
 }
 
-/// Whether some layout with `b`'s top-level modes (same sizes) is `c -> a(b(c))`.
+/// CuTe's contract for `r = composition(a, b)`: `r`'s shape refines `b`'s, and at every
+/// hierarchical coordinate `c` of `b`'s shape `r` reads `want[i]`, `A(B(c))` for the index `i`
+/// of `c`.
+fn compatible(r: &DynLayout, b: &DynLayout, want: &[i128]) -> Result<(), String> {
+    if !refines(r.shape(), b.shape()) {
+        return Err(format!("the shape {} does not refine {}", r.shape(), b.shape()));
+    }
+    for (i, &w) in want.iter().enumerate() {
+        let c = b.idx2crd(&DynIntTuple::int(DynInt::new_runtime(i as isize))).unwrap();
+        let v = r.crd2idx(&c).map_err(|e| format!("coordinate {c} of {}: {e}", b.shape()))?;
+        if v.value as i128 != w {
+            return Err(format!("at coordinate {c} it reads {}, A(B(c)) is {w}", v.value));
+        }
+    }
+    Ok(())
+}
+
+/// Whether some layout compatible with `b` is `c -> a(b(c))`.
 fn some_layout_exists(a: &DynLayout, b: &DynLayout) -> bool {
     let values: Vec<i128> = offsets(b).into_iter().map(|x| value_at(a, x)).collect();
-    layout_exists(&values, &top_sizes(b))
+    layout_exists(&values, &leaf_sizes(b))
 }
 
 #[derive(Default)]
@@ -299,12 +317,15 @@ fn random_compositions(seed: u64, n: usize, draw: &Draw) -> Counts {
                 c.answered += 1;
                 let want: Vec<i128> = offsets(&b).into_iter().map(|x| value_at(&a, x)).collect();
                 assert_eq!(offsets(&r), want, "composition({a}, {b}) = {r} is another function");
+                if let Err(e) = compatible(&r, &b, &want) {
+                    panic!("composition({a}, {b}) = {r} is not compatible with {b}: {e}");
+                }
             }
             Err(e) => {
                 c.refused += 1;
                 assert!(
                     !some_layout_exists(&a, &b),
-                    "composition({a}, {b}) refused ({e}), but a layout with its right operand's modes exists"
+                    "composition({a}, {b}) refused ({e}), but a layout compatible with its right operand exists"
                 );
             }
         }
@@ -419,6 +440,9 @@ fn random_basis_compositions_are_exact() {
                 answered += 1;
                 assert!(!r.has_basis(), "composition({a}, {b}) = {r} has basis strides");
                 assert_eq!(offsets(&r), want, "composition({a}, {b}) = {r} is another function");
+                if let Err(e) = compatible(&r, &b, &want) {
+                    panic!("composition({a}, {b}) = {r} is not compatible with {b}: {e}");
+                }
             }
             Err(e) => {
                 refused += 1;
@@ -427,8 +451,8 @@ fn random_basis_compositions_are_exact() {
                     "composition({a}, {b}): {e}"
                 );
                 assert!(
-                    !layout_exists(&want, &top_sizes(&b)),
-                    "composition({a}, {b}) refused ({e}), but a layout with its right operand's modes exists"
+                    !layout_exists(&want, &leaf_sizes(&b)),
+                    "composition({a}, {b}) refused ({e}), but a layout compatible with its right operand exists"
                 );
             }
         }

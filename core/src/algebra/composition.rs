@@ -7,9 +7,11 @@
 //! correct result. CuTe's is returned when it is the same function, the exact one otherwise.
 //!
 //! The conditions are sufficient, not necessary. Where they fail on a right layout of at most
-//! [`BY_VALUE_LIMIT`] elements, `A(B(i))` is evaluated and fitted, mode by top-level mode of `B`
-//! ([`super::fit`]), and the fit checked at every `i`; only if that fails too (no layout with
-//! `B`'s top-level modes is `A o B`) is the answer an [`Inadmissible`] error.
+//! [`BY_VALUE_LIMIT`] elements, `A(B(i))` is evaluated and fitted, leaf by leaf of `B`
+//! ([`super::fit`]), and the fit checked at every `i`; only if that fails too (no layout
+//! compatible with `B`, each leaf of `B` a leaf or a tuple of its size, is `A o B`) is the answer
+//! an [`Inadmissible`] error. Fitting `B`'s leaves keeps CuTe's contract that every coordinate
+//! of `B` is a coordinate of the result, which reads `A(B(c))` there.
 //!
 //! A right layout with basis strides (CuTe's `E<i>`, written `k@i`) maps a coordinate to a
 //! coordinate of `A`: each of its modes `n:k@p` composes with mode `p` of `A` alone (CuTe's
@@ -71,8 +73,9 @@ pub(crate) const fn compose_in<const N: usize>(lhs: &DynLayout, rhs: &DynLayout)
 pub const BY_VALUE_LIMIT: isize = 1 << 14;
 
 /// Where the structural conditions fail: CuTe's answer if it is `lhs o rhs` everywhere, else the
-/// layout fitted to `lhs(rhs(i))` with `rhs`'s top-level modes, if it is `lhs o rhs` everywhere;
-/// else `err`, the condition that failed.
+/// layout compatible with `rhs` fitted to `lhs(rhs(i))` leaf by leaf, if it is `lhs o rhs`
+/// everywhere; else `err`, the condition that failed, or, where a leaf inside one of `rhs`'s
+/// tuple modes has no layout, [`Inadmissible::NoCompatibleLayout`] naming it.
 const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) -> R<DynLayout> {
     if lhs.has_basis() {
         return Err(err);
@@ -98,7 +101,13 @@ const fn checked_by_value(lhs: &DynLayout, rhs: &DynLayout, err: LayoutError) ->
         && rhs.shape().is_static()
         && rhs.stride().is_static();
     match fitted(lhs, &a, rhs, all_static) {
-        Ok(Some(r)) if agrees(&r, &a, &b, size) => Ok(r),
+        Ok(Fit::Found(r)) if agrees(&r, &a, &b, size) => Ok(r),
+        // A leaf inside a tuple mode: the reason is that leaf (its mode as a whole may have a
+        // layout, but no layout with the right layout's shape does). A top-level leaf keeps the
+        // condition that failed, which names the left layout's mode.
+        Ok(Fit::NoLayout { leaf, extent, stride, nested: true }) => {
+            Err(inadmissible(Inadmissible::NoCompatibleLayout { leaf, extent, stride }))
+        }
         _ => Err(err),
     }
 }
@@ -229,35 +238,81 @@ const fn agrees(r: &DynLayout, a: &Leaves, b: &Right, size: isize) -> bool {
     true
 }
 
-/// The layout with `rhs`'s top-level modes (same sizes) whose mode `m` is fitted to
-/// `k -> a(rhs_m(k))`: the only candidate, since a layout with those modes is the sum of its
-/// modes' values with the other coordinates at 0. `None` if a mode's values are no layout's.
-const fn fitted(lhs: &DynLayout, a: &Leaves, rhs: &DynLayout, all_static: bool) -> R<Option<DynLayout>> {
-    let mut out = tri!(super::ModeBuilder::new());
-    let rank = if rhs.shape().is_int() { 1 } else { rhs.rank() };
-    let mut m = 0;
-    while m < rank {
-        let Some(mode) = rhs.mode(m) else { return Err(LayoutError::TooLarge) };
-        let b = tri!(Right::of(lhs, &mode));
-        let mut fit = ModeFit::new(mode.size().value);
+/// What fitting a composition by value to the right layout's leaves found.
+// No heap: the layout is held inline, and a fit is made once per composition.
+#[allow(clippy::large_enum_variant)]
+enum Fit {
+    /// The layout compatible with the right layout whose leaves take the fitted values.
+    Found(DynLayout),
+    /// The values along this leaf of the right layout (numbered in order), `extent:stride`, are
+    /// no layout's; `nested` if it lies inside a tuple mode of the right layout.
+    NoLayout { leaf: usize, extent: isize, stride: isize, nested: bool },
+    /// A value outside the left layout's domain (or an overflow).
+    Undefined,
+}
+
+/// The layout compatible with `rhs` (its shape, each leaf kept or refined into a flat tuple of
+/// the leaf's size: CuTe's contract that every coordinate of `rhs` is one of the result) whose
+/// leaf `k` is fitted to `x -> a(rhs_k(x))`: the only candidate, since such a layout is the sum
+/// of its leaves' values with the other coordinates at 0, and the fit is complete for a flat
+/// layout (see [`super::fit`]). Fitting each of `rhs`'s top-level modes instead could answer a
+/// layout whose shape is not `rhs`'s (`(2,20):(1,3) o ((5,8)):((1,5))` is `(2,20):(1,3)` as a
+/// function, but no layout of shape `((5,x))` is: a coordinate `(c,0)` of `rhs` must read it).
+const fn fitted(lhs: &DynLayout, a: &Leaves, rhs: &DynLayout, all_static: bool) -> R<Fit> {
+    let mut leaf = 0;
+    fit_tree(lhs, a, rhs, all_static, &mut leaf, 0)
+}
+
+/// [`fitted`] of the subtree `rhs` at `depth` (0 for the whole right layout), its first leaf
+/// numbered `*leaf`.
+const fn fit_tree(
+    lhs: &DynLayout,
+    a: &Leaves,
+    rhs: &DynLayout,
+    all_static: bool,
+    leaf: &mut usize,
+    depth: usize,
+) -> R<Fit> {
+    if let (Some(n), Some(r)) = (rhs.shape().as_int(), rhs.stride().as_int()) {
+        let b = tri!(Right::of(lhs, rhs));
+        let mut fit = ModeFit::new(n.value);
         while let Some(k) = fit.next() {
             match b.composed_at(a, k) {
                 Some(v) => fit.feed(v),
-                None => return Ok(None),
+                None => return Ok(Fit::Undefined),
             }
         }
-        let Some(mut l) = tri!(fit.layout()) else { return Ok(None) };
+        let no_layout = Fit::NoLayout { leaf: *leaf, extent: n.value, stride: r.value, nested: depth >= 2 };
+        let Some(mut l) = tri!(fit.layout()) else { return Ok(no_layout) };
+        // The fit reads the values at its periods only: the leaf's values are checked here, so
+        // that a leaf that has no layout is named (the whole result is checked afterwards).
+        let mut k = 0;
+        while k < n.value {
+            match b.composed_at(a, k) {
+                Some(v) if v == l.offset(k) => {}
+                Some(_) => return Ok(no_layout),
+                None => return Ok(Fit::Undefined),
+            }
+            k += 1;
+        }
         if all_static {
             l = tri!(flagged(&l, true));
         }
-        if rhs.shape().is_int() {
-            return Ok(Some(l));
+        *leaf += 1;
+        return Ok(Fit::Found(l));
+    }
+    let mut out = tri!(super::ModeBuilder::new());
+    let mut m = 0;
+    while m < rhs.rank() {
+        let Some(mode) = rhs.mode(m) else { return Err(LayoutError::TooLarge) };
+        match tri!(fit_tree(lhs, a, &mode, all_static, leaf, depth + 1)) {
+            Fit::Found(l) => tri!(out.push(&l)),
+            other => return Ok(other),
         }
-        tri!(out.push(&l));
         m += 1;
     }
     match out.finish() {
-        Ok(l) => Ok(Some(l)),
+        Ok(l) => Ok(Fit::Found(l)),
         Err(e) => Err(e),
     }
 }
@@ -769,6 +824,34 @@ mod tests {
         // 6 is not a multiple of 4, but two points always form a layout: a(6) = 2 + 10.
         let r = composition(&l("(4,3):(1,10)"), &l("2:6")).unwrap();
         assert_eq!((r.size().value, r.offset(1)), (2, 12));
+    }
+
+    #[test]
+    fn a_fitted_composition_keeps_the_right_layouts_shape() {
+        // `(2,20):(1,3) o ((5,8)):((1,5))` is `(2,20):(1,3)` as a function, but the coordinate
+        // (c, 0) of the right layout must read it: along its leaf 5 the values 0,1,3,4,6 are no
+        // layout's, so no result compatible with it exists.
+        for a in ["(2,20):(1,3)", "(4,10):(2,9)", "(8,5):(5,1)"] {
+            let e = composition(&l(a), &l("((5,8)):((1,5))")).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    LayoutError::Inadmissible {
+                        op: "composition",
+                        why: Inadmissible::NoCompatibleLayout { .. }
+                    }
+                ),
+                "{a}: {e:?}"
+            );
+        }
+        let e = composition(&l("(2,20):(1,3)"), &l("((5,8)):((1,5))")).unwrap_err();
+        assert_eq!(e, inadmissible(Inadmissible::NoCompatibleLayout { leaf: 0, extent: 5, stride: 1 }));
+        // A leaf refined into a tuple of its size is compatible.
+        let r = composition(&l("(6,7):(1,6)"), &l("((5,8)):((1,5))")).unwrap();
+        assert_eq!(r, l("(((5,1),8)):(((1,6),5))"));
+        // A top-level leaf keeps the condition that failed.
+        let e = composition(&l("(6,6):(6,1)"), &l("12:4")).unwrap_err();
+        assert!(matches!(e, LayoutError::Inadmissible { why: Inadmissible::ExtentDivisibility { .. }, .. }));
     }
 
     #[test]

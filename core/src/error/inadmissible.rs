@@ -68,6 +68,19 @@ pub enum Inadmissible {
         /// The other.
         second: isize,
     },
+    /// Composition: the left layout's values along leaf `leaf` of the right layout (its leaves
+    /// numbered in order), `extent:stride`, inside one of its tuple modes, are no layout's, so no
+    /// result compatible with the right layout (each of its leaves a leaf or a tuple of that
+    /// size, CuTe's contract) is the composition, even where a layout with the right layout's
+    /// top-level modes is.
+    NoCompatibleLayout {
+        /// The leaf, counted over the right layout's leaves in order from 0.
+        leaf: usize,
+        /// Its extent.
+        extent: isize,
+        /// Its stride.
+        stride: isize,
+    },
     /// Composition: right modes with strides of both signs meet in the left layout's modes.
     MixedSigns,
     /// Composition: the divisibility conditions (sufficient, not necessary) fail, and the right
@@ -233,6 +246,14 @@ impl Inadmissible {
                 .num(second)
                 .text(" = ")
                 .num(first.wrapping_add(second)),
+            Inadmissible::NoCompatibleLayout { leaf, extent, stride } => m
+                .text("leaf ")
+                .num(leaf as isize)
+                .text(" of the right layout (")
+                .num(extent)
+                .text(":")
+                .num(stride)
+                .text(") has no refinement on which the composition is a layout: the left layout's values along it are no layout's"),
             Inadmissible::MixedSigns => {
                 m.text("the right layout has strides of both signs in the same left modes")
             }
