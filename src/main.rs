@@ -38,18 +38,32 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      bank group (offset / 2^M) mod 2^B, or (offset / UNIT) mod COUNT
                                      layout svg -o sw.svg 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                    EXPR is anything `eval` accepts
-       layout conflicts TV SMEM [--bytes B] [--vec V] [--svg FILE]
-                                   shared-memory wavefronts (NVIDIA's model) of an access: TV maps
-                                   (thread, value) to a tile element (its mode 0 the threads), SMEM
-                                   the element to its offset (a layout, or composition(Sw<..>, L));
+       layout conflicts TV SMEM [--op OP] [--bytes B] [--vec V] [--svg FILE]
+                                   shared-memory wavefronts (NVIDIA's rules, measured on the H200)
+                                   of an access: TV maps (thread, value) to a tile element (its mode
+                                   0 the threads), SMEM the element to its offset (any layout:
+                                   padded, not powers of two, composition(Sw<..>, L), linear(..));
                                    each thread accesses V values of B bytes at a time (default 2, 8);
-                                   --svg draws the first instruction's phases, words by bank,
-                                   conflicting ones outlined in red
+                                   OP: ld (default), st, ldmatrix[.x1|.x2|.x4][.trans], stmatrix[...],
+                                   cp.async; --svg draws the first instruction's phases (linear
+                                   accesses), words by bank, conflicting ones outlined in red
                                      layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
+                                     layout conflicts '(_32,_32):(_1,_32)' '(_32,_32):(_33,_1)' --bytes 4 --vec 1
+       layout conflicts --addresses LIST [--op OP] [--bytes B]
+                                   the same for any access: LIST holds each lane's byte address
+                                   (`,` or spaces between lanes, `-` for a lane left out, `;`
+                                   between instructions; @FILE reads it from FILE)
+       layout coalescing TV GLOBAL [--bytes B] [--vec V] [--base BYTES]
+       layout coalescing --addresses LIST [--bytes B] [--base BYTES]
+                                   global-memory sectors (32 B) and lines (128 B) per warp request,
+                                   against the fewest the request's bytes fill
+                                     layout coalescing '(_32,_32):(_1,_32)' '(_32,_32):(_32,_1)' --bytes 4 --vec 1
        layout swizzle-for WRITE READ TILE [--bytes B] [--vec-write V] [--vec-read V]
+                         [--write-op OP] [--read-op OP]
                                    the Sw<B,M,S> (B, M, S <= 5) over TILE that first widens both
-                                   accesses' vectors, then removes their bank conflicts; and a
-                                   linear layout over F2 (any XOR swizzle) where one does better
+                                   accesses' vectors, then removes their bank conflicts (write: st,
+                                   read: ld by default); the best padding of TILE's rows beside it;
+                                   and a linear layout over F2 (any XOR swizzle) where one does better
        layout functions            list the functions `eval` knows
        layout --help | --version";
 

@@ -73,7 +73,7 @@ def write_crate(path, n):
         f.write(f'[package]\nname = "{os.path.basename(path)}"\nversion = "0.1.0"\nedition = "2024"\n'
                 f'[dependencies]\nconst-layout = {{ path = "{ROOT}" }}\n[workspace]\n')
     lines = [
-        "use const_layout::bank::NVIDIA;",
+        "use const_layout::bank::{AccessKind, NVIDIA};",
         "use const_layout::linear::LinearLayout;",
         f"use const_layout::synthesis::{{{FUNC}, Access, {CHOICE}}};",
         "#[allow(dead_code)]",
@@ -84,8 +84,8 @@ def write_crate(path, n):
     names = []
     for i, (tile, eb, w, wt, vw, r, rt, vr) in enumerate((hard_queries() if HARD else queries())[:n]):
         lines.append(f"const Q{i}: {CHOICE} = c({FUNC}(&NVIDIA, &LinearLayout::identity({tile}), {eb}, "
-                     f"&Access {{ tv: l(&{w}, {tile}), thread_bits: {wt}, vec: {vw} }}, "
-                     f"&Access {{ tv: l(&{r}, {tile}), thread_bits: {rt}, vec: {vr} }}));")
+                     f"&Access {{ kind: AccessKind::Store, tv: l(&{w}, {tile}), thread_bits: {wt}, vec: {vw} }}, "
+                     f"&Access {{ kind: AccessKind::Load, tv: l(&{r}, {tile}), thread_bits: {rt}, vec: {vr} }}));")
         names.append(f"Q{i}.{ANSWER}")
     lines.append("fn main() {")
     for name in names:

@@ -86,6 +86,40 @@ pub const AMD_LDS: BankModel =
     BankModel { banks: 64, bank_bytes: 4, wavefront_bytes: 256, threads: 64, paired_loads: false };
 
 impl BankModel {
+    /// An error unless the model can be simulated: banks, bank bytes, wavefront bytes and lanes
+    /// powers of two, a wavefront at least a bank word, at most [`MAX_THREADS`] lanes.
+    ///
+    /// ```
+    /// use const_layout::bank::{BankModel, NVIDIA};
+    /// assert!(NVIDIA.check().is_ok());
+    /// let bad = BankModel { banks: 0, ..NVIDIA };
+    /// assert_eq!(bad.check().unwrap_err().to_string(), "bank conflicts: the banks (a power of two): 0");
+    /// ```
+    pub const fn check(&self) -> Result<(), LayoutError> {
+        if !self.banks.is_power_of_two() {
+            return Err(err("the banks (a power of two)", self.banks as isize));
+        }
+        if !self.bank_bytes.is_power_of_two() || self.bank_bytes > 16 {
+            return Err(err(
+                "the bytes of a bank word (a power of two, at most 16)",
+                self.bank_bytes as isize,
+            ));
+        }
+        if !self.wavefront_bytes.is_power_of_two() || self.wavefront_bytes < self.bank_bytes {
+            return Err(err(
+                "the bytes of a wavefront (a power of two, at least a word)",
+                self.wavefront_bytes as isize,
+            ));
+        }
+        if !self.threads.is_power_of_two() || self.threads as usize > MAX_THREADS {
+            return Err(err(
+                "the lanes of an instruction (a power of two, at most 64)",
+                self.threads as isize,
+            ));
+        }
+        Ok(())
+    }
+
     /// The lanes of one phase for accesses of `bytes` a lane, without pairing: as many as fill
     /// `wavefront_bytes` with accesses of at least a bank word, at most the instruction's lanes.
     ///
@@ -191,6 +225,32 @@ impl AccessKind {
             }
         }
         Ok(())
+    }
+
+    /// What a copy falls back to when the layout does not give this kind the vector it needs
+    /// (CuTe's `UniversalCopy`): `ld` for `ldmatrix`, `st` for `stmatrix` and `cp.async`.
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// assert_eq!(AccessKind::Ldmatrix { matrices: 4, trans: true }.fallback(), AccessKind::Load);
+    /// assert_eq!(AccessKind::CpAsync.fallback(), AccessKind::Store);
+    /// ```
+    pub const fn fallback(&self) -> AccessKind {
+        match self {
+            AccessKind::Load | AccessKind::Ldmatrix { .. } => AccessKind::Load,
+            _ => AccessKind::Store,
+        }
+    }
+
+    /// The kind that moves `bytes` a lane: this one if it can, else its [`AccessKind::fallback`].
+    ///
+    /// ```
+    /// use const_layout::bank::AccessKind;
+    /// let ldsm = AccessKind::Ldmatrix { matrices: 4, trans: false };
+    /// assert_eq!((ldsm.for_bytes(16), ldsm.for_bytes(4)), (ldsm, AccessKind::Load));
+    /// ```
+    pub const fn for_bytes(&self, bytes: u32) -> AccessKind {
+        if self.check(bytes).is_ok() && self.width(bytes) == bytes { *self } else { self.fallback() }
     }
 
     /// The lanes of one phase for `width` bytes a lane, `paired` if the loads pair (see the
@@ -354,6 +414,9 @@ pub const fn wavefronts(
     addrs: &[u32],
     bytes: u32,
 ) -> Result<Conflicts, LayoutError> {
+    if let Err(e) = model.check() {
+        return Err(e);
+    }
     if let Err(e) = kind.check(bytes) {
         return Err(e);
     }
@@ -416,7 +479,7 @@ const fn quads_pair(addrs: &[u32], n: usize) -> bool {
 /// The most distinct words on one bank among the words lanes `start..end` touch (`words_each`
 /// words from each active lane's address); 0 if no lane is active.
 const fn busiest_bank(model: &BankModel, addrs: &[u32], start: usize, end: usize, words_each: u32) -> u32 {
-    let mut words = [0u32; 4 * MAX_THREADS];
+    let mut words = [0u32; 16 * MAX_THREADS];
     let mut count = 0;
     let mut t = start;
     while t < end {

@@ -137,7 +137,8 @@ pub const fn evaluate(
 
 /// What the shared-memory layout `smem` (tile element to offset, any linear map) gives the access
 /// `a` of `element_bytes` elements: its widest contiguous, aligned vector (up to what `a` wants
-/// and 16 bytes) and the wavefronts with it.
+/// and 16 bytes) and the wavefronts with it (by the access's kind, or its
+/// [`AccessKind::fallback`] where the vector is one the kind cannot move).
 ///
 /// ```
 /// use const_layout::bank::{AccessKind, NVIDIA};
@@ -171,7 +172,9 @@ pub const fn evaluate_linear(
     let want = if a.vec < most { a.vec } else { most };
     let value_bits = a.tv.in_bits() - a.thread_bits;
     let v = vector_width(&offset, a.thread_bits, want, value_bits);
-    match access(model, a.kind, &a.tv, a.thread_bits, smem, element_bytes, v) {
+    // A vector the kind cannot move falls back to plain loads or stores (CuTe's UniversalCopy).
+    let kind = a.kind.for_bytes(v * element_bytes);
+    match access(model, kind, &a.tv, a.thread_bits, smem, element_bytes, v) {
         Ok(c) => Ok((v, c)),
         Err(e) => Err(e),
     }

@@ -119,7 +119,7 @@ fn k_major_bytes(rows: u32, eb: u32) -> (LinearLayout, Access, Access) {
     w.extend(bits(&[(1, cb)]));
     w.extend(bits(&[((1 << rowb) << wr, rb - wr)]));
     let write = Access {
-        kind: AccessKind::Store,
+        kind: AccessKind::CpAsync,
         tv: LinearLayout::new(&w, out).unwrap(),
         thread_bits: 3 + wr,
         vec: 16 / eb,
@@ -127,7 +127,7 @@ fn k_major_bytes(rows: u32, eb: u32) -> (LinearLayout, Access, Access) {
     let mut r = bits(&[(1 << rowb, 3), (1 << cb, 2)]);
     r.extend(bits(&[(1, cb), (4 << cb, 1), (8 << rowb, rb - 3)]));
     let read = Access {
-        kind: AccessKind::Load,
+        kind: AccessKind::Ldmatrix { matrices: 4, trans: false },
         tv: LinearLayout::new(&r, out).unwrap(),
         thread_bits: 5,
         vec: 16 / eb,
@@ -221,11 +221,15 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_and_sm90_atoms() {
     let mut w = bits(&[(8, 3), (64, 2)]);
     w.extend(bits(&[(1, 3), (256, 1)]));
     let write =
-        Access { kind: AccessKind::Store, tv: LinearLayout::new(&w, 9).unwrap(), thread_bits: 5, vec: 8 };
+        Access { kind: AccessKind::CpAsync, tv: LinearLayout::new(&w, 9).unwrap(), thread_bits: 5, vec: 8 };
     let mut r = bits(&[(64, 3), (8, 2)]);
     r.extend(bits(&[(1, 3), (32, 1)]));
-    let read =
-        Access { kind: AccessKind::Load, tv: LinearLayout::new(&r, 9).unwrap(), thread_bits: 5, vec: 8 };
+    let read = Access {
+        kind: AccessKind::Ldmatrix { matrices: 4, trans: true },
+        tv: LinearLayout::new(&r, 9).unwrap(),
+        thread_bits: 5,
+        vec: 8,
+    };
     cases.push(("16-bit MN-major 64x8".to_string(), tile, write, read, 2, Swizzle::new(3, 3, 3).unwrap()));
     // 32-bit, 8 x 32 floats row-major: st.shared.v4 along rows (thread t: row t / 8, 4 floats at
     // column 4 (t % 8)); reads of 2 floats down columns in pairs (lane l: row l % 8, column
@@ -246,7 +250,7 @@ fn synthesis_matches_or_beats_cutlass_on_its_sm80_and_sm90_atoms() {
     // and k + 4. Element index k * 32 + m.
     let tile = LinearLayout::identity(8);
     let write = Access {
-        kind: AccessKind::Store,
+        kind: AccessKind::CpAsync,
         tv: LinearLayout::new(&[4, 8, 16, 32, 64, 128, 1, 2], 8).unwrap(),
         thread_bits: 6,
         vec: 4,
@@ -514,5 +518,55 @@ fn the_simulation_counts_any_layout() {
             (Err(_), Err(())) => {}
             (g, w) => panic!("{kind} {smem} sw {swizzled}: {g:?} against {w:?}"),
         }
+    }
+}
+
+/// Hostile inputs end in a result or an error, never a panic: models of any numbers, widths and
+/// kinds the hardware does not have, addresses at the ends of the range, too many lanes, and
+/// random layouts of any strides (negative, zero) for the simulations.
+#[test]
+fn any_input_ends_in_a_result_or_an_error() {
+    use crate::layouts::{Draw, random_layout};
+    use const_layout::coalescing::{coalescing, request};
+    let mut rng = Rng(0xf022);
+    let pick = |rng: &mut Rng, xs: &[u32]| xs[rng.pick(xs.len())];
+    for _ in 0..20000 {
+        let model = BankModel {
+            banks: pick(&mut rng, &[0, 1, 3, 32, 64, 1 << 31]),
+            bank_bytes: pick(&mut rng, &[0, 1, 2, 4, 16, 32]),
+            wavefront_bytes: pick(&mut rng, &[0, 1, 4, 128, 256]),
+            threads: pick(&mut rng, &[0, 1, 4, 32, 64, 128]),
+            paired_loads: rng.pick(2) == 0,
+        };
+        let model = if rng.pick(2) == 0 { NVIDIA } else { model };
+        let kind = match rng.pick(5) {
+            0 => AccessKind::Load,
+            1 => AccessKind::Store,
+            2 => AccessKind::CpAsync,
+            3 => AccessKind::Ldmatrix { matrices: rng.pick(6) as u32, trans: false },
+            _ => AccessKind::Stmatrix { matrices: rng.pick(6) as u32, trans: true },
+        };
+        let bytes = rng.pick(20) as u32;
+        let n = rng.pick(70);
+        let addrs: Vec<u32> = (0..n)
+            .map(|_| match rng.pick(4) {
+                0 => u32::MAX - rng.pick(40) as u32,
+                1 => INACTIVE,
+                _ => rng.below(1 << 12) as u32,
+            })
+            .collect();
+        let _ = wavefronts(&model, kind, &addrs, bytes);
+        let wide: Vec<u64> =
+            addrs.iter().map(|&a| if rng.pick(3) == 0 { u64::MAX - a as u64 } else { a as u64 }).collect();
+        let _ = request(&wide, bytes);
+    }
+    let draw = Draw { lo: -70, hi: 70, max_size: 1 << 12, one: 10, zero: 10 };
+    for _ in 0..3000 {
+        let (tv, smem) = (random_layout(&mut rng, &draw), random_layout(&mut rng, &draw));
+        let threads = rng.pick(40) as u64;
+        let (kind, _) = random_kind(&mut rng);
+        let (eb, vec) = (pick(&mut rng, &[1, 2, 3, 4, 8, 16, 32]), pick(&mut rng, &[0, 1, 2, 4, 8, 16]));
+        let _ = simulate(&NVIDIA, kind, &tv, threads, &smem, eb, vec);
+        let _ = coalescing(&tv, threads, &smem, eb, vec, rng.below(1 << 20));
     }
 }

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-constexpr int MAX_INSTR = 16;
+constexpr int MAX_INSTR = 64;
 constexpr uint32_t SKIP = 0xffffffffu;
 
 struct Pattern {

@@ -134,6 +134,67 @@ def coalescing():
     return out
 
 
+# Thread-value layouts over shared-memory layouts, as `layout conflicts TV SMEM` takes them: the
+# model's side goes through the layouts (closed form or simulation), the probe's through their
+# addresses. (name, TV layout, shared-memory layout, element bytes, values an access, op)
+TF32_A = "((_4,_8),(_2,_2)):((_32,_1),(_8,_128))"  # lane l: m = l / 4, k = l % 4; values m + 8, k + 4
+EVEN_ROWS = "((_8,_4),(_8,_2)):((_128,_8),(_1,_32))"  # lanes 0-7: rows 0, 2, .., 14
+ROWS_0_7 = "((_8,_4),(_8,_2)):((_64,_8),(_1,_32))"  # lanes 0-7: rows 0..7
+GENERAL = "linear((1,2,4,8,16,32,96,144),(264,544),10)"
+LDSM = "((_8,_4),_8):((_1,_64),_8)"  # lane l: row l % 8 of 8 x 64 halves, 16-byte chunk l / 8
+LAYOUTS = [
+    ("a column of 32 x 32 f32", "(_32,_32):(_1,_32)", "(_32,_32):(_32,_1)", 4, 1, "ld"),
+    ("a column of 32 x 32 f32, padded (32,32):(33,1)", "(_32,_32):(_1,_32)", "(_32,_32):(_33,_1)", 4, 1, "ld"),
+    ("a column of 32 x 32 f32 under Sw<5,0,5>", "(_32,_32):(_1,_32)", "composition(Sw<5,0,5>, (_32,_32):(_32,_1))", 4, 1, "st"),
+    ("a column of 24 x 20 halves, padded to 22", "(_24,_20):(_1,_24)", "(_24,_20):(_22,_1)", 2, 1, "ld"),
+    ("a column of 24 x 20 halves, rows of 20", "(_24,_20):(_1,_24)", "(_24,_20):(_20,_1)", 2, 1, "ld"),
+    ("48 threads down 48 x 36 f32 rows of 36", "(_48,_8):(_1,_48)", "(_48,_36):(_36,_1)", 4, 1, "st"),
+    ("16 B rows of 8 x 64 halves, plain", LDSM, "(_8,_64):(_64,_1)", 2, 8, "ldmatrix.x4"),
+    ("16 B rows of 8 x 64 halves, padded to 72", LDSM, "(_8,_64):(_72,_1)", 2, 8, "ldmatrix.x4"),
+    ("16 B rows of 8 x 64 halves, Sw<3,3,3>", LDSM, "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", 2, 8, "ldmatrix.x4.trans"),
+    ("16 B rows of 8 x 64 halves, Sw<2,3,3>", LDSM, "composition(Sw<2,3,3>, (_8,_64):(_64,_1))", 2, 8, "ld"),
+    ("16 B rows of 8 x 64 halves, Sw<3,3,3> over rows padded to 72", LDSM, "composition(Sw<3,3,3>, (_8,_64):(_72,_1))", 2, 8, "ld"),
+    ("cp.async-like row chunks, Sw<3,3,3>", "((_8,_4),_8):((_64,_1),_8)", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", 2, 8, "st"),
+    ("MN-major ldmatrix.trans rows, plain", "((_8,_4),_8):((_64,_8),_1)", "(_64,_8):(_1,_64)", 2, 8, "ldmatrix.x4.trans"),
+    ("MN-major ldmatrix.trans rows, Sw<3,3,3>", "((_8,_4),_8):((_64,_8),_1)", "composition(Sw<3,3,3>, (_64,_8):(_1,_64))", 2, 8, "ldmatrix.x4.trans"),
+    ("tf32 MN-major A fragment, plain", TF32_A, "(_32,_8):(_1,_32)", 4, 1, "ld"),
+    ("tf32 MN-major A fragment, CUTLASS Sw<3,2,3>", TF32_A, "composition(Sw<3,2,3>, (_32,_8):(_1,_32))", 4, 1, "ld"),
+    ("tf32 MN-major A fragment, synthesized Sw<2,3,2>", TF32_A, "composition(Sw<2,3,2>, (_32,_8):(_1,_32))", 4, 1, "ld"),
+    ("16 B rows, even rows a phase, Sw<3,3,3>", EVEN_ROWS, "composition(Sw<3,3,3>, _1024:_1)", 2, 8, "ld"),
+    ("16 B rows, even rows a phase, synthesized F2 layout", EVEN_ROWS, GENERAL, 2, 8, "ld"),
+    ("16 B rows, rows 0..7 a phase, synthesized F2 layout", ROWS_0_7, GENERAL, 2, 8, "st"),
+    ("8 B, lanes 2k and 2k+1 share a vector", "((_2,_16),_2):((_0,_2),_1)", "_1024:_1", 4, 2, "ld"),
+]
+
+
+def layout_values(layout, expr):
+    out = subprocess.run([layout, "eval", "--json", expr], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"layout eval {expr}: {out.stderr.strip()}")
+    return json.loads(out.stdout)["values"]
+
+
+def layout_patterns(layout):
+    """The LAYOUTS patterns with their addresses: instruction i (each `vec` values), lane l at the
+    offset of TV index l + threads (i vec), warps of 32 threads one after another."""
+    out = []
+    for name, tv, smem, eb, vec, op in LAYOUTS:
+        tvv, offsets = layout_values(layout, tv), layout_values(layout, smem)
+        size = subprocess.run([layout, "eval", f"size(get({tv}, 0))"], capture_output=True, text=True).stdout
+        threads = int(size.strip().lstrip("_"))
+        values = len(tvv) // threads
+        instrs = []
+        for first in range(0, threads, 32):
+            for i in range(0, values, vec):
+                lanes = [offsets[tvv[t + threads * i]] * eb for t in range(first, min(first + 32, threads))]
+                instrs.append(lanes + [None] * (32 - len(lanes)))
+        kind = op.split(".")[0] if op.startswith(("ldmatrix", "stmatrix")) else op
+        w = int(op.split(".x")[1][0]) if kind in ("ldmatrix", "stmatrix") else eb * vec
+        out.append((f"{op} {eb * vec} B, {name} (layouts)", kind, w, int(op.endswith(".trans")), instrs,
+                    (tv, smem, eb, vec, op)))
+    return out
+
+
 def patterns():
     p = []
     for op in ("ld", "st"):
@@ -170,6 +231,14 @@ def model(layout, res):
     """The model's counts for a recorded pattern, from the `layout` binary: (wavefronts, extra)
     for shared memory, (requests, sectors) for global memory."""
     op, w, instrs = res["op"], res["bytes"], res["addresses"]
+    if res.get("layouts"):
+        tv, smem, eb, vec, kind = res["layouts"]
+        out = subprocess.run([layout, "conflicts", tv, smem, "--bytes", str(eb), "--vec", str(vec), "--op", kind],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"{res['name']}: {out.stderr.strip()}")
+        words = out.stdout.split()
+        return int(words[0]), int(words[0]) - int(words[2])
     lst = ";".join(",".join("-" if a is None else str(a) for a in ins) for ins in instrs)
     if op.endswith(".global"):
         out = subprocess.run([layout, "coalescing", "--addresses", lst, "--bytes", str(w)], capture_output=True, text=True)
@@ -237,9 +306,13 @@ def main():
         sys.exit(1 if bad else 0)
     probe, layout, outdir = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     os.makedirs(outdir, exist_ok=True)
-    pats = patterns()
+    pats = [p + (None,) for p in patterns()]
+    if layout != "-":
+        pats += layout_patterns(os.path.abspath(layout))
     with open(os.path.join(outdir, "patterns.txt"), "w") as f:
-        for name, op, w, flags, instrs in pats:
+        for name, op, w, flags, instrs, _ in pats:
+            if len(instrs) > 64:
+                raise RuntimeError(f"{name}: {len(instrs)} instructions, the probe takes 64")
             addrs = [4294967295 if a is None else a for ins in instrs for a in ins]
             f.write(f"# {name}\n{OPS[op]} {w} {flags} {len(instrs)} {' '.join(map(str, addrs))}\n")
     metrics, listing = query_metrics()
@@ -255,7 +328,7 @@ def main():
     head = rows[0]
     data = [row for row in rows[1:] if len(row) == len(head) and row[0].isdigit()]
     results = []
-    for (name, op, w, flags, instrs), row in zip(pats, data):
+    for (name, op, w, flags, instrs, lay), row in zip(pats, data):
         counts = {}
         for m in metrics:
             if m in head:
@@ -264,7 +337,8 @@ def main():
                     counts[m] = int(float(v))
                 except ValueError:
                     counts[m] = v
-        results.append({"name": name, "op": op, "bytes": w, "trans": bool(flags), "addresses": instrs, "ncu": counts})
+        results.append({"name": name, "op": op, "bytes": w, "trans": bool(flags), "addresses": instrs, "ncu": counts,
+                        "layouts": lay})
     with open(os.path.join(outdir, "probe.json"), "w") as f:
         json.dump(results, f, indent=1)
     print(f"{len(pats)} patterns, {len(data)} profiled launches, {len(metrics)} metrics")

@@ -35,7 +35,10 @@ pub const fn access(
     element_bytes: u32,
     vec: u32,
 ) -> Result<Conflicts, LayoutError> {
-    if vec == 0 || vec & (vec - 1) != 0 || vec * element_bytes > 16 {
+    if let Err(e) = model.check() {
+        return Err(e);
+    }
+    if vec == 0 || vec & (vec - 1) != 0 || vec.saturating_mul(element_bytes) > 16 {
         return Err(err("the vector (a power of two, at most 16 bytes), in elements", vec as isize));
     }
     if !element_bytes.is_power_of_two() {
@@ -132,7 +135,7 @@ const fn word_image(
     let wb = model.bank_bytes.trailing_zeros();
     let words_each = if bytes > model.bank_bytes { bytes / model.bank_bytes } else { 1 };
     let extra = words_each.trailing_zeros();
-    let mut basis = [0u32; 8];
+    let mut basis = [0u32; 16];
     let mut n = 0;
     let mut i = 0;
     while i < phase_bits {
@@ -153,7 +156,7 @@ const fn word_image(
         Err(e) => return Err(e),
     };
     let bank_mask = model.banks - 1;
-    let mut banks = [0u32; 8];
+    let mut banks = [0u32; 16];
     let mut k = 0;
     while k < n {
         banks[k] = words[k] & bank_mask;

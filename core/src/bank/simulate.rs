@@ -150,6 +150,7 @@ pub fn simulate<T: Offsets + ?Sized, S: Offsets + ?Sized>(
     element_bytes: u32,
     vec: u32,
 ) -> Result<Conflicts, LayoutError> {
+    model.check()?;
     if !element_bytes.is_power_of_two() || element_bytes > 16 {
         return Err(err("the bytes of an element (a power of two, at most 16)", element_bytes as isize));
     }

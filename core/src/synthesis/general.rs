@@ -267,9 +267,10 @@ const fn phase_lanes(model: &BankModel, a: &Access, element_bytes: u32, k: u32) 
         if a.thread_bits > 0 { a.tv.basis(0) } else { 0 },
         if a.thread_bits > 1 { a.tv.basis(1) } else { 0 },
     );
-    let paired = a.kind.may_pair(model, width) && (b0 == 0 || b1 == 0 || b0 == b1);
-    let lanes = a.kind.phase_lanes(model, width, paired).trailing_zeros();
-    let warp = a.kind.lanes(model).trailing_zeros();
+    let kind = a.kind.for_bytes(width);
+    let paired = kind.may_pair(model, width) && (b0 == 0 || b1 == 0 || b0 == b1);
+    let lanes = kind.phase_lanes(model, width, paired).trailing_zeros();
+    let warp = kind.lanes(model).trailing_zeros();
     let mut bits = if lanes < warp { lanes } else { warp };
     if bits > a.thread_bits {
         bits = a.thread_bits;

@@ -108,7 +108,8 @@ pub fn best_padding(
             };
             let (w_vec, r_vec) = (fit(wv), fit(rv));
             let score = |a: &Access, v: u32| {
-                simulate(model, a.kind, &a.tv, 1u64 << a.thread_bits, &padded, element_bytes, v)
+                let kind = a.kind.for_bytes(v * element_bytes);
+                simulate(model, kind, &a.tv, 1u64 << a.thread_bits, &padded, element_bytes, v)
             };
             let (Ok(w), Ok(r)) = (score(write, w_vec), score(read, r_vec)) else { continue };
             let p = Padding {
