@@ -45,8 +45,8 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    padded, not powers of two, composition(Sw<..>, L), linear(..));
                                    each thread accesses V values of B bytes at a time (default 2, 8);
                                    OP: ld (default), st, ldmatrix[.x1|.x2|.x4][.trans], stmatrix[...],
-                                   cp.async; --svg draws the first instruction's phases (linear
-                                   accesses), words by bank, conflicting ones outlined in red
+                                   cp.async; --svg draws the first instruction's phases, words by
+                                   bank, conflicting ones outlined in red
                                      layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                      layout conflicts '(_32,_32):(_1,_32)' '(_32,_32):(_33,_1)' --bytes 4 --vec 1
        layout conflicts --addresses LIST [--op OP] [--bytes B]
@@ -491,11 +491,12 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
             .map_err(|e| format!("{e} in {}", quote(tv_expr)))?,
     };
     if let Some(path) = svg_path {
-        let (tvl, sl) = linear
-            .as_ref()
-            .ok_or("`--svg` draws linear accesses only (power-of-two layouts and swizzles)")?;
-        let offset = sl.compose(tvl).map_err(|e| e.to_string())?;
-        let svg = conflicts_svg(&NVIDIA, &offset, tb, bytes, vec)
+        // The first instruction: the first lanes' first vectors.
+        let lanes = (kind.lanes(&NVIDIA) as u64).min(threads);
+        let addrs: Vec<u32> = (0..lanes)
+            .map(|t| (smem.offset_at(tv.offset(t as isize) as u64) as u64 * bytes as u64) as u32)
+            .collect();
+        let svg = conflicts_svg(&NVIDIA, kind, &addrs, bytes * vec)
             .ok_or("the access does not fit the bank model")?;
         std::fs::write(path, svg)
             .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
@@ -677,40 +678,41 @@ const SVG_LEFT: i64 = 64;
 /// Height of a band's title line.
 const SVG_TITLE: i64 = 18;
 
-/// The picture of the access `offset` (`(thread, value) -> element offset`, its
-/// low `thread_bits` inputs the thread) of `vec` elements of `element_bytes` bytes a thread, on
-/// `model`; `None` if a thread count or vector does not fit the model (use
-/// `const_layout::bank::access` for the error).
+/// The picture of one instruction of `kind`: lane `l` accesses `bytes` bytes at byte address
+/// `addrs[l]` ([`const_layout::bank::INACTIVE`] for none), on `model`; `None` if the instruction
+/// does not fit the model (`const_layout::bank::wavefronts` gives the error).
 fn conflicts_svg(
     model: &const_layout::bank::BankModel,
-    offset: &const_layout::linear::LinearLayout,
-    thread_bits: u32,
-    element_bytes: u32,
-    vec: u32,
+    kind: const_layout::bank::AccessKind,
+    addrs: &[u32],
+    bytes: u32,
 ) -> Option<String> {
-    let bytes = element_bytes * vec;
-    if !bytes.is_power_of_two() || bytes > 16 || thread_bits > offset.in_bits() || model.banks > 64 {
+    let (n, per_phase) = const_layout::bank::phases(model, kind, addrs, bytes).ok()?;
+    if model.banks > 64 {
         return None;
     }
-    let lanes = 1u32 << thread_bits.min(model.threads.trailing_zeros());
-    let per_phase = model.lanes_per_phase(bytes).min(lanes);
-    let words_each = (bytes / model.bank_bytes).max(1);
+    let width = kind.width(bytes);
+    let words_each = (width / model.bank_bytes).max(1);
     // Each phase: its distinct words, with the first lane and the count of lanes on each.
-    let mut bands: Vec<Vec<(u32, u32, u32)>> = Vec::new();
-    for p in 0..lanes / per_phase {
+    let mut bands: Vec<(u32, Vec<(u32, u32, u32)>)> = Vec::new();
+    for first in (0..n).step_by(per_phase) {
         let mut words: Vec<(u32, u32, u32)> = Vec::new();
-        for l in p * per_phase..(p + 1) * per_phase {
-            let base = offset.apply(l) * element_bytes / model.bank_bytes;
+        for (l, &a) in addrs.iter().enumerate().take(n.min(first + per_phase)).skip(first) {
+            if a == const_layout::bank::INACTIVE {
+                continue;
+            }
+            let base = a / model.bank_bytes;
             for w in 0..words_each {
                 match words.iter_mut().find(|x| x.0 == base + w) {
                     Some(x) => x.2 += 1,
-                    None => words.push((base + w, l, 1)),
+                    None => words.push((base + w, l as u32, 1)),
                 }
             }
         }
         words.sort();
-        bands.push(words);
+        bands.push((first as u32, words));
     }
+    let per_phase = per_phase as u32;
     let banks = model.banks as i64;
     let band_rows = |words: &[(u32, u32, u32)]| {
         let mut rows: Vec<u32> = words.iter().map(|w| w.0 / model.banks).collect();
@@ -718,7 +720,7 @@ fn conflicts_svg(
         rows
     };
     let height: i64 =
-        bands.iter().map(|b| SVG_TITLE + SVG_CELL * band_rows(b).len() as i64 + 8).sum::<i64>() + 8;
+        bands.iter().map(|b| SVG_TITLE + SVG_CELL * band_rows(&b.1).len() as i64 + 8).sum::<i64>() + 8;
     let width = SVG_LEFT + SVG_CELL * banks + 8;
     let mut s = String::new();
     let _ = write!(
@@ -729,18 +731,17 @@ fn conflicts_svg(
         model.banks, model.bank_bytes
     );
     let mut y = 4;
-    for (p, words) in bands.iter().enumerate() {
+    for (p, (first, words)) in bands.iter().enumerate() {
         let mut on_bank = vec![0u32; model.banks as usize];
         for w in words {
             on_bank[(w.0 % model.banks) as usize] += 1;
         }
         let wavefronts = on_bank.iter().max().copied().unwrap_or(0);
-        let first = p as u32 * per_phase;
         let _ = writeln!(
             s,
             "<text x=\"4\" y=\"{}\">phase {p}: lanes {first}-{}, {wavefronts} wavefronts</text>",
             y + 12,
-            first + per_phase - 1
+            (first + per_phase).min(n as u32) - 1
         );
         y += SVG_TITLE;
         let rows = band_rows(words);

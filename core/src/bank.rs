@@ -414,6 +414,43 @@ pub const fn wavefronts(
     addrs: &[u32],
     bytes: u32,
 ) -> Result<Conflicts, LayoutError> {
+    let (n, per_phase) = match phases(model, kind, addrs, bytes) {
+        Ok(p) => p,
+        Err(e) => return Err(e),
+    };
+    let width = kind.width(bytes);
+    let words_each = if width <= model.bank_bytes { 1 } else { width / model.bank_bytes };
+    let mut total = Conflicts { wavefronts: 0, ideal: 0 };
+    let mut start = 0;
+    while start < n {
+        let end = if start + per_phase < n { start + per_phase } else { n };
+        let busiest = busiest_bank(model, addrs, start, end, words_each);
+        if busiest > 0 {
+            total.wavefronts += busiest;
+            total.ideal += 1;
+        }
+        start = end;
+    }
+    Ok(total)
+}
+
+/// How one instruction runs: the lanes it takes addresses from (the first `n` of `addrs`) and
+/// the lanes of each of its phases (paired loads included); the errors of [`wavefronts`].
+///
+/// ```
+/// use const_layout::bank::{phases, AccessKind, NVIDIA};
+/// let pairs: [u32; 32] = core::array::from_fn(|l| 16 * (l as u32 / 2));
+/// assert_eq!(phases(&NVIDIA, AccessKind::Load, &pairs, 16).unwrap(), (32, 16));
+/// assert_eq!(phases(&NVIDIA, AccessKind::Store, &pairs, 16).unwrap(), (32, 8));
+/// let x1 = AccessKind::Ldmatrix { matrices: 1, trans: false };
+/// assert_eq!(phases(&NVIDIA, x1, &pairs, 16).unwrap(), (8, 8));
+/// ```
+pub const fn phases(
+    model: &BankModel,
+    kind: AccessKind,
+    addrs: &[u32],
+    bytes: u32,
+) -> Result<(usize, usize), LayoutError> {
     if let Err(e) = model.check() {
         return Err(e);
     }
@@ -434,20 +471,7 @@ pub const fn wavefronts(
         l += 1;
     }
     let paired = kind.may_pair(model, width) && quads_pair(addrs, n);
-    let per_phase = kind.phase_lanes(model, width, paired) as usize;
-    let words_each = if width <= model.bank_bytes { 1 } else { width / model.bank_bytes };
-    let mut total = Conflicts { wavefronts: 0, ideal: 0 };
-    let mut start = 0;
-    while start < n {
-        let end = if start + per_phase < n { start + per_phase } else { n };
-        let busiest = busiest_bank(model, addrs, start, end, words_each);
-        if busiest > 0 {
-            total.wavefronts += busiest;
-            total.ideal += 1;
-        }
-        start = end;
-    }
-    Ok(total)
+    Ok((n, kind.phase_lanes(model, width, paired) as usize))
 }
 
 /// Whether every quad of lanes (`4q` to `4q+3`, of the first `n`) reads at most two distinct

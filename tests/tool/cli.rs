@@ -607,6 +607,38 @@ fn conflicts_takes_any_layout_addresses_and_access_kinds() {
         stdout(&layout(&["conflicts", "--addresses", "0,-,-,4;0 128", "--bytes", "4"])),
         "3 wavefronts, 2 without conflicts: 1 extra (1.50x); 2 instructions of ld, 4 bytes a lane\n"
     );
+    // Pictures of any access: a padded tile, and paired 16-byte loads in two phases of 16 lanes.
+    let dir = std::env::temp_dir().join(format!("layout-any-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("paired.svg");
+    let o = layout(&[
+        "conflicts",
+        "((_2,_16),_4):((_0,_4),_1)",
+        "_1024:_1",
+        "--bytes",
+        "4",
+        "--vec",
+        "4",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("phase 1: lanes 16-31, 1 wavefronts") && !text.contains("phase 2"), "{text}");
+    let o = layout(&[
+        "conflicts",
+        tv,
+        "(_32,_32):(_33,_1)",
+        "--bytes",
+        "4",
+        "--vec",
+        "1",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("phase 0: lanes 0-31, 1 wavefronts"));
+    std::fs::remove_dir_all(&dir).unwrap();
     // The same access as a layout and as its addresses agree.
     let o = layout(&["conflicts", LDSM_READ, "(_8,_64):(_64,_1)", "--op", "ldmatrix.x4.trans"]);
     assert!(stdout(&o).starts_with("32 wavefronts, 4 without conflicts"), "{}", stdout(&o));
