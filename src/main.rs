@@ -678,6 +678,9 @@ const SVG_LEFT: i64 = 64;
 /// Height of a band's title line.
 const SVG_TITLE: i64 = 18;
 
+/// A word of a phase's picture: the word, the first lane on it and how many lanes are.
+type Word = (u32, u32, u32);
+
 /// The picture of one instruction of `kind`: lane `l` accesses `bytes` bytes at byte address
 /// `addrs[l]` ([`const_layout::bank::INACTIVE`] for none), on `model`; `None` if the instruction
 /// does not fit the model (`const_layout::bank::wavefronts` gives the error).
@@ -694,9 +697,9 @@ fn conflicts_svg(
     let width = kind.width(bytes);
     let words_each = (width / model.bank_bytes).max(1);
     // Each phase: its distinct words, with the first lane and the count of lanes on each.
-    let mut bands: Vec<(u32, Vec<(u32, u32, u32)>)> = Vec::new();
+    let mut bands: Vec<(u32, Vec<Word>)> = Vec::new();
     for first in (0..n).step_by(per_phase) {
-        let mut words: Vec<(u32, u32, u32)> = Vec::new();
+        let mut words: Vec<Word> = Vec::new();
         for (l, &a) in addrs.iter().enumerate().take(n.min(first + per_phase)).skip(first) {
             if a == const_layout::bank::INACTIVE {
                 continue;
