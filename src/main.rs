@@ -395,6 +395,29 @@ fn space(expr: &str) -> Result<Box<dyn const_layout::bank::Offsets>, String> {
     }
 }
 
+/// The operands of `conflicts` and `coalescing`: the TV layout, its threads and the memory
+/// layout, checked to fit each other and the simulation's bound.
+fn operands(
+    cmd: &str,
+    tv_expr: &str,
+    mem_expr: &str,
+    memory: &str,
+) -> Result<(DynLayout, u64, Box<dyn const_layout::bank::Offsets>), String> {
+    use const_layout::bank::MAX_SIMULATED;
+    let (tv, threads) = tv_layout(tv_expr)?;
+    let mem = space(mem_expr)?;
+    reaches(&tv, tv_expr, mem.size_of(), memory)?;
+    let pairs = tv.size().value as u64;
+    if pairs > MAX_SIMULATED {
+        return Err(format!(
+            "{} has {pairs} (thread, value) pairs; `{cmd}` takes at most 2^{}",
+            quote(tv_expr),
+            MAX_SIMULATED.trailing_zeros()
+        ));
+    }
+    Ok((tv, threads, mem))
+}
+
 /// An error if the TV layout reaches elements past the `size` of the memory layout.
 fn reaches(tv: &DynLayout, expr: &str, size: u64, memory: &str) -> Result<(), String> {
     let reach = tv.cosize().value as u64;
@@ -422,7 +445,7 @@ fn conflicts_line(c: const_layout::bank::Conflicts, what: &str) -> String {
 /// `layout conflicts TV SMEM` or `layout conflicts --addresses LIST`: the wavefronts of the
 /// access, NVIDIA's model; the closed form over F2 where both maps are linear, else simulated.
 fn conflicts(args: &[&str]) -> Result<String, String> {
-    use const_layout::bank::{INACTIVE, MAX_SIMULATED, NVIDIA, access, simulate, wavefronts};
+    use const_layout::bank::{INACTIVE, NVIDIA, access, simulate, wavefronts};
     let (svg_path, args) = take_option(args, "--svg")?;
     let (op, args) = take_option(&args, "--op")?;
     let (list, args) = take_option(&args, "--addresses")?;
@@ -465,17 +488,7 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
         return Err("`conflicts` takes a TV layout and a shared-memory layout, e.g. layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))', or --addresses LIST".to_string());
     };
     let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
-    let (tv, threads) = tv_layout(tv_expr)?;
-    let smem = space(smem_expr)?;
-    reaches(&tv, tv_expr, smem.size_of(), "shared-memory")?;
-    let pairs = tv.size().value as u64;
-    if pairs > MAX_SIMULATED {
-        return Err(format!(
-            "{} has {pairs} (thread, value) pairs; `conflicts` takes at most 2^{}",
-            quote(tv_expr),
-            MAX_SIMULATED.trailing_zeros()
-        ));
-    }
+    let (tv, threads, smem) = operands("conflicts", tv_expr, smem_expr, "shared-memory")?;
     // The closed form where both maps are linear over F2 (and the threads a power of two); the
     // simulation otherwise. They agree wherever both apply (tests/laws/bank.rs).
     let linear = match (linear_of(tv_expr), linear_of(smem_expr)) {
@@ -507,7 +520,6 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
 /// `layout coalescing TV GLOBAL` or `layout coalescing --addresses LIST`: sectors and lines per
 /// warp request of a global-memory access.
 fn coalescing(args: &[&str]) -> Result<String, String> {
-    use const_layout::bank::MAX_SIMULATED;
     use const_layout::coalescing::{Coalescing, coalescing, request};
     let (list, args) = take_option(args, "--addresses")?;
     let (base, args) = take_option(&args, "--base")?;
@@ -537,17 +549,7 @@ fn coalescing(args: &[&str]) -> Result<String, String> {
             return Err("`coalescing` takes a TV layout and a global-memory layout, e.g. layout coalescing '(_32,_4):(_4,_1)' '_128:_1' --bytes 4 --vec 4, or --addresses LIST".to_string());
         };
         let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
-        let (tv, threads) = tv_layout(tv_expr)?;
-        let g = space(g_expr)?;
-        reaches(&tv, tv_expr, g.size_of(), "global-memory")?;
-        let pairs = tv.size().value as u64;
-        if pairs > MAX_SIMULATED {
-            return Err(format!(
-                "{} has {pairs} (thread, value) pairs; `coalescing` takes at most 2^{}",
-                quote(tv_expr),
-                MAX_SIMULATED.trailing_zeros()
-            ));
-        }
+        let (tv, threads, g) = operands("coalescing", tv_expr, g_expr, "global-memory")?;
         let c = coalescing(&tv, threads, &*g, bytes, vec, base)
             .map_err(|e| format!("{e} in {}", quote(tv_expr)))?;
         (c, format!("{threads} threads, vectors of {vec} x {bytes} bytes"))
