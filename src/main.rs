@@ -49,7 +49,7 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    bank, conflicting ones outlined in red
                                      layout conflicts '((_8,_4),_8):((_1,_64),_8)' 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                      layout conflicts '(_32,_32):(_1,_32)' '(_32,_32):(_33,_1)' --bytes 4 --vec 1
-       layout conflicts --addresses LIST [--op OP] [--bytes B]
+       layout conflicts --addresses LIST [--op OP] [--bytes B] [--svg FILE]
                                    the same for any access: LIST holds each lane's byte address
                                    (`,` or spaces between lanes, `-` for a lane left out, `;`
                                    between instructions; @FILE reads it from FILE)
@@ -452,8 +452,8 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
     let kind = access_kind(op)?;
     let (plain, o) = options(&args, &["bytes", "vec"])?;
     if let Some(list) = list {
-        if !plain.is_empty() || svg_path.is_some() {
-            return Err("`conflicts --addresses LIST` takes no layouts and no `--svg`".to_string());
+        if !plain.is_empty() {
+            return Err("`conflicts --addresses LIST` takes no layouts".to_string());
         }
         let (bytes, vec) = (o[0].unwrap_or(4), o[1].unwrap_or(1));
         let width = bytes * vec;
@@ -473,6 +473,12 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
                 .map_err(|a| format!("instruction {i}: address {a} is past shared memory's 2^32 bytes"))?;
             let c = wavefronts(&NVIDIA, kind, &addrs, width).map_err(|e| format!("instruction {i}: {e}"))?;
             total = total.plus(c);
+            if let (0, Some(path)) = (i, svg_path) {
+                let svg = conflicts_svg(&NVIDIA, kind, &addrs, width)
+                    .ok_or("the access does not fit the bank model")?;
+                std::fs::write(path, svg)
+                    .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
+            }
         }
         let n = instructions.len();
         return Ok(conflicts_line(
