@@ -474,10 +474,7 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
             let c = wavefronts(&NVIDIA, kind, &addrs, width).map_err(|e| format!("instruction {i}: {e}"))?;
             total = total.plus(c);
             if let (0, Some(path)) = (i, svg_path) {
-                let svg = conflicts_svg(&NVIDIA, kind, &addrs, width)
-                    .ok_or("the access does not fit the bank model")?;
-                std::fs::write(path, svg)
-                    .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
+                write_svg(path, kind, &addrs, width)?;
             }
         }
         let n = instructions.len();
@@ -515,10 +512,7 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
         let addrs: Vec<u32> = (0..lanes)
             .map(|t| (smem.offset_at(tv.offset(t as isize) as u64) as u64 * bytes as u64) as u32)
             .collect();
-        let svg = conflicts_svg(&NVIDIA, kind, &addrs, bytes * vec)
-            .ok_or("the access does not fit the bank model")?;
-        std::fs::write(path, svg)
-            .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))?;
+        write_svg(path, kind, &addrs, bytes * vec)?;
     }
     Ok(conflicts_line(c, &format!("{threads} threads, vectors of {vec} x {bytes} bytes, {kind}")))
 }
@@ -685,6 +679,19 @@ const SVG_CELL: i64 = 36;
 const SVG_LEFT: i64 = 64;
 /// Height of a band's title line.
 const SVG_TITLE: i64 = 18;
+
+/// `--svg`: the picture of one instruction, written to `path`.
+fn write_svg(
+    path: &str,
+    kind: const_layout::bank::AccessKind,
+    addrs: &[u32],
+    bytes: u32,
+) -> Result<(), String> {
+    let svg = conflicts_svg(&const_layout::bank::NVIDIA, kind, addrs, bytes)
+        .ok_or("the access does not fit the bank model")?;
+    std::fs::write(path, svg)
+        .map_err(|e| format!("cannot write {}: {}", quote(path), one_line(&e.to_string())))
+}
 
 /// A word of a phase's picture: the word, the first lane on it and how many lanes are.
 type Word = (u32, u32, u32);
