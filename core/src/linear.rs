@@ -538,8 +538,10 @@ impl LinearLayout {
     }
 
     /// The linear map of a swizzled layout `Sw<B,M,S> o _0 o L` ([`Self::from_swizzle`] composed
-    /// with [`Self::from_layout`]); an error if the outer function is not a swizzle, the offset is
-    /// not 0, or `L` is not linear.
+    /// with [`Self::from_layout`]), or of a layout after a layout `O o _0 o L` (`O`'s map after
+    /// `L`'s, `L`'s values inside `O`'s domain); an error if the offset is not 0, or a layout is
+    /// not linear, or `L` reaches past `O`'s domain (where `O`'s last mode goes on, which is not
+    /// linear).
     ///
     /// ```
     /// use const_layout::linear::LinearLayout;
@@ -549,31 +551,76 @@ impl LinearLayout {
     /// assert!((0..512).all(|i| l.apply(i) as isize == c.offset(i as isize)));
     /// ```
     pub fn from_composed(c: &crate::swizzle::ComposedLayout) -> Result<LinearLayout, LayoutError> {
-        let crate::swizzle::Outer::Swizzle(sw) = *c.outer() else {
-            return Err(err(
-                "linear layout of a composed layout",
-                "whether the outer function is a swizzle (1)",
-                0,
-            ));
-        };
+        let op = "linear layout of a composed layout";
         if c.offset_value().value != 0 {
             return Err(err(
-                "linear layout of a composed layout",
-                "the offset between the swizzle and the layout (0 needed)",
+                op,
+                "the offset between the outer function and the layout (0 needed)",
                 c.offset_value().value,
             ));
         }
         let inner = LinearLayout::from_layout(c.inner())?;
+        let sw = match *c.outer() {
+            crate::swizzle::Outer::Swizzle(sw) => sw,
+            crate::swizzle::Outer::Layout(outer) => {
+                let outer = LinearLayout::from_layout(&outer)?;
+                if inner.out_bits > outer.in_bits {
+                    return Err(err(
+                        op,
+                        "the inner layout's output bits, past the outer layout's input bits (its domain),",
+                        inner.out_bits as isize,
+                    ));
+                }
+                return outer.compose(&inner);
+            }
+        };
         let bits = inner.out_bits().max(sw.bits() + sw.base() + sw.shift().unsigned_abs());
         if bits as usize > MAX_BITS {
-            return Err(err(
-                "linear layout of a composed layout",
-                "the output bits (at most 32)",
-                bits as isize,
-            ));
+            return Err(err(op, "the output bits (at most 32)", bits as isize));
         }
         let widened = LinearLayout { out_bits: bits as u8, ..inner };
         LinearLayout::from_swizzle(sw, bits).compose(&widened)
+    }
+
+    /// The composition `a o b` of two composed layouts (`Sw o _0 o L` or `O o _0 o L` each) as one
+    /// linear map:
+    /// [`Self::from_composed`] of each, composed, so input bit `i` is index `2^i` of `b`'s
+    /// domain. Exact where it answers: both conversions are, and `b`'s values must lie in
+    /// `a`'s domain (`b`'s output bits at most `a`'s input bits; CuTe reads `a` past its end
+    /// there, which is not linear). For the compositions no composed layout holds
+    /// ([`ComposedLayout::composed_with`](crate::swizzle::ComposedLayout::composed_with): a
+    /// swizzle after a swizzle). An error naming the operand that is not linear, or the bits.
+    ///
+    /// ```
+    /// use const_layout::linear::LinearLayout;
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let a = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let b = ComposedLayout::new(Swizzle::new(2, 0, 3).unwrap(), "(_64,_8):(_8,_1)".parse().unwrap());
+    /// assert!(a.composed_with(&b).is_err()); // Sw<3,3,3> after Sw<2,0,-6>
+    /// let l = LinearLayout::from_composition(&a, &b).unwrap();
+    /// assert!((0..512).all(|i| l.apply(i as u32) as isize == a.offset(b.offset(i))));
+    /// ```
+    pub fn from_composition(
+        a: &crate::swizzle::ComposedLayout,
+        b: &crate::swizzle::ComposedLayout,
+    ) -> Result<LinearLayout, LayoutError> {
+        let (la, lb) = (LinearLayout::from_composed(a)?, LinearLayout::from_composed(b)?);
+        // The bits `b`'s values reach (its swizzle may name higher ones that stay 0).
+        let mut reach = 0u64;
+        let mut i = 0;
+        while i < lb.in_bits as usize {
+            reach |= lb.basis[i] as u64;
+            i += 1;
+        }
+        let bits = width(reach);
+        if bits > la.in_bits as u32 {
+            return Err(err(
+                "linear layout of a composition",
+                "the bits of the right operand's values, past the left operand's input bits (its domain),",
+                bits as isize,
+            ));
+        }
+        la.compose(&LinearLayout { out_bits: bits as u8, ..lb })
     }
 
     /// Back to CuTe form when every input bit reaches at most one output bit: `(2,2,..):(b_0,b_1,..)`

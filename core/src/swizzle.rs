@@ -557,6 +557,84 @@ impl ComposedLayout {
         }
     }
 
+    /// CuTe's `composition(a, b)` of two composed layouts, `self` after `b`: `self`'s outer
+    /// function and offset after `composition(self.inner, b)`, which is (CuTe's
+    /// `composition(Layout, ComposedLayout)`, `b`'s offset 0) `composition(composition(inner,
+    /// b.outer), b.inner)`. A layout outer function of `b` composes into a layout; a swizzle is
+    /// moved through the inner layout (the swizzle reading `inner(yyy)` and changing
+    /// `inner(zzz)`), which leaves `outer o offset o Sw' o composition(inner, b.inner)`: CuTe's
+    /// nested composed layout, which one composed layout holds where `Sw'` is the identity, where
+    /// it cancels an equal swizzle outside (a swizzle is its own inverse), or where it moves on
+    /// through a layout outside at offset 0. The result is checked point by point against
+    /// `self(b(i))` (up to 2^14 elements); a swizzle with no bits (`Sw<0,..>`, offset 0) outside
+    /// stands for a plain layout (the inner one).
+    ///
+    /// `Err` naming why: `b`'s offset is not 0 (CuTe requires 0), two swizzles remain
+    /// ([`Inadmissible::TwoSwizzles`]; their product is linear over F2, and
+    /// [`LinearLayout::from_composition`](crate::linear::LinearLayout::from_composition) holds it
+    /// where both operands are linear: the evaluator answers with one there), or CuTe's rewrite
+    /// is another function.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let sw = Swizzle::new(1, 0, 1).unwrap();
+    /// let a = ComposedLayout::new(sw, "_4:_1".parse().unwrap());
+    /// let b = ComposedLayout::new(sw, "(_2,_2):(_2,_1)".parse().unwrap());
+    /// // The swizzle passes through `_4:_1` unchanged and cancels the outer one.
+    /// let r = a.composed_with(&b).unwrap();
+    /// assert_eq!(r.to_string(), "Sw<0,0,0> o _0 o (_2,_2):(_2,_1)");
+    /// assert!((0..4).all(|i| r.offset(i) == a.offset(b.offset(i))));
+    /// ```
+    pub fn composed_with(&self, b: &ComposedLayout) -> Result<ComposedLayout, LayoutError> {
+        let fails = LayoutError::Inadmissible { op: "composition", why: Inadmissible::SwizzleThroughLayout };
+        if b.offset.value != 0 {
+            return Err(LayoutError::Inadmissible {
+                op: "composition",
+                why: Inadmissible::RightOffset { offset: b.offset.value },
+            });
+        }
+        let result = match b.outer {
+            Outer::Layout(lb) => {
+                let inner =
+                    crate::algebra::composition(&crate::algebra::composition(&self.inner, &lb)?, &b.inner)?;
+                ComposedLayout { inner, ..*self }
+            }
+            Outer::Swizzle(sb) => {
+                let moved = sb.through(&self.inner, "composition")?;
+                let inner = crate::algebra::composition(&self.inner, &b.inner)?;
+                match self.outer {
+                    _ if moved.bits() == 0 => ComposedLayout { inner, ..*self },
+                    Outer::Swizzle(sa) if sa == moved && self.offset.value == 0 => {
+                        ComposedLayout::new(Swizzle::new(0, 0, 0)?, inner)
+                    }
+                    Outer::Layout(la) if self.offset.value == 0 => {
+                        let twice = moved.through(&la, "composition")?;
+                        ComposedLayout::new(twice, crate::algebra::composition(&la, &inner)?)
+                    }
+                    Outer::Swizzle(sa) => {
+                        return Err(LayoutError::Inadmissible {
+                            op: "composition",
+                            why: Inadmissible::TwoSwizzles {
+                                outer: [sa.bits() as i32, sa.base() as i32, sa.shift()],
+                                inner: [moved.bits() as i32, moved.base() as i32, moved.shift()],
+                            },
+                        });
+                    }
+                    Outer::Layout(_) => return Err(fails),
+                }
+            }
+        };
+        let n = b.size().value;
+        if result.size().value == n
+            && n <= 1 << 14
+            && (0..n).all(|i| result.offset(i) == self.offset(b.offset(i)))
+        {
+            Ok(result)
+        } else {
+            Err(fails)
+        }
+    }
+
     fn inverse(&self, right: bool) -> Result<ComposedLayout, LayoutError> {
         let op = if right { "right_inverse" } else { "left_inverse" };
         let fails = LayoutError::Inadmissible { op, why: Inadmissible::SwizzleThroughLayout };

@@ -15,6 +15,7 @@ mod rng;
 
 mod algebra_properties;
 mod bank;
+mod composed;
 mod inverse_gaps;
 mod linear;
 mod properties;

@@ -134,6 +134,23 @@ pub enum Inadmissible {
     /// composed with a swizzled one), which is the same function in simple cases only; here it
     /// would not be.
     SwizzleThroughLayout,
+    /// Composition of two composed layouts: the right one's offset is `offset`, not 0 (CuTe's
+    /// `composition(Layout, ComposedLayout)` requires 0).
+    RightOffset {
+        /// The right composed layout's offset.
+        offset: isize,
+    },
+    /// Composition of two composed layouts: the right one's swizzle, moved through the left
+    /// one's inner layout, is `Sw<inner>`, and the left one's is `Sw<outer>`: a swizzle after a
+    /// swizzle (CuTe's nested composed layout), which no single swizzle is. A linear layout over
+    /// F2 holds it where both operands are linear (power-of-two sizes, no carries, offset 0):
+    /// the evaluator answers with one there.
+    TwoSwizzles {
+        /// The left composed layout's swizzle, `[B, M, S]`.
+        outer: [i32; 3],
+        /// The right one's, moved through the left one's inner layout.
+        inner: [i32; 3],
+    },
     /// A swizzle is cast by a factor that is not a power of two (its bits move by the factor's
     /// base-2 logarithm).
     NotPowerOfTwo {
@@ -289,6 +306,24 @@ impl Inadmissible {
             Inadmissible::SwizzleThroughLayout => m.text(
                 "the swizzle does not pass through the layout (CuTe's rewrite would be another function)",
             ),
+            Inadmissible::RightOffset { offset } => m
+                .text("the right composed layout's offset is ")
+                .num(offset)
+                .text(", and CuTe composes a layout with a composed layout only at offset 0"),
+            Inadmissible::TwoSwizzles { outer, inner } => m
+                .text("the result is Sw<")
+                .num(outer[0] as isize)
+                .text(",")
+                .num(outer[1] as isize)
+                .text(",")
+                .num(outer[2] as isize)
+                .text("> after Sw<")
+                .num(inner[0] as isize)
+                .text(",")
+                .num(inner[1] as isize)
+                .text(",")
+                .num(inner[2] as isize)
+                .text(">, which no single swizzle is (a linear layout over F2 holds it where both operands are linear)"),
             Inadmissible::NotPowerOfTwo { n } => m
                 .text("a swizzle's bits move by log2 of the factor, and ")
                 .num(n)

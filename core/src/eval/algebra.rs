@@ -4,6 +4,7 @@ use super::{Call, EvalError, Op, Operand, Value, apply_layout_op, int_tuple_of};
 use crate::algebra::{self, Tiler};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
+use crate::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Sliced};
 
 /// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function
@@ -76,6 +77,12 @@ pub(super) fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                 crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 => Value::Layout(*r.inner()),
                 _ => Value::Composed(r),
             }))
+        }
+        (Op::Composition, Some(Value::Composed(a)))
+            if c.n == 2 && matches!(c.arg(2).value, Value::Composed(_)) =>
+        {
+            let Value::Composed(b) = c.arg(2).value else { return Ok(None) };
+            Ok(Some(composed_pair(a, &b).map_err(lay(c))?))
         }
         (Op::RightInverse | Op::LeftInverse, Some(Value::Composed(k))) => {
             c.arity(&[1], "1")?;
@@ -184,6 +191,42 @@ pub(super) fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         _ => Ok(None),
     }
+}
+
+/// A composed layout as a value: a plain layout where its outer function is a swizzle with no
+/// bits at offset 0 (CuTe's `composition(Swizzle<0,..>, L)` is `L`).
+fn plain_or_composed(r: ComposedLayout) -> Value {
+    match r.outer() {
+        crate::swizzle::Outer::Swizzle(s) if s.bits() == 0 && r.offset_value().value == 0 => {
+            Value::Layout(*r.inner())
+        }
+        _ => Value::Composed(r),
+    }
+}
+
+/// `composition(a, b)` of two composed layouts: CuTe's rewrite where one composed layout holds
+/// it ([`ComposedLayout::composed_with`]); else, where both are linear over F2, the linear map
+/// ([`LinearLayout::from_composition`]), written as a swizzle after a layout with `b`'s shape
+/// where one is that map (checked at every index, up to 2^14), else as a linear layout (its
+/// input bits `b`'s index); else the rewrite's error, which names why.
+fn composed_pair(a: &ComposedLayout, b: &ComposedLayout) -> Result<Value, LayoutError> {
+    let e = match a.composed_with(b) {
+        Ok(r) => return Ok(plain_or_composed(r)),
+        Err(e) => e,
+    };
+    let Ok(l) = LinearLayout::from_composition(a, b) else { return Err(e) };
+    let n = b.size().value;
+    if n <= 1 << 14
+        && let Ok(k) = l.to_composed()
+        && let Ok(shape) = DynLayout::compact(*b.inner().shape(), true)
+        && let Ok(inner) = algebra::composition(k.inner(), &shape)
+    {
+        let r = k.with_inner(inner);
+        if (0..n).all(|i| r.offset(i) == a.offset(b.offset(i))) {
+            return Ok(plain_or_composed(r));
+        }
+    }
+    Ok(Value::Linear(l))
 }
 
 /// The error of an operation in call `c`, placed at the call.
