@@ -67,3 +67,50 @@ fn one_mode_tuples_answer_as_integers() {
     }
     assert!(n > 500, "only {n} cases answered");
 }
+
+/// DECISIONS.md, "Products take the complement, not a complement": `blocked_product(_7:_8,
+/// _7:_10)` is refused, and so are the other five products of the same operands. The product is
+/// `(A, R o B)` with `R = complement(A, size(A) * cosize(B))`, here CuTe's own `(_8,8):(_1,_56)`
+/// (the block's holes filled), so copy `j` of the block starts at `R(10 j)`: 0, 58, 116, 174,
+/// 280, 338, 396, which no layout of 7 elements has (7 is prime, so `7:d`: equal steps, and the
+/// fourth step is 106, not 58).
+/// Whole copies of the block's range, `R' = 61:49` (61 = cosize(B) elements, as the product's
+/// complement holds), also meet complement's postconditions P1-P3
+/// and would give `((7,7)):((8,490))`, but that is another function than the product's (its
+/// copies start at 0, 490, 980, ...), which decision 2 forbids.
+#[test]
+fn a_product_whose_complement_after_the_tiler_is_no_layout_is_refused() {
+    use const_layout::eval::eval;
+    let (a, b) = (lay("_7:_8"), lay("_7:_10"));
+    let cotarget = a.size().value * b.cosize().value;
+    let r = crate::complement::product_complement(&a, b.cosize().value, true);
+    assert_eq!(r.to_string(), "(_8,_8):(_1,_56)");
+    assert_eq!(crate::complement::broken(&a, &r, cotarget), None);
+    let starts: Vec<isize> = (0..7).map(|j| r.offset(b.offset(j))).collect();
+    assert_eq!(starts, [0, 58, 116, 174, 280, 338, 396]);
+    // A layout of 7 (prime) elements is `7:d`: equal steps. These are not.
+    assert!(starts.windows(2).any(|w| w[1] - w[0] != starts[1]));
+    // Whole copies: P1-P3 hold too, but the copies start elsewhere.
+    let copies = lay("_61:_49");
+    assert_eq!(crate::complement::broken(&a, &copies, cotarget), None);
+    let other: Vec<isize> = (0..7).map(|j| copies.offset(b.offset(j))).collect();
+    assert_eq!(other, [0, 490, 980, 1470, 1960, 2450, 2940]);
+    assert_ne!(other, starts);
+    let why = "composition: the right layout's stride reaches mode 0 of the left layout as 10, which is not a \
+               multiple of its extent 8";
+    for f in [
+        "logical_product",
+        "zipped_product",
+        "tiled_product",
+        "flat_product",
+        "blocked_product",
+        "raked_product",
+    ] {
+        let expr = format!("{f}(_7:_8, _7:_10)");
+        let e = eval(&expr).unwrap_err().to_string();
+        assert!(e.contains(why), "{expr}: {e}");
+    }
+    // The same block with a tiler whose steps land on whole columns of the complement answers.
+    assert_eq!(blocked_product(&a, &lay("_7:_16")).unwrap().to_string(), "((_7,_7)):((_8,_112))");
+    assert_eq!(logical_product(&a, &Tiler::Layout(lay("_7:_16"))).unwrap().to_string(), "(_7,_7):(_8,_112)");
+}
