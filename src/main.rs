@@ -38,7 +38,7 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                      bank group (offset / 2^M) mod 2^B, or (offset / UNIT) mod COUNT
                                      layout svg -o sw.svg 'composition(Sw<3,3,3>, (_8,_64):(_64,_1))'
                                    EXPR is anything `eval` accepts
-       layout conflicts TV SMEM [--op OP] [--bytes B] [--vec V] [--svg FILE]
+       layout conflicts [--json] TV SMEM [--op OP] [--bytes B] [--vec V] [--svg FILE]
                                    shared-memory wavefronts (NVIDIA's rules, measured on the H200)
                                    of an access: TV maps (thread, value) to a tile element (its mode
                                    0 the threads), SMEM the element to its offset (any layout:
@@ -53,7 +53,7 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    the same for any access: LIST holds each lane's byte address
                                    (`,` or spaces between lanes, `-` for a lane left out, `;`
                                    between instructions; @FILE reads it from FILE)
-       layout coalescing TV GLOBAL [--bytes B] [--vec V] [--base BYTES]
+       layout coalescing [--json] TV GLOBAL [--bytes B] [--vec V] [--base BYTES]
        layout coalescing --addresses LIST [--bytes B] [--base BYTES]
                                    global-memory sectors (32 B) and lines (128 B) per warp request,
                                    against the fewest the request's bytes fill
@@ -195,9 +195,12 @@ fn run(args: &[String], json: bool) -> Result<String, String> {
         ["table", expr @ ..] => expression("table", expr).and_then(|e| table(&e)),
         ["latex", expr @ ..] => expression("latex", expr).and_then(|e| latex(&e)),
         ["svg", args @ ..] => svg(args),
-        ["conflicts", args @ ..] => conflicts(args),
+        ["conflicts", args @ ..] => conflicts(args, json),
+        ["swizzle-for", ..] if json => {
+            Err("`--json` applies to `eval`, `conflicts` and `coalescing`".to_string())
+        }
         ["swizzle-for", args @ ..] => swizzle_for(args),
-        ["coalescing", args @ ..] => coalescing(args),
+        ["coalescing", args @ ..] => coalescing(args, json),
         [] => Err("nothing to do: give a command, e.g. layout eval --json '(4,8):(1,4)'".to_string()),
         [other, ..] => Err(format!("unknown command {}; run `layout --help`", quote(other))),
     }
@@ -432,7 +435,21 @@ fn reaches(tv: &DynLayout, expr: &str, size: u64, memory: &str) -> Result<(), St
 }
 
 /// The line `conflicts` prints.
-fn conflicts_line(c: const_layout::bank::Conflicts, what: &str) -> String {
+fn conflicts_line(
+    c: const_layout::bank::Conflicts,
+    kind: const_layout::bank::AccessKind,
+    what: &str,
+    json: bool,
+) -> String {
+    if json {
+        return format!(
+            "{{\"wavefronts\":{},\"ideal\":{},\"extra\":{},\"op\":{}}}\n",
+            c.wavefronts,
+            c.ideal,
+            c.extra(),
+            json_string(&kind.to_string())
+        );
+    }
     format!(
         "{} wavefronts, {} without conflicts: {} extra ({:.2}x); {what}\n",
         c.wavefronts,
@@ -444,7 +461,7 @@ fn conflicts_line(c: const_layout::bank::Conflicts, what: &str) -> String {
 
 /// `layout conflicts TV SMEM` or `layout conflicts --addresses LIST`: the wavefronts of the
 /// access, NVIDIA's model; the closed form over F2 where both maps are linear, else simulated.
-fn conflicts(args: &[&str]) -> Result<String, String> {
+fn conflicts(args: &[&str], json: bool) -> Result<String, String> {
     use const_layout::bank::{INACTIVE, NVIDIA, access, simulate, wavefronts};
     let (svg_path, args) = take_option(args, "--svg")?;
     let (op, args) = take_option(&args, "--op")?;
@@ -480,11 +497,13 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
         let n = instructions.len();
         return Ok(conflicts_line(
             total,
+            kind,
             &format!(
                 "{n} instruction{} of {kind}, {} bytes a lane",
                 if n == 1 { "" } else { "s" },
                 kind.width(width)
             ),
+            json,
         ));
     }
     let [tv_expr, smem_expr] = plain[..] else {
@@ -514,12 +533,12 @@ fn conflicts(args: &[&str]) -> Result<String, String> {
             .collect();
         write_svg(path, kind, &addrs, bytes * vec)?;
     }
-    Ok(conflicts_line(c, &format!("{threads} threads, vectors of {vec} x {bytes} bytes, {kind}")))
+    Ok(conflicts_line(c, kind, &format!("{threads} threads, vectors of {vec} x {bytes} bytes, {kind}"), json))
 }
 
 /// `layout coalescing TV GLOBAL` or `layout coalescing --addresses LIST`: sectors and lines per
 /// warp request of a global-memory access.
-fn coalescing(args: &[&str]) -> Result<String, String> {
+fn coalescing(args: &[&str], json: bool) -> Result<String, String> {
     use const_layout::coalescing::{Coalescing, coalescing, request};
     let (list, args) = take_option(args, "--addresses")?;
     let (base, args) = take_option(&args, "--base")?;
@@ -554,6 +573,12 @@ fn coalescing(args: &[&str]) -> Result<String, String> {
             .map_err(|e| format!("{e} in {}", quote(tv_expr)))?;
         (c, format!("{threads} threads, vectors of {vec} x {bytes} bytes"))
     };
+    if json {
+        return Ok(format!(
+            "{{\"requests\":{},\"sectors\":{},\"lines\":{},\"min_sectors\":{},\"min_lines\":{}}}\n",
+            c.requests, c.sectors, c.lines, c.min_sectors, c.min_lines
+        ));
+    }
     let per = |x: u64| x as f64 / c.requests.max(1) as f64;
     Ok(format!(
         "{} request{}: {} sectors ({:.2} a request, the fewest {}: {:.2}x), {} lines ({:.2} a request, the fewest {}); {what}\n",

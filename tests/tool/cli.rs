@@ -663,6 +663,14 @@ fn coalescing_counts_sectors_and_lines() {
     let o =
         layout(&["coalescing", "(_32,_1):(_1,_0)", "_32:_1", "--bytes", "4", "--vec", "1", "--base", "4"]);
     assert!(stdout(&o).starts_with("1 request: 5 sectors"), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&layout(&["coalescing", "--json", "--addresses", "4,8,132", "--bytes", "4"])),
+        "{\"requests\":1,\"sectors\":2,\"lines\":2,\"min_sectors\":1,\"min_lines\":1}\n"
+    );
+    assert_eq!(
+        stdout(&layout(&["conflicts", "--json", "--addresses", "0,128", "--op", "st"])),
+        "{\"wavefronts\":2,\"ideal\":1,\"extra\":1,\"op\":\"st\"}\n"
+    );
     let o = layout(&["coalescing", "--addresses", "0,32,64,96,-", "--bytes", "16"]);
     assert!(
         stdout(&o).starts_with("1 request: 4 sectors (4.00 a request, the fewest 2: 2.00x), 1 lines"),
