@@ -232,15 +232,29 @@ fn options<'a>(args: &[&'a str], names: &[&str]) -> Result<(Vec<&'a str>, Vec<Op
 /// An expression as a linear map over F2: a layout, a TV layout's `(thread, value) -> index`, or a
 /// swizzled layout.
 fn linear_of(expr: &str) -> Result<(const_layout::linear::LinearLayout, Option<DynLayout>), String> {
+    linear_of_value(memory_layout(expr)?, expr)
+}
+
+/// [`linear_of`] of an evaluated layout (`memory_layout`'s value).
+fn linear_of_value(
+    v: Value,
+    expr: &str,
+) -> Result<(const_layout::linear::LinearLayout, Option<DynLayout>), String> {
     use const_layout::linear::LinearLayout;
-    let lin = |l: &DynLayout| LinearLayout::from_layout(l).map_err(|e| format!("{e} in {}", quote(expr)));
-    match eval_picture(expr)? {
-        Value::Layout(l) | Value::LayoutTv(_, l) => Ok((lin(&l)?, Some(l))),
-        Value::Composed(c) => {
-            let whole = LinearLayout::from_composed(&c).map_err(|e| format!("{e} in {}", quote(expr)))?;
-            Ok((whole, None))
-        }
+    let at = |e: LayoutError| format!("{e} in {}", quote(expr));
+    match v {
+        Value::Layout(l) | Value::LayoutTv(_, l) => Ok((LinearLayout::from_layout(&l).map_err(at)?, Some(l))),
+        Value::Composed(c) => Ok((LinearLayout::from_composed(&c).map_err(at)?, None)),
         Value::Linear(l) => Ok((l, None)),
+        _ => unreachable!("memory_layout gives layouts only"),
+    }
+}
+
+/// An expression that is a layout, a TV layout, a swizzled layout or a linear layout, evaluated;
+/// an error naming what it is otherwise.
+fn memory_layout(expr: &str) -> Result<Value, String> {
+    match eval_picture(expr)? {
+        v @ (Value::Layout(_) | Value::LayoutTv(..) | Value::Composed(_) | Value::Linear(_)) => Ok(v),
         other => Err(format!(
             "{} is {}; give a layout, a swizzled layout or a linear layout",
             quote(expr),
@@ -384,17 +398,13 @@ fn tv_layout(expr: &str) -> Result<(DynLayout, u64), String> {
     Ok((l, t))
 }
 
-/// A layout the simulation evaluates: a layout, a composed (swizzled) layout or a linear one.
-fn space(expr: &str) -> Result<Box<dyn const_layout::bank::Offsets>, String> {
-    match eval_picture(expr)? {
-        Value::Layout(l) | Value::LayoutTv(_, l) => Ok(Box::new(l)),
-        Value::Composed(c) => Ok(Box::new(c)),
-        Value::Linear(l) => Ok(Box::new(l)),
-        other => Err(format!(
-            "{} is {}; give a layout, a swizzled layout or a linear layout",
-            quote(expr),
-            kind(&other)
-        )),
+/// A `memory_layout` value as the function the simulation evaluates.
+fn offsets(v: &Value) -> &dyn const_layout::bank::Offsets {
+    match v {
+        Value::Layout(l) | Value::LayoutTv(_, l) => l,
+        Value::Composed(c) => c,
+        Value::Linear(l) => l,
+        _ => unreachable!("memory_layout gives layouts only"),
     }
 }
 
@@ -405,11 +415,11 @@ fn operands(
     tv_expr: &str,
     mem_expr: &str,
     memory: &str,
-) -> Result<(DynLayout, u64, Box<dyn const_layout::bank::Offsets>), String> {
+) -> Result<(DynLayout, u64, Value), String> {
     use const_layout::bank::MAX_SIMULATED;
     let (tv, threads) = tv_layout(tv_expr)?;
-    let mem = space(mem_expr)?;
-    reaches(&tv, tv_expr, mem.size_of(), memory)?;
+    let mem = memory_layout(mem_expr)?;
+    reaches(&tv, tv_expr, offsets(&mem).size_of(), memory)?;
     let pairs = tv.size().value as u64;
     if pairs > MAX_SIMULATED {
         return Err(format!(
@@ -511,25 +521,27 @@ fn conflicts(args: &[&str], json: bool) -> Result<String, String> {
     };
     let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
     let (tv, threads, smem) = operands("conflicts", tv_expr, smem_expr, "shared-memory")?;
+    let mem = offsets(&smem);
     // The closed form where both maps are linear over F2 (and the threads a power of two); the
     // simulation otherwise. They agree wherever both apply (tests/laws/bank.rs).
-    let linear = match (linear_of(tv_expr), linear_of(smem_expr)) {
-        (Ok((tvl, _)), Ok((sl, _))) if threads.is_power_of_two() && tvl.out_bits() <= sl.in_bits() => {
-            Some((tvl, sl))
-        }
-        _ => None,
-    };
+    let linear =
+        match (const_layout::linear::LinearLayout::from_layout(&tv), linear_of_value(smem, smem_expr)) {
+            (Ok(tvl), Ok((sl, _))) if threads.is_power_of_two() && tvl.out_bits() <= sl.in_bits() => {
+                Some((tvl, sl))
+            }
+            _ => None,
+        };
     let tb = threads.trailing_zeros();
     let c = match &linear {
         Some((tvl, sl)) => access(&NVIDIA, kind, tvl, tb, sl, bytes, vec).map_err(|e| e.to_string())?,
-        None => simulate(&NVIDIA, kind, &tv, threads, &*smem, bytes, vec)
+        None => simulate(&NVIDIA, kind, &tv, threads, mem, bytes, vec)
             .map_err(|e| format!("{e} in {}", quote(tv_expr)))?,
     };
     if let Some(path) = svg_path {
         // The first instruction: the first lanes' first vectors.
         let lanes = (kind.lanes(&NVIDIA) as u64).min(threads);
         let addrs: Vec<u32> = (0..lanes)
-            .map(|t| (smem.offset_at(tv.offset(t as isize) as u64) as u64 * bytes as u64) as u32)
+            .map(|t| (mem.offset_at(tv.offset(t as isize) as u64) as u64 * bytes as u64) as u32)
             .collect();
         write_svg(path, kind, &addrs, bytes * vec)?;
     }
@@ -569,7 +581,7 @@ fn coalescing(args: &[&str], json: bool) -> Result<String, String> {
         };
         let (bytes, vec) = (o[0].unwrap_or(2), o[1].unwrap_or(8));
         let (tv, threads, g) = operands("coalescing", tv_expr, g_expr, "global-memory")?;
-        let c = coalescing(&tv, threads, &*g, bytes, vec, base)
+        let c = coalescing(&tv, threads, offsets(&g), bytes, vec, base)
             .map_err(|e| format!("{e} in {}", quote(tv_expr)))?;
         (c, format!("{threads} threads, vectors of {vec} x {bytes} bytes"))
     };
