@@ -18,6 +18,9 @@
 //! does the same for copies: the source's and destination's `(thread, value) -> (m, n)` layouts
 //! and the tile, with [`tiled_copy_layouts`] at run time.
 //!
+//! [`fragment`] holds the register fragments of atoms and tiled MMAs (each register's `(m, n)`),
+//! the accumulator-to-operand permutation and the row and column reductions of attention kernels.
+//!
 //! [`gmma`] holds the sm90 warp-group layouts: the accumulator and operand layouts of `wgmma`,
 //! CuTe's shared-memory atoms for it and the shared-memory matrix descriptors derived from a
 //! tile's layout ([`gmma::make_gmma_desc`]). [`tma`] derives the Tensor Memory Accelerator's box and
@@ -37,6 +40,7 @@
 
 mod copy;
 mod element;
+pub mod fragment;
 /// The static integer `_v` as an int tuple: the leaf every atom layout is built from.
 pub(crate) const fn static_int(v: isize) -> crate::dyn_layout::DynIntTuple {
     crate::dyn_layout::DynIntTuple::int(crate::dyn_layout::DynInt::new_static(v))
@@ -54,6 +58,10 @@ pub use copy::{
     UniversalCopy,
 };
 pub use element::{BF16, Element, F16};
+pub use fragment::{
+    AccToOperand, ColumnReduction, FragmentLayout, ReductionPlan, RegisterPermutation, RowReduction,
+    acc_to_operand, reduction_plan,
+};
 pub use mma::{
     KMajor, MmaAtom, MnMajor, SM80_16x8x8_F16F16F16F16_TN, SM80_16x8x8_F32BF16BF16F32_TN,
     SM80_16x8x8_F32F16F16F32_TN, SM80_16x8x16_F16F16F16F16_TN, SM80_16x8x16_F32BF16BF16F32_TN,
