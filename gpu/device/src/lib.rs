@@ -90,6 +90,7 @@ use emu as backend;
 pub mod abi;
 mod atomic;
 pub mod bank_probe;
+pub mod fragment;
 mod gmem;
 pub mod layer_probe;
 pub mod math;
