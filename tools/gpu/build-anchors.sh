@@ -3,7 +3,7 @@
 # `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as ../shared/reference/gpu.md's figures
 # were taken), from NVIDIA's wheels on PyPI, so nothing of CuTe is kept in this repository.
 #   usage: tools/gpu/build-anchors.sh [OUT]   (OUT: default target/gpu)
-# Writes OUT/cute_sgemm_2, OUT/cute_sgemm_sm80 and OUT/cute_tiled_copy (static CUDA runtime; they run on any CUDA 13
+# Writes OUT/cute_sgemm_2, OUT/cute_sgemm_sm80, OUT/cute_tiled_copy and OUT/cutlass_88_fmha (static CUDA runtime; they run on any CUDA 13
 # driver) and their cubins for SASS comparisons; leaves the CUDA tools (nvcc, ptxas, cuobjdump) in
 # target/gpu-tools/cuda/bin for tools/gpu/sass.sh.
 set -euo pipefail
@@ -37,4 +37,7 @@ wait
 # Its Hopper anchor: hopper/wgmma_tma_sm90.cu (TMA, mbarriers, wgmma; f16 in, out and accumulators),
 # its tensor maps encoded through the runtime's driver entry points.
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_wgmma_tma_sm90" "$T/hopper/wgmma_tma_sm90.cu"
+# The attention anchor of issue 35: CUTLASS's examples/88_hopper_fmha (kept once built; FORCE=1
+# rebuilds; FMHA_BF16=1 adds a bf16 build patched from it).
+bash "$ROOT/tools/gpu/build-fmha-anchor.sh" "$OUT"
 echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"

@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""The anchors of the attention forward kernel (issue 35): NVIDIA's own attention forwards on one
+GPU, in one process, at the issue's shapes, in TFLOP/s.
+
+  * PyTorch's scaled_dot_product_attention under sdpa_kernel(SDPBackend.CUDNN_ATTENTION) (cuDNN's
+    fused attention) and SDPBackend.FLASH_ATTENTION (FlashAttention-2 as built into PyTorch),
+    fp16 and bf16; timed with CUDA events, `--warmup` untimed calls, then the median of `--iters`
+    calls timed one by one. Called as a user calls it: inputs without grad, so cuDNN does not
+    write the LSE (FA2 always does).
+  * CUTLASS 4.2's example 88_hopper_fmha (built by tools/gpu/build-fmha-anchor.sh; fp16 only, or a
+    bf16 build patched from it, --cutlass-bf16), run once per shape with --iterations=ITERS: it
+    times one untimed launch then ITERS back to back between two CUDA events and prints the mean
+    per variant (d=128: "tma ws cooperative 128x128x128" and "tma ws ping-pong 128x128x128"; d=64:
+    "tma 64x128x64", "tma ws cooperative 128x64x64", "tma ws ping-pong 128x64x64"). "best" is the
+    highest TFLOP/s over the variants it ran (and that did not fail).
+
+Shapes: batch x seq = 16k tokens (seq 4096/8192/16384 with batch 4/2/1), heads x dim = 2048 (d 128
+with 16 heads, d 64 with 32), causal and not; q, k, v and o contiguous (b, h, s, d). FLOPs =
+4*b*h*sq*sk*d, halved for causal (the CUTLASS example counts the same way).
+
+Each torch result is checked (unless --no-check) with check() against an f32 reference. Output:
+DIR/attention_anchors.json, DIR/attention_anchors.tsv (gpu-bench's anchors format: key, value,
+unit), and a markdown table on stdout.
+
+usage: attention_anchors.py [--out DIR] [--cutlass BIN] [--cutlass-bf16 BIN] [--quick]
+                            [--iters N] [--warmup N] [--no-check] [--cutlass-verify]
+
+Importable (torch is imported lazily, so --help and the import work without it):
+    from attention_anchors import sdpa_time, check, shapes, flops
+"""
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+SEQS = ((4096, 4), (8192, 2), (16384, 1))  # (seq, batch): 16k tokens
+DIMS = ((128, 16), (64, 32))  # (head dim, heads): 2048
+DTYPES = ("fp16", "bf16")
+BACKENDS = ("cudnn", "flash")  # SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION (FA2)
+
+
+def shapes(quick=False):
+    """The issue's shapes, one dict per (dtype, d, causal, seq): b, h, sq, sk, d, causal, dtype.
+    quick: one per (dtype, d, causal) group, seq 4096 (batch 4)."""
+    out = []
+    for dtype in DTYPES:
+        for d, h in DIMS:
+            for causal in (False, True):
+                for s, b in SEQS[:1] if quick else SEQS:
+                    out.append(dict(b=b, h=h, sq=s, sk=s, d=d, causal=causal, dtype=dtype))
+    return out
+
+
+def flops(b, h, sq, sk, d, causal):
+    """4*b*h*sq*sk*d (QK^T and PV, 2 FLOPs a multiply-add), halved for causal."""
+    f = 4.0 * b * h * sq * sk * d
+    return f / 2 if causal else f
+
+
+def _torch():
+    import torch  # noqa: deferred so that --help and the import work without torch
+    return torch
+
+
+def _dtype(name):
+    torch = _torch()
+    return {"fp16": torch.float16, "bf16": torch.bfloat16, "f16": torch.float16,
+            "float16": torch.float16, "bfloat16": torch.bfloat16}[name] if isinstance(name, str) else name
+
+
+def _backend(name):
+    from torch.nn.attention import SDPBackend
+    return {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+            "math": SDPBackend.MATH, "efficient": SDPBackend.EFFICIENT_ATTENTION}[name]
+
+
+def inputs(b, h, sq, sk, d, dtype, seed=0):
+    """q (b,h,sq,d), k and v (b,h,sk,d): standard normal, contiguous, on the GPU."""
+    torch = _torch()
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    dt = _dtype(dtype)
+    q = torch.randn(b, h, sq, d, device="cuda", dtype=dt, generator=g)
+    k = torch.randn(b, h, sk, d, device="cuda", dtype=dt, generator=g)
+    v = torch.randn(b, h, sk, d, device="cuda", dtype=dt, generator=g)
+    return q, k, v
+
+
+def sdpa(backend, q, k, v, causal, scale=None):
+    """F.scaled_dot_product_attention restricted to one backend ("cudnn", "flash", "math", ...)."""
+    torch = _torch()
+    from torch.nn.attention import sdpa_kernel
+    with sdpa_kernel(_backend(backend)):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+
+
+def sdpa_with_lse(backend, q, k, v, causal, scale=None):
+    """(out, lse (b,h,sq) f32 natural log, or None) through the backend's aten op, for checking."""
+    torch = _torch()
+    try:
+        if backend == "flash":
+            r = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)
+        elif backend == "cudnn":
+            r = torch.ops.aten._scaled_dot_product_cudnn_attention(q, k, v, None, True, 0.0, causal, False,
+                                                                   scale=scale)
+        else:
+            raise ValueError(backend)
+        out, lse = r[0], r[1]
+        if lse is not None and lse.dim() == 4:  # cuDNN's stats may be (b, h, sq, 1)
+            lse = lse.squeeze(-1)
+        return out, lse
+    except Exception as e:  # an op whose signature moved: check the output alone
+        print(f"attention_anchors: no LSE from {backend} ({type(e).__name__}: {e})", file=sys.stderr)
+        return sdpa(backend, q, k, v, causal, scale), None
+
+
+def time_ms(f, iters=20, warmup=5):
+    """Median milliseconds of f() over iters calls, each between two CUDA events, after warmup."""
+    torch = _torch()
+    for _ in range(warmup):
+        f()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        f()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def sdpa_time(backend, b, h, sq, sk, d, dtype="fp16", causal=False, iters=20, warmup=5, scale=None,
+              qkv=None):
+    """Times SDPA on one backend at one shape: dict(ms=median, tflops=TFLOP/s, min_ms)."""
+    q, k, v = qkv if qkv is not None else inputs(b, h, sq, sk, d, dtype)
+    ms = time_ms(lambda: sdpa(backend, q, k, v, causal, scale), iters, warmup)
+    return dict(ms=ms, tflops=flops(b, h, sq, sk, d, causal) / (ms * 1e-3) / 1e12)
+
+
+def _f32_reference(q, k, v, causal, scale, budget=1 << 30):
+    """(o, lse) in f32: SDPA with the MATH backend on float32 inputs (no TF32), per batch and block
+    of query rows (an explicit causal mask per block, aligned top left as torch's is_causal), and
+    the LSE (natural log) of the same scaled, masked scores."""
+    torch = _torch()
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    b, h, sq, d = q.shape
+    sk = k.shape[2]
+    qb = max(16, min(sq, budget // (4 * h * sk)))  # f32 scores of one block: <= budget bytes
+    o = torch.empty(b, h, sq, v.shape[3], device=q.device, dtype=torch.float32)
+    lse = torch.empty(b, h, sq, device=q.device, dtype=torch.float32)
+    old = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False
+    try:
+        with sdpa_kernel(SDPBackend.MATH):
+            for i in range(b):
+                kf, vf = k[i:i + 1].float(), v[i:i + 1].float()
+                for r0 in range(0, sq, qb):
+                    r1 = min(sq, r0 + qb)
+                    qf = q[i:i + 1, :, r0:r1].float()
+                    mask = None
+                    if causal:
+                        rows = torch.arange(r0, r1, device=q.device)[:, None]
+                        mask = torch.arange(sk, device=q.device)[None, :] <= rows
+                    o[i:i + 1, :, r0:r1] = torch.nn.functional.scaled_dot_product_attention(
+                        qf, kf, vf, attn_mask=mask, scale=scale)
+                    s = torch.matmul(qf, kf.transpose(-1, -2)) * scale
+                    if mask is not None:
+                        s.masked_fill_(~mask, float("-inf"))
+                    lse[i:i + 1, :, r0:r1] = torch.logsumexp(s, dim=-1)
+                    del s
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old
+    return o, lse
+
+
+# Tolerances against the f32 reference, by the output's element type: the CUTLASS example's own for
+# fp16 (max 1e-2, mean 1e-3, on O and LSE alike), 4x those for bf16 (3 fewer mantissa bits).
+TOLERANCES = {"fp16": dict(o_max=1e-2, o_mean=1e-3, lse_max=1e-2, lse_mean=1e-3),
+              "bf16": dict(o_max=4e-2, o_mean=4e-3, lse_max=1e-2, lse_mean=1e-3)}
+
+
+def check(out, lse, q, k, v, causal, scale=None, layout="bhsd", lse_log2=False, tol=None):
+    """Checks an attention forward against an f32 reference (SDPA, MATH backend, float32 inputs).
+
+    out: (b,h,sq,d) like q ("bhsd"), or (b,sq,h,d) for all of out, q, k, v with layout="bshd";
+    lse: (b,h,sq) log-sum-exp of the scaled (masked) scores per query row, natural log (log2 with
+    lse_log2=True), or None to check out alone; scale: None for 1/sqrt(d); causal: aligned top left
+    (row i sees keys 0..i), as torch's is_causal. tol: dict overriding TOLERANCES[dtype of out].
+    Returns dict(ok, o_max, o_mean, lse_max, lse_mean, tol): absolute errors (f32 arithmetic)."""
+    torch = _torch()
+    if layout == "bshd":
+        out, q, k, v = (x.transpose(1, 2) for x in (out, q, k, v))
+    elif layout != "bhsd":
+        raise ValueError(f"layout {layout!r}: bhsd or bshd")
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    name = {torch.float16: "fp16", torch.bfloat16: "bf16"}.get(out.dtype, "bf16")
+    t = dict(TOLERANCES[name], **(tol or {}))
+    ro, rl = _f32_reference(q, k, v, causal, scale)
+    err = (out.float() - ro).abs()
+    r = dict(o_max=err.max().item(), o_mean=err.mean().item(), lse_max=None, lse_mean=None, tol=t)
+    ok = math.isfinite(r["o_max"]) and r["o_max"] < t["o_max"] and r["o_mean"] < t["o_mean"]
+    if lse is not None:
+        got = lse.float().reshape(rl.shape)
+        if lse_log2:
+            got = got * math.log(2.0)
+        # Rows with every key masked have lse -inf on both sides; compare the finite ones.
+        fin = torch.isfinite(rl)
+        e = (got[fin] - rl[fin]).abs()
+        r["lse_max"], r["lse_mean"] = e.max().item(), e.mean().item()
+        ok = ok and math.isfinite(r["lse_max"]) and r["lse_max"] < t["lse_max"] and r["lse_mean"] < t["lse_mean"]
+    r["ok"] = bool(ok)
+    return r
+
+
+CUTLASS_LINE = re.compile(r"^\s*\[(OK|--|FAIL)\]\s+(.*?)\s*:\s*(\S+)\s+TFLOPS/s")
+
+
+def cutlass_run(binary, b, h, sq, sk, d, causal, iters=20, verify=False, timeout=600):
+    """Runs the CUTLASS 88 example at one shape; dict(variants={name: TFLOP/s}, status={name: OK|--|FAIL},
+    best, best_variant, log)."""
+    cmd = [binary, f"--b={b}", f"--h={h}", f"--q={sq}", f"--k={sk}", f"--d={d}",
+           f"--mask={'causal' if causal else 'no'}", f"--iterations={iters}"]
+    if verify:
+        cmd.append("--verify")
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    variants, status = {}, {}
+    for line in p.stdout.splitlines():
+        m = CUTLASS_LINE.match(line)
+        if m:
+            try:
+                variants[m.group(2)] = float(m.group(3))
+            except ValueError:
+                variants[m.group(2)] = float("nan")
+            status[m.group(2)] = m.group(1)
+    good = {n: t for n, t in variants.items() if status[n] != "FAIL" and math.isfinite(t) and t > 0}
+    best = max(good, key=good.get) if good else None
+    return dict(cmd=" ".join(cmd), rc=p.returncode, variants=variants, status=status,
+                best=good.get(best), best_variant=best, log=(p.stdout + p.stderr)[-4000:])
+
+
+def _key(s):
+    return f"d{s['d']}_h{s['h']}_b{s['b']}_s{s['sq']}_{'causal' if s['causal'] else 'full'}_{s['dtype']}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="target/gpu-out", help="folder for attention_anchors.json/.tsv")
+    ap.add_argument("--cutlass", help="CUTLASS 88_hopper_fmha binary (fp16), e.g. target/gpu/cutlass_88_fmha")
+    ap.add_argument("--cutlass-bf16", help="its bf16 build (FMHA_BF16=1 tools/gpu/build-fmha-anchor.sh)")
+    ap.add_argument("--quick", action="store_true", help="one shape per group (seq 4096, batch 4)")
+    ap.add_argument("--iters", type=int, default=20, help="timed calls (median) / CUTLASS --iterations")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--no-check", action="store_true", help="skip checking torch's outputs against f32")
+    ap.add_argument("--cutlass-verify", action="store_true",
+                    help="pass --verify to CUTLASS (its naive reference kernel: slow at 16k)")
+    a = ap.parse_args(argv)
+
+    torch = _torch()
+    os.makedirs(a.out, exist_ok=True)
+    dev = torch.cuda.get_device_properties(0)
+    meta = dict(device=dev.name, sm=f"{dev.major}.{dev.minor}", torch=torch.__version__,
+                cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version(), iters=a.iters,
+                warmup=a.warmup, flops="4*b*h*sq*sk*d, /2 causal")
+    print(f"# {meta['device']} (sm {meta['sm']}), torch {meta['torch']}, CUDA {meta['cuda']}, "
+          f"cuDNN {meta['cudnn']}", file=sys.stderr)
+    results = []
+    for s in shapes(a.quick):
+        row = dict(s)
+        q, k, v = inputs(s["b"], s["h"], s["sq"], s["sk"], s["d"], s["dtype"])
+        for be in BACKENDS:
+            try:
+                row[be] = sdpa_time(be, s["b"], s["h"], s["sq"], s["sk"], s["d"], s["dtype"], s["causal"],
+                                    a.iters, a.warmup, qkv=(q, k, v))
+                if not a.no_check:
+                    o, lse = sdpa_with_lse(be, q, k, v, s["causal"])
+                    row[be]["check"] = check(o, lse, q, k, v, s["causal"])
+                    del o, lse
+            except Exception as e:
+                row[be] = dict(error=f"{type(e).__name__}: {e}"[:500])
+        del q, k, v
+        torch.cuda.empty_cache()
+        binary = a.cutlass if s["dtype"] == "fp16" else a.cutlass_bf16
+        if binary:
+            try:
+                row["cutlass"] = cutlass_run(binary, s["b"], s["h"], s["sq"], s["sk"], s["d"], s["causal"],
+                                             a.iters, a.cutlass_verify)
+            except Exception as e:
+                row["cutlass"] = dict(error=f"{type(e).__name__}: {e}"[:500])
+        results.append(row)
+        print(f"{_key(s)}: " + ", ".join(
+            f"{be} {row[be]['tflops']:.1f}" if "tflops" in row.get(be, {}) else f"{be} -"
+            for be in BACKENDS) + (f", cutlass {row['cutlass'].get('best')}" if "cutlass" in row else ""),
+            file=sys.stderr, flush=True)
+
+    with open(os.path.join(a.out, "attention_anchors.json"), "w") as f:
+        json.dump(dict(meta=meta, results=results), f, indent=1)
+    with open(os.path.join(a.out, "attention_anchors.tsv"), "w") as f:
+        for r in results:
+            for be in BACKENDS:
+                if "tflops" in r.get(be, {}):
+                    f.write(f"attn_{be}_{_key(r)}\t{r[be]['tflops']:.1f}\tTFLOP/s\n")
+            if r.get("cutlass", {}).get("best"):
+                f.write(f"attn_cutlass88_{_key(r)}\t{r['cutlass']['best']:.1f}\tTFLOP/s\n")
+
+    def cell(x):
+        if not x:
+            return "-"
+        if "error" in x:
+            return "error"
+        c = x.get("check")
+        return f"{x['tflops']:.1f}" + ("" if c is None or c["ok"] else " (check FAILED)")
+
+    print(f"Attention forward, TFLOP/s (4*b*h*sq*sk*d, /2 causal; median of {a.iters}; "
+          f"{meta['device']}, torch {meta['torch']}, cuDNN {meta['cudnn']})\n")
+    print("| dtype | d | h | b x seq | mask | cuDNN | FA2 | CUTLASS 88 best | best variant |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        c = r.get("cutlass") or {}
+        best = f"{c['best']:.1f}" if c.get("best") else ("error" if c.get("error") or c.get("rc") else "-")
+        print(f"| {r['dtype']} | {r['d']} | {r['h']} | {r['b']} x {r['sq']} | "
+              f"{'causal' if r['causal'] else 'none'} | {cell(r.get('cudnn'))} | {cell(r.get('flash'))} | "
+              f"{best} | {c.get('best_variant') or '-'} |")
+    errs = [(r, be) for r in results for be in BACKENDS + ("cutlass",) if (r.get(be) or {}).get("error")]
+    for r, be in errs:
+        print(f"\n{_key(r)} {be}: {r[be]['error']}")
+    for r in results:
+        if r.get("cutlass", {}).get("rc"):
+            print(f"\n{_key(r)} cutlass rc {r['cutlass']['rc']}: {r['cutlass']['log'][-500:]}")
+    failed = [(r, be) for r in results for be in BACKENDS if not (r.get(be) or {}).get("check", {"ok": True})["ok"]]
+    for r, be in failed:
+        print(f"\n{_key(r)} {be}: check failed {r[be]['check']}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
