@@ -26,7 +26,7 @@ usage: attention_anchors.py [--out DIR] [--cutlass BIN] [--cutlass-bf16 BIN] [--
                             [--iters N] [--warmup N] [--no-check] [--cutlass-verify]
 
 Importable (torch is imported lazily, so --help and the import work without it):
-    from attention_anchors import sdpa_time, check, shapes, flops
+    from attention_anchors import sdpa_time, check, shapes, flops, measure, table, median_seconds
 """
 import argparse
 import json
@@ -39,19 +39,22 @@ import sys
 
 SEQS = ((4096, 4), (8192, 2), (16384, 1))  # (seq, batch): 16k tokens
 DIMS = ((128, 16), (64, 32))  # (head dim, heads): 2048
-DTYPES = ("fp16", "bf16")
+DTYPES = ("float16", "bfloat16")  # torch's names (getattr(torch, dtype))
+SHORT = {"float16": "fp16", "bfloat16": "bf16"}
 BACKENDS = ("cudnn", "flash")  # SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION (FA2)
 
 
 def shapes(quick=False):
-    """The issue's shapes, one dict per (dtype, d, causal, seq): b, h, sq, sk, d, causal, dtype.
-    quick: one per (dtype, d, causal) group, seq 4096 (batch 4)."""
+    """The issue's shapes, one dict per (dtype, d, causal, seq): b, h, sq, sk, d, causal, dtype
+    ("float16" or "bfloat16"), and the same as batch, heads, seq, dim. quick: one per (dtype, d,
+    causal) group, seq 4096 (batch 4)."""
     out = []
     for dtype in DTYPES:
         for d, h in DIMS:
             for causal in (False, True):
                 for s, b in SEQS[:1] if quick else SEQS:
-                    out.append(dict(b=b, h=h, sq=s, sk=s, d=d, causal=causal, dtype=dtype))
+                    out.append(dict(b=b, h=h, sq=s, sk=s, d=d, causal=causal, dtype=dtype,
+                                    batch=b, heads=h, seq=s, dim=d))
     return out
 
 
@@ -68,8 +71,8 @@ def _torch():
 
 def _dtype(name):
     torch = _torch()
-    return {"fp16": torch.float16, "bf16": torch.bfloat16, "f16": torch.float16,
-            "float16": torch.float16, "bfloat16": torch.bfloat16}[name] if isinstance(name, str) else name
+    return {"fp16": torch.float16, "bf16": torch.bfloat16, "float16": torch.float16,
+            "bfloat16": torch.bfloat16}[name] if isinstance(name, str) else name
 
 
 def _backend(name):
@@ -117,6 +120,11 @@ def sdpa_with_lse(backend, q, k, v, causal, scale=None):
         return sdpa(backend, q, k, v, causal, scale), None
 
 
+def median_seconds(f, runs=20, warmup=5):
+    """time_ms in seconds."""
+    return time_ms(f, runs, warmup) / 1e3
+
+
 def time_ms(f, iters=20, warmup=5):
     """Median milliseconds of f() over iters calls, each between two CUDA events, after warmup."""
     torch = _torch()
@@ -136,7 +144,7 @@ def time_ms(f, iters=20, warmup=5):
 
 def sdpa_time(backend, b, h, sq, sk, d, dtype="fp16", causal=False, iters=20, warmup=5, scale=None,
               qkv=None):
-    """Times SDPA on one backend at one shape: dict(ms=median, tflops=TFLOP/s, min_ms)."""
+    """Times SDPA on one backend at one shape: dict(ms=median milliseconds, tflops=TFLOP/s)."""
     q, k, v = qkv if qkv is not None else inputs(b, h, sq, sk, d, dtype)
     ms = time_ms(lambda: sdpa(backend, q, k, v, causal, scale), iters, warmup)
     return dict(ms=ms, tflops=flops(b, h, sq, sk, d, causal) / (ms * 1e-3) / 1e12)
@@ -187,7 +195,8 @@ TOLERANCES = {"fp16": dict(o_max=1e-2, o_mean=1e-3, lse_max=1e-2, lse_mean=1e-3)
 def check(out, lse, q, k, v, causal, scale=None, layout="bhsd", lse_log2=False, tol=None):
     """Checks an attention forward against an f32 reference (SDPA, MATH backend, float32 inputs).
 
-    out: (b,h,sq,d) like q ("bhsd"), or (b,sq,h,d) for all of out, q, k, v with layout="bshd";
+    out: (b,h,sq,d) like q ("bhsd"), or (b,sq,h,d) for all of out, q, k, v with layout="bshd"; k
+    and v may have fewer heads (grouped-query, h a multiple of theirs);
     lse: (b,h,sq) log-sum-exp of the scaled (masked) scores per query row, natural log (log2 with
     lse_log2=True), or None to check out alone; scale: None for 1/sqrt(d); causal: aligned top left
     (row i sees keys 0..i), as torch's is_causal. tol: dict overriding TOLERANCES[dtype of out].
@@ -197,6 +206,8 @@ def check(out, lse, q, k, v, causal, scale=None, layout="bhsd", lse_log2=False, 
         out, q, k, v = (x.transpose(1, 2) for x in (out, q, k, v))
     elif layout != "bhsd":
         raise ValueError(f"layout {layout!r}: bhsd or bshd")
+    if k.shape[1] != q.shape[1]:  # grouped-query: each kv head serves h/hk query heads
+        k, v = (x.repeat_interleave(q.shape[1] // x.shape[1], dim=1) for x in (k, v))
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
     name = {torch.float16: "fp16", torch.bfloat16: "bf16"}.get(out.dtype, "bf16")
@@ -245,7 +256,73 @@ def cutlass_run(binary, b, h, sq, sk, d, causal, iters=20, verify=False, timeout
 
 
 def _key(s):
-    return f"d{s['d']}_h{s['h']}_b{s['b']}_s{s['sq']}_{'causal' if s['causal'] else 'full'}_{s['dtype']}"
+    return (f"d{s['d']}_h{s['h']}_b{s['b']}_s{s['sq']}_{'causal' if s['causal'] else 'full'}_"
+            f"{SHORT.get(s['dtype'], s['dtype'])}")
+
+
+def measure(shape, q=None, k=None, v=None, scale=None, cutlass=None, cutlass_bf16=None, iters=20, warmup=5,
+            check_outputs=False, cutlass_verify=False):
+    """The anchors at one shape (a dict of shapes()): flat keys, for a row of table():
+    cudnn, flash (TFLOP/s), cudnn_ms, flash_ms, [cudnn_check, flash_check (check()'s dicts) with
+    check_outputs], cutlass (best TFLOP/s over its variants), cutlass_variant, cutlass_variants,
+    cutlass_cmd; X_error where one failed. q, k, v: the inputs to time on (made by inputs() when
+    None). CUTLASS runs its own inputs: the fp16 binary `cutlass` for float16 rows, `cutlass_bf16`
+    for bfloat16 ones."""
+    torch = _torch()
+    s = shape
+    b, h, sq, sk, d, causal = (s[x] for x in ("b", "h", "sq", "sk", "d", "causal"))
+    if q is None:
+        q, k, v = inputs(b, h, sq, sk, d, s["dtype"])
+    row = {}
+    for be in BACKENDS:
+        try:
+            t = sdpa_time(be, b, h, sq, sk, d, s["dtype"], causal, iters, warmup, scale, qkv=(q, k, v))
+            row[be], row[be + "_ms"] = t["tflops"], t["ms"]
+            if check_outputs:
+                o, lse = sdpa_with_lse(be, q, k, v, causal, scale)
+                row[be + "_check"] = check(o, lse, q, k, v, causal, scale)
+                del o, lse
+        except Exception as e:
+            row[be], row[be + "_error"] = None, f"{type(e).__name__}: {e}"[:500]
+        torch.cuda.empty_cache()
+    binary = cutlass if _dtype(s["dtype"]) == torch.float16 else cutlass_bf16
+    if binary:
+        if scale is not None and abs(scale - 1.0 / math.sqrt(d)) > 1e-6:
+            row["cutlass_error"] = "CUTLASS 88 scales by 1/sqrt(d) only"
+        try:
+            c = cutlass_run(binary, b, h, sq, sk, d, causal, iters, cutlass_verify)
+            row.update(cutlass=c["best"], cutlass_variant=c["best_variant"], cutlass_variants=c["variants"],
+                       cutlass_status=c["status"], cutlass_cmd=c["cmd"])
+            if c["best"] is None or c["rc"]:
+                row["cutlass_error"] = f"rc {c['rc']}: {c['log'][-600:]}"
+        except Exception as e:
+            row["cutlass"], row["cutlass_error"] = None, f"{type(e).__name__}: {e}"[:500]
+    return row
+
+
+def table(rows, ours=None):
+    """Markdown: one line per row (shape keys and measure()'s), TFLOP/s; `ours`: the key of an
+    extra column (e.g. "ours") put first, with its ratio to the best anchor."""
+    def num(r, key):
+        x = r.get(key)
+        if x is None:
+            return "error" if r.get(key + "_error") else "-"
+        c = r.get(key + "_check")
+        return f"{x:.1f}" + ("" if c is None or c["ok"] else " (check FAILED)")
+    head = "| dtype | d | h | b x seq | mask |" + (f" {ours} | {ours} / best |" if ours else "")
+    head += " cuDNN | FA2 | CUTLASS 88 best | CUTLASS variant |"
+    lines = [head, "|" + "---|" * head.count(" |")]
+    for r in rows:
+        line = (f"| {SHORT.get(r['dtype'], r['dtype'])} | {r['d']} | {r['h']} | {r['b']} x {r['sq']} | "
+                f"{'causal' if r['causal'] else 'none'} |")
+        if ours:
+            best = max([r[x] for x in ("cudnn", "flash", "cutlass") if r.get(x)] or [0])
+            mine = r.get(ours)
+            line += f" {num(r, ours)} | {f'{mine / best:.2f}' if mine and best else '-'} |"
+        line += (f" {num(r, 'cudnn')} | {num(r, 'flash')} | {num(r, 'cutlass')} | "
+                 f"{r.get('cutlass_variant') or '-'} |")
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def main(argv=None):
@@ -272,71 +349,40 @@ def main(argv=None):
           f"cuDNN {meta['cudnn']}", file=sys.stderr)
     results = []
     for s in shapes(a.quick):
-        row = dict(s)
         q, k, v = inputs(s["b"], s["h"], s["sq"], s["sk"], s["d"], s["dtype"])
-        for be in BACKENDS:
-            try:
-                row[be] = sdpa_time(be, s["b"], s["h"], s["sq"], s["sk"], s["d"], s["dtype"], s["causal"],
-                                    a.iters, a.warmup, qkv=(q, k, v))
-                if not a.no_check:
-                    o, lse = sdpa_with_lse(be, q, k, v, s["causal"])
-                    row[be]["check"] = check(o, lse, q, k, v, s["causal"])
-                    del o, lse
-            except Exception as e:
-                row[be] = dict(error=f"{type(e).__name__}: {e}"[:500])
+        row = dict(s)
+        row.update(measure(s, q, k, v, cutlass=a.cutlass, cutlass_bf16=a.cutlass_bf16, iters=a.iters,
+                           warmup=a.warmup, check_outputs=not a.no_check, cutlass_verify=a.cutlass_verify))
         del q, k, v
         torch.cuda.empty_cache()
-        binary = a.cutlass if s["dtype"] == "fp16" else a.cutlass_bf16
-        if binary:
-            try:
-                row["cutlass"] = cutlass_run(binary, s["b"], s["h"], s["sq"], s["sk"], s["d"], s["causal"],
-                                             a.iters, a.cutlass_verify)
-            except Exception as e:
-                row["cutlass"] = dict(error=f"{type(e).__name__}: {e}"[:500])
         results.append(row)
-        print(f"{_key(s)}: " + ", ".join(
-            f"{be} {row[be]['tflops']:.1f}" if "tflops" in row.get(be, {}) else f"{be} -"
-            for be in BACKENDS) + (f", cutlass {row['cutlass'].get('best')}" if "cutlass" in row else ""),
-            file=sys.stderr, flush=True)
+        print(f"{_key(s)}: " + ", ".join(f"{x} {row[x]:.1f}" if row.get(x) else f"{x} -"
+                                          for x in BACKENDS + ("cutlass",)), file=sys.stderr, flush=True)
 
     with open(os.path.join(a.out, "attention_anchors.json"), "w") as f:
         json.dump(dict(meta=meta, results=results), f, indent=1)
     with open(os.path.join(a.out, "attention_anchors.tsv"), "w") as f:
         for r in results:
-            for be in BACKENDS:
-                if "tflops" in r.get(be, {}):
-                    f.write(f"attn_{be}_{_key(r)}\t{r[be]['tflops']:.1f}\tTFLOP/s\n")
-            if r.get("cutlass", {}).get("best"):
-                f.write(f"attn_cutlass88_{_key(r)}\t{r['cutlass']['best']:.1f}\tTFLOP/s\n")
+            for x, name in (("cudnn", "cudnn"), ("flash", "fa2"), ("cutlass", "cutlass88")):
+                if r.get(x):
+                    f.write(f"attn_{name}_{_key(r)}\t{r[x]:.1f}\tTFLOP/s\n")
 
-    def cell(x):
-        if not x:
-            return "-"
-        if "error" in x:
-            return "error"
-        c = x.get("check")
-        return f"{x['tflops']:.1f}" + ("" if c is None or c["ok"] else " (check FAILED)")
-
-    print(f"Attention forward, TFLOP/s (4*b*h*sq*sk*d, /2 causal; median of {a.iters}; "
+    print(f"Attention forward, TFLOP/s (4*b*h*sq*sk*d, /2 causal; median of {a.iters} (CUTLASS: mean); "
           f"{meta['device']}, torch {meta['torch']}, cuDNN {meta['cudnn']})\n")
-    print("| dtype | d | h | b x seq | mask | cuDNN | FA2 | CUTLASS 88 best | best variant |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(table(results))
+    bad = 0
     for r in results:
-        c = r.get("cutlass") or {}
-        best = f"{c['best']:.1f}" if c.get("best") else ("error" if c.get("error") or c.get("rc") else "-")
-        print(f"| {r['dtype']} | {r['d']} | {r['h']} | {r['b']} x {r['sq']} | "
-              f"{'causal' if r['causal'] else 'none'} | {cell(r.get('cudnn'))} | {cell(r.get('flash'))} | "
-              f"{best} | {c.get('best_variant') or '-'} |")
-    errs = [(r, be) for r in results for be in BACKENDS + ("cutlass",) if (r.get(be) or {}).get("error")]
-    for r, be in errs:
-        print(f"\n{_key(r)} {be}: {r[be]['error']}")
-    for r in results:
-        if r.get("cutlass", {}).get("rc"):
-            print(f"\n{_key(r)} cutlass rc {r['cutlass']['rc']}: {r['cutlass']['log'][-500:]}")
-    failed = [(r, be) for r in results for be in BACKENDS if not (r.get(be) or {}).get("check", {"ok": True})["ok"]]
-    for r, be in failed:
-        print(f"\n{_key(r)} {be}: check failed {r[be]['check']}")
-    return 1 if failed else 0
+        for x in BACKENDS + ("cutlass",):
+            if r.get(x + "_error"):
+                print(f"\n{_key(r)} {x}: {r[x + '_error']}")
+            c = r.get(x + "_check")
+            if c and not c["ok"]:
+                bad += 1
+                print(f"\n{_key(r)} {x}: check FAILED {c}")
+            elif c:
+                print(f"\n{_key(r)} {x}: check ok (max|O-ref| {c['o_max']:.2e}, max|lse-ref| "
+                      f"{'-' if c['lse_max'] is None else format(c['lse_max'], '.2e')})")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
