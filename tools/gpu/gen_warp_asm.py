@@ -226,6 +226,96 @@ def wgmma_wait_fn(acc, mi):
     return "\n".join(lines)
 
 
+
+# The general interface (`wgmma::Batch`): one instruction an `asm!` block, the fence and the
+# commit apart, so a warpgroup issues several into one group and waits for it later. N of the
+# instructions (f32 accumulators, N / 2 registers a thread); `TB` (imm-trans-b, 1 for an MN-major
+# B) is a const generic of the function, scale-d a register turned into the predicate.
+WGMMA_ONE_N = [64, 128, 256]
+
+
+def wgmma_one_fn(n, rs):
+    r = n // 2
+    form = "rs" if rs else "ss"
+    lines = []
+    what = "`A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[j]`)" if rs else \
+        "`A` from shared memory by its descriptor (K-major)"
+    lines.append(f"/// One `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{{f16,bf16}}`: `d = A B^T + (scale_d != 0 ? d : 0)`,")
+    lines.append(f"/// {what}, `B` by its descriptor (K-major, or MN-major for `TB` = 1),")
+    lines.append("/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).")
+    lines.append("///")
+    lines.append("/// # Safety")
+    lines.append("/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that")
+    lines.append("/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand")
+    lines.append("/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.")
+    lines.append("#[inline(always)]")
+    a_ty = "&[u32; 4]" if rs else "u64"
+    lines.append(f"pub(crate) unsafe fn wgmma_{form}_m64n{n}k16_f32<const TB: u32>(a: {a_ty}, b: u64, scale_d: u32, d: &mut [f32; {r}], bf16: bool) {{")
+    lines.append("    macro_rules! one {")
+    lines.append("        ($ins:literal) => {")
+    lines.append("            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is")
+    lines.append("            // converged or the lane traps first.")
+    lines.append("            unsafe {")
+    lines.append("                asm!(converged!(concat!(")
+    lines.append('                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",')
+    dl = ", ".join("{d%d}" % v for v in range(r))
+    if rs:
+        lines.append(f'                    $ins, " {{{{{dl}}}}}, {{{{{{a0}}, {{a1}}, {{a2}}, {{a3}}}}}}, {{b}}, sd, 1, 1, {{tb}}; }}}}"')
+    else:
+        lines.append(f'                    $ins, " {{{{{dl}}}}}, {{a}}, {{b}}, sd, 1, 1, 0, {{tb}}; }}}}"')
+    lines.append("                )),")
+    if rs:
+        for v in range(4):
+            lines.append(f"                     a{v} = in(reg32) a[{v}],")
+    else:
+        lines.append("                     a = in(reg64) a,")
+    lines.append("                     b = in(reg64) b,")
+    lines.append("                     s = in(reg32) scale_d,")
+    lines.append("                     tb = const TB,")
+    for v in range(r):
+        lines.append(f"                     d{v} = inout(reg32) d[{v}],")
+    lines.append("                     options(readonly, nostack))")
+    lines.append("            }")
+    lines.append("        };")
+    lines.append("    }")
+    lines.append("    if bf16 {")
+    lines.append(f'        one!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16");')
+    lines.append("    } else {")
+    lines.append(f'        one!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16");')
+    lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def wgmma_wait_n_fn(rs):
+    """`wgmma.wait_group P` with the accumulator arrays of sizes `rs` tied to it."""
+    name = "_".join(str(r) for r in rs)
+    arrays = ", ".join(f"d{i}: &mut [f32; {r}]" for i, r in enumerate(rs))
+    lines = [f"/// `wgmma.wait_group P` with f32 accumulators of {' and '.join(str(r) for r in rs)} registers tied to it: the",
+             "/// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's",
+             "/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).",
+             "#[inline(always)]",
+             f"pub(crate) fn wgmma_wait_f32_{name}<const P: u32>({arrays}) {{",
+             "    // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or",
+             "    // the lane traps first.",
+             "    unsafe {",
+             '        asm!(converged!(concat!(',
+             '            "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",']
+    for i, r in enumerate(rs):
+        regs = " ".join("{d%d_%d}" % (i, v) for v in range(r))
+        lines.append(f'            "{regs} ",')
+    lines.append('            "*/"')
+    lines.append('        )),')
+    lines.append("             p = const P,")
+    for i, r in enumerate(rs):
+        for v in range(r):
+            lines.append(f"             d{i}_{v} = inout(reg32) d{i}[{v}],")
+    lines.append("             options(nostack))")
+    lines.append("    };")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def dispatch():
     batches = []
     for name, elem, words, ins in ACCUMULATORS:
@@ -323,6 +413,18 @@ def main():
             parts.append(wgmma_fn(acc, n, mi))
             parts.append("")
             parts.append(wgmma_wait_fn(acc, mi))
+            parts.append("")
+    for n in WGMMA_ONE_N:
+        for rs in (False, True):
+            parts.append(wgmma_one_fn(n, rs))
+            parts.append("")
+    regs = [n // 2 for n in WGMMA_ONE_N]
+    for r in regs:
+        parts.append(wgmma_wait_n_fn([r]))
+        parts.append("")
+    for r1 in regs:
+        for r2 in regs:
+            parts.append(wgmma_wait_n_fn([r1, r2]))
             parts.append("")
     parts.append(dispatch())
     text = "\n".join(parts) + "\n"

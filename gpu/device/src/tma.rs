@@ -202,3 +202,155 @@ impl<'a> TmaTensor2d<'a> {
         unsafe { backend::tma_load_2d(self, dst.address(0), row0, col0, bar.addr) }
     }
 }
+
+/// The tensor ranks [`TmaTensor`] loads: 2 to 5 (implemented for `()`).
+#[diagnostic::on_unimplemented(
+    message = "TMA loads tensors of rank 2 to 5, not {RANK}",
+    label = "a tensor of rank {RANK}"
+)]
+pub trait TmaRank<const RANK: usize>: sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for () {}
+}
+
+#[diagnostic::do_not_recommend]
+impl TmaRank<2> for () {}
+#[diagnostic::do_not_recommend]
+impl TmaRank<3> for () {}
+#[diagnostic::do_not_recommend]
+impl TmaRank<4> for () {}
+#[diagnostic::do_not_recommend]
+impl TmaRank<5> for () {}
+
+/// A global tensor of 16-bit elements of rank `RANK` (2 to 5) with the tensor map TMA loads
+/// `boxd` boxes of it by: dimensions `dims` innermost first (`dims[0]` contiguous), element
+/// strides `strides` (`strides[0]` = 1; the others multiples of 8, TMA's 16 bytes, in any order:
+/// a PyTorch tensor of shape `(batch, heads, seq, dim)` and strides `q.stride()` is `dims = [dim,
+/// seq, heads, batch]`, `strides` = `q.stride()` reversed). A box is `[boxd.inner, boxd.outer, 1,
+/// ...]`: `boxd.outer` rows of dimension 1 of `boxd.inner` elements of dimension 0, at one index
+/// of each further dimension (attention's `Q`, `K` or `V` tile of one head of one batch).
+///
+/// ```
+/// use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::tma::{Mbarrier, TmaTensor};
+/// use const_layout_device::{Dim3, Gmem, SmemRegion, thread_idx};
+/// use std::sync::atomic::AtomicU32;
+///
+/// // (batch 2, seq 10, heads 3, dim 16) stored as (b, s, h, d) and read as (b, h, s, d):
+/// // element (b, h, s, d) at 480 b + 48 s + 16 h + d, value 1000 b + 100 h + 10 s + d % 10.
+/// let value = |b: u32, h: u32, s: u32, d: u32| 1000 * b + 100 * h + 10 * s + d % 10;
+/// let words: Vec<AtomicU32> = (0..480u32).map(|w| {
+///     let e = |e: u32| value(e / 480, e / 16 % 3, e / 48 % 10, e % 16);
+///     AtomicU32::new(e(2 * w) | e(2 * w + 1) << 16)
+/// }).collect();
+/// let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(32), dynamic_smem_bytes: 512 };
+/// launch(&cfg, || {
+///     let smem = SmemRegion::dynamic();
+///     let [bar] = Mbarrier::init_block(smem.array::<u32, 2>(256).unwrap(), [1]);
+///     let boxd = TmaBox { inner: 16, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+///     let q = TmaTensor::emulated(Gmem::<u32>::from_cells(&words), [16, 10, 3, 2], [1, 48, 16, 480], boxd).unwrap();
+///     let tile = smem.array::<u32, 64>(0).unwrap();
+///     if thread_idx().x == 0 {
+///         bar.arrive_expect_tx(boxd.bytes());
+///         q.load(tile, [0, 4, 2, 1], bar); // seq 4..12 of head 2 of batch 1
+///     }
+///     bar.wait(0);
+///     assert_eq!(tile.load(8 * 3), value(1, 2, 7, 0) | value(1, 2, 7, 1) << 16); // row 3: seq 7
+///     assert_eq!(tile.load(8 * 6), 0); // seq 10: outside, zeros
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TmaTensor<'a, const RANK: usize> {
+    // The tensor map: read by the PTX backend only.
+    #[allow(dead_code)]
+    pub(crate) map: u64,
+    // The emulator's source (the GPU's is in the tensor map): read by the emulator's backend only.
+    #[allow(dead_code)]
+    pub(crate) src: Gmem<'a, u32>,
+    pub(crate) dims: [u32; RANK],
+    #[allow(dead_code)]
+    pub(crate) strides: [u64; RANK],
+    pub(crate) boxd: TmaBox,
+}
+
+impl<'a, const RANK: usize> TmaTensor<'a, RANK>
+where
+    (): TmaRank<RANK>,
+{
+    /// The tensor in `src` (two elements a word, element 0 the low half of word 0), if it fits
+    /// (every element `sum_i x_i strides[i]` inside `src`), its dimensions are positive,
+    /// `strides[0]` is 1 and the other strides are multiples of 8 (TMA's 16 bytes) below 2^39,
+    /// and `boxd` is of 16-bit elements; `None` otherwise.
+    ///
+    /// # Safety
+    /// On the GPU, `map` is the global address of a 64-byte aligned `CUtensorMap`, written before
+    /// the launch and alive until it completes, that `cuTensorMapEncodeTiled` encoded for exactly
+    /// this tensor: 16-bit elements at `src`, rank `RANK`, dimensions `dims`, byte strides `2
+    /// strides[1..]`, box `{boxd.inner, boxd.outer, 1, ...}`, element strides 1, no interleave,
+    /// swizzle `boxd.swizzle`, zero fill (`const_layout_launch::TensorMap::encode_nd` on the host,
+    /// or `const_layout_launch.py`'s `tensor_map`). (The emulator reads `src` and ignores `map`.)
+    #[inline(always)]
+    pub unsafe fn new(
+        map: u64,
+        src: Gmem<'a, u32>,
+        dims: [u32; RANK],
+        strides: [u64; RANK],
+        boxd: TmaBox,
+    ) -> Option<Self> {
+        let mut last: u64 = 0; // the offset of the last element
+        for i in 0..RANK {
+            if dims[i] == 0 || (i > 0 && (!strides[i].is_multiple_of(8) || strides[i] >= 1 << 39)) {
+                return None;
+            }
+            last = last.checked_add((dims[i] as u64 - 1).checked_mul(strides[i])?)?;
+        }
+        (boxd.element_bits == 16 && strides[0] == 1 && last < 2 * src.len() as u64 && map.is_multiple_of(64))
+            .then_some(TmaTensor { map, src, dims, strides, boxd })
+    }
+
+    /// The dimensions, innermost first.
+    ///
+    /// ```
+    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// # use const_layout_device::{tma::TmaTensor, Gmem};
+    /// # let w: Vec<std::sync::atomic::AtomicU32> = (0..1024).map(|_| 0.into()).collect();
+    /// let b = TmaBox { inner: 8, outer: 8, element_bits: 16, swizzle: TmaSwizzle::None };
+    /// let t = TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, 8, 16], [1, 16, 128], b).unwrap();
+    /// assert_eq!(t.dims(), [16, 8, 16]);
+    /// assert!(TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, 8, 17], [1, 16, 128], b).is_none()); // too long
+    /// assert!(TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, 8, 16], [1, 12, 128], b).is_none()); // 24 bytes
+    /// ```
+    pub fn dims(&self) -> [u32; RANK] {
+        self.dims
+    }
+
+    /// The box a load writes.
+    pub fn box_dims(&self) -> TmaBox {
+        self.boxd
+    }
+
+    /// TMA loads the box whose first element is at `coords` (innermost first) into `dst` (zeros
+    /// outside the tensor), completing its bytes ([`TmaBox::bytes`]) on `bar`, which must expect
+    /// them ([`Mbarrier::arrive_expect_tx`]). `dst` must hold the box and be aligned as its swizzle
+    /// needs ([`TmaBox::alignment`]); nothing may read it before `bar`'s phase completes. The box's
+    /// row `r`, element `c` is the tensor's element `(coords[0] + c, coords[1] + r, coords[2],
+    /// ...)`. (Example: [`TmaTensor`].)
+    #[inline(always)]
+    pub fn load<const W: usize>(&self, dst: SmemArray<u32, W>, coords: [u32; RANK], bar: Mbarrier) {
+        let b = self.boxd;
+        if 4 * W < b.bytes() as usize || !dst.address(0).is_multiple_of(b.alignment()) {
+            fault("TmaTensor::load: the destination is smaller than the box or misaligned for its swizzle");
+        }
+        if coords.iter().any(|&c| c > i32::MAX as u32) {
+            fault("TmaTensor::load: a coordinate past 2^31");
+        }
+        // SAFETY: `new`'s contract (the map); `dst` holds the box's bytes inside the block's shared
+        // memory, aligned (checked); `bar` is an initialized mbarrier; the coordinates are below
+        // 2^31 (checked); `RANK` is 2 to 5 (the bound).
+        unsafe { backend::tma_load_nd(self, dst.address(0), coords, bar.addr) }
+    }
+}

@@ -16,6 +16,7 @@
 
 use crate::backend;
 use crate::{HalfKind, SmemArray, fault, thread_idx};
+use const_layout::atom::gmma::{GmmaDescriptor, Major};
 use const_layout::layout::computed::{StaticLayout, StaticSwizzled};
 
 /// Words of one stage: 128 x 64 halves.
@@ -160,6 +161,380 @@ pub fn wait_all_f16(d: &mut [[u32; 64]; 1]) {
     backend::wgmma_wait_all_f16(d)
 }
 
+/// The shared-memory operand of a `wgmma` (`A` or `B` of [`Batch::ss_f32`], `B` of
+/// [`Batch::rs_f32`]): its descriptor (CuTe's `GmmaDescriptor`), whether it is MN-major, and the
+/// rows along M or N it covers from its start, inside the array it was made from. Built only by
+/// the checked constructors, from a shared array and a stage layout, so a `wgmma` never reads
+/// outside the array; an instruction checks that the operand covers its M (64) or N.
+///
+/// The descriptors are those `make_gmma_desc` gives for the stages' blocks
+/// ([`crate::wgmma_probe::DESC_K_SW128_64X16`], [`DESC_MN_SW128`]; the tests check both against
+/// the host-side algebra).
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma::SmemDesc, Dim3, SmemRegion};
+/// # use const_layout::atom::gmma::Major;
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 65536 };
+/// launch(&cfg, || {
+///     let smem = SmemRegion::dynamic();
+///     // Q: 128 rows of a head dim of 128, two K-major k tiles of 128 x 64 halves.
+///     let q = smem.array::<u32, 8192>(0).unwrap();
+///     let a = SmemDesc::k_sw128(q, 128, 64, 5); // rows 64.., k block 5 (tile 1, halves 16..32)
+///     assert_eq!((a.major(), a.mn()), (Major::K, 64));
+///     assert_eq!(a.descriptor().start_address(), ((16384 + 64 * 128 + 32) / 16) as u16);
+///     // V: 128 keys of a head dim of 128, two stages side by side, read MN-major.
+///     let v = smem.array::<u32, 8192>(32768).unwrap();
+///     let b = SmemDesc::mn_sw128(v, 128, 3); // keys 48..64, N = 128
+///     assert_eq!((b.major(), b.mn()), (Major::MN, 128));
+///     assert_eq!(b.descriptor().leading_byte_offset(), 16384 / 16);
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmemDesc {
+    desc: GmmaDescriptor,
+    mn: u32,
+    mn_major: bool,
+}
+
+/// The descriptor of an MN-major, 128-byte swizzled operand of 16-bit elements at shared address 0
+/// whose 64-element blocks along MN are stages `LBO` apart (the leading byte offset, 0 here: the
+/// constructor [`SmemDesc::mn_sw128`] sets it) and whose groups of 8 k rows are 1024 bytes apart
+/// (`SBO` 64 units): `make_gmma_desc(MN, Sw<3,3,3> o ((64,m),(8,2)):((1,LBO),(64,512)), 16, 0)`
+/// (the tests check it).
+pub const DESC_MN_SW128: GmmaDescriptor = GmmaDescriptor(1 << 62 | 64 << 32);
+
+impl SmemDesc {
+    /// K-major, 128-byte swizzled stages ([`k_sw128_stage!`](crate::k_sw128_stage)`(rows)`, as
+    /// TMA writes them with [`TmaBox`](const_layout::atom::tma::TmaBox) `64 x rows`): `stage`
+    /// holds `W / (32 rows)` such k tiles one after the other (a head dim of 128 is two), and the
+    /// operand is rows `first_row..rows` (a multiple of 8) at k block `kb` (16 halves; tile `kb /
+    /// 4`). For `A`, 64 of those rows are read; for `B`, `N` of them. The array must be 1024-byte
+    /// aligned (the swizzle's repeat); anything else is a [`fault`].
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::SmemDesc, Dim3, SmemRegion};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 32768 };
+    /// launch(&cfg, || {
+    ///     let k = SmemRegion::dynamic().array::<u32, 4096>(0).unwrap(); // 128 x 64 halves
+    ///     let b = SmemDesc::k_sw128(k, 128, 0, 2);
+    ///     assert_eq!((b.mn(), b.descriptor().start_address()), (128, 4)); // 64 bytes on
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn k_sw128<const W: usize>(
+        stage: SmemArray<u32, W>,
+        rows: usize,
+        first_row: usize,
+        kb: usize,
+    ) -> SmemDesc {
+        let base = stage.address(0);
+        if rows == 0 || !rows.is_multiple_of(8) || !W.is_multiple_of(32 * rows) || W == 0 {
+            fault(
+                "SmemDesc::k_sw128: the array is not whole k tiles of `rows` (a multiple of 8) x 64 halves",
+            );
+        }
+        if !first_row.is_multiple_of(8) || first_row >= rows || kb >= 4 * (W / (32 * rows)) {
+            fault(
+                "SmemDesc::k_sw128: the first row is not a multiple of 8 inside the tile, or no such k block",
+            );
+        }
+        if !base.is_multiple_of(1024) {
+            fault("SmemDesc::k_sw128: a stage must be 1024-byte aligned (the 128-byte swizzle's repeat)");
+        }
+        // Tile `kb / 4`, then row `first_row` (128 bytes a row), then 32 bytes a k block: the
+        // unswizzled offset of the block's first element, as `descriptors` takes it from the layout.
+        let bytes = (kb / 4) * 128 * rows + 128 * first_row + 32 * (kb % 4);
+        let desc = crate::wgmma_probe::DESC_K_SW128_64X16.advanced((base + bytes as u32) >> 4);
+        SmemDesc { desc, mn: (rows - first_row) as u32, mn_major: false }
+    }
+
+    /// MN-major, 128-byte swizzled stages, as TMA writes `V` for attention's second GEMM
+    /// (`O = P V`): `stages` holds `W / (32 rows)` stages of `rows` keys (GEMM's K, a multiple of
+    /// 16) x 64 contiguous halves of the head dim (the same bytes as
+    /// [`k_sw128_stage!`](crate::k_sw128_stage)`(rows)`), side by side along the head dim (a head
+    /// dim of 128 is two). The operand is `B` with `N` = 64 times the stages and `K` the 16 keys
+    /// of block `kb`. The array must be 1024-byte aligned; anything else is a [`fault`].
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::SmemDesc, Dim3, SmemRegion};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 16384 };
+    /// launch(&cfg, || {
+    ///     let v = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap(); // 64 keys x 64 halves
+    ///     let b = SmemDesc::mn_sw128(v, 64, 1);
+    ///     assert_eq!((b.mn(), b.descriptor().start_address()), (64, 2048 / 16)); // keys 16..32
+    /// })
+    /// .unwrap();
+    /// ```
+    #[inline(always)]
+    pub fn mn_sw128<const W: usize>(stages: SmemArray<u32, W>, rows: usize, kb: usize) -> SmemDesc {
+        let base = stages.address(0);
+        if rows == 0 || !rows.is_multiple_of(16) || rows >= 2048 || W == 0 || !W.is_multiple_of(32 * rows) {
+            fault(
+                "SmemDesc::mn_sw128: the array is not whole stages of `rows` (a multiple of 16) x 64 halves",
+            );
+        }
+        if kb >= rows / 16 {
+            fault("SmemDesc::mn_sw128: no such k block");
+        }
+        if !base.is_multiple_of(1024) {
+            fault("SmemDesc::mn_sw128: a stage must be 1024-byte aligned (the 128-byte swizzle's repeat)");
+        }
+        // Keys 16 kb.. start 16 rows of 128 bytes a block on; the next 64 of N a stage on (LBO).
+        let lbo = (128 * rows / 16) as u64;
+        let desc = GmmaDescriptor(DESC_MN_SW128.0 | lbo << 16).advanced((base + 2048 * kb as u32) >> 4);
+        SmemDesc { desc, mn: (64 * (W / (32 * rows))) as u32, mn_major: true }
+    }
+
+    /// The descriptor.
+    pub fn descriptor(&self) -> GmmaDescriptor {
+        self.desc
+    }
+
+    /// Which mode is contiguous: `K`, or `MN` (`imm-trans` 1).
+    pub fn major(&self) -> Major {
+        if self.mn_major { Major::MN } else { Major::K }
+    }
+
+    /// The rows along M or N the operand covers from its start.
+    pub fn mn(&self) -> usize {
+        self.mn as usize
+    }
+}
+
+/// The accumulator registers a thread holds for a `wgmma` with `f32` accumulators and `N` = `2 R`:
+/// 32, 64 or 128 (implemented for `()`).
+///
+/// ```compile_fail
+/// # use const_layout_device::{wgmma, HalfKind};
+/// fn issue(b: &mut wgmma::Batch, a: wgmma::SmemDesc) {
+///     let mut d = [0f32; 48]; // N = 96: no such instruction here
+///     b.ss_f32(HalfKind::F16, a, a, false, &mut d);
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a `wgmma` with f32 accumulators holds 32, 64 or 128 registers a thread (N = 64, 128, 256), not {R}",
+    label = "{R} accumulators"
+)]
+pub trait Accumulators<const R: usize>: sealed::Sealed {}
+
+/// The groups `wgmma.wait_group` may leave pending: 0 to 7 (implemented for `()`).
+#[diagnostic::on_unimplemented(
+    message = "`wgmma.wait_group` leaves 0 to 7 groups pending, not {P}",
+    label = "{P} pending groups"
+)]
+pub trait PendingGroups<const P: u32>: sealed::Sealed {}
+
+#[diagnostic::do_not_recommend]
+impl Accumulators<32> for () {}
+#[diagnostic::do_not_recommend]
+impl Accumulators<64> for () {}
+#[diagnostic::do_not_recommend]
+impl Accumulators<128> for () {}
+
+macro_rules! pending_groups {
+    ($($n:literal)*) => { $(#[diagnostic::do_not_recommend] impl PendingGroups<$n> for () {})* };
+}
+pending_groups!(0 1 2 3 4 5 6 7);
+
+/// A warpgroup's batch of `wgmma`s (CUTLASS's `warpgroup_arrive()` ... `warpgroup_commit_batch()`):
+/// [`begin`] meets the warpgroup's other warps at its named barrier and fences, then each
+/// [`ss_f32`](Batch::ss_f32) or [`rs_f32`](Batch::rs_f32) issues one instruction, and
+/// [`commit`](Batch::commit) makes them one group, which [`wait`] waits for later (so a warpgroup
+/// can compute while its tensor cores work: FlashAttention-3's softmax under the next GEMM).
+///
+/// Rules the caller keeps (PTX's): every warp of the warpgroup makes the same calls between
+/// `begin` and `commit` (no branch on the warp); the accumulators and the `A` fragments are
+/// written before `begin` (its fence orders those writes before the instructions); the shared
+/// operands stay unwritten, and the accumulators unread, until a [`wait`] retires the group. The
+/// emulator checks the first (each instruction is a rendezvous of the warpgroup's 128 threads,
+/// all at one call site) and the last (a group's shared words must be unchanged when its wait
+/// retires it); on the GPU a warp diverging inside the batch traps (each instruction checks the
+/// warp converged), and ptxas orders an early read of an accumulator after the `wgmma`.
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16384 };
+/// launch(&cfg, || {
+///     let smem = SmemRegion::dynamic();
+///     let (q, k) = (smem.array::<u32, 2048>(0).unwrap(), smem.array::<u32, 2048>(8192).unwrap());
+///     let t = thread_idx().x as usize;
+///     for i in 0..16 {
+///         q.store(t + 128 * i, 0x3c00_3c00); // 1.0: Q 64 x 64
+///         k.store(t + 128 * i, 0x4000_4000); // 2.0: K 64 x 64
+///     }
+///     const_layout_device::sync_threads();
+///     let mut s = [0f32; 32]; // S = Q K^T, 64 x 64
+///     let mut batch = wgmma::begin();
+///     for kb in 0..4 {
+///         let (a, b) = (SmemDesc::k_sw128(q, 64, 0, kb), SmemDesc::k_sw128(k, 64, 0, kb));
+///         batch.ss_f32(HalfKind::F16, a, b, kb > 0, &mut s);
+///     }
+///     batch.commit();
+///     wgmma::wait::<0, 32>(&mut s);
+///     assert!(s.iter().all(|&x| x == 128.0));
+/// })
+/// .unwrap();
+/// ```
+#[must_use = "a batch issues nothing until its instructions are called, and is committed by `commit`"]
+#[derive(Debug)]
+pub struct Batch {
+    // Made by `begin` only; a thread's own (not `Send`).
+    _private: core::marker::PhantomData<*const ()>,
+}
+
+/// Start a batch: the warpgroup meets at its named barrier (`bar.sync 1 + warpgroup, 128`), makes
+/// its generic writes to shared memory visible to the tensor cores (`fence.proxy.async`), and
+/// fences its registers (`wgmma.fence`). See [`Batch`].
+#[track_caller]
+#[inline(always)]
+pub fn begin() -> Batch {
+    warpgroup_sync();
+    backend::fence_proxy_async_shared();
+    // SAFETY: the warpgroup met at its barrier just above, with no branch since.
+    unsafe { backend::wgmma_fence(backend::site()) };
+    Batch { _private: core::marker::PhantomData }
+}
+
+impl Batch {
+    /// One `wgmma.mma_async.m64n{2R}k16.f32.{f16|bf16}` with both operands in shared memory:
+    /// `d = A B^T` (`scale_d` false: `d` overwritten) or `d += A B^T`, `A` 64 x 16 (K-major,
+    /// [`SmemDesc::k_sw128`], at least 64 rows), `B` `2R` x 16 (its `mn()` at least `2R`; K-major
+    /// or MN-major, [`SmemDesc::mn_sw128`]), inputs of `kind`, `d` by `CLayout_64xN<2R>`: value
+    /// `v` of thread `t` at `m = c % 64`, `n = c / 64` for `c = CLayout_64xN(t % 128, v)`.
+    /// `R` is 32, 64 or 128 ([`Accumulators`]; a compile error otherwise). (Example: [`Batch`].)
+    #[track_caller]
+    #[inline(always)]
+    pub fn ss_f32<const R: usize>(
+        &mut self,
+        kind: HalfKind,
+        a: SmemDesc,
+        b: SmemDesc,
+        scale_d: bool,
+        d: &mut [f32; R],
+    ) where
+        (): Accumulators<R>,
+    {
+        if a.mn_major || a.mn < 64 || (b.mn as usize) < 2 * R {
+            fault("wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows");
+        }
+        // SAFETY: `begin` met the warpgroup and fenced; the descriptors were built by `SmemDesc`'s
+        // checked constructors, inside their arrays for 64 rows of A and 2 R of B (checked just
+        // above); `R` is 32, 64 or 128 (the bound).
+        unsafe { backend::wgmma_ss_f32(kind, a.desc.0, b.desc.0, b.mn_major, scale_d, d, backend::site()) }
+    }
+
+    /// [`ss_f32`](Batch::ss_f32) with `A` from registers: the 64 x 16 tile by
+    /// `GMMA::ALayout_64x16`, value `v` of thread `t` (at `m + 64 k = ALayout_64x16(t % 128, v)`)
+    /// in half `v % 2` (low first) of `a[v / 2]` ([`a_fragment`] makes them from accumulators).
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 8192 };
+    /// launch(&cfg, || {
+    ///     let v = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap(); // V: 64 keys x 64
+    ///     for i in 0..16 {
+    ///         v.store(thread_idx().x as usize + 128 * i, 0x4000_4000); // 2.0
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     let p = [0x3c00_3c00u32; 4]; // P = 1.0, 64 x 16
+    ///     let mut o = [1f32; 32];
+    ///     let mut batch = wgmma::begin();
+    ///     batch.rs_f32(HalfKind::F16, p, SmemDesc::mn_sw128(v, 64, 0), true, &mut o);
+    ///     batch.commit();
+    ///     wgmma::wait::<0, 32>(&mut o);
+    ///     assert!(o.iter().all(|&x| x == 33.0)); // 1 + 16 * 2
+    /// })
+    /// .unwrap();
+    /// ```
+    #[track_caller]
+    #[inline(always)]
+    pub fn rs_f32<const R: usize>(
+        &mut self,
+        kind: HalfKind,
+        a: [u32; 4],
+        b: SmemDesc,
+        scale_d: bool,
+        d: &mut [f32; R],
+    ) where
+        (): Accumulators<R>,
+    {
+        if (b.mn as usize) < 2 * R {
+            fault("wgmma: B must cover N = 2 R rows");
+        }
+        // SAFETY: as in `ss_f32` (the fence also orders the writes of `a`, made before `begin`).
+        unsafe { backend::wgmma_rs_f32(kind, a, b.desc.0, b.mn_major, scale_d, d, backend::site()) }
+    }
+
+    /// `wgmma.commit_group`: the batch's instructions become one group for [`wait`].
+    #[track_caller]
+    #[inline(always)]
+    pub fn commit(self) {
+        // SAFETY: the warpgroup met at `begin`, which made this batch.
+        unsafe { backend::wgmma_commit(backend::site()) }
+    }
+}
+
+/// `wgmma.wait_group PENDING`: every group of the warpgroup but the newest `PENDING` is done, and
+/// `d` (the accumulators of such a group, tied to the wait so that nothing reads them before it)
+/// is the thread's again; the groups' shared operands may be written after it. `PENDING` is 0 to
+/// 7, `R` 32, 64 or 128. (Example: [`Batch`].)
+#[track_caller]
+#[inline(always)]
+pub fn wait<const PENDING: u32, const R: usize>(d: &mut [f32; R])
+where
+    (): PendingGroups<PENDING> + Accumulators<R>,
+{
+    backend::wgmma_wait_f32::<PENDING, R>(d, backend::site())
+}
+
+/// [`wait`] with two accumulator arrays tied to it (a GEMM's `S` and another's `O`).
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma, Dim3};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 0 };
+/// launch(&cfg, || {
+///     let (mut s, mut o) = ([0f32; 64], [0f32; 64]);
+///     wgmma::wait2::<0, 64, 64>(&mut s, &mut o); // nothing pending: returns at once
+/// })
+/// .unwrap();
+/// ```
+#[track_caller]
+#[inline(always)]
+pub fn wait2<const PENDING: u32, const R1: usize, const R2: usize>(d1: &mut [f32; R1], d2: &mut [f32; R2])
+where
+    (): PendingGroups<PENDING> + Accumulators<R1> + Accumulators<R2>,
+{
+    backend::wgmma_wait2_f32::<PENDING, R1, R2>(d1, d2, backend::site())
+}
+
+/// The `A` fragment of [`Batch::rs_f32`] for k block `kb` from `f32` accumulators `d` of a
+/// `wgmma` with `N = 2 R` (FlashAttention's `P`, from `S`'s registers): values `8 kb..8 kb + 8`
+/// packed two to a register as `kind` (round to nearest even), since `CLayout_64xN` restricted to
+/// columns `16 kb..16 kb + 16` is `ALayout_64x16`. `kb` below `R / 8`.
+///
+/// ```
+/// use const_layout_device::{wgmma, HalfKind};
+/// let mut s = [0f32; 32];
+/// s[8] = 1.0;
+/// s[9] = 2.0;
+/// assert_eq!(wgmma::a_fragment(HalfKind::F16, &s, 1)[0], 0x4000_3c00);
+/// ```
+#[inline(always)]
+pub fn a_fragment<const R: usize>(kind: HalfKind, d: &[f32; R], kb: usize) -> [u32; 4] {
+    if 8 * kb + 8 > R {
+        fault("wgmma::a_fragment: no such k block");
+    }
+    core::array::from_fn(|j| crate::pack_half2(kind, d[8 * kb + 2 * j], d[8 * kb + 2 * j + 1]))
+}
+
 /// The register counts `setmaxnreg` takes: multiples of 8 from 24 to 256 (implemented for `()`).
 #[diagnostic::on_unimplemented(
     message = "`setmaxnreg` takes a multiple of 8 from 24 to 256 registers, not {N}",
@@ -207,4 +582,112 @@ where
     // SAFETY: the warpgroup met at its barrier; `N` is checked above; the register budget is the
     // caller's (ptxas compiles the code after the call within `N`).
     unsafe { backend::setmaxnreg::<N, INC>() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emu::{LaunchConfig, launch};
+    use crate::{Dim3, SmemRegion};
+    use const_layout::atom::gmma::{LayoutType, layout_atom, make_gmma_desc};
+    use const_layout::swizzle::{ComposedLayout, Outer};
+    use std::format;
+    use std::string::ToString;
+
+    fn sw128() -> const_layout::swizzle::Swizzle {
+        let atom = layout_atom(Major::MN, LayoutType::B128, 16).unwrap();
+        let Outer::Swizzle(sw) = *atom.outer() else { panic!("{atom}") };
+        sw
+    }
+
+    #[test]
+    fn the_mn_descriptor_is_make_gmma_descs() {
+        // V's stages: `rows` keys x 64 halves, two side by side (N = 128): element (n, k) at
+        // (n / 64) 64 rows + 64 k + n % 64; the k block of 16 keys as ((64,2),16).
+        for rows in [64, 128, 256] {
+            let block = ComposedLayout::new(
+                sw128(),
+                format!("((_64,_2),_16):((_1,_{}),_64)", 64 * rows).parse().unwrap(),
+            );
+            let d = make_gmma_desc(Major::MN, &block, 16, 0).unwrap();
+            let lbo = (128 * rows / 16) as u64;
+            assert_eq!(d, GmmaDescriptor(DESC_MN_SW128.0 | lbo << 16), "rows {rows}");
+        }
+    }
+
+    #[test]
+    fn smem_descs_are_the_stage_layouts_blocks() {
+        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 3 * 65536 };
+        launch(&cfg, || {
+            let smem = SmemRegion::dynamic();
+            // K-major: the start of block (first_row, kb) is `descriptors`' (the stage layout's
+            // unswizzled offset), for one k tile and for the second of two.
+            let one = smem.array::<u32, 8192>(65536).unwrap();
+            let two = smem.array::<u32, 16384>(65536).unwrap();
+            for (first_row, kb) in [(0, 0), (64, 3), (128, 1), (192, 2)] {
+                let want = descriptors(k_sw128_stage!(256), 65536, first_row)[kb];
+                assert_eq!(SmemDesc::k_sw128(one, 256, first_row, kb).descriptor().0, want);
+                assert_eq!(SmemDesc::k_sw128(two, 256, first_row, kb).descriptor().0, want);
+                let second = SmemDesc::k_sw128(two, 256, first_row, 4 + kb).descriptor();
+                assert_eq!(second, GmmaDescriptor(want).advanced(256 * 128 / 16));
+                assert_eq!(SmemDesc::k_sw128(two, 256, first_row, kb).mn(), 256 - first_row);
+            }
+            // MN-major: the k block's first key, as `make_gmma_desc` places it.
+            let v = smem.array::<u32, 8192>(65536).unwrap();
+            let b = SmemDesc::mn_sw128(v, 128, 5);
+            let block = ComposedLayout::with_offset(
+                Outer::Swizzle(sw128()),
+                const_layout::dyn_layout::DynInt::new_static(5 * 16 * 64),
+                "((_64,_2),_16):((_1,_8192),_64)".parse().unwrap(),
+            );
+            assert_eq!(b.descriptor(), make_gmma_desc(Major::MN, &block, 16, 65536).unwrap());
+            assert_eq!((b.mn(), b.major()), (128, Major::MN));
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn bad_stages_fault() {
+        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 65536 };
+        let fails = |f: fn(SmemRegion), what: &str| {
+            let e = launch(&cfg, move || f(SmemRegion::dynamic())).unwrap_err().to_string();
+            assert!(e.contains(what), "{e}");
+        };
+        fails(
+            |s| {
+                let _ = SmemDesc::k_sw128(s.array::<u32, 4096>(512).unwrap(), 128, 0, 0);
+            },
+            "1024-byte aligned",
+        );
+        fails(
+            |s| {
+                let _ = SmemDesc::k_sw128(s.array::<u32, 4096>(0).unwrap(), 96, 0, 0);
+            },
+            "whole k tiles",
+        );
+        fails(
+            |s| {
+                let _ = SmemDesc::k_sw128(s.array::<u32, 4096>(0).unwrap(), 128, 4, 0);
+            },
+            "multiple of 8",
+        );
+        fails(
+            |s| {
+                let _ = SmemDesc::k_sw128(s.array::<u32, 4096>(0).unwrap(), 128, 0, 4);
+            },
+            "no such k block",
+        );
+        fails(
+            |s| {
+                let _ = SmemDesc::mn_sw128(s.array::<u32, 4096>(0).unwrap(), 128, 8);
+            },
+            "no such k block",
+        );
+        fails(
+            |s| {
+                let _ = SmemDesc::mn_sw128(s.array::<u32, 4096>(0).unwrap(), 24, 0);
+            },
+            "whole stages",
+        );
+    }
 }

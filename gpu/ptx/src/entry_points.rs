@@ -157,6 +157,42 @@ pub unsafe extern "ptx-kernel" fn wgmma_probe(a: u64, b: u64, d: u64, bf16: u32)
     const_layout_device::wgmma_probe::wgmma_probe(kind, a, b, d, smem)
 }
 
+/// The device layer's [`wgmma_batch_probe`](const_layout_device::wgmma_probe::wgmma_batch_probe):
+/// one warpgroup computes `d = a b^T (+ c)` (64 x `n` x 64, `n` = 64, 128 or 256; `a` 64 x 64
+/// halves row-major, `b` `n` x 64 row-major or, for `flags & BATCH_B_MN`, 64 x `n` (attention's
+/// `V`); `c`, `d` `f32` column-major) with one batch of four `wgmma`s, `A` from shared memory or,
+/// for `flags & BATCH_RS`, registers. Run by `tools/gpu/wgmma_probe.py`.
+///
+/// # Safety
+/// `a` is a 16-byte aligned device address of 2048 readable words, `b` of `32 n`, `c` of `64 n`
+/// readable `f32`, `d` of `64 n` writable `f32` overlapping none of them, all alive until the
+/// launch completes; the launch is one block of 128 threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn wgmma_batch_probe(
+    a: u64,
+    b: u64,
+    c: u64,
+    d: u64,
+    bf16: u32,
+    flags: u32,
+    n: u32,
+) {
+    let n = n.min(256) as usize;
+    // SAFETY: the contract above: aligned, live, sized as given; `d` overlaps no input.
+    let (a, b, c, d) = unsafe {
+        (
+            Gmem::<u32>::from_raw(a, 2048),
+            Gmem::<u32>::from_raw(b, 32 * n),
+            Gmem::<f32>::from_raw(c, 64 * n),
+            GmemMut::<f32>::from_raw(d, 64 * n),
+        )
+    };
+    let smem: SmemRegion =
+        static_shared!(wgmma_batch_probe_tiles, const_layout_device::wgmma_probe::BATCH_SMEM_BYTES);
+    let kind = if bf16 != 0 { HalfKind::BF16 } else { HalfKind::F16 };
+    const_layout_device::wgmma_probe::wgmma_batch_probe(kind, flags, n as u32, a, b, c, d, smem)
+}
+
 /// The device layer's [`bank_probe`](const_layout_device::bank_probe::bank_probe): one warp loads
 /// `bytes` (4, 8 or 16) at the byte addresses `addrs` gives (`32 n` of them, aligned to `bytes`,
 /// below 16 KiB), writing 32 words to `out`. Run by `tools/gpu/bank_probe.py` under Nsight Compute.

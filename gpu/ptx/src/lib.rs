@@ -157,6 +157,9 @@ pub const HGEMM_SM90_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("hgemm_sm90
 pub const MMA_PROBE: Entry<(u64, u64, u64, u64, u32, u32)> = Entry::new("mma_probe");
 /// `wgmma_probe(a, b, d, bf16)`: the device layer's `wgmma` check (`tools/gpu/wgmma_probe.py`).
 pub const WGMMA_PROBE: Entry<(u64, u64, u64, u32)> = Entry::new("wgmma_probe");
+/// `wgmma_batch_probe(a, b, c, d, bf16, flags, n)`: the device layer's general `wgmma` check
+/// (`wgmma::Batch`: SS and RS, B K-major and MN-major, `scale_d`; `tools/gpu/wgmma_probe.py`).
+pub const WGMMA_BATCH_PROBE: Entry<(u64, u64, u64, u64, u32, u32, u32)> = Entry::new("wgmma_batch_probe");
 /// `bank_probe(addrs, n, bytes, out)`: one warp's shared loads at given addresses, for Nsight
 /// Compute (`tools/gpu/bank_probe.py`).
 pub const BANK_PROBE: Entry<(u64, u32, u32, u64)> = Entry::new("bank_probe");

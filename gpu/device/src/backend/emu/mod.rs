@@ -147,6 +147,41 @@ impl Rendezvous {
         s.generation
     }
 
+    /// [`wait`](Self::wait), failing the launch with `what()` (a deadlock) after `patience`.
+    fn wait_patiently(&self, patience: std::time::Duration, what: impl Fn(usize, usize) -> String) -> u64 {
+        let start = std::time::Instant::now();
+        let mut s = self.lock();
+        if s.broken {
+            drop(s);
+            std::panic::panic_any(Abandon);
+        }
+        s.arrived += 1;
+        let generation = s.generation;
+        if s.arrived == s.live {
+            s.arrived = 0;
+            s.generation += 1;
+            self.cv.notify_all();
+            return s.generation;
+        }
+        while s.generation == generation && !s.broken {
+            if start.elapsed() > patience {
+                let (arrived, live) = (s.arrived, s.live);
+                drop(s);
+                panic!("{}", what(arrived, live));
+            }
+            s = self
+                .cv
+                .wait_timeout(s, std::time::Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        if s.broken {
+            drop(s);
+            std::panic::panic_any(Abandon);
+        }
+        s.generation
+    }
+
     /// A thread is done: the others no longer wait for it.
     fn leave(&self) {
         let mut s = self.lock();
@@ -201,6 +236,16 @@ struct Launch {
     /// Where each thread called its current warp-collective instruction from (PTX's `.aligned`:
     /// every lane must execute the same instruction).
     warp_sites: Vec<Mutex<Option<&'static core::panic::Location<'static>>>>,
+    /// Each warpgroup's rendezvous for a `wgmma` of [`crate::wgmma::Batch`] (`.sync.aligned` over
+    /// the warpgroup: all 128 threads at one instruction).
+    warpgroups: Vec<Rendezvous>,
+    /// Where each thread called its current warpgroup instruction from.
+    wg_sites: Vec<Mutex<Option<Site>>>,
+    /// Each thread's `A` fragment for a `wgmma` with `A` in registers (4 words a thread).
+    wg_frags: Vec<AtomicU32>,
+    /// Each warpgroup's `wgmma` groups not yet retired by a wait: the shared words (and values)
+    /// their instructions read, which must be unchanged when a wait retires the group.
+    wg_groups: Vec<Mutex<WgGroups>>,
     failure: Mutex<Option<EmuError>>,
     /// The block's mbarriers by shared byte address (the words themselves are left alone).
     mbarriers: Mutex<std::collections::BTreeMap<u32, Mbar>>,
@@ -243,6 +288,8 @@ struct Ctx {
     block: Dim3,
     linear: usize,
     epoch: u64,
+    /// The `wgmma` groups this thread committed in the block ([`wgmma_commit`]).
+    wg_commits: u64,
 }
 
 std::thread_local! {
@@ -330,6 +377,12 @@ pub fn launch<F: Fn() + Sync>(cfg: &LaunchConfig, kernel: F) -> Result<(), EmuEr
         warp_slots: (0..threads).map(|_| AtomicU32::new(0)).collect(),
         warp_frags: (0..threads * FRAG_WORDS).map(|_| AtomicU32::new(0)).collect(),
         warp_sites: (0..threads).map(|_| Mutex::new(None)).collect(),
+        warpgroups: (0..threads.div_ceil(128))
+            .map(|w| Rendezvous::new((threads - 128 * w).min(128)))
+            .collect(),
+        wg_sites: (0..threads).map(|_| Mutex::new(None)).collect(),
+        wg_frags: (0..threads * 4).map(|_| AtomicU32::new(0)).collect(),
+        wg_groups: (0..threads.div_ceil(128)).map(|_| Mutex::new(WgGroups::default())).collect(),
         failure: Mutex::new(None),
         mbarriers: Mutex::new(std::collections::BTreeMap::new()),
         named: Mutex::new(std::collections::BTreeMap::new()),
@@ -368,7 +421,8 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
         };
         let epoch = launch.barrier.generation();
         CTX.with(|c| {
-            *c.borrow_mut() = Some(Ctx { launch: Arc::clone(&launch), thread, block, linear, epoch });
+            *c.borrow_mut() =
+                Some(Ctx { launch: Arc::clone(&launch), thread, block, linear, epoch, wg_commits: 0 });
         });
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(kernel));
         CTX.with(|c| *c.borrow_mut() = None);
@@ -386,10 +440,12 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
             launch.named_cv.notify_all();
             launch.block_end.break_all();
             launch.warps.iter().for_each(Rendezvous::break_all);
+            launch.warpgroups.iter().for_each(Rendezvous::break_all);
             return;
         }
         launch.barrier.leave();
         launch.warps[linear / 32].leave();
+        launch.warpgroups[linear / 128].leave();
         // Every thread finished the block; thread 0 prepares the next one.
         if std::panic::catch_unwind(|| launch.block_end.wait()).is_err() {
             return;
@@ -402,6 +458,12 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
             launch.barrier.reset(threads);
             for (w, r) in launch.warps.iter().enumerate() {
                 r.reset((threads - 32 * w).min(32));
+            }
+            for (w, r) in launch.warpgroups.iter().enumerate() {
+                r.reset((threads - 128 * w).min(128));
+            }
+            for g in &launch.wg_groups {
+                *g.lock().unwrap_or_else(|e| e.into_inner()) = WgGroups::default();
             }
         }
         if std::panic::catch_unwind(|| launch.block_end.wait()).is_err() {
@@ -596,6 +658,16 @@ fn smem_half(kind: HalfKind, addr: usize) -> f64 {
 /// along `k` and `SBO` along the rows. Only K-major operands of 16-bit elements, as the device
 /// layer issues them.
 fn gmma_k_major_address(desc: u64, mn: usize, k: usize) -> usize {
+    gmma_address(desc, false, mn, k)
+}
+
+/// The byte address of element `(mn, k)` (`k` below 16) of a `wgmma` operand of 16-bit elements
+/// in shared memory, decoded from its descriptor by the PTX ISA's canonical layouts (CuTe's
+/// `GmmaDescriptor` comment, in 16-byte units `T` = 8 elements). K-major ([`gmma_k_major_address`]);
+/// MN-major (`mn_major`, `imm-trans` 1): swizzled, `((T,W,m),(8,k)):((1,T,LBO),(W T,SBO))` (rows of
+/// `W` units along MN, 8 k rows `W` units apart, 64-element MN blocks `LBO` apart, groups of 8 k
+/// rows `SBO` apart) under the swizzle; interleaved, `((T,1,m),(8,k)):((1,T,SBO),(T,LBO))`.
+fn gmma_address(desc: u64, mn_major: bool, mn: usize, k: usize) -> usize {
     use const_layout::atom::gmma::{GmmaDescriptor, LayoutType};
     let d = GmmaDescriptor(desc);
     let start = 16 * d.start_address() as usize;
@@ -603,17 +675,22 @@ fn gmma_k_major_address(desc: u64, mn: usize, k: usize) -> usize {
     if d.base_offset() != 0 {
         panic!("emulated wgmma: descriptor base offset {} (only 0)", d.base_offset());
     }
-    let bytes = 2 * k;
-    match d.layout_type() {
-        LayoutType::Interleave => start + (mn / 8) * sbo + (bytes / 16) * lbo + (mn % 8) * 16 + bytes % 16,
-        ty => {
-            let w = 1usize << ty.swizzle_bits(); // 16-byte units a row
-            let linear = start + (mn / 8) * sbo + (mn % 8) * 16 * w + bytes;
-            // Swizzle<B,4,3> on the byte address: bits 4.. (B of them) ^= bits 7..
-            let mask = (w - 1) << 4;
-            linear ^ ((linear >> 3) & mask)
+    let ty = d.layout_type();
+    let w = 1usize << ty.swizzle_bits(); // 16-byte units a row
+    let linear = match (mn_major, ty) {
+        (false, LayoutType::Interleave) => {
+            let bytes = 2 * k;
+            return start + (mn / 8) * sbo + (bytes / 16) * lbo + (mn % 8) * 16 + bytes % 16;
         }
-    }
+        (false, _) => start + (mn / 8) * sbo + (mn % 8) * 16 * w + 2 * k,
+        (true, LayoutType::Interleave) => {
+            return start + (mn / 8) * sbo + (k / 8) * lbo + (k % 8) * 16 + 2 * (mn % 8);
+        }
+        (true, _) => start + (mn / (8 * w)) * lbo + (k / 8) * sbo + (k % 8) * 16 * w + 2 * (mn % (8 * w)),
+    };
+    // Swizzle<B,4,3> on the byte address: bits 4.. (B of them) ^= bits 7..
+    let mask = (w - 1) << 4;
+    linear ^ ((linear >> 3) & mask)
 }
 
 /// The emulation of `wgmma.mma_async.m64nNk16` with `A` and `B` K-major in shared memory (the
@@ -665,6 +742,164 @@ fn wgmma_k16_f16<const N: usize>(a: u64, b: u64, d: &mut [u32], site: Site) {
         let new = f32_to_half(HalfKind::F16, (sum + old) as f32) as u32;
         d[v / 2] = d[v / 2] & !(0xffff << shift) | new << shift;
     });
+}
+
+/// A warpgroup's `wgmma` groups not yet retired: by group number (the threads' count of commits
+/// before it), the shared words its instructions read and the values they read.
+#[derive(Default)]
+struct WgGroups {
+    retired: u64,
+    reads: std::collections::BTreeMap<u64, std::collections::BTreeMap<usize, u32>>,
+}
+
+/// The `A` operand of a batch's `wgmma`: a descriptor (K-major) or this thread's fragment.
+#[derive(Clone, Copy)]
+enum WgmmaA {
+    Smem(u64),
+    Regs([u32; 4]),
+}
+
+/// The warpgroup's rendezvous for a `.sync.aligned` warpgroup instruction: every warp whole and
+/// converged, then all 128 threads at the same call site, else the launch fails naming them.
+/// Does not order shared memory for the race check (it is not a barrier on the GPU).
+fn aligned_warpgroup(launch: &Launch, linear: usize, site: Site, what: &str) {
+    if (linear / 128 + 1) * 128 > launch.threads {
+        panic!(
+            "{what} needs whole warpgroups of 128 threads; thread {linear}'s is cut by the block's {}",
+            launch.threads
+        );
+    }
+    aligned_warp(launch, linear, site, what);
+    *launch.wg_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = Some(site);
+    let wg = linear / 128;
+    launch.warpgroups[wg].wait_patiently(launch.patience, |arrived, live| {
+        std::format!(
+            "{what}: {arrived} of warpgroup {wg}'s {live} threads issued it and the rest never did (a warp of the warpgroup took another path between wgmma::begin and its commit)"
+        )
+    });
+    let at = |l: &core::panic::Location<'_>| std::format!("{}:{}", l.file(), l.line());
+    for t in 128 * wg..128 * wg + 128 {
+        match *launch.wg_sites[t].lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(other) if other == site => {}
+            other => panic!(
+                "{what} in a diverged warpgroup: thread {linear} issues it at {}, thread {t} at {} (every warp of the warpgroup must make the same wgmma calls)",
+                at(site),
+                other.map_or("another place".to_string(), &at)
+            ),
+        }
+    }
+}
+
+/// The end of a warpgroup instruction: the warpgroup waits for all (no thread's slots are
+/// overwritten while another still reads them), then forgets where it was.
+fn end_aligned_warpgroup(launch: &Launch, linear: usize, what: &str) {
+    let wg = linear / 128;
+    launch.warpgroups[wg].wait_patiently(launch.patience, |arrived, live| {
+        std::format!("{what}: {arrived} of warpgroup {wg}'s {live} threads finished it (a deadlock)")
+    });
+    *launch.wg_sites[linear].lock().unwrap_or_else(|e| e.into_inner()) = None;
+    end_aligned(launch, linear);
+}
+
+/// The emulation of one `wgmma.mma_async.m64nNk16` with `f32` accumulators, as a batch issues it:
+/// a rendezvous of the warpgroup ([`aligned_warpgroup`]); `A` from its descriptor (K-major) or
+/// from the warpgroup's registers by `GMMA::ALayout_64x16`, `B` from its descriptor (MN-major when
+/// `trans_b`), both decoded by [`gmma_address`]; each thread computes its `N / 2` values of `D` by
+/// `CLayout_64xN<N>` in double precision, rounded once (`scale_d` false: `d` overwritten). The
+/// shared words read are recorded with the thread's current group, for the wait's check.
+fn wgmma_batch_k16(
+    kind: HalfKind,
+    a: WgmmaA,
+    b: u64,
+    trans_b: bool,
+    scale_d: bool,
+    d: &mut [f32],
+    site: Site,
+) {
+    use const_layout::atom::gmma::{ALayout_64x16, CLayout_64xN};
+    use const_layout::layout::computed::StaticLayout;
+    let (launch, linear, group) = with(|c| (Arc::clone(&c.launch), c.linear, c.wg_commits));
+    let n = 2 * d.len();
+    if let WgmmaA::Regs(r) = a {
+        for (j, w) in r.iter().enumerate() {
+            launch.wg_frags[4 * linear + j].store(*w, Relaxed);
+        }
+    }
+    aligned_warpgroup(&launch, linear, site, "wgmma");
+    let wg = linear / 128;
+    let mut reads = std::collections::BTreeMap::new();
+    let mut half = |addr: usize| {
+        let word = smem_read(addr / 4);
+        reads.insert(addr / 4, word);
+        crate::half_to_f32(kind, if addr.is_multiple_of(4) { word as u16 } else { (word >> 16) as u16 })
+            as f64
+    };
+    // A(m, k) at m + 64 k.
+    let mut am = [0f64; 64 * 16];
+    match a {
+        WgmmaA::Smem(desc) => {
+            for (i, x) in am.iter_mut().enumerate() {
+                *x = half(gmma_address(desc, false, i % 64, i / 64));
+            }
+        }
+        WgmmaA::Regs(_) => {
+            let al = <ALayout_64x16 as StaticLayout>::LAYOUT;
+            for t in 0..128 {
+                for v in 0..8 {
+                    let w = launch.wg_frags[4 * (128 * wg + t) + v / 2].load(Relaxed);
+                    let h = if v % 2 == 0 { w as u16 } else { (w >> 16) as u16 };
+                    am[al.offset((t + 128 * v) as isize) as usize] = crate::half_to_f32(kind, h) as f64;
+                }
+            }
+        }
+    }
+    let cl = match n {
+        64 => <CLayout_64xN<64> as StaticLayout>::LAYOUT,
+        128 => <CLayout_64xN<128> as StaticLayout>::LAYOUT,
+        256 => <CLayout_64xN<256> as StaticLayout>::LAYOUT,
+        _ => panic!("emulated wgmma: N = {n} (64, 128 or 256)"),
+    };
+    let t = linear % 128;
+    for (v, out) in d.iter_mut().enumerate() {
+        let idx = cl.offset((t + 128 * v) as isize) as usize;
+        let (m, nn) = (idx % 64, idx / 64);
+        let sum: f64 = (0..16).map(|k| am[m + 64 * k] * half(gmma_address(b, trans_b, nn, k))).sum();
+        *out = if scale_d { (sum + *out as f64) as f32 } else { sum as f32 };
+    }
+    {
+        let mut g = launch.wg_groups[wg].lock().unwrap_or_else(|e| e.into_inner());
+        g.reads.entry(group).or_default().extend(reads);
+    }
+    end_aligned_warpgroup(&launch, linear, "wgmma");
+}
+
+/// `wgmma.wait_group P` for this thread: the warpgroup's groups older than its newest `P` retire,
+/// each checked once: every shared word its instructions read must still hold what they read (a
+/// stage written before the wait that retires its reads is a race with the tensor cores).
+fn wgmma_retire(pending: u32, site: Site) {
+    let (launch, linear, commits) = with(|c| (Arc::clone(&c.launch), c.linear, c.wg_commits));
+    aligned_warp(&launch, linear, site, "wgmma.wait_group");
+    let upto = commits.saturating_sub(pending as u64);
+    {
+        let mut g = launch.wg_groups[linear / 128].lock().unwrap_or_else(|e| e.into_inner());
+        while g.retired < upto {
+            let group = g.retired;
+            if let Some(reads) = g.reads.remove(&group) {
+                for (&word, &value) in &reads {
+                    let now = launch.smem[word].load(Relaxed);
+                    if now != value {
+                        drop(g);
+                        panic!(
+                            "wgmma: shared word {word} (byte {}) that a wgmma of group {group} reads changed from {value:#x} to {now:#x} before wgmma.wait_group retired the group (an operand was overwritten while the tensor cores may still read it)",
+                            4 * word
+                        );
+                    }
+                }
+            }
+            g.retired += 1;
+        }
+    }
+    end_aligned(&launch, linear);
 }
 
 /// `mbarrier.init`: the mbarrier at shared byte `addr` expects `count` arrivals a phase.
@@ -1428,6 +1663,75 @@ pub(crate) fn wgmma_wait_all_f16(d: &mut [[u32; 64]; 1]) {
     let _ = d;
 }
 
+/// `wgmma.fence`: a rendezvous of the warp (converged, one call site).
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn wgmma_fence(site: Site) {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    aligned_warp(&launch, linear, site, "wgmma.fence");
+    end_aligned(&launch, linear);
+}
+
+/// `wgmma.commit_group`: the thread's instructions since the last commit become its next group.
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn wgmma_commit(site: Site) {
+    let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
+    aligned_warp(&launch, linear, site, "wgmma.commit_group");
+    with(|c| c.wg_commits += 1);
+    end_aligned(&launch, linear);
+}
+
+/// One batch `wgmma` with `A` and `B` in shared memory ([`wgmma_batch_k16`]), done on return.
+///
+/// # Safety
+/// None here: checked (the warpgroup whole and at one place, the operands inside shared memory).
+pub(crate) unsafe fn wgmma_ss_f32<const R: usize>(
+    kind: HalfKind,
+    a: u64,
+    b: u64,
+    trans_b: bool,
+    scale_d: bool,
+    d: &mut [f32; R],
+    site: Site,
+) {
+    wgmma_batch_k16(kind, WgmmaA::Smem(a), b, trans_b, scale_d, d, site)
+}
+
+/// One batch `wgmma` with `A` in registers ([`wgmma_batch_k16`]), done on return.
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn wgmma_rs_f32<const R: usize>(
+    kind: HalfKind,
+    a: [u32; 4],
+    b: u64,
+    trans_b: bool,
+    scale_d: bool,
+    d: &mut [f32; R],
+    site: Site,
+) {
+    wgmma_batch_k16(kind, WgmmaA::Regs(a), b, trans_b, scale_d, d, site)
+}
+
+/// `wgmma.wait_group P` ([`wgmma_retire`]): the accumulators were written at issue.
+pub(crate) fn wgmma_wait_f32<const P: u32, const R: usize>(d: &mut [f32; R], site: Site) {
+    let _ = d;
+    wgmma_retire(P, site)
+}
+
+/// [`wgmma_wait_f32`] with two accumulator arrays.
+pub(crate) fn wgmma_wait2_f32<const P: u32, const R1: usize, const R2: usize>(
+    d1: &mut [f32; R1],
+    d2: &mut [f32; R2],
+    site: Site,
+) {
+    let _ = (d1, d2);
+    wgmma_retire(P, site)
+}
+
 /// `setmaxnreg`: the emulator has no register file.
 ///
 /// # Safety
@@ -1485,6 +1789,33 @@ pub(crate) unsafe fn tma_load_2d(t: &crate::tma::TmaTensor2d<'_>, dst: u32, row0
     emu_tma_load_2d(dst, b.inner, b.outer, b.swizzle as u32, get, mbar)
 }
 
+/// A TMA load of `t`'s box at `coords`: copied at once from `t`'s view (zeros outside the
+/// tensor), under TMA's swizzle, its bytes completed on the mbarrier at `mbar`.
+///
+/// # Safety
+/// None here: checked (the destination inside shared memory, the mbarrier initialized).
+pub(crate) unsafe fn tma_load_nd<const RANK: usize>(
+    t: &crate::tma::TmaTensor<'_, RANK>,
+    dst: u32,
+    coords: [u32; RANK],
+    mbar: u32,
+) {
+    let b = t.boxd;
+    let get = |r: u32, c: u32| {
+        let mut e = 0u64;
+        for (i, (&at, (&dim, &stride))) in coords.iter().zip(t.dims.iter().zip(&t.strides)).enumerate() {
+            let x = at as u64 + [c as u64, r as u64].get(i).copied().unwrap_or(0);
+            if x >= dim as u64 {
+                return None;
+            }
+            e += x * stride;
+        }
+        let w = t.src.load((e / 2) as usize);
+        Some(if e.is_multiple_of(2) { w as u16 } else { (w >> 16) as u16 })
+    };
+    emu_tma_load_2d(dst, b.inner, b.outer, b.swizzle as u32, get, mbar)
+}
+
 /// [`static_shared!`](crate::static_shared) on the emulator: the launch's array of that name.
 #[doc(hidden)]
 #[macro_export]
@@ -1528,6 +1859,23 @@ impl<'a> crate::tma::TmaTensor2d<'a> {
     ) -> Option<Self> {
         // SAFETY: off the GPU no tensor map is read.
         unsafe { Self::new(0, src, rows, cols, pitch, boxd) }
+    }
+}
+
+impl<'a, const RANK: usize> crate::tma::TmaTensor<'a, RANK>
+where
+    (): crate::tma::TmaRank<RANK>,
+{
+    /// The tensor for the emulator, which reads `src` itself (no tensor map): as [`Self::new`]
+    /// without the map. Host builds only. (Example: [`crate::tma::TmaTensor`].)
+    pub fn emulated(
+        src: crate::Gmem<'a, u32>,
+        dims: [u32; RANK],
+        strides: [u64; RANK],
+        boxd: const_layout::atom::tma::TmaBox,
+    ) -> Option<Self> {
+        // SAFETY: off the GPU no tensor map is read.
+        unsafe { Self::new(0, src, dims, strides, boxd) }
     }
 }
 

@@ -900,6 +900,137 @@ pub(crate) fn wgmma_wait_all_f16(d: &mut [[u32; 64]; 1]) {
     warp::wgmma_wait0_f16_1x64(d)
 }
 
+/// `wgmma.fence.sync.aligned`: the warpgroup's register writes before it (accumulators, `A`
+/// fragments) are ordered before the `wgmma`s after it. The warp is checked converged first
+/// ([`converged!`]). Memory-clobbering.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_fence(_: Site) {
+    // SAFETY: the caller's contract (the warpgroup); the warp is converged or the lane traps first.
+    unsafe { asm!(converged!("wgmma.fence.sync.aligned;"), options(nostack)) };
+}
+
+/// `wgmma.commit_group.sync.aligned`: the warpgroup's `wgmma`s since the last commit become one
+/// group ([`wgmma_wait_f32`] waits for groups). The warp is checked converged first.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_commit(_: Site) {
+    // SAFETY: the caller's contract (the warpgroup); the warp is converged or the lane traps first.
+    unsafe { asm!(converged!("wgmma.commit_group.sync.aligned;"), options(nostack)) };
+}
+
+/// `x` as an array of `M` elements, `M == N` (the callers match on `N` first, so the conversion
+/// folds away).
+#[inline(always)]
+fn fit_mut<T, const N: usize, const M: usize>(x: &mut [T; N]) -> &mut [T; M] {
+    match <&mut [T; M]>::try_from(x.as_mut_slice()) {
+        Ok(y) => y,
+        Err(_) => fault("unreachable: wgmma accumulators of another size"),
+    }
+}
+
+/// One `wgmma.mma_async.m64n{2R}k16` with `f32` accumulators, `A` and `B` from shared memory by
+/// their descriptors (`A` K-major; `B` MN-major when `trans_b`): `d = A B^T (+ d if scale_d)`.
+/// Not fenced, not committed.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together after a [`wgmma_fence`] that
+/// follows every write of `d`; each descriptor describes a canonical `wgmma` operand of its
+/// major-ness inside the block's shared memory, written before a barrier after
+/// [`fence_proxy_async_shared`] (or by TMA, waited for); `R` is 32, 64 or 128.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_f32<const R: usize>(
+    kind: HalfKind,
+    a: u64,
+    b: u64,
+    trans_b: bool,
+    scale_d: bool,
+    d: &mut [f32; R],
+    _: Site,
+) {
+    let (bf16, s) = (kind == HalfKind::BF16, scale_d as u32);
+    macro_rules! one {
+        ($f:ident, $r:literal) => {{
+            let d = fit_mut::<f32, R, $r>(d);
+            // SAFETY: the caller's contract.
+            unsafe { if trans_b { warp::$f::<1>(a, b, s, d, bf16) } else { warp::$f::<0>(a, b, s, d, bf16) } }
+        }};
+    }
+    match R {
+        32 => one!(wgmma_ss_m64n64k16_f32, 32),
+        64 => one!(wgmma_ss_m64n128k16_f32, 64),
+        128 => one!(wgmma_ss_m64n256k16_f32, 128),
+        _ => fault("wgmma: 32, 64 or 128 accumulators"),
+    }
+}
+
+/// [`wgmma_ss_f32`] with `A` from registers (`ALayout_64x16`, two halves a register).
+///
+/// # Safety
+/// As [`wgmma_ss_f32`], the fence also following every write of `a`.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_f32<const R: usize>(
+    kind: HalfKind,
+    a: [u32; 4],
+    b: u64,
+    trans_b: bool,
+    scale_d: bool,
+    d: &mut [f32; R],
+    _: Site,
+) {
+    let (bf16, s) = (kind == HalfKind::BF16, scale_d as u32);
+    macro_rules! one {
+        ($f:ident, $r:literal) => {{
+            let d = fit_mut::<f32, R, $r>(d);
+            // SAFETY: the caller's contract.
+            unsafe {
+                if trans_b { warp::$f::<1>(&a, b, s, d, bf16) } else { warp::$f::<0>(&a, b, s, d, bf16) }
+            }
+        }};
+    }
+    match R {
+        32 => one!(wgmma_rs_m64n64k16_f32, 32),
+        64 => one!(wgmma_rs_m64n128k16_f32, 64),
+        128 => one!(wgmma_rs_m64n256k16_f32, 128),
+        _ => fault("wgmma: 32, 64 or 128 accumulators"),
+    }
+}
+
+/// `wgmma.wait_group P`, `d` tied to it: every group of the warpgroup but the newest `P` is done.
+#[inline(always)]
+pub(crate) fn wgmma_wait_f32<const P: u32, const R: usize>(d: &mut [f32; R], _: Site) {
+    match R {
+        32 => warp::wgmma_wait_f32_32::<P>(fit_mut(d)),
+        64 => warp::wgmma_wait_f32_64::<P>(fit_mut(d)),
+        128 => warp::wgmma_wait_f32_128::<P>(fit_mut(d)),
+        _ => fault("wgmma: 32, 64 or 128 accumulators"),
+    }
+}
+
+/// [`wgmma_wait_f32`] with two accumulator arrays tied to the wait.
+#[inline(always)]
+pub(crate) fn wgmma_wait2_f32<const P: u32, const R1: usize, const R2: usize>(
+    d1: &mut [f32; R1],
+    d2: &mut [f32; R2],
+    _: Site,
+) {
+    macro_rules! two {
+        ($($r1:literal, $r2:literal => $f:ident),*) => {
+            match (R1, R2) {
+                $(($r1, $r2) => warp::$f::<P>(fit_mut(d1), fit_mut(d2)),)*
+                _ => fault("wgmma: 32, 64 or 128 accumulators"),
+            }
+        };
+    }
+    two!(32, 32 => wgmma_wait_f32_32_32, 32, 64 => wgmma_wait_f32_32_64, 32, 128 => wgmma_wait_f32_32_128,
+         64, 32 => wgmma_wait_f32_64_32, 64, 64 => wgmma_wait_f32_64_64, 64, 128 => wgmma_wait_f32_64_128,
+         128, 32 => wgmma_wait_f32_128_32, 128, 64 => wgmma_wait_f32_128_64, 128, 128 => wgmma_wait_f32_128_128)
+}
+
 /// Wait for the phase of parity `parity` of the mbarrier at `addr` (`try_wait` until it completes:
 /// the hardware suspends the thread a while before each no).
 ///
@@ -922,6 +1053,48 @@ pub(crate) unsafe fn mbarrier_wait(addr: u32, parity: u32) {
 pub(crate) unsafe fn tma_load_2d(t: &crate::tma::TmaTensor2d<'_>, dst: u32, row0: u32, col0: u32, mbar: u32) {
     // SAFETY: the caller's contract.
     unsafe { tma_load_2d_raw(dst, t.map, col0 as i32, row0 as i32, mbar) }
+}
+
+/// TMA loads the box whose first element is at `coords` (innermost first) of `t` to shared
+/// address `dst`, completing its bytes on the mbarrier at `mbar`:
+/// `cp.async.bulk.tensor.{2,3,4,5}d.shared::cluster.global.mbarrier::complete_tx::bytes`.
+///
+/// # Safety
+/// `t`'s tensor map is valid for its tensor (`TmaTensor::new`'s contract); `dst` holds the box's
+/// bytes inside the block's shared memory, aligned for its swizzle; `mbar` is an initialized
+/// mbarrier; every coordinate is below 2^31; `RANK` is 2 to 5.
+#[inline(always)]
+pub(crate) unsafe fn tma_load_nd<const RANK: usize>(
+    t: &crate::tma::TmaTensor<'_, RANK>,
+    dst: u32,
+    coords: [u32; RANK],
+    mbar: u32,
+) {
+    let c = |i: usize| coords[i] as i32;
+    let m = t.map;
+    // SAFETY: the caller's contract. A map written by the host before the launch needs no
+    // `fence.proxy.tensormap`.
+    unsafe {
+        match RANK {
+            2 => tma_load_2d_raw(dst, m, c(0), c(1), mbar),
+            3 => {
+                asm!("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{t}, {{{x}, {y}, {z}}}], [{m}];",
+                      d = in(reg32) dst, t = in(reg64) m, x = in(reg32) c(0), y = in(reg32) c(1), z = in(reg32) c(2),
+                      m = in(reg32) mbar, options(nostack))
+            }
+            4 => {
+                asm!("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{t}, {{{x}, {y}, {z}, {w}}}], [{m}];",
+                      d = in(reg32) dst, t = in(reg64) m, x = in(reg32) c(0), y = in(reg32) c(1), z = in(reg32) c(2),
+                      w = in(reg32) c(3), m = in(reg32) mbar, options(nostack))
+            }
+            5 => {
+                asm!("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes [{d}], [{t}, {{{x}, {y}, {z}, {w}, {v}}}], [{m}];",
+                      d = in(reg32) dst, t = in(reg64) m, x = in(reg32) c(0), y = in(reg32) c(1), z = in(reg32) c(2),
+                      w = in(reg32) c(3), v = in(reg32) c(4), m = in(reg32) mbar, options(nostack))
+            }
+            _ => fault("TMA: rank 2 to 5"),
+        }
+    }
 }
 
 /// The region of a static shared array that [`static_shared!`](crate::static_shared) declared
