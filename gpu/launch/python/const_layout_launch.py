@@ -27,7 +27,17 @@ Example (CuPy; `f32`, `u32` say a scalar parameter's type):
     dst = cl.tensor_param_of(y, cl.COL_MAJOR, (1000, 300), (1, 1000))
     cl.launch(f, grid=(8, 5), block=(256,), smem=0, params=[src, dst], stream=cp.cuda.get_current_stream())
 
-Building parameters needs only the standard library; `launch` needs libcuda (a GPU machine).
+TMA tensor maps (`TmaTensor` in a kernel, `TensorMapRef` parameters) for tensors of 16-bit elements of
+rank 2 to 5, with Rust's checks and messages (`TensorMapSpecNd::new`): `tensor_map_of(q, box)` for a
+PyTorch tensor or CuPy array of any strides (a PyTorch `q` of shape (batch, heads, seq, dim) is the
+TMA tensor of dims `[dim, seq, heads, batch]` and strides `q.stride()` reversed), `tensor_map_param`
+to put the map on the device as the kernel's parameter:
+
+    box = cl.TmaBox(inner=64, outer=128, element_bits=16, swizzle=cl.TMA_SWIZZLE_128B)
+    keep, q_map = cl.tensor_map_param(cl.tensor_map_of(q, box), like=q)   # q_map: u64(address)
+
+Building parameters and checking maps need only the standard library; `launch` and encoding a map
+need libcuda (a GPU machine).
 """
 
 import ctypes
@@ -37,6 +47,7 @@ __all__ = [
     "COL_MAJOR", "ROW_MAJOR", "COL_WORDS", "ROW_WORDS", "CONFIG_WORDS", "PARAM_WORDS", "MAX_COSIZE",
     "ParamError", "LaunchError", "LayoutType", "tensor_param", "tensor_param_of", "layout_words",
     "u32", "i32", "u64", "i64", "f32", "f64", "launch", "check_config",
+    "TensorMapError", "TmaBox", "tensor_map_spec", "tensor_map", "tensor_map_of", "tma_tensor_of", "tensor_map_param",
 ]
 
 COL_MAJOR = "(u32,u32):(_1,u32)"
@@ -350,6 +361,143 @@ def check_config(grid, block, smem, max_threads=1024, static_smem=0, max_smem=No
         raise LaunchError(f"{kernel}: {smem} bytes of dynamic shared memory and {static_smem} static exceed the "
                           f"device's {max_smem} bytes a block")
     return (gx, gy, gz), (bx, by, bz)
+
+
+class TensorMapError(ValueError):
+    """A tensor map refused before the driver; the message is Rust's (`TensorMapError` Display)."""
+
+
+TMA_SWIZZLE_NONE, TMA_SWIZZLE_32B, TMA_SWIZZLE_64B, TMA_SWIZZLE_128B = 0, 1, 2, 3  # CUtensorMapSwizzle
+
+
+class TmaBox(tuple):
+    """Rust's `const_layout::atom::tma::TmaBox`: `inner` elements a row (contiguous), `outer` rows,
+    `element_bits`, `swizzle` (a `TMA_SWIZZLE_*`). What a kernel reports for each of its maps."""
+
+    def __new__(cls, inner, outer, element_bits=16, swizzle=TMA_SWIZZLE_NONE):
+        return super().__new__(cls, (inner, outer, element_bits, swizzle))
+
+    inner = property(lambda self: self[0])
+    outer = property(lambda self: self[1])
+    element_bits = property(lambda self: self[2])
+    swizzle = property(lambda self: self[3])
+
+    def bytes(self):
+        """The bytes one load writes (`TmaBox::bytes`)."""
+        return self.inner * self.outer * self.element_bits // 8
+
+
+U64_MAX = (1 << 64) - 1
+
+
+def tensor_map_spec(addr, words, dims, strides, box):
+    """Rust's `TensorMapSpecNd::new(addr, words, dims, strides, box)`: the arguments of
+    `cuTensorMapEncodeTiled` for the tensor of 16-bit elements at `addr` in an allocation of `words`
+    32-bit words from there, extents `dims` and element strides `strides` innermost first, and `box`
+    (a `TmaBox` or a 4-tuple), as a dict (`addr`, `rank`, `dims` (5), `strides_bytes` (4),
+    `box_dims` (5), `swizzle`). Raises `TensorMapError` with Rust's message, checking in Rust's
+    order: a rank of 2 to 5; the box (16-bit elements, extents in 1..=256, rows a multiple of 16
+    bytes and within the swizzle's span); the address 16-byte aligned; extents in 1..=2^32;
+    `strides[0]` 1; the other strides multiples of 16 bytes below 2^40; every element inside the
+    allocation."""
+    dims, strides = [int(x) for x in dims], [int(x) for x in strides]
+    if len(dims) != len(strides):
+        raise ValueError("tensor_map_spec: as many strides as dimensions")
+    if any(not 0 <= x <= U64_MAX for x in dims + strides + [addr, words]):
+        raise ValueError("tensor_map_spec: dimensions, strides, the address and the words are u64")
+    rank = len(dims)
+    if not 2 <= rank <= 5:
+        raise TensorMapError(f"a tensor of rank {rank}; TMA loads ranks 2 to 5 here")
+    inner, outer, bits, swizzle = (int(x) for x in box)
+    if bits != 16:
+        raise TensorMapError(f"the box is for {bits}-bit elements; tensor maps here are of 16-bit elements")
+    for name, value in (("inner", inner), ("outer", outer)):
+        if not 1 <= value <= 256:
+            raise TensorMapError(f"the box's {name} extent {value} is outside 1..=256")
+    row = 2 * inner
+    if row % 16 != 0:
+        raise TensorMapError(f"the box's rows of {row} bytes are not a multiple of 16 bytes")
+    span = 16 << swizzle
+    if swizzle != TMA_SWIZZLE_NONE and row > span:
+        raise TensorMapError(f"the box's rows of {row} bytes are wider than its swizzle's {span} bytes")
+    if addr % 16 != 0:
+        raise TensorMapError(f"the tensor's address {addr:#x} is not 16-byte aligned")
+    for dim, value in enumerate(dims):
+        if not 1 <= value <= 1 << 32:
+            raise TensorMapError(f"dimension {dim}'s extent of {value} elements is outside 1..=2^32")
+    if strides[0] != 1:
+        raise TensorMapError(f"the innermost dimension's stride is {strides[0]} elements; TMA needs it contiguous (1)")
+    last, strides_bytes = 0, []
+    for dim in range(rank):
+        last += (dims[dim] - 1) * strides[dim]
+        if dim > 0:
+            b = min(2 * strides[dim], U64_MAX)
+            if b % 16 != 0 or b >= 1 << 40:
+                raise TensorMapError(f"dimension {dim}'s stride of {b} bytes is not a multiple of 16 bytes below 2^40")
+            strides_bytes.append(b)
+    if last >= 2 * words:
+        raise TensorMapError(f"the tensor's last element is at offset {min(last, U64_MAX)}, past its allocation's "
+                             f"{min(2 * words, U64_MAX)} elements")
+    return {"addr": addr, "rank": rank, "dims": dims + [0] * (5 - rank), "strides_bytes": strides_bytes + [0] * (5 - rank),
+            "box_dims": [inner, outer, 1, 1, 1], "swizzle": swizzle}
+
+
+def tensor_map(addr, words, dims, strides, box):
+    """The 128 bytes of the `CUtensorMap` that `cuTensorMapEncodeTiled` encodes for `tensor_map_spec`'s
+    arguments (checked first, with Rust's messages): 16-bit elements (`UINT16`), element strides 1, no
+    interleave, L2 promotion of 256 bytes, zero fill. As Rust's `TensorMap::encode_nd`."""
+    spec = tensor_map_spec(addr, words, dims, strides, box)
+    cuda = _cuda()
+    host = (ctypes.c_uint64 * 24)()  # 128 bytes at a 64-byte aligned address inside
+    at = ctypes.addressof(host) + (-ctypes.addressof(host)) % 64
+    UINT16, INTERLEAVE_NONE, L2_256B, OOB_ZERO = 1, 0, 3, 0
+    r = cuda.cuTensorMapEncodeTiled(
+        ctypes.c_void_p(at), UINT16, ctypes.c_uint32(spec["rank"]), ctypes.c_void_p(addr),
+        (ctypes.c_uint64 * 5)(*spec["dims"]), (ctypes.c_uint64 * 4)(*spec["strides_bytes"][:4]),
+        (ctypes.c_uint32 * 5)(*spec["box_dims"]), (ctypes.c_uint32 * 5)(1, 1, 1, 1, 1),
+        INTERLEAVE_NONE, spec["swizzle"], L2_256B, OOB_ZERO)
+    _check(r, f"cuTensorMapEncodeTiled {spec}")
+    return ctypes.string_at(at, 128)
+
+
+def tensor_map_of(tensor, box):
+    """`tensor_map` for a PyTorch tensor or CuPy array of 16-bit elements (f16, bf16, ...) of rank 2 to 5
+    and any strides: the TMA tensor of its dims and strides reversed (innermost first; the last
+    dimension must be contiguous), in its allocation from its data address. A PyTorch `q` of shape
+    (batch, heads, seq, dim) gives dims `[dim, seq, heads, batch]` and `q.stride()` reversed: what
+    the kernel's `TmaTensor::new` must be given."""
+    return tensor_map(*tma_tensor_of(tensor), box)
+
+
+def tma_tensor_of(tensor):
+    """(address, words of its allocation from there, dims, strides) of a PyTorch tensor or CuPy array of
+    16-bit elements as a TMA tensor: dims and strides innermost first (its shape and strides reversed).
+    What `tensor_map_of` encodes, and what the kernel's `TmaTensor::new` must be given."""
+    addr, nbytes = _allocation(tensor)
+    size = getattr(tensor, "itemsize", None) or tensor.element_size()
+    if size != 2:
+        raise TensorMapError(f"the box is for {8 * size}-bit elements; tensor maps here are of 16-bit elements")
+    strides = tensor.stride() if callable(getattr(tensor, "stride", None)) else [s // 2 for s in tensor.strides]
+    return addr, nbytes // 4, list(reversed(tensor.shape)), list(reversed(strides))
+
+
+def tensor_map_param(map_bytes, like):
+    """The map's 128 bytes copied to the device of `like` (a PyTorch tensor or a CuPy array): returns
+    (the device buffer, to keep alive until the launch completes, and the `u64` parameter of its
+    address, for the kernel's `TensorMapRef`). The buffer is 64-byte aligned (both allocators align
+    to 256 bytes or more; checked)."""
+    if hasattr(like, "untyped_storage"):  # torch
+        import torch
+        buf = torch.frombuffer(bytearray(map_bytes), dtype=torch.uint8).to(like.device)
+        addr = buf.data_ptr()
+    else:  # cupy
+        import cupy
+        import numpy
+        buf = cupy.asarray(numpy.frombuffer(map_bytes, dtype=numpy.uint8))
+        addr = buf.data.ptr
+    if addr % 64 != 0:
+        raise LaunchError(f"the tensor map's device copy at {addr:#x} is not 64-byte aligned")
+    return buf, u64(addr)
 
 
 _CUDA = None

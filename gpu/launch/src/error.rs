@@ -263,6 +263,42 @@ pub enum TensorMapError {
         /// The extent in elements.
         value: u64,
     },
+    /// A tensor of a rank TMA does not load (2 to 5 here).
+    Rank {
+        /// The rank.
+        rank: u32,
+    },
+    /// The tensor's address is not 16-byte aligned.
+    Address {
+        /// The address.
+        addr: u64,
+    },
+    /// A dimension's extent is 0 or past 2^32 elements.
+    DimExtent {
+        /// The dimension, innermost 0.
+        dim: usize,
+        /// The extent in elements.
+        value: u64,
+    },
+    /// The innermost dimension is not contiguous.
+    InnerStride {
+        /// Its stride in elements.
+        stride: u64,
+    },
+    /// A stride is not a multiple of 16 bytes below 2^40.
+    Stride {
+        /// The dimension, innermost 0.
+        dim: usize,
+        /// The stride in bytes.
+        bytes: u64,
+    },
+    /// The tensor reaches past its allocation.
+    OutsideAllocation {
+        /// The offset of its last element, in elements.
+        last: u64,
+        /// The allocation's elements.
+        elements: u64,
+    },
 }
 
 impl fmt::Display for TensorMapError {
@@ -289,6 +325,29 @@ impl fmt::Display for TensorMapError {
             TensorMapError::DimTooLarge { dim, value } => {
                 write!(f, "the tensor's {dim} extent of {value} elements is past 2^32")
             }
+            TensorMapError::Rank { rank } => {
+                write!(f, "a tensor of rank {rank}; TMA loads ranks 2 to 5 here")
+            }
+            TensorMapError::Address { addr } => {
+                write!(f, "the tensor's address {addr:#x} is not 16-byte aligned")
+            }
+            TensorMapError::DimExtent { dim, value } => {
+                write!(f, "dimension {dim}'s extent of {value} elements is outside 1..=2^32")
+            }
+            TensorMapError::InnerStride { stride } => write!(
+                f,
+                "the innermost dimension's stride is {stride} elements; TMA needs it contiguous (1)"
+            ),
+            TensorMapError::Stride { dim, bytes } => {
+                write!(
+                    f,
+                    "dimension {dim}'s stride of {bytes} bytes is not a multiple of 16 bytes below 2^40"
+                )
+            }
+            TensorMapError::OutsideAllocation { last, elements } => write!(
+                f,
+                "the tensor's last element is at offset {last}, past its allocation's {elements} elements"
+            ),
         }
     }
 }

@@ -71,7 +71,7 @@ mod tensor_map;
 pub use args::{InArg, LaunchParam, LaunchParams, OutArg};
 pub use error::{LaunchError, TensorMapError};
 pub use module::{Kernel, KernelLimits, Module, check_param_info, context, driver_present, param_offsets};
-pub use tensor_map::{HalfRows, TensorMap, TensorMapSpec};
+pub use tensor_map::{HalfRows, TensorMap, TensorMapSpec, TensorMapSpecNd};
 
 pub use const_layout_device::LaunchConfig;
 #[doc(no_inline)]

@@ -1,11 +1,14 @@
-//! TMA tensor maps encoded from Rust: the driver's `cuTensorMapEncodeTiled` for a 2-D tensor of
-//! 16-bit elements and a box a kernel reports ([`TmaBox`], from its shared-memory layout), copied
-//! to device memory and passed to the kernel as a [`TensorMapRef`].
+//! TMA tensor maps encoded from Rust: the driver's `cuTensorMapEncodeTiled` for a tensor of 16-bit
+//! elements (a 2-D [`HalfRows`] matrix, or rank 2 to 5 from dimensions and strides) and a box a
+//! kernel reports ([`TmaBox`], from its shared-memory layout), copied to device memory and passed
+//! to the kernel as a [`TensorMapRef`].
 
 use crate::args::InArg;
 use crate::error::{LaunchError, TensorMapError};
 use const_layout::C;
 use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+use const_layout::int_tuple::IntTuple;
+use const_layout::layout::LayoutShape;
 use const_layout_device::abi::TensorMapRef;
 use const_layout_device::{TensorParam, TensorWords};
 use cudarc::driver::sys;
@@ -63,22 +66,8 @@ impl TensorMapSpec {
     /// assert_eq!(TensorMapSpec::new(&t, b), Err(TensorMapError::Pitch { bytes: 200 }));
     /// ```
     pub fn new(tensor: &HalfRows, tma_box: TmaBox) -> Result<Self, TensorMapError> {
-        let TmaBox { inner, outer, element_bits, swizzle } = tma_box;
-        if element_bits != 16 {
-            return Err(TensorMapError::ElementBits { bits: element_bits });
-        }
-        for (dim, value) in [("inner", inner), ("outer", outer)] {
-            if !(1..=256).contains(&value) {
-                return Err(TensorMapError::BoxExtent { dim, value });
-            }
-        }
-        let row_bytes = inner * 2;
-        if row_bytes % 16 != 0 {
-            return Err(TensorMapError::BoxRowBytes { bytes: row_bytes });
-        }
-        if swizzle != TmaSwizzle::None && row_bytes > swizzle.span() {
-            return Err(TensorMapError::SwizzleSpan { bytes: row_bytes, span: swizzle.span() });
-        }
+        check_box(tma_box)?;
+        let TmaBox { inner, outer, swizzle, .. } = tma_box;
         let l = tensor.layout();
         let ((rows, words), (pitch, _)) = (l.shape(), l.stride());
         let (rows, words, pitch) = (u64::from(rows), u64::from(words), u64::from(pitch));
@@ -99,6 +88,149 @@ impl TensorMapSpec {
             box_dims: [inner, outer],
             swizzle,
         })
+    }
+}
+
+/// What `cuTensorMapEncodeTiled` requires of a box of 16-bit elements: extents in 1..=256, rows a
+/// multiple of 16 bytes and no wider than the swizzle's span.
+fn check_box(tma_box: TmaBox) -> Result<(), TensorMapError> {
+    let TmaBox { inner, outer, element_bits, swizzle } = tma_box;
+    if element_bits != 16 {
+        return Err(TensorMapError::ElementBits { bits: element_bits });
+    }
+    for (dim, value) in [("inner", inner), ("outer", outer)] {
+        if !(1..=256).contains(&value) {
+            return Err(TensorMapError::BoxExtent { dim, value });
+        }
+    }
+    let row_bytes = inner * 2;
+    if row_bytes % 16 != 0 {
+        return Err(TensorMapError::BoxRowBytes { bytes: row_bytes });
+    }
+    if swizzle != TmaSwizzle::None && row_bytes > swizzle.span() {
+        return Err(TensorMapError::SwizzleSpan { bytes: row_bytes, span: swizzle.span() });
+    }
+    Ok(())
+}
+
+/// The arguments of `cuTensorMapEncodeTiled` for a tensor of 16-bit elements of rank 2 to 5 and a
+/// box `[inner, outer, 1, ...]`, checked (see [`TensorMapSpecNd::new`]): what
+/// [`TensorMap::encode_nd`] encodes (and [`TensorMap::encode`], as rank 2). The entries past
+/// `rank` are 0 (`dims`, `strides_bytes`) or 1 (`box_dims`).
+///
+/// ```
+/// use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+/// use const_layout_launch::TensorMapSpecNd;
+/// // PyTorch's q of shape (batch 4, heads 16, seq 1000, dim 128), stored as (b, s, h, d):
+/// // q.stride() = (2048000, 128, 2048, 1); TMA's order is innermost first.
+/// let b = TmaBox { inner: 64, outer: 128, element_bits: 16, swizzle: TmaSwizzle::B128 };
+/// let s = TensorMapSpecNd::new(0x7f00_0000_0000, 4 * 2048000 / 2, [128, 1000, 16, 4], [1, 2048, 128, 2048000], b).unwrap();
+/// assert_eq!((s.rank, s.dims, s.strides_bytes), (4, [128, 1000, 16, 4, 0], [4096, 256, 4096000, 0]));
+/// assert_eq!(s.box_dims, [64, 128, 1, 1, 1]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMapSpecNd {
+    /// The tensor's global address.
+    pub addr: u64,
+    /// `tensorRank`.
+    pub rank: u32,
+    /// `globalDim`: the extents, innermost first.
+    pub dims: [u64; 5],
+    /// `globalStrides`: bytes from an index of dimension `i + 1` to the next.
+    pub strides_bytes: [u64; 4],
+    /// `boxDim`: `[inner, outer, 1, ...]`.
+    pub box_dims: [u32; 5],
+    /// The swizzle mode.
+    pub swizzle: TmaSwizzle,
+}
+
+impl TensorMapSpecNd {
+    /// The encoding of the tensor of 16-bit elements at `addr` (16-byte aligned) in an allocation
+    /// of `words` 32-bit words from there, of extents `dims` and element strides `strides`, both
+    /// innermost first, for `tma_box`. Checks, as `cuTensorMapEncodeTiled` requires: a rank of 2
+    /// to 5; the box as [`TensorMapSpec::new`] checks it; extents in 1..=2^32; `strides[0]` 1 (the
+    /// innermost dimension contiguous); the other strides multiples of 16 bytes below 2^40 (in any
+    /// order: a transposed view is a tensor too); and that every element lies inside the
+    /// allocation. A box may be larger than the tensor: TMA fills what lies outside with zeros.
+    ///
+    /// ```
+    /// use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// use const_layout_launch::{TensorMapError, TensorMapSpecNd};
+    /// let b = TmaBox { inner: 64, outer: 64, element_bits: 16, swizzle: TmaSwizzle::B128 };
+    /// // A head dim of 100 halves a row: 200 bytes.
+    /// let e = TensorMapSpecNd::new(0x7f00_0000_0000, 1 << 20, [100, 50, 8], [1, 100, 5000], b);
+    /// assert_eq!(e, Err(TensorMapError::Stride { dim: 1, bytes: 200 }));
+    /// ```
+    pub fn new<const RANK: usize>(
+        addr: u64,
+        words: u64,
+        dims: [u64; RANK],
+        strides: [u64; RANK],
+        tma_box: TmaBox,
+    ) -> Result<Self, TensorMapError> {
+        if !(2..=5).contains(&RANK) {
+            return Err(TensorMapError::Rank { rank: RANK as u32 });
+        }
+        check_box(tma_box)?;
+        if !addr.is_multiple_of(16) {
+            return Err(TensorMapError::Address { addr });
+        }
+        for (dim, &value) in dims.iter().enumerate() {
+            if !(1..=1 << 32).contains(&value) {
+                return Err(TensorMapError::DimExtent { dim, value });
+            }
+        }
+        if strides[0] != 1 {
+            return Err(TensorMapError::InnerStride { stride: strides[0] });
+        }
+        let mut spec = TensorMapSpecNd {
+            addr,
+            rank: RANK as u32,
+            dims: [0; 5],
+            strides_bytes: [0; 4],
+            box_dims: [tma_box.inner, tma_box.outer, 1, 1, 1],
+            swizzle: tma_box.swizzle,
+        };
+        let mut last: u128 = 0; // the offset of the last element
+        for dim in 0..RANK {
+            spec.dims[dim] = dims[dim];
+            last += (dims[dim] as u128 - 1) * strides[dim] as u128;
+            if dim > 0 {
+                let bytes = strides[dim].saturating_mul(2);
+                if !bytes.is_multiple_of(16) || bytes >= 1 << 40 {
+                    return Err(TensorMapError::Stride { dim, bytes });
+                }
+                spec.strides_bytes[dim - 1] = bytes;
+            }
+        }
+        if last >= 2 * words as u128 {
+            return Err(TensorMapError::OutsideAllocation {
+                last: u64::try_from(last).unwrap_or(u64::MAX),
+                elements: words.saturating_mul(2),
+            });
+        }
+        Ok(spec)
+    }
+}
+
+impl From<TensorMapSpec> for TensorMapSpecNd {
+    /// The 2-D encoding as rank 2.
+    ///
+    /// ```
+    /// use const_layout::atom::tma::TmaSwizzle;
+    /// use const_layout_launch::{TensorMapSpec, TensorMapSpecNd};
+    /// let s = TensorMapSpec { addr: 0, dims: [64, 32], row_pitch_bytes: 128, box_dims: [64, 32], swizzle: TmaSwizzle::B128 };
+    /// assert_eq!(TensorMapSpecNd::from(s).strides_bytes, [128, 0, 0, 0]);
+    /// ```
+    fn from(s: TensorMapSpec) -> Self {
+        TensorMapSpecNd {
+            addr: s.addr,
+            rank: 2,
+            dims: [s.dims[0], s.dims[1], 0, 0, 0],
+            strides_bytes: [s.row_pitch_bytes, 0, 0, 0],
+            box_dims: [s.box_dims[0], s.box_dims[1], 1, 1, 1],
+            swizzle: s.swizzle,
+        }
     }
 }
 
@@ -130,11 +262,11 @@ fn cu_swizzle(s: TmaSwizzle) -> sys::CUtensorMapSwizzle {
 /// let map = TensorMap::encode(&stream, &a, tma_box)?;
 /// assert_eq!(map.as_ref().address() % 128, 0);
 /// assert_eq!(map.bytes().len(), 128);
-/// assert_eq!(map.spec().dims, [4096, 5120]);
+/// assert_eq!(map.spec().dims[..2], [4096, 5120]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct TensorMap<'t> {
-    spec: TensorMapSpec,
+    spec: TensorMapSpecNd,
     tensor: TensorWords,
     device: Option<Device>,
     borrow: PhantomData<&'t CudaSlice<u32>>,
@@ -162,7 +294,7 @@ impl<'t> TensorMap<'t> {
     /// let b = InArg::new(&b, &make_layout((256u32, 32u32), (32u32, C::<1>))?)?;
     /// let tma_box = TmaBox { inner: 64, outer: 256, element_bits: 16, swizzle: TmaSwizzle::B128 };
     /// let map = TensorMap::encode(&stream, &b, tma_box)?;
-    /// assert_eq!(map.spec().box_dims, [64, 256]);
+    /// assert_eq!(map.spec().box_dims[..2], [64, 256]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn encode(
@@ -171,8 +303,51 @@ impl<'t> TensorMap<'t> {
         tma_box: TmaBox,
     ) -> Result<Self, LaunchError> {
         let spec = TensorMapSpec::new(tensor.param(), tma_box)?;
+        Self::encode_spec(stream, tensor.param().to_words(), tensor.context(), spec.into())
+    }
+
+    /// Encodes the map of a tensor of 16-bit elements of rank 2 to 5 in `tensor`'s allocation (from
+    /// its address), of extents `dims` and element strides `strides`, innermost first, for
+    /// `tma_box` (after [`TensorMapSpecNd::new`]'s checks, against the allocation's length), and
+    /// copies it to device memory on `stream`, waiting for the copy. The kernel's
+    /// `TmaTensor::new` takes the same dimensions and strides. `tensor`'s own layout is the
+    /// kernel parameter's; the map is that argument's (a launch checks it is an input).
+    ///
+    /// ```no_run
+    /// # use const_layout::{make_layout, C};
+    /// # use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    /// # use const_layout_launch::{InArg, TensorMap};
+    /// # let ctx = cudarc::driver::CudaContext::new(0)?;
+    /// # let stream = ctx.default_stream();
+    /// // q: (batch 2, heads 8, seq 512, dim 128) halves, contiguous, as words.
+    /// let q = stream.alloc_zeros::<u32>(2 * 8 * 512 * 64)?;
+    /// let q = InArg::new(&q, &make_layout((2 * 8 * 512u32, 64u32), (64u32, C::<1>))?)?;
+    /// let tma_box = TmaBox { inner: 64, outer: 128, element_bits: 16, swizzle: TmaSwizzle::B128 };
+    /// let map = TensorMap::encode_nd(&stream, &q, [128, 512, 8, 2], [1, 128, 65536, 524288], tma_box)?;
+    /// assert_eq!(map.spec().rank, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn encode_nd<S: IntTuple + LayoutShape<D>, D: IntTuple, const RANK: usize>(
+        stream: &Arc<CudaStream>,
+        tensor: &InArg<'t, u32, S, D>,
+        dims: [u64; RANK],
+        strides: [u64; RANK],
+        tma_box: TmaBox,
+    ) -> Result<Self, LaunchError> {
+        let words = tensor.param().to_words();
+        let spec = TensorMapSpecNd::new(words.addr, words.len, dims, strides, tma_box)?;
+        Self::encode_spec(stream, words, tensor.context(), spec)
+    }
+
+    /// `cuTensorMapEncodeTiled` for `spec` (checked), copied to device memory.
+    fn encode_spec(
+        stream: &Arc<CudaStream>,
+        tensor: TensorWords,
+        context: Option<&Arc<CudaContext>>,
+        spec: TensorMapSpecNd,
+    ) -> Result<Self, LaunchError> {
         let ctx = stream.context();
-        if let Some(own) = tensor.context()
+        if let Some(own) = context
             && !Arc::ptr_eq(own, ctx)
         {
             let what = "the tensor's buffer".to_string();
@@ -180,19 +355,19 @@ impl<'t> TensorMap<'t> {
         }
         ctx.bind_to_thread().map_err(|e| LaunchError::cuda("binding the CUDA context", e))?;
         let mut map = sys::CUtensorMap { opaque: [0; 16] };
-        let strides = [spec.row_pitch_bytes];
-        let element_strides = [1u32, 1];
-        // SAFETY: `map` is a writable CUtensorMap; the arrays hold `tensorRank` (2) entries, the
-        // strides `tensorRank - 1`; the values passed `TensorMapSpec::new`'s checks of the
-        // driver's conditions. Encoding reads no device memory (the address is only recorded).
+        let element_strides = [1u32; 5];
+        // SAFETY: `map` is a writable CUtensorMap; the arrays hold at least `tensorRank` (2 to 5)
+        // entries, the strides `tensorRank - 1`; the values passed `TensorMapSpec::new`'s or
+        // `TensorMapSpecNd::new`'s checks of the driver's conditions. Encoding reads no device
+        // memory (the address is only recorded).
         let r = unsafe {
             sys::cuTensorMapEncodeTiled(
                 &mut map,
                 sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT16,
-                2,
+                spec.rank,
                 spec.addr as *mut std::ffi::c_void,
                 spec.dims.as_ptr(),
-                strides.as_ptr(),
+                spec.strides_bytes.as_ptr(),
                 spec.box_dims.as_ptr(),
                 element_strides.as_ptr(),
                 sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -216,7 +391,7 @@ impl<'t> TensorMap<'t> {
         stream.memcpy_htod(&bytes, &mut at).map_err(|e| LaunchError::cuda("copying a tensor map", e))?;
         stream.synchronize().map_err(|e| LaunchError::cuda("copying a tensor map", e))?;
         let device = Device { buf, addr: base + offset as u64, bytes };
-        Ok(TensorMap { spec, tensor: tensor.param().to_words(), device: Some(device), borrow: PhantomData })
+        Ok(TensorMap { spec, tensor, device: Some(device), borrow: PhantomData })
     }
 
     /// A map that was never encoded (address 0), for the launch checks' tests.
@@ -225,7 +400,7 @@ impl<'t> TensorMap<'t> {
         tensor: &InArg<'t, u32, (u32, u32), (u32, C<1>)>,
         tma_box: TmaBox,
     ) -> Result<Self, TensorMapError> {
-        let spec = TensorMapSpec::new(tensor.param(), tma_box)?;
+        let spec = TensorMapSpec::new(tensor.param(), tma_box)?.into();
         Ok(TensorMap { spec, tensor: tensor.param().to_words(), device: None, borrow: PhantomData })
     }
 
@@ -235,9 +410,9 @@ impl<'t> TensorMap<'t> {
         TensorMapRef::new(self.device.as_ref().map_or(0, |d| d.addr))
     }
 
-    /// What was encoded.
+    /// What was encoded (a 2-D map's as rank 2).
     /// (Example: [`TensorMap`].)
-    pub fn spec(&self) -> &TensorMapSpec {
+    pub fn spec(&self) -> &TensorMapSpecNd {
         &self.spec
     }
 
@@ -338,6 +513,54 @@ mod tests {
         assert_eq!(
             LaunchError::from(TensorMapError::Pitch { bytes: 120 }).to_string(),
             "a tensor map was refused: the row pitch of 120 bytes is not a multiple of 16 bytes"
+        );
+    }
+
+    #[test]
+    fn every_condition_of_a_rank_n_map_is_checked_with_its_numbers() {
+        // q of shape (batch 2, heads 4, seq 100, dim 128) stored (b, s, h, d).
+        let (dims, strides) = ([128u64, 100, 4, 2], [1u64, 512, 128, 51200]);
+        let words = 2 * 51200 / 2;
+        let s = TensorMapSpecNd::new(BASE, words, dims, strides, B128).unwrap();
+        assert_eq!(s.strides_bytes, [1024, 256, 102400, 0]);
+        assert_eq!((s.rank, s.dims, s.box_dims), (4, [128, 100, 4, 2, 0], [64, 128, 1, 1, 1]));
+        let e = |dims: [u64; 4], strides: [u64; 4], words: u64, b: TmaBox| {
+            TensorMapSpecNd::new(BASE, words, dims, strides, b).unwrap_err()
+        };
+        assert_eq!(
+            e(dims, strides, words, TmaBox { inner: 128, ..B128 }),
+            TensorMapError::SwizzleSpan { bytes: 256, span: 128 }
+        );
+        assert_eq!(e([128, 0, 4, 2], strides, words, B128), TensorMapError::DimExtent { dim: 1, value: 0 });
+        assert_eq!(
+            e([128, 100, 4, (1 << 32) + 1], strides, words, B128),
+            TensorMapError::DimExtent { dim: 3, value: (1 << 32) + 1 }
+        );
+        assert_eq!(e(dims, [2, 512, 128, 51200], words, B128), TensorMapError::InnerStride { stride: 2 });
+        assert_eq!(e(dims, [1, 512, 100, 51200], words, B128), TensorMapError::Stride { dim: 2, bytes: 200 });
+        assert_eq!(
+            e(dims, [1, 512, 128, 1 << 39], 1 << 45, B128),
+            TensorMapError::Stride { dim: 3, bytes: 1 << 40 }
+        );
+        // The last element, (127, 99, 3, 1), at 127 + 99 512 + 3 128 + 51200 = 102399.
+        assert_eq!(
+            e(dims, strides, words - 1, B128),
+            TensorMapError::OutsideAllocation { last: 102399, elements: 102398 }
+        );
+        assert_eq!(TensorMapSpecNd::new(BASE, words, [8], [1], B128), Err(TensorMapError::Rank { rank: 1 }));
+        assert_eq!(
+            TensorMapSpecNd::new(BASE + 8, words, dims, strides, B128),
+            Err(TensorMapError::Address { addr: BASE + 8 })
+        );
+        assert_eq!(
+            LaunchError::from(TensorMapError::Stride { dim: 2, bytes: 200 }).to_string(),
+            "a tensor map was refused: dimension 2's stride of 200 bytes is not a multiple of 16 bytes below 2^40"
+        );
+        // A 2-D spec is the rank-2 one.
+        let two = TensorMapSpec::new(&rows(333, 132, 132), B128).unwrap();
+        assert_eq!(
+            TensorMapSpecNd::from(two),
+            TensorMapSpecNd::new(BASE, 333 * 132, [264, 333], [1, 264], B128).unwrap()
         );
     }
 

@@ -1,8 +1,8 @@
 //! The Python helper (`python/const_layout_launch.py`) against Rust: for thousands of random
 //! layouts of a dozen types (rank 1 to 4, nested, static and runtime integers of several integer
 //! types), the bytes of `TensorParam::new(..).to_words()` or its refusal's message, and for random
-//! launch geometries `KernelLimits::check`'s verdict; `tests/python_parity.py` must give the same
-//! bytes and the same messages. Then the helper's own tests (`tests/test_python_helper.py`).
+//! launch geometries `KernelLimits::check`'s verdict, and for random TMA tensors of rank 1 to 6
+//! `TensorMapSpecNd::new`'s; `tests/python_parity.py` must give the same bytes, specs and messages. Then the helper's own tests (`tests/test_python_helper.py`).
 //!
 //! `python3` is needed (CI and the development machines have it): without it the test fails and
 //! says so, it does not pass.
@@ -144,6 +144,70 @@ fn config_case(rng: &mut Rng, out: &mut String) {
     .unwrap();
 }
 
+/// A random TMA tensor of 16-bit elements (rank 1 to 6: 2 to 5 are TMA's), box and allocation, and
+/// `TensorMapSpecNd::new`'s verdict:
+/// `tmap<TAB>addr<TAB>words<TAB>dims<TAB>strides<TAB>inner outer bits swizzle<TAB>ok SPEC|err MESSAGE`.
+fn tensor_map_case(rng: &mut Rng, out: &mut String) {
+    use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    use const_layout_launch::TensorMapSpecNd;
+    let rank = [2, 3, 4, 4, 5, 3, 1, 6][rng.below(8) as usize];
+    let dims: Vec<u64> = (0..rank)
+        .map(|_| match rng.below(30) {
+            0 => 0,
+            1 => (1 << 32) + rng.below(2),
+            _ => 1 + rng.below(700),
+        })
+        .collect();
+    let mut strides = vec![if rng.below(20) == 0 { 2 } else { 1 }];
+    let mut span = 1u64;
+    for d in 1..rank {
+        span = span.saturating_mul(dims[d - 1].max(1));
+        strides.push(match rng.below(12) {
+            0 => 8 * rng.below(100) + 4,
+            1 => 1 << (37 + rng.below(3)),
+            2 => 8 * rng.below(1000),
+            _ => span.div_ceil(8).saturating_mul(8),
+        });
+    }
+    let last: u128 = dims.iter().zip(&strides).map(|(&d, &s)| d.saturating_sub(1) as u128 * s as u128).sum();
+    let words = match rng.below(6) {
+        0 => (last / 2) as u64,
+        1 => 1 << 40,
+        _ => (last / 2 + 1 + rng.below(50) as u128).min(u64::MAX as u128) as u64,
+    };
+    let addr = 0x7f00_0000_0000u64 + 16 * rng.below(1 << 20) + if rng.below(16) == 0 { 8 } else { 0 };
+    let swizzle =
+        [TmaSwizzle::None, TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128][rng.below(4) as usize];
+    let tma_box = TmaBox {
+        inner: [8, 16, 32, 64, 64, 128, 12, 0, 264][rng.below(9) as usize],
+        outer: [1, 64, 128, 256, 257, 0, 80][rng.below(7) as usize],
+        element_bits: if rng.below(20) == 0 { 32 } else { 16 },
+        swizzle,
+    };
+    macro_rules! spec {
+        ($($n:literal)*) => {
+            match rank {
+                $($n => TensorMapSpecNd::new::<$n>(addr, words, dims[..].try_into().unwrap(), strides[..].try_into().unwrap(), tma_box),)*
+                _ => unreachable!(),
+            }
+        };
+    }
+    let result = match spec!(1 2 3 4 5 6) {
+        Ok(s) => format!(
+            "ok {} {} {:?} {:?} {:?} {}",
+            s.addr, s.rank, s.dims, s.strides_bytes, s.box_dims, s.swizzle as u32
+        ),
+        Err(e) => format!("err {e}"),
+    };
+    let TmaBox { inner, outer, element_bits, .. } = tma_box;
+    writeln!(
+        out,
+        "tmap\t{addr}\t{words}\t{dims:?}\t{strides:?}\t{inner} {outer} {element_bits} {}\t{result}",
+        swizzle as u32
+    )
+    .unwrap();
+}
+
 /// Every case, for every type, `n` of each.
 fn cases(n: usize) -> String {
     let mut rng = Rng(0x636f_6e73_742d_6c61);
@@ -174,6 +238,9 @@ fn cases(n: usize) -> String {
     for _ in 0..n {
         config_case(&mut rng, &mut out);
     }
+    for _ in 0..4 * n {
+        tensor_map_case(&mut rng, &mut out);
+    }
     out
 }
 
@@ -197,6 +264,8 @@ fn python_writes_the_bytes_and_messages_rust_does() {
     let (ok, err) = (text.matches("\tok ").count(), text.matches("\terr ").count());
     // Both sides of every check are exercised.
     assert!(ok > 2000 && err > 2000, "{ok} accepted, {err} refused");
+    let maps = text.lines().filter(|l| l.starts_with("tmap\t") && l.contains("\tok ")).count();
+    assert!(maps > 100, "{maps} tensor maps accepted");
     for message in [
         "is not 16-byte aligned",
         "has the negative stride",
@@ -210,6 +279,15 @@ fn python_writes_the_bytes_and_messages_rust_does() {
         "this kernel takes 1 to",
         "exceeds CUDA's limits",
         "bytes of dynamic shared memory",
+        "TMA loads ranks 2 to 5",
+        "extent 0 is outside 1..=256",
+        "wider than its swizzle's",
+        "are not a multiple of 16 bytes",
+        "-bit elements; tensor maps here",
+        "elements is outside 1..=2^32",
+        "TMA needs it contiguous",
+        "is not a multiple of 16 bytes below 2^40",
+        "past its allocation's",
     ] {
         assert!(text.contains(message), "no case is refused with `{message}`");
     }

@@ -30,11 +30,20 @@ def config(grid, block, smem, limits):
         return f"err {e}"
 
 
+def tmap(addr, words, dims, strides, box):
+    try:
+        s = cl.tensor_map_spec(int(addr), int(words), ast.literal_eval(dims), ast.literal_eval(strides),
+                               [int(x) for x in box.split()])
+        return f"ok {s['addr']} {s['rank']} {s['dims']} {s['strides_bytes']} {s['box_dims']} {s['swizzle']}"
+    except cl.TensorMapError as e:
+        return f"err {e}"
+
+
 def main():
     cases = differ = 0
     for line in open(sys.argv[2]):
         kind, *fields, want = line.rstrip("\n").split("\t")
-        got = tensor(*fields) if kind == "tensor" else config(*fields)
+        got = {"tensor": tensor, "config": config, "tmap": tmap}[kind](*fields)
         cases += 1
         if got != want:
             differ += 1

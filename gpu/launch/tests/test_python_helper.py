@@ -228,3 +228,41 @@ class Launch(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TensorMaps(unittest.TestCase):
+    class FakeTorch:
+        """What `tma_tensor_of` reads of a PyTorch tensor: q of shape (2, 4, 100, 128) stored (b, s, h, d)."""
+
+        class Storage:
+            def data_ptr(self):
+                return BASE
+
+            def nbytes(self):
+                return 2 * 2 * 100 * 4 * 128
+
+        shape = (2, 4, 100, 128)
+
+        def untyped_storage(self):
+            return self.Storage()
+
+        def data_ptr(self):
+            return BASE
+
+        def stride(self):
+            return (51200, 128, 512, 1)
+
+        def element_size(self):
+            return 2
+
+    def test_a_torch_tensor_is_its_shape_and_strides_reversed(self):
+        addr, words, dims, strides = cl.tma_tensor_of(self.FakeTorch())
+        self.assertEqual((addr, words, dims, strides), (BASE, 51200, [128, 100, 4, 2], [1, 512, 128, 51200]))
+        box = cl.TmaBox(64, 128, 16, cl.TMA_SWIZZLE_128B)
+        spec = cl.tensor_map_spec(addr, words, dims, strides, box)
+        self.assertEqual(spec["strides_bytes"], [1024, 256, 102400, 0])
+        self.assertEqual(box.bytes(), 16384)
+        with self.assertRaises(cl.TensorMapError) as e:
+            cl.tensor_map_spec(addr, words - 1, dims, strides, box)
+        self.assertEqual(str(e.exception), "the tensor's last element is at offset 102399, past its allocation's "
+                                           "102398 elements")
