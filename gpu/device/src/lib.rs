@@ -14,7 +14,8 @@
 //! [`bank_probe`] that of `const_layout::bank`'s model of shared-memory wavefronts
 //! (`tools/gpu/bank_probe.py`, under Nsight Compute); [`layer_probe`] that of the shuffles,
 //! votes, reductions, fast math, atomics, named barriers, slices and swizzled shared tensors
-//! (`tools/gpu/layer_probe.py`).
+//! (`tools/gpu/layer_probe.py`); [`tma_probe`] that of TMA loads of rank 3 and 4 through tensor
+//! maps the host encoded (`tools/gpu/tma_probe.py`).
 //!
 //! The same source compiles for two targets, chosen by one `cfg` in this file:
 //! - **`nvptx64-nvidia-cuda`**: the PTX backend (`src/backend/ptx`), where every operation is one
@@ -38,7 +39,7 @@
 //! | shared memory | `dynamic_smem`, `static_region` (behind [`static_shared!`]), `ld_shared`, `ld_shared2`, `ld_shared4`, `st_shared`, `st_shared4` |
 //! | global memory | `GlobalPtr` (`from_address`, `load`, `load_nc`, `load4`, `load4_nc`, `store`, `store4`, `advance`, `advance_mul`, `same`, `copy_async4`, `copy_async16`, `is_aligned16`), `cp_async_commit`, `cp_async_wait` |
 //! | tensor cores | `ldmatrix_x4_batch`, `mma_m16n8k16_f32_grid`, `mma_m16n8k16_f16_grid`, `pack_half2`, `unpack_half2`, the `wgmma_*` functions, `fence_proxy_async_shared`, `setmaxnreg` |
-//! | Hopper's asynchronous copies | `mbarrier_init`, `mbarrier_arrive`, `mbarrier_arrive_expect_tx`, `mbarrier_wait`, `tma_load_2d` |
+//! | Hopper's asynchronous copies | `mbarrier_init`, `mbarrier_arrive`, `mbarrier_arrive_expect_tx`, `mbarrier_wait`, `tma_load_2d`, `tma_load_nd` |
 //! | warp collectives | `shfl_bfly`, `shfl_down`, `shfl_up`, `shfl_idx`, `vote_ballot`, `active_mask`, `allreduce_{f32,u32,s32}` |
 //! | arithmetic | `fma`, `ex2_approx`, `lg2_approx`, `rcp_approx`, `rcp_rn`, `rsqrt_approx`, `sqrt_approx`, `sqrt_rn`, `tanh_approx`, `div_approx` |
 //! | atomics | `atom_global_*`, `red_global_*`, `atom_shared_*`, `red_shared_*` (add, min, max, exchange), `atom_global_cas`, `atom_shared_cas` |
@@ -101,6 +102,7 @@ mod smem;
 mod tensor;
 mod thread;
 pub mod tma;
+pub mod tma_probe;
 mod types;
 mod unroll;
 pub mod warp;

@@ -339,9 +339,24 @@ fn wait_leaves_the_newest_groups_pending() {
 
 #[test]
 fn a_fragment_of_s_is_the_a_operand_of_p_v() {
-    // P V with P's registers straight from S = Q K^T (P = S here): the accumulator layout of
-    // columns 16 kb.. is ALayout_64x16, so rs_f32 on a_fragment(S, kb) equals ss_f32 on P in
-    // shared memory. Q = 1 (64 x 64), K's row j = j / 8 (so S(m, j) = 64 (j / 8)), V = 1 (MN).
+    // The layouts: value 8 kb + v of CLayout_64xN is value v of ALayout_64x16 at columns 16 kb..
+    let al = <ALayout_64x16 as StaticLayout>::LAYOUT;
+    let cl = <CLayout_64xN<128> as StaticLayout>::LAYOUT;
+    for t in 0..128 {
+        for kb in 0..8 {
+            for v in 0..8 {
+                let c = cl.offset((t + 128 * (8 * kb + v)) as isize);
+                assert_eq!(
+                    c,
+                    al.offset((t + 128 * v) as isize) + 64 * 16 * kb as isize,
+                    "t {t} kb {kb} v {v}"
+                );
+            }
+        }
+    }
+    // And on the emulator: P V with P's registers straight from S = Q K^T (P = S) equals S's
+    // columns. Q = 1 (64 x 64), K's row j = j (so S(m, j) = 64 j), V(key, n) = 1 where
+    // n = key (MN-major), so O(m, n) = S(m, n).
     let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 3 * 8192 };
     launch(&cfg, || {
         let smem = SmemRegion::dynamic();
@@ -350,24 +365,21 @@ fn a_fragment_of_s_is_the_a_operand_of_p_v() {
         let v = smem.array::<u32, 2048>(16384).unwrap();
         let t = thread_idx().x as usize;
         for i in 0..16 {
-            let w = t + 128 * i; // word w: row w / 32 of the stage (a row's words are one value)
+            let w = t + 128 * i; // word w: row w / 32 of the stage, chunk (w % 32) / 4 as swizzled
+            let row = w / 32;
             q.store(w, 0x3c00_3c00);
-            let r = (w / 32) as f32 / 8.0;
-            let h = f32_to_half(HalfKind::F16, r.floor()) as u32;
+            let h = f32_to_half(HalfKind::F16, row as f32) as u32;
             k.store(w, h | h << 16);
-            v.store(w, 0x3c00_3c00);
+            let dim = 8 * ((w % 32 / 4) ^ (row % 8)) + 2 * (w % 4); // the halves' columns
+            let one = |d: usize| if d == row { 0x3c00u32 } else { 0 };
+            v.store(w, one(dim) | one(dim + 1) << 16);
         }
         const_layout_device::sync_threads();
         let mut s = [0f32; 32];
         let mut batch = wgmma::begin();
         for kb in 0..4 {
-            batch.ss_f32(
-                HalfKind::F16,
-                SmemDesc::k_sw128(q, 64, 0, kb),
-                SmemDesc::k_sw128(k, 64, 0, kb),
-                kb > 0,
-                &mut s,
-            );
+            let (a, b) = (SmemDesc::k_sw128(q, 64, 0, kb), SmemDesc::k_sw128(k, 64, 0, kb));
+            batch.ss_f32(HalfKind::F16, a, b, kb > 0, &mut s);
         }
         batch.commit();
         wgmma::wait::<0, 32>(&mut s);
@@ -379,8 +391,11 @@ fn a_fragment_of_s_is_the_a_operand_of_p_v() {
         }
         batch.commit();
         wgmma::wait::<0, 32>(&mut o);
-        // O(m, n) = sum_j S(m, j) = 64 * 8 * (0 + 1 + ... + 7) = 14336.
-        assert!(o.iter().all(|&x| x == 14336.0), "{o:?}");
+        let cl = <CLayout_64xN<64> as StaticLayout>::LAYOUT;
+        for (i, &x) in o.iter().enumerate() {
+            let n = cl.offset((t + 128 * i) as isize) as usize / 64;
+            assert_eq!(x, (64 * n) as f32, "O(., {n})");
+        }
     })
     .unwrap();
 }

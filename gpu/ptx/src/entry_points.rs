@@ -193,6 +193,68 @@ pub unsafe extern "ptx-kernel" fn wgmma_batch_probe(
     const_layout_device::wgmma_probe::wgmma_batch_probe(kind, flags, n as u32, a, b, c, d, smem)
 }
 
+/// The device layer's [`tma_probe`](const_layout_device::tma_probe::tma_probe): one warp loads a
+/// box of the tensor of rank 3 or 4 that `map` was encoded for and copies it to `out` as it landed
+/// in shared memory. `cfg` holds [`CFG_WORDS`](const_layout_device::tma_probe::CFG_WORDS) words:
+/// rank, box inner, outer, swizzle, dims (4), coordinates (4), strides (4, low and high words). Run
+/// by `tools/gpu/tma_probe.py`.
+///
+/// # Safety
+/// `src` is a 16-byte aligned device address of `words` readable words, `cfg` of `CFG_WORDS`, `out`
+/// of 8192 writable words overlapping neither, all alive until the launch completes; `map` is a
+/// tensor map encoded for exactly the tensor and box `cfg` describes at `src` (`TmaTensor::new`'s
+/// contract); the launch is one block of 32 threads.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn tma_probe(map: u64, src: u64, words: u32, cfg: u64, out: u64) {
+    use const_layout::atom::tma::{TmaBox, TmaSwizzle};
+    use const_layout_device::tma::TmaTensor;
+    use const_layout_device::tma_probe::{CFG_WORDS, tma_probe};
+    // SAFETY: the contract above: aligned, live, sized as given; `out` overlaps no input.
+    let (src, c, out) = unsafe {
+        (
+            Gmem::<u32>::from_raw(src, words as usize),
+            Gmem::<u32>::from_raw(cfg, CFG_WORDS),
+            GmemMut::<u32>::from_raw(out, 8192),
+        )
+    };
+    let swizzle = match c.load(3) {
+        0 => TmaSwizzle::None,
+        1 => TmaSwizzle::B32,
+        2 => TmaSwizzle::B64,
+        _ => TmaSwizzle::B128,
+    };
+    let boxd = TmaBox { inner: c.load(1), outer: c.load(2), element_bits: 16, swizzle };
+    let dim = |i: usize| c.load(4 + i);
+    let at = |i: usize| c.load(8 + i);
+    let stride = |i: usize| c.load(12 + 2 * i) as u64 | (c.load(13 + 2 * i) as u64) << 32;
+    let smem: SmemRegion = static_shared!(tma_probe_smem, const_layout_device::tma_probe::SMEM_BYTES);
+    match c.load(0) {
+        3 => {
+            // SAFETY: the contract above (the map is of this tensor and box).
+            let t = unsafe {
+                TmaTensor::new(map, src, [dim(0), dim(1), dim(2)], [1, stride(1), stride(2)], boxd)
+            };
+            let Some(t) = t else { fault("tma_probe: the tensor does not fit its words") };
+            tma_probe(t, [at(0), at(1), at(2)], out, smem)
+        }
+        4 => {
+            // SAFETY: as above.
+            let t = unsafe {
+                TmaTensor::new(
+                    map,
+                    src,
+                    [dim(0), dim(1), dim(2), dim(3)],
+                    [1, stride(1), stride(2), stride(3)],
+                    boxd,
+                )
+            };
+            let Some(t) = t else { fault("tma_probe: the tensor does not fit its words") };
+            tma_probe(t, [at(0), at(1), at(2), at(3)], out, smem)
+        }
+        _ => fault("tma_probe: rank 3 or 4"),
+    }
+}
+
 /// The device layer's [`bank_probe`](const_layout_device::bank_probe::bank_probe): one warp loads
 /// `bytes` (4, 8 or 16) at the byte addresses `addrs` gives (`32 n` of them, aligned to `bytes`,
 /// below 16 KiB), writing 32 words to `out`. Run by `tools/gpu/bank_probe.py` under Nsight Compute.

@@ -160,6 +160,9 @@ pub const WGMMA_PROBE: Entry<(u64, u64, u64, u32)> = Entry::new("wgmma_probe");
 /// `wgmma_batch_probe(a, b, c, d, bf16, flags, n)`: the device layer's general `wgmma` check
 /// (`wgmma::Batch`: SS and RS, B K-major and MN-major, `scale_d`; `tools/gpu/wgmma_probe.py`).
 pub const WGMMA_BATCH_PROBE: Entry<(u64, u64, u64, u64, u32, u32, u32)> = Entry::new("wgmma_batch_probe");
+/// `tma_probe(map, src, words, cfg, out)`: the device layer's TMA loads of rank 3 and 4 through a
+/// host-encoded map (`tools/gpu/tma_probe.py`).
+pub const TMA_PROBE: Entry<(u64, u64, u32, u64, u64)> = Entry::new("tma_probe");
 /// `bank_probe(addrs, n, bytes, out)`: one warp's shared loads at given addresses, for Nsight
 /// Compute (`tools/gpu/bank_probe.py`).
 pub const BANK_PROBE: Entry<(u64, u32, u32, u64)> = Entry::new("bank_probe");
