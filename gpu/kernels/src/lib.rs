@@ -22,6 +22,7 @@
 //! layer's checked and proven accesses.
 #![no_std]
 
+pub mod attention_sm90;
 pub mod copy;
 pub mod hgemm;
 pub mod hgemm_sm90;

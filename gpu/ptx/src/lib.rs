@@ -36,8 +36,13 @@ macro_rules! hgemm_f32 {
 #[cfg(target_arch = "nvptx64")]
 pub(crate) use hgemm_f32;
 
+mod attention;
 #[cfg(target_arch = "nvptx64")]
 mod entry_points;
+
+pub use attention::{
+    ATTENTION_SM90_CONFIG, ATTENTION_SM90_D64, ATTENTION_SM90_D128, AttentionParams, HeadF32, HeadWords,
+};
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.
 pub type ColMajor = TensorParam<f32, (u32, u32), (C<1>, u32)>;

@@ -7,6 +7,7 @@ mod common;
 
 mod copy;
 mod hgemm;
+mod attention_sm90;
 mod hgemm_sm90;
 mod sgemm;
 mod transpose;

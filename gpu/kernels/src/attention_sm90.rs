@@ -1,0 +1,546 @@
+//! Attention forward on Hopper, FlashAttention's algorithm with CUTLASS's Hopper structure:
+//! `O = softmax(Q K^T * scale + mask) V` and the rows' log-sum-exp, for `f16` or `bf16` `Q`, `K`,
+//! `V` and `O`, `f32` accumulation, head dims 64 and 128, causal or not, any `seq_q` and `seq_k`,
+//! batches of heads, and grouped-query attention (GQA/MQA) through a layout.
+//!
+//! - **Tiles.** A block computes [`BM`] = 128 query rows of one head against all keys, in tiles of
+//!   [`BN`] = 128 keys. Two consumer warpgroups take 64 rows each (the `wgmma` atom's `M`); a
+//!   producer warpgroup's first thread issues the TMA loads (CUTLASS's warp specialization, with
+//!   its `setmaxnreg` register split).
+//! - **Shared memory.** `Q` once, then [`STAGES`] stages of `K` and of `V`, each `D / 64` chunks of
+//!   `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))`
+//!   ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)): the layout TMA writes with the
+//!   128-byte swizzle, and the one both GEMMs read. `K`'s stage is the first GEMM's `B`, K-major;
+//!   `V`'s the second GEMM's `B`, MN-major (head dim contiguous): the same bytes, another
+//!   descriptor.
+//! - **Global to shared: TMA on rank-4 tensors** `(dim, seq, heads, batch)`, boxes from the stage's
+//!   layout ([`q_box`], 64 x 128 halves, 128-byte swizzle). TMA fills zeros outside the tensors, so
+//!   residues of `seq_q` and `seq_k` need no predicate on the loads.
+//! - **GQA as a layout.** The key/value head of query head `h` is the layout
+//!   `(heads/kv_heads, kv_heads):(_0, _1)` at `h` (CUTLASS's FMHA: a head mode of stride 0), not code.
+//! - **The first GEMM**, `S = Q K^T`: `wgmma.m64n128k16` from shared memory, `f32` accumulators in
+//!   `CLayout_64xN<128>`.
+//! - **Masks from coordinates.** Each accumulator's `(m, n)` comes from the atom's `C` layout, the
+//!   identity layout partitioned as the data is (`fragment::Fragment::coord`): keys past `seq_k`,
+//!   and for causal attention keys after the query (`n > m`, PyTorch's top-left alignment), get
+//!   `-inf`. Only tiles that cross the boundary test anything.
+//! - **Online softmax** in base 2 (`ex2.approx`): each row's max over a thread's values, then over
+//!   the lanes that share the row, which the reduction plan of the `C` layout names (xor 1 and 2);
+//!   the sums stay per thread until the end.
+//! - **The second GEMM**, `O += P V`: `P`'s accumulators become the `A` operand of
+//!   `wgmma.m64n{D}k16` in registers (RS). The register permutation from `C`'s layout to `A`'s is
+//!   computed from the atoms' layouts at compile time (`PFromS`, the identity for these atoms;
+//!   a permutation that needed a shuffle would not compile).
+//! - **Epilogue.** `O / l` rounded to halves, stored two a word from the `C` layout's coordinates
+//!   (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row, for a backward pass.
+
+use const_layout::atom::fragment::{AccToOperand, FragmentC, RowReduction};
+use const_layout::atom::tma::TmaBox;
+use const_layout::int::Int;
+use const_layout::{C, Layout, make_layout};
+use const_layout_device::fragment;
+use const_layout_device::tma::{Mbarrier, TmaTensor};
+use const_layout_device::wgmma::{self, SmemDesc};
+use const_layout_device::{
+    Dim3, GlobalTensor, HalfKind, MemoryMut, SmemArray, SmemRegion, block_dim, block_idx, fault,
+    k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
+};
+
+/// Query rows a block.
+pub const BM: usize = 128;
+/// Keys a tile.
+pub const BN: usize = 128;
+/// Stages of `K` and of `V`.
+pub const STAGES: usize = 2;
+/// Threads a block: two consumer warpgroups and a producer warpgroup.
+pub const THREADS: u32 = 384;
+const CONSUMERS: u32 = 256;
+/// Bytes of a 128 x 64 chunk of halves.
+const CHUNK_BYTES: u32 = 16384;
+/// Words of a chunk.
+const CHUNK_WORDS: usize = 4096;
+
+/// The shared memory a block of head dim `d` needs: `Q`, the stages of `K` and `V`, the mbarriers
+/// and room to align to 1024 bytes.
+///
+/// ```
+/// assert_eq!(const_layout_kernels::attention_sm90::smem_bytes(128), 1024 + 32768 * 5 + 1024);
+/// ```
+pub const fn smem_bytes(d: usize) -> u32 {
+    let chunks = (d / 64) as u32;
+    1024 + chunks * CHUNK_BYTES * (1 + 2 * STAGES as u32) + 1024
+}
+
+/// The TMA box of `Q`, `K` and `V`: a chunk of 64 halves of head dim by 128 rows, the 128-byte
+/// swizzle, from the stage's layout.
+///
+/// ```
+/// use const_layout::atom::tma::TmaSwizzle;
+/// let b = const_layout_kernels::attention_sm90::q_box();
+/// assert_eq!((b.inner, b.outer, b.swizzle, b.bytes()), (64, 128, TmaSwizzle::B128, 16384));
+/// ```
+#[inline(always)]
+pub fn q_box() -> TmaBox {
+    k_sw128_stage!(128).tma_box::<16>()
+}
+
+/// The grid for `seq_q` queries of `heads` heads and `batch` sequences: `x` the 128-row block,
+/// longest causal blocks first.
+///
+/// ```
+/// use const_layout_device::Dim3;
+/// assert_eq!(const_layout_kernels::attention_sm90::grid(300, 16, 2), Dim3 { x: 3, y: 16, z: 2 });
+/// ```
+pub fn grid(seq_q: u32, heads: u32, batch: u32) -> Dim3 {
+    Dim3 { x: seq_q.div_ceil(BM as u32), y: heads, z: batch }
+}
+
+/// The accumulator of the first GEMM, `S`, a warpgroup's 64 x 128: the `C` of
+/// `SM90_64xNx16_F32F16F16_SS<128>` (the same for bf16).
+type SAtom = const_layout::atom::SM90_64xNx16_F32F16F16_SS<BN>;
+/// The second GEMM's atom, `A` from registers.
+type OAtom<const D: usize> = const_layout::atom::SM90_64xNx16_F32F16F16_RS<D>;
+
+/// `S`'s fragment: a warpgroup's 64 x 128 accumulators, CuTe's `partition_fragment_C`.
+type SFrag = FragmentC<SAtom, 64, BN>;
+/// `O`'s fragment: a warpgroup's 64 x `D` accumulators.
+type OFrag<const D: usize> = FragmentC<OAtom<D>, 64, D>;
+/// `P` (`S`'s registers after the softmax) as the second GEMM's `A` operand: the register
+/// permutation from the atoms' layouts, at compile time (the identity for the `wgmma` atoms; one
+/// that needed a shuffle would not compile).
+type PFromS = AccToOperand<SAtom, OAtom<64>, 64, BN>;
+/// The rows of `S` a thread holds and the lanes that share them (xor 1 and 2).
+type SRows = RowReduction<SFrag>;
+/// The rows of `O` a thread holds: the same rows as `S`'s, group for group (checked below).
+type ORows<const D: usize> = RowReduction<OFrag<D>>;
+
+// The softmax keeps one running max and sum a group of S's rows and scales O's group of the same
+// index: the groups must be the same rows in every thread, and two of them.
+const _: () = {
+    assert!(SRows::PLAN.groups() == 2 && SRows::PLAN.per_group() == 32);
+    let mut t = 0;
+    while t < 128 {
+        let mut g = 0;
+        while g < 2 {
+            assert!(
+                SRows::key(t, g) == ORows::<64>::key(t, g) && SRows::key(t, g) == ORows::<128>::key(t, g)
+            );
+            g += 1;
+        }
+        t += 1;
+    }
+};
+
+/// The group (row of the thread's two) of each of `O`'s registers, from the reduction plan.
+const fn o_groups<const D: usize>() -> [usize; 64] {
+    let plan = &ORows::<D>::PLAN;
+    let mut out = [0; 64];
+    let mut g = 0;
+    while g < plan.groups() {
+        let mut x = 0;
+        while x < plan.per_group() {
+            out[plan.register(g, x)] = g;
+            x += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+// O is stored a word at a time: registers 2w and 2w + 1 are neighbours along the head dim (n even)
+// in one row, in every thread.
+const _: () = {
+    let (g64, g128) = (o_groups::<64>(), o_groups::<128>());
+    let mut t = 0;
+    while t < 128 {
+        let mut w = 0;
+        while w < 32 {
+            let (a, b) = (OFrag::<128>::coord(t, 2 * w), OFrag::<128>::coord(t, 2 * w + 1));
+            assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g128[2 * w] == g128[2 * w + 1]);
+            if w < 16 {
+                let (a, b) = (OFrag::<64>::coord(t, 2 * w), OFrag::<64>::coord(t, 2 * w + 1));
+                assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g64[2 * w] == g64[2 * w + 1]);
+            }
+            w += 1;
+        }
+        t += 1;
+    }
+};
+
+/// Where `S`'s register `r` of thread `t` lies in its warpgroup's 64 x 128 tile: the identity
+/// layout partitioned as the accumulators are.
+#[inline(always)]
+fn s_coord(t: usize, r: usize) -> (u32, u32) {
+    let (m, n) = SFrag::coord(t % 128, r);
+    (m as u32, n as u32)
+}
+
+/// Where `O`'s register `r` of thread `t` lies in its warpgroup's 64 x `D` tile.
+#[inline(always)]
+fn o_coord<const D: usize>(t: usize, r: usize) -> (u32, u32) {
+    let (m, n) = OFrag::<D>::coord(t % 128, r);
+    (m as u32, n as u32)
+}
+
+/// The kernel's parameters other than its tensors.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// The softmax scale (usually `1 / sqrt(d)`).
+    pub scale: f32,
+    /// Causal: key `n` is masked for query `m < n` (PyTorch's `is_causal`, top-left).
+    pub causal: bool,
+    /// The element type.
+    pub kind: HalfKind,
+}
+
+/// `(n / d, n % d)` for `n` and `d` below 2^24 (a grid's head index and a head count), without an
+/// integer division (a kernel has none: the builder's check): the `f32` quotient, within one of
+/// the true one there, corrected by multiplication.
+#[inline(always)]
+fn divmod_small(n: u32, d: u32) -> (u32, u32) {
+    if n >= 1 << 24 || d == 0 || d >= 1 << 24 {
+        fault("attention_sm90: a head index or count of 2^24 or more, or no heads");
+    }
+    let mut q = (n as f32 / d as f32) as u32;
+    if q * d > n {
+        q -= 1;
+    } else if (q + 1) * d <= n {
+        q += 1;
+    }
+    (q, n - q * d)
+}
+
+/// The key/value head of query head `h` among `heads` query heads and `kv_heads` key/value
+/// heads (`heads` a multiple of `kv_heads`): `h` is the coordinate `(g, hk)` of the query heads'
+/// layout `(heads/kv_heads, kv_heads):(_1, heads/kv_heads)`, and the key/value heads' layout is
+/// `(heads/kv_heads, kv_heads):(_0, _1)` (CUTLASS's FMHA: a head mode of stride 0), at the same
+/// coordinate.
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::kv_head;
+/// assert_eq!((0..8).map(|h| kv_head(h, 8, 2)).collect::<Vec<_>>(), [0, 0, 0, 0, 1, 1, 1, 1]);
+/// assert_eq!((0..6).map(|h| kv_head(h, 6, 2)).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1]);
+/// assert_eq!(kv_head(5, 8, 8), 5);
+/// assert_eq!(kv_head(5, 8, 1), 0);
+/// ```
+#[inline(always)]
+pub fn kv_head(h: u32, heads: u32, kv_heads: u32) -> u32 {
+    let (group, rest) = divmod_small(heads, kv_heads);
+    if rest != 0 {
+        fault("attention_sm90: the query heads are not a multiple of the key/value heads");
+    }
+    let (hk, g) = divmod_small(h, group);
+    match make_layout((group, kv_heads), (C::<0>, C::<1>)) {
+        Ok(l) => l.crd2idx((g as usize, hk as usize)) as u32,
+        Err(_) => fault("attention_sm90: no heads"),
+    }
+}
+
+/// Where the block writes `O`: words of two halves, `(seq_q, dim/2, heads, batch)`. Implemented
+/// by the device layer's rank-4 global tensors of `u32`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not attention's output: a rank-4 global tensor of `u32` words (seq_q, dim/2, heads, batch)"
+)]
+pub trait OutputO: Copy {
+    /// The extents.
+    fn dims(&self) -> [u32; 4];
+    /// Store `w` at `crd` if it is inside the tensor.
+    fn store(&self, crd: [u32; 4], w: u32);
+}
+
+/// Where the block writes the log-sum-exp: `f32`, `(seq_q, heads, batch)`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not attention's log-sum-exp output: a rank-3 global tensor of `f32` (seq_q, heads, batch)"
+)]
+pub trait OutputLse: Copy {
+    /// The extents.
+    fn dims(&self) -> [u32; 3];
+    /// Store `x` at `crd` if it is inside the tensor.
+    fn store(&self, crd: [u32; 3], x: f32);
+}
+
+impl<M, S0: Int, S1: Int, S2: Int, S3: Int, D0: Int, D1: Int, D2: Int, D3: Int> OutputO
+    for GlobalTensor<M, Layout<(S0, S1, S2, S3), (D0, D1, D2, D3)>>
+where
+    M: MemoryMut<Elem = u32>,
+    Self: Copy,
+{
+    #[inline(always)]
+    fn dims(&self) -> [u32; 4] {
+        let e = self.extents();
+        [e.0 as u32, e.1 as u32, e.2 as u32, e.3 as u32]
+    }
+    #[inline(always)]
+    fn store(&self, crd: [u32; 4], w: u32) {
+        self.store(crd, w)
+    }
+}
+
+impl<M, S0: Int, S1: Int, S2: Int, D0: Int, D1: Int, D2: Int> OutputLse
+    for GlobalTensor<M, Layout<(S0, S1, S2), (D0, D1, D2)>>
+where
+    M: MemoryMut<Elem = f32>,
+    Self: Copy,
+{
+    #[inline(always)]
+    fn dims(&self) -> [u32; 3] {
+        let e = self.extents();
+        [e.0 as u32, e.1 as u32, e.2 as u32]
+    }
+    #[inline(always)]
+    fn store(&self, crd: [u32; 3], x: f32) {
+        self.store(crd, x)
+    }
+}
+
+/// The stage of `W` words (128 rows x `D` halves: `D / 64` chunks of 128 x 64) at `at`.
+#[inline(always)]
+fn stage<const W: usize>(smem: SmemRegion, at: u32) -> SmemArray<u32, W> {
+    match smem.array::<u32, W>(at) {
+        Some(x) => x,
+        None => fault("attention_sm90: the block has less shared memory than smem_bytes(d)"),
+    }
+}
+
+/// Chunk `c` (64 halves of the head dim, 128 rows) of a stage, where one TMA box lands.
+#[inline(always)]
+fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_WORDS> {
+    st.part::<CHUNK_WORDS>(c as usize * CHUNK_WORDS)
+}
+
+/// The block's work (see the module): queries `q` `(dim, seq_q, heads, batch)`, keys `k` and
+/// values `v` `(dim, seq_k, kv_heads, batch)` as TMA tensors with the box [`q_box`]; `o` words of
+/// two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32` `(seq_q, heads, batch)`. `D` is 64 or
+/// 128, `R = D / 2` (`O`'s accumulators a thread) and `W = 64 D` (the words of a stage of 128 rows);
+/// the launch is [`grid`] x [`THREADS`] with [`smem_bytes`]`(D)` of shared memory.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
+    q: TmaTensor<'_, 4>,
+    k: TmaTensor<'_, 4>,
+    v: TmaTensor<'_, 4>,
+    o: O,
+    lse: L,
+    p: Params,
+    smem: SmemRegion,
+) where
+    O: OutputO,
+    L: OutputLse,
+    (): wgmma::Accumulators<R>,
+{
+    const { assert!((D == 64 || D == 128) && R == D / 2 && W == 64 * D) };
+    let chunks = (D / 64) as u32;
+    let [dq, seq_q, heads, batch] = q.dims();
+    let [dk, seq_k, kv_heads, batch_k] = k.dims();
+    if dq as usize != D || dk as usize != D || v.dims() != k.dims() || batch_k != batch {
+        fault("attention_sm90: q, k, v disagree on the head dim, the keys or the batch");
+    }
+    if q.box_dims() != q_box() || k.box_dims() != q_box() || v.box_dims() != q_box() {
+        fault("attention_sm90: a tensor map's box is not the stage's");
+    }
+    if o.dims() != [seq_q, (D / 2) as u32, heads, batch] || lse.dims() != [seq_q, heads, batch] {
+        fault("attention_sm90: o or lse are not (seq_q, dim, heads, batch)");
+    }
+    let dim = block_dim();
+    if dim.x != THREADS || dim.y != 1 || dim.z != 1 {
+        fault("attention_sm90: blocks of THREADS threads");
+    }
+    let blk = block_idx();
+    let (h, b) = (blk.y, blk.z);
+    // Causal blocks with the most keys first.
+    let qb = if p.causal { (seq_q.div_ceil(BM as u32) - 1).wrapping_sub(blk.x) } else { blk.x };
+    let q0 = qb * BM as u32;
+    if q0 >= seq_q || h >= heads || b >= batch {
+        return;
+    }
+    let hk = kv_head(h, heads, kv_heads);
+    // Keys the block reads: all, or for causal attention up to its last query.
+    let keys = if p.causal { seq_k.min(q0 + BM as u32) } else { seq_k };
+    let tiles = keys.div_ceil(BN as u32) as usize;
+
+    let Some(first) = smem.array::<u32, 4>(0) else {
+        fault("attention_sm90: no shared memory");
+    };
+    let base = (1024 - first.address(0) % 1024) % 1024;
+    let stage_bytes = chunks * CHUNK_BYTES;
+    let q_base = base;
+    let k_base = |s: usize| base + stage_bytes * (1 + s as u32);
+    let v_base = |s: usize| base + stage_bytes * (1 + STAGES as u32 + s as u32);
+    let Some(words) =
+        smem.array::<u32, { 2 * (1 + 4 * STAGES) }>(base + stage_bytes * (1 + 2 * STAGES as u32))
+    else {
+        fault("attention_sm90: the block has less shared memory than smem_bytes(d)");
+    };
+    // q_full; k_full[s], v_full[s] (the producer's arrival with the bytes); k_empty[s],
+    // v_empty[s] (the consumers' 256 arrivals once their wgmmas read the stage).
+    let n_c = CONSUMERS;
+    let bars: [Mbarrier; 1 + 4 * STAGES] = Mbarrier::init_block(words, [1, 1, 1, 1, 1, n_c, n_c, n_c, n_c]);
+    let q_full = bars[0];
+    let (k_full, v_full) = (&bars[1..1 + STAGES], &bars[1 + STAGES..1 + 2 * STAGES]);
+    let (k_empty, v_empty) = (&bars[1 + 2 * STAGES..1 + 3 * STAGES], &bars[1 + 3 * STAGES..1 + 4 * STAGES]);
+    let t = thread_idx().x as usize;
+    let tile_bytes = q_box().bytes() * chunks;
+
+    if t >= CONSUMERS as usize {
+        wgmma::set_max_registers::<24, false>();
+        if t == CONSUMERS as usize {
+            q_full.arrive_expect_tx(tile_bytes);
+            for c in 0..chunks {
+                q.load(chunk(stage::<W>(smem, q_base), c), [64 * c, q0, h, b], q_full);
+            }
+            let mut j = 0;
+            while j < tiles {
+                unroll!(s in 0..2 => {
+                    let jj = j + s;
+                    if jj < tiles {
+                        let phase = ((jj / STAGES) as u32 & 1) ^ 1;
+                        if jj >= STAGES {
+                            k_empty[s].wait(phase);
+                        }
+                        k_full[s].arrive_expect_tx(tile_bytes);
+                        for c in 0..chunks {
+                            k.load(chunk(stage::<W>(smem, k_base(s)), c), [64 * c, (jj * BN) as u32, hk, b], k_full[s]);
+                        }
+                        if jj >= STAGES {
+                            v_empty[s].wait(phase);
+                        }
+                        v_full[s].arrive_expect_tx(tile_bytes);
+                        for c in 0..chunks {
+                            v.load(chunk(stage::<W>(smem, v_base(s)), c), [64 * c, (jj * BN) as u32, hk, b], v_full[s]);
+                        }
+                    }
+                });
+                j += STAGES;
+            }
+        }
+        return;
+    }
+    wgmma::set_max_registers::<240, true>();
+    let wg = t / 128;
+    let kind = p.kind;
+    let scale_log2 = p.scale * core::f32::consts::LOG2_E;
+    // Per thread: two rows (the reduction plan's groups), their running max (raw scores) and sums.
+    let mut row_max = [f32::NEG_INFINITY; 2];
+    let mut row_sum = [0f32; 2];
+    let mut acc_o = [0f32; R];
+    let mut acc_s = [0f32; 64];
+    q_full.wait(0);
+    let mut j = 0;
+    while j < tiles {
+        unroll!(s in 0..2 => {
+            let jj = j + s;
+            if jj < tiles {
+                let phase = (jj / STAGES) as u32 & 1;
+                k_full[s].wait(phase);
+                // S = Q K^T over the head dim, 16 a k block.
+                let mut batch = wgmma::begin();
+                unroll!(kb in 0..8 => {
+                    if kb < D / 16 {
+                        let a = SmemDesc::k_sw128(stage::<W>(smem, q_base), BM, 64 * wg, kb);
+                        let bd = SmemDesc::k_sw128(stage::<W>(smem, k_base(s)), BN, 0, kb);
+                        batch.ss_f32::<64>(kind, a, bd, kb > 0, &mut acc_s);
+                    }
+                });
+                batch.commit();
+                wgmma::wait::<0, 64>(&mut acc_s);
+                k_empty[s].arrive();
+
+                // Masks where the tile crosses seq_k or the diagonal.
+                let n0 = (jj * BN) as u32;
+                let m0 = q0 + 64 * wg as u32;
+                let crosses = n0 + BN as u32 > seq_k || (p.causal && n0 + BN as u32 > m0 + 1);
+                if crosses {
+                    unroll!(r in 0..64 => {
+                        let (m, n) = s_coord(t, r);
+                        let (row, col) = (m0 + m, n0 + n);
+                        if col >= seq_k || (p.causal && col > row) {
+                            acc_s[r] = f32::NEG_INFINITY;
+                        }
+                    });
+                }
+                // Online softmax: the rows' new maxima, over the thread's registers of each row
+                // and then the lanes that share it (the reduction plan of S's layout).
+                let tile_max = fragment::reduce_rows::<warp::Max, 64, 2>(const { &SRows::PLAN }, &acc_s);
+                let mut sub = [0f32; 2];
+                let mut corr = [1f32; 2];
+                unroll!(g in 0..2 => {
+                    let mx = row_max[g].max(tile_max[g]);
+                    // A row with every key so far masked keeps 0 (no NaN from -inf - -inf).
+                    sub[g] = if mx == f32::NEG_INFINITY { 0.0 } else { mx * scale_log2 };
+                    corr[g] = if row_max[g] == f32::NEG_INFINITY {
+                        0.0
+                    } else {
+                        math::ex2_approx(row_max[g] * scale_log2 - sub[g])
+                    };
+                    row_max[g] = mx;
+                    row_sum[g] *= corr[g];
+                });
+                unroll!(g in 0..2 => {
+                    unroll!(x in 0..32 => {
+                        let r = SRows::PLAN.register(g, x);
+                        let e = math::ex2_approx(math::fma(acc_s[r], scale_log2, -sub[g]));
+                        acc_s[r] = e;
+                        row_sum[g] += e;
+                    });
+                });
+                unroll!(g in 0..2 => {
+                    unroll!(x in 0..32 => {
+                        if x < R / 2 {
+                            acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
+                        }
+                    });
+                });
+                // P, as the second GEMM's A operand: S's registers permuted as the atoms' layouts
+                // say (the identity here), two halves a register.
+                let p_regs = PFromS::convert(&acc_s);
+                let mut pa = [[0u32; 4]; 8];
+                unroll!(kb in 0..8 => {
+                    pa[kb] = wgmma::a_fragment(kind, &p_regs, kb);
+                });
+                v_full[s].wait(phase);
+                let mut batch = wgmma::begin();
+                unroll!(kb in 0..8 => {
+                    let bd = SmemDesc::mn_sw128(stage::<W>(smem, v_base(s)), BN, kb);
+                    batch.rs_f32::<R>(kind, pa[kb], bd, true, &mut acc_o);
+                });
+                batch.commit();
+                wgmma::wait::<0, R>(&mut acc_o);
+                v_empty[s].arrive();
+            }
+        });
+        j += STAGES;
+    }
+    // The rows' sums over the quad; O / l; the log-sum-exp.
+    let mut inv = [0f32; 2];
+    let mut lse_v = [0f32; 2];
+    unroll!(i in 0..2 => {
+        let mut l = row_sum[i];
+        unroll!(x in 0..5 => {
+            if x < SRows::PLAN.masks() {
+                l += warp::shfl_xor(l, SRows::PLAN.mask(x));
+            }
+        });
+        inv[i] = if l > 0.0 { math::rcp_approx(l) } else { 0.0 };
+        lse_v[i] = if l > 0.0 {
+            (row_max[i] * scale_log2 + math::lg2_approx(l)) * core::f32::consts::LN_2
+        } else {
+            f32::INFINITY
+        };
+    });
+    let m0 = q0 + 64 * wg as u32;
+    // Each group's registers come in pairs of neighbours along the head dim: a word of O.
+    let groups = const { o_groups::<D>() };
+    unroll!(w in 0..32 => {
+        if w < R / 2 {
+            let (m, n) = o_coord::<D>(t, 2 * w);
+            let f = inv[groups[2 * w]];
+            o.store([m0 + m, n / 2, h, b], pack_half2(kind, acc_o[2 * w] * f, acc_o[2 * w + 1] * f));
+        }
+    });
+    // One lane of each quad writes its rows' log-sum-exp.
+    if t.is_multiple_of(4) {
+        unroll!(g in 0..2 => {
+            lse.store([m0 + SRows::key(t % 128, g) as u32, h, b], lse_v[g]);
+        });
+    }
+}
