@@ -527,6 +527,10 @@ def _check(r, what):
 
 
 def _handle(obj, *names):
+    # A CuPy RawKernel (what RawModule.get_function returns in recent CuPy) holds its loaded
+    # Function, the one with the handle, in `.kernel`.
+    if not any(hasattr(obj, n) for n in names) and hasattr(obj, "kernel"):
+        obj = obj.kernel
     for n in names:
         if hasattr(obj, n):
             return int(getattr(obj, n))
