@@ -2,27 +2,34 @@
 //! bytes computed with checked arithmetic and at most 2^34, the grid within CUDA's limits) before
 //! anything is allocated.
 
+use crate::attention;
 use crate::error::Error;
 use crate::kernels::{Geometry, grid_fits};
 use std::path::PathBuf;
 
 /// The usage text (`--help`).
 pub const USAGE: &str = "\
-usage: gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
-                 [--size-hgemm M N K] [--only copy|transpose|sgemm|hgemm|hgemm_sm90] [--runs R]
+usage: gpu-bench [--ptx PATH] [--anchors FILE]... [--size-copy M N] [--size-gemm M N K]
+                 [--size-hgemm M N K] [--size-attention B H HKV S D]
+                 [--only copy|transpose|sgemm|hgemm|hgemm_sm90|attention] [--runs R]
                  [--check-only]
 
 Checks and times const-layout's GPU kernels (copy_f32, transpose_f32, sgemm_{nt,tn}_f32,
-hgemm_{tn,nt}_{f32,f16}, hgemm_sm90_tn_{f32,f16}) against cuMemcpyDtoD, cuBLAS and the anchors of
---anchors; prints one markdown table.
+hgemm_{tn,nt}_{f32,f16}, hgemm_sm90_tn_{f32,f16}, attention_sm90_d{64,128}) against cuMemcpyDtoD,
+cuBLAS and the anchors of --anchors; prints one markdown table.
 
   --ptx PATH          the kernels' PTX module (default target/ptx/const_layout_kernels.ptx)
-  --anchors FILE      extra anchor figures, one `key<TAB>value<TAB>unit` a line
+  --anchors FILE      extra anchor figures, one `key<TAB>value<TAB>unit` a line; may be given
+                      more than once (e.g. run.sh's anchors.tsv and attention_anchors.tsv)
   --size-copy M N     copy and transpose size (default 8192 8192)
   --size-gemm M N K   SGEMM size (default 5120 5120 4096)
   --size-hgemm M N K  tensor-core GEMM size, multiples of 8 (default 5120 5120 4096)
+  --size-attention B H HKV S D
+                      attention: batch, query heads, key/value heads (dividing H), sequence
+                      length (queries and keys), head dim 64 or 128 (default 4 16 16 4096 128)
   --only KERNEL       copy, transpose, sgemm (NT and TN), hgemm (mma.sync: TN and NT, f32 and
-                      f16 accumulators) or hgemm_sm90 (TMA and wgmma: TN, f32 and f16)
+                      f16 accumulators), hgemm_sm90 (TMA and wgmma: TN, f32 and f16) or
+                      attention (the Hopper attention forward: f16 and bf16, causal and not)
   --runs R            timed launches per measurement, after 3 warm-ups (default 20)
   --check-only        correctness runs only, no timing
   -h, --help          this text
@@ -46,6 +53,8 @@ pub enum Only {
     Hgemm,
     /// `hgemm_sm90_tn_{f32,f16}`.
     HgemmSm90,
+    /// `attention_sm90_d{64,128}`.
+    Attention,
 }
 
 /// The options of a run.
@@ -53,14 +62,16 @@ pub enum Only {
 pub struct Options {
     /// The PTX module.
     pub ptx: PathBuf,
-    /// The anchors file, if any.
-    pub anchors: Option<PathBuf>,
+    /// The anchors files (`--anchors`, any number).
+    pub anchors: Vec<PathBuf>,
     /// Copy and transpose size, `(m, n)`.
     pub copy: (u32, u32),
     /// SGEMM size, `(m, n, k)`.
     pub gemm: (u32, u32, u32),
     /// Tensor-core GEMM size, `(m, n, k)`.
     pub hgemm: (u32, u32, u32),
+    /// Attention size, `(batch, heads, kv_heads, seq, dim)`.
+    pub attention: (u32, u32, u32, u32, u32),
     /// Only these kernels (all when `None`).
     pub only: Option<Only>,
     /// Timed runs per measurement.
@@ -73,10 +84,11 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             ptx: PathBuf::from("target/ptx/const_layout_kernels.ptx"),
-            anchors: None,
+            anchors: Vec::new(),
             copy: (8192, 8192),
             gemm: (5120, 5120, 4096),
             hgemm: (5120, 5120, 4096),
+            attention: (4, 16, 16, 4096, 128),
             only: None,
             runs: 20,
             check_only: false,
@@ -109,10 +121,11 @@ pub fn parse(args: &[String]) -> Result<Command, Error> {
         match flag {
             "-h" | "--help" => return Ok(Command::Help),
             "--ptx" => o.ptx = PathBuf::from(values(1)?[0]),
-            "--anchors" => o.anchors = Some(PathBuf::from(values(1)?[0])),
+            "--anchors" => o.anchors.push(PathBuf::from(values(1)?[0])),
             "--size-copy" => o.copy = extents::<2>(flag, &values(2)?)?.into(),
             "--size-gemm" => o.gemm = extents::<3>(flag, &values(3)?)?.into(),
             "--size-hgemm" => o.hgemm = extents::<3>(flag, &values(3)?)?.into(),
+            "--size-attention" => o.attention = extents::<5>(flag, &values(5)?)?.into(),
             "--only" => o.only = Some(only(values(1)?[0])?),
             "--runs" => o.runs = runs(values(1)?[0])?,
             "--check-only" => o.check_only = true,
@@ -156,8 +169,9 @@ fn only(text: &str) -> Result<Only, Error> {
         "sgemm" => Ok(Only::Sgemm),
         "hgemm" => Ok(Only::Hgemm),
         "hgemm_sm90" => Ok(Only::HgemmSm90),
+        "attention" => Ok(Only::Attention),
         _ => Err(Error::new(format!(
-            "--only: `{text}` is not one of copy, transpose, sgemm, hgemm, hgemm_sm90"
+            "--only: `{text}` is not one of copy, transpose, sgemm, hgemm, hgemm_sm90, attention"
         ))),
     }
 }
@@ -204,6 +218,10 @@ fn check_sizes(o: &Options) -> Result<(), Error> {
     buffer_bytes(&in_hgemm("A"), hm, hk, 2)?;
     buffer_bytes(&in_hgemm("B"), hn, hk, 2)?;
     buffer_bytes(&in_hgemm("C"), hm, hn, 4)?;
+    let (ab, ah, akv, aseq, ad) = o.attention;
+    attention::Shape::of_size(o.attention, false)
+        .check()
+        .map_err(|why| Error::new(format!("--size-attention {ab} {ah} {akv} {aseq} {ad}: {why}")))?;
     let grids = [
         (in_copy("copy_f32"), Geometry::Copy.dims(m, n).0),
         (in_copy("transpose_f32"), Geometry::Transpose.dims(m, n).0),
@@ -241,13 +259,23 @@ mod tests {
             panic!("not a run")
         };
         assert_eq!(o.ptx, PathBuf::from("k.ptx"));
-        assert_eq!(o.anchors, Some(PathBuf::from("a.tsv")));
+        assert_eq!(o.anchors, [PathBuf::from("a.tsv")]);
         assert_eq!(
             (o.copy, o.gemm, o.hgemm, o.runs, o.check_only),
             ((100, 200), (1, 2, 3), (8, 16, 24), 5, true)
         );
         assert!(o.runs(Only::Sgemm) && !o.runs(Only::Copy));
         assert_eq!(parse_str("--runs 3 --help").unwrap(), Command::Help);
+        let Command::Run(o) =
+            parse_str("--anchors a.tsv --anchors b.tsv --size-attention 2 8 2 1000 64 --only attention")
+                .unwrap()
+        else {
+            panic!("not a run")
+        };
+        assert_eq!(o.anchors, [PathBuf::from("a.tsv"), PathBuf::from("b.tsv")]);
+        assert_eq!(o.attention, (2, 8, 2, 1000, 64));
+        assert!(o.runs(Only::Attention) && !o.runs(Only::HgemmSm90));
+        assert!(Options::default().runs(Only::Attention));
     }
 
     #[test]
@@ -267,6 +295,23 @@ mod tests {
         assert!(error("--size-hgemm 8 16777216 8").contains("hgemm_tn_f32: the grid"));
         let Command::Run(o) = parse_str("--only hgemm_sm90").unwrap() else { panic!("not a run") };
         assert!(o.runs(Only::HgemmSm90) && !o.runs(Only::Hgemm));
+    }
+
+    #[test]
+    fn bad_attention_sizes_are_refused() {
+        assert!(error("--size-attention 4 16 16 4096 96").contains("head dim 64 or 128"));
+        assert!(error("--size-attention 4 16 3 4096 128").contains("multiple of the key/value heads"));
+        assert!(error("--size-attention 4 16 32 4096 128").contains("multiple of the key/value heads"));
+        assert!(error("--size-attention 4 16 16 4096").contains("needs 5 values"));
+        assert!(error("--size-attention 0 16 16 4096 128").contains("is zero"));
+        // 2^35 bytes of q.
+        let e = error("--size-attention 64 64 64 65536 128");
+        assert!(e.starts_with("--size-attention 64 64 64 65536 128: q ") && e.contains("2^34"), "{e}");
+        // A head of 2^31 words: the batch stride does not fit 32 bits.
+        assert!(error("--size-attention 1 2 2 33554432 128").contains("32 bits"));
+        assert!(error("--size-attention 1 65536 1 128 64").contains("exceeds CUDA's limits"));
+        assert!(error("--size-attention 65536 1 1 128 64").contains("exceeds CUDA's limits"));
+        assert!(parse_str("--size-attention 1 65535 5 128 64").is_ok());
     }
 
     #[test]

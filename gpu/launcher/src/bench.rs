@@ -125,6 +125,9 @@ pub fn run(
     if opts.runs(Only::HgemmSm90) {
         b.tensor_core(true)?;
     }
+    if opts.runs(Only::Attention) {
+        b.attention()?;
+    }
     b.push_extra_rows();
     Ok(b.rows)
 }
@@ -295,7 +298,23 @@ impl Bench<'_> {
     /// The rows of one kernel: one per anchor (measured here, then the file's for `target`),
     /// or one without an anchor.
     pub fn push_rows(&mut self, m: Measured, target: Option<Target>) {
-        let from_file = self.anchors.iter().filter(|a| Some(a.target) == target && !self.opts.check_only);
+        self.push_rows_with(m, |a| Some(a.target) == target);
+    }
+
+    /// Adds the rows of an attention kernel: its measured anchors and those of the file of the
+    /// same shape (`shape`: [`Shape::anchor_key`](crate::attention::Shape::anchor_key); none when
+    /// `None`).
+    pub fn push_attention_rows(&mut self, m: Measured, shape: Option<String>) {
+        self.push_rows_with(m, |a| {
+            a.target == Target::Attention
+                && shape.as_deref().is_some_and(|s| crate::anchors::attention_shape(&a.key) == Some(s))
+        });
+    }
+
+    /// Adds the rows of `m`: its measured anchors and the file's anchors `of_file` accepts (none
+    /// with `--check-only`), or one row without an anchor.
+    fn push_rows_with(&mut self, m: Measured, of_file: impl Fn(&Anchor) -> bool) {
+        let from_file = self.anchors.iter().filter(|a| of_file(a) && !self.opts.check_only);
         let mut pairs = m.anchors;
         pairs.extend(from_file.map(|a| (a.key.clone(), anchor_cell(a))));
         if pairs.is_empty() {

@@ -11,6 +11,8 @@
 //! | `hgemm_{tn,nt}_{f32,f16}` | `a, b`: `RowWords (m,k/2), (n,k/2)` (TN) or `ColWords (m/2,k), (n/2,k)` (NT); `c`: `ColMajor (m,n)` (f32) or `RowWords (m,n/2)` (f16) | `hgemm::{grid, block, SMEM_BYTES}` |
 //! | `hgemm_sm90_tn_{f32,f16}` | as `hgemm_tn_*`, and TMA maps of `a`, `b` for `hgemm_sm90::{a_box, b_box}` | `hgemm_sm90::{grid, block, SMEM_BYTES}` |
 //! | `hgemm_sm90_config` | `out: ConfigWords` (16 words) | one thread |
+//! | `attention_sm90_d{64,128}` | `q, k, v, o: HeadWords (seq, d/2, heads, batch)`, `lse: HeadF32 (seq_q, heads, batch)`, TMA maps of `q`, `k`, `v` as `(d, seq, heads, batch)` for `attention_sm90::q_box` (`attention`) | `attention_sm90::{grid, THREADS, smem_bytes(d)}` |
+//! | `attention_sm90_config` | `out: ConfigWords` (16 words) | one thread |
 //!
 //! Shared memory: a kernel crate's `SMEM_BYTES` is what its body needs; it is given as dynamic
 //! shared memory unless the entry point declares that much statically (`transpose_f32` does):

@@ -8,25 +8,32 @@
 //! programs (`--anchors`).
 //!
 //! ```text
-//! gpu-bench [--ptx PATH] [--anchors FILE] [--size-copy M N] [--size-gemm M N K]
-//!           [--size-hgemm M N K] [--only copy|transpose|sgemm|hgemm|hgemm_sm90] [--runs R]
-//!           [--check-only]
+//! gpu-bench [--ptx PATH] [--anchors FILE]... [--size-copy M N] [--size-gemm M N K]
+//!           [--size-hgemm M N K] [--size-attention B H HKV S D]
+//!           [--only copy|transpose|sgemm|hgemm|hgemm_sm90|attention] [--runs R] [--check-only]
 //! ```
 //!
 //! - `--ptx PATH`: the PTX module (default `target/ptx/const_layout_kernels.ptx`, relative to the
 //!   current directory).
-//! - `--anchors FILE`: one figure a line, `key<TAB>value<TAB>unit` (GB/s, TB/s, GFLOP/s,
-//!   TFLOP/s); blank lines and `#` comments are skipped. `cute_copy` and `torch_copy` are
+//! - `--anchors FILE` (any number of times, read as one list, each key once): one figure a line,
+//!   `key<TAB>value<TAB>unit` (GB/s, TB/s, GFLOP/s, TFLOP/s); blank lines and `#` comments are
+//!   skipped. `cute_copy` and `torch_copy` are
 //!   compared with `copy_f32`, `cute_sgemm_nt`/`torch_cublas_sgemm_nt` with `sgemm_nt_f32`,
 //!   `cute_sgemm_tn`/`torch_cublas_sgemm_tn` with `sgemm_tn_f32`, `cute_sgemm_sm80` (CuTe's
 //!   `sgemm_sm80`, TN, f16 in and out, f16 accumulators) with `hgemm_tn_f16`,
-//!   `cute_wgmma_tma_sm90` with `hgemm_sm90_tn_f16`; `torch_cublas_sgemm` and unknown keys are
-//!   listed as extra rows. `tools/gpu/run.sh` writes them.
+//!   `cute_wgmma_tma_sm90` with `hgemm_sm90_tn_f16`; `attn_cudnn_SHAPE`, `attn_fa2_SHAPE` and
+//!   `attn_cutlass88_SHAPE` (`tools/gpu/attention_anchors.py`'s `attention_anchors.tsv`, `SHAPE`
+//!   `d{D}_h{H}_b{B}_s{S}_{causal,full}_{fp16,bf16}`) with the attention row of that shape, type
+//!   and mask (none of another shape is listed); `torch_cublas_sgemm` and unknown keys are listed
+//!   as extra rows. `tools/gpu/run.sh` writes the others.
 //! - `--size-copy M N` (default 8192 8192): `copy_f32` and `transpose_f32`;
 //!   `--size-gemm M N K` (default 5120 5120 4096): `sgemm_nt_f32` and `sgemm_tn_f32`;
-//!   `--size-hgemm M N K` (default 5120 5120 4096, multiples of 8): the tensor-core GEMMs.
-//! - `--only copy|transpose|sgemm|hgemm|hgemm_sm90`, `--runs R` (default 20), `--check-only` (no
-//!   timing).
+//!   `--size-hgemm M N K` (default 5120 5120 4096, multiples of 8): the tensor-core GEMMs;
+//!   `--size-attention B H HKV S D` (default 4 16 16 4096 128): attention of `B` sequences of `S`
+//!   queries and keys, `H` query heads, `HKV` key/value heads (dividing `H`), head dim `D` (64 or
+//!   128).
+//! - `--only copy|transpose|sgemm|hgemm|hgemm_sm90|attention`, `--runs R` (default 20),
+//!   `--check-only` (no timing).
 //!
 //! For each kernel: inputs of random non-zero values, outputs poisoned with NaN, one launch, the
 //! result checked: copy and transpose bit for bit; SGEMM every element finite, 2048 sampled
@@ -35,21 +42,28 @@
 //! `hgemm_sm90_tn_{f32,f16}`, f16 and bf16 inputs where they take them) as `hgemm`'s module says:
 //! first at four sizes with residues in m, n and k, then at the HGEMM size, against `f64` samples
 //! and every element against `cublasGemmEx`; the Hopper kernels' boxes, threads and shared memory
-//! as `hgemm_sm90_config` reports them. A failed check ends the program with status 1 before any
-//! timing of that kernel. Then 3 warm-up launches and `R` launches each between two events; the
-//! median is reported (min and max on stderr): GB/s of bytes read and written for copy and
-//! transpose, TFLOP/s of `2 m n k` for the GEMMs. The anchors are timed the same way:
+//! as `hgemm_sm90_config` reports them. The attention forward (`attention_sm90_d{64,128}`, f16
+//! and bf16, causal and not) as `attention`'s module says: its box, threads and shared memory as
+//! `attention_sm90_config` reports them, then every element of `O` and the log-sum-exp at seven
+//! small shapes with residues (GQA and MQA among them) against an `f64` reference on the same
+//! halves (`O` within 4e-3 for f16, 2e-2 for bf16, the log-sum-exp within 1e-3), then at the
+//! attention size every element written and finite and 64 rows against the reference. A failed
+//! check ends the program with status 1 before any timing of that kernel. Then 3 warm-up launches
+//! and `R` launches each between two events; the median is reported (min and max on stderr): GB/s
+//! of bytes read and written for copy and transpose, TFLOP/s of `2 m n k` for the GEMMs and of
+//! `4 b h s_q s_k d` (halved for causal) for attention. The anchors are timed the same way:
 //! cuMemcpyDtoD of the copy size, `cublasSgemm` in the matching form (NT: `('N','T')`, TN:
 //! `('T','N')`, default math mode, no TF32), `cublasGemmEx` of f16 or bf16 with f32 accumulation
 //! into the inputs' type; or `n/a (libcublas not found)`. stdout gets the device, the driver and
 //! one markdown table, `| kernel | size | ours | anchor | anchor figure | ours / anchor | check |`;
 //! stderr the progress.
 //!
-//! Errors (bad arguments, sizes whose buffers overflow or exceed 2^34 bytes, a missing PTX file or
-//! kernel, an entry point whose parameters differ from its `Entry`, no driver or GPU, any CUDA
-//! error by name, a refused argument or launch, a failed check) are one line on stderr,
-//! `gpu-bench: ...`, and status 1; the program does not panic (a library's panic is caught and
-//! reported the same way).
+//! Errors (bad arguments, sizes whose buffers overflow or exceed 2^34 bytes or whose strides exceed
+//! 32 bits, a head dim other than 64 or 128, query heads not a multiple of the key/value heads, a
+//! missing PTX file or kernel, an entry point whose parameters differ from its `Entry`, no driver
+//! or GPU, any CUDA error by name, a refused argument or launch or tensor map, a failed check) are
+//! one line on stderr, `gpu-bench: ...`, and status 1; the program does not panic (a library's
+//! panic is caught and reported the same way).
 //!
 //! # The ABI contract
 //!
@@ -66,6 +80,7 @@
 
 mod anchors;
 mod args;
+mod attention;
 mod bench;
 mod blas;
 mod check;
@@ -112,10 +127,7 @@ fn run() -> Result<ExitCode, Error> {
         }
         Command::Run(opts) => opts,
     };
-    let anchors = match &opts.anchors {
-        Some(path) => anchors::read(path)?,
-        None => Vec::new(),
-    };
+    let anchors = anchors::read_all(&opts.anchors)?;
     let ptx = read_ptx(&opts.ptx)?;
     let gpu = gpu::Gpu::open(&ptx, &opts.ptx.display().to_string())?;
     let device = gpu.describe()?;

@@ -126,3 +126,39 @@ fn a_missing_ptx_file_is_named() {
         "gpu-bench: cannot read the PTX file /nonexistent/kernels.ptx: No such file or directory (os error 2)"
     );
 }
+
+#[test]
+fn attention_options() {
+    let e = fails(&["--size-attention", "4", "16", "16", "4096", "96"]);
+    assert_eq!(
+        e,
+        "gpu-bench: --size-attention 4 16 16 4096 96: attention_sm90 takes a head dim 64 or 128, not 96"
+    );
+    assert!(
+        fails(&["--size-attention", "4", "16", "6", "4096", "128"]).contains("multiple of the key/value")
+    );
+    assert!(fails(&["--size-attention", "4", "16", "16", "4096"]).contains("needs 5 values"));
+    assert!(fails(&["--size-attention", "64", "64", "64", "65536", "128"]).contains("larger than the limit"));
+    assert!(fails(&["--only", "flash"]).contains("hgemm_sm90, attention"));
+    let out = gpu_bench(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("--size-attention B H HKV S D") && help.contains("attention_sm90_d{64,128}"),
+        "{help}"
+    );
+}
+
+#[test]
+fn no_gpu_for_attention() {
+    let ptx = small_ptx("no-gpu-attention");
+    let anchors = ptx.with_file_name("attention_anchors.tsv");
+    std::fs::write(&anchors, "attn_fa2_d64_h4_b1_s256_causal_fp16\t300.0\tTFLOP/s\n").unwrap();
+    let (ptx_arg, anchors_arg) = (ptx.to_str().unwrap(), anchors.to_str().unwrap());
+    let args = ["--ptx", ptx_arg, "--anchors", anchors_arg, "--only", "attention"];
+    let e = fails(&[&args[..], &["--size-attention", "1", "4", "2", "256", "64"]].concat());
+    assert!(e.contains("driver") || e.contains("GPU"), "{e}");
+    // The same anchors file twice: its keys twice.
+    let e = fails(&["--ptx", ptx_arg, "--anchors", anchors_arg, "--anchors", anchors_arg]);
+    assert!(e.contains("given in an earlier anchors file"), "{e}");
+    std::fs::remove_dir_all(ptx.parent().unwrap()).unwrap();
+}
