@@ -24,6 +24,14 @@ use core::arch::asm;
 // The launch's dynamic shared memory: one array, sized by the launch (`%dynamic_smem_size`).
 core::arch::global_asm!(".extern .shared .align 16 .b8 const_layout_dynamic_smem[];");
 
+// The fault: `trap` in a function of its own, reached by `call`. A `trap` inline in a loop that
+// issues `wgmma` under `setmaxnreg` makes ptxas serialize every `wgmma` of the loop (C7512) and
+// keep the warpgroup's code within the launch's register count (168 for 384 threads) instead of
+// its `setmaxnreg` budget; called, it does neither (measured with ptxas 13.0: attention's head dim
+// 128 from 165 registers and serialized to 222 and pipelined). A plain returning `.func`: a
+// `.noreturn` one brings the serialization back. The builder's check allows this one call.
+core::arch::global_asm!(".func const_layout_trap()\n{{\n\ttrap;\n\tret;\n}}");
+
 /// `%tid.x`, `%tid.y`, `%tid.z`.
 #[inline(always)]
 pub(crate) fn thread_idx() -> Dim3 {
@@ -92,11 +100,12 @@ pub(crate) fn fault(what: &'static str) -> ! {
     trap()
 }
 
-/// `trap`.
+/// `trap`, out of line (`call const_layout_trap`, see its declaration above), then `exit` for the
+/// compiler (the call does not return: the trap ends the launch).
 #[inline(always)]
 fn trap() -> ! {
-    // SAFETY: `trap` aborts the launch; nothing runs after it.
-    unsafe { core::arch::nvptx::trap() }
+    // SAFETY: `const_layout_trap` traps, which aborts the launch; nothing runs after it.
+    unsafe { asm!("call const_layout_trap;", "exit;", options(noreturn, nostack)) }
 }
 
 /// The launch's dynamic shared memory: its 32-bit shared address and its size in bytes.
@@ -284,7 +293,7 @@ macro_rules! converged {
     ($ins:expr) => {
         concat!(
             "{{ .reg .b32 cl_mask; .reg .pred cl_diverged; activemask.b32 cl_mask; ",
-            "setp.ne.b32 cl_diverged, cl_mask, 0xffffffff; @cl_diverged trap; ",
+            "setp.ne.b32 cl_diverged, cl_mask, 0xffffffff; @cl_diverged call const_layout_trap; ",
             $ins,
             " }}"
         )
