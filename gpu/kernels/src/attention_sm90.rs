@@ -175,6 +175,29 @@ fn s_coord(t: usize, r: usize) -> (u32, u32) {
     (m as u32, n as u32)
 }
 
+/// Register `r`'s coordinate in `S`'s tile less register 0's, the same in every thread: the
+/// fragment's coordinates are a per-thread base plus a per-register constant.
+const S_OFFSETS: [(i32, i32); 64] = {
+    let mut out = [(0, 0); 64];
+    let mut t = 0;
+    while t < 128 {
+        let base = SFrag::coord(t, 0);
+        let mut r = 0;
+        while r < 64 {
+            let c = SFrag::coord(t, r);
+            let d = (c.0 as i32 - base.0 as i32, c.1 as i32 - base.1 as i32);
+            if t == 0 {
+                out[r] = d;
+            } else {
+                assert!(d.0 == out[r].0 && d.1 == out[r].1, "S's coordinates are not a base plus a constant");
+            }
+            r += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
 /// Where `O`'s register `r` of thread `t` lies in its warpgroup's 64 x `D` tile.
 #[inline(always)]
 fn o_coord<const D: usize>(t: usize, r: usize) -> (u32, u32) {
@@ -308,6 +331,126 @@ fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_
     st.part::<CHUNK_WORDS>(c as usize * CHUNK_WORDS)
 }
 
+/// `S = Q K^T` for the warpgroup `wg`'s 64 rows of `q` against the key tile in `k`, 16 of the
+/// head dim a k block: one batch, committed.
+#[inline(always)]
+fn issue_s<const D: usize, const W: usize>(
+    kind: HalfKind,
+    q: SmemArray<u32, W>,
+    k: SmemArray<u32, W>,
+    wg: usize,
+    acc_s: &mut [f32; 64],
+) {
+    let mut batch = wgmma::begin();
+    unroll!(kb in 0..8 => {
+        if kb < D / 16 {
+            let a = SmemDesc::k_sw128(q, BM, 64 * wg, kb);
+            let bd = SmemDesc::k_sw128(k, BN, 0, kb);
+            batch.ss_f32::<64>(kind, a, bd, kb > 0, acc_s);
+        }
+    });
+    batch.commit();
+}
+
+/// `O += P V` of the value tile in `v`, `P` in registers: one batch, committed.
+#[inline(always)]
+fn issue_pv<const R: usize, const W: usize>(
+    kind: HalfKind,
+    v: SmemArray<u32, W>,
+    pa: &[[u32; 4]; 8],
+    acc_o: &mut [f32; R],
+) where
+    (): wgmma::Accumulators<R>,
+{
+    let mut batch = wgmma::begin();
+    unroll!(kb in 0..8 => {
+        let bd = SmemDesc::mn_sw128(v, BN, kb);
+        batch.rs_f32::<R>(kind, pa[kb], bd, true, acc_o);
+    });
+    batch.commit();
+}
+
+/// P as the second GEMM's `A` operand: `S`'s registers after the softmax, permuted as the atoms'
+/// layouts say (`PFromS`, the identity here), two halves a register, a k block of 16 keys an
+/// array.
+#[inline(always)]
+fn p_operand(kind: HalfKind, acc_s: &[f32; 64]) -> [[u32; 4]; 8] {
+    let p_regs = PFromS::convert(acc_s);
+    let mut pa = [[0u32; 4]; 8];
+    unroll!(kb in 0..8 => {
+        pa[kb] = wgmma::a_fragment(kind, &p_regs, kb);
+    });
+    pa
+}
+
+/// What a consumer thread's softmax of a tile of `S` needs.
+#[derive(Clone, Copy)]
+struct Tile {
+    /// The thread.
+    t: usize,
+    /// The warpgroup's first query row.
+    m0: u32,
+    seq_k: u32,
+    causal: bool,
+    scale_log2: f32,
+}
+
+impl Tile {
+    /// The online softmax of key tile `jj` in `acc_s`: masked where it crosses `seq_k` or the
+    /// diagonal, each row's new maximum (over the thread's registers of the row, then the lanes
+    /// that share it: `S`'s reduction plan), `acc_s` replaced by `exp2(s scale log2 e - max)`, the
+    /// running sums rescaled and added to. Returns each row's rescaling of `O`.
+    #[inline(always)]
+    fn softmax(
+        &self,
+        jj: usize,
+        acc_s: &mut [f32; 64],
+        row_max: &mut [f32; 2],
+        row_sum: &mut [f32; 2],
+    ) -> [f32; 2] {
+        let n0 = (jj * BN) as u32;
+        let crosses = n0 + BN as u32 > self.seq_k || (self.causal && n0 + BN as u32 > self.m0 + 1);
+        if crosses {
+            // Register r of this thread is at its base (register 0's coordinate) plus register
+            // r's offset in thread 0, a constant (checked at compile time): two runtime values a
+            // thread, not 64 coordinates.
+            let (bm, bn) = s_coord(self.t, 0);
+            let keys_left = self.seq_k as i32 - (n0 + bn) as i32;
+            let diagonal = (self.m0 + bm) as i32 - (n0 + bn) as i32;
+            unroll!(r in 0..64 => {
+                let (dm, dn) = S_OFFSETS[r];
+                if dn >= keys_left || (self.causal && dn - dm > diagonal) {
+                    acc_s[r] = f32::NEG_INFINITY;
+                }
+            });
+        }
+        let tile_max = fragment::reduce_rows::<warp::Max, 64, 2>(const { &SRows::PLAN }, acc_s);
+        let mut sub = [0f32; 2];
+        let mut corr = [1f32; 2];
+        unroll!(g in 0..2 => {
+            let mx = row_max[g].max(tile_max[g]);
+            // A row with every key so far masked keeps 0 (no NaN from -inf - -inf).
+            sub[g] = if mx == f32::NEG_INFINITY { 0.0 } else { mx * self.scale_log2 };
+            corr[g] = if row_max[g] == f32::NEG_INFINITY {
+                0.0
+            } else {
+                math::ex2_approx(row_max[g] * self.scale_log2 - sub[g])
+            };
+            row_max[g] = mx;
+            row_sum[g] *= corr[g];
+        });
+        unroll!(g in 0..2 => {
+            unroll!(x in 0..32 => {
+                let r = SRows::PLAN.register(g, x);
+                let e = math::ex2_approx(math::fma(acc_s[r], self.scale_log2, -sub[g]));
+                acc_s[r] = e;
+                row_sum[g] += e;
+            });
+        });
+        corr
+    }
+}
+
 /// The block's work (see the module): queries `q` `(dim, seq_q, heads, batch)`, keys `k` and
 /// values `v` `(dim, seq_k, kv_heads, batch)` as TMA tensors with the box [`q_box`]; `o` words of
 /// two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32` `(seq_q, heads, batch)`. `D` is 64 or
@@ -379,9 +522,13 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let (k_full, v_full) = (&bars[1..1 + STAGES], &bars[1 + STAGES..1 + 2 * STAGES]);
     let (k_empty, v_empty) = (&bars[1 + 2 * STAGES..1 + 3 * STAGES], &bars[1 + 3 * STAGES..1 + 4 * STAGES]);
     let t = thread_idx().x as usize;
+    // The warpgroup, broadcast from lane 0 so that ptxas sees it warp-uniform (CUTLASS's
+    // `canonical_warp_group_idx`): the roles' branches are then regions it gives each its own
+    // register budget (`setmaxnreg`), and Q's descriptors are uniform.
+    let wg = warp::shfl_idx((t / 128) as u32, 0) as usize;
     let tile_bytes = q_box().bytes() * chunks;
 
-    if t >= CONSUMERS as usize {
+    if wg == (CONSUMERS / 128) as usize {
         wgmma::set_max_registers::<24, false>();
         if t == CONSUMERS as usize {
             q_full.arrive_expect_tx(tile_bytes);
@@ -416,7 +563,6 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         return;
     }
     wgmma::set_max_registers::<240, true>();
-    let wg = t / 128;
     let kind = p.kind;
     let scale_log2 = p.scale * core::f32::consts::LOG2_E;
     // Per thread: two rows (the reduction plan's groups), their running max (raw scores) and sums.
@@ -424,6 +570,12 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let mut row_sum = [0f32; 2];
     let mut acc_o = [0f32; R];
     let mut acc_s = [0f32; 64];
+    let m0 = q0 + 64 * wg as u32;
+    let tile = Tile { t, m0, seq_k, causal: p.causal, scale_log2 };
+    // Each key tile: S = Q K^T, the softmax (O rescaled), O += P V. The two consumer warpgroups
+    // interleave on the tensor cores by themselves: one's softmax runs under the other's GEMMs.
+    // (FlashAttention-3's intra-warpgroup overlap, S of the next tile issued before P V, measured
+    // slower here: ptxas serializes the wgmmas once the softmax reads S with P V in flight, C7514.)
     q_full.wait(0);
     let mut j = 0;
     while j < tiles {
@@ -432,57 +584,10 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
             if jj < tiles {
                 let phase = (jj / STAGES) as u32 & 1;
                 k_full[s].wait(phase);
-                // S = Q K^T over the head dim, 16 a k block.
-                let mut batch = wgmma::begin();
-                unroll!(kb in 0..8 => {
-                    if kb < D / 16 {
-                        let a = SmemDesc::k_sw128(stage::<W>(smem, q_base), BM, 64 * wg, kb);
-                        let bd = SmemDesc::k_sw128(stage::<W>(smem, k_base(s)), BN, 0, kb);
-                        batch.ss_f32::<64>(kind, a, bd, kb > 0, &mut acc_s);
-                    }
-                });
-                batch.commit();
+                issue_s::<D, W>(kind, stage::<W>(smem, q_base), stage::<W>(smem, k_base(s)), wg, &mut acc_s);
                 wgmma::wait::<0, 64>(&mut acc_s);
                 k_empty[s].arrive();
-
-                // Masks where the tile crosses seq_k or the diagonal.
-                let n0 = (jj * BN) as u32;
-                let m0 = q0 + 64 * wg as u32;
-                let crosses = n0 + BN as u32 > seq_k || (p.causal && n0 + BN as u32 > m0 + 1);
-                if crosses {
-                    unroll!(r in 0..64 => {
-                        let (m, n) = s_coord(t, r);
-                        let (row, col) = (m0 + m, n0 + n);
-                        if col >= seq_k || (p.causal && col > row) {
-                            acc_s[r] = f32::NEG_INFINITY;
-                        }
-                    });
-                }
-                // Online softmax: the rows' new maxima, over the thread's registers of each row
-                // and then the lanes that share it (the reduction plan of S's layout).
-                let tile_max = fragment::reduce_rows::<warp::Max, 64, 2>(const { &SRows::PLAN }, &acc_s);
-                let mut sub = [0f32; 2];
-                let mut corr = [1f32; 2];
-                unroll!(g in 0..2 => {
-                    let mx = row_max[g].max(tile_max[g]);
-                    // A row with every key so far masked keeps 0 (no NaN from -inf - -inf).
-                    sub[g] = if mx == f32::NEG_INFINITY { 0.0 } else { mx * scale_log2 };
-                    corr[g] = if row_max[g] == f32::NEG_INFINITY {
-                        0.0
-                    } else {
-                        math::ex2_approx(row_max[g] * scale_log2 - sub[g])
-                    };
-                    row_max[g] = mx;
-                    row_sum[g] *= corr[g];
-                });
-                unroll!(g in 0..2 => {
-                    unroll!(x in 0..32 => {
-                        let r = SRows::PLAN.register(g, x);
-                        let e = math::ex2_approx(math::fma(acc_s[r], scale_log2, -sub[g]));
-                        acc_s[r] = e;
-                        row_sum[g] += e;
-                    });
-                });
+                let corr = tile.softmax(jj, &mut acc_s, &mut row_max, &mut row_sum);
                 unroll!(g in 0..2 => {
                     unroll!(x in 0..32 => {
                         if x < R / 2 {
@@ -490,20 +595,9 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
                         }
                     });
                 });
-                // P, as the second GEMM's A operand: S's registers permuted as the atoms' layouts
-                // say (the identity here), two halves a register.
-                let p_regs = PFromS::convert(&acc_s);
-                let mut pa = [[0u32; 4]; 8];
-                unroll!(kb in 0..8 => {
-                    pa[kb] = wgmma::a_fragment(kind, &p_regs, kb);
-                });
+                let pa = p_operand(kind, &acc_s);
                 v_full[s].wait(phase);
-                let mut batch = wgmma::begin();
-                unroll!(kb in 0..8 => {
-                    let bd = SmemDesc::mn_sw128(stage::<W>(smem, v_base(s)), BN, kb);
-                    batch.rs_f32::<R>(kind, pa[kb], bd, true, &mut acc_o);
-                });
-                batch.commit();
+                issue_pv::<R, W>(kind, stage::<W>(smem, v_base(s)), &pa, &mut acc_o);
                 wgmma::wait::<0, R>(&mut acc_o);
                 v_empty[s].arrive();
             }
@@ -527,7 +621,6 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
             f32::INFINITY
         };
     });
-    let m0 = q0 + 64 * wg as u32;
     // Each group's registers come in pairs of neighbours along the head dim: a word of O.
     let groups = const { o_groups::<D>() };
     unroll!(w in 0..32 => {
