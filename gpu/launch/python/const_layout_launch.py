@@ -46,7 +46,7 @@ import struct
 __all__ = [
     "COL_MAJOR", "ROW_MAJOR", "COL_WORDS", "ROW_WORDS", "CONFIG_WORDS", "PARAM_WORDS", "MAX_COSIZE",
     "ParamError", "LaunchError", "LayoutType", "tensor_param", "tensor_param_of", "layout_words",
-    "u32", "i32", "u64", "i64", "f32", "f64", "launch", "check_config",
+    "u32", "i32", "u64", "i64", "f32", "f64", "launch", "prepare", "check_config",
     "TensorMapError", "TmaBox", "tensor_map_spec", "tensor_map", "tensor_map_of", "tma_tensor_of", "tensor_map_param",
 ]
 
@@ -557,7 +557,13 @@ def _param_info(cuda, func):
 
 
 def launch(function, grid, block, smem, params, stream=None, kernel="kernel"):
-    """Launches `function` (a CUfunction handle: an int, a CuPy `Function` (`.ptr`), a cuda-python
+    """Checks and launches once: `prepare(...)()`. See `prepare`."""
+    prepare(function, grid, block, smem, params, stream, kernel)()
+
+
+def prepare(function, grid, block, smem, params, stream=None, kernel="kernel"):
+    """A launch of `function`, checked now and returned as a function of no arguments that queues it
+    (each call one `cuLaunchKernel`, nothing else): `function` (a CUfunction handle: an int, a CuPy `Function` (`.ptr`), a cuda-python
     `CUfunction`) on `stream` (None: the legacy default stream; an int, a CuPy stream (`.ptr`), a
     PyTorch stream (`.cuda_stream`)) with the geometry `grid`, `block` (up to three extents) and
     `smem` bytes of dynamic shared memory, and `params` in the entry point's order: `tensor_param`'s
@@ -566,7 +572,8 @@ def launch(function, grid, block, smem, params, stream=None, kernel="kernel"):
     Checked first, with Rust's messages: the geometry against CUDA's limits, the function's threads
     a block and the device's shared memory; where the driver can say them (12.4 and later), the
     number of parameters and each one's size and offset against the function's. Dynamic shared
-    memory past 48 KiB is allowed on the function first. The launch is queued on the stream.
+    memory past 48 KiB is allowed on the function first. Each call of the result queues the launch
+    on the stream (the tensors must stay alive until it completes).
     """
     cuda = _cuda()
     func = ctypes.c_void_p(_handle(function, "ptr"))
@@ -602,6 +609,12 @@ def launch(function, grid, block, smem, params, stream=None, kernel="kernel"):
         _check(cuda.cuFuncSetAttribute(func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, ctypes.c_int(smem)),
                f"{kernel}: allowing {smem} bytes of dynamic shared memory")
     pointers = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v, _, _ in values])
-    r = cuda.cuLaunchKernel(func, *[ctypes.c_uint(x) for x in grid + block], ctypes.c_uint(smem), stream_handle,
-                            pointers, None)
-    _check(r, f"launching {kernel}")
+    dims = [ctypes.c_uint(x) for x in grid + block]
+
+    def run():
+        # The checked arguments, kept alive by this closure: each call only queues the launch, so
+        # that timing a short kernel measures the GPU, not Python.
+        _check(cuda.cuLaunchKernel(func, *dims, ctypes.c_uint(smem), stream_handle, pointers, None),
+               f"launching {kernel}")
+    run.values = values
+    return run
