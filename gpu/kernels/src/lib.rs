@@ -11,6 +11,10 @@
 //!   `const_layout::atom`'s tiled MMA and tiled copies.
 //! - [`hgemm_sm90`]: the Hopper GEMM, CuTe's `wgmma_tma_sm90.cu` structure: TMA loads by tensor
 //!   maps whose box comes from the stage's layout, an mbarrier pipeline and `wgmma` by descriptors.
+//! - [`attention_sm90`]: FlashAttention's forward on Hopper with CUTLASS's structure: TMA on rank-4
+//!   tensors, `wgmma` from shared memory for `Q K^T` and from registers for `P V` (the register
+//!   permutation from `atom::fragment::AccToOperand`), the online softmax by the accumulator
+//!   layout's reduction plan, masks from its coordinates, GQA as a layout.
 //! - [`sgemm`]: CuTe's `sgemm_2.cu` (SIMT fp32 GEMM, NT and TN): `cp.async` into shared tiles
 //!   (three stages), 16x16 threads of 8x8 register tiles, 128-bit shared loads.
 //!
