@@ -5,9 +5,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod attention_sm90;
 mod copy;
 mod hgemm;
-mod attention_sm90;
 mod hgemm_sm90;
 mod sgemm;
 mod transpose;
