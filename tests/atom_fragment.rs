@@ -386,17 +386,17 @@ fn simulate(f: &FragmentLayout, plan: &ReductionPlan) {
     for &mask in plan.shuffle_masks() {
         assert!(mask != 0 && mask < 32);
         let before = state.clone();
-        for t in 0..threads {
+        for (t, groups) in state.iter_mut().enumerate() {
             let partner = t ^ mask as usize;
             assert_eq!(t / 32, partner / 32, "within a warp");
-            for g in 0..plan.groups() {
-                state[t][g].extend(before[partner][g].iter().copied());
+            for (g, set) in groups.iter_mut().enumerate() {
+                set.extend(before[partner][g].iter().copied());
             }
         }
     }
-    for t in 0..threads {
-        for g in 0..plan.groups() {
-            assert_eq!(state[t][g], all[&plan.key(f, t, g)], "thread {t} group {g}");
+    for (t, groups) in state.iter().enumerate() {
+        for (g, set) in groups.iter().enumerate() {
+            assert_eq!(*set, all[&plan.key(f, t, g)], "thread {t} group {g}");
         }
     }
 }
