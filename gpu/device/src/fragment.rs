@@ -1,6 +1,6 @@
 //! Reductions over register fragments: a thread's registers of one row (or column) combined, then
 //! the lanes that share it combined by a butterfly of shuffles, as a
-//! [`ReductionPlan`](const_layout::atom::fragment::ReductionPlan) of `const_layout::atom::fragment`
+//! [`ReductionPlan`] of `const_layout::atom::fragment`
 //! says (FlashAttention's row maximum and row sum of the score tile).
 //!
 //! ```
