@@ -227,49 +227,68 @@ def wgmma_wait_fn(acc, mi):
 
 
 
-# The general interface (`wgmma::Batch`): one instruction an `asm!` block, the fence and the
-# commit apart, so a warpgroup issues several into one group and waits for it later. N of the
-# instructions (f32 accumulators, N / 2 registers a thread); `TB` (imm-trans-b, 1 for an MN-major
-# B) is a const generic of the function, scale-d a register turned into the predicate.
+# The general interface (`wgmma::Batch`): a chain of K instructions (k blocks 0..K of one GEMM,
+# accumulating into the same registers) in one `asm!` block, the fence and the commit apart, so a
+# warpgroup issues several chains into one group and waits for it later. One check a chain, not
+# one an instruction: a `call` between two `wgmma`s of a chain (the check's fault) makes ptxas
+# inject a `warpgroup.arrive` before each (C7519), and each then waits for the one before, which
+# serializes the chain. N of the instructions (f32 accumulators, N / 2 registers a thread); K 1 to
+# WGMMA_CHAIN_MAX; `TB` (imm-trans-b, 1 for an MN-major B) is a const generic of the function,
+# scale-d (of the first instruction; the others accumulate) a register turned into the predicate.
 WGMMA_ONE_N = [64, 128, 256]
+WGMMA_CHAIN_MAX = 8
 
 
-def wgmma_one_fn(n, rs):
+def wgmma_chain_fn(n, rs, k):
     r = n // 2
     form = "rs" if rs else "ss"
     lines = []
-    what = "`A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[j]`)" if rs else \
-        "`A` from shared memory by its descriptor (K-major)"
-    lines.append(f"/// One `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{{f16,bf16}}`: `d = A B^T + (scale_d != 0 ? d : 0)`,")
-    lines.append(f"/// {what}, `B` by its descriptor (K-major, or MN-major for `TB` = 1),")
-    lines.append("/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).")
+    what = "`A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`)" if rs else \
+        "`A` from shared memory by its descriptors (K-major)"
+    lines.append(f"/// {k} `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{{f16,bf16}}` into the same accumulators:")
+    lines.append("/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,")
+    lines.append(f"/// {what}, `B` by its descriptors (K-major, or MN-major for `TB` = 1),")
+    lines.append("/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as")
+    lines.append("/// [`converged!`]); no fence, no commit (the caller's batch).")
     lines.append("///")
     lines.append("/// # Safety")
     lines.append("/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that")
     lines.append("/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand")
-    lines.append("/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.")
+    lines.append("/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;")
+    lines.append("/// `TB` is 0 or 1.")
     lines.append("#[inline(always)]")
-    a_ty = "&[u32; 4]" if rs else "u64"
-    lines.append(f"pub(crate) unsafe fn wgmma_{form}_m64n{n}k16_f32<const TB: u32>(a: {a_ty}, b: u64, scale_d: u32, d: &mut [f32; {r}], bf16: bool) {{")
-    lines.append("    macro_rules! one {")
+    a_ty = f"&[[u32; 4]; {k}]" if rs else f"&[u64; {k}]"
+    lines.append(f"pub(crate) unsafe fn wgmma_{form}_m64n{n}k16_f32_x{k}<const TB: u32>(a: {a_ty}, b: &[u64; {k}], ok: u32, scale_d: u32, d: &mut [f32; {r}], bf16: bool) {{")
+    lines.append("    macro_rules! chain {")
     lines.append("        ($ins:literal) => {")
     lines.append("            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is")
-    lines.append("            // converged or the lane traps first.")
+    lines.append("            // converged and `ok` is not 0, or the lane traps first.")
     lines.append("            unsafe {")
-    lines.append("                asm!(converged!(concat!(")
-    lines.append('                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",')
+    lines.append("                asm!(concat!(")
+    lines.append('                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",')
+    lines.append('                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",')
+    # `acc`, true, is the scale-d of the chain's later instructions.
+    lines.append('                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",')
     dl = ", ".join("{d%d}" % v for v in range(r))
-    if rs:
-        lines.append(f'                    $ins, " {{{{{dl}}}}}, {{{{{{a0}}, {{a1}}, {{a2}}, {{a3}}}}}}, {{b}}, sd, 1, 1, {{tb}}; }}}}"')
-    else:
-        lines.append(f'                    $ins, " {{{{{dl}}}}}, {{a}}, {{b}}, sd, 1, 1, 0, {{tb}}; }}}}"')
-    lines.append("                )),")
-    if rs:
-        for v in range(4):
-            lines.append(f"                     a{v} = in(reg32) a[{v}],")
-    else:
-        lines.append("                     a = in(reg64) a,")
-    lines.append("                     b = in(reg64) b,")
+    for i in range(k):
+        pred = "sd" if i == 0 else "acc"
+        if rs:
+            av = ", ".join("{a%d_%d}" % (i, v) for v in range(4))
+            ops = f"{{{{{av}}}}}"
+            lines.append(f'                    $ins, " {{{{{dl}}}}}, {ops}, {{b{i}}}, {pred}, 1, 1, {{tb}}; ",')
+        else:
+            lines.append(f'                    $ins, " {{{{{dl}}}}}, {{a{i}}}, {{b{i}}}, {pred}, 1, 1, 0, {{tb}}; ",')
+    lines.append('                    "}}"')
+    lines.append("                ),")
+    for i in range(k):
+        if rs:
+            for v in range(4):
+                lines.append(f"                     a{i}_{v} = in(reg32) a[{i}][{v}],")
+        else:
+            lines.append(f"                     a{i} = in(reg64) a[{i}],")
+    for i in range(k):
+        lines.append(f"                     b{i} = in(reg64) b[{i}],")
+    lines.append("                     ok = in(reg32) ok,")
     lines.append("                     s = in(reg32) scale_d,")
     lines.append("                     tb = const TB,")
     for v in range(r):
@@ -279,9 +298,9 @@ def wgmma_one_fn(n, rs):
     lines.append("        };")
     lines.append("    }")
     lines.append("    if bf16 {")
-    lines.append(f'        one!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16");')
+    lines.append(f'        chain!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16");')
     lines.append("    } else {")
-    lines.append(f'        one!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16");')
+    lines.append(f'        chain!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16");')
     lines.append("    }")
     lines.append("}")
     return "\n".join(lines)
@@ -345,6 +364,35 @@ pub(crate) fn mma_m16n8k16_{name}_batch<const MI: usize, const NI: usize>(
     true
 }}
 """)
+    for form, a_ty in (("ss", "&[u64; K]"), ("rs", "&[[u32; 4]; K]")):
+        arms = "\n".join(
+            f"        ({n // 2}, {k}) => wgmma_{form}_m64n{n}k16_f32_x{k}::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),"
+            for n in WGMMA_ONE_N for k in range(1, WGMMA_CHAIN_MAX + 1)
+        )
+        batches.append(f"""/// A chain of `K` `wgmma`s with `A` {"in shared memory" if form == "ss" else "in registers"} and `R` f32 accumulators
+/// (`wgmma_{form}_m64n{{2 R}}k16_f32_x{{K}}`); `false` (nothing done) if that chain is not written out.
+///
+/// # Safety
+/// As the `wgmma_{form}_*_x*` functions.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_{form}_chain_f32<const K: usize, const R: usize, const TB: u32>(
+    a: {a_ty},
+    b: &[u64; K],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; R],
+    bf16: bool,
+) -> bool {{
+    // SAFETY: the caller's contract, passed on.
+    unsafe {{
+        match (R, K) {{
+{arms}
+            _ => return false,
+        }}
+    }}
+    true
+}}
+""")
     ld_arms = "\n".join(f"        {n} => fit_out(unsafe {{ ldmatrix_x4_{n}(*fit(&addr), trans) }})," for n in LDSM_COUNTS)
     return "\n".join(batches) + f"""
 /// `N` ldmatrix.x4 in one batch; `None` if that count is not written out.
@@ -364,6 +412,15 @@ pub(crate) unsafe fn ldmatrix_x4_batch<const N: usize>(addr: [u32; N], trans: bo
 #[inline(always)]
 fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {{
     match x.as_slice().try_into() {{
+        Ok(y) => y,
+        Err(_) => super::fault("unreachable: a batch of another size"),
+    }}
+}}
+
+/// `x` as a mutable array of `M` (`M == N`, as [`fit`]).
+#[inline(always)]
+pub(super) fn fit_mut<T, const N: usize, const M: usize>(x: &mut [T; N]) -> &mut [T; M] {{
+    match x.as_mut_slice().try_into() {{
         Ok(y) => y,
         Err(_) => super::fault("unreachable: a batch of another size"),
     }}
@@ -416,8 +473,9 @@ def main():
             parts.append("")
     for n in WGMMA_ONE_N:
         for rs in (False, True):
-            parts.append(wgmma_one_fn(n, rs))
-            parts.append("")
+            for k in range(1, WGMMA_CHAIN_MAX + 1):
+                parts.append(wgmma_chain_fn(n, rs, k))
+                parts.append("")
     regs = [n // 2 for n in WGMMA_ONE_N]
     for r in regs:
         parts.append(wgmma_wait_n_fn([r]))

@@ -322,6 +322,22 @@ impl SmemDesc {
 )]
 pub trait Accumulators<const R: usize>: sealed::Sealed {}
 
+/// The instructions a [`Batch::ss_f32_chain`] or [`Batch::rs_f32_chain`] issues as one: 1 to 8
+/// (implemented for `()`).
+///
+/// ```compile_fail
+/// # use const_layout_device::{wgmma, HalfKind};
+/// fn issue(b: &mut wgmma::Batch, a: wgmma::SmemDesc) {
+///     let mut d = [0f32; 32];
+///     b.ss_f32_chain(HalfKind::F16, [a; 9], [a; 9], false, &mut d); // K = 144
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a `wgmma` chain is 1 to 8 instructions (k blocks of 16), not {K}",
+    label = "{K} instructions"
+)]
+pub trait ChainLength<const K: usize>: sealed::Sealed {}
+
 /// The groups `wgmma.wait_group` may leave pending: 0 to 7 (implemented for `()`).
 #[diagnostic::on_unimplemented(
     message = "`wgmma.wait_group` leaves 0 to 7 groups pending, not {P}",
@@ -341,11 +357,19 @@ macro_rules! pending_groups {
 }
 pending_groups!(0 1 2 3 4 5 6 7);
 
+macro_rules! chain_lengths {
+    ($($n:literal)*) => { $(#[diagnostic::do_not_recommend] impl ChainLength<$n> for () {})* };
+}
+chain_lengths!(1 2 3 4 5 6 7 8);
+
 /// A warpgroup's batch of `wgmma`s (CUTLASS's `warpgroup_arrive()` ... `warpgroup_commit_batch()`):
 /// [`begin`] meets the warpgroup's other warps at its named barrier and fences, then each
 /// [`ss_f32`](Batch::ss_f32) or [`rs_f32`](Batch::rs_f32) issues one instruction, and
 /// [`commit`](Batch::commit) makes them one group, which [`wait`] waits for later (so a warpgroup
 /// can compute while its tensor cores work: FlashAttention-3's softmax under the next GEMM).
+/// A GEMM's k blocks go in one [`ss_f32_chain`](Batch::ss_f32_chain) or
+/// [`rs_f32_chain`](Batch::rs_f32_chain): one check for the chain, so the tensor cores run it
+/// back to back (single instructions each check, and ptxas then fences each).
 ///
 /// Rules the caller keeps (PTX's): every warp of the warpgroup makes the same calls between
 /// `begin` and `commit` (no branch on the warp); the accumulators and the `A` fragments are
@@ -353,7 +377,7 @@ pending_groups!(0 1 2 3 4 5 6 7);
 /// operands stay unwritten, and the accumulators unread, until a [`wait`] retires the group. The
 /// emulator checks the first (each instruction is a rendezvous of the warpgroup's 128 threads,
 /// all at one call site) and the last (a group's shared words must be unchanged when its wait
-/// retires it); on the GPU a warp diverging inside the batch traps (each instruction checks the
+/// retires it); on the GPU a warp diverging inside the batch traps (each call checks the
 /// warp converged), and ptxas orders an early read of an accumulator after the `wgmma`.
 ///
 /// ```
@@ -420,13 +444,7 @@ impl Batch {
     ) where
         (): Accumulators<R>,
     {
-        if a.mn_major || a.mn < 64 || (b.mn as usize) < 2 * R {
-            fault("wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows");
-        }
-        // SAFETY: `begin` met the warpgroup and fenced; the descriptors were built by `SmemDesc`'s
-        // checked constructors, inside their arrays for 64 rows of A and 2 R of B (checked just
-        // above); `R` is 32, 64 or 128 (the bound).
-        unsafe { backend::wgmma_ss_f32(kind, a.desc.0, b.desc.0, b.mn_major, scale_d, d, backend::site()) }
+        self.ss_f32_chain::<1, R>(kind, [a], [b], scale_d, d)
     }
 
     /// [`ss_f32`](Batch::ss_f32) with `A` from registers: the 64 x 16 tile by
@@ -465,11 +483,150 @@ impl Batch {
     ) where
         (): Accumulators<R>,
     {
-        if (b.mn as usize) < 2 * R {
-            fault("wgmma: B must cover N = 2 R rows");
+        self.rs_f32_chain::<1, R>(kind, &[a], [b], scale_d, d)
+    }
+
+    /// A GEMM's `K` k blocks in one chain: `d = sum_i A_i B_i^T` (plus `d` when `scale_d`), as
+    /// `K` [`ss_f32`](Batch::ss_f32) calls of one `B` major-ness but issued as one block, after
+    /// one check of the warp and the descriptors instead of one an instruction, so the tensor
+    /// cores run the chain back to back (a check between two instructions makes ptxas fence
+    /// each, and each then waits for the one before). `K` is 1 to 8 ([`ChainLength`]).
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16384 };
+    /// launch(&cfg, || {
+    ///     let smem = SmemRegion::dynamic();
+    ///     let (q, k) = (smem.array::<u32, 2048>(0).unwrap(), smem.array::<u32, 2048>(8192).unwrap());
+    ///     let t = thread_idx().x as usize;
+    ///     for i in 0..16 {
+    ///         q.store(t + 128 * i, 0x3c00_3c00); // 1.0: Q 64 x 64
+    ///         k.store(t + 128 * i, 0x4000_4000); // 2.0: K 64 x 64
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     let a: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::k_sw128(q, 64, 0, kb));
+    ///     let b: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::k_sw128(k, 64, 0, kb));
+    ///     let mut s = [7f32; 32];
+    ///     let mut batch = wgmma::begin();
+    ///     batch.ss_f32_chain(HalfKind::F16, a, b, false, &mut s); // S = Q K^T, 64 x 64
+    ///     batch.commit();
+    ///     wgmma::wait::<0, 32>(&mut s);
+    ///     assert!(s.iter().all(|&x| x == 128.0));
+    /// })
+    /// .unwrap();
+    /// ```
+    #[track_caller]
+    #[inline(always)]
+    pub fn ss_f32_chain<const K: usize, const R: usize>(
+        &mut self,
+        kind: HalfKind,
+        a: [SmemDesc; K],
+        b: [SmemDesc; K],
+        scale_d: bool,
+        d: &mut [f32; R],
+    ) where
+        (): Accumulators<R> + ChainLength<K>,
+    {
+        // Checked without a branch: the chain's one check traps on `ok` false.
+        let mut ok = true;
+        for i in 0..K {
+            ok &= !a[i].mn_major
+                & (a[i].mn >= 64)
+                & (b[i].mn as usize >= 2 * R)
+                & (b[i].mn_major == b[0].mn_major);
         }
-        // SAFETY: as in `ss_f32` (the fence also orders the writes of `a`, made before `begin`).
-        unsafe { backend::wgmma_rs_f32(kind, a, b.desc.0, b.mn_major, scale_d, d, backend::site()) }
+        let (da, db) = (a.map(|x| x.desc.0), b.map(|x| x.desc.0));
+        let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness";
+        // SAFETY: `begin` met the warpgroup and fenced; the descriptors were built by `SmemDesc`'s
+        // checked constructors, inside their arrays for 64 rows of A and 2 R of B, or `ok` is
+        // false and the chain traps before its first instruction; `R` is 32, 64 or 128 and `K`
+        // 1 to 8 (the bounds).
+        unsafe { backend::wgmma_ss_f32(kind, &da, &db, ok, why, b[0].mn_major, scale_d, d, backend::site()) }
+    }
+
+    /// [`ss_f32_chain`](Batch::ss_f32_chain) with `A` from registers, an array a k block (as
+    /// [`rs_f32`](Batch::rs_f32); FlashAttention's `O += P V` over a key tile).
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 8192 };
+    /// launch(&cfg, || {
+    ///     let v = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap(); // V: 64 keys x 64
+    ///     for i in 0..16 {
+    ///         v.store(thread_idx().x as usize + 128 * i, 0x4000_4000); // 2.0
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     let p = [[0x3c00_3c00u32; 4]; 4]; // P = 1.0, 64 x 64
+    ///     let b: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::mn_sw128(v, 64, kb));
+    ///     let mut o = [1f32; 32];
+    ///     let mut batch = wgmma::begin();
+    ///     batch.rs_f32_chain(HalfKind::F16, &p, b, true, &mut o);
+    ///     batch.commit();
+    ///     wgmma::wait::<0, 32>(&mut o);
+    ///     assert!(o.iter().all(|&x| x == 129.0)); // 1 + 64 * 2
+    /// })
+    /// .unwrap();
+    /// ```
+    #[track_caller]
+    #[inline(always)]
+    pub fn rs_f32_chain<const K: usize, const R: usize>(
+        &mut self,
+        kind: HalfKind,
+        a: &[[u32; 4]; K],
+        b: [SmemDesc; K],
+        scale_d: bool,
+        d: &mut [f32; R],
+    ) where
+        (): Accumulators<R> + ChainLength<K>,
+    {
+        let mut ok = true;
+        for x in &b {
+            ok &= (x.mn as usize >= 2 * R) & (x.mn_major == b[0].mn_major);
+        }
+        let db = b.map(|x| x.desc.0);
+        let why = "wgmma: B must cover N = 2 R rows, one major-ness";
+        // SAFETY: as in `ss_f32_chain` (the fence also orders the writes of `a`, made before
+        // `begin`).
+        unsafe { backend::wgmma_rs_f32(kind, a, &db, ok, why, b[0].mn_major, scale_d, d, backend::site()) }
+    }
+
+    /// `wgmma.commit_group` without ending the batch: the instructions issued so far become one
+    /// group, the later ones the next, with no new [`begin`] in between (its rendezvous and
+    /// fences). For two GEMMs a warpgroup waits for apart, FlashAttention's `S` of one key tile
+    /// and `O += P V` of the one before: `wait::<1>` then retires the first alone. What `begin`
+    /// ordered still holds for the later instructions, so their accumulators and `A` fragments
+    /// must not be written since `begin` either.
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 8192 };
+    /// launch(&cfg, || {
+    ///     let m = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap(); // 64 x 64 of 1.0
+    ///     for i in 0..16 {
+    ///         m.store(thread_idx().x as usize + 128 * i, 0x3c00_3c00);
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     let (mut s, mut o) = ([0f32; 32], [0f32; 32]);
+    ///     let mut batch = wgmma::begin();
+    ///     batch.ss_f32(HalfKind::F16, SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::k_sw128(m, 64, 0, 0), false, &mut s);
+    ///     batch.commit_group(); // group 1: s
+    ///     batch.rs_f32(HalfKind::F16, [0x3c00_3c00; 4], SmemDesc::mn_sw128(m, 64, 0), false, &mut o);
+    ///     batch.commit(); // group 2: o
+    ///     wgmma::wait::<1, 32>(&mut s); // s is done; o may not be
+    ///     assert!(s.iter().all(|&x| x == 16.0));
+    ///     wgmma::wait::<0, 32>(&mut o);
+    ///     assert!(o.iter().all(|&x| x == 16.0));
+    /// })
+    /// .unwrap();
+    /// ```
+    #[track_caller]
+    #[inline(always)]
+    pub fn commit_group(&mut self) {
+        // SAFETY: the warpgroup met at `begin`, which made this batch.
+        unsafe { backend::wgmma_commit(backend::site()) }
     }
 
     /// `wgmma.commit_group`: the batch's instructions become one group for [`wait`].
@@ -644,6 +801,55 @@ mod tests {
             assert_eq!((b.mn(), b.major()), (128, Major::MN));
         })
         .unwrap();
+    }
+
+    #[test]
+    fn bad_chains_fault() {
+        // A chain's descriptors are checked before its first instruction: too few rows of B for
+        // N, A MN-major, or B of two major-nesses all fault with the chain's message.
+        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 32768 };
+        let fails = |f: fn(SmemRegion), what: &str| {
+            let e = launch(&cfg, move || f(SmemRegion::dynamic())).unwrap_err().to_string();
+            assert!(e.contains(what), "{e}");
+        };
+        fails(
+            |s| {
+                let m = s.array::<u32, 2048>(0).unwrap(); // 64 rows: N = 128 needs 128
+                let mut d = [0f32; 64];
+                let mut b = begin();
+                b.ss_f32_chain(
+                    HalfKind::F16,
+                    [SmemDesc::k_sw128(m, 64, 0, 0)],
+                    [SmemDesc::k_sw128(m, 64, 0, 0)],
+                    false,
+                    &mut d,
+                );
+                b.commit();
+            },
+            "B must cover N = 2 R rows",
+        );
+        fails(
+            |s| {
+                let m = s.array::<u32, 2048>(0).unwrap();
+                let mut d = [0f32; 32];
+                let mut b = begin();
+                let (k, mn) = (SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::mn_sw128(m, 64, 0));
+                b.ss_f32_chain(HalfKind::F16, [mn, k], [k, k], false, &mut d);
+                b.commit();
+            },
+            "A must be K-major",
+        );
+        fails(
+            |s| {
+                let m = s.array::<u32, 2048>(0).unwrap();
+                let mut d = [0f32; 32];
+                let mut b = begin();
+                let (k, mn) = (SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::mn_sw128(m, 64, 0));
+                b.rs_f32_chain(HalfKind::F16, &[[0; 4]; 2], [k, mn], false, &mut d);
+                b.commit();
+            },
+            "one major-ness",
+        );
     }
 
     #[test]

@@ -1684,36 +1684,53 @@ pub(crate) unsafe fn wgmma_commit(site: Site) {
     end_aligned(&launch, linear);
 }
 
-/// One batch `wgmma` with `A` and `B` in shared memory ([`wgmma_batch_k16`]), done on return.
+/// A chain of batch `wgmma`s with `A` and `B` in shared memory ([`wgmma_batch_k16`], the first
+/// with `scale_d`, the others accumulating), done on return; a fault with `why` unless `ok`.
 ///
 /// # Safety
 /// None here: checked (the warpgroup whole and at one place, the operands inside shared memory).
-pub(crate) unsafe fn wgmma_ss_f32<const R: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn wgmma_ss_f32<const K: usize, const R: usize>(
     kind: HalfKind,
-    a: u64,
-    b: u64,
+    a: &[u64; K],
+    b: &[u64; K],
+    ok: bool,
+    why: &'static str,
     trans_b: bool,
     scale_d: bool,
     d: &mut [f32; R],
     site: Site,
 ) {
-    wgmma_batch_k16(kind, WgmmaA::Smem(a), b, trans_b, scale_d, d, site)
+    if !ok {
+        fault(why);
+    }
+    for i in 0..K {
+        wgmma_batch_k16(kind, WgmmaA::Smem(a[i]), b[i], trans_b, scale_d || i > 0, d, site);
+    }
 }
 
-/// One batch `wgmma` with `A` in registers ([`wgmma_batch_k16`]), done on return.
+/// [`wgmma_ss_f32`] with `A` in registers.
 ///
 /// # Safety
 /// None here: checked.
-pub(crate) unsafe fn wgmma_rs_f32<const R: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn wgmma_rs_f32<const K: usize, const R: usize>(
     kind: HalfKind,
-    a: [u32; 4],
-    b: u64,
+    a: &[[u32; 4]; K],
+    b: &[u64; K],
+    ok: bool,
+    why: &'static str,
     trans_b: bool,
     scale_d: bool,
     d: &mut [f32; R],
     site: Site,
 ) {
-    wgmma_batch_k16(kind, WgmmaA::Regs(a), b, trans_b, scale_d, d, site)
+    if !ok {
+        fault(why);
+    }
+    for i in 0..K {
+        wgmma_batch_k16(kind, WgmmaA::Regs(a[i]), b[i], trans_b, scale_d || i > 0, d, site);
+    }
 }
 
 /// `wgmma.wait_group P` ([`wgmma_retire`]): the accumulators were written at issue.

@@ -932,80 +932,76 @@ pub(crate) unsafe fn wgmma_commit(_: Site) {
     unsafe { asm!(converged!("wgmma.commit_group.sync.aligned;"), options(nostack)) };
 }
 
-/// `x` as an array of `M` elements, `M == N` (the callers match on `N` first, so the conversion
-/// folds away).
-#[inline(always)]
-fn fit_mut<T, const N: usize, const M: usize>(x: &mut [T; N]) -> &mut [T; M] {
-    match <&mut [T; M]>::try_from(x.as_mut_slice()) {
-        Ok(y) => y,
-        Err(_) => fault("unreachable: wgmma accumulators of another size"),
-    }
-}
+use warp::fit_mut;
 
-/// One `wgmma.mma_async.m64n{2R}k16` with `f32` accumulators, `A` and `B` from shared memory by
-/// their descriptors (`A` K-major; `B` MN-major when `trans_b`): `d = A B^T (+ d if scale_d)`.
-/// Not fenced, not committed.
+/// A chain of `K` `wgmma.mma_async.m64n{2R}k16` with `f32` accumulators into `d`, `A` and `B`
+/// from shared memory by their descriptors (`A` K-major; `B` MN-major when `trans_b`):
+/// `d = sum_i A_i B_i^T (+ d if scale_d)`, in one `asm!` block after one check that the warp is
+/// converged and `ok` holds (the lane traps otherwise: `why` is the emulator's message). Not
+/// fenced, not committed.
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together after a [`wgmma_fence`] that
 /// follows every write of `d`; each descriptor describes a canonical `wgmma` operand of its
 /// major-ness inside the block's shared memory, written before a barrier after
-/// [`fence_proxy_async_shared`] (or by TMA, waited for); `R` is 32, 64 or 128.
+/// [`fence_proxy_async_shared`] (or by TMA, waited for), or `ok` is false; `R` is 32, 64 or 128
+/// and `K` 1 to 8.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_ss_f32<const R: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn wgmma_ss_f32<const K: usize, const R: usize>(
     kind: HalfKind,
-    a: u64,
-    b: u64,
+    a: &[u64; K],
+    b: &[u64; K],
+    ok: bool,
+    _why: &'static str,
     trans_b: bool,
     scale_d: bool,
     d: &mut [f32; R],
     _: Site,
 ) {
-    let (bf16, s) = (kind == HalfKind::BF16, scale_d as u32);
-    macro_rules! one {
-        ($f:ident, $r:literal) => {{
-            let d = fit_mut::<f32, R, $r>(d);
-            // SAFETY: the caller's contract.
-            unsafe { if trans_b { warp::$f::<1>(a, b, s, d, bf16) } else { warp::$f::<0>(a, b, s, d, bf16) } }
-        }};
-    }
-    match R {
-        32 => one!(wgmma_ss_m64n64k16_f32, 32),
-        64 => one!(wgmma_ss_m64n128k16_f32, 64),
-        128 => one!(wgmma_ss_m64n256k16_f32, 128),
-        _ => fault("wgmma: 32, 64 or 128 accumulators"),
+    let (bf16, s, ok) = (kind == HalfKind::BF16, scale_d as u32, ok as u32);
+    // SAFETY: the caller's contract.
+    let done = unsafe {
+        if trans_b {
+            warp::wgmma_ss_chain_f32::<K, R, 1>(a, b, ok, s, d, bf16)
+        } else {
+            warp::wgmma_ss_chain_f32::<K, R, 0>(a, b, ok, s, d, bf16)
+        }
+    };
+    if !done {
+        fault("wgmma: 32, 64 or 128 accumulators, chains of 1 to 8");
     }
 }
 
-/// [`wgmma_ss_f32`] with `A` from registers (`ALayout_64x16`, two halves a register).
+/// [`wgmma_ss_f32`] with `A` from registers (`ALayout_64x16`, two halves a register, an array a
+/// k block).
 ///
 /// # Safety
 /// As [`wgmma_ss_f32`], the fence also following every write of `a`.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_rs_f32<const R: usize>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn wgmma_rs_f32<const K: usize, const R: usize>(
     kind: HalfKind,
-    a: [u32; 4],
-    b: u64,
+    a: &[[u32; 4]; K],
+    b: &[u64; K],
+    ok: bool,
+    _why: &'static str,
     trans_b: bool,
     scale_d: bool,
     d: &mut [f32; R],
     _: Site,
 ) {
-    let (bf16, s) = (kind == HalfKind::BF16, scale_d as u32);
-    macro_rules! one {
-        ($f:ident, $r:literal) => {{
-            let d = fit_mut::<f32, R, $r>(d);
-            // SAFETY: the caller's contract.
-            unsafe {
-                if trans_b { warp::$f::<1>(&a, b, s, d, bf16) } else { warp::$f::<0>(&a, b, s, d, bf16) }
-            }
-        }};
-    }
-    match R {
-        32 => one!(wgmma_rs_m64n64k16_f32, 32),
-        64 => one!(wgmma_rs_m64n128k16_f32, 64),
-        128 => one!(wgmma_rs_m64n256k16_f32, 128),
-        _ => fault("wgmma: 32, 64 or 128 accumulators"),
+    let (bf16, s, ok) = (kind == HalfKind::BF16, scale_d as u32, ok as u32);
+    // SAFETY: the caller's contract.
+    let done = unsafe {
+        if trans_b {
+            warp::wgmma_rs_chain_f32::<K, R, 1>(a, b, ok, s, d, bf16)
+        } else {
+            warp::wgmma_rs_chain_f32::<K, R, 0>(a, b, ok, s, d, bf16)
+        }
+    };
+    if !done {
+        fault("wgmma: 32, 64 or 128 accumulators, chains of 1 to 8");
     }
 }
 

@@ -2477,33 +2477,41 @@ pub(crate) fn wgmma_wait0_f16_1x64(d: &mut [[u32; 64]; 1]) {
     };
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from shared memory by its descriptor (K-major), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 1 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_ss_m64n64k16_f32<const TB: u32>(
-    a: u64,
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x1<const TB: u32>(
+    a: &[u64; 1],
+    b: &[u64; 1],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 32],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a}, {b}, sd, 1, 1, 0, {tb}; }}"
-                )),
-                     a = in(reg64) a,
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -2543,42 +2551,50 @@ pub(crate) unsafe fn wgmma_ss_m64n64k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
     }
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[j]`), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 2 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_rs_m64n64k16_f32<const TB: u32>(
-    a: &[u32; 4],
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x2<const TB: u32>(
+    a: &[u64; 2],
+    b: &[u64; 2],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 32],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, sd, 1, 1, {tb}; }}"
-                )),
-                     a0 = in(reg32) a[0],
-                     a1 = in(reg32) a[1],
-                     a2 = in(reg32) a[2],
-                     a3 = in(reg32) a[3],
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -2618,39 +2634,1440 @@ pub(crate) unsafe fn wgmma_rs_m64n64k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
     }
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from shared memory by its descriptor (K-major), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 3 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_ss_m64n128k16_f32<const TB: u32>(
-    a: u64,
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x3<const TB: u32>(
+    a: &[u64; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x4<const TB: u32>(
+    a: &[u64; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x5<const TB: u32>(
+    a: &[u64; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x6<const TB: u32>(
+    a: &[u64; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x7<const TB: u32>(
+    a: &[u64; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n64k16_f32_x8<const TB: u32>(
+    a: &[u64; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {a7}, {b7}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     a7 = in(reg64) a[7],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 1 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x1<const TB: u32>(
+    a: &[[u32; 4]; 1],
+    b: &[u64; 1],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 2 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x2<const TB: u32>(
+    a: &[[u32; 4]; 2],
+    b: &[u64; 2],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 3 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x3<const TB: u32>(
+    a: &[[u32; 4]; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x4<const TB: u32>(
+    a: &[[u32; 4]; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x5<const TB: u32>(
+    a: &[[u32; 4]; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x6<const TB: u32>(
+    a: &[[u32; 4]; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x7<const TB: u32>(
+    a: &[[u32; 4]; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n64k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n64k16_f32_x8<const TB: u32>(
+    a: &[[u32; 4]; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 32],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}}}, {{{a7_0}, {a7_1}, {a7_2}, {a7_3}}}, {b7}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     a7_0 = in(reg32) a[7][0],
+                     a7_1 = in(reg32) a[7][1],
+                     a7_2 = in(reg32) a[7][2],
+                     a7_3 = in(reg32) a[7][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16");
+    }
+}
+
+/// 1 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x1<const TB: u32>(
+    a: &[u64; 1],
+    b: &[u64; 1],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 64],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a}, {b}, sd, 1, 1, 0, {tb}; }}"
-                )),
-                     a = in(reg64) a,
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -2722,42 +4139,50 @@ pub(crate) unsafe fn wgmma_ss_m64n128k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
     }
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[j]`), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 2 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_rs_m64n128k16_f32<const TB: u32>(
-    a: &[u32; 4],
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x2<const TB: u32>(
+    a: &[u64; 2],
+    b: &[u64; 2],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 64],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, sd, 1, 1, {tb}; }}"
-                )),
-                     a0 = in(reg32) a[0],
-                     a1 = in(reg32) a[1],
-                     a2 = in(reg32) a[2],
-                     a3 = in(reg32) a[3],
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -2829,39 +4254,1888 @@ pub(crate) unsafe fn wgmma_rs_m64n128k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
     }
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from shared memory by its descriptor (K-major), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 3 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_ss_m64n256k16_f32<const TB: u32>(
-    a: u64,
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x3<const TB: u32>(
+    a: &[u64; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x4<const TB: u32>(
+    a: &[u64; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x5<const TB: u32>(
+    a: &[u64; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x6<const TB: u32>(
+    a: &[u64; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x7<const TB: u32>(
+    a: &[u64; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n128k16_f32_x8<const TB: u32>(
+    a: &[u64; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {a7}, {b7}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     a7 = in(reg64) a[7],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 1 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x1<const TB: u32>(
+    a: &[[u32; 4]; 1],
+    b: &[u64; 1],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 2 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x2<const TB: u32>(
+    a: &[[u32; 4]; 2],
+    b: &[u64; 2],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 3 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x3<const TB: u32>(
+    a: &[[u32; 4]; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x4<const TB: u32>(
+    a: &[[u32; 4]; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x5<const TB: u32>(
+    a: &[[u32; 4]; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x6<const TB: u32>(
+    a: &[[u32; 4]; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x7<const TB: u32>(
+    a: &[[u32; 4]; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n128k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n128k16_f32_x8<const TB: u32>(
+    a: &[[u32; 4]; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 64],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}}}, {{{a7_0}, {a7_1}, {a7_2}, {a7_3}}}, {b7}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     a7_0 = in(reg32) a[7][0],
+                     a7_1 = in(reg32) a[7][1],
+                     a7_2 = in(reg32) a[7][2],
+                     a7_3 = in(reg32) a[7][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16");
+    }
+}
+
+/// 1 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x1<const TB: u32>(
+    a: &[u64; 1],
+    b: &[u64; 1],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 128],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a}, {b}, sd, 1, 1, 0, {tb}; }}"
-                )),
-                     a = in(reg64) a,
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -2997,42 +6271,50 @@ pub(crate) unsafe fn wgmma_ss_m64n256k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
     }
 }
 
-/// One `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}`: `d = A B^T + (scale_d != 0 ? d : 0)`,
-/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[j]`), `B` by its descriptor (K-major, or MN-major for `TB` = 1),
-/// after one converged-warp check ([`converged!`]); no fence, no commit (the caller's batch).
+/// 2 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
 ///
 /// # Safety
 /// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
 /// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
-/// inside the block's shared memory whose writes are visible to the async proxy; `TB` is 0 or 1.
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_rs_m64n256k16_f32<const TB: u32>(
-    a: &[u32; 4],
-    b: u64,
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x2<const TB: u32>(
+    a: &[u64; 2],
+    b: &[u64; 2],
+    ok: u32,
     scale_d: u32,
     d: &mut [f32; 128],
     bf16: bool,
 ) {
-    macro_rules! one {
+    macro_rules! chain {
         ($ins:literal) => {
             // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
-            // converged or the lane traps first.
+            // converged and `ok` is not 0, or the lane traps first.
             unsafe {
-                asm!(converged!(concat!(
-                    "{{ .reg .pred sd; setp.ne.b32 sd, {s}, 0; ",
-                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0}, {a1}, {a2}, {a3}}}, {b}, sd, 1, 1, {tb}; }}"
-                )),
-                     a0 = in(reg32) a[0],
-                     a1 = in(reg32) a[1],
-                     a2 = in(reg32) a[2],
-                     a3 = in(reg32) a[3],
-                     b = in(reg64) b,
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
                      s = in(reg32) scale_d,
                      tb = const TB,
                      d0 = inout(reg32) d[0],
@@ -3168,9 +6450,2746 @@ pub(crate) unsafe fn wgmma_rs_m64n256k16_f32<const TB: u32>(
         };
     }
     if bf16 {
-        one!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
     } else {
-        one!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 3 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x3<const TB: u32>(
+    a: &[u64; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x4<const TB: u32>(
+    a: &[u64; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x5<const TB: u32>(
+    a: &[u64; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x6<const TB: u32>(
+    a: &[u64; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x7<const TB: u32>(
+    a: &[u64; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from shared memory by its descriptors (K-major), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_m64n256k16_f32_x8<const TB: u32>(
+    a: &[u64; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a0}, {b0}, sd, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a1}, {b1}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a2}, {b2}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a3}, {b3}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a4}, {b4}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a5}, {b5}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a6}, {b6}, acc, 1, 1, 0, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {a7}, {b7}, acc, 1, 1, 0, {tb}; ",
+                    "}}"
+                ),
+                     a0 = in(reg64) a[0],
+                     a1 = in(reg64) a[1],
+                     a2 = in(reg64) a[2],
+                     a3 = in(reg64) a[3],
+                     a4 = in(reg64) a[4],
+                     a5 = in(reg64) a[5],
+                     a6 = in(reg64) a[6],
+                     a7 = in(reg64) a[7],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 1 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x1<const TB: u32>(
+    a: &[[u32; 4]; 1],
+    b: &[u64; 1],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     b0 = in(reg64) b[0],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 2 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x2<const TB: u32>(
+    a: &[[u32; 4]; 2],
+    b: &[u64; 2],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 3 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x3<const TB: u32>(
+    a: &[[u32; 4]; 3],
+    b: &[u64; 3],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 4 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x4<const TB: u32>(
+    a: &[[u32; 4]; 4],
+    b: &[u64; 4],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 5 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x5<const TB: u32>(
+    a: &[[u32; 4]; 5],
+    b: &[u64; 5],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 6 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x6<const TB: u32>(
+    a: &[[u32; 4]; 6],
+    b: &[u64; 6],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 7 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x7<const TB: u32>(
+    a: &[[u32; 4]; 7],
+    b: &[u64; 7],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    }
+}
+
+/// 8 `wgmma.mma_async.sync.aligned.m64n256k16.f32.{f16,bf16}` into the same accumulators:
+/// `d = sum_i A_i B_i^T + (scale_d != 0 ? d : 0)`,
+/// `A` from registers (`ALayout_64x16`: value `2 j + h` in half `h` of `a[i][j]`), `B` by its descriptors (K-major, or MN-major for `TB` = 1),
+/// after one check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]); no fence, no commit (the caller's batch).
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together, after a `wgmma.fence` that
+/// follows every write of `d` (and `a`); each descriptor describes a canonical `wgmma` operand
+/// inside the block's shared memory whose writes are visible to the async proxy, or `ok` is 0;
+/// `TB` is 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x8<const TB: u32>(
+    a: &[[u32; 4]; 8],
+    b: &[u64; 8],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; 128],
+    bf16: bool,
+) {
+    macro_rules! chain {
+        ($ins:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the fence, the descriptors); the warp is
+            // converged and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd, {s}, 0; setp.eq.b32 acc, {s}, {s}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a0_0}, {a0_1}, {a0_2}, {a0_3}}}, {b0}, sd, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a1_0}, {a1_1}, {a1_2}, {a1_3}}}, {b1}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a2_0}, {a2_1}, {a2_2}, {a2_3}}}, {b2}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a3_0}, {a3_1}, {a3_2}, {a3_3}}}, {b3}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a4_0}, {a4_1}, {a4_2}, {a4_3}}}, {b4}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a5_0}, {a5_1}, {a5_2}, {a5_3}}}, {b5}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a6_0}, {a6_1}, {a6_2}, {a6_3}}}, {b6}, acc, 1, 1, {tb}; ",
+                    $ins, " {{{d0}, {d1}, {d2}, {d3}, {d4}, {d5}, {d6}, {d7}, {d8}, {d9}, {d10}, {d11}, {d12}, {d13}, {d14}, {d15}, {d16}, {d17}, {d18}, {d19}, {d20}, {d21}, {d22}, {d23}, {d24}, {d25}, {d26}, {d27}, {d28}, {d29}, {d30}, {d31}, {d32}, {d33}, {d34}, {d35}, {d36}, {d37}, {d38}, {d39}, {d40}, {d41}, {d42}, {d43}, {d44}, {d45}, {d46}, {d47}, {d48}, {d49}, {d50}, {d51}, {d52}, {d53}, {d54}, {d55}, {d56}, {d57}, {d58}, {d59}, {d60}, {d61}, {d62}, {d63}, {d64}, {d65}, {d66}, {d67}, {d68}, {d69}, {d70}, {d71}, {d72}, {d73}, {d74}, {d75}, {d76}, {d77}, {d78}, {d79}, {d80}, {d81}, {d82}, {d83}, {d84}, {d85}, {d86}, {d87}, {d88}, {d89}, {d90}, {d91}, {d92}, {d93}, {d94}, {d95}, {d96}, {d97}, {d98}, {d99}, {d100}, {d101}, {d102}, {d103}, {d104}, {d105}, {d106}, {d107}, {d108}, {d109}, {d110}, {d111}, {d112}, {d113}, {d114}, {d115}, {d116}, {d117}, {d118}, {d119}, {d120}, {d121}, {d122}, {d123}, {d124}, {d125}, {d126}, {d127}}}, {{{a7_0}, {a7_1}, {a7_2}, {a7_3}}}, {b7}, acc, 1, 1, {tb}; ",
+                    "}}"
+                ),
+                     a0_0 = in(reg32) a[0][0],
+                     a0_1 = in(reg32) a[0][1],
+                     a0_2 = in(reg32) a[0][2],
+                     a0_3 = in(reg32) a[0][3],
+                     a1_0 = in(reg32) a[1][0],
+                     a1_1 = in(reg32) a[1][1],
+                     a1_2 = in(reg32) a[1][2],
+                     a1_3 = in(reg32) a[1][3],
+                     a2_0 = in(reg32) a[2][0],
+                     a2_1 = in(reg32) a[2][1],
+                     a2_2 = in(reg32) a[2][2],
+                     a2_3 = in(reg32) a[2][3],
+                     a3_0 = in(reg32) a[3][0],
+                     a3_1 = in(reg32) a[3][1],
+                     a3_2 = in(reg32) a[3][2],
+                     a3_3 = in(reg32) a[3][3],
+                     a4_0 = in(reg32) a[4][0],
+                     a4_1 = in(reg32) a[4][1],
+                     a4_2 = in(reg32) a[4][2],
+                     a4_3 = in(reg32) a[4][3],
+                     a5_0 = in(reg32) a[5][0],
+                     a5_1 = in(reg32) a[5][1],
+                     a5_2 = in(reg32) a[5][2],
+                     a5_3 = in(reg32) a[5][3],
+                     a6_0 = in(reg32) a[6][0],
+                     a6_1 = in(reg32) a[6][1],
+                     a6_2 = in(reg32) a[6][2],
+                     a6_3 = in(reg32) a[6][3],
+                     a7_0 = in(reg32) a[7][0],
+                     a7_1 = in(reg32) a[7][1],
+                     a7_2 = in(reg32) a[7][2],
+                     a7_3 = in(reg32) a[7][3],
+                     b0 = in(reg64) b[0],
+                     b1 = in(reg64) b[1],
+                     b2 = in(reg64) b[2],
+                     b3 = in(reg64) b[3],
+                     b4 = in(reg64) b[4],
+                     b5 = in(reg64) b[5],
+                     b6 = in(reg64) b[6],
+                     b7 = in(reg64) b[7],
+                     ok = in(reg32) ok,
+                     s = in(reg32) scale_d,
+                     tb = const TB,
+                     d0 = inout(reg32) d[0],
+                     d1 = inout(reg32) d[1],
+                     d2 = inout(reg32) d[2],
+                     d3 = inout(reg32) d[3],
+                     d4 = inout(reg32) d[4],
+                     d5 = inout(reg32) d[5],
+                     d6 = inout(reg32) d[6],
+                     d7 = inout(reg32) d[7],
+                     d8 = inout(reg32) d[8],
+                     d9 = inout(reg32) d[9],
+                     d10 = inout(reg32) d[10],
+                     d11 = inout(reg32) d[11],
+                     d12 = inout(reg32) d[12],
+                     d13 = inout(reg32) d[13],
+                     d14 = inout(reg32) d[14],
+                     d15 = inout(reg32) d[15],
+                     d16 = inout(reg32) d[16],
+                     d17 = inout(reg32) d[17],
+                     d18 = inout(reg32) d[18],
+                     d19 = inout(reg32) d[19],
+                     d20 = inout(reg32) d[20],
+                     d21 = inout(reg32) d[21],
+                     d22 = inout(reg32) d[22],
+                     d23 = inout(reg32) d[23],
+                     d24 = inout(reg32) d[24],
+                     d25 = inout(reg32) d[25],
+                     d26 = inout(reg32) d[26],
+                     d27 = inout(reg32) d[27],
+                     d28 = inout(reg32) d[28],
+                     d29 = inout(reg32) d[29],
+                     d30 = inout(reg32) d[30],
+                     d31 = inout(reg32) d[31],
+                     d32 = inout(reg32) d[32],
+                     d33 = inout(reg32) d[33],
+                     d34 = inout(reg32) d[34],
+                     d35 = inout(reg32) d[35],
+                     d36 = inout(reg32) d[36],
+                     d37 = inout(reg32) d[37],
+                     d38 = inout(reg32) d[38],
+                     d39 = inout(reg32) d[39],
+                     d40 = inout(reg32) d[40],
+                     d41 = inout(reg32) d[41],
+                     d42 = inout(reg32) d[42],
+                     d43 = inout(reg32) d[43],
+                     d44 = inout(reg32) d[44],
+                     d45 = inout(reg32) d[45],
+                     d46 = inout(reg32) d[46],
+                     d47 = inout(reg32) d[47],
+                     d48 = inout(reg32) d[48],
+                     d49 = inout(reg32) d[49],
+                     d50 = inout(reg32) d[50],
+                     d51 = inout(reg32) d[51],
+                     d52 = inout(reg32) d[52],
+                     d53 = inout(reg32) d[53],
+                     d54 = inout(reg32) d[54],
+                     d55 = inout(reg32) d[55],
+                     d56 = inout(reg32) d[56],
+                     d57 = inout(reg32) d[57],
+                     d58 = inout(reg32) d[58],
+                     d59 = inout(reg32) d[59],
+                     d60 = inout(reg32) d[60],
+                     d61 = inout(reg32) d[61],
+                     d62 = inout(reg32) d[62],
+                     d63 = inout(reg32) d[63],
+                     d64 = inout(reg32) d[64],
+                     d65 = inout(reg32) d[65],
+                     d66 = inout(reg32) d[66],
+                     d67 = inout(reg32) d[67],
+                     d68 = inout(reg32) d[68],
+                     d69 = inout(reg32) d[69],
+                     d70 = inout(reg32) d[70],
+                     d71 = inout(reg32) d[71],
+                     d72 = inout(reg32) d[72],
+                     d73 = inout(reg32) d[73],
+                     d74 = inout(reg32) d[74],
+                     d75 = inout(reg32) d[75],
+                     d76 = inout(reg32) d[76],
+                     d77 = inout(reg32) d[77],
+                     d78 = inout(reg32) d[78],
+                     d79 = inout(reg32) d[79],
+                     d80 = inout(reg32) d[80],
+                     d81 = inout(reg32) d[81],
+                     d82 = inout(reg32) d[82],
+                     d83 = inout(reg32) d[83],
+                     d84 = inout(reg32) d[84],
+                     d85 = inout(reg32) d[85],
+                     d86 = inout(reg32) d[86],
+                     d87 = inout(reg32) d[87],
+                     d88 = inout(reg32) d[88],
+                     d89 = inout(reg32) d[89],
+                     d90 = inout(reg32) d[90],
+                     d91 = inout(reg32) d[91],
+                     d92 = inout(reg32) d[92],
+                     d93 = inout(reg32) d[93],
+                     d94 = inout(reg32) d[94],
+                     d95 = inout(reg32) d[95],
+                     d96 = inout(reg32) d[96],
+                     d97 = inout(reg32) d[97],
+                     d98 = inout(reg32) d[98],
+                     d99 = inout(reg32) d[99],
+                     d100 = inout(reg32) d[100],
+                     d101 = inout(reg32) d[101],
+                     d102 = inout(reg32) d[102],
+                     d103 = inout(reg32) d[103],
+                     d104 = inout(reg32) d[104],
+                     d105 = inout(reg32) d[105],
+                     d106 = inout(reg32) d[106],
+                     d107 = inout(reg32) d[107],
+                     d108 = inout(reg32) d[108],
+                     d109 = inout(reg32) d[109],
+                     d110 = inout(reg32) d[110],
+                     d111 = inout(reg32) d[111],
+                     d112 = inout(reg32) d[112],
+                     d113 = inout(reg32) d[113],
+                     d114 = inout(reg32) d[114],
+                     d115 = inout(reg32) d[115],
+                     d116 = inout(reg32) d[116],
+                     d117 = inout(reg32) d[117],
+                     d118 = inout(reg32) d[118],
+                     d119 = inout(reg32) d[119],
+                     d120 = inout(reg32) d[120],
+                     d121 = inout(reg32) d[121],
+                     d122 = inout(reg32) d[122],
+                     d123 = inout(reg32) d[123],
+                     d124 = inout(reg32) d[124],
+                     d125 = inout(reg32) d[125],
+                     d126 = inout(reg32) d[126],
+                     d127 = inout(reg32) d[127],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
+    } else {
+        chain!("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
     }
 }
 
@@ -5140,6 +11159,100 @@ pub(crate) fn mma_m16n8k16_f16_batch<const MI: usize, const NI: usize>(
     true
 }
 
+/// A chain of `K` `wgmma`s with `A` in shared memory and `R` f32 accumulators
+/// (`wgmma_ss_m64n{2 R}k16_f32_x{K}`); `false` (nothing done) if that chain is not written out.
+///
+/// # Safety
+/// As the `wgmma_ss_*_x*` functions.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_chain_f32<const K: usize, const R: usize, const TB: u32>(
+    a: &[u64; K],
+    b: &[u64; K],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; R],
+    bf16: bool,
+) -> bool {
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match (R, K) {
+            (32, 1) => wgmma_ss_m64n64k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 2) => wgmma_ss_m64n64k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 3) => wgmma_ss_m64n64k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 4) => wgmma_ss_m64n64k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 5) => wgmma_ss_m64n64k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 6) => wgmma_ss_m64n64k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 7) => wgmma_ss_m64n64k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 8) => wgmma_ss_m64n64k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 1) => wgmma_ss_m64n128k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 2) => wgmma_ss_m64n128k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 3) => wgmma_ss_m64n128k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 4) => wgmma_ss_m64n128k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 5) => wgmma_ss_m64n128k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 6) => wgmma_ss_m64n128k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 7) => wgmma_ss_m64n128k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 8) => wgmma_ss_m64n128k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 1) => wgmma_ss_m64n256k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 2) => wgmma_ss_m64n256k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 3) => wgmma_ss_m64n256k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 4) => wgmma_ss_m64n256k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 5) => wgmma_ss_m64n256k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 6) => wgmma_ss_m64n256k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 7) => wgmma_ss_m64n256k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 8) => wgmma_ss_m64n256k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// A chain of `K` `wgmma`s with `A` in registers and `R` f32 accumulators
+/// (`wgmma_rs_m64n{2 R}k16_f32_x{K}`); `false` (nothing done) if that chain is not written out.
+///
+/// # Safety
+/// As the `wgmma_rs_*_x*` functions.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_rs_chain_f32<const K: usize, const R: usize, const TB: u32>(
+    a: &[[u32; 4]; K],
+    b: &[u64; K],
+    ok: u32,
+    scale_d: u32,
+    d: &mut [f32; R],
+    bf16: bool,
+) -> bool {
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match (R, K) {
+            (32, 1) => wgmma_rs_m64n64k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 2) => wgmma_rs_m64n64k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 3) => wgmma_rs_m64n64k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 4) => wgmma_rs_m64n64k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 5) => wgmma_rs_m64n64k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 6) => wgmma_rs_m64n64k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 7) => wgmma_rs_m64n64k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (32, 8) => wgmma_rs_m64n64k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 1) => wgmma_rs_m64n128k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 2) => wgmma_rs_m64n128k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 3) => wgmma_rs_m64n128k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 4) => wgmma_rs_m64n128k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 5) => wgmma_rs_m64n128k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 6) => wgmma_rs_m64n128k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 7) => wgmma_rs_m64n128k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (64, 8) => wgmma_rs_m64n128k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 1) => wgmma_rs_m64n256k16_f32_x1::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 2) => wgmma_rs_m64n256k16_f32_x2::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 3) => wgmma_rs_m64n256k16_f32_x3::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 4) => wgmma_rs_m64n256k16_f32_x4::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 5) => wgmma_rs_m64n256k16_f32_x5::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 6) => wgmma_rs_m64n256k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 7) => wgmma_rs_m64n256k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            (128, 8) => wgmma_rs_m64n256k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// `N` ldmatrix.x4 in one batch; `None` if that count is not written out.
 ///
 /// # Safety
@@ -5160,6 +11273,15 @@ pub(crate) unsafe fn ldmatrix_x4_batch<const N: usize>(addr: [u32; N], trans: bo
 #[inline(always)]
 fn fit<T, const N: usize, const M: usize>(x: &[T; N]) -> &[T; M] {
     match x.as_slice().try_into() {
+        Ok(y) => y,
+        Err(_) => super::fault("unreachable: a batch of another size"),
+    }
+}
+
+/// `x` as a mutable array of `M` (`M == N`, as [`fit`]).
+#[inline(always)]
+pub(super) fn fit_mut<T, const N: usize, const M: usize>(x: &mut [T; N]) -> &mut [T; M] {
+    match x.as_mut_slice().try_into() {
         Ok(y) => y,
         Err(_) => super::fault("unreachable: a batch of another size"),
     }
