@@ -21,9 +21,13 @@
 use crate::warp::{self, Reducible, Reduction};
 use const_layout::atom::fragment::ReductionPlan;
 
+/// The independent partial results of a group's registers in [`reduce_rows`].
+const PARTIALS: usize = 4;
+
 /// Each of the `G` groups of `plan` (a row, or a column, of the fragment `vals` holds) combined by
 /// `R` over the thread's registers and then over the lanes that share it: every lane of the group
-/// gets the whole row's result. The thread combines its group's `per_group` registers, then one
+/// gets the whole row's result. The thread combines its group's `per_group` registers (register
+/// `k` into partial result `k % 4`, then the four pairwise: a sum's rounding is that order's), then one
 /// `shfl.sync.bfly` and one operation a mask and group ([`warp::shfl_xor`]). Collective over the
 /// warp, like every shuffle.
 ///
@@ -72,15 +76,25 @@ pub fn reduce_rows<R: Reduction, const V: usize, const G: usize>(
     );
     let per_group = plan.per_group();
     let mut out = [<f32 as Reducible>::identity::<R>(); G];
+    // Four partial results a group, register k into partial k % 4, then combined pairwise: four
+    // independent chains of dependent operations a quarter as long as one (the softmax waits on
+    // this chain while the other warpgroup's GEMM runs).
     let mut g = 0;
     while g < G {
-        let mut acc = vals[plan.register(g, 0)];
-        let mut k = 1;
+        let mut part = [0f32; PARTIALS];
+        let mut k = 0;
         while k < per_group {
-            acc = f32::combine::<R>(acc, vals[plan.register(g, k)]);
+            let x = vals[plan.register(g, k)];
+            part[k % PARTIALS] = if k < PARTIALS { x } else { f32::combine::<R>(part[k % PARTIALS], x) };
             k += 1;
         }
-        out[g] = acc;
+        out[g] = match per_group {
+            0 => out[g],
+            1 => part[0],
+            2 => f32::combine::<R>(part[0], part[1]),
+            3 => f32::combine::<R>(f32::combine::<R>(part[0], part[1]), part[2]),
+            _ => f32::combine::<R>(f32::combine::<R>(part[0], part[1]), f32::combine::<R>(part[2], part[3])),
+        };
         g += 1;
     }
     let mut k = 0;
