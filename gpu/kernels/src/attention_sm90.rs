@@ -42,8 +42,8 @@ use const_layout_device::fragment;
 use const_layout_device::tma::{Mbarrier, TmaTensor};
 use const_layout_device::wgmma::{self, SmemDesc};
 use const_layout_device::{
-    Dim3, GlobalTensor, HalfKind, MemoryMut, SmemArray, SmemRegion, block_dim, block_idx, fault,
-    k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
+    Dim3, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, SmemArray, SmemRegion, block_dim, block_idx,
+    fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
 };
 
 /// Query rows a block.
@@ -332,27 +332,29 @@ fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_
 }
 
 /// `S = Q K^T` for the warpgroup `wg`'s 64 rows of `q` against the key tile in `k`, 16 of the
-/// head dim a k block: one batch, committed.
+/// head dim a k block: one chain of `KB = D / 16` instructions (the caller's choice, so that
+/// both head dims' chains are written out), committed. The descriptors are
+/// made before the batch begins, so nothing but the chain's check sits between the fence and the
+/// instructions.
 #[inline(always)]
-fn issue_s<const D: usize, const W: usize>(
+fn issue_s<const D: usize, const W: usize, const KB: usize>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
     k: SmemArray<u32, W>,
     wg: usize,
     acc_s: &mut [f32; 64],
-) {
+) where
+    (): wgmma::ChainLength<KB>,
+{
+    let a: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb));
+    let b: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb));
     let mut batch = wgmma::begin();
-    unroll!(kb in 0..8 => {
-        if kb < D / 16 {
-            let a = SmemDesc::k_sw128(q, BM, 64 * wg, kb);
-            let bd = SmemDesc::k_sw128(k, BN, 0, kb);
-            batch.ss_f32::<64>(kind, a, bd, kb > 0, acc_s);
-        }
-    });
+    batch.ss_f32_chain(kind, a, b, false, acc_s);
     batch.commit();
 }
 
-/// `O += P V` of the value tile in `v`, `P` in registers: one batch, committed.
+/// `O += P V` of the value tile in `v`, `P` in registers: one chain of the tile's 8 k blocks of
+/// 16 keys, committed.
 #[inline(always)]
 fn issue_pv<const R: usize, const W: usize>(
     kind: HalfKind,
@@ -362,11 +364,36 @@ fn issue_pv<const R: usize, const W: usize>(
 ) where
     (): wgmma::Accumulators<R>,
 {
+    let b: [SmemDesc; 8] = core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb));
     let mut batch = wgmma::begin();
-    unroll!(kb in 0..8 => {
-        let bd = SmemDesc::mn_sw128(v, BN, kb);
-        batch.rs_f32::<R>(kind, pa[kb], bd, true, acc_o);
-    });
+    batch.rs_f32_chain(kind, pa, b, true, acc_o);
+    batch.commit();
+}
+
+/// Key tile `jj`'s `S = Q K^T` (as [`issue_s`]) and `O += P V` of tile `jj - 1` in one batch,
+/// two groups: `wait::<1>` retires `S` with `P V` still in flight. One rendezvous and fence for
+/// both.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
+    kind: HalfKind,
+    q: SmemArray<u32, W>,
+    k: SmemArray<u32, W>,
+    wg: usize,
+    acc_s: &mut [f32; 64],
+    v: SmemArray<u32, W>,
+    pa: &[[u32; 4]; 8],
+    acc_o: &mut [f32; R],
+) where
+    (): wgmma::Accumulators<R> + wgmma::ChainLength<KB>,
+{
+    let a: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb));
+    let b: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb));
+    let bv: [SmemDesc; 8] = core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb));
+    let mut batch = wgmma::begin();
+    batch.ss_f32_chain::<KB, 64>(kind, a, b, false, acc_s);
+    batch.commit_group();
+    batch.rs_f32_chain::<8, R>(kind, pa, bv, true, acc_o);
     batch.commit();
 }
 
@@ -383,6 +410,42 @@ fn p_operand(kind: HalfKind, acc_s: &[f32; 64]) -> [[u32; 4]; 8] {
     pa
 }
 
+/// The consumer warpgroups' turns at the tensor cores (FlashAttention-3's ping-pong): each issues
+/// its GEMMs of a key tile only after the other has issued its own, so that one's softmax runs
+/// under the other's GEMMs instead of both contending for the tensor cores and then both waiting
+/// on the exponentials. Two named barriers of the 256 consumer threads, one a warpgroup: a turn
+/// waits at its own (128 arrivals of the other warpgroup, 128 of its own) and passes to the
+/// other's with an arrival; warpgroup 0 starts with its own arrival.
+#[derive(Clone, Copy)]
+struct Turns {
+    wg: usize,
+}
+
+/// The barriers of [`Turns`] (1 and 2 are `wgmma::begin`'s, 0 the block's).
+const TURN: (NamedBarrier<5, 256>, NamedBarrier<6, 256>) = (NamedBarrier::new(), NamedBarrier::new());
+
+impl Turns {
+    #[inline(always)]
+    fn start(wg: usize) -> Self {
+        if wg == 0 {
+            TURN.0.arrive();
+        }
+        Turns { wg }
+    }
+
+    /// Wait for this warpgroup's turn.
+    #[inline(always)]
+    fn wait(self) {
+        if self.wg == 0 { TURN.0.sync() } else { TURN.1.sync() }
+    }
+
+    /// Give the turn to the other warpgroup.
+    #[inline(always)]
+    fn pass(self) {
+        if self.wg == 0 { TURN.1.arrive() } else { TURN.0.arrive() }
+    }
+}
+
 /// What a consumer thread's softmax of a tile of `S` needs.
 #[derive(Clone, Copy)]
 struct Tile {
@@ -396,12 +459,12 @@ struct Tile {
 }
 
 impl Tile {
-    /// The online softmax of key tile `jj` in `acc_s`: masked where it crosses `seq_k` or the
-    /// diagonal, each row's new maximum (over the thread's registers of the row, then the lanes
+    /// The online softmax of key tile `jj` in `acc_s`: masked (with `MASK`; the caller leaves it
+    /// out only where no key is masked) where it crosses `seq_k` or the diagonal, each row's new maximum (over the thread's registers of the row, then the lanes
     /// that share it: `S`'s reduction plan), `acc_s` replaced by `exp2(s scale log2 e - max)`, the
     /// running sums rescaled and added to. Returns each row's rescaling of `O`.
     #[inline(always)]
-    fn softmax(
+    fn softmax<const MASK: bool>(
         &self,
         jj: usize,
         acc_s: &mut [f32; 64],
@@ -410,7 +473,7 @@ impl Tile {
     ) -> [f32; 2] {
         let n0 = (jj * BN) as u32;
         let crosses = n0 + BN as u32 > self.seq_k || (self.causal && n0 + BN as u32 > self.m0 + 1);
-        if crosses {
+        if MASK && crosses {
             // Register r of this thread is at its base (register 0's coordinate) plus register
             // r's offset in thread 0, a constant (checked at compile time): two runtime values a
             // thread, not 64 coordinates.
@@ -439,13 +502,17 @@ impl Tile {
             row_max[g] = mx;
             row_sum[g] *= corr[g];
         });
+        // Each row's sum in four partial sums: four short chains of dependent adds, not one long
+        // one (the softmax is the warpgroup's critical path while the other's GEMM runs).
         unroll!(g in 0..2 => {
+            let mut part = [0f32; 4];
             unroll!(x in 0..32 => {
                 let r = SRows::PLAN.register(g, x);
                 let e = math::ex2_approx(math::fma(acc_s[r], self.scale_log2, -sub[g]));
                 acc_s[r] = e;
-                row_sum[g] += e;
+                part[x % 4] += e;
             });
+            row_sum[g] += (part[0] + part[1]) + (part[2] + part[3]);
         });
         corr
     }
@@ -577,32 +644,91 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // (FlashAttention-3's intra-warpgroup overlap, S of the next tile issued before P V, measured
     // slower here: ptxas serializes the wgmmas once the softmax reads S with P V in flight, C7514.)
     q_full.wait(0);
-    let mut j = 0;
-    while j < tiles {
-        unroll!(s in 0..2 => {
-            let jj = j + s;
-            if jj < tiles {
-                let phase = (jj / STAGES) as u32 & 1;
-                k_full[s].wait(phase);
-                issue_s::<D, W>(kind, stage::<W>(smem, q_base), stage::<W>(smem, k_base(s)), wg, &mut acc_s);
-                wgmma::wait::<0, 64>(&mut acc_s);
-                k_empty[s].arrive();
-                let corr = tile.softmax(jj, &mut acc_s, &mut row_max, &mut row_sum);
-                unroll!(g in 0..2 => {
-                    unroll!(x in 0..32 => {
-                        if x < R / 2 {
-                            acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
+    // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
+    // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
+    // for P V, rescales O and makes P of tile jj (FlashAttention-3's intra-warpgroup overlap);
+    // the last P V after the loop.
+    // (No key tile: nothing to do; O is 0 and the log-sum-exp infinite.)
+    if tiles > 0 {
+        let turns = Turns::start(wg);
+        k_full[0].wait(0);
+        let qs = stage::<W>(smem, q_base);
+        turns.wait();
+        if D == 64 {
+            issue_s::<D, W, 4>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+        } else {
+            issue_s::<D, W, 8>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+        }
+        turns.pass();
+        wgmma::wait::<0, 64>(&mut acc_s);
+        k_empty[0].arrive();
+        // O is 0 yet: its rescaling is not needed.
+        let _ = tile.softmax::<true>(0, &mut acc_s, &mut row_max, &mut row_sum);
+        let mut pa = p_operand(kind, &acc_s);
+        // Key tiles jj in start..end, the mask applied or not (`MASK`): two loops, so that the
+        // tiles no mask touches (all but the last few) run no mask code at all; with one loop
+        // the compiler predicates the mask's selects into every tile (a quarter of the loop's
+        // instructions at d 128).
+        macro_rules! key_tiles {
+            ($start:expr, $end:expr, $mask:literal) => {{
+                let (start, end) = ($start, $end);
+                let mut j = start & !1;
+                while j < end {
+                    unroll!(s in 0..2 => {
+                        let jj = j + s;
+                        if jj >= start && jj < end {
+                            let phase = (jj / STAGES) as u32 & 1;
+                            let prev_phase = ((jj - 1) / STAGES) as u32 & 1;
+                            k_full[s].wait(phase);
+                            v_full[1 - s].wait(prev_phase);
+                            let ks = stage::<W>(smem, k_base(s));
+                            turns.wait();
+                            let vs = stage::<W>(smem, v_base(1 - s));
+                            if D == 64 {
+                                issue_s_pv::<R, W, 4>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
+                            } else {
+                                issue_s_pv::<R, W, 8>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
+                            }
+                            turns.pass();
+                            wgmma::wait::<1, 64>(&mut acc_s);
+                            k_empty[s].arrive();
+                            let corr = tile.softmax::<$mask>(jj, &mut acc_s, &mut row_max, &mut row_sum);
+                            wgmma::wait::<0, R>(&mut acc_o);
+                            v_empty[1 - s].arrive();
+                            unroll!(g in 0..2 => {
+                                unroll!(x in 0..32 => {
+                                    if x < R / 2 {
+                                        acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
+                                    }
+                                });
+                            });
+                            pa = p_operand(kind, &acc_s);
                         }
                     });
-                });
-                let pa = p_operand(kind, &acc_s);
-                v_full[s].wait(phase);
-                issue_pv::<R, W>(kind, stage::<W>(smem, v_base(s)), &pa, &mut acc_o);
-                wgmma::wait::<0, R>(&mut acc_o);
-                v_empty[s].arrive();
-            }
-        });
-        j += STAGES;
+                    j += STAGES;
+                }
+            }};
+        }
+        // Tile jj needs no mask when all its keys are below seq_k and, for causal attention, at or
+        // below the warpgroup's first row: jj < seq_k / BN and jj < (m0 + 1) / BN.
+        let unmasked = {
+            let below_seq = (seq_k / BN as u32) as usize;
+            if p.causal { below_seq.min(((m0 + 1) / BN as u32) as usize) } else { below_seq }
+        };
+        let split = unmasked.clamp(1, tiles);
+        key_tiles!(1, split, false);
+        key_tiles!(split, tiles, true);
+        let last = tiles - 1;
+        let (ls, lphase) = (last % STAGES, (last / STAGES) as u32 & 1);
+        // The stage's barriers by a branch, not an index: an array indexed at run time lives in
+        // local memory.
+        let (vf, ve) = if ls == 0 { (v_full[0], v_empty[0]) } else { (v_full[1], v_empty[1]) };
+        vf.wait(lphase);
+        turns.wait();
+        issue_pv::<R, W>(kind, stage::<W>(smem, v_base(ls)), &pa, &mut acc_o);
+        turns.pass();
+        wgmma::wait::<0, R>(&mut acc_o);
+        ve.arrive();
     }
     // The rows' sums over the quad; O / l; the log-sum-exp.
     let mut inv = [0f32; 2];
