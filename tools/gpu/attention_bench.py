@@ -4,6 +4,10 @@ against PyTorch's SDPA in float32 math, then timed next to its anchors in the sa
 FlashAttention-2 through SDPA's backends and CUTLASS's examples/88_hopper_fmha (tools/gpu/attention_anchors.py).
 
     python3 tools/gpu/attention_bench.py PTX [--cutlass BIN] [--quick] [--out DIR] [--check-only]
+                                             [--also NAME=PTX ...]
+
+--also times another build of the module (a variant being tried) in the same process, checked the
+same way, as column NAME next to "ours".
 
 The module's `attention_sm90_config` says how to launch (the TMA box from the stage's layout, the
 block, the shared memory of each head dim); the tensor maps are encoded here with the driver's
@@ -182,6 +186,8 @@ def main():
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--once", action="store_true", help="one launch (b 1, h 16, seq 4096, d 128, f16), nothing else: for ncu")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=PTX",
+                    help="another PTX module to check and time in the same run, as column NAME")
     ap.add_argument("--iters", type=int, default=20)
     a = ap.parse_args()
     import torch
@@ -194,6 +200,16 @@ def main():
         torch.cuda.synchronize()
         return
     bad, checks = check_all(att)
+    also = []
+    for spec in a.also:
+        name, _, path = spec.partition("=")
+        if not name or not path:
+            sys.exit(f"attention_bench: --also takes NAME=PTX, not {spec!r}")
+        other = Attention(path)
+        other_bad, other_checks = check_all(other)
+        bad = bad or other_bad
+        checks = checks + [dict(c, module=name) for c in other_checks]
+        also.append((name, other))
     results = {"checks": checks, "timings": []}
     if not a.check_only:
         for shape in anchors.shapes(quick=a.quick):
@@ -205,6 +221,9 @@ def main():
             flops = anchors.flops(b, h, s, s, d, causal)
             row = dict(shape)
             row["ours"] = flops / secs / 1e12
+            for name, other in also:
+                run_other, *_ = other.launcher(q, k, v, causal, scale)
+                row[name] = flops / anchors.median_seconds(run_other, runs=a.iters) / 1e12
             row.update(anchors.measure(shape, q, k, v, scale, cutlass=a.cutlass, cutlass_bf16=a.cutlass_bf16,
                                       iters=a.iters))
             results["timings"].append(row)
@@ -212,6 +231,8 @@ def main():
             del q, k, v, o, lse
             torch.cuda.empty_cache()
         print(anchors.table(results["timings"], ours="ours"))
+        for name, _ in also:
+            print(anchors.table(results["timings"], ours=name))
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         with open(os.path.join(a.out, "attention.json"), "w") as f:
