@@ -803,15 +803,19 @@ mod tests {
         .unwrap();
     }
 
+    /// `f` run by a block of `threads` with 64 KiB of shared memory faults with a message
+    /// containing `what`.
+    fn fails_with(threads: u32, f: fn(SmemRegion), what: &str) {
+        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(threads), dynamic_smem_bytes: 65536 };
+        let e = launch(&cfg, move || f(SmemRegion::dynamic())).unwrap_err().to_string();
+        assert!(e.contains(what), "{e}");
+    }
+
     #[test]
     fn bad_chains_fault() {
         // A chain's descriptors are checked before its first instruction: too few rows of B for
         // N, A MN-major, or B of two major-nesses all fault with the chain's message.
-        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 32768 };
-        let fails = |f: fn(SmemRegion), what: &str| {
-            let e = launch(&cfg, move || f(SmemRegion::dynamic())).unwrap_err().to_string();
-            assert!(e.contains(what), "{e}");
-        };
+        let fails = |f: fn(SmemRegion), what: &str| fails_with(128, f, what);
         fails(
             |s| {
                 let m = s.array::<u32, 2048>(0).unwrap(); // 64 rows: N = 128 needs 128
@@ -854,11 +858,7 @@ mod tests {
 
     #[test]
     fn bad_stages_fault() {
-        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 65536 };
-        let fails = |f: fn(SmemRegion), what: &str| {
-            let e = launch(&cfg, move || f(SmemRegion::dynamic())).unwrap_err().to_string();
-            assert!(e.contains(what), "{e}");
-        };
+        let fails = |f: fn(SmemRegion), what: &str| fails_with(1, f, what);
         fails(
             |s| {
                 let _ = SmemDesc::k_sw128(s.array::<u32, 4096>(512).unwrap(), 128, 0, 0);

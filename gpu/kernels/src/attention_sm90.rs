@@ -23,7 +23,7 @@
 //! - **Masks from coordinates.** Each accumulator's `(m, n)` comes from the atom's `C` layout, the
 //!   identity layout partitioned as the data is (`fragment::Fragment::coord`): keys past `seq_k`,
 //!   and for causal attention keys after the query (`n > m`, PyTorch's top-left alignment), get
-//!   `-inf`. Only tiles that cross the boundary test anything.
+//!   `-inf`. Only tiles that cross the boundary test anything (a loop of their own).
 //! - **Online softmax** in base 2 (`ex2.approx`): each row's max over a thread's values, then over
 //!   the lanes that share the row, which the reduction plan of the `C` layout names (xor 1 and 2);
 //!   the sums stay per thread until the end.
@@ -31,6 +31,12 @@
 //!   `wgmma.m64n{D}k16` in registers (RS). The register permutation from `C`'s layout to `A`'s is
 //!   computed from the atoms' layouts at compile time (`PFromS`, the identity for these atoms;
 //!   a permutation that needed a shuffle would not compile).
+//! - **Overlap** (FlashAttention-3's). Each key tile `j` issues `S_j = Q K_j^T` and
+//!   `O += P_{j-1} V_{j-1}` in one `wgmma` batch of two groups, waits for `S_j` alone and runs its
+//!   softmax while `P V` is in flight; the two consumer warpgroups take turns issuing (ping-pong,
+//!   two named barriers), so one's softmax runs under the other's GEMMs. Each GEMM's k blocks are
+//!   one `wgmma` chain (`Batch::ss_f32_chain`, `rs_f32_chain`). Tiles no mask touches run in a
+//!   loop without the mask code.
 //! - **Epilogue.** `O / l` rounded to halves, stored two a word from the `C` layout's coordinates
 //!   (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row, for a backward pass.
 
@@ -50,7 +56,7 @@ use const_layout_device::{
 pub const BM: usize = 128;
 /// Keys a tile.
 pub const BN: usize = 128;
-/// Stages of `K` and of `V`.
+/// Stages of `K` and of `V` (2 to 4; 3 measured slower than 2 at head dim 128 on the H200).
 pub const STAGES: usize = 2;
 /// Threads a block: two consumer warpgroups and a producer warpgroup.
 pub const THREADS: u32 = 384;
@@ -337,7 +343,7 @@ fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_
 /// made before the batch begins, so nothing but the chain's check sits between the fence and the
 /// instructions.
 #[inline(always)]
-fn issue_s<const D: usize, const W: usize, const KB: usize>(
+fn issue_s<const W: usize, const KB: usize>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
     k: SmemArray<u32, W>,
@@ -539,6 +545,8 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     (): wgmma::Accumulators<R>,
 {
     const { assert!((D == 64 || D == 128) && R == D / 2 && W == 64 * D) };
+    // The rounds below unroll up to four stages.
+    const { assert!(STAGES >= 2 && STAGES <= 4) };
     let chunks = (D / 64) as u32;
     let [dq, seq_q, heads, batch] = q.dims();
     let [dk, seq_k, kv_heads, batch_k] = k.dims();
@@ -584,7 +592,8 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // q_full; k_full[s], v_full[s] (the producer's arrival with the bytes); k_empty[s],
     // v_empty[s] (the consumers' 256 arrivals once their wgmmas read the stage).
     let n_c = CONSUMERS;
-    let bars: [Mbarrier; 1 + 4 * STAGES] = Mbarrier::init_block(words, [1, 1, 1, 1, 1, n_c, n_c, n_c, n_c]);
+    let bars: [Mbarrier; 1 + 4 * STAGES] =
+        Mbarrier::init_block(words, core::array::from_fn(|i| if i <= 2 * STAGES { 1 } else { n_c }));
     let q_full = bars[0];
     let (k_full, v_full) = (&bars[1..1 + STAGES], &bars[1 + STAGES..1 + 2 * STAGES]);
     let (k_empty, v_empty) = (&bars[1 + 2 * STAGES..1 + 3 * STAGES], &bars[1 + 3 * STAGES..1 + 4 * STAGES]);
@@ -602,12 +611,14 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
             for c in 0..chunks {
                 q.load(chunk(stage::<W>(smem, q_base), c), [64 * c, q0, h, b], q_full);
             }
-            let mut j = 0;
+            // Round r loads tiles r STAGES.. into stages 0..; a stage's r-th reuse waits for the
+            // consumers' release of round r - 1 (phase parity r - 1).
+            let (mut j, mut round) = (0, 0u32);
             while j < tiles {
-                unroll!(s in 0..2 => {
+                unroll!(s in 0..4 => {
                     let jj = j + s;
-                    if jj < tiles {
-                        let phase = ((jj / STAGES) as u32 & 1) ^ 1;
+                    if s < STAGES && jj < tiles {
+                        let phase = (round & 1) ^ 1;
                         if jj >= STAGES {
                             k_empty[s].wait(phase);
                         }
@@ -625,6 +636,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
                     }
                 });
                 j += STAGES;
+                round += 1;
             }
         }
         return;
@@ -639,10 +651,6 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let mut acc_s = [0f32; 64];
     let m0 = q0 + 64 * wg as u32;
     let tile = Tile { t, m0, seq_k, causal: p.causal, scale_log2 };
-    // Each key tile: S = Q K^T, the softmax (O rescaled), O += P V. The two consumer warpgroups
-    // interleave on the tensor cores by themselves: one's softmax runs under the other's GEMMs.
-    // (FlashAttention-3's intra-warpgroup overlap, S of the next tile issued before P V, measured
-    // slower here: ptxas serializes the wgmmas once the softmax reads S with P V in flight, C7514.)
     q_full.wait(0);
     // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
     // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
@@ -655,9 +663,9 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         let qs = stage::<W>(smem, q_base);
         turns.wait();
         if D == 64 {
-            issue_s::<D, W, 4>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+            issue_s::<W, 4>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
         } else {
-            issue_s::<D, W, 8>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+            issue_s::<W, 8>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
         }
         turns.pass();
         wgmma::wait::<0, 64>(&mut acc_s);
@@ -665,64 +673,76 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         // O is 0 yet: its rescaling is not needed.
         let _ = tile.softmax::<true>(0, &mut acc_s, &mut row_max, &mut row_sum);
         let mut pa = p_operand(kind, &acc_s);
-        // Key tiles jj in start..end, the mask applied or not (`MASK`): two loops, so that the
-        // tiles no mask touches (all but the last few) run no mask code at all; with one loop
-        // the compiler predicates the mask's selects into every tile (a quarter of the loop's
-        // instructions at d 128).
-        macro_rules! key_tiles {
-            ($start:expr, $end:expr, $mask:literal) => {{
-                let (start, end) = ($start, $end);
-                let mut j = start & !1;
-                while j < end {
-                    unroll!(s in 0..2 => {
-                        let jj = j + s;
-                        if jj >= start && jj < end {
-                            let phase = (jj / STAGES) as u32 & 1;
-                            let prev_phase = ((jj - 1) / STAGES) as u32 & 1;
-                            k_full[s].wait(phase);
-                            v_full[1 - s].wait(prev_phase);
-                            let ks = stage::<W>(smem, k_base(s));
-                            turns.wait();
-                            let vs = stage::<W>(smem, v_base(1 - s));
-                            if D == 64 {
-                                issue_s_pv::<R, W, 4>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
-                            } else {
-                                issue_s_pv::<R, W, 8>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
-                            }
-                            turns.pass();
-                            wgmma::wait::<1, 64>(&mut acc_s);
-                            k_empty[s].arrive();
-                            let corr = tile.softmax::<$mask>(jj, &mut acc_s, &mut row_max, &mut row_sum);
-                            wgmma::wait::<0, R>(&mut acc_o);
-                            v_empty[1 - s].arrive();
-                            unroll!(g in 0..2 => {
-                                unroll!(x in 0..32 => {
-                                    if x < R / 2 {
-                                        acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
-                                    }
-                                });
-                            });
-                            pa = p_operand(kind, &acc_s);
+        // The key tiles of round r (tiles r STAGES.., stages 0..; tile 0 done above), the mask
+        // applied or not (`MASK`): two loops, so that the tiles no mask touches (all but the last
+        // few) run no mask code at all; with one loop the compiler predicates the mask's selects
+        // into every tile (a quarter of the loop's instructions at d 128). Tile jj's `K` is in
+        // stage s of round r, `V` of tile jj - 1 in the stage before (the last of round r - 1
+        // for s = 0).
+        macro_rules! key_round {
+            ($j:expr, $round:expr, $mask:literal) => {{
+                let (j, round) = ($j, $round);
+                unroll!(s in 0..4 => {
+                    let jj = j + s;
+                    if s < STAGES && jj >= 1 && jj < tiles {
+                        let phase = round & 1;
+                        let (ps, prev_phase) = if s == 0 { (STAGES - 1, phase ^ 1) } else { (s - 1, phase) };
+                        k_full[s].wait(phase);
+                        v_full[ps].wait(prev_phase);
+                        let ks = stage::<W>(smem, k_base(s));
+                        turns.wait();
+                        let vs = stage::<W>(smem, v_base(ps));
+                        if D == 64 {
+                            issue_s_pv::<R, W, 4>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
+                        } else {
+                            issue_s_pv::<R, W, 8>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
                         }
-                    });
-                    j += STAGES;
-                }
+                        turns.pass();
+                        wgmma::wait::<1, 64>(&mut acc_s);
+                        k_empty[s].arrive();
+                        let corr = tile.softmax::<$mask>(jj, &mut acc_s, &mut row_max, &mut row_sum);
+                        wgmma::wait::<0, R>(&mut acc_o);
+                        v_empty[ps].arrive();
+                        unroll!(g in 0..2 => {
+                            unroll!(x in 0..32 => {
+                                if x < R / 2 {
+                                    acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
+                                }
+                            });
+                        });
+                        pa = p_operand(kind, &acc_s);
+                    }
+                });
             }};
         }
         // Tile jj needs no mask when all its keys are below seq_k and, for causal attention, at or
-        // below the warpgroup's first row: jj < seq_k / BN and jj < (m0 + 1) / BN.
+        // below the warpgroup's first row: jj < seq_k / BN and jj < (m0 + 1) / BN. Whole rounds
+        // of such tiles first, then the rest masked (the mask leaves a tile it does not cross
+        // as it is).
         let unmasked = {
             let below_seq = (seq_k / BN as u32) as usize;
             if p.causal { below_seq.min(((m0 + 1) / BN as u32) as usize) } else { below_seq }
         };
-        let split = unmasked.clamp(1, tiles);
-        key_tiles!(1, split, false);
-        key_tiles!(split, tiles, true);
-        let last = tiles - 1;
-        let (ls, lphase) = (last % STAGES, (last / STAGES) as u32 & 1);
-        // The stage's barriers by a branch, not an index: an array indexed at run time lives in
-        // local memory.
-        let (vf, ve) = if ls == 0 { (v_full[0], v_empty[0]) } else { (v_full[1], v_empty[1]) };
+        let (mut j, mut round) = (0, 0u32);
+        while j + STAGES <= unmasked {
+            key_round!(j, round, false);
+            j += STAGES;
+            round += 1;
+        }
+        while j < tiles {
+            key_round!(j, round, true);
+            j += STAGES;
+            round += 1;
+        }
+        // The last tile's `V`: stage tiles - 1 - (j - STAGES) of the last round. The stage's
+        // barriers by selects, not an index: an array indexed at run time lives in local memory.
+        let (ls, lphase) = (tiles + STAGES - 1 - j, (round - 1) & 1);
+        let (mut vf, mut ve) = (v_full[0], v_empty[0]);
+        unroll!(s in 0..4 => {
+            if s < STAGES && s == ls {
+                (vf, ve) = (v_full[s], v_empty[s]);
+            }
+        });
         vf.wait(lphase);
         turns.wait();
         issue_pv::<R, W>(kind, stage::<W>(smem, v_base(ls)), &pa, &mut acc_o);

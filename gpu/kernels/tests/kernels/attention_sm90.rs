@@ -132,8 +132,15 @@ fn run<const D: usize, const R: usize, const W: usize>(
 
 #[test]
 fn d64_residues_and_three_key_tiles() {
-    // 300 keys: three tiles through two stages (a stage's mbarriers flip), a residue of 44.
+    // 300 keys: three tiles, the last masked, a residue of 44.
     run::<64, 32, 4096>(HalfKind::F16, 1, 1, 1, 70, 300, false);
+}
+
+#[test]
+fn d64_stages_reused_twice() {
+    // 870 keys: seven tiles through the stages, each stage's mbarriers flipping twice or more,
+    // unmasked rounds and then a masked one with a residue of 102; 20 queries keep it short.
+    run::<64, 32, 4096>(HalfKind::F16, 1, 1, 1, 20, 870, false);
 }
 
 #[test]
