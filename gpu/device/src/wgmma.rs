@@ -811,33 +811,31 @@ mod tests {
         assert!(e.contains(what), "{e}");
     }
 
+    /// A K-major and an MN-major descriptor of the 64-row stage at the start of `s`.
+    fn both_majors(s: SmemRegion) -> (SmemDesc, SmemDesc) {
+        let m = s.array::<u32, 2048>(0).unwrap();
+        (SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::mn_sw128(m, 64, 0))
+    }
+
     #[test]
     fn bad_chains_fault() {
         // A chain's descriptors are checked before its first instruction: too few rows of B for
         // N, A MN-major, or B of two major-nesses all fault with the chain's message.
         let fails = |f: fn(SmemRegion), what: &str| fails_with(128, f, what);
+        // 64 rows: N = 128 needs 128.
         fails(
             |s| {
-                let m = s.array::<u32, 2048>(0).unwrap(); // 64 rows: N = 128 needs 128
-                let mut d = [0f32; 64];
-                let mut b = begin();
-                b.ss_f32_chain(
-                    HalfKind::F16,
-                    [SmemDesc::k_sw128(m, 64, 0, 0)],
-                    [SmemDesc::k_sw128(m, 64, 0, 0)],
-                    false,
-                    &mut d,
-                );
+                let (k, _) = both_majors(s);
+                let (mut d, mut b) = ([0f32; 64], begin());
+                b.ss_f32_chain(HalfKind::F16, [k], [k], false, &mut d);
                 b.commit();
             },
             "B must cover N = 2 R rows",
         );
         fails(
             |s| {
-                let m = s.array::<u32, 2048>(0).unwrap();
-                let mut d = [0f32; 32];
-                let mut b = begin();
-                let (k, mn) = (SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::mn_sw128(m, 64, 0));
+                let (k, mn) = both_majors(s);
+                let (mut d, mut b) = ([0f32; 32], begin());
                 b.ss_f32_chain(HalfKind::F16, [mn, k], [k, k], false, &mut d);
                 b.commit();
             },
@@ -845,10 +843,8 @@ mod tests {
         );
         fails(
             |s| {
-                let m = s.array::<u32, 2048>(0).unwrap();
-                let mut d = [0f32; 32];
-                let mut b = begin();
-                let (k, mn) = (SmemDesc::k_sw128(m, 64, 0, 0), SmemDesc::mn_sw128(m, 64, 0));
+                let (k, mn) = both_majors(s);
+                let (mut d, mut b) = ([0f32; 32], begin());
                 b.rs_f32_chain(HalfKind::F16, &[[0; 4]; 2], [k, mn], false, &mut d);
                 b.commit();
             },
