@@ -337,11 +337,29 @@ fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_
     st.part::<CHUNK_WORDS>(c as usize * CHUNK_WORDS)
 }
 
-/// `S = Q K^T` for the warpgroup `wg`'s 64 rows of `q` against the key tile in `k`, 16 of the
-/// head dim a k block: one chain of `KB = D / 16` instructions (the caller's choice, so that
-/// both head dims' chains are written out), committed. The descriptors are
-/// made before the batch begins, so nothing but the chain's check sits between the fence and the
-/// instructions.
+/// The descriptors of `S = Q K^T` for the warpgroup `wg`'s 64 rows of `q` against the key tile
+/// in `k`, one a k block of 16 of the head dim: `KB = D / 16` (the caller picks it from `D`; both
+/// head dims' branches are compiled, so it is not asserted here). Made before a batch begins, so
+/// that nothing but a chain's check sits between the fence and the instructions.
+#[inline(always)]
+fn s_descs<const W: usize, const KB: usize>(
+    q: SmemArray<u32, W>,
+    k: SmemArray<u32, W>,
+    wg: usize,
+) -> ([SmemDesc; KB], [SmemDesc; KB]) {
+    (
+        core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb)),
+        core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb)),
+    )
+}
+
+/// The descriptors of `V`'s tile in `v` as `O += P V`'s `B`, one a k block of 16 keys.
+#[inline(always)]
+fn pv_descs<const W: usize>(v: SmemArray<u32, W>) -> [SmemDesc; 8] {
+    core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb))
+}
+
+/// `S = Q K^T` ([`s_descs`]): one chain, committed.
 #[inline(always)]
 fn issue_s<const W: usize, const KB: usize>(
     kind: HalfKind,
@@ -352,8 +370,7 @@ fn issue_s<const W: usize, const KB: usize>(
 ) where
     (): wgmma::ChainLength<KB>,
 {
-    let a: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb));
-    let b: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb));
+    let (a, b) = s_descs::<W, KB>(q, k, wg);
     let mut batch = wgmma::begin();
     batch.ss_f32_chain(kind, a, b, false, acc_s);
     batch.commit();
@@ -370,7 +387,7 @@ fn issue_pv<const R: usize, const W: usize>(
 ) where
     (): wgmma::Accumulators<R>,
 {
-    let b: [SmemDesc; 8] = core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb));
+    let b = pv_descs(v);
     let mut batch = wgmma::begin();
     batch.rs_f32_chain(kind, pa, b, true, acc_o);
     batch.commit();
@@ -393,9 +410,8 @@ fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
 ) where
     (): wgmma::Accumulators<R> + wgmma::ChainLength<KB>,
 {
-    let a: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb));
-    let b: [SmemDesc; KB] = core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb));
-    let bv: [SmemDesc; 8] = core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb));
+    let (a, b) = s_descs::<W, KB>(q, k, wg);
+    let bv = pv_descs(v);
     let mut batch = wgmma::begin();
     batch.ss_f32_chain::<KB, 64>(kind, a, b, false, acc_s);
     batch.commit_group();
@@ -466,8 +482,9 @@ struct Tile {
 
 impl Tile {
     /// The online softmax of key tile `jj` in `acc_s`: masked (with `MASK`; the caller leaves it
-    /// out only where no key is masked) where it crosses `seq_k` or the diagonal, each row's new maximum (over the thread's registers of the row, then the lanes
-    /// that share it: `S`'s reduction plan), `acc_s` replaced by `exp2(s scale log2 e - max)`, the
+    /// out only where no key is masked) where it crosses `seq_k` or the diagonal, each row's new
+    /// maximum (over the thread's registers of the row, then the lanes that share it: `S`'s
+    /// reduction plan), `acc_s` replaced by `exp2(s scale log2 e - max)`, the
     /// running sums rescaled and added to. Returns each row's rescaling of `O`.
     #[inline(always)]
     fn softmax<const MASK: bool>(
