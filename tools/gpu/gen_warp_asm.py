@@ -306,19 +306,98 @@ def wgmma_chain_fn(n, rs, k):
     return "\n".join(lines)
 
 
+# The two-group blocks (`wgmma_pair_fn`): (K1, N1, K2, N2), an SS chain of K1 k blocks into
+# N1 / 2 accumulators, then an RS chain of K2 into N2 / 2. FlashAttention's forward: S = Q K^T
+# (K1 = the head dim of Q and K / 16, N1 = the key tile) and O += P V (K2 = the key tile / 16,
+# N2 = the head dim of V), each of the three 64 or 128.
+WGMMA_PAIRS = [(dqk // 16, bn, bn // 16, dv) for dqk in (64, 128) for bn in (64, 128) for dv in (64, 128)]
+
+
+def wgmma_pair_fn(k1, n1, k2, n2):
+    r1, r2 = n1 // 2, n2 // 2
+    lines = []
+    lines.append(f"/// Two groups in one block: {k1} `wgmma.mma_async.m64n{n1}k16` with `A` and `B` from shared memory")
+    lines.append(f"/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then {k2} `m64n{n2}k16` with `A`")
+    lines.append("/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /")
+    lines.append("/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as")
+    lines.append("/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the")
+    lines.append("/// last instruction, so ptxas issues the two chains back to back.")
+    lines.append("///")
+    lines.append("/// # Safety")
+    lines.append("/// All 128 threads of the warpgroup execute this call together; each descriptor describes a")
+    lines.append("/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the")
+    lines.append("/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.")
+    lines.append("#[inline(always)]")
+    lines.append(f"pub(crate) unsafe fn wgmma_ss_rs_m64n{n1}n{n2}k16_f32_x{k1}_x{k2}<const TB1: u32, const TB2: u32>(")
+    lines.append(f"    a1: &[u64; {k1}], b1: &[u64; {k1}], s1: u32, d1: &mut [f32; {r1}],")
+    lines.append(f"    a2: &[[u32; 4]; {k2}], b2: &[u64; {k2}], s2: u32, d2: &mut [f32; {r2}], ok: u32, bf16: bool) {{")
+    lines.append("    macro_rules! pair {")
+    lines.append("        ($ss:literal, $rs:literal) => {")
+    lines.append("            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged")
+    lines.append("            // and `ok` is not 0, or the lane traps first.")
+    lines.append("            unsafe {")
+    lines.append("                asm!(concat!(")
+    lines.append('                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",')
+    lines.append('                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",')
+    lines.append('                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",')
+    lines.append('                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",')
+    d1 = ", ".join("{d1_%d}" % v for v in range(r1))
+    d2 = ", ".join("{d2_%d}" % v for v in range(r2))
+    for i in range(k1):
+        pred = "sd1" if i == 0 else "acc"
+        lines.append(f'                    $ss, " {{{{{d1}}}}}, {{a1_{i}}}, {{b1_{i}}}, {pred}, 1, 1, 0, {{tb1}}; ",')
+    lines.append('                    "wgmma.commit_group.sync.aligned; ",')
+    for i in range(k2):
+        pred = "sd2" if i == 0 else "acc"
+        av = ", ".join("{a2_%d_%d}" % (i, v) for v in range(4))
+        lines.append(f'                    $rs, " {{{{{d2}}}}}, {{{{{av}}}}}, {{b2_{i}}}, {pred}, 1, 1, {{tb2}}; ",')
+    lines.append('                    "wgmma.commit_group.sync.aligned; }}"')
+    lines.append("                ),")
+    for i in range(k1):
+        lines.append(f"                     a1_{i} = in(reg64) a1[{i}],")
+    for i in range(k1):
+        lines.append(f"                     b1_{i} = in(reg64) b1[{i}],")
+    for i in range(k2):
+        for v in range(4):
+            lines.append(f"                     a2_{i}_{v} = in(reg32) a2[{i}][{v}],")
+    for i in range(k2):
+        lines.append(f"                     b2_{i} = in(reg64) b2[{i}],")
+    lines.append("                     ok = in(reg32) ok,")
+    lines.append("                     s1 = in(reg32) s1,")
+    lines.append("                     s2 = in(reg32) s2,")
+    lines.append("                     tb1 = const TB1,")
+    lines.append("                     tb2 = const TB2,")
+    for v in range(r1):
+        lines.append(f"                     d1_{v} = inout(reg32) d1[{v}],")
+    for v in range(r2):
+        lines.append(f"                     d2_{v} = inout(reg32) d2[{v}],")
+    lines.append("                     options(readonly, nostack))")
+    lines.append("            }")
+    lines.append("        };")
+    lines.append("    }")
+    lines.append("    if bf16 {")
+    lines.append(f'        pair!("wgmma.mma_async.sync.aligned.m64n{n1}k16.f32.bf16.bf16", "wgmma.mma_async.sync.aligned.m64n{n2}k16.f32.bf16.bf16");')
+    lines.append("    } else {")
+    lines.append(f'        pair!("wgmma.mma_async.sync.aligned.m64n{n1}k16.f32.f16.f16", "wgmma.mma_async.sync.aligned.m64n{n2}k16.f32.f16.f16");')
+    lines.append("    }")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def wgmma_wait_n_fn(rs):
     """`wgmma.wait_group P` with the accumulator arrays of sizes `rs` tied to it."""
     name = "_".join(str(r) for r in rs)
     arrays = ", ".join(f"d{i}: &mut [f32; {r}]" for i, r in enumerate(rs))
     lines = [f"/// `wgmma.wait_group P` with f32 accumulators of {' and '.join(str(r) for r in rs)} registers tied to it: the",
              "/// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's",
-             "/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).",
+             "/// again (nothing reads them before the wait). The warp is checked converged first, the trap",
+             "/// inline ([`converged_inline!`]).",
              "#[inline(always)]",
              f"pub(crate) fn wgmma_wait_f32_{name}<const P: u32>({arrays}) {{",
              "    // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or",
              "    // the lane traps first.",
              "    unsafe {",
-             '        asm!(converged!(concat!(',
+             '        asm!(converged_inline!(concat!(',
              '            "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",']
     for i, r in enumerate(rs):
         regs = " ".join("{d%d_%d}" % (i, v) for v in range(r))
@@ -393,6 +472,45 @@ pub(crate) unsafe fn wgmma_{form}_chain_f32<const K: usize, const R: usize, cons
     true
 }}
 """)
+    pair_arms = "\n".join(
+        f"            ({k1}, {n1 // 2}, {k2}, {n2 // 2}) => wgmma_ss_rs_m64n{n1}n{n2}k16_f32_x{k1}_x{k2}::<TB1, TB2>(fit(a1), fit(b1), s1, fit_mut(d1), fit(a2), fit(b2), s2, fit_mut(d2), ok, bf16),"
+        for k1, n1, k2, n2 in WGMMA_PAIRS
+    )
+    batches.append(f"""/// Two groups in one block (`wgmma_ss_rs_m64n{{2 R1}}n{{2 R2}}k16_f32_x{{K1}}_x{{K2}}`); `false` (nothing
+/// done) if that pair is not written out.
+///
+/// # Safety
+/// As the `wgmma_ss_rs_*` functions.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_pair_f32<
+    const K1: usize,
+    const R1: usize,
+    const K2: usize,
+    const R2: usize,
+    const TB1: u32,
+    const TB2: u32,
+>(
+    a1: &[u64; K1],
+    b1: &[u64; K1],
+    s1: u32,
+    d1: &mut [f32; R1],
+    a2: &[[u32; 4]; K2],
+    b2: &[u64; K2],
+    s2: u32,
+    d2: &mut [f32; R2],
+    ok: u32,
+    bf16: bool,
+) -> bool {{
+    // SAFETY: the caller's contract, passed on.
+    unsafe {{
+        match (K1, R1, K2, R2) {{
+{pair_arms}
+            _ => return false,
+        }}
+    }}
+    true
+}}
+""")
     ld_arms = "\n".join(f"        {n} => fit_out(unsafe {{ ldmatrix_x4_{n}(*fit(&addr), trans) }})," for n in LDSM_COUNTS)
     return "\n".join(batches) + f"""
 /// `N` ldmatrix.x4 in one batch; `None` if that count is not written out.
@@ -454,7 +572,7 @@ def main():
         "//! converged-warp check, then every instruction of the batch, in one `asm!` block.",
         "#![allow(clippy::too_many_arguments)]",
         "",
-        "use super::converged;",
+        "use super::{converged, converged_inline};",
         "use core::arch::asm;",
         "",
     ]
@@ -476,6 +594,9 @@ def main():
             for k in range(1, WGMMA_CHAIN_MAX + 1):
                 parts.append(wgmma_chain_fn(n, rs, k))
                 parts.append("")
+    for k1, n1, k2, n2 in WGMMA_PAIRS:
+        parts.append(wgmma_pair_fn(k1, n1, k2, n2))
+        parts.append("")
     regs = [n // 2 for n in WGMMA_ONE_N]
     for r in regs:
         parts.append(wgmma_wait_n_fn([r]))

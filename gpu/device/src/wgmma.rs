@@ -362,6 +362,38 @@ macro_rules! chain_lengths {
 }
 chain_lengths!(1 2 3 4 5 6 7 8);
 
+/// The chain pairs [`Batch::ss_rs_f32_groups`] issues as one block (implemented for `()`): an SS
+/// chain of `K1` k blocks into `R1` accumulators, then an RS chain of `K2` into `R2`, as
+/// FlashAttention's forward issues `S = Q K^T` and `O += P V`: `(K1, R1, K2, R2) = (dqk / 16, n / 2,
+/// n / 16, dv / 2)` for head dims `dqk` (of `Q` and `K`) and `dv` (of `V`) and key tiles `n` each
+/// of 64 or 128.
+///
+/// ```compile_fail
+/// # use const_layout_device::{wgmma, HalfKind};
+/// fn issue(b: wgmma::Batch, a: wgmma::SmemDesc) {
+///     let (mut s, mut o) = ([0f32; 64], [0f32; 64]);
+///     b.ss_rs_f32_groups(HalfKind::F16, [a; 2], [a; 2], false, &mut s, &[[0; 4]; 2], [a; 2], true, &mut o);
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "no two-group `wgmma` block of {K1} SS k blocks into {R1} accumulators, then {K2} RS into {R2}",
+    label = "written out: (K1, R1, K2, R2) = (dqk / 16, n / 2, n / 16, dv / 2) for dqk, n and dv of 64 or 128"
+)]
+pub trait ChainPair<const K1: usize, const R1: usize, const K2: usize, const R2: usize>:
+    sealed::Sealed
+{
+}
+
+macro_rules! chain_pairs {
+    ($(($k1:literal, $r1:literal, $k2:literal, $r2:literal))*) => {
+        $(#[diagnostic::do_not_recommend] impl ChainPair<$k1, $r1, $k2, $r2> for () {})*
+    };
+}
+// What tools/gpu/gen_warp_asm.py writes out (its WGMMA_PAIRS).
+chain_pairs!((4, 32, 4, 32)(4, 32, 4, 64)(4, 64, 8, 32)(4, 64, 8, 64)(8, 32, 4, 32)(8, 32, 4, 64)(
+    8, 64, 8, 32
+)(8, 64, 8, 64));
+
 /// A warpgroup's batch of `wgmma`s (CUTLASS's `warpgroup_arrive()` ... `warpgroup_commit_batch()`):
 /// [`begin`] meets the warpgroup's other warps at its named barrier and fences, then each
 /// [`ss_f32`](Batch::ss_f32) or [`rs_f32`](Batch::rs_f32) issues one instruction, and
@@ -373,7 +405,8 @@ chain_lengths!(1 2 3 4 5 6 7 8);
 ///
 /// Rules the caller keeps (PTX's): every warp of the warpgroup makes the same calls between
 /// `begin` and `commit` (no branch on the warp); the accumulators and the `A` fragments are
-/// written before `begin` (its fence orders those writes before the instructions); the shared
+/// written before `begin` (its fence orders those writes before the instructions; a
+/// [`ss_rs_f32_groups`](Batch::ss_rs_f32_groups) fences again, for writes since); the shared
 /// operands stay unwritten, and the accumulators unread, until a [`wait`] retires the group. The
 /// emulator checks the first (each instruction is a rendezvous of the warpgroup's 128 threads,
 /// all at one call site) and the last (a group's shared words must be unchanged when its wait
@@ -418,10 +451,12 @@ pub struct Batch {
 #[track_caller]
 #[inline(always)]
 pub fn begin() -> Batch {
-    warpgroup_sync();
-    backend::fence_proxy_async_shared();
-    // SAFETY: the warpgroup met at its barrier just above, with no branch since.
-    unsafe { backend::wgmma_fence(backend::site()) };
+    let t = thread_idx();
+    if t.y != 0 || t.z != 0 {
+        fault("wgmma: one-dimensional blocks only");
+    }
+    // SAFETY: the warpgroup's call (the batch's rules, above); its barrier is 1 + its index.
+    unsafe { backend::wgmma_begin(1 + t.x / 128, backend::site()) };
     Batch { _private: core::marker::PhantomData }
 }
 
@@ -635,6 +670,88 @@ impl Batch {
     pub fn commit(self) {
         // SAFETY: the warpgroup met at `begin`, which made this batch.
         unsafe { backend::wgmma_commit(backend::site()) }
+    }
+
+    /// Two GEMMs as two groups, in one block that ends the batch: `d1 = sum_i A1_i B1_i^T` (plus
+    /// `d1` when `scale_d1`; as [`ss_f32_chain`](Batch::ss_f32_chain)) committed, then
+    /// `d2 += sum_i A2_i B2_i^T` (plus `d2` when `scale_d2`; as [`rs_f32_chain`](Batch::rs_f32_chain))
+    /// committed, so `wait::<1>` retires the first with the second in flight (FlashAttention-3's
+    /// `S` of one key tile and `O += P V` of the one before). The instructions, to the last, are
+    /// in one `asm!` block after one check of the warp and of every descriptor and a `wgmma.fence`:
+    /// ptxas fences after any check between two `wgmma`s, and a fence between the chains makes the
+    /// second wait for the first on the tensor cores (10% of the attention kernel's time). What
+    /// [`begin`] ordered holds for both; the fence in the block also orders register writes since.
+    /// The shapes are those of [`ChainPair`].
+    ///
+    /// ```
+    /// # use const_layout_device::emu::{launch, LaunchConfig};
+    /// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+    /// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 8192 };
+    /// launch(&cfg, || {
+    ///     let m = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap(); // 64 x 64 of 1.0
+    ///     for i in 0..16 {
+    ///         m.store(thread_idx().x as usize + 128 * i, 0x3c00_3c00);
+    ///     }
+    ///     const_layout_device::sync_threads();
+    ///     let k: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::k_sw128(m, 64, 0, kb));
+    ///     let v: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::mn_sw128(m, 64, kb));
+    ///     let (mut s, mut o) = ([0f32; 32], [1f32; 32]);
+    ///     let p = [[0x4000_4000u32; 4]; 4]; // P = 2.0, 64 x 64
+    ///     // S = Q K^T (64 x 64, d = 64), then O += P V: two groups.
+    ///     wgmma::begin().ss_rs_f32_groups(HalfKind::F16, k, k, false, &mut s, &p, v, true, &mut o);
+    ///     wgmma::wait::<1, 32>(&mut s); // s is done; o may not be
+    ///     assert!(s.iter().all(|&x| x == 64.0));
+    ///     wgmma::wait::<0, 32>(&mut o);
+    ///     assert!(o.iter().all(|&x| x == 129.0)); // 1 + 64 * 2
+    /// })
+    /// .unwrap();
+    /// ```
+    #[track_caller]
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn ss_rs_f32_groups<const K1: usize, const R1: usize, const K2: usize, const R2: usize>(
+        self,
+        kind: HalfKind,
+        a1: [SmemDesc; K1],
+        b1: [SmemDesc; K1],
+        scale_d1: bool,
+        d1: &mut [f32; R1],
+        a2: &[[u32; 4]; K2],
+        b2: [SmemDesc; K2],
+        scale_d2: bool,
+        d2: &mut [f32; R2],
+    ) where
+        (): ChainPair<K1, R1, K2, R2>,
+    {
+        // Both chains' checks (as `ss_f32_chain`'s and `rs_f32_chain`'s), without a branch.
+        let mut ok = true;
+        for i in 0..K1 {
+            ok &= !a1[i].mn_major
+                & (a1[i].mn >= 64)
+                & (b1[i].mn as usize >= 2 * R1)
+                & (b1[i].mn_major == b1[0].mn_major);
+        }
+        for x in &b2 {
+            ok &= (x.mn as usize >= 2 * R2) & (x.mn_major == b2[0].mn_major);
+        }
+        let (da1, db1, db2) = (a1.map(|x| x.desc.0), b1.map(|x| x.desc.0), b2.map(|x| x.desc.0));
+        let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness a chain";
+        // SAFETY: `begin` met the warpgroup and fenced, and made this batch; the descriptors were
+        // built by `SmemDesc`'s checked constructors, inside their arrays for 64 rows of A and 2 R
+        // of B, or `ok` is false and the block traps before its first instruction; the shapes are
+        // written out (`ChainPair`).
+        unsafe {
+            backend::wgmma_ss_rs_f32(
+                kind,
+                (&da1, &db1, b1[0].mn_major, scale_d1),
+                d1,
+                (a2, &db2, b2[0].mn_major, scale_d2),
+                d2,
+                ok,
+                why,
+                backend::site(),
+            )
+        }
     }
 }
 
@@ -850,6 +967,85 @@ mod tests {
             },
             "one major-ness",
         );
+        // A pair checks both chains before its first instruction: the second's B of 64 rows
+        // for N = 128, then the first's A MN-major.
+        fails(
+            |s| {
+                let (k, mn) = both_majors(s);
+                let (mut s1, mut o) = ([0f32; 32], [0f32; 64]);
+                let v = [mn; 4];
+                begin().ss_rs_f32_groups(
+                    HalfKind::F16,
+                    [k; 4],
+                    [k; 4],
+                    false,
+                    &mut s1,
+                    &[[0; 4]; 4],
+                    v,
+                    true,
+                    &mut o,
+                );
+            },
+            "B must cover N = 2 R rows",
+        );
+        fails(
+            |s| {
+                let (k, mn) = both_majors(s);
+                let (mut s1, mut o) = ([0f32; 32], [0f32; 32]);
+                begin().ss_rs_f32_groups(
+                    HalfKind::F16,
+                    [mn; 4],
+                    [k; 4],
+                    false,
+                    &mut s1,
+                    &[[0; 4]; 4],
+                    [mn; 4],
+                    true,
+                    &mut o,
+                );
+            },
+            "A must be K-major",
+        );
+    }
+
+    #[test]
+    fn pair_is_its_two_chains() {
+        // `ss_rs_f32_groups` gives what the two chains give, committed apart, on operands of
+        // distinct values (each thread's element index, as halves): both majors of B, both
+        // kinds, scale_d of both values.
+        let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16384 };
+        for kind in [HalfKind::F16, HalfKind::BF16] {
+            launch(&cfg, move || {
+                let m = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap();
+                let t = thread_idx().x as usize;
+                for i in 0..16 {
+                    let w = t + 128 * i;
+                    let h = |x: usize| crate::pack_half2(kind, (x % 7) as f32 - 3.0, (x % 5) as f32 * 0.5);
+                    m.store(w, h(w));
+                }
+                crate::sync_threads();
+                let k: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::k_sw128(m, 64, 0, kb));
+                let v: [SmemDesc; 4] = core::array::from_fn(|kb| SmemDesc::mn_sw128(m, 64, kb));
+                let p: [[u32; 4]; 4] = core::array::from_fn(|kb| {
+                    core::array::from_fn(|j| crate::pack_half2(kind, (t + kb + j) as f32 * 0.25, 1.0))
+                });
+                for scale in [false, true] {
+                    let (mut s1, mut o1) = ([0.5f32; 32], [2f32; 32]);
+                    let (mut s2, mut o2) = (s1, o1);
+                    begin().ss_rs_f32_groups(kind, k, k, scale, &mut s1, &p, v, scale, &mut o1);
+                    wait2::<0, 32, 32>(&mut s1, &mut o1);
+                    let mut b = begin();
+                    b.ss_f32_chain(kind, k, k, scale, &mut s2);
+                    b.commit_group();
+                    b.rs_f32_chain(kind, &p, v, scale, &mut o2);
+                    b.commit();
+                    wait2::<0, 32, 32>(&mut s2, &mut o2);
+                    assert_eq!((s1, o1), (s2, o2));
+                    assert!(s1.iter().chain(&o1).any(|&x| x != 0.0 && x != 0.5 && x != 2.0));
+                }
+            })
+            .unwrap();
+        }
     }
 
     #[test]

@@ -1673,6 +1673,17 @@ pub(crate) unsafe fn wgmma_fence(site: Site) {
     end_aligned(&launch, linear);
 }
 
+/// The start of a batch: the warpgroup's rendezvous at barrier `id`, the proxy fence, `wgmma.fence`.
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn wgmma_begin(id: u32, site: Site) {
+    named_barrier(id, 128);
+    fence_proxy_async_shared();
+    // SAFETY: none needed (checked).
+    unsafe { wgmma_fence(site) }
+}
+
 /// `wgmma.commit_group`: the thread's instructions since the last commit become its next group.
 ///
 /// # Safety
@@ -1730,6 +1741,32 @@ pub(crate) unsafe fn wgmma_rs_f32<const K: usize, const R: usize>(
     }
     for i in 0..K {
         wgmma_batch_k16(kind, WgmmaA::Regs(a[i]), b[i], trans_b, scale_d || i > 0, d, site);
+    }
+}
+
+/// [`wgmma_ss_f32`] committed, then [`wgmma_rs_f32`] committed: two groups (the instructions
+/// checked at one call site each, as the device's one block is).
+///
+/// # Safety
+/// None here: checked.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn wgmma_ss_rs_f32<const K1: usize, const R1: usize, const K2: usize, const R2: usize>(
+    kind: HalfKind,
+    first: (&[u64; K1], &[u64; K1], bool, bool),
+    d1: &mut [f32; R1],
+    second: (&[[u32; 4]; K2], &[u64; K2], bool, bool),
+    d2: &mut [f32; R2],
+    ok: bool,
+    why: &'static str,
+    site: Site,
+) {
+    let ((a1, b1, tb1, s1), (a2, b2, tb2, s2)) = (first, second);
+    // SAFETY: none needed (checked), as for each part alone.
+    unsafe {
+        wgmma_ss_f32(kind, a1, b1, ok, why, tb1, s1, d1, site);
+        wgmma_commit(site);
+        wgmma_rs_f32(kind, a2, b2, ok, why, tb2, s2, d2, site);
+        wgmma_commit(site);
     }
 }
 

@@ -3,7 +3,7 @@
 //! converged-warp check, then every instruction of the batch, in one `asm!` block.
 #![allow(clippy::too_many_arguments)]
 
-use super::converged;
+use super::{converged, converged_inline};
 use core::arch::asm;
 
 /// 1x1 `mma.sync.aligned.m16n8k16` with f32 accumulators (f16,bf16 in; `c[i][j] += a[i] b[j]`)
@@ -9193,15 +9193,1688 @@ pub(crate) unsafe fn wgmma_rs_m64n256k16_f32_x8<const TB: u32>(
     }
 }
 
+/// Two groups in one block: 4 `wgmma.mma_async.m64n64k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 4 `m64n64k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n64n64k16_f32_x4_x4<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 4],
+    b1: &[u64; 4],
+    s1: u32,
+    d1: &mut [f32; 32],
+    a2: &[[u32; 4]; 4],
+    b2: &[u64; 4],
+    s2: u32,
+    d2: &mut [f32; 32],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 4 `wgmma.mma_async.m64n64k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 4 `m64n128k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n64n128k16_f32_x4_x4<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 4],
+    b1: &[u64; 4],
+    s1: u32,
+    d1: &mut [f32; 32],
+    a2: &[[u32; 4]; 4],
+    b2: &[u64; 4],
+    s2: u32,
+    d2: &mut [f32; 64],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     d2_32 = inout(reg32) d2[32],
+                     d2_33 = inout(reg32) d2[33],
+                     d2_34 = inout(reg32) d2[34],
+                     d2_35 = inout(reg32) d2[35],
+                     d2_36 = inout(reg32) d2[36],
+                     d2_37 = inout(reg32) d2[37],
+                     d2_38 = inout(reg32) d2[38],
+                     d2_39 = inout(reg32) d2[39],
+                     d2_40 = inout(reg32) d2[40],
+                     d2_41 = inout(reg32) d2[41],
+                     d2_42 = inout(reg32) d2[42],
+                     d2_43 = inout(reg32) d2[43],
+                     d2_44 = inout(reg32) d2[44],
+                     d2_45 = inout(reg32) d2[45],
+                     d2_46 = inout(reg32) d2[46],
+                     d2_47 = inout(reg32) d2[47],
+                     d2_48 = inout(reg32) d2[48],
+                     d2_49 = inout(reg32) d2[49],
+                     d2_50 = inout(reg32) d2[50],
+                     d2_51 = inout(reg32) d2[51],
+                     d2_52 = inout(reg32) d2[52],
+                     d2_53 = inout(reg32) d2[53],
+                     d2_54 = inout(reg32) d2[54],
+                     d2_55 = inout(reg32) d2[55],
+                     d2_56 = inout(reg32) d2[56],
+                     d2_57 = inout(reg32) d2[57],
+                     d2_58 = inout(reg32) d2[58],
+                     d2_59 = inout(reg32) d2[59],
+                     d2_60 = inout(reg32) d2[60],
+                     d2_61 = inout(reg32) d2[61],
+                     d2_62 = inout(reg32) d2[62],
+                     d2_63 = inout(reg32) d2[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 4 `wgmma.mma_async.m64n128k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 8 `m64n64k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n128n64k16_f32_x4_x8<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 4],
+    b1: &[u64; 4],
+    s1: u32,
+    d1: &mut [f32; 64],
+    a2: &[[u32; 4]; 8],
+    b2: &[u64; 8],
+    s2: u32,
+    d2: &mut [f32; 32],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_4_0}, {a2_4_1}, {a2_4_2}, {a2_4_3}}}, {b2_4}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_5_0}, {a2_5_1}, {a2_5_2}, {a2_5_3}}}, {b2_5}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_6_0}, {a2_6_1}, {a2_6_2}, {a2_6_3}}}, {b2_6}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_7_0}, {a2_7_1}, {a2_7_2}, {a2_7_3}}}, {b2_7}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     a2_4_0 = in(reg32) a2[4][0],
+                     a2_4_1 = in(reg32) a2[4][1],
+                     a2_4_2 = in(reg32) a2[4][2],
+                     a2_4_3 = in(reg32) a2[4][3],
+                     a2_5_0 = in(reg32) a2[5][0],
+                     a2_5_1 = in(reg32) a2[5][1],
+                     a2_5_2 = in(reg32) a2[5][2],
+                     a2_5_3 = in(reg32) a2[5][3],
+                     a2_6_0 = in(reg32) a2[6][0],
+                     a2_6_1 = in(reg32) a2[6][1],
+                     a2_6_2 = in(reg32) a2[6][2],
+                     a2_6_3 = in(reg32) a2[6][3],
+                     a2_7_0 = in(reg32) a2[7][0],
+                     a2_7_1 = in(reg32) a2[7][1],
+                     a2_7_2 = in(reg32) a2[7][2],
+                     a2_7_3 = in(reg32) a2[7][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     b2_4 = in(reg64) b2[4],
+                     b2_5 = in(reg64) b2[5],
+                     b2_6 = in(reg64) b2[6],
+                     b2_7 = in(reg64) b2[7],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d1_32 = inout(reg32) d1[32],
+                     d1_33 = inout(reg32) d1[33],
+                     d1_34 = inout(reg32) d1[34],
+                     d1_35 = inout(reg32) d1[35],
+                     d1_36 = inout(reg32) d1[36],
+                     d1_37 = inout(reg32) d1[37],
+                     d1_38 = inout(reg32) d1[38],
+                     d1_39 = inout(reg32) d1[39],
+                     d1_40 = inout(reg32) d1[40],
+                     d1_41 = inout(reg32) d1[41],
+                     d1_42 = inout(reg32) d1[42],
+                     d1_43 = inout(reg32) d1[43],
+                     d1_44 = inout(reg32) d1[44],
+                     d1_45 = inout(reg32) d1[45],
+                     d1_46 = inout(reg32) d1[46],
+                     d1_47 = inout(reg32) d1[47],
+                     d1_48 = inout(reg32) d1[48],
+                     d1_49 = inout(reg32) d1[49],
+                     d1_50 = inout(reg32) d1[50],
+                     d1_51 = inout(reg32) d1[51],
+                     d1_52 = inout(reg32) d1[52],
+                     d1_53 = inout(reg32) d1[53],
+                     d1_54 = inout(reg32) d1[54],
+                     d1_55 = inout(reg32) d1[55],
+                     d1_56 = inout(reg32) d1[56],
+                     d1_57 = inout(reg32) d1[57],
+                     d1_58 = inout(reg32) d1[58],
+                     d1_59 = inout(reg32) d1[59],
+                     d1_60 = inout(reg32) d1[60],
+                     d1_61 = inout(reg32) d1[61],
+                     d1_62 = inout(reg32) d1[62],
+                     d1_63 = inout(reg32) d1[63],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 4 `wgmma.mma_async.m64n128k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 8 `m64n128k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n128n128k16_f32_x4_x8<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 4],
+    b1: &[u64; 4],
+    s1: u32,
+    d1: &mut [f32; 64],
+    a2: &[[u32; 4]; 8],
+    b2: &[u64; 8],
+    s2: u32,
+    d2: &mut [f32; 64],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_4_0}, {a2_4_1}, {a2_4_2}, {a2_4_3}}}, {b2_4}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_5_0}, {a2_5_1}, {a2_5_2}, {a2_5_3}}}, {b2_5}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_6_0}, {a2_6_1}, {a2_6_2}, {a2_6_3}}}, {b2_6}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_7_0}, {a2_7_1}, {a2_7_2}, {a2_7_3}}}, {b2_7}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     a2_4_0 = in(reg32) a2[4][0],
+                     a2_4_1 = in(reg32) a2[4][1],
+                     a2_4_2 = in(reg32) a2[4][2],
+                     a2_4_3 = in(reg32) a2[4][3],
+                     a2_5_0 = in(reg32) a2[5][0],
+                     a2_5_1 = in(reg32) a2[5][1],
+                     a2_5_2 = in(reg32) a2[5][2],
+                     a2_5_3 = in(reg32) a2[5][3],
+                     a2_6_0 = in(reg32) a2[6][0],
+                     a2_6_1 = in(reg32) a2[6][1],
+                     a2_6_2 = in(reg32) a2[6][2],
+                     a2_6_3 = in(reg32) a2[6][3],
+                     a2_7_0 = in(reg32) a2[7][0],
+                     a2_7_1 = in(reg32) a2[7][1],
+                     a2_7_2 = in(reg32) a2[7][2],
+                     a2_7_3 = in(reg32) a2[7][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     b2_4 = in(reg64) b2[4],
+                     b2_5 = in(reg64) b2[5],
+                     b2_6 = in(reg64) b2[6],
+                     b2_7 = in(reg64) b2[7],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d1_32 = inout(reg32) d1[32],
+                     d1_33 = inout(reg32) d1[33],
+                     d1_34 = inout(reg32) d1[34],
+                     d1_35 = inout(reg32) d1[35],
+                     d1_36 = inout(reg32) d1[36],
+                     d1_37 = inout(reg32) d1[37],
+                     d1_38 = inout(reg32) d1[38],
+                     d1_39 = inout(reg32) d1[39],
+                     d1_40 = inout(reg32) d1[40],
+                     d1_41 = inout(reg32) d1[41],
+                     d1_42 = inout(reg32) d1[42],
+                     d1_43 = inout(reg32) d1[43],
+                     d1_44 = inout(reg32) d1[44],
+                     d1_45 = inout(reg32) d1[45],
+                     d1_46 = inout(reg32) d1[46],
+                     d1_47 = inout(reg32) d1[47],
+                     d1_48 = inout(reg32) d1[48],
+                     d1_49 = inout(reg32) d1[49],
+                     d1_50 = inout(reg32) d1[50],
+                     d1_51 = inout(reg32) d1[51],
+                     d1_52 = inout(reg32) d1[52],
+                     d1_53 = inout(reg32) d1[53],
+                     d1_54 = inout(reg32) d1[54],
+                     d1_55 = inout(reg32) d1[55],
+                     d1_56 = inout(reg32) d1[56],
+                     d1_57 = inout(reg32) d1[57],
+                     d1_58 = inout(reg32) d1[58],
+                     d1_59 = inout(reg32) d1[59],
+                     d1_60 = inout(reg32) d1[60],
+                     d1_61 = inout(reg32) d1[61],
+                     d1_62 = inout(reg32) d1[62],
+                     d1_63 = inout(reg32) d1[63],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     d2_32 = inout(reg32) d2[32],
+                     d2_33 = inout(reg32) d2[33],
+                     d2_34 = inout(reg32) d2[34],
+                     d2_35 = inout(reg32) d2[35],
+                     d2_36 = inout(reg32) d2[36],
+                     d2_37 = inout(reg32) d2[37],
+                     d2_38 = inout(reg32) d2[38],
+                     d2_39 = inout(reg32) d2[39],
+                     d2_40 = inout(reg32) d2[40],
+                     d2_41 = inout(reg32) d2[41],
+                     d2_42 = inout(reg32) d2[42],
+                     d2_43 = inout(reg32) d2[43],
+                     d2_44 = inout(reg32) d2[44],
+                     d2_45 = inout(reg32) d2[45],
+                     d2_46 = inout(reg32) d2[46],
+                     d2_47 = inout(reg32) d2[47],
+                     d2_48 = inout(reg32) d2[48],
+                     d2_49 = inout(reg32) d2[49],
+                     d2_50 = inout(reg32) d2[50],
+                     d2_51 = inout(reg32) d2[51],
+                     d2_52 = inout(reg32) d2[52],
+                     d2_53 = inout(reg32) d2[53],
+                     d2_54 = inout(reg32) d2[54],
+                     d2_55 = inout(reg32) d2[55],
+                     d2_56 = inout(reg32) d2[56],
+                     d2_57 = inout(reg32) d2[57],
+                     d2_58 = inout(reg32) d2[58],
+                     d2_59 = inout(reg32) d2[59],
+                     d2_60 = inout(reg32) d2[60],
+                     d2_61 = inout(reg32) d2[61],
+                     d2_62 = inout(reg32) d2[62],
+                     d2_63 = inout(reg32) d2[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 8 `wgmma.mma_async.m64n64k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 4 `m64n64k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n64n64k16_f32_x8_x4<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 8],
+    b1: &[u64; 8],
+    s1: u32,
+    d1: &mut [f32; 32],
+    a2: &[[u32; 4]; 4],
+    b2: &[u64; 4],
+    s2: u32,
+    d2: &mut [f32; 32],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_4}, {b1_4}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_5}, {b1_5}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_6}, {b1_6}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_7}, {b1_7}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     a1_4 = in(reg64) a1[4],
+                     a1_5 = in(reg64) a1[5],
+                     a1_6 = in(reg64) a1[6],
+                     a1_7 = in(reg64) a1[7],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     b1_4 = in(reg64) b1[4],
+                     b1_5 = in(reg64) b1[5],
+                     b1_6 = in(reg64) b1[6],
+                     b1_7 = in(reg64) b1[7],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 8 `wgmma.mma_async.m64n64k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 4 `m64n128k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n64n128k16_f32_x8_x4<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 8],
+    b1: &[u64; 8],
+    s1: u32,
+    d1: &mut [f32; 32],
+    a2: &[[u32; 4]; 4],
+    b2: &[u64; 4],
+    s2: u32,
+    d2: &mut [f32; 64],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_4}, {b1_4}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_5}, {b1_5}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_6}, {b1_6}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}}}, {a1_7}, {b1_7}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     a1_4 = in(reg64) a1[4],
+                     a1_5 = in(reg64) a1[5],
+                     a1_6 = in(reg64) a1[6],
+                     a1_7 = in(reg64) a1[7],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     b1_4 = in(reg64) b1[4],
+                     b1_5 = in(reg64) b1[5],
+                     b1_6 = in(reg64) b1[6],
+                     b1_7 = in(reg64) b1[7],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     d2_32 = inout(reg32) d2[32],
+                     d2_33 = inout(reg32) d2[33],
+                     d2_34 = inout(reg32) d2[34],
+                     d2_35 = inout(reg32) d2[35],
+                     d2_36 = inout(reg32) d2[36],
+                     d2_37 = inout(reg32) d2[37],
+                     d2_38 = inout(reg32) d2[38],
+                     d2_39 = inout(reg32) d2[39],
+                     d2_40 = inout(reg32) d2[40],
+                     d2_41 = inout(reg32) d2[41],
+                     d2_42 = inout(reg32) d2[42],
+                     d2_43 = inout(reg32) d2[43],
+                     d2_44 = inout(reg32) d2[44],
+                     d2_45 = inout(reg32) d2[45],
+                     d2_46 = inout(reg32) d2[46],
+                     d2_47 = inout(reg32) d2[47],
+                     d2_48 = inout(reg32) d2[48],
+                     d2_49 = inout(reg32) d2[49],
+                     d2_50 = inout(reg32) d2[50],
+                     d2_51 = inout(reg32) d2[51],
+                     d2_52 = inout(reg32) d2[52],
+                     d2_53 = inout(reg32) d2[53],
+                     d2_54 = inout(reg32) d2[54],
+                     d2_55 = inout(reg32) d2[55],
+                     d2_56 = inout(reg32) d2[56],
+                     d2_57 = inout(reg32) d2[57],
+                     d2_58 = inout(reg32) d2[58],
+                     d2_59 = inout(reg32) d2[59],
+                     d2_60 = inout(reg32) d2[60],
+                     d2_61 = inout(reg32) d2[61],
+                     d2_62 = inout(reg32) d2[62],
+                     d2_63 = inout(reg32) d2[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 8 `wgmma.mma_async.m64n128k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 8 `m64n64k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n128n64k16_f32_x8_x8<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 8],
+    b1: &[u64; 8],
+    s1: u32,
+    d1: &mut [f32; 64],
+    a2: &[[u32; 4]; 8],
+    b2: &[u64; 8],
+    s2: u32,
+    d2: &mut [f32; 32],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_4}, {b1_4}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_5}, {b1_5}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_6}, {b1_6}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_7}, {b1_7}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_4_0}, {a2_4_1}, {a2_4_2}, {a2_4_3}}}, {b2_4}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_5_0}, {a2_5_1}, {a2_5_2}, {a2_5_3}}}, {b2_5}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_6_0}, {a2_6_1}, {a2_6_2}, {a2_6_3}}}, {b2_6}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}}}, {{{a2_7_0}, {a2_7_1}, {a2_7_2}, {a2_7_3}}}, {b2_7}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     a1_4 = in(reg64) a1[4],
+                     a1_5 = in(reg64) a1[5],
+                     a1_6 = in(reg64) a1[6],
+                     a1_7 = in(reg64) a1[7],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     b1_4 = in(reg64) b1[4],
+                     b1_5 = in(reg64) b1[5],
+                     b1_6 = in(reg64) b1[6],
+                     b1_7 = in(reg64) b1[7],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     a2_4_0 = in(reg32) a2[4][0],
+                     a2_4_1 = in(reg32) a2[4][1],
+                     a2_4_2 = in(reg32) a2[4][2],
+                     a2_4_3 = in(reg32) a2[4][3],
+                     a2_5_0 = in(reg32) a2[5][0],
+                     a2_5_1 = in(reg32) a2[5][1],
+                     a2_5_2 = in(reg32) a2[5][2],
+                     a2_5_3 = in(reg32) a2[5][3],
+                     a2_6_0 = in(reg32) a2[6][0],
+                     a2_6_1 = in(reg32) a2[6][1],
+                     a2_6_2 = in(reg32) a2[6][2],
+                     a2_6_3 = in(reg32) a2[6][3],
+                     a2_7_0 = in(reg32) a2[7][0],
+                     a2_7_1 = in(reg32) a2[7][1],
+                     a2_7_2 = in(reg32) a2[7][2],
+                     a2_7_3 = in(reg32) a2[7][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     b2_4 = in(reg64) b2[4],
+                     b2_5 = in(reg64) b2[5],
+                     b2_6 = in(reg64) b2[6],
+                     b2_7 = in(reg64) b2[7],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d1_32 = inout(reg32) d1[32],
+                     d1_33 = inout(reg32) d1[33],
+                     d1_34 = inout(reg32) d1[34],
+                     d1_35 = inout(reg32) d1[35],
+                     d1_36 = inout(reg32) d1[36],
+                     d1_37 = inout(reg32) d1[37],
+                     d1_38 = inout(reg32) d1[38],
+                     d1_39 = inout(reg32) d1[39],
+                     d1_40 = inout(reg32) d1[40],
+                     d1_41 = inout(reg32) d1[41],
+                     d1_42 = inout(reg32) d1[42],
+                     d1_43 = inout(reg32) d1[43],
+                     d1_44 = inout(reg32) d1[44],
+                     d1_45 = inout(reg32) d1[45],
+                     d1_46 = inout(reg32) d1[46],
+                     d1_47 = inout(reg32) d1[47],
+                     d1_48 = inout(reg32) d1[48],
+                     d1_49 = inout(reg32) d1[49],
+                     d1_50 = inout(reg32) d1[50],
+                     d1_51 = inout(reg32) d1[51],
+                     d1_52 = inout(reg32) d1[52],
+                     d1_53 = inout(reg32) d1[53],
+                     d1_54 = inout(reg32) d1[54],
+                     d1_55 = inout(reg32) d1[55],
+                     d1_56 = inout(reg32) d1[56],
+                     d1_57 = inout(reg32) d1[57],
+                     d1_58 = inout(reg32) d1[58],
+                     d1_59 = inout(reg32) d1[59],
+                     d1_60 = inout(reg32) d1[60],
+                     d1_61 = inout(reg32) d1[61],
+                     d1_62 = inout(reg32) d1[62],
+                     d1_63 = inout(reg32) d1[63],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
+        );
+    }
+}
+
+/// Two groups in one block: 8 `wgmma.mma_async.m64n128k16` with `A` and `B` from shared memory
+/// into `d1` (`d1 = sum_i A1_i B1_i^T + (s1 != 0 ? d1 : 0)`), committed, then 8 `m64n128k16` with `A`
+/// from registers into `d2` (the same with `s2`), committed; `B` K-major, or MN-major for `TB1` /
+/// `TB2` = 1. One check that the warp is converged and `ok` is not 0 (the lane traps otherwise, as
+/// [`converged!`]), then `wgmma.fence` and the instructions: no call between the fence and the
+/// last instruction, so ptxas issues the two chains back to back.
+///
+/// # Safety
+/// All 128 threads of the warpgroup execute this call together; each descriptor describes a
+/// canonical `wgmma` operand inside the block's shared memory whose writes are visible to the
+/// async proxy, or `ok` is 0; `TB1` and `TB2` are 0 or 1.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_m64n128n128k16_f32_x8_x8<const TB1: u32, const TB2: u32>(
+    a1: &[u64; 8],
+    b1: &[u64; 8],
+    s1: u32,
+    d1: &mut [f32; 64],
+    a2: &[[u32; 4]; 8],
+    b2: &[u64; 8],
+    s2: u32,
+    d2: &mut [f32; 64],
+    ok: u32,
+    bf16: bool,
+) {
+    macro_rules! pair {
+        ($ss:literal, $rs:literal) => {
+            // SAFETY: the caller's contract (the warpgroup, the descriptors); the warp is converged
+            // and `ok` is not 0, or the lane traps first.
+            unsafe {
+                asm!(concat!(
+                    "{{ .reg .b32 cl_mask; .reg .pred cl_bad, sd1, sd2, acc; activemask.b32 cl_mask; ",
+                    "setp.ne.b32 cl_bad, cl_mask, 0xffffffff; setp.eq.or.b32 cl_bad, {ok}, 0, cl_bad; ",
+                    "@cl_bad call const_layout_trap; setp.ne.b32 sd1, {s1}, 0; setp.ne.b32 sd2, {s2}, 0; ",
+                    "setp.eq.b32 acc, {ok}, {ok}; wgmma.fence.sync.aligned; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_0}, {b1_0}, sd1, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_1}, {b1_1}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_2}, {b1_2}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_3}, {b1_3}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_4}, {b1_4}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_5}, {b1_5}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_6}, {b1_6}, acc, 1, 1, 0, {tb1}; ",
+                    $ss, " {{{d1_0}, {d1_1}, {d1_2}, {d1_3}, {d1_4}, {d1_5}, {d1_6}, {d1_7}, {d1_8}, {d1_9}, {d1_10}, {d1_11}, {d1_12}, {d1_13}, {d1_14}, {d1_15}, {d1_16}, {d1_17}, {d1_18}, {d1_19}, {d1_20}, {d1_21}, {d1_22}, {d1_23}, {d1_24}, {d1_25}, {d1_26}, {d1_27}, {d1_28}, {d1_29}, {d1_30}, {d1_31}, {d1_32}, {d1_33}, {d1_34}, {d1_35}, {d1_36}, {d1_37}, {d1_38}, {d1_39}, {d1_40}, {d1_41}, {d1_42}, {d1_43}, {d1_44}, {d1_45}, {d1_46}, {d1_47}, {d1_48}, {d1_49}, {d1_50}, {d1_51}, {d1_52}, {d1_53}, {d1_54}, {d1_55}, {d1_56}, {d1_57}, {d1_58}, {d1_59}, {d1_60}, {d1_61}, {d1_62}, {d1_63}}}, {a1_7}, {b1_7}, acc, 1, 1, 0, {tb1}; ",
+                    "wgmma.commit_group.sync.aligned; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_0_0}, {a2_0_1}, {a2_0_2}, {a2_0_3}}}, {b2_0}, sd2, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_1_0}, {a2_1_1}, {a2_1_2}, {a2_1_3}}}, {b2_1}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_2_0}, {a2_2_1}, {a2_2_2}, {a2_2_3}}}, {b2_2}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_3_0}, {a2_3_1}, {a2_3_2}, {a2_3_3}}}, {b2_3}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_4_0}, {a2_4_1}, {a2_4_2}, {a2_4_3}}}, {b2_4}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_5_0}, {a2_5_1}, {a2_5_2}, {a2_5_3}}}, {b2_5}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_6_0}, {a2_6_1}, {a2_6_2}, {a2_6_3}}}, {b2_6}, acc, 1, 1, {tb2}; ",
+                    $rs, " {{{d2_0}, {d2_1}, {d2_2}, {d2_3}, {d2_4}, {d2_5}, {d2_6}, {d2_7}, {d2_8}, {d2_9}, {d2_10}, {d2_11}, {d2_12}, {d2_13}, {d2_14}, {d2_15}, {d2_16}, {d2_17}, {d2_18}, {d2_19}, {d2_20}, {d2_21}, {d2_22}, {d2_23}, {d2_24}, {d2_25}, {d2_26}, {d2_27}, {d2_28}, {d2_29}, {d2_30}, {d2_31}, {d2_32}, {d2_33}, {d2_34}, {d2_35}, {d2_36}, {d2_37}, {d2_38}, {d2_39}, {d2_40}, {d2_41}, {d2_42}, {d2_43}, {d2_44}, {d2_45}, {d2_46}, {d2_47}, {d2_48}, {d2_49}, {d2_50}, {d2_51}, {d2_52}, {d2_53}, {d2_54}, {d2_55}, {d2_56}, {d2_57}, {d2_58}, {d2_59}, {d2_60}, {d2_61}, {d2_62}, {d2_63}}}, {{{a2_7_0}, {a2_7_1}, {a2_7_2}, {a2_7_3}}}, {b2_7}, acc, 1, 1, {tb2}; ",
+                    "wgmma.commit_group.sync.aligned; }}"
+                ),
+                     a1_0 = in(reg64) a1[0],
+                     a1_1 = in(reg64) a1[1],
+                     a1_2 = in(reg64) a1[2],
+                     a1_3 = in(reg64) a1[3],
+                     a1_4 = in(reg64) a1[4],
+                     a1_5 = in(reg64) a1[5],
+                     a1_6 = in(reg64) a1[6],
+                     a1_7 = in(reg64) a1[7],
+                     b1_0 = in(reg64) b1[0],
+                     b1_1 = in(reg64) b1[1],
+                     b1_2 = in(reg64) b1[2],
+                     b1_3 = in(reg64) b1[3],
+                     b1_4 = in(reg64) b1[4],
+                     b1_5 = in(reg64) b1[5],
+                     b1_6 = in(reg64) b1[6],
+                     b1_7 = in(reg64) b1[7],
+                     a2_0_0 = in(reg32) a2[0][0],
+                     a2_0_1 = in(reg32) a2[0][1],
+                     a2_0_2 = in(reg32) a2[0][2],
+                     a2_0_3 = in(reg32) a2[0][3],
+                     a2_1_0 = in(reg32) a2[1][0],
+                     a2_1_1 = in(reg32) a2[1][1],
+                     a2_1_2 = in(reg32) a2[1][2],
+                     a2_1_3 = in(reg32) a2[1][3],
+                     a2_2_0 = in(reg32) a2[2][0],
+                     a2_2_1 = in(reg32) a2[2][1],
+                     a2_2_2 = in(reg32) a2[2][2],
+                     a2_2_3 = in(reg32) a2[2][3],
+                     a2_3_0 = in(reg32) a2[3][0],
+                     a2_3_1 = in(reg32) a2[3][1],
+                     a2_3_2 = in(reg32) a2[3][2],
+                     a2_3_3 = in(reg32) a2[3][3],
+                     a2_4_0 = in(reg32) a2[4][0],
+                     a2_4_1 = in(reg32) a2[4][1],
+                     a2_4_2 = in(reg32) a2[4][2],
+                     a2_4_3 = in(reg32) a2[4][3],
+                     a2_5_0 = in(reg32) a2[5][0],
+                     a2_5_1 = in(reg32) a2[5][1],
+                     a2_5_2 = in(reg32) a2[5][2],
+                     a2_5_3 = in(reg32) a2[5][3],
+                     a2_6_0 = in(reg32) a2[6][0],
+                     a2_6_1 = in(reg32) a2[6][1],
+                     a2_6_2 = in(reg32) a2[6][2],
+                     a2_6_3 = in(reg32) a2[6][3],
+                     a2_7_0 = in(reg32) a2[7][0],
+                     a2_7_1 = in(reg32) a2[7][1],
+                     a2_7_2 = in(reg32) a2[7][2],
+                     a2_7_3 = in(reg32) a2[7][3],
+                     b2_0 = in(reg64) b2[0],
+                     b2_1 = in(reg64) b2[1],
+                     b2_2 = in(reg64) b2[2],
+                     b2_3 = in(reg64) b2[3],
+                     b2_4 = in(reg64) b2[4],
+                     b2_5 = in(reg64) b2[5],
+                     b2_6 = in(reg64) b2[6],
+                     b2_7 = in(reg64) b2[7],
+                     ok = in(reg32) ok,
+                     s1 = in(reg32) s1,
+                     s2 = in(reg32) s2,
+                     tb1 = const TB1,
+                     tb2 = const TB2,
+                     d1_0 = inout(reg32) d1[0],
+                     d1_1 = inout(reg32) d1[1],
+                     d1_2 = inout(reg32) d1[2],
+                     d1_3 = inout(reg32) d1[3],
+                     d1_4 = inout(reg32) d1[4],
+                     d1_5 = inout(reg32) d1[5],
+                     d1_6 = inout(reg32) d1[6],
+                     d1_7 = inout(reg32) d1[7],
+                     d1_8 = inout(reg32) d1[8],
+                     d1_9 = inout(reg32) d1[9],
+                     d1_10 = inout(reg32) d1[10],
+                     d1_11 = inout(reg32) d1[11],
+                     d1_12 = inout(reg32) d1[12],
+                     d1_13 = inout(reg32) d1[13],
+                     d1_14 = inout(reg32) d1[14],
+                     d1_15 = inout(reg32) d1[15],
+                     d1_16 = inout(reg32) d1[16],
+                     d1_17 = inout(reg32) d1[17],
+                     d1_18 = inout(reg32) d1[18],
+                     d1_19 = inout(reg32) d1[19],
+                     d1_20 = inout(reg32) d1[20],
+                     d1_21 = inout(reg32) d1[21],
+                     d1_22 = inout(reg32) d1[22],
+                     d1_23 = inout(reg32) d1[23],
+                     d1_24 = inout(reg32) d1[24],
+                     d1_25 = inout(reg32) d1[25],
+                     d1_26 = inout(reg32) d1[26],
+                     d1_27 = inout(reg32) d1[27],
+                     d1_28 = inout(reg32) d1[28],
+                     d1_29 = inout(reg32) d1[29],
+                     d1_30 = inout(reg32) d1[30],
+                     d1_31 = inout(reg32) d1[31],
+                     d1_32 = inout(reg32) d1[32],
+                     d1_33 = inout(reg32) d1[33],
+                     d1_34 = inout(reg32) d1[34],
+                     d1_35 = inout(reg32) d1[35],
+                     d1_36 = inout(reg32) d1[36],
+                     d1_37 = inout(reg32) d1[37],
+                     d1_38 = inout(reg32) d1[38],
+                     d1_39 = inout(reg32) d1[39],
+                     d1_40 = inout(reg32) d1[40],
+                     d1_41 = inout(reg32) d1[41],
+                     d1_42 = inout(reg32) d1[42],
+                     d1_43 = inout(reg32) d1[43],
+                     d1_44 = inout(reg32) d1[44],
+                     d1_45 = inout(reg32) d1[45],
+                     d1_46 = inout(reg32) d1[46],
+                     d1_47 = inout(reg32) d1[47],
+                     d1_48 = inout(reg32) d1[48],
+                     d1_49 = inout(reg32) d1[49],
+                     d1_50 = inout(reg32) d1[50],
+                     d1_51 = inout(reg32) d1[51],
+                     d1_52 = inout(reg32) d1[52],
+                     d1_53 = inout(reg32) d1[53],
+                     d1_54 = inout(reg32) d1[54],
+                     d1_55 = inout(reg32) d1[55],
+                     d1_56 = inout(reg32) d1[56],
+                     d1_57 = inout(reg32) d1[57],
+                     d1_58 = inout(reg32) d1[58],
+                     d1_59 = inout(reg32) d1[59],
+                     d1_60 = inout(reg32) d1[60],
+                     d1_61 = inout(reg32) d1[61],
+                     d1_62 = inout(reg32) d1[62],
+                     d1_63 = inout(reg32) d1[63],
+                     d2_0 = inout(reg32) d2[0],
+                     d2_1 = inout(reg32) d2[1],
+                     d2_2 = inout(reg32) d2[2],
+                     d2_3 = inout(reg32) d2[3],
+                     d2_4 = inout(reg32) d2[4],
+                     d2_5 = inout(reg32) d2[5],
+                     d2_6 = inout(reg32) d2[6],
+                     d2_7 = inout(reg32) d2[7],
+                     d2_8 = inout(reg32) d2[8],
+                     d2_9 = inout(reg32) d2[9],
+                     d2_10 = inout(reg32) d2[10],
+                     d2_11 = inout(reg32) d2[11],
+                     d2_12 = inout(reg32) d2[12],
+                     d2_13 = inout(reg32) d2[13],
+                     d2_14 = inout(reg32) d2[14],
+                     d2_15 = inout(reg32) d2[15],
+                     d2_16 = inout(reg32) d2[16],
+                     d2_17 = inout(reg32) d2[17],
+                     d2_18 = inout(reg32) d2[18],
+                     d2_19 = inout(reg32) d2[19],
+                     d2_20 = inout(reg32) d2[20],
+                     d2_21 = inout(reg32) d2[21],
+                     d2_22 = inout(reg32) d2[22],
+                     d2_23 = inout(reg32) d2[23],
+                     d2_24 = inout(reg32) d2[24],
+                     d2_25 = inout(reg32) d2[25],
+                     d2_26 = inout(reg32) d2[26],
+                     d2_27 = inout(reg32) d2[27],
+                     d2_28 = inout(reg32) d2[28],
+                     d2_29 = inout(reg32) d2[29],
+                     d2_30 = inout(reg32) d2[30],
+                     d2_31 = inout(reg32) d2[31],
+                     d2_32 = inout(reg32) d2[32],
+                     d2_33 = inout(reg32) d2[33],
+                     d2_34 = inout(reg32) d2[34],
+                     d2_35 = inout(reg32) d2[35],
+                     d2_36 = inout(reg32) d2[36],
+                     d2_37 = inout(reg32) d2[37],
+                     d2_38 = inout(reg32) d2[38],
+                     d2_39 = inout(reg32) d2[39],
+                     d2_40 = inout(reg32) d2[40],
+                     d2_41 = inout(reg32) d2[41],
+                     d2_42 = inout(reg32) d2[42],
+                     d2_43 = inout(reg32) d2[43],
+                     d2_44 = inout(reg32) d2[44],
+                     d2_45 = inout(reg32) d2[45],
+                     d2_46 = inout(reg32) d2[46],
+                     d2_47 = inout(reg32) d2[47],
+                     d2_48 = inout(reg32) d2[48],
+                     d2_49 = inout(reg32) d2[49],
+                     d2_50 = inout(reg32) d2[50],
+                     d2_51 = inout(reg32) d2[51],
+                     d2_52 = inout(reg32) d2[52],
+                     d2_53 = inout(reg32) d2[53],
+                     d2_54 = inout(reg32) d2[54],
+                     d2_55 = inout(reg32) d2[55],
+                     d2_56 = inout(reg32) d2[56],
+                     d2_57 = inout(reg32) d2[57],
+                     d2_58 = inout(reg32) d2[58],
+                     d2_59 = inout(reg32) d2[59],
+                     d2_60 = inout(reg32) d2[60],
+                     d2_61 = inout(reg32) d2[61],
+                     d2_62 = inout(reg32) d2[62],
+                     d2_63 = inout(reg32) d2[63],
+                     options(readonly, nostack))
+            }
+        };
+    }
+    if bf16 {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"
+        );
+    } else {
+        pair!(
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+            "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"
+        );
+    }
+}
+
 /// `wgmma.wait_group P` with f32 accumulators of 32 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_32<const P: u32>(d0: &mut [f32; 32]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} ",
             "*/"
@@ -9245,13 +10918,14 @@ pub(crate) fn wgmma_wait_f32_32<const P: u32>(d0: &mut [f32; 32]) {
 
 /// `wgmma.wait_group P` with f32 accumulators of 64 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_64<const P: u32>(d0: &mut [f32; 64]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} ",
             "*/"
@@ -9327,13 +11001,14 @@ pub(crate) fn wgmma_wait_f32_64<const P: u32>(d0: &mut [f32; 64]) {
 
 /// `wgmma.wait_group P` with f32 accumulators of 128 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_128<const P: u32>(d0: &mut [f32; 128]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} {d0_64} {d0_65} {d0_66} {d0_67} {d0_68} {d0_69} {d0_70} {d0_71} {d0_72} {d0_73} {d0_74} {d0_75} {d0_76} {d0_77} {d0_78} {d0_79} {d0_80} {d0_81} {d0_82} {d0_83} {d0_84} {d0_85} {d0_86} {d0_87} {d0_88} {d0_89} {d0_90} {d0_91} {d0_92} {d0_93} {d0_94} {d0_95} {d0_96} {d0_97} {d0_98} {d0_99} {d0_100} {d0_101} {d0_102} {d0_103} {d0_104} {d0_105} {d0_106} {d0_107} {d0_108} {d0_109} {d0_110} {d0_111} {d0_112} {d0_113} {d0_114} {d0_115} {d0_116} {d0_117} {d0_118} {d0_119} {d0_120} {d0_121} {d0_122} {d0_123} {d0_124} {d0_125} {d0_126} {d0_127} ",
             "*/"
@@ -9473,13 +11148,14 @@ pub(crate) fn wgmma_wait_f32_128<const P: u32>(d0: &mut [f32; 128]) {
 
 /// `wgmma.wait_group P` with f32 accumulators of 32 and 32 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_32_32<const P: u32>(d0: &mut [f32; 32], d1: &mut [f32; 32]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} ",
@@ -9556,13 +11232,14 @@ pub(crate) fn wgmma_wait_f32_32_32<const P: u32>(d0: &mut [f32; 32], d1: &mut [f
 
 /// `wgmma.wait_group P` with f32 accumulators of 32 and 64 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_32_64<const P: u32>(d0: &mut [f32; 32], d1: &mut [f32; 64]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} ",
@@ -9671,13 +11348,14 @@ pub(crate) fn wgmma_wait_f32_32_64<const P: u32>(d0: &mut [f32; 32], d1: &mut [f
 
 /// `wgmma.wait_group P` with f32 accumulators of 32 and 128 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_32_128<const P: u32>(d0: &mut [f32; 32], d1: &mut [f32; 128]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} {d1_64} {d1_65} {d1_66} {d1_67} {d1_68} {d1_69} {d1_70} {d1_71} {d1_72} {d1_73} {d1_74} {d1_75} {d1_76} {d1_77} {d1_78} {d1_79} {d1_80} {d1_81} {d1_82} {d1_83} {d1_84} {d1_85} {d1_86} {d1_87} {d1_88} {d1_89} {d1_90} {d1_91} {d1_92} {d1_93} {d1_94} {d1_95} {d1_96} {d1_97} {d1_98} {d1_99} {d1_100} {d1_101} {d1_102} {d1_103} {d1_104} {d1_105} {d1_106} {d1_107} {d1_108} {d1_109} {d1_110} {d1_111} {d1_112} {d1_113} {d1_114} {d1_115} {d1_116} {d1_117} {d1_118} {d1_119} {d1_120} {d1_121} {d1_122} {d1_123} {d1_124} {d1_125} {d1_126} {d1_127} ",
@@ -9850,13 +11528,14 @@ pub(crate) fn wgmma_wait_f32_32_128<const P: u32>(d0: &mut [f32; 32], d1: &mut [
 
 /// `wgmma.wait_group P` with f32 accumulators of 64 and 32 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_64_32<const P: u32>(d0: &mut [f32; 64], d1: &mut [f32; 32]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} ",
@@ -9965,13 +11644,14 @@ pub(crate) fn wgmma_wait_f32_64_32<const P: u32>(d0: &mut [f32; 64], d1: &mut [f
 
 /// `wgmma.wait_group P` with f32 accumulators of 64 and 64 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_64_64<const P: u32>(d0: &mut [f32; 64], d1: &mut [f32; 64]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} ",
@@ -10112,13 +11792,14 @@ pub(crate) fn wgmma_wait_f32_64_64<const P: u32>(d0: &mut [f32; 64], d1: &mut [f
 
 /// `wgmma.wait_group P` with f32 accumulators of 64 and 128 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_64_128<const P: u32>(d0: &mut [f32; 64], d1: &mut [f32; 128]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} {d1_64} {d1_65} {d1_66} {d1_67} {d1_68} {d1_69} {d1_70} {d1_71} {d1_72} {d1_73} {d1_74} {d1_75} {d1_76} {d1_77} {d1_78} {d1_79} {d1_80} {d1_81} {d1_82} {d1_83} {d1_84} {d1_85} {d1_86} {d1_87} {d1_88} {d1_89} {d1_90} {d1_91} {d1_92} {d1_93} {d1_94} {d1_95} {d1_96} {d1_97} {d1_98} {d1_99} {d1_100} {d1_101} {d1_102} {d1_103} {d1_104} {d1_105} {d1_106} {d1_107} {d1_108} {d1_109} {d1_110} {d1_111} {d1_112} {d1_113} {d1_114} {d1_115} {d1_116} {d1_117} {d1_118} {d1_119} {d1_120} {d1_121} {d1_122} {d1_123} {d1_124} {d1_125} {d1_126} {d1_127} ",
@@ -10323,13 +12004,14 @@ pub(crate) fn wgmma_wait_f32_64_128<const P: u32>(d0: &mut [f32; 64], d1: &mut [
 
 /// `wgmma.wait_group P` with f32 accumulators of 128 and 32 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_128_32<const P: u32>(d0: &mut [f32; 128], d1: &mut [f32; 32]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} {d0_64} {d0_65} {d0_66} {d0_67} {d0_68} {d0_69} {d0_70} {d0_71} {d0_72} {d0_73} {d0_74} {d0_75} {d0_76} {d0_77} {d0_78} {d0_79} {d0_80} {d0_81} {d0_82} {d0_83} {d0_84} {d0_85} {d0_86} {d0_87} {d0_88} {d0_89} {d0_90} {d0_91} {d0_92} {d0_93} {d0_94} {d0_95} {d0_96} {d0_97} {d0_98} {d0_99} {d0_100} {d0_101} {d0_102} {d0_103} {d0_104} {d0_105} {d0_106} {d0_107} {d0_108} {d0_109} {d0_110} {d0_111} {d0_112} {d0_113} {d0_114} {d0_115} {d0_116} {d0_117} {d0_118} {d0_119} {d0_120} {d0_121} {d0_122} {d0_123} {d0_124} {d0_125} {d0_126} {d0_127} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} ",
@@ -10502,13 +12184,14 @@ pub(crate) fn wgmma_wait_f32_128_32<const P: u32>(d0: &mut [f32; 128], d1: &mut 
 
 /// `wgmma.wait_group P` with f32 accumulators of 128 and 64 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_128_64<const P: u32>(d0: &mut [f32; 128], d1: &mut [f32; 64]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} {d0_64} {d0_65} {d0_66} {d0_67} {d0_68} {d0_69} {d0_70} {d0_71} {d0_72} {d0_73} {d0_74} {d0_75} {d0_76} {d0_77} {d0_78} {d0_79} {d0_80} {d0_81} {d0_82} {d0_83} {d0_84} {d0_85} {d0_86} {d0_87} {d0_88} {d0_89} {d0_90} {d0_91} {d0_92} {d0_93} {d0_94} {d0_95} {d0_96} {d0_97} {d0_98} {d0_99} {d0_100} {d0_101} {d0_102} {d0_103} {d0_104} {d0_105} {d0_106} {d0_107} {d0_108} {d0_109} {d0_110} {d0_111} {d0_112} {d0_113} {d0_114} {d0_115} {d0_116} {d0_117} {d0_118} {d0_119} {d0_120} {d0_121} {d0_122} {d0_123} {d0_124} {d0_125} {d0_126} {d0_127} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} ",
@@ -10713,13 +12396,14 @@ pub(crate) fn wgmma_wait_f32_128_64<const P: u32>(d0: &mut [f32; 128], d1: &mut 
 
 /// `wgmma.wait_group P` with f32 accumulators of 128 and 128 registers tied to it: the
 /// warpgroup's groups but the newest `P` are done, and their accumulators are this thread's
-/// again (nothing reads them before the wait). The warp is checked converged first ([`converged!`]).
+/// again (nothing reads them before the wait). The warp is checked converged first, the trap
+/// inline ([`converged_inline!`]).
 #[inline(always)]
 pub(crate) fn wgmma_wait_f32_128_128<const P: u32>(d0: &mut [f32; 128], d1: &mut [f32; 128]) {
     // SAFETY: a wait on the warp's own groups; no memory is accessed. The warp is converged or
     // the lane traps first.
     unsafe {
-        asm!(converged!(concat!(
+        asm!(converged_inline!(concat!(
             "wgmma.wait_group.sync.aligned {p}; /* the accumulators: ",
             "{d0_0} {d0_1} {d0_2} {d0_3} {d0_4} {d0_5} {d0_6} {d0_7} {d0_8} {d0_9} {d0_10} {d0_11} {d0_12} {d0_13} {d0_14} {d0_15} {d0_16} {d0_17} {d0_18} {d0_19} {d0_20} {d0_21} {d0_22} {d0_23} {d0_24} {d0_25} {d0_26} {d0_27} {d0_28} {d0_29} {d0_30} {d0_31} {d0_32} {d0_33} {d0_34} {d0_35} {d0_36} {d0_37} {d0_38} {d0_39} {d0_40} {d0_41} {d0_42} {d0_43} {d0_44} {d0_45} {d0_46} {d0_47} {d0_48} {d0_49} {d0_50} {d0_51} {d0_52} {d0_53} {d0_54} {d0_55} {d0_56} {d0_57} {d0_58} {d0_59} {d0_60} {d0_61} {d0_62} {d0_63} {d0_64} {d0_65} {d0_66} {d0_67} {d0_68} {d0_69} {d0_70} {d0_71} {d0_72} {d0_73} {d0_74} {d0_75} {d0_76} {d0_77} {d0_78} {d0_79} {d0_80} {d0_81} {d0_82} {d0_83} {d0_84} {d0_85} {d0_86} {d0_87} {d0_88} {d0_89} {d0_90} {d0_91} {d0_92} {d0_93} {d0_94} {d0_95} {d0_96} {d0_97} {d0_98} {d0_99} {d0_100} {d0_101} {d0_102} {d0_103} {d0_104} {d0_105} {d0_106} {d0_107} {d0_108} {d0_109} {d0_110} {d0_111} {d0_112} {d0_113} {d0_114} {d0_115} {d0_116} {d0_117} {d0_118} {d0_119} {d0_120} {d0_121} {d0_122} {d0_123} {d0_124} {d0_125} {d0_126} {d0_127} ",
             "{d1_0} {d1_1} {d1_2} {d1_3} {d1_4} {d1_5} {d1_6} {d1_7} {d1_8} {d1_9} {d1_10} {d1_11} {d1_12} {d1_13} {d1_14} {d1_15} {d1_16} {d1_17} {d1_18} {d1_19} {d1_20} {d1_21} {d1_22} {d1_23} {d1_24} {d1_25} {d1_26} {d1_27} {d1_28} {d1_29} {d1_30} {d1_31} {d1_32} {d1_33} {d1_34} {d1_35} {d1_36} {d1_37} {d1_38} {d1_39} {d1_40} {d1_41} {d1_42} {d1_43} {d1_44} {d1_45} {d1_46} {d1_47} {d1_48} {d1_49} {d1_50} {d1_51} {d1_52} {d1_53} {d1_54} {d1_55} {d1_56} {d1_57} {d1_58} {d1_59} {d1_60} {d1_61} {d1_62} {d1_63} {d1_64} {d1_65} {d1_66} {d1_67} {d1_68} {d1_69} {d1_70} {d1_71} {d1_72} {d1_73} {d1_74} {d1_75} {d1_76} {d1_77} {d1_78} {d1_79} {d1_80} {d1_81} {d1_82} {d1_83} {d1_84} {d1_85} {d1_86} {d1_87} {d1_88} {d1_89} {d1_90} {d1_91} {d1_92} {d1_93} {d1_94} {d1_95} {d1_96} {d1_97} {d1_98} {d1_99} {d1_100} {d1_101} {d1_102} {d1_103} {d1_104} {d1_105} {d1_106} {d1_107} {d1_108} {d1_109} {d1_110} {d1_111} {d1_112} {d1_113} {d1_114} {d1_115} {d1_116} {d1_117} {d1_118} {d1_119} {d1_120} {d1_121} {d1_122} {d1_123} {d1_124} {d1_125} {d1_126} {d1_127} ",
@@ -11247,6 +12931,136 @@ pub(crate) unsafe fn wgmma_rs_chain_f32<const K: usize, const R: usize, const TB
             (128, 6) => wgmma_rs_m64n256k16_f32_x6::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
             (128, 7) => wgmma_rs_m64n256k16_f32_x7::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
             (128, 8) => wgmma_rs_m64n256k16_f32_x8::<TB>(fit(a), fit(b), ok, scale_d, fit_mut(d), bf16),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Two groups in one block (`wgmma_ss_rs_m64n{2 R1}n{2 R2}k16_f32_x{K1}_x{K2}`); `false` (nothing
+/// done) if that pair is not written out.
+///
+/// # Safety
+/// As the `wgmma_ss_rs_*` functions.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_ss_rs_pair_f32<
+    const K1: usize,
+    const R1: usize,
+    const K2: usize,
+    const R2: usize,
+    const TB1: u32,
+    const TB2: u32,
+>(
+    a1: &[u64; K1],
+    b1: &[u64; K1],
+    s1: u32,
+    d1: &mut [f32; R1],
+    a2: &[[u32; 4]; K2],
+    b2: &[u64; K2],
+    s2: u32,
+    d2: &mut [f32; R2],
+    ok: u32,
+    bf16: bool,
+) -> bool {
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match (K1, R1, K2, R2) {
+            (4, 32, 4, 32) => wgmma_ss_rs_m64n64n64k16_f32_x4_x4::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (4, 32, 4, 64) => wgmma_ss_rs_m64n64n128k16_f32_x4_x4::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (4, 64, 8, 32) => wgmma_ss_rs_m64n128n64k16_f32_x4_x8::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (4, 64, 8, 64) => wgmma_ss_rs_m64n128n128k16_f32_x4_x8::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (8, 32, 4, 32) => wgmma_ss_rs_m64n64n64k16_f32_x8_x4::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (8, 32, 4, 64) => wgmma_ss_rs_m64n64n128k16_f32_x8_x4::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (8, 64, 8, 32) => wgmma_ss_rs_m64n128n64k16_f32_x8_x8::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
+            (8, 64, 8, 64) => wgmma_ss_rs_m64n128n128k16_f32_x8_x8::<TB1, TB2>(
+                fit(a1),
+                fit(b1),
+                s1,
+                fit_mut(d1),
+                fit(a2),
+                fit(b2),
+                s2,
+                fit_mut(d2),
+                ok,
+                bf16,
+            ),
             _ => return false,
         }
     }
