@@ -394,8 +394,9 @@ fn issue_pv<const R: usize, const W: usize>(
 }
 
 /// Key tile `jj`'s `S = Q K^T` (as [`issue_s`]) and `O += P V` of tile `jj - 1` in one batch,
-/// two groups: `wait::<1>` retires `S` with `P V` still in flight. One rendezvous and fence for
-/// both.
+/// two groups: `wait::<1>` retires `S` with `P V` still in flight. One rendezvous, and both
+/// chains in one block (`ss_rs_f32_groups`: nothing between them, so the tensor cores run them
+/// back to back).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
@@ -408,15 +409,11 @@ fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
     pa: &[[u32; 4]; 8],
     acc_o: &mut [f32; R],
 ) where
-    (): wgmma::Accumulators<R> + wgmma::ChainLength<KB>,
+    (): wgmma::ChainPair<KB, 64, 8, R>,
 {
     let (a, b) = s_descs::<W, KB>(q, k, wg);
     let bv = pv_descs(v);
-    let mut batch = wgmma::begin();
-    batch.ss_f32_chain::<KB, 64>(kind, a, b, false, acc_s);
-    batch.commit_group();
-    batch.rs_f32_chain::<8, R>(kind, pa, bv, true, acc_o);
-    batch.commit();
+    wgmma::begin().ss_rs_f32_groups(kind, a, b, false, acc_s, pa, bv, true, acc_o);
 }
 
 /// P as the second GEMM's `A` operand: `S`'s registers after the softmax, permuted as the atoms'
@@ -541,6 +538,30 @@ impl Tile {
     }
 }
 
+/// `O`'s accumulators a thread, `R = D / 2`: 32 or 64 (head dims 64 and 128; implemented for
+/// `()`), with the `wgmma` shapes the kernel issues for them.
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::OAccumulators;
+/// fn head_dim<const R: usize>() -> usize
+/// where
+///     (): OAccumulators<R>,
+/// {
+///     2 * R
+/// }
+/// assert_eq!(head_dim::<64>(), 128);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the attention kernel's O holds 32 or 64 accumulators a thread (head dims 64 and 128), not {R}",
+    label = "R = D / 2 = {R}"
+)]
+pub trait OAccumulators<const R: usize>:
+    wgmma::Accumulators<R> + wgmma::ChainPair<4, 64, 8, R> + wgmma::ChainPair<8, 64, 8, R>
+{
+}
+impl OAccumulators<32> for () {}
+impl OAccumulators<64> for () {}
+
 /// The block's work (see the module): queries `q` `(dim, seq_q, heads, batch)`, keys `k` and
 /// values `v` `(dim, seq_k, kv_heads, batch)` as TMA tensors with the box [`q_box`]; `o` words of
 /// two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32` `(seq_q, heads, batch)`. `D` is 64 or
@@ -559,7 +580,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
 ) where
     O: OutputO,
     L: OutputLse,
-    (): wgmma::Accumulators<R>,
+    (): OAccumulators<R>,
 {
     const { assert!((D == 64 || D == 128) && R == D / 2 && W == 64 * D) };
     // The rounds below unroll up to four stages.

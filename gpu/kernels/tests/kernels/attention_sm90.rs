@@ -58,7 +58,7 @@ fn run<const D: usize, const R: usize, const W: usize>(
     sk: usize,
     causal: bool,
 ) where
-    (): const_layout_device::wgmma::Accumulators<R>,
+    (): attention_sm90::OAccumulators<R>,
 {
     let (q, qf) = tensor(kind, 1, [batch, heads, sq, D]);
     let (k, kf) = tensor(kind, 2, [batch, kv_heads, sk, D]);
