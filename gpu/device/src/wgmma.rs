@@ -564,13 +564,7 @@ impl Batch {
         (): Accumulators<R> + ChainLength<K>,
     {
         // Checked without a branch: the chain's one check traps on `ok` false.
-        let mut ok = true;
-        for i in 0..K {
-            ok &= !a[i].mn_major
-                & (a[i].mn >= 64)
-                & (b[i].mn as usize >= 2 * R)
-                & (b[i].mn_major == b[0].mn_major);
-        }
+        let ok = ss_operands_ok(&a, &b, R);
         let (da, db) = (a.map(|x| x.desc.0), b.map(|x| x.desc.0));
         let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness";
         // SAFETY: `begin` met the warpgroup and fenced; the descriptors were built by `SmemDesc`'s
@@ -616,10 +610,7 @@ impl Batch {
     ) where
         (): Accumulators<R> + ChainLength<K>,
     {
-        let mut ok = true;
-        for x in &b {
-            ok &= (x.mn as usize >= 2 * R) & (x.mn_major == b[0].mn_major);
-        }
+        let ok = rs_operands_ok(&b, R);
         let db = b.map(|x| x.desc.0);
         let why = "wgmma: B must cover N = 2 R rows, one major-ness";
         // SAFETY: as in `ss_f32_chain` (the fence also orders the writes of `a`, made before
@@ -724,16 +715,7 @@ impl Batch {
         (): ChainPair<K1, R1, K2, R2>,
     {
         // Both chains' checks (as `ss_f32_chain`'s and `rs_f32_chain`'s), without a branch.
-        let mut ok = true;
-        for i in 0..K1 {
-            ok &= !a1[i].mn_major
-                & (a1[i].mn >= 64)
-                & (b1[i].mn as usize >= 2 * R1)
-                & (b1[i].mn_major == b1[0].mn_major);
-        }
-        for x in &b2 {
-            ok &= (x.mn as usize >= 2 * R2) & (x.mn_major == b2[0].mn_major);
-        }
+        let ok = ss_operands_ok(&a1, &b1, R1) & rs_operands_ok(&b2, R2);
         let (da1, db1, db2) = (a1.map(|x| x.desc.0), b1.map(|x| x.desc.0), b2.map(|x| x.desc.0));
         let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness a chain";
         // SAFETY: `begin` met the warpgroup and fenced, and made this batch; the descriptors were
@@ -753,6 +735,27 @@ impl Batch {
             )
         }
     }
+}
+
+/// Whether an SS chain's operands fit it (without a branch): `A` K-major with 64 rows, `B` of `2 R`
+/// rows or more and one major-ness.
+#[inline(always)]
+fn ss_operands_ok<const K: usize>(a: &[SmemDesc; K], b: &[SmemDesc; K], r: usize) -> bool {
+    let mut ok = rs_operands_ok(b, r);
+    for x in a {
+        ok &= !x.mn_major & (x.mn >= 64);
+    }
+    ok
+}
+
+/// Whether an RS chain's `B` operands fit it: `2 R` rows or more, one major-ness.
+#[inline(always)]
+fn rs_operands_ok<const K: usize>(b: &[SmemDesc; K], r: usize) -> bool {
+    let mut ok = true;
+    for x in b {
+        ok &= (x.mn as usize >= 2 * r) & (x.mn_major == b[0].mn_major);
+    }
+    ok
 }
 
 /// `wgmma.wait_group PENDING`: every group of the warpgroup but the newest `PENDING` is done, and
