@@ -47,8 +47,9 @@ class Attention:
         cp.cuda.Device().synchronize()
         c = [int(x) for x in cp.asnumpy(out)]
         self.box = c[0:4]
-        self.threads, self.bm = c[4], c[5]
-        self.smem = {64: c[6], 128: c[7]}
+        self.threads = {64: c[4], 128: c[6]}
+        self.bm = {64: c[5], 128: c[7]}
+        self.smem = {64: c[8], 128: c[9]}
         assert self.box[2] == 16, c
         self.cuda = ctypes.CDLL("libcuda.so.1")
         self.functions = {d: self.mod.get_function(f"attention_sm90_d{d}") for d in (64, 128)}
@@ -99,9 +100,9 @@ class Attention:
                   cl.tensor_param_of(lse, HEAD_F32, (s, h, b), (lse.stride(2), lse.stride(1), lse.stride(0))),
                   cl.u64(self.tensor_map(q)), cl.u64(self.tensor_map(k)), cl.u64(self.tensor_map(v)),
                   cl.f32(scale), cl.u32(1 if causal else 0), cl.u32(1 if q.dtype == torch.bfloat16 else 0)]
-        grid = ((s + self.bm - 1) // self.bm, h, b)
+        grid = ((s + self.bm[d] - 1) // self.bm[d], h, b)
         # Checked once; each call then only queues the launch (const_layout_launch.prepare).
-        run = cl.prepare(self.functions[d], grid, (self.threads,), self.smem[d], params, kernel=f"attention_sm90_d{d}")
+        run = cl.prepare(self.functions[d], grid, (self.threads[d],), self.smem[d], params, kernel=f"attention_sm90_d{d}")
         run.keep = (q, k, v, o, lse)
         return run, o, lse
 

@@ -3,12 +3,14 @@
 //! `V` and `O`, `f32` accumulation, head dims 64 and 128, causal or not, any `seq_q` and `seq_k`,
 //! batches of heads, and grouped-query attention (GQA/MQA) through a layout.
 //!
-//! - **Tiles.** A block computes [`BM`] = 128 query rows of one head against all keys, in tiles of
-//!   [`BN`] = 128 keys. Two consumer warpgroups take 64 rows each (the `wgmma` atom's `M`); a
-//!   producer warpgroup's first thread issues the TMA loads (CUTLASS's warp specialization, with
-//!   its `setmaxnreg` register split).
-//! - **Shared memory.** `Q` once, then [`STAGES`] stages of `K` and of `V`, each `D / 64` chunks of
-//!   `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))`
+//! - **Tiles.** A block computes [`block_m`]`(d)` query rows of one head against all keys, in tiles
+//!   of [`BN`] = 128 keys: 128 rows at head dim 128 and 192 at 64 (FlashAttention-3's tiles). Each
+//!   consumer warpgroup takes 64 rows (the `wgmma` atom's `M`): two at head dim 128, three at 64,
+//!   where the exponentials take as long as the GEMMs and two warpgroups' softmax must run under
+//!   one's GEMMs. A producer warpgroup's first thread issues the TMA loads (CUTLASS's warp
+//!   specialization, with its `setmaxnreg` register split).
+//! - **Shared memory.** `Q` once (in 128-row boxes), then [`STAGES`] stages of `K` and of `V`,
+//!   each `D / 64` chunks of `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))`
 //!   ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)): the layout TMA writes with the
 //!   128-byte swizzle, and the one both GEMMs read. `K`'s stage is the first GEMM's `B`, K-major;
 //!   `V`'s the second GEMM's `B`, MN-major (head dim contiguous): the same bytes, another
@@ -33,8 +35,8 @@
 //!   a permutation that needed a shuffle would not compile).
 //! - **Overlap** (FlashAttention-3's). Each key tile `j` issues `S_j = Q K_j^T` and
 //!   `O += P_{j-1} V_{j-1}` in one `wgmma` batch of two groups, waits for `S_j` alone and runs its
-//!   softmax while `P V` is in flight; the two consumer warpgroups take turns issuing (ping-pong,
-//!   two named barriers), so one's softmax runs under the other's GEMMs. Each GEMM's k blocks are
+//!   softmax while `P V` is in flight; the consumer warpgroups take turns issuing (ping-pong, a
+//!   ring of named barriers), so one's softmax runs under the others' GEMMs. Each GEMM's k blocks are
 //!   one `wgmma` chain (`Batch::ss_f32_chain`, `rs_f32_chain`). Tiles no mask touches run in a
 //!   loop without the mask code.
 //! - **Epilogue.** `O / l` rounded to halves, stored two a word from the `C` layout's coordinates
@@ -52,29 +54,66 @@ use const_layout_device::{
     fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
 };
 
-/// Query rows a block.
-pub const BM: usize = 128;
+/// Query rows a block at head dim `d`: 64 a consumer warpgroup (the `wgmma` atom's `M`), three
+/// consumer warpgroups at head dim 64 (192 rows) and two at 128 (FlashAttention-3's tiles: at
+/// head dim 64 the softmax's exponentials take as long as the GEMMs, and a third warpgroup keeps
+/// the tensor cores fed while two run their softmax).
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::block_m;
+/// assert_eq!((block_m(64), block_m(128)), (192, 128));
+/// ```
+pub const fn block_m(d: usize) -> usize {
+    if d == 64 { 192 } else { 128 }
+}
+
+/// Consumer warpgroups a block at head dim `d`: [`block_m`]` / 64`.
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::consumers;
+/// assert_eq!((consumers(64), consumers(128)), (3, 2));
+/// ```
+pub const fn consumers(d: usize) -> usize {
+    block_m(d) / 64
+}
+
+/// Threads a block at head dim `d`: the consumer warpgroups and a producer warpgroup.
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::threads;
+/// assert_eq!((threads(64), threads(128)), (512, 384));
+/// ```
+pub const fn threads(d: usize) -> u32 {
+    128 * (consumers(d) as u32 + 1)
+}
+
 /// Keys a tile.
 pub const BN: usize = 128;
 /// Stages of `K` and of `V` (2 to 4; 3 measured slower than 2 at head dim 128 on the H200).
 pub const STAGES: usize = 2;
-/// Threads a block: two consumer warpgroups and a producer warpgroup.
-pub const THREADS: u32 = 384;
-const CONSUMERS: u32 = 256;
 /// Bytes of a 128 x 64 chunk of halves.
 const CHUNK_BYTES: u32 = 16384;
 /// Words of a chunk.
 const CHUNK_WORDS: usize = 4096;
 
+/// The bytes of `Q`'s tile at head dim `d`: [`block_m`] rows rounded up to the 128 rows of a
+/// TMA box, in chunks of 128 x 64 (at head dim 64 the last box's 64 rows past the block are
+/// loaded and not read).
+const fn q_bytes(d: usize) -> u32 {
+    (block_m(d).div_ceil(128) * (d / 64)) as u32 * CHUNK_BYTES
+}
+
 /// The shared memory a block of head dim `d` needs: `Q`, the stages of `K` and `V`, the mbarriers
 /// and room to align to 1024 bytes.
 ///
 /// ```
-/// assert_eq!(const_layout_kernels::attention_sm90::smem_bytes(128), 1024 + 32768 * 5 + 1024);
+/// use const_layout_kernels::attention_sm90::smem_bytes;
+/// assert_eq!(smem_bytes(128), 1024 + 32768 * 5 + 1024);
+/// assert_eq!(smem_bytes(64), 1024 + 32768 + 16384 * 4 + 1024);
 /// ```
 pub const fn smem_bytes(d: usize) -> u32 {
     let chunks = (d / 64) as u32;
-    1024 + chunks * CHUNK_BYTES * (1 + 2 * STAGES as u32) + 1024
+    1024 + q_bytes(d) + chunks * CHUNK_BYTES * 2 * STAGES as u32 + 1024
 }
 
 /// The TMA box of `Q`, `K` and `V`: a chunk of 64 halves of head dim by 128 rows, the 128-byte
@@ -90,15 +129,17 @@ pub fn q_box() -> TmaBox {
     k_sw128_stage!(128).tma_box::<16>()
 }
 
-/// The grid for `seq_q` queries of `heads` heads and `batch` sequences: `x` the 128-row block,
-/// longest causal blocks first.
+/// The grid for `seq_q` queries of `heads` heads and `batch` sequences at head dim `d`: `x` the
+/// block of [`block_m`]`(d)` rows, longest causal blocks first.
 ///
 /// ```
 /// use const_layout_device::Dim3;
-/// assert_eq!(const_layout_kernels::attention_sm90::grid(300, 16, 2), Dim3 { x: 3, y: 16, z: 2 });
+/// use const_layout_kernels::attention_sm90::grid;
+/// assert_eq!(grid(128, 300, 16, 2), Dim3 { x: 3, y: 16, z: 2 });
+/// assert_eq!(grid(64, 300, 16, 2), Dim3 { x: 2, y: 16, z: 2 });
 /// ```
-pub fn grid(seq_q: u32, heads: u32, batch: u32) -> Dim3 {
-    Dim3 { x: seq_q.div_ceil(BM as u32), y: heads, z: batch }
+pub fn grid(d: usize, seq_q: u32, heads: u32, batch: u32) -> Dim3 {
+    Dim3 { x: seq_q.div_ceil(block_m(d) as u32), y: heads, z: batch }
 }
 
 /// The accumulator of the first GEMM, `S`, a warpgroup's 64 x 128: the `C` of
@@ -337,18 +378,18 @@ fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_
     st.part::<CHUNK_WORDS>(c as usize * CHUNK_WORDS)
 }
 
-/// The descriptors of `S = Q K^T` for the warpgroup `wg`'s 64 rows of `q` against the key tile
-/// in `k`, one a k block of 16 of the head dim: `KB = D / 16` (the caller picks it from `D`; both
+/// The descriptors of `S = Q K^T` for the 64 rows of `q` from row `q_row` (a warpgroup's)
+/// against the key tile in `k`, one a k block of 16 of the head dim: `KB = D / 16` (the caller picks it from `D`; both
 /// head dims' branches are compiled, so it is not asserted here). Made before a batch begins, so
 /// that nothing but a chain's check sits between the fence and the instructions.
 #[inline(always)]
 fn s_descs<const W: usize, const KB: usize>(
     q: SmemArray<u32, W>,
+    q_row: usize,
     k: SmemArray<u32, W>,
-    wg: usize,
 ) -> ([SmemDesc; KB], [SmemDesc; KB]) {
     (
-        core::array::from_fn(|kb| SmemDesc::k_sw128(q, BM, 64 * wg, kb)),
+        core::array::from_fn(|kb| SmemDesc::k_sw128(q, 128, q_row, kb)),
         core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb)),
     )
 }
@@ -364,13 +405,13 @@ fn pv_descs<const W: usize>(v: SmemArray<u32, W>) -> [SmemDesc; 8] {
 fn issue_s<const W: usize, const KB: usize>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
+    q_row: usize,
     k: SmemArray<u32, W>,
-    wg: usize,
     acc_s: &mut [f32; 64],
 ) where
     (): wgmma::ChainLength<KB>,
 {
-    let (a, b) = s_descs::<W, KB>(q, k, wg);
+    let (a, b) = s_descs::<W, KB>(q, q_row, k);
     let mut batch = wgmma::begin();
     batch.ss_f32_chain(kind, a, b, false, acc_s);
     batch.commit();
@@ -402,8 +443,8 @@ fn issue_pv<const R: usize, const W: usize>(
 fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
+    q_row: usize,
     k: SmemArray<u32, W>,
-    wg: usize,
     acc_s: &mut [f32; 64],
     v: SmemArray<u32, W>,
     pa: &[[u32; 4]; 8],
@@ -411,7 +452,7 @@ fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
 ) where
     (): wgmma::ChainPair<KB, 64, 8, R>,
 {
-    let (a, b) = s_descs::<W, KB>(q, k, wg);
+    let (a, b) = s_descs::<W, KB>(q, q_row, k);
     let bv = pv_descs(v);
     wgmma::begin().ss_rs_f32_groups(kind, a, b, false, acc_s, pa, bv, true, acc_o);
 }
@@ -430,38 +471,49 @@ fn p_operand(kind: HalfKind, acc_s: &[f32; 64]) -> [[u32; 4]; 8] {
 }
 
 /// The consumer warpgroups' turns at the tensor cores (FlashAttention-3's ping-pong): each issues
-/// its GEMMs of a key tile only after the other has issued its own, so that one's softmax runs
-/// under the other's GEMMs instead of both contending for the tensor cores and then both waiting
-/// on the exponentials. Two named barriers of the 256 consumer threads, one a warpgroup: a turn
-/// waits at its own (128 arrivals of the other warpgroup, 128 of its own) and passes to the
-/// other's with an arrival; warpgroup 0 starts with its own arrival.
+/// its GEMMs of a key tile only after the one before it has issued its own, so that one's softmax
+/// runs under the others' GEMMs instead of all contending for the tensor cores and then all
+/// waiting on the exponentials. A named barrier of 256 threads a warpgroup, in a ring of `n`: a
+/// turn waits at its own (128 arrivals of the warpgroup before it, 128 of its own) and passes to
+/// the next one's with an arrival; warpgroup 0 starts with its own arrival.
 #[derive(Clone, Copy)]
 struct Turns {
     wg: usize,
+    n: usize,
 }
 
-/// The barriers of [`Turns`] (1 and 2 are `wgmma::begin`'s, 0 the block's).
-const TURN: (NamedBarrier<5, 256>, NamedBarrier<6, 256>) = (NamedBarrier::new(), NamedBarrier::new());
+/// The barriers of [`Turns`] (1 to 4 are `wgmma::begin`'s, 0 the block's).
+const TURN: (NamedBarrier<5, 256>, NamedBarrier<6, 256>, NamedBarrier<7, 256>) =
+    (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
 
 impl Turns {
     #[inline(always)]
-    fn start(wg: usize) -> Self {
+    fn start(wg: usize, n: usize) -> Self {
         if wg == 0 {
             TURN.0.arrive();
         }
-        Turns { wg }
+        Turns { wg, n }
     }
 
     /// Wait for this warpgroup's turn.
     #[inline(always)]
     fn wait(self) {
-        if self.wg == 0 { TURN.0.sync() } else { TURN.1.sync() }
+        match self.wg {
+            0 => TURN.0.sync(),
+            1 => TURN.1.sync(),
+            _ => TURN.2.sync(),
+        }
     }
 
-    /// Give the turn to the other warpgroup.
+    /// Give the turn to the next warpgroup.
     #[inline(always)]
     fn pass(self) {
-        if self.wg == 0 { TURN.1.arrive() } else { TURN.0.arrive() }
+        let next = if self.wg + 1 == self.n { 0 } else { self.wg + 1 };
+        match next {
+            0 => TURN.0.arrive(),
+            1 => TURN.1.arrive(),
+            _ => TURN.2.arrive(),
+        }
     }
 }
 
@@ -566,7 +618,7 @@ impl OAccumulators<64> for () {}
 /// values `v` `(dim, seq_k, kv_heads, batch)` as TMA tensors with the box [`q_box`]; `o` words of
 /// two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32` `(seq_q, heads, batch)`. `D` is 64 or
 /// 128, `R = D / 2` (`O`'s accumulators a thread) and `W = 64 D` (the words of a stage of 128 rows);
-/// the launch is [`grid`] x [`THREADS`] with [`smem_bytes`]`(D)` of shared memory.
+/// the launch is [`grid`] x [`threads`]`(D)` with [`smem_bytes`]`(D)` of shared memory.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
@@ -598,20 +650,21 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         fault("attention_sm90: o or lse are not (seq_q, dim, heads, batch)");
     }
     let dim = block_dim();
-    if dim.x != THREADS || dim.y != 1 || dim.z != 1 {
-        fault("attention_sm90: blocks of THREADS threads");
+    if dim.x != threads(D) || dim.y != 1 || dim.z != 1 {
+        fault("attention_sm90: blocks of threads(d) threads");
     }
     let blk = block_idx();
     let (h, b) = (blk.y, blk.z);
     // Causal blocks with the most keys first.
-    let qb = if p.causal { (seq_q.div_ceil(BM as u32) - 1).wrapping_sub(blk.x) } else { blk.x };
-    let q0 = qb * BM as u32;
+    let bm = block_m(D) as u32;
+    let qb = if p.causal { (seq_q.div_ceil(bm) - 1).wrapping_sub(blk.x) } else { blk.x };
+    let q0 = qb * bm;
     if q0 >= seq_q || h >= heads || b >= batch {
         return;
     }
     let hk = kv_head(h, heads, kv_heads);
     // Keys the block reads: all, or for causal attention up to its last query.
-    let keys = if p.causal { seq_k.min(q0 + BM as u32) } else { seq_k };
+    let keys = if p.causal { seq_k.min(q0 + bm) } else { seq_k };
     let tiles = keys.div_ceil(BN as u32) as usize;
 
     let Some(first) = smem.array::<u32, 4>(0) else {
@@ -619,17 +672,19 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     };
     let base = (1024 - first.address(0) % 1024) % 1024;
     let stage_bytes = chunks * CHUNK_BYTES;
+    // Q's 128-row boxes (one at head dim 128, two at 64), then the stages.
     let q_base = base;
-    let k_base = |s: usize| base + stage_bytes * (1 + s as u32);
-    let v_base = |s: usize| base + stage_bytes * (1 + STAGES as u32 + s as u32);
+    let k_base = |s: usize| base + q_bytes(D) + stage_bytes * s as u32;
+    let v_base = |s: usize| base + q_bytes(D) + stage_bytes * (STAGES as u32 + s as u32);
     let Some(words) =
-        smem.array::<u32, { 2 * (1 + 4 * STAGES) }>(base + stage_bytes * (1 + 2 * STAGES as u32))
+        smem.array::<u32, { 2 * (1 + 4 * STAGES) }>(base + q_bytes(D) + stage_bytes * 2 * STAGES as u32)
     else {
         fault("attention_sm90: the block has less shared memory than smem_bytes(d)");
     };
     // q_full; k_full[s], v_full[s] (the producer's arrival with the bytes); k_empty[s],
     // v_empty[s] (the consumers' 256 arrivals once their wgmmas read the stage).
-    let n_c = CONSUMERS;
+    let n_wg = consumers(D);
+    let n_c = 128 * n_wg as u32;
     let bars: [Mbarrier; 1 + 4 * STAGES] =
         Mbarrier::init_block(words, core::array::from_fn(|i| if i <= 2 * STAGES { 1 } else { n_c }));
     let q_full = bars[0];
@@ -642,12 +697,15 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let wg = warp::shfl_idx((t / 128) as u32, 0) as usize;
     let tile_bytes = q_box().bytes() * chunks;
 
-    if wg == (CONSUMERS / 128) as usize {
+    if wg == n_wg {
         wgmma::set_max_registers::<24, false>();
-        if t == CONSUMERS as usize {
-            q_full.arrive_expect_tx(tile_bytes);
-            for c in 0..chunks {
-                q.load(chunk(stage::<W>(smem, q_base), c), [64 * c, q0, h, b], q_full);
+        if t == n_c as usize {
+            q_full.arrive_expect_tx(q_bytes(D));
+            for rows in 0..bm.div_ceil(128) {
+                let qs = stage::<W>(smem, q_base + rows * stage_bytes);
+                for c in 0..chunks {
+                    q.load(chunk(qs, c), [64 * c, q0 + 128 * rows, h, b], q_full);
+                }
             }
             // Round r loads tiles r STAGES.. into stages 0..; a stage's r-th reuse waits for the
             // consumers' release of round r - 1 (phase parity r - 1).
@@ -679,7 +737,13 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         }
         return;
     }
-    wgmma::set_max_registers::<240, true>();
+    // The consumers' registers: the producer's 24 and the rest of the 64 Ki shared (a multiple of
+    // 8 at most (65536 / 128 - 24) / consumers).
+    if D == 64 {
+        wgmma::set_max_registers::<160, true>();
+    } else {
+        wgmma::set_max_registers::<240, true>();
+    }
     let kind = p.kind;
     let scale_log2 = p.scale * core::f32::consts::LOG2_E;
     // Per thread: two rows (the reduction plan's groups), their running max (raw scores) and sums.
@@ -696,14 +760,15 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // the last P V after the loop.
     // (No key tile: nothing to do; O is 0 and the log-sum-exp infinite.)
     if tiles > 0 {
-        let turns = Turns::start(wg);
+        let turns = Turns::start(wg, n_wg);
         k_full[0].wait(0);
-        let qs = stage::<W>(smem, q_base);
+        // The warpgroup's 64 rows of Q: in the box of rows 128 (wg / 2).., from row 64 (wg % 2).
+        let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * stage_bytes), 64 * (wg % 2));
         turns.wait();
         if D == 64 {
-            issue_s::<W, 4>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+            issue_s::<W, 4>(kind, qs, q_row, stage::<W>(smem, k_base(0)), &mut acc_s);
         } else {
-            issue_s::<W, 8>(kind, qs, stage::<W>(smem, k_base(0)), wg, &mut acc_s);
+            issue_s::<W, 8>(kind, qs, q_row, stage::<W>(smem, k_base(0)), &mut acc_s);
         }
         turns.pass();
         wgmma::wait::<0, 64>(&mut acc_s);
@@ -731,9 +796,9 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
                         turns.wait();
                         let vs = stage::<W>(smem, v_base(ps));
                         if D == 64 {
-                            issue_s_pv::<R, W, 4>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
+                            issue_s_pv::<R, W, 4>(kind, qs, q_row, ks, &mut acc_s, vs, &pa, &mut acc_o);
                         } else {
-                            issue_s_pv::<R, W, 8>(kind, qs, ks, wg, &mut acc_s, vs, &pa, &mut acc_o);
+                            issue_s_pv::<R, W, 8>(kind, qs, q_row, ks, &mut acc_s, vs, &pa, &mut acc_o);
                         }
                         turns.pass();
                         wgmma::wait::<1, 64>(&mut acc_s);

@@ -8,8 +8,8 @@
 //! `(seq, dim/2, heads, batch):(dim/2, _1, seq dim/2, heads seq dim/2)` in words, `lse` as `HeadF32`
 //! `(seq_q, heads, batch):(1, seq_q, heads seq_q)`, and the TMA maps of `q`, `k` and `v` encoded
 //! from Rust (`TensorMap::encode_nd`) as rank-4 tensors `(dim, seq, heads, batch)` of 16-bit
-//! elements with the box `attention_sm90::q_box()`. The launch: `attention_sm90::grid(seq_q, heads,
-//! batch)` x `THREADS`, `smem_bytes(dim)` of dynamic shared memory, `scale = 1/sqrt(dim)`.
+//! elements with the box `attention_sm90::q_box()`. The launch: `attention_sm90::grid(dim, seq_q,
+//! heads, batch)` x `threads(dim)`, `smem_bytes(dim)` of dynamic shared memory, `scale = 1/sqrt(dim)`.
 //!
 //! 1. The module's `attention_sm90_config` is launched and what it reports (the box, threads, query
 //!    rows a block, shared memory of both head dims, keys a tile, stages) must be what the kernel
@@ -140,7 +140,7 @@ impl Shape {
                 return Err(format!("{name}'s batch stride of {stride} words does not fit 32 bits"));
             }
         }
-        let g = attention_sm90::grid(seq_q, h, b);
+        let g = attention_sm90::grid(self.dim as usize, seq_q, h, b);
         if !crate::kernels::grid_fits(g) {
             return Err(format!("the grid {g} exceeds CUDA's limits (x < 2^31, y and z <= 65535)"));
         }
@@ -233,12 +233,12 @@ impl Shape {
             .map_err(|e| layout_error(what, e))
     }
 
-    /// The launch configuration of a kernel with `limits`: `attention_sm90::grid` x `THREADS`,
+    /// The launch configuration of a kernel with `limits`: `attention_sm90::grid` x `threads(dim)`,
     /// `smem_bytes(dim)` (dynamic, as no entry point declares it statically).
     pub fn config(&self, limits: &const_layout_launch::KernelLimits) -> LaunchConfig {
         LaunchConfig {
-            grid: attention_sm90::grid(self.seq_q, self.heads, self.batch),
-            block: Dim3::x(attention_sm90::THREADS),
+            grid: attention_sm90::grid(self.dim as usize, self.seq_q, self.heads, self.batch),
+            block: Dim3::x(attention_sm90::threads(self.dim as usize)),
             dynamic_smem_bytes: limits.dynamic_smem_for(attention_sm90::smem_bytes(self.dim as usize)),
         }
     }
@@ -254,18 +254,20 @@ pub fn o_tolerance(kind: HalfKind) -> f64 {
 }
 
 /// What `attention_sm90_config` must report: the box of `q`, `k` and `v` (inner, outer, element
-/// bits, swizzle), the threads, the query rows a block, the shared memory of head dims 64 and 128,
-/// the keys a tile, the stages and six zeros, from `const_layout_kernels::attention_sm90`.
+/// bits, swizzle), the threads and the query rows a block of head dims 64 and 128, their shared
+/// memory, the keys a tile, the stages and four zeros, from `const_layout_kernels::attention_sm90`.
 pub fn expected_config() -> [u32; 16] {
     let b = attention_sm90::q_box();
     let mut c = [0u32; 16];
-    c[..10].copy_from_slice(&[
+    c[..12].copy_from_slice(&[
         b.inner,
         b.outer,
         b.element_bits,
         b.swizzle as u32,
-        attention_sm90::THREADS,
-        attention_sm90::BM as u32,
+        attention_sm90::threads(64),
+        attention_sm90::block_m(64) as u32,
+        attention_sm90::threads(128),
+        attention_sm90::block_m(128) as u32,
         attention_sm90::smem_bytes(64),
         attention_sm90::smem_bytes(128),
         attention_sm90::BN as u32,
@@ -753,9 +755,10 @@ mod tests {
     fn the_expected_config_is_the_kernels_crates() {
         let c = expected_config();
         assert_eq!(c[..4], [64, 128, 16, TmaSwizzle::B128 as u32]);
-        assert_eq!((c[4], c[5], c[8], c[9]), (384, 128, 128, 2));
-        assert_eq!((c[6], c[7]), (attention_sm90::smem_bytes(64), attention_sm90::smem_bytes(128)));
-        assert_eq!(c[10..], [0; 6]);
+        assert_eq!(c[4..8], [512, 192, 384, 128]);
+        assert_eq!((c[8], c[9]), (attention_sm90::smem_bytes(64), attention_sm90::smem_bytes(128)));
+        assert_eq!(c[10..12], [128, 2]);
+        assert_eq!(c[12..], [0; 4]);
     }
 
     #[test]
@@ -768,7 +771,12 @@ mod tests {
         assert!(any(|s| s.causal && s.seq_q < s.seq_k) && any(|s| s.causal && s.seq_q > s.seq_k));
         assert!(any(|s| !s.causal && s.seq_k % 128 != 0) && any(|s| s.kv_heads == 1 && s.heads > 1));
         assert!(any(|s| s.kv_heads > 1 && s.kv_heads < s.heads) && any(|s| s.batch > 1));
-        assert!(any(|s| s.seq_q % 128 != 0 && s.seq_q > 128));
+        // Several query blocks with a residue, at each head dim's block (192 rows at 64, 128 at 128).
+        fn residue(s: &Shape) -> bool {
+            let m = attention_sm90::block_m(s.dim as usize) as u32;
+            !s.seq_q.is_multiple_of(m) && s.seq_q > m
+        }
+        assert!(any(|s| s.dim == 64 && residue(s)) && any(|s| s.dim == 128 && residue(s)));
     }
 
     #[test]

@@ -38,14 +38,14 @@ pub type AttentionParams = (
 /// `(seq_k, 32, kv_heads, batch)` (`heads` a multiple of `kv_heads`: GQA), `o` as `q`, `lse`
 /// `(seq_q, heads, batch)`; `map_*` tensor maps of `q`, `k`, `v` as 16-bit rank-4 tensors `(dim,
 /// seq, heads, batch)` with the box `attention_sm90::q_box`; `causal != 0` masks keys after the
-/// query (top-left). The launch: `attention_sm90::grid` x `THREADS`, `smem_bytes(64)`.
+/// query (top-left). The launch: `attention_sm90::grid(64, ..)` x `threads(64)`, `smem_bytes(64)`.
 pub const ATTENTION_SM90_D64: Entry<AttentionParams> = Entry::new("attention_sm90_d64");
 /// [`ATTENTION_SM90_D64`] with a head dim of 128 (`q` of 64 words a row), `smem_bytes(128)`.
 pub const ATTENTION_SM90_D128: Entry<AttentionParams> = Entry::new("attention_sm90_d128");
 /// `attention_sm90_config(out)`: what the host needs to launch attention, 16 words: the TMA box
 /// of `q`, `k` and `v` (inner and outer extents, element bits, `CUtensorMapSwizzle`), the block's
-/// threads, the query rows a block, the dynamic shared memory for head dims 64 and 128, the keys a
-/// tile, the stages, and six zeros. One thread.
+/// threads and query rows at head dim 64, the same at 128, the dynamic shared memory for head dims
+/// 64 and 128, the keys a tile, the stages, and four zeros. One thread.
 pub const ATTENTION_SM90_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("attention_sm90_config");
 
 /// A rank-4 TMA tensor `(dim, seq, heads, batch)` of the halves of `x`, loaded through `map`.
@@ -86,7 +86,7 @@ unsafe fn tma_heads<'a>(x: In<HeadWords>, map: TensorMapRef) -> const_layout_dev
 #[cfg(target_arch = "nvptx64")]
 macro_rules! attention_entry {
     ($name:ident, $d:literal, $r:literal, $w:literal) => {
-        const_layout_device::launch_bounds!($name, attention_sm90::THREADS, 1);
+        const_layout_device::launch_bounds!($name, attention_sm90::threads($d), 1);
 
         /// See the `Entry` of the same name.
         ///
@@ -144,7 +144,9 @@ pub unsafe extern "ptx-kernel" fn attention_sm90_config(out: Out<ConfigWords>) {
     let b = attention_sm90::q_box();
     o.store4(0, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
     let (s64, s128) = (attention_sm90::smem_bytes(64), attention_sm90::smem_bytes(128));
-    o.store4(4, [attention_sm90::THREADS, attention_sm90::BM as u32, s64, s128]);
-    o.store4(8, [attention_sm90::BN as u32, attention_sm90::STAGES as u32, 0, 0]);
+    let (t64, t128) = (attention_sm90::threads(64), attention_sm90::threads(128));
+    let (m64, m128) = (attention_sm90::block_m(64) as u32, attention_sm90::block_m(128) as u32);
+    o.store4(4, [t64, m64, t128, m128]);
+    o.store4(8, [s64, s128, attention_sm90::BN as u32, attention_sm90::STAGES as u32]);
     o.store4(12, [0, 0, 0, 0]);
 }

@@ -67,8 +67,8 @@ fn run<const D: usize, const R: usize, const W: usize>(
     let lse: Vec<AtomicU32> = (0..batch * heads * sq).map(|_| AtomicU32::new(f32::NAN.to_bits())).collect();
     let scale = 1.0 / (D as f32).sqrt();
     let cfg = LaunchConfig {
-        grid: attention_sm90::grid(sq as u32, heads as u32, batch as u32),
-        block: Dim3::x(attention_sm90::THREADS),
+        grid: attention_sm90::grid(D, sq as u32, heads as u32, batch as u32),
+        block: Dim3::x(attention_sm90::threads(D)),
         dynamic_smem_bytes: attention_sm90::smem_bytes(D),
     };
     let (sq32, sk32, h32, hk32, b32, d32) =
@@ -145,8 +145,9 @@ fn d64_stages_reused_twice() {
 
 #[test]
 fn d64_causal_gqa_two_query_blocks() {
-    // Two query heads share a key/value head; 130 queries: a whole block and one of 2 rows.
-    run::<64, 32, 4096>(HalfKind::F16, 1, 2, 1, 130, 130, true);
+    // Two query heads share a key/value head; 200 queries: a whole block of 192 rows (three
+    // consumer warpgroups, the third's rows in Q's second box) and one of 8 rows.
+    run::<64, 32, 4096>(HalfKind::F16, 1, 2, 1, 200, 200, true);
 }
 
 #[test]
