@@ -39,8 +39,9 @@
 //!   ring of named barriers), so one's softmax runs under the others' GEMMs. Each GEMM's k blocks are
 //!   one `wgmma` chain (`Batch::ss_f32_chain`, `rs_f32_chain`). Tiles no mask touches run in a
 //!   loop without the mask code.
-//! - **Epilogue.** `O / l` rounded to halves, stored two a word from the `C` layout's coordinates
-//!   (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row, for a backward pass.
+//! - **Epilogue.** `O / l` rounded to halves, written two a word from the `C` layout's
+//!   coordinates to the warpgroup's own rows of `Q`'s stage (in its swizzle: no bank conflicts),
+//!   then out in 16-byte stores along rows (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row, for a backward pass.
 
 use const_layout::atom::fragment::{AccToOperand, FragmentC, RowReduction};
 use const_layout::atom::tma::TmaBox;
@@ -50,8 +51,8 @@ use const_layout_device::fragment;
 use const_layout_device::tma::{Mbarrier, TmaTensor};
 use const_layout_device::wgmma::{self, SmemDesc};
 use const_layout_device::{
-    Dim3, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, SmemArray, SmemRegion, block_dim, block_idx,
-    fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
+    DeviceTensor, Dim3, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, Partial, SmemArray, SmemRegion,
+    block_dim, block_idx, fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
 };
 
 /// Query rows a block at head dim `d`: 64 a consumer warpgroup (the `wgmma` atom's `M`), three
@@ -316,6 +317,40 @@ pub trait OutputO: Copy {
     fn dims(&self) -> [u32; 4];
     /// Store `w` at `crd` if it is inside the tensor.
     fn store(&self, crd: [u32; 4], w: u32);
+    /// Store rows `m0..m0 + 64` (`m0` a multiple of 64) of head `h` of sequence `b`, `words` words
+    /// a row (32 or 64), each 4 from `(m0 + r, w)` being `word4(r, w)`: thread `t` of 128 takes
+    /// every 128th group of 4 words, in one 16-byte store where the tensor allows it
+    /// (`DeviceTensor::vectorized`), else in four; rows past the tensor are left.
+    fn store_rows<F: Fn(usize, usize) -> [u32; 4]>(
+        &self,
+        m0: u32,
+        h: u32,
+        b: u32,
+        t: usize,
+        words: usize,
+        word4: F,
+    );
+}
+
+/// [`OutputO::store_rows`] on the rows of one head, `rows` `(seq_q, dim/2)`: tiles of 64 rows
+/// by 32 words, predicated on the rows that exist.
+#[inline(always)]
+fn store_rows_of<Tn, F>(rows: Tn, m0: u32, t: usize, words: usize, word4: &F)
+where
+    Tn: DeviceTensor<Mem: MemoryMut<Elem = u32>>,
+    F: Fn(usize, usize) -> [u32; 4],
+{
+    unroll!(c in 0..2 => {
+        if 32 * c < words
+            && let Some(tile) = rows.local_tile_as::<Partial, 64, 32>((C::<64>, C::<32>), (m0 / 64, c as u32))
+        {
+            unroll!(i in 0..4 => {
+                let k = t + 128 * i;
+                let (r, w) = (k / 8, 4 * (k % 8));
+                tile.store_vec4((r as u32, w as u32), word4(r, 32 * c + w));
+            });
+        }
+    });
 }
 
 /// Where the block writes the log-sum-exp: `f32`, `(seq_q, heads, batch)`.
@@ -343,6 +378,24 @@ where
     #[inline(always)]
     fn store(&self, crd: [u32; 4], w: u32) {
         self.store(crd, w)
+    }
+    #[inline(always)]
+    fn store_rows<F: Fn(usize, usize) -> [u32; 4]>(
+        &self,
+        m0: u32,
+        h: u32,
+        b: u32,
+        t: usize,
+        words: usize,
+        word4: F,
+    ) {
+        let Some(rows) = self.slice_last2(h, b) else {
+            return;
+        };
+        match rows.vectorized() {
+            Some(v) => store_rows_of(v, m0, t, words, &word4),
+            None => store_rows_of(rows, m0, t, words, &word4),
+        }
     }
 }
 
@@ -516,6 +569,11 @@ impl Turns {
         }
     }
 }
+
+/// Each consumer warpgroup's barrier between its writes of `O` to shared memory and its reads
+/// (5 to 7 are [`Turns`]').
+const EPILOGUE: (NamedBarrier<8, 128>, NamedBarrier<9, 128>, NamedBarrier<10, 128>) =
+    (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
 
 /// What a consumer thread's softmax of a tile of `S` needs.
 #[derive(Clone, Copy)]
@@ -753,6 +811,8 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let mut acc_s = [0f32; 64];
     let m0 = q0 + 64 * wg as u32;
     let tile = Tile { t, m0, seq_k, causal: p.causal, scale_log2 };
+    // The warpgroup's 64 rows of Q: in the box of rows 128 (wg / 2).., from row 64 (wg % 2).
+    let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * stage_bytes), 64 * (wg % 2));
     q_full.wait(0);
     // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
     // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
@@ -762,8 +822,6 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     if tiles > 0 {
         let turns = Turns::start(wg, n_wg);
         k_full[0].wait(0);
-        // The warpgroup's 64 rows of Q: in the box of rows 128 (wg / 2).., from row 64 (wg % 2).
-        let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * stage_bytes), 64 * (wg % 2));
         turns.wait();
         if D == 64 {
             issue_s::<W, 4>(kind, qs, q_row, stage::<W>(smem, k_base(0)), &mut acc_s);
@@ -870,15 +928,30 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
             f32::INFINITY
         };
     });
-    // Each group's registers come in pairs of neighbours along the head dim: a word of O.
+    // O / l through the warpgroup's own rows of Q's stage (free: its last S retired), then out
+    // 16 bytes at a time: stored from registers, a thread holds two columns of a row, 4 bytes.
+    // Word w of row r at 16-byte column (w / 4) ^ (row % 8) of its row (Q's own swizzle), so that
+    // neither the accumulator layout's 4-byte writes (eight rows, one column) nor the 16-byte
+    // reads (whole rows) meet on a bank. Each group's registers come in pairs of neighbours along
+    // the head dim: a word of O.
+    let staged = |r: usize, w: usize| {
+        let row = q_row + r;
+        (w / 32) * CHUNK_WORDS + 32 * row + 4 * (((w % 32) / 4) ^ (row % 8)) + w % 4
+    };
     let groups = const { o_groups::<D>() };
     unroll!(w in 0..32 => {
         if w < R / 2 {
             let (m, n) = o_coord::<D>(t, 2 * w);
             let f = inv[groups[2 * w]];
-            o.store([m0 + m, n / 2, h, b], pack_half2(kind, acc_o[2 * w] * f, acc_o[2 * w + 1] * f));
+            qs.store(staged(m as usize, (n / 2) as usize), pack_half2(kind, acc_o[2 * w] * f, acc_o[2 * w + 1] * f));
         }
     });
+    match wg {
+        0 => EPILOGUE.0.sync(),
+        1 => EPILOGUE.1.sync(),
+        _ => EPILOGUE.2.sync(),
+    }
+    o.store_rows(m0, h, b, t % 128, D / 2, |r, w| qs.load4(staged(r, w)));
     // One lane of each quad writes its rows' log-sum-exp.
     if t.is_multiple_of(4) {
         unroll!(g in 0..2 => {

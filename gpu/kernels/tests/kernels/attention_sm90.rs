@@ -159,3 +159,29 @@ fn d128_bf16_batch_of_two() {
 fn d128_causal_more_keys_than_queries() {
     run::<128, 64, 8192>(HalfKind::F16, 1, 1, 1, 100, 260, true);
 }
+
+/// `OutputO::store_rows` writes each word of its 64 rows once, at its coordinate, only in rows
+/// that exist: through 16-byte stores where the rows allow it (a row stride of 32 words), 4-byte
+/// ones where they do not (33).
+#[test]
+fn store_rows_writes_its_rows_and_no_other_word() {
+    use attention_sm90::OutputO;
+    use const_layout_device::DeviceTensor;
+    let tag = |r: usize, w: usize| (r * 1000 + w) as u32;
+    for ld in [32u32, 33] {
+        // (seq 70, 32 words, 2 heads, 1 sequence), rows ld words apart.
+        let head = 70 * ld as usize;
+        let cells: Vec<AtomicU32> = (0..2 * head).map(|_| AtomicU32::new(u32::MAX)).collect();
+        let l = make_layout((70u32, 32u32, 2u32, 1u32), (ld, C::<1>, 70 * ld, 140 * ld)).unwrap();
+        let o = GlobalTensor::new(GmemMut::<u32>::from_cells(&cells), l).unwrap();
+        assert_eq!(o.slice_last2(1, 0).unwrap().vectorized().is_some(), ld == 32);
+        for t in 0..128 {
+            o.store_rows(64, 1, 0, t, 32, |r, w| core::array::from_fn(|i| tag(r, w + i)));
+        }
+        for (i, c) in cells.iter().enumerate() {
+            let (row, w) = ((i % head) / ld as usize, (i % head) % ld as usize);
+            let want = if i >= head && row >= 64 && w < 32 { tag(row - 64, w) } else { u32::MAX };
+            assert_eq!(c.load(Relaxed), want, "word {i} (rows {ld} words apart)");
+        }
+    }
+}
