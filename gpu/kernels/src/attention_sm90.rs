@@ -40,8 +40,9 @@
 //!   one `wgmma` chain (`Batch::ss_f32_chain`, `rs_f32_chain`). Tiles no mask touches run in a
 //!   loop without the mask code.
 //! - **Epilogue.** `O / l` rounded to halves, written two a word from the `C` layout's
-//!   coordinates to the warpgroup's own rows of `Q`'s stage (in its swizzle: no bank conflicts),
-//!   then out in 16-byte stores along rows (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row, for a backward pass.
+//!   coordinates to the warpgroup's own rows of `Q`'s stage (in its swizzle), then out in 16-byte
+//!   stores along rows (predicated on `seq_q`); the log-sum-exp `m * scale + ln l` of each row,
+//!   for a backward pass.
 
 use const_layout::atom::fragment::{AccToOperand, FragmentC, RowReduction};
 use const_layout::atom::tma::TmaBox;
@@ -931,8 +932,9 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // O / l through the warpgroup's own rows of Q's stage (free: its last S retired), then out
     // 16 bytes at a time: stored from registers, a thread holds two columns of a row, 4 bytes.
     // Word w of row r at 16-byte column (w / 4) ^ (row % 8) of its row (Q's own swizzle), so that
-    // neither the accumulator layout's 4-byte writes (eight rows, one column) nor the 16-byte
-    // reads (whole rows) meet on a bank. Each group's registers come in pairs of neighbours along
+    // the accumulator layout's 4-byte writes (eight rows, one column) spread over all the banks,
+    // as the 16-byte reads (whole rows) do (ncu still counts a few conflicts on the writes:
+    // PERFORMANCE.md). Each group's registers come in pairs of neighbours along
     // the head dim: a word of O.
     let staged = |r: usize, w: usize| {
         let row = q_row + r;
