@@ -316,8 +316,6 @@ pub fn kv_head(h: u32, heads: u32, kv_heads: u32) -> u32 {
 pub trait OutputO: Copy {
     /// The extents.
     fn dims(&self) -> [u32; 4];
-    /// Store `w` at `crd` if it is inside the tensor.
-    fn store(&self, crd: [u32; 4], w: u32);
     /// Store rows `m0..m0 + 64` (`m0` a multiple of 64) of head `h` of sequence `b`, `words` words
     /// a row (32 or 64), each 4 from `(m0 + r, w)` being `word4(r, w)`: thread `t` of 128 takes
     /// every 128th group of 4 words, in one 16-byte store where the tensor allows it
@@ -375,10 +373,6 @@ where
     fn dims(&self) -> [u32; 4] {
         let e = self.extents();
         [e.0 as u32, e.1 as u32, e.2 as u32, e.3 as u32]
-    }
-    #[inline(always)]
-    fn store(&self, crd: [u32; 4], w: u32) {
-        self.store(crd, w)
     }
     #[inline(always)]
     fn store_rows<F: Fn(usize, usize) -> [u32; 4]>(
