@@ -142,6 +142,28 @@ def time_ms(f, iters=20, warmup=5):
     return statistics.median(times)
 
 
+def time_ms_interleaved(fs, iters=20, warmup=5):
+    """Median milliseconds of each of fs over iters rounds, each round calling every f once in
+    turn between two CUDA events, after warmup rounds: variants compared side by side see the same
+    clocks and the same neighbours on a shared machine (timing one after the other, a variant's
+    figure moved by 5% between runs of the same build)."""
+    torch = _torch()
+    for _ in range(warmup):
+        for f in fs:
+            f()
+    torch.cuda.synchronize()
+    times = [[] for _ in fs]
+    for _ in range(iters):
+        for f, t in zip(fs, times):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            f()
+            e.record()
+            e.synchronize()
+            t.append(s.elapsed_time(e))
+    return [statistics.median(t) for t in times]
+
+
 def sdpa_time(backend, b, h, sq, sk, d, dtype="fp16", causal=False, iters=20, warmup=5, scale=None,
               qkv=None):
     """Times SDPA on one backend at one shape: dict(ms=median milliseconds, tflops=TFLOP/s)."""

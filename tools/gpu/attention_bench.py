@@ -6,7 +6,8 @@ FlashAttention-2 through SDPA's backends and CUTLASS's examples/88_hopper_fmha (
     python3 tools/gpu/attention_bench.py PTX [--cutlass BIN] [--quick] [--out DIR] [--check-only]
                                              [--also NAME=PTX ...]
 
---also times another build of the module (a variant being tried) in the same process, checked the
+--also times another build of the module (a variant being tried) in the same process, interleaved
+with this one (a call of each in turn, so that both see the same clocks), checked the
 same way, as column NAME next to "ours".
 
 The module's `attention_sm90_config` says how to launch (the TMA box from the stage's layout, the
@@ -218,13 +219,14 @@ def main():
             q, k, v = make_qkv(b, h, h, s, s, d, dtype)
             scale = 1.0 / math.sqrt(d)
             run, o, lse = att.launcher(q, k, v, causal, scale)
-            secs = anchors.median_seconds(run, runs=a.iters)
+            # This build and the --also builds interleaved, a call of each a round.
+            runs = [run] + [other.launcher(q, k, v, causal, scale)[0] for _, other in also]
+            ms = anchors.time_ms_interleaved(runs, iters=a.iters)
             flops = anchors.flops(b, h, s, s, d, causal)
             row = dict(shape)
-            row["ours"] = flops / secs / 1e12
-            for name, other in also:
-                run_other, *_ = other.launcher(q, k, v, causal, scale)
-                row[name] = flops / anchors.median_seconds(run_other, runs=a.iters) / 1e12
+            row["ours"] = flops / (ms[0] * 1e-3) / 1e12
+            for (name, _), t in zip(also, ms[1:]):
+                row[name] = flops / (t * 1e-3) / 1e12
             row.update(anchors.measure(shape, q, k, v, scale, cutlass=a.cutlass, cutlass_bf16=a.cutlass_bf16,
                                       iters=a.iters))
             results["timings"].append(row)
