@@ -35,3 +35,31 @@ PY
 # (`device_kernel`) is a warm-up.
 profile ours '^attention_sm90_d128$' 0 python3 "$ROOT/tools/gpu/attention_bench.py" "$1" --once
 profile cutlass '^device_kernel$' 1 "$2" --b=1 --h=16 --q=4096 --k=4096 --d=128 --mask=no --iterations=2
+# Per instruction (ncu's source page): shared-memory wavefronts against the ideal, summed by
+# opcode, so that a raw `_op_st` conflict count can be told from the stores' own pattern (the
+# raw counters also count the banks' arbitration with `wgmma` reads and TMA writes).
+ncu --section SourceCounters -k 'regex:^attention_sm90_d128$' --launch-count 1 -o "$OUT/ncu_attention_source" -f \
+  python3 "$ROOT/tools/gpu/attention_bench.py" "$1" --once > "$OUT/ncu_attention_source.log" 2>&1 &&
+ncu -i "$OUT/ncu_attention_source.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_attention_source.csv" &&
+python3 - "$OUT/ncu_attention_source.csv" << 'PY'
+import csv, collections, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+head = next(i for i, r in enumerate(rows) if "Source" in r and "Address" in r)
+ix = {h: i for i, h in enumerate(rows[head])}
+keys = ("L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L1 Wavefronts Shared Excessive")
+sums = collections.defaultdict(lambda: [0.0] * len(keys))
+for r in rows[head + 1:]:
+    if len(r) < len(ix):
+        continue
+    words = r[ix["Source"]].split()
+    op = next((w for w in words if not w.startswith("@")), "").split(".")[0]
+    for k, key in enumerate(keys):
+        try:
+            sums[op][k] += float(r[ix[key]].replace(",", ""))
+        except ValueError:
+            pass
+print("ours, per instruction: opcode, shared wavefronts, ideal, excessive")
+for op, (w, ideal, ex) in sorted(sums.items()):
+    if w or ex:
+        print(f"  {op:8} {w:14,.0f} {ideal:14,.0f} {ex:10,.0f}")
+PY

@@ -927,9 +927,9 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // 16 bytes at a time: stored from registers, a thread holds two columns of a row, 4 bytes.
     // Word w of row r at 16-byte column (w / 4) ^ (row % 8) of its row (Q's own swizzle), so that
     // the accumulator layout's 4-byte writes (eight rows, one column) spread over all the banks,
-    // as the 16-byte reads (whole rows) do (ncu still counts a few conflicts on the writes:
-    // PERFORMANCE.md). Each group's registers come in pairs of neighbours along
-    // the head dim: a word of O.
+    // as the 16-byte reads (whole rows) do (ncu's source page: no excessive wavefront; its raw
+    // `_op_st` count is arbitration with the other warpgroups' traffic, PERFORMANCE.md). Each
+    // group's registers come in pairs of neighbours along the head dim: a word of O.
     let staged = |r: usize, w: usize| {
         let row = q_row + r;
         (w / 32) * CHUNK_WORDS + 32 * row + 4 * (((w % 32) / 4) ^ (row % 8)) + w % 4
