@@ -127,26 +127,14 @@ def median_seconds(f, runs=20, warmup=5):
 
 def time_ms(f, iters=20, warmup=5):
     """Median milliseconds of f() over iters calls, each between two CUDA events, after warmup."""
-    torch = _torch()
-    for _ in range(warmup):
-        f()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        f()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times)
+    return time_ms_interleaved([f], iters, warmup)[0]
 
 
 def time_ms_interleaved(fs, iters=20, warmup=5):
     """Median milliseconds of each of fs over iters rounds, each round calling every f once in
     turn between two CUDA events, after warmup rounds: variants compared side by side see the same
     clocks and the same neighbours on a shared machine (timing one after the other, a variant's
-    figure moved by 5% between runs of the same build)."""
+    figure moved by up to 8% between runs of the same build)."""
     torch = _torch()
     for _ in range(warmup):
         for f in fs:
