@@ -1052,10 +1052,10 @@ fn p5_left_inverse() {
     });
 }
 
-/// The same, claiming acceptance for every injective nested layout. Fails: a runtime extent-1
-/// mode whose stride lies inside another mode's span is taken for an overlap, e.g.
-/// `left_inverse((2,1):(1,1))` is refused as "not injective" although the layout is `2:1` as a
-/// function (its left inverse is `2:1`); `left_inverse((2,_1):(1,1))` is accepted.
+/// The same, claiming acceptance for every injective nested layout, runtime extent-1 modes
+/// included. It guards a refusal since fixed: a runtime extent-1 mode whose stride lies inside
+/// another mode's span was taken for an overlap, and `left_inverse((2,1):(1,1))` (the function
+/// `2:1`) was refused as "not injective"; it now gives `(1,2):(_0,_1)`.
 #[test]
 fn p5_left_inverse_accepts_every_injective_nested_layout() {
     run(
@@ -1723,10 +1723,10 @@ fn p11_max_common_layout() {
 }
 
 /// `NotInjective` is a diagnosis: the layout it is given for must not be injective (leaving out
-/// the runtime extent-1 modes of the tests above). Fails: the check is "a stride below the span of
-/// the mode before it in stride order", which injective layouts can meet: `(_2,_2):(_2,_3)`
-/// (offsets 0, 2, 3, 5) was refused by `left_inverse` as "not injective"; it now returns
-/// `(_2,_3):(_1,_1)` (the search by value), and no injective layout may get that reason.
+/// the runtime extent-1 modes of the tests above). It guards a misdiagnosis since fixed: the check
+/// was "a stride below the span of the mode before it in stride order", which injective layouts
+/// can meet, and `(_2,_2):(_2,_3)` (offsets 0, 2, 3, 5) was refused by `left_inverse` as "not
+/// injective"; it now returns `(_2,_3):(_1,_1)` (the search by value).
 fn not_injective_is_true(name: &str, op: fn(&DynLayout) -> Result<DynLayout, LayoutError>) {
     let s = mixed_gen(5).prop_filter("no runtime extent 1", |g| no_runtime_ones(&g.layout()));
     run(name, 512, s, Expect { ok: 30, err: 10, note: 0 }, |g, t| {
