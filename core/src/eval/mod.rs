@@ -827,25 +827,25 @@ fn dispatch(c: &Call<'_>) -> Result<Value, EvalError> {
     // site for every case: in an unoptimized build each arm's call would hold its own result in
     // this frame, and this frame lies under every call of an expression.
     let case: fn(&Call<'_>) -> Result<Value, EvalError> = match c.op {
-        Op::Crd2idx => case_0,
-        Op::Idx2crd => case_1,
-        Op::Size => case_2,
-        Op::Cosize => case_3,
-        Op::Rank | Op::Depth => case_4,
-        Op::Shape => case_5,
-        Op::Stride => case_6,
-        Op::Get => case_7,
-        Op::Flatten => case_8,
-        Op::Product => case_9,
-        Op::ProductEach => case_10,
-        Op::PrefixProduct | Op::SuffixProduct => case_11,
-        Op::CompactColMajor | Op::CompactRowMajor => case_12,
-        Op::ShapeDiv | Op::CeilDiv => case_13,
-        Op::Congruent | Op::WeaklyCongruent | Op::Compatible => case_14,
+        Op::Crd2idx => eval_crd2idx,
+        Op::Idx2crd => eval_idx2crd,
+        Op::Size => eval_size,
+        Op::Cosize => eval_cosize,
+        Op::Rank | Op::Depth => eval_rank_depth,
+        Op::Shape => eval_shape,
+        Op::Stride => eval_stride,
+        Op::Get => eval_get,
+        Op::Flatten => eval_flatten,
+        Op::Product => eval_product,
+        Op::ProductEach => eval_product_each,
+        Op::PrefixProduct | Op::SuffixProduct => eval_prefix_suffix_product,
+        Op::CompactColMajor | Op::CompactRowMajor => eval_compact_major,
+        Op::ShapeDiv | Op::CeilDiv => eval_shape_div_ceil_div,
+        Op::Congruent | Op::WeaklyCongruent | Op::Compatible => eval_congruence,
         Op::MakeLayout if c.n >= 1 && matches!(c.arg(1).value, Value::Layout(_)) => algebra::make_layout_of,
-        Op::MakeLayout => case_15,
-        Op::MakeOrderedLayout => case_16,
-        Op::GetHierCoord | Op::GetFlatCoord | Op::Get1dCoord => case_17,
+        Op::MakeLayout => eval_make_layout,
+        Op::MakeOrderedLayout => eval_make_ordered_layout,
+        Op::GetHierCoord | Op::GetFlatCoord | Op::Get1dCoord => eval_coord_forms,
         Op::Coalesce | Op::FilterZeros | Op::Filter => algebra::coalesce_or_filter,
         Op::Composition => algebra::composition,
         Op::Complement => algebra::complement,
@@ -957,7 +957,7 @@ impl Call<'_> {
 // One function per case: in a debug build each keeps its own temporaries, so one frame
 // holding every case's layouts would be paid at each nesting level of an expression.
 #[inline(never)]
-fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_crd2idx(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     let layout = match c.arity(&[2, 3], "2 or 3")? {
         2 => c.layout(2)?,
@@ -969,7 +969,7 @@ fn case_0(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_1(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_idx2crd(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok(match c.arity(&[2, 3], "2 or 3")? {
         2 => {
@@ -984,7 +984,7 @@ fn case_1(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_2(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_size(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
@@ -996,7 +996,7 @@ fn case_2(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_cosize(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[1], "1")?;
         Value::Int(c.layout(1)?.cosize())
@@ -1004,7 +1004,7 @@ fn case_3(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_rank_depth(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[1], "1")?;
         let t = match c.arg(1).value {
@@ -1017,7 +1017,7 @@ fn case_4(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_5(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_shape(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[1], "1")?;
         tuple_value(*c.layout(1)?.shape())
@@ -1025,7 +1025,7 @@ fn case_5(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_6(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_stride(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[1], "1")?;
         tuple_value(*c.layout(1)?.stride())
@@ -1033,7 +1033,7 @@ fn case_6(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_get(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[2], "2")?;
         let i = c.int(2)?.value;
@@ -1049,7 +1049,7 @@ fn case_7(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_8(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_flatten(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
@@ -1061,7 +1061,7 @@ fn case_8(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_9(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_product(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
@@ -1070,7 +1070,7 @@ fn case_9(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_product_each(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
@@ -1079,7 +1079,7 @@ fn case_10(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_prefix_suffix_product(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[1], "1")?;
@@ -1089,7 +1089,7 @@ fn case_11(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_compact_major(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         let cur = if c.arity(&[1, 2], "1 or 2")? == 2 { c.int(2)? } else { DynInt::new_static(1) };
@@ -1099,7 +1099,7 @@ fn case_12(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_shape_div_ceil_div(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
@@ -1109,7 +1109,7 @@ fn case_13(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_congruence(c: &Call<'_>) -> Result<Value, EvalError> {
     Ok({
         c.arity(&[2], "2")?;
         let (a, b) = (c.tuple(1)?, c.tuple(2)?);
@@ -1122,7 +1122,7 @@ fn case_14(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_15(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_make_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         let k = c.arity(&[1, 2], "1 or 2")?;
@@ -1139,7 +1139,7 @@ fn case_15(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_make_ordered_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
@@ -1148,7 +1148,7 @@ fn case_16(c: &Call<'_>) -> Result<Value, EvalError> {
 }
 
 #[inline(never)]
-fn case_17(c: &Call<'_>) -> Result<Value, EvalError> {
+fn eval_coord_forms(c: &Call<'_>) -> Result<Value, EvalError> {
     let lay = |error: LayoutError| EvalError::Layout { column: c.column, error };
     Ok({
         c.arity(&[2], "2")?;
