@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The compile time of static swizzle-synthesis queries (issue 19's goal: at most 20 ms of `cargo
+"""The compile time of static swizzle-synthesis queries (the goal: at most 20 ms of `cargo
 build` each). Writes a crate under target/synthesis-compile-time with 50 `const` queries of
 `const_layout::synthesis::best_swizzle` (K-major and MN-major 16-bit tiles of 8 to 128 rows,
 vector widths 1 to 8, and 32-bit tiles) and a twin with none, builds each (debug, after one warm-up

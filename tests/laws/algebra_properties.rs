@@ -879,7 +879,7 @@ fn nonneg_gen() -> impl Strategy<Value = DynLayout> {
     })
 }
 
-/// Issue 16: `complement` answers every layout of non-negative strides, whatever the cotarget
+/// `complement` answers every layout of non-negative strides, whatever the cotarget
 /// (an integer, static or not, or a tuple), and the postconditions hold; `logical_product` and
 /// `logical_divide` answer whenever the composition they are built on exists, and are then the
 /// function `(A, R o B)` / `A o (T, R)` evaluated point by point (past their ends too, as a

@@ -1,4 +1,4 @@
-//! Issue 16: `right_inverse` and `left_inverse` answer whenever a layout with their properties
+//! `right_inverse` and `left_inverse` answer whenever a layout with their properties
 //! exists, checked by brute force on random and on all small layouts.
 //!
 //! - `right_inverse(A)` is a right inverse (`A(R(i)) == i`, `0 <= R(i) < size(A)` for `i <

@@ -1,4 +1,4 @@
-//! Issue 16's random differential of the layout algebra: 11 operations on random layouts (rank
+//! The random differential of the layout algebra: 11 operations on random layouts (rank
 //! 1-3, depth <= 2, extents <= 8, strides <= 40, about 5% negative strides; leaves all static, all
 //! runtime or mixed; scalar layouts and one-mode tuples), every answer checked by brute force
 //! against the operation's definition, every refusal classified by an existence oracle: no result

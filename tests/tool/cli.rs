@@ -234,7 +234,7 @@ mod pictures {
     }
 }
 
-/// The crashes of issue 16, each now a one-line error with status 1 (or a quiet end).
+/// Inputs that once crashed the tool, each now a one-line error with status 1 (or a quiet end).
 mod hostile {
     use super::*;
     use std::ffi::OsStr;

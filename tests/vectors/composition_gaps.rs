@@ -1,4 +1,4 @@
-//! Issue 16's gaps in the algebra: rank-1 products and divides where a one-mode tuple meets a
+//! Gaps the algebra once had: rank-1 products and divides where a one-mode tuple meets a
 //! scalar, compositions with basis strides on the right, and compositions that exist as layouts
 //! although the divisibility conditions fail.
 //!
@@ -300,7 +300,7 @@ struct Counts {
     refused: usize,
 }
 
-/// Operands as the brief for issue 16 draws them: strides 0..=40, one leaf in six of extent 1.
+/// Operands drawn as the random differential draws them: strides 0..=40, one leaf in six of extent 1.
 const PLAIN: Draw = Draw { lo: 0, hi: 40, max_size: 512, one: 17, zero: 0 };
 /// Many extent-1 and stride-0 leaves, which the checks must see through.
 const DEGENERATE: Draw = Draw { lo: 0, hi: 40, max_size: 512, one: 35, zero: 25 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The anchors of the attention forward kernel (issue 35): NVIDIA's own attention forwards on one
+"""The anchors of the attention forward kernel: NVIDIA's own attention forwards on one
 GPU, in one process, at the issue's shapes, in TFLOP/s.
 
   * PyTorch's scaled_dot_product_attention under sdpa_kernel(SDPBackend.CUDNN_ATTENTION) (cuDNN's

@@ -31,13 +31,13 @@ wait
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_tiled_copy" "$T/tiled_copy.cu" &
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -cubin -o "$OUT/cute_tiled_copy.cubin" "$T/tiled_copy.cu" &
 wait
-# The tensor-core anchor of issue 18: sgemm_sm80.cu (half in and out; its TN path is cp.async,
+# The tensor-core anchor: sgemm_sm80.cu (half in and out; its TN path is cp.async,
 # ldmatrix and mma.sync).
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_sgemm_sm80" "$T/sgemm_sm80.cu"
 # Its Hopper anchor: hopper/wgmma_tma_sm90.cu (TMA, mbarriers, wgmma; f16 in, out and accumulators),
 # its tensor maps encoded through the runtime's driver entry points.
 "$CUDA/bin/nvcc" "${FLAGS[@]}" -L "$CUDA/lib" -o "$OUT/cute_wgmma_tma_sm90" "$T/hopper/wgmma_tma_sm90.cu"
-# The attention anchor of issue 35: CUTLASS's examples/88_hopper_fmha (kept once built; FORCE=1
+# The attention anchor: CUTLASS's examples/88_hopper_fmha (kept once built; FORCE=1
 # rebuilds; FMHA_BF16=1 adds a bf16 build patched from it).
 bash "$ROOT/tools/gpu/build-fmha-anchor.sh" "$OUT"
 echo "build-anchors: $OUT/cute_sgemm_2 (nvcc $("$CUDA/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), CUTLASS 4.2)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the attention anchor of issue 35: CUTLASS 4.2's own Hopper FMHA example
+# Builds the attention anchor: CUTLASS 4.2's own Hopper FMHA example
 # `examples/88_hopper_fmha` (as shipped in the nvidia-cutlass wheel), forward and backward in one
 # binary, fp16 (the example's only 16-bit element type), -O3 for sm_90a with the flags its CMake
 # build gives it: CUTLASS's standard nvcc flags plus the example's own --use_fast_math.

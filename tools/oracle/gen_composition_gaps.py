@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate tests/data/cute_composition_gaps.txt: CuTe C++ on the inputs of issue 16's algebra gaps.
+"""Generate tests/data/cute_composition_gaps.txt: CuTe C++ on the inputs of the algebra's former gaps.
 
 Usage:  python3 tools/oracle/gen_composition_gaps.py [--scale X] [--keep-build DIR] [--jobs N] [--out FILE]
 
