@@ -21,7 +21,7 @@ macro_rules! comparisons {
     (@each $rhs:ty, $method:ident, $($f:ident $op:ident $doc:literal),*) => {$(
         #[doc = $doc]
         pub fn $f(self, o: $rhs) -> Self {
-            self.$method(Op::$op, o)
+            self.$method(BinaryOp::$op, o)
         }
     )*};
 }
@@ -33,13 +33,13 @@ pub(crate) use comparisons;
 /// operations give 1 or 0.
 ///
 /// ```
-/// use const_layout::rocroller::Op;
-/// assert_eq!(Op::Div.apply(-7, 2), Some(-4));
-/// assert_eq!(Op::Lt.apply(3, 4), Some(1));
-/// assert_eq!(Op::Mul.apply(isize::MAX, 2), None); // overflow is no value
+/// use const_layout::rocroller::BinaryOp;
+/// assert_eq!(BinaryOp::Div.apply(-7, 2), Some(-4));
+/// assert_eq!(BinaryOp::Lt.apply(3, 4), Some(1));
+/// assert_eq!(BinaryOp::Mul.apply(isize::MAX, 2), None); // overflow is no value
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
+pub enum BinaryOp {
     /// `+`
     Add,
     /// `-`
@@ -78,33 +78,33 @@ pub enum Op {
     Or,
 }
 
-impl Op {
+impl BinaryOp {
     /// Every operation, in declaration order.
     ///
     /// ```
-    /// use const_layout::rocroller::Op;
-    /// assert_eq!(Op::ALL.len(), 18);
-    /// assert!(Op::ALL.iter().all(|op| op.apply(6, 3).is_some()));
+    /// use const_layout::rocroller::BinaryOp;
+    /// assert_eq!(BinaryOp::ALL.len(), 18);
+    /// assert!(BinaryOp::ALL.iter().all(|op| op.apply(6, 3).is_some()));
     /// ```
-    pub const ALL: [Op; 18] = [
-        Op::Add,
-        Op::Sub,
-        Op::Mul,
-        Op::Div,
-        Op::Rem,
-        Op::Shl,
-        Op::Shr,
-        Op::BitAnd,
-        Op::BitOr,
-        Op::BitXor,
-        Op::Lt,
-        Op::Le,
-        Op::Gt,
-        Op::Ge,
-        Op::Eq,
-        Op::Ne,
-        Op::And,
-        Op::Or,
+    pub const ALL: [BinaryOp; 18] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Rem,
+        BinaryOp::Shl,
+        BinaryOp::Shr,
+        BinaryOp::BitAnd,
+        BinaryOp::BitOr,
+        BinaryOp::BitXor,
+        BinaryOp::Lt,
+        BinaryOp::Le,
+        BinaryOp::Gt,
+        BinaryOp::Ge,
+        BinaryOp::Eq,
+        BinaryOp::Ne,
+        BinaryOp::And,
+        BinaryOp::Or,
     ];
 
     /// The operation on integers; `None` on overflow, division by zero or a shift outside
@@ -112,54 +112,64 @@ impl Op {
     pub const fn apply(self, a: isize, b: isize) -> Option<isize> {
         let shift_ok = b >= 0 && b < isize::BITS as isize;
         match self {
-            Op::Add => a.checked_add(b),
-            Op::Sub => a.checked_sub(b),
-            Op::Mul => a.checked_mul(b),
-            Op::Div => a.checked_div_euclid(b),
-            Op::Rem => a.checked_rem_euclid(b),
+            BinaryOp::Add => a.checked_add(b),
+            BinaryOp::Sub => a.checked_sub(b),
+            BinaryOp::Mul => a.checked_mul(b),
+            BinaryOp::Div => a.checked_div_euclid(b),
+            BinaryOp::Rem => a.checked_rem_euclid(b),
             // `<<` that loses bits is an overflow like `*`.
-            Op::Shl if shift_ok && (a << b) >> b == a => Some(a << b),
-            Op::Shr if shift_ok => Some(a >> b),
-            Op::Shl | Op::Shr => None,
-            Op::BitAnd => Some(a & b),
-            Op::BitOr => Some(a | b),
-            Op::BitXor => Some(a ^ b),
-            Op::Lt => Some((a < b) as isize),
-            Op::Le => Some((a <= b) as isize),
-            Op::Gt => Some((a > b) as isize),
-            Op::Ge => Some((a >= b) as isize),
-            Op::Eq => Some((a == b) as isize),
-            Op::Ne => Some((a != b) as isize),
-            Op::And => Some((a != 0 && b != 0) as isize),
-            Op::Or => Some((a != 0 || b != 0) as isize),
+            BinaryOp::Shl if shift_ok && (a << b) >> b == a => Some(a << b),
+            BinaryOp::Shr if shift_ok => Some(a >> b),
+            BinaryOp::Shl | BinaryOp::Shr => None,
+            BinaryOp::BitAnd => Some(a & b),
+            BinaryOp::BitOr => Some(a | b),
+            BinaryOp::BitXor => Some(a ^ b),
+            BinaryOp::Lt => Some((a < b) as isize),
+            BinaryOp::Le => Some((a <= b) as isize),
+            BinaryOp::Gt => Some((a > b) as isize),
+            BinaryOp::Ge => Some((a >= b) as isize),
+            BinaryOp::Eq => Some((a == b) as isize),
+            BinaryOp::Ne => Some((a != b) as isize),
+            BinaryOp::And => Some((a != 0 && b != 0) as isize),
+            BinaryOp::Or => Some((a != 0 || b != 0) as isize),
         }
     }
 
     /// Whether the result is a truth value (a comparison or a logical operation).
     pub const fn is_boolean(self) -> bool {
-        matches!(self, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne | Op::And | Op::Or)
+        matches!(
+            self,
+            BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
     }
 
     pub(crate) const fn symbol(self) -> &'static str {
         match self {
-            Op::Add => " + ",
-            Op::Sub => " - ",
-            Op::Mul => " * ",
-            Op::Div => " / ",
-            Op::Rem => " % ",
-            Op::Shl => " << ",
-            Op::Shr => " >> ",
-            Op::BitAnd => " & ",
-            Op::BitOr => " | ",
-            Op::BitXor => " ^ ",
-            Op::Lt => " < ",
-            Op::Le => " <= ",
-            Op::Gt => " > ",
-            Op::Ge => " >= ",
-            Op::Eq => " == ",
-            Op::Ne => " != ",
-            Op::And => " && ",
-            Op::Or => " || ",
+            BinaryOp::Add => " + ",
+            BinaryOp::Sub => " - ",
+            BinaryOp::Mul => " * ",
+            BinaryOp::Div => " / ",
+            BinaryOp::Rem => " % ",
+            BinaryOp::Shl => " << ",
+            BinaryOp::Shr => " >> ",
+            BinaryOp::BitAnd => " & ",
+            BinaryOp::BitOr => " | ",
+            BinaryOp::BitXor => " ^ ",
+            BinaryOp::Lt => " < ",
+            BinaryOp::Le => " <= ",
+            BinaryOp::Gt => " > ",
+            BinaryOp::Ge => " >= ",
+            BinaryOp::Eq => " == ",
+            BinaryOp::Ne => " != ",
+            BinaryOp::And => " && ",
+            BinaryOp::Or => " || ",
         }
     }
 
@@ -167,26 +177,35 @@ impl Op {
     /// tighter than comparisons and comparisons do not chain.
     pub(crate) const fn precedence(self, c: bool) -> u8 {
         match self {
-            Op::Mul | Op::Div | Op::Rem => 11,
-            Op::Add | Op::Sub => 10,
-            Op::Shl | Op::Shr => 9,
-            Op::Lt | Op::Le | Op::Gt | Op::Ge if c => 8,
-            Op::Eq | Op::Ne if c => 7,
-            Op::BitAnd if c => 6,
-            Op::BitXor if c => 5,
-            Op::BitOr if c => 4,
-            Op::BitAnd => 8,
-            Op::BitXor => 7,
-            Op::BitOr => 6,
-            Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => 5,
-            Op::And => 3,
-            Op::Or => 2,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 11,
+            BinaryOp::Add | BinaryOp::Sub => 10,
+            BinaryOp::Shl | BinaryOp::Shr => 9,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge if c => 8,
+            BinaryOp::Eq | BinaryOp::Ne if c => 7,
+            BinaryOp::BitAnd if c => 6,
+            BinaryOp::BitXor if c => 5,
+            BinaryOp::BitOr if c => 4,
+            BinaryOp::BitAnd => 8,
+            BinaryOp::BitXor => 7,
+            BinaryOp::BitOr => 6,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne => 5,
+            BinaryOp::And => 3,
+            BinaryOp::Or => 2,
         }
     }
 
     /// `a op (b op c) == (a op b) op c`, so the right operand needs no parentheses for itself.
     const fn associative(self) -> bool {
-        matches!(self, Op::Add | Op::Mul | Op::BitAnd | Op::BitOr | Op::BitXor | Op::And | Op::Or)
+        matches!(
+            self,
+            BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::BitAnd
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+                | BinaryOp::And
+                | BinaryOp::Or
+        )
     }
 }
 
@@ -199,7 +218,7 @@ pub trait IndexValue: Copy + fmt::Debug {
     /// A constant.
     fn constant(&self, v: isize) -> Self;
     /// `self op o`; `None` where an integer result does not exist (overflow, division by zero).
-    fn apply(self, op: Op, o: Self) -> Option<Self>;
+    fn apply(self, op: BinaryOp, o: Self) -> Option<Self>;
     /// `t` where `self` is non-zero, else `f` (rocRoller's `Conditional`).
     fn select(self, t: Self, f: Self) -> Self;
     /// The value, if it is known now (a constant).
@@ -213,7 +232,7 @@ impl IndexValue for isize {
     fn constant(&self, v: isize) -> Self {
         v
     }
-    fn apply(self, op: Op, o: Self) -> Option<Self> {
+    fn apply(self, op: BinaryOp, o: Self) -> Option<Self> {
         op.apply(self, o)
     }
     fn select(self, t: Self, f: Self) -> Self {
@@ -234,7 +253,7 @@ pub const MAX_EXPR_NODES: usize = 512;
 enum Node {
     Const(isize),
     Var(Name),
-    Bin(Op, u16, u16),
+    Bin(BinaryOp, u16, u16),
     Select(u16, u16, u16),
 }
 
@@ -385,7 +404,7 @@ impl<'a, const N: usize> Sym<'a, N> {
     }
 
     /// `self op o`, folded where the operands allow; `None` only where constants have no result.
-    fn fold(self, op: Op, o: Self) -> Option<Self> {
+    fn fold(self, op: BinaryOp, o: Self) -> Option<Self> {
         let (a, b) = (self.as_const_value(), o.as_const_value());
         if let (Some(a), Some(b)) = (a, b) {
             return op.apply(a, b).map(|v| self.arena.constant(v));
@@ -393,25 +412,35 @@ impl<'a, const N: usize> Sym<'a, N> {
         let boolean = |s: Self| matches!(s.arena.node(s.id), Node::Bin(op, ..) if op.is_boolean());
         let zero = self.arena.constant(0);
         Some(match (op, a, b) {
-            (Op::Add | Op::BitOr | Op::BitXor, Some(0), _) => o,
-            (Op::Add | Op::Sub | Op::BitOr | Op::BitXor | Op::Shl | Op::Shr, _, Some(0)) => self,
-            (Op::Mul | Op::BitAnd, Some(0), _) | (Op::Mul | Op::BitAnd, _, Some(0)) => zero,
-            (Op::Shl | Op::Shr | Op::Div | Op::Rem, Some(0), _) => zero,
-            (Op::Div | Op::Rem, _, Some(0)) => return None,
-            (Op::Mul, Some(1), _) => o,
-            (Op::Mul | Op::Div, _, Some(1)) => self,
-            (Op::Rem, _, Some(1)) => zero,
-            (Op::And, Some(0), _) | (Op::And, _, Some(0)) => zero,
-            (Op::And, Some(_), _) if boolean(o) => o,
-            (Op::And, _, Some(_)) if boolean(self) => self,
-            (Op::Or, Some(0), _) if boolean(o) => o,
-            (Op::Or, _, Some(0)) if boolean(self) => self,
+            (BinaryOp::Add | BinaryOp::BitOr | BinaryOp::BitXor, Some(0), _) => o,
+            (
+                BinaryOp::Add
+                | BinaryOp::Sub
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+                | BinaryOp::Shl
+                | BinaryOp::Shr,
+                _,
+                Some(0),
+            ) => self,
+            (BinaryOp::Mul | BinaryOp::BitAnd, Some(0), _)
+            | (BinaryOp::Mul | BinaryOp::BitAnd, _, Some(0)) => zero,
+            (BinaryOp::Shl | BinaryOp::Shr | BinaryOp::Div | BinaryOp::Rem, Some(0), _) => zero,
+            (BinaryOp::Div | BinaryOp::Rem, _, Some(0)) => return None,
+            (BinaryOp::Mul, Some(1), _) => o,
+            (BinaryOp::Mul | BinaryOp::Div, _, Some(1)) => self,
+            (BinaryOp::Rem, _, Some(1)) => zero,
+            (BinaryOp::And, Some(0), _) | (BinaryOp::And, _, Some(0)) => zero,
+            (BinaryOp::And, Some(_), _) if boolean(o) => o,
+            (BinaryOp::And, _, Some(_)) if boolean(self) => self,
+            (BinaryOp::Or, Some(0), _) if boolean(o) => o,
+            (BinaryOp::Or, _, Some(0)) if boolean(self) => self,
             _ => self.arena.push(Node::Bin(op, self.id, o.id)),
         })
     }
 
     /// `self op o` as an operator builds it: folded, or the node itself.
-    fn build(self, op: Op, o: Self) -> Self {
+    fn build(self, op: BinaryOp, o: Self) -> Self {
         self.fold(op, o).unwrap_or_else(|| self.arena.push(Node::Bin(op, self.id, o.id)))
     }
 
@@ -464,10 +493,12 @@ impl<'a, const N: usize> Sym<'a, N> {
                 let (a, b) = (self.at(a).fast_arithmetic(), self.at(b).fast_arithmetic());
                 let k = |s| self.arena.constant(s as isize);
                 match (op, pow2(a), pow2(b)) {
-                    (Op::Mul, _, Some(s)) => a.build(Op::Shl, k(s)),
-                    (Op::Mul, Some(s), _) => b.build(Op::Shl, k(s)),
-                    (Op::Div, _, Some(s)) => a.build(Op::Shr, k(s)),
-                    (Op::Rem, _, Some(_)) => a.build(Op::BitAnd, b.build(Op::Sub, self.arena.constant(1))),
+                    (BinaryOp::Mul, _, Some(s)) => a.build(BinaryOp::Shl, k(s)),
+                    (BinaryOp::Mul, Some(s), _) => b.build(BinaryOp::Shl, k(s)),
+                    (BinaryOp::Div, _, Some(s)) => a.build(BinaryOp::Shr, k(s)),
+                    (BinaryOp::Rem, _, Some(_)) => {
+                        a.build(BinaryOp::BitAnd, b.build(BinaryOp::Sub, self.arena.constant(1)))
+                    }
                     _ => a.build(op, b),
                 }
             }
@@ -515,7 +546,7 @@ macro_rules! impl_operators {
         impl<$($g)*> core::ops::$tr<$rhs> for $ty {
             type Output = $ty;
             fn $f(self, o: $rhs) -> $ty {
-                self.$method(Op::$op, o)
+                self.$method(BinaryOp::$op, o)
             }
         }
     };
@@ -523,7 +554,7 @@ macro_rules! impl_operators {
 pub(crate) use impl_operators;
 
 impl<'a, const N: usize> Sym<'a, N> {
-    fn operator(self, op: Op, o: impl IntoSym<'a, N>) -> Self {
+    fn operator(self, op: BinaryOp, o: impl IntoSym<'a, N>) -> Self {
         self.build(op, o.into_sym(self.arena))
     }
 }
@@ -535,7 +566,7 @@ impl<const N: usize> IndexValue for Sym<'_, N> {
     fn constant(&self, v: isize) -> Self {
         self.arena.constant(v)
     }
-    fn apply(self, op: Op, o: Self) -> Option<Self> {
+    fn apply(self, op: BinaryOp, o: Self) -> Option<Self> {
         self.fold(op, o)
     }
     fn select(self, t: Self, f: Self) -> Self {
@@ -574,7 +605,7 @@ impl<const N: usize> Printed<'_, N> {
         match s.arena.node(s.id) {
             Node::Const(v) if v < 0 => 12,
             Node::Const(_) | Node::Var(_) => ATOM,
-            Node::Bin(Op::Div | Op::Rem, ..) if !self.c => ATOM,
+            Node::Bin(BinaryOp::Div | BinaryOp::Rem, ..) if !self.c => ATOM,
             Node::Bin(op, ..) => op.precedence(self.c),
             // C's `?:` binds loosest of all; Rust's `if` is parenthesized inside any operator.
             Node::Select(..) => u8::from(self.c),
@@ -588,7 +619,7 @@ impl<const N: usize> Printed<'_, N> {
         if !self.c && is_bool != want_bool {
             return if want_bool {
                 f.write_str("(")?;
-                self.write(f, s, Op::Ne.precedence(false) + 1, false)?;
+                self.write(f, s, BinaryOp::Ne.precedence(false) + 1, false)?;
                 f.write_str(" != 0)")
             } else {
                 f.write_str("isize::from(")?;
@@ -603,9 +634,9 @@ impl<const N: usize> Printed<'_, N> {
         match s.arena.node(s.id) {
             Node::Const(v) => write!(f, "{v}")?,
             Node::Var(n) => f.write_str(n.as_str())?,
-            Node::Bin(op @ (Op::Div | Op::Rem), a, b) if !self.c => {
+            Node::Bin(op @ (BinaryOp::Div | BinaryOp::Rem), a, b) if !self.c => {
                 self.write(f, s.at(a), ATOM, false)?;
-                f.write_str(if op == Op::Div { ".div_euclid(" } else { ".rem_euclid(" })?;
+                f.write_str(if op == BinaryOp::Div { ".div_euclid(" } else { ".rem_euclid(" })?;
                 self.write(f, s.at(b), 0, false)?;
                 f.write_str(")")?;
             }
@@ -613,10 +644,13 @@ impl<const N: usize> Printed<'_, N> {
                 let p = op.precedence(self.c);
                 // Operands of `&&`, `||` are truth values; of the others, integers (C compares
                 // anything; Rust compares integers).
-                let logical = matches!(op, Op::And | Op::Or);
+                let logical = matches!(op, BinaryOp::And | BinaryOp::Or);
                 // Shifts and bit operations take parenthesized operands unless chained (what C
                 // compilers' -Wparentheses asks for: `(a + b) << 1`, not `a + b << 1`).
-                let bitwise = matches!(op, Op::Shl | Op::Shr | Op::BitAnd | Op::BitOr | Op::BitXor);
+                let bitwise = matches!(
+                    op,
+                    BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+                );
                 let chained = |x: u16| matches!(s.arena.node(x), Node::Bin(child, ..) if child == op && op.associative());
                 let operand = |x: u16, min: u8| {
                     if bitwise && !chained(x) && matches!(s.arena.node(x), Node::Bin(..)) {

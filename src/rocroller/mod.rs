@@ -39,7 +39,7 @@ mod transformer;
 
 pub use bridge::{Dot, LayoutFragment};
 pub use error::GraphError;
-pub use expr::{Arena, IndexValue, IntoSym, MAX_EXPR_NODES, Op, Printed, Sym};
+pub use expr::{Arena, BinaryOp, IndexValue, IntoSym, MAX_EXPR_NODES, Printed, Sym};
 pub use name::{MAX_NAME_LEN, Name};
 pub use positional::{MAX_POSITIONAL_STEPS, Positional};
 pub use text::{GraphTextError, TextProblem};

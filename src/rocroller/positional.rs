@@ -3,7 +3,7 @@
 //! that an edge stays a plain value, and evaluated with any [`IndexValue`]: integers decide it,
 //! symbolic inputs turn it into an expression (a `Conditional` in the emitted index).
 
-use super::expr::{IndexValue, Op, comparisons, impl_operators};
+use super::expr::{BinaryOp, IndexValue, comparisons, impl_operators};
 use core::fmt;
 
 /// The most steps (arguments, constants, operations) a [`Positional`] holds.
@@ -13,7 +13,7 @@ pub const MAX_POSITIONAL_STEPS: usize = 16;
 pub(super) enum Step {
     Arg(u8),
     Const(isize),
-    Bin(Op),
+    Bin(BinaryOp),
 }
 
 /// An expression of an edge's inputs by position: `Positional::arg(0).lt(4).and(Positional::arg(1).ge(2))`.
@@ -114,8 +114,11 @@ impl Positional {
         // `&&` inside `||`.
         let clarify = |k: usize| match self.steps[k] {
             Step::Bin(o) => {
-                let bitwise = matches!(op, Op::Shl | Op::Shr | Op::BitAnd | Op::BitOr | Op::BitXor);
-                (bitwise && o != op) || (op == Op::Or && o == Op::And)
+                let bitwise = matches!(
+                    op,
+                    BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+                );
+                (bitwise && o != op) || (op == BinaryOp::Or && o == BinaryOp::And)
             }
             _ => false,
         };
@@ -138,7 +141,7 @@ impl Positional {
     }
 
     /// `self op o`.
-    pub fn combine(self, op: Op, o: impl Into<Positional>) -> Self {
+    pub fn combine(self, op: BinaryOp, o: impl Into<Positional>) -> Self {
         let o = o.into();
         let (a, b) = (self.len as usize, o.len as usize);
         let mut r = self;

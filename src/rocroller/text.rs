@@ -14,7 +14,7 @@
 //! | `PairSwap`, `Index` | `PairSwap<4>(0 -> 1, 2)`, `Index<-1>(0 -> 1)` | rows per group; the index |
 //! | `Rotate` | `Rotate<8, 2>(...)`, `Rotate<8, 2, inverse>(...)` | positions, rows per group, the direction |
 //! | `PiecewiseAffineJoin` | `PiecewiseAffineJoin<$0 < 4 ? (10, 1) + 0 : (20, 1) + -40>(0, 1 -> 2)` | `COND ? (T0, T1, ...) + T : (F0, F1, ...) + F`: the strides and initial value of each outcome (integers or runtime names), inline |
-//! | a condition ([`Positional`]) | `$0 % 8 < 4 && $1 != 0` | C's operators and precedences (those of [`Op`]), inputs `$0` to `$7`, integers, parentheses |
+//! | a condition ([`Positional`]) | `$0 % 8 < 4 && $1 != 0` | C's operators and precedences (those of [`BinaryOp`]), inputs `$0` to `$7`, integers, parentheses |
 //!
 //! A `PiecewiseAffineJoin`'s parameters are kept in the graph by [`AffineId`]; the text writes
 //! them in each edge, and reading adds them again in order of first appearance, once each, so
@@ -44,8 +44,8 @@
 
 use super::positional::Step;
 use super::{
-    AffineId, CoordinateGraph, Dimension, DimensionKind, Edge, Element, Extent, GraphError, MAX_AFFINES,
-    MAX_ENDS, MAX_NAME_LEN, MAX_POSITIONAL_STEPS, Name, Op, PiecewiseAffine, Positional, Tag,
+    AffineId, BinaryOp, CoordinateGraph, Dimension, DimensionKind, Edge, Element, Extent, GraphError,
+    MAX_AFFINES, MAX_ENDS, MAX_NAME_LEN, MAX_POSITIONAL_STEPS, Name, PiecewiseAffine, Positional, Tag,
 };
 use crate::error::LayoutError;
 use core::fmt;
@@ -273,32 +273,32 @@ impl<'a> Cursor<'a> {
 const _: () = assert!(MAX_NAME_LEN == 22, "keep the messages' number in step");
 
 /// The binary operators, longest first where one is a prefix of another.
-const OPERATORS: [(&str, Op); 18] = [
-    ("<<", Op::Shl),
-    ("<=", Op::Le),
-    ("<", Op::Lt),
-    (">>", Op::Shr),
-    (">=", Op::Ge),
-    (">", Op::Gt),
-    ("==", Op::Eq),
-    ("!=", Op::Ne),
-    ("&&", Op::And),
-    ("&", Op::BitAnd),
-    ("||", Op::Or),
-    ("|", Op::BitOr),
-    ("^", Op::BitXor),
-    ("*", Op::Mul),
-    ("/", Op::Div),
-    ("%", Op::Rem),
-    ("+", Op::Add),
-    ("-", Op::Sub),
+const OPERATORS: [(&str, BinaryOp); 18] = [
+    ("<<", BinaryOp::Shl),
+    ("<=", BinaryOp::Le),
+    ("<", BinaryOp::Lt),
+    (">>", BinaryOp::Shr),
+    (">=", BinaryOp::Ge),
+    (">", BinaryOp::Gt),
+    ("==", BinaryOp::Eq),
+    ("!=", BinaryOp::Ne),
+    ("&&", BinaryOp::And),
+    ("&", BinaryOp::BitAnd),
+    ("||", BinaryOp::Or),
+    ("|", BinaryOp::BitOr),
+    ("^", BinaryOp::BitXor),
+    ("*", BinaryOp::Mul),
+    ("/", BinaryOp::Div),
+    ("%", BinaryOp::Rem),
+    ("+", BinaryOp::Add),
+    ("-", BinaryOp::Sub),
 ];
 
 /// An operator, or an open parenthesis, waiting on the parser's stack.
 #[derive(Clone, Copy)]
 enum Pending {
     Open,
-    Op(Op),
+    BinaryOp(BinaryOp),
 }
 
 /// A condition, read by shunting-yard into its postfix steps (no recursion, so no input can
@@ -355,7 +355,7 @@ fn condition(c: &mut Cursor<'_>) -> Result<Positional, GraphTextError> {
             while let Some(k) = top.checked_sub(1) {
                 top = k;
                 match stack[k] {
-                    Pending::Op(op) => emit(c, Step::Bin(op), c.pos)?,
+                    Pending::BinaryOp(op) => emit(c, Step::Bin(op), c.pos)?,
                     Pending::Open => break,
                 }
             }
@@ -370,20 +370,20 @@ fn condition(c: &mut Cursor<'_>) -> Result<Positional, GraphTextError> {
         while let Some(k) = top.checked_sub(1) {
             match stack[k] {
                 // Operators group to the left: an equal one waiting is applied first.
-                Pending::Op(o) if o.precedence(true) >= op.precedence(true) => {
+                Pending::BinaryOp(o) if o.precedence(true) >= op.precedence(true) => {
                     emit(c, Step::Bin(o), at)?;
                     top = k;
                 }
                 _ => break,
             }
         }
-        *stack.get_mut(top).ok_or_else(|| too_many(c, at))? = Pending::Op(op);
+        *stack.get_mut(top).ok_or_else(|| too_many(c, at))? = Pending::BinaryOp(op);
         top += 1;
     }
     while let Some(k) = top.checked_sub(1) {
         top = k;
         match stack[k] {
-            Pending::Op(op) => emit(c, Step::Bin(op), c.pos)?,
+            Pending::BinaryOp(op) => emit(c, Step::Bin(op), c.pos)?,
             Pending::Open => return Err(c.error("an operator or `)`")),
         }
     }
@@ -391,7 +391,7 @@ fn condition(c: &mut Cursor<'_>) -> Result<Positional, GraphTextError> {
 }
 
 /// Reads a condition in C (as `Display` writes it): inputs `$0` to `$7`, integers, the
-/// operators of [`Op`] with C's precedences, grouping to the left, and parentheses. The steps
+/// operators of [`BinaryOp`] with C's precedences, grouping to the left, and parentheses. The steps
 /// are those written: `$0 + 0` stays an addition.
 ///
 /// ```

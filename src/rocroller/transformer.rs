@@ -2,7 +2,7 @@
 //! and the incremental derivation of a coordinate (how a target moves per unit of another).
 
 use super::GraphError;
-use super::expr::{Arena, IndexValue, Op, Sym};
+use super::expr::{Arena, BinaryOp, IndexValue, Sym};
 use super::{CoordinateGraph, DimensionKind, Edge, Extent, MAX_ELEMENTS, MAX_ENDS, Tag};
 
 /// Which way values flow.
@@ -376,8 +376,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     fn flatten(&self, x: &[V; MAX_ENDS], parts: &[Tag], edge: Edge, e: Tag) -> Result<V, GraphError> {
         let mut acc = x[0];
         for (k, &t) in parts.iter().enumerate().skip(1) {
-            acc = checked(edge.name(), e, acc.apply(Op::Mul, self.need(t, edge, e, false)?))?;
-            acc = checked(edge.name(), e, acc.apply(Op::Add, x[k]))?;
+            acc = checked(edge.name(), e, acc.apply(BinaryOp::Mul, self.need(t, edge, e, false)?))?;
+            acc = checked(edge.name(), e, acc.apply(BinaryOp::Add, x[k]))?;
         }
         Ok(acc)
     }
@@ -402,8 +402,8 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
                     why: "a dimension it splits by has no positive size",
                 });
             }
-            out[k] = checked(edge.name(), e, t.apply(Op::Rem, size))?;
-            t = checked(edge.name(), e, t.apply(Op::Div, size))?;
+            out[k] = checked(edge.name(), e, t.apply(BinaryOp::Rem, size))?;
+            t = checked(edge.name(), e, t.apply(BinaryOp::Div, size))?;
         }
         out[0] = t;
         Ok(())
@@ -420,7 +420,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
     ) -> Result<V, GraphError> {
         let mut acc = c;
         for (x, s) in x.iter().zip(s) {
-            acc = checked(edge, e, acc.apply(Op::Add, checked(edge, e, x.apply(Op::Mul, s?))?))?;
+            acc = checked(edge, e, acc.apply(BinaryOp::Add, checked(edge, e, x.apply(BinaryOp::Mul, s?))?))?;
         }
         Ok(acc)
     }
@@ -490,21 +490,21 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
         let ck = |x: Option<V>| checked(edge.name(), e, x);
         match edge {
             Edge::PairSwap { rows_per_group } if pow2(rows_per_group) => {
-                let group = ck(row.apply(Op::Shr, c(rows_per_group.trailing_zeros())))?;
-                let bit = ck(ck(group.apply(Op::BitXor, c(1)))?.apply(Op::BitAnd, c(1)))?;
-                ck(col.apply(Op::BitXor, bit))
+                let group = ck(row.apply(BinaryOp::Shr, c(rows_per_group.trailing_zeros())))?;
+                let bit = ck(ck(group.apply(BinaryOp::BitXor, c(1)))?.apply(BinaryOp::BitAnd, c(1)))?;
+                ck(col.apply(BinaryOp::BitXor, bit))
             }
             Edge::Rotate { num_positions, rows_per_group, inverse }
                 if pow2(rows_per_group) && pow2(num_positions) =>
             {
-                let group = ck(row.apply(Op::Shr, c(rows_per_group.trailing_zeros())))?;
-                let half = ck(ck(group.apply(Op::Shr, c(1)))?.apply(Op::Shl, c(1)))?;
+                let group = ck(row.apply(BinaryOp::Shr, c(rows_per_group.trailing_zeros())))?;
+                let half = ck(ck(group.apply(BinaryOp::Shr, c(1)))?.apply(BinaryOp::Shl, c(1)))?;
                 let moved = if inverse {
-                    ck(col.apply(Op::Add, half))?
+                    ck(col.apply(BinaryOp::Add, half))?
                 } else {
-                    ck(ck(col.apply(Op::Add, c(num_positions)))?.apply(Op::Sub, half))?
+                    ck(ck(col.apply(BinaryOp::Add, c(num_positions)))?.apply(BinaryOp::Sub, half))?
                 };
-                ck(moved.apply(Op::BitAnd, c(num_positions - 1)))
+                ck(moved.apply(BinaryOp::BitAnd, c(num_positions - 1)))
             }
             _ => Err(why("its numbers of positions and rows per group must be powers of two")),
         }
@@ -543,7 +543,7 @@ impl<'g, V: IndexValue, const N: usize> Transformer<'g, V, N> {
                 }
                 let mut acc = v[k];
                 for &t in &ins[..k] {
-                    acc = checked(edge.name(), e, acc.apply(Op::Add, self.need(t, edge, e, false)?))?;
+                    acc = checked(edge.name(), e, acc.apply(BinaryOp::Add, self.need(t, edge, e, false)?))?;
                 }
                 out[0] = acc;
             }

@@ -5,7 +5,7 @@
 
 use super::rng::Rng;
 use const_layout::rocroller::{
-    CoordinateGraph, Dimension, DimensionKind, Edge, Extent, MAX_NAME_LEN, Name, Op, PiecewiseAffine,
+    BinaryOp, CoordinateGraph, Dimension, DimensionKind, Edge, Extent, MAX_NAME_LEN, Name, PiecewiseAffine,
     Positional, Tag,
 };
 
@@ -106,7 +106,8 @@ pub fn condition(rng: &mut Rng, inputs: usize, budget: usize) -> Positional {
     let left = 1 + 2 * rng.pick((budget - 1) / 2);
     let right = budget - 1 - left;
     let right = right.max(1);
-    condition(rng, inputs, left).combine(Op::ALL[rng.pick(Op::ALL.len())], condition(rng, inputs, right))
+    condition(rng, inputs, left)
+        .combine(BinaryOp::ALL[rng.pick(BinaryOp::ALL.len())], condition(rng, inputs, right))
 }
 
 pub fn piecewise(rng: &mut Rng) -> PiecewiseAffine {

@@ -3,7 +3,7 @@
 //! index an `isize`): what the printer writes must mean what the expression means. Random
 //! expressions over every operation, conditionals included, and their fast-arithmetic rewrites.
 
-use const_layout::rocroller::{Arena, IndexValue, Op, Positional, Sym};
+use const_layout::rocroller::{Arena, BinaryOp, IndexValue, Positional, Sym};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -12,7 +12,7 @@ use proptest::test_runner::{Config, RngSeed};
 enum Tree {
     Var(usize),
     Const(isize),
-    Bin(Op, Box<Tree>, Box<Tree>),
+    Bin(BinaryOp, Box<Tree>, Box<Tree>),
     Select(Box<Tree>, Box<Tree>, Box<Tree>),
 }
 
@@ -22,7 +22,7 @@ fn tree() -> impl Strategy<Value = Tree> {
     let leaf = prop_oneof![(0usize..3).prop_map(Tree::Var), (-3isize..9).prop_map(Tree::Const)];
     leaf.prop_recursive(5, 24, 3, |inner| {
         prop_oneof![
-            4 => (0usize..Op::ALL.len(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Tree::Bin(Op::ALL[o], Box::new(a), Box::new(b))),
+            4 => (0usize..BinaryOp::ALL.len(), inner.clone(), inner.clone()).prop_map(|(o, a, b)| Tree::Bin(BinaryOp::ALL[o], Box::new(a), Box::new(b))),
             1 => (inner.clone(), inner.clone(), inner).prop_map(|(c, t, f)| Tree::Select(Box::new(c), Box::new(t), Box::new(f))),
         ]
     })
@@ -37,7 +37,7 @@ fn build<'a>(t: &Tree, a: &'a Arena) -> Sym<'a> {
         Tree::Bin(op, x, y) => {
             let (x, y) = (build(x, a), build(y, a));
             x.apply(*op, y).unwrap_or_else(|| match op {
-                Op::Div => x / y,
+                BinaryOp::Div => x / y,
                 _ => x % y,
             })
         }
@@ -113,27 +113,27 @@ impl Parser<'_> {
     }
 
     /// The binary operators, longest first, with their precedence in this language.
-    fn infix(&self) -> Vec<(&'static str, Op, u8)> {
+    fn infix(&self) -> Vec<(&'static str, BinaryOp, u8)> {
         let (cmp, eq, band, bxor, bor) = if self.rust { (5, 5, 8, 7, 6) } else { (8, 7, 6, 5, 4) };
         vec![
-            ("<<", Op::Shl, 9),
-            (">>", Op::Shr, 9),
-            ("<=", Op::Le, cmp),
-            (">=", Op::Ge, cmp),
-            ("==", Op::Eq, eq),
-            ("!=", Op::Ne, eq),
-            ("&&", Op::And, 3),
-            ("||", Op::Or, 2),
-            ("*", Op::Mul, 11),
-            ("/", Op::Div, 11),
-            ("%", Op::Rem, 11),
-            ("+", Op::Add, 10),
-            ("-", Op::Sub, 10),
-            ("<", Op::Lt, cmp),
-            (">", Op::Gt, cmp),
-            ("&", Op::BitAnd, band),
-            ("^", Op::BitXor, bxor),
-            ("|", Op::BitOr, bor),
+            ("<<", BinaryOp::Shl, 9),
+            (">>", BinaryOp::Shr, 9),
+            ("<=", BinaryOp::Le, cmp),
+            (">=", BinaryOp::Ge, cmp),
+            ("==", BinaryOp::Eq, eq),
+            ("!=", BinaryOp::Ne, eq),
+            ("&&", BinaryOp::And, 3),
+            ("||", BinaryOp::Or, 2),
+            ("*", BinaryOp::Mul, 11),
+            ("/", BinaryOp::Div, 11),
+            ("%", BinaryOp::Rem, 11),
+            ("+", BinaryOp::Add, 10),
+            ("-", BinaryOp::Sub, 10),
+            ("<", BinaryOp::Lt, cmp),
+            (">", BinaryOp::Gt, cmp),
+            ("&", BinaryOp::BitAnd, band),
+            ("^", BinaryOp::BitXor, bxor),
+            ("|", BinaryOp::BitOr, bor),
         ]
     }
 
@@ -143,10 +143,10 @@ impl Parser<'_> {
             self.skip();
             if self.rust && (self.s.starts_with(".div_euclid(") || self.s.starts_with(".rem_euclid(")) {
                 let op = if self.eat(".div_euclid(") {
-                    Op::Div
+                    BinaryOp::Div
                 } else {
                     self.expect(".rem_euclid(")?;
-                    Op::Rem
+                    BinaryOp::Rem
                 };
                 let r = self.expr(0)?;
                 self.expect(")")?;
@@ -183,10 +183,10 @@ impl Parser<'_> {
         Ok(left)
     }
 
-    fn arith(&self, op: Op, a: Option<V>, b: Option<V>) -> R {
-        if matches!(op, Op::And | Op::Or) {
+    fn arith(&self, op: BinaryOp, a: Option<V>, b: Option<V>) -> R {
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let (a, b) = (self.truth(a)?, self.truth(b)?);
-            return Ok(a.zip(b).map(|(a, b)| self.bool(if op == Op::And { a && b } else { a || b })));
+            return Ok(a.zip(b).map(|(a, b)| self.bool(if op == BinaryOp::And { a && b } else { a || b })));
         }
         let (a, b) = (self.int(a)?, self.int(b)?);
         Ok(a.zip(b)

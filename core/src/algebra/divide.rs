@@ -17,30 +17,30 @@ use crate::error::{LayoutError, tri};
 
 /// What [`by_mode`] applies at the leaves of a tiler (a `const fn` cannot call a function pointer).
 #[derive(Clone, Copy)]
-enum Op {
+enum LeafOp {
     Divide,
     Product,
 }
 
-impl Op {
+impl LeafOp {
     const fn name(self) -> &'static str {
         match self {
-            Op::Divide => "logical_divide",
-            Op::Product => "logical_product",
+            LeafOp::Divide => "logical_divide",
+            LeafOp::Product => "logical_product",
         }
     }
 
     const fn apply(self, layout: &DynLayout, tiler: &DynLayout) -> R<DynLayout> {
         match self {
-            Op::Divide => divide_layouts(layout, tiler),
-            Op::Product => product_layouts(layout, tiler),
+            LeafOp::Divide => divide_layouts(layout, tiler),
+            LeafOp::Product => product_layouts(layout, tiler),
         }
     }
 }
 
 /// `op` of `layout` with `tiler`: a layout tiler applies to the whole layout, a by-mode tiler
 /// mode by mode (the modes past it are kept).
-const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
+const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: LeafOp) -> R<DynLayout> {
     match tiler {
         Tiler::Layout(t) => op.apply(layout, t),
         Tiler::Modes(items) => {
@@ -57,7 +57,7 @@ const fn by_mode(layout: &DynLayout, tiler: &Tiler, op: Op) -> R<DynLayout> {
                     TileMode::Keep => tri!(out.push(&m)),
                     // The one-mode divide goes into the result as its two modes, never a layout.
                     TileMode::Layout(t)
-                        if matches!(op, Op::Divide)
+                        if matches!(op, LeafOp::Divide)
                             && let Some((shape, stride)) = divided_leaf(&m, t) =>
                     {
                         // Checked first, as building its layout would check it.
@@ -201,7 +201,7 @@ const fn coalesced_shape<const N: usize>(layout: &DynLayout) -> R<DynIntTuple> {
 /// assert_eq!(logical_divide(&"_18:_1".parse().unwrap(), &t).unwrap().to_string(), "((_4,_2),_2):((_1,_10),_4)");
 /// ```
 pub const fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    by_mode(layout, tiler, Op::Divide)
+    by_mode(layout, tiler, LeafOp::Divide)
 }
 
 /// CuTe's `logical_product(block, tiler)`: `(block, composition(complement(block,
@@ -227,7 +227,7 @@ pub const fn logical_divide(layout: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
 /// assert_eq!(logical_product(&a, &t).unwrap().to_string(), "(((_4,_6)),(_3)):(((_1,_6)),(_36))");
 /// ```
 pub const fn logical_product(block: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
-    by_mode(block, tiler, Op::Product)
+    by_mode(block, tiler, LeafOp::Product)
 }
 
 /// CuTe's `tile_unzip` (`zip2_by`): gather the first and second modes of the rank-2 modes at the
