@@ -241,7 +241,6 @@ macro_rules! impl_profile {
 /// use const_layout::int_tuple::TupleRhs;
 /// assert!(!<usize as TupleRhs<(usize,)>>::CONGRUENT);
 /// ```
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(message = "`{T}` and `{Self}` cannot be compared as int tuples")]
 pub trait TupleRhs<T: SplitFirst>: IntTuple {
     /// See [`Profile::CONGRUENT`].

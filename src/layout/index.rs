@@ -102,7 +102,6 @@ where
 }
 
 /// `crd2idx` for a pair of forms `(coordinate form, shape form)`; see [`Crd2Idx`].
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(message = "`{Crd}` is not a coordinate into the shape `{S}`")]
 pub trait CoordDispatch<Crd, S, D> {
     /// See [`Crd2Idx::STATIC_OFFSET`].
@@ -206,7 +205,6 @@ macro_rules! impl_index {
 }
 
 /// `idx2crd` for a pair of forms `(index form, shape form)`; see [`Idx2Crd`].
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(message = "`{Idx}` is not an index into the shape `{S}`")]
 pub trait IndexDispatch<Idx, S> {
     /// The coordinate.

@@ -395,7 +395,6 @@ where
 }
 
 /// [`ExpandStride`] for a pair of forms `(stride form, shape form)`.
-#[doc(hidden)]
 #[diagnostic::on_unimplemented(message = "the stride `{D}` does not fit the shape `{S}`")]
 pub trait StrideDispatch<D, S> {
     /// The expanded stride.
