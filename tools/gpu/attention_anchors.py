@@ -15,7 +15,7 @@ GPU, in one process, at the issue's shapes, in TFLOP/s.
     highest TFLOP/s over the variants it ran (and that did not fail).
 
 Shapes: batch x seq = 16k tokens (seq 4096/8192/16384 with batch 4/2/1), heads x dim = 2048 (d 128
-with 16 heads, d 64 with 32), causal and not; q, k, v and o contiguous (b, h, s, d). FLOPs =
+with 16 heads, d 64 with 32, d 256 with 8), causal and not; q, k, v and o contiguous (b, h, s, d). FLOPs =
 4*b*h*sq*sk*d, halved for causal (the CUTLASS example counts the same way).
 
 Each torch result is checked (unless --no-check) with check() against an f32 reference. Output:
@@ -38,7 +38,7 @@ import subprocess
 import sys
 
 SEQS = ((4096, 4), (8192, 2), (16384, 1))  # (seq, batch): 16k tokens
-DIMS = ((128, 16), (64, 32))  # (head dim, heads): 2048
+DIMS = ((128, 16), (64, 32), (256, 8))  # (head dim, heads): 2048
 DTYPES = ("float16", "bfloat16")  # torch's names (getattr(torch, dtype))
 SHORT = {"float16": "fp16", "bfloat16": "bf16"}
 BACKENDS = ("cudnn", "flash")  # SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION (FA2)

@@ -51,18 +51,25 @@ class Attention:
         self.threads = {64: c[4], 128: c[6]}
         self.bm = {64: c[5], 128: c[7]}
         self.smem = {64: c[8], 128: c[9]}
+        # The rows of k's and v's box: q's at head dims 64 and 128, words 12..15 at 256 (a build
+        # before head dim 256 writes zeros there and has no such entry point).
+        self.kv_rows = {64: c[1], 128: c[1]}
+        if c[12]:
+            self.threads[256], self.bm[256], self.smem[256], self.kv_rows[256] = c[12:16]
         assert self.box[2] == 16, c
         self.cuda = ctypes.CDLL("libcuda.so.1")
-        self.functions = {d: self.mod.get_function(f"attention_sm90_d{d}") for d in (64, 128)}
+        self.functions = {d: self.mod.get_function(f"attention_sm90_d{d}") for d in self.threads}
         self.maps = {}
 
-    def tensor_map(self, t):
+    def tensor_map(self, t, outer=None):
         """The CUtensorMap of a (batch, heads, seq, dim) tensor of halves as the rank-4 tensor
-        (dim, seq, heads, batch), with the module's box (64 x 128, 128-byte swizzle), zero fill."""
-        key = (t.data_ptr(), tuple(t.shape), tuple(t.stride()))
+        (dim, seq, heads, batch), with the module's box (64 x 128, 128-byte swizzle; `outer` rows
+        instead of 128 where given), zero fill."""
+        inner, rows, _, swizzle = self.box
+        outer = outer or rows
+        key = (t.data_ptr(), tuple(t.shape), tuple(t.stride()), outer)
         if key not in self.maps:
             b, h, s, d = t.shape
-            inner, outer, _, swizzle = self.box
             host = (ctypes.c_uint64 * 24)()
             at = ctypes.addressof(host) + (-ctypes.addressof(host)) % 64
             # 16-bit elements are moved as they are: UINT16 for f16 and bf16 alike.
@@ -99,7 +106,8 @@ class Attention:
             o, lse = self.outputs(q)
         params = [self.words(q), self.words(k), self.words(v), self.words(o),
                   cl.tensor_param_of(lse, HEAD_F32, (s, h, b), (lse.stride(2), lse.stride(1), lse.stride(0))),
-                  cl.u64(self.tensor_map(q)), cl.u64(self.tensor_map(k)), cl.u64(self.tensor_map(v)),
+                  cl.u64(self.tensor_map(q)), cl.u64(self.tensor_map(k, self.kv_rows[d])),
+                  cl.u64(self.tensor_map(v, self.kv_rows[d])),
                   cl.f32(scale), cl.u32(1 if causal else 0), cl.u32(1 if q.dtype == torch.bfloat16 else 0)]
         grid = ((s + self.bm[d] - 1) // self.bm[d], h, b)
         # Checked once; each call then only queues the launch (const_layout_launch.prepare).
@@ -115,6 +123,9 @@ CHECKS = [
     (2, 4, 4, 1000, 1000, 128, True, "bfloat16"),
     (1, 8, 2, 333, 517, 64, True, "bfloat16"),     # GQA, odd lengths, more keys than queries
     (1, 4, 1, 257, 129, 128, True, "float16"),      # MQA, fewer keys than queries
+    (2, 4, 2, 1000, 777, 256, True, "float16"),     # head dim 256 (key tiles of 64), GQA
+    (1, 8, 8, 333, 1031, 256, False, "bfloat16"),
+    (1, 16, 16, 2048, 2048, 256, True, "bfloat16"),
     (3, 2, 2, 77, 1031, 64, False, "float16"),
     (1, 16, 16, 4096, 4096, 128, True, "float16"),
     (1, 32, 8, 2048, 2048, 64, False, "bfloat16"),
@@ -152,6 +163,8 @@ def check_all(att):
     bad = 0
     rows = []
     for (b, h, hk, sq, sk, d, causal, dtype) in CHECKS:
+        if d not in att.functions:
+            continue
         q, k, v = make_qkv(b, h, hk, sq, sk, d, dtype)
         scale = 1.0 / math.sqrt(d)
         run, o, lse = att.launcher(q, k, v, causal, scale)
@@ -191,6 +204,7 @@ def main():
     ap.add_argument("--also", action="append", default=[], metavar="NAME=PTX",
                     help="another PTX module to check and time in the same run, as column NAME")
     ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--dims", default="64,128,256", help="the head dims to time (comma-separated)")
     a = ap.parse_args()
     import torch
     import attention_anchors as anchors
@@ -216,16 +230,20 @@ def main():
     if not a.check_only:
         for shape in anchors.shapes(quick=a.quick):
             b, h, s, d, causal, dtype = (shape[x] for x in ("batch", "heads", "seq", "dim", "causal", "dtype"))
+            if d not in att.functions or str(d) not in a.dims.split(","):
+                continue
             q, k, v = make_qkv(b, h, h, s, s, d, dtype)
             scale = 1.0 / math.sqrt(d)
             run, o, lse = att.launcher(q, k, v, causal, scale)
-            # This build and the --also builds interleaved, a call of each a round.
-            runs = [run] + [other.launcher(q, k, v, causal, scale)[0] for _, other in also]
+            # This build and the --also builds (those with this head dim) interleaved, a call of
+            # each a round.
+            others = [(name, other) for name, other in also if d in other.functions]
+            runs = [run] + [other.launcher(q, k, v, causal, scale)[0] for _, other in others]
             ms = anchors.time_ms_interleaved(runs, iters=a.iters)
             flops = anchors.flops(b, h, s, s, d, causal)
             row = dict(shape)
             row["ours"] = flops / (ms[0] * 1e-3) / 1e12
-            for (name, _), t in zip(also, ms[1:]):
+            for (name, _), t in zip(others, ms[1:]):
                 row[name] = flops / (t * 1e-3) / 1e12
             row.update(anchors.measure(shape, q, k, v, scale, cutlass=a.cutlass, cutlass_bf16=a.cutlass_bf16,
                                       iters=a.iters))

@@ -309,8 +309,10 @@ def wgmma_chain_fn(n, rs, k):
 # The two-group blocks (`wgmma_pair_fn`): (K1, N1, K2, N2), an SS chain of K1 k blocks into
 # N1 / 2 accumulators, then an RS chain of K2 into N2 / 2. FlashAttention's forward: S = Q K^T
 # (K1 = the head dim of Q and K / 16, N1 = the key tile) and O += P V (K2 = the key tile / 16,
-# N2 = the head dim of V), each of the three 64 or 128.
-WGMMA_PAIRS = [(dqk // 16, bn, bn // 16, dv) for dqk in (64, 128) for bn in (64, 128) for dv in (64, 128)]
+# N2 = the head dim of V): each of the three 64 or 128, and what the attention kernel's head dim
+# 256 needs (key tiles of 64; its code for every head dim names S's chain of 64, 128 and 256).
+WGMMA_PAIRS = [(dqk // 16, bn, bn // 16, dv) for dqk in (64, 128) for bn in (64, 128) for dv in (64, 128)] + [
+    (16, 128, 8, 64), (16, 128, 8, 128), (4, 64, 4, 256), (8, 64, 4, 256), (16, 64, 4, 256)]
 
 
 def wgmma_pair_fn(k1, n1, k2, n2):

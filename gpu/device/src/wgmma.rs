@@ -366,7 +366,8 @@ chain_lengths!(1 2 3 4 5 6 7 8);
 /// chain of `K1` k blocks into `R1` accumulators, then an RS chain of `K2` into `R2`, as
 /// FlashAttention's forward issues `S = Q K^T` and `O += P V`: `(K1, R1, K2, R2) = (dqk / 16, n / 2,
 /// n / 16, dv / 2)` for head dims `dqk` (of `Q` and `K`) and `dv` (of `V`) and key tiles `n` each
-/// of 64 or 128.
+/// of 64 or 128, and for the attention kernel's head dim 256: `dqk` 256 with `n` 128 and `dv` 64
+/// or 128, and `n` 64 with `dv` 256 and `dqk` 64, 128 or 256.
 ///
 /// ```compile_fail
 /// # use const_layout_device::{wgmma, HalfKind};
@@ -377,7 +378,7 @@ chain_lengths!(1 2 3 4 5 6 7 8);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "no two-group `wgmma` block of {K1} SS k blocks into {R1} accumulators, then {K2} RS into {R2}",
-    label = "written out: (K1, R1, K2, R2) = (dqk / 16, n / 2, n / 16, dv / 2) for dqk, n and dv of 64 or 128"
+    label = "written out: (K1, R1, K2, R2) = (dqk / 16, n / 2, n / 16, dv / 2) for dqk, n and dv of 64 or 128, and some at 256"
 )]
 pub trait ChainPair<const K1: usize, const R1: usize, const K2: usize, const R2: usize>:
     sealed::Sealed
@@ -392,7 +393,7 @@ macro_rules! chain_pairs {
 // What tools/gpu/gen_warp_asm.py writes out (its WGMMA_PAIRS).
 chain_pairs!((4, 32, 4, 32)(4, 32, 4, 64)(4, 64, 8, 32)(4, 64, 8, 64)(8, 32, 4, 32)(8, 32, 4, 64)(
     8, 64, 8, 32
-)(8, 64, 8, 64));
+)(8, 64, 8, 64)(16, 64, 8, 32)(16, 64, 8, 64)(4, 32, 4, 128)(8, 32, 4, 128)(16, 32, 4, 128));
 
 /// A warpgroup's batch of `wgmma`s (CUTLASS's `warpgroup_arrive()` ... `warpgroup_commit_batch()`):
 /// [`begin`] meets the warpgroup's other warps at its named barrier and fences, then each

@@ -1,27 +1,29 @@
 //! Attention forward on Hopper, FlashAttention's algorithm with CUTLASS's Hopper structure:
 //! `O = softmax(Q K^T * scale + mask) V` and the rows' log-sum-exp, for `f16` or `bf16` `Q`, `K`,
-//! `V` and `O`, `f32` accumulation, head dims 64 and 128, causal or not, any `seq_q` and `seq_k`,
+//! `V` and `O`, `f32` accumulation, head dims 64, 128 and 256, causal or not, any `seq_q` and `seq_k`,
 //! batches of heads, and grouped-query attention (GQA/MQA) through a layout.
 //!
 //! - **Tiles.** A block computes [`block_m`]`(d)` query rows of one head against all keys, in tiles
-//!   of [`BN`] = 128 keys: 128 rows at head dim 128 and 192 at 64 (FlashAttention-3's tiles). Each
-//!   consumer warpgroup takes 64 rows (the `wgmma` atom's `M`): two at head dim 128, three at 64,
-//!   where the exponentials take as long as the GEMMs and two warpgroups' softmax must run under
-//!   one's GEMMs. A producer warpgroup's first thread issues the TMA loads (CUTLASS's warp
+//!   of [`block_n`]`(d)` keys: 128 rows by 128 keys at head dim 128, 192 by 128 at 64 and 128 by
+//!   64 at 256 (FlashAttention-3's tiles, with 64 keys for its 80 at 256: the `TMA` box's rows and
+//!   the `wgmma` k blocks of `P V` stay whole). Each consumer warpgroup takes 64 rows (the `wgmma`
+//!   atom's `M`): two at head dims 128 and 256, three at 64, where the exponentials take as long
+//!   as the GEMMs and two warpgroups' softmax must run under one's GEMMs. A producer warpgroup's first thread issues the TMA loads (CUTLASS's warp
 //!   specialization, with its `setmaxnreg` register split).
 //! - **Shared memory.** `Q` once (in 128-row boxes), then [`STAGES`] stages of `K` and of `V`,
-//!   each `D / 64` chunks of `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>, (128, 64))`
+//!   each `D / 64` chunks of `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>, (block_n, 64))`
 //!   ([`k_sw128_stage!`](const_layout_device::k_sw128_stage)): the layout TMA writes with the
 //!   128-byte swizzle, and the one both GEMMs read. `K`'s stage is the first GEMM's `B`, K-major;
 //!   `V`'s the second GEMM's `B`, MN-major (head dim contiguous): the same bytes, another
 //!   descriptor.
 //! - **Global to shared: TMA on rank-4 tensors** `(dim, seq, heads, batch)`, boxes from the stage's
-//!   layout ([`q_box`], 64 x 128 halves, 128-byte swizzle). TMA fills zeros outside the tensors, so
+//!   layout ([`q_box`] and [`kv_box`], 64 halves by 128 or [`block_n`] rows, 128-byte swizzle).
+//!   TMA fills zeros outside the tensors, so
 //!   residues of `seq_q` and `seq_k` need no predicate on the loads.
 //! - **GQA as a layout.** The key/value head of query head `h` is the layout
 //!   `(heads/kv_heads, kv_heads):(_0, _1)` at `h` (CUTLASS's FMHA: a head mode of stride 0), not code.
-//! - **The first GEMM**, `S = Q K^T`: `wgmma.m64n128k16` from shared memory, `f32` accumulators in
-//!   `CLayout_64xN<128>`.
+//! - **The first GEMM**, `S = Q K^T`: `wgmma.m64n{block_n}k16` from shared memory, `f32`
+//!   accumulators in `CLayout_64xN<block_n>`.
 //! - **Masks from coordinates.** Each accumulator's `(m, n)` comes from the atom's `C` layout, the
 //!   identity layout partitioned as the data is (`fragment::Fragment::coord`): keys past `seq_k`,
 //!   and for causal attention keys after the query (`n > m`, PyTorch's top-left alignment), get
@@ -57,16 +59,27 @@ use const_layout_device::{
 };
 
 /// Query rows a block at head dim `d`: 64 a consumer warpgroup (the `wgmma` atom's `M`), three
-/// consumer warpgroups at head dim 64 (192 rows) and two at 128 (FlashAttention-3's tiles: at
+/// consumer warpgroups at head dim 64 (192 rows) and two at 128 and 256 (FlashAttention-3's tiles: at
 /// head dim 64 the softmax's exponentials take as long as the GEMMs, and a third warpgroup keeps
 /// the tensor cores fed while two run their softmax).
 ///
 /// ```
 /// use const_layout_kernels::attention_sm90::block_m;
-/// assert_eq!((block_m(64), block_m(128)), (192, 128));
+/// assert_eq!((block_m(64), block_m(128), block_m(256)), (192, 128, 128));
 /// ```
 pub const fn block_m(d: usize) -> usize {
     if d == 64 { 192 } else { 128 }
+}
+
+/// Keys a tile at head dim `d`: 128, and 64 at head dim 256 (whose `O` takes 128 registers a
+/// thread, so that `S` must fit in 32 more; FlashAttention-3 takes 80 there).
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::block_n;
+/// assert_eq!((block_n(64), block_n(128), block_n(256)), (128, 128, 64));
+/// ```
+pub const fn block_n(d: usize) -> usize {
+    if d == 256 { 64 } else { 128 }
 }
 
 /// Consumer warpgroups a block at head dim `d`: [`block_m`]` / 64`.
@@ -83,14 +96,12 @@ pub const fn consumers(d: usize) -> usize {
 ///
 /// ```
 /// use const_layout_kernels::attention_sm90::threads;
-/// assert_eq!((threads(64), threads(128)), (512, 384));
+/// assert_eq!((threads(64), threads(128), threads(256)), (512, 384, 384));
 /// ```
 pub const fn threads(d: usize) -> u32 {
     128 * (consumers(d) as u32 + 1)
 }
 
-/// Keys a tile.
-pub const BN: usize = 128;
 /// Stages of `K` and of `V` (2 to 4; 3 measured slower than 2 at head dim 128 on the H200).
 pub const STAGES: usize = 2;
 /// Bytes of a 128 x 64 chunk of halves.
@@ -105,6 +116,11 @@ const fn q_bytes(d: usize) -> u32 {
     (block_m(d).div_ceil(128) * (d / 64)) as u32 * CHUNK_BYTES
 }
 
+/// The bytes of a stage of `K` or `V` at head dim `d`: [`block_n`] rows of `d` halves.
+const fn kv_stage_bytes(d: usize) -> u32 {
+    (block_n(d) * d * 2) as u32
+}
+
 /// The shared memory a block of head dim `d` needs: `Q`, the stages of `K` and `V`, the mbarriers
 /// and room to align to 1024 bytes.
 ///
@@ -112,14 +128,14 @@ const fn q_bytes(d: usize) -> u32 {
 /// use const_layout_kernels::attention_sm90::smem_bytes;
 /// assert_eq!(smem_bytes(128), 1024 + 32768 * 5 + 1024);
 /// assert_eq!(smem_bytes(64), 1024 + 32768 + 16384 * 4 + 1024);
+/// assert_eq!(smem_bytes(256), 1024 + 65536 + 32768 * 4 + 1024);
 /// ```
 pub const fn smem_bytes(d: usize) -> u32 {
-    let chunks = (d / 64) as u32;
-    1024 + q_bytes(d) + chunks * CHUNK_BYTES * 2 * STAGES as u32 + 1024
+    1024 + q_bytes(d) + kv_stage_bytes(d) * 2 * STAGES as u32 + 1024
 }
 
-/// The TMA box of `Q`, `K` and `V`: a chunk of 64 halves of head dim by 128 rows, the 128-byte
-/// swizzle, from the stage's layout.
+/// The TMA box of `Q` (and of `K` and `V` at head dims 64 and 128): a chunk of 64 halves of head
+/// dim by 128 rows, the 128-byte swizzle, from the stage's layout.
 ///
 /// ```
 /// use const_layout::atom::tma::TmaSwizzle;
@@ -129,6 +145,19 @@ pub const fn smem_bytes(d: usize) -> u32 {
 #[inline(always)]
 pub fn q_box() -> TmaBox {
     k_sw128_stage!(128).tma_box::<16>()
+}
+
+/// The TMA box of `K` and `V` at head dim `d`: 64 halves by [`block_n`]`(d)` rows, from the
+/// stage's layout (the same as [`q_box`] but at head dim 256).
+///
+/// ```
+/// use const_layout_kernels::attention_sm90::{kv_box, q_box};
+/// assert_eq!((kv_box(128), kv_box(64)), (q_box(), q_box()));
+/// assert_eq!((kv_box(256).inner, kv_box(256).outer, kv_box(256).bytes()), (64, 64, 8192));
+/// ```
+#[inline(always)]
+pub fn kv_box(d: usize) -> TmaBox {
+    if block_n(d) == 64 { k_sw128_stage!(64).tma_box::<16>() } else { q_box() }
 }
 
 /// The grid for `seq_q` queries of `heads` heads and `batch` sequences at head dim `d`: `x` the
@@ -144,35 +173,39 @@ pub fn grid(d: usize, seq_q: u32, heads: u32, batch: u32) -> Dim3 {
     Dim3 { x: seq_q.div_ceil(block_m(d) as u32), y: heads, z: batch }
 }
 
-/// The accumulator of the first GEMM, `S`, a warpgroup's 64 x 128: the `C` of
-/// `SM90_64xNx16_F32F16F16_SS<128>` (the same for bf16).
-type SAtom = const_layout::atom::SM90_64xNx16_F32F16F16_SS<BN>;
+/// The accumulator of the first GEMM, `S`, a warpgroup's 64 x `N`: the `C` of
+/// `SM90_64xNx16_F32F16F16_SS<N>` (the same for bf16).
+type SAtom<const N: usize> = const_layout::atom::SM90_64xNx16_F32F16F16_SS<N>;
 /// The second GEMM's atom, `A` from registers.
 type OAtom<const D: usize> = const_layout::atom::SM90_64xNx16_F32F16F16_RS<D>;
 
-/// `S`'s fragment: a warpgroup's 64 x 128 accumulators, CuTe's `partition_fragment_C`.
-type SFrag = FragmentC<SAtom, 64, BN>;
+/// `S`'s fragment: a warpgroup's 64 x `N` accumulators, CuTe's `partition_fragment_C`.
+type SFrag<const N: usize> = FragmentC<SAtom<N>, 64, N>;
 /// `O`'s fragment: a warpgroup's 64 x `D` accumulators.
 type OFrag<const D: usize> = FragmentC<OAtom<D>, 64, D>;
 /// `P` (`S`'s registers after the softmax) as the second GEMM's `A` operand: the register
 /// permutation from the atoms' layouts, at compile time (the identity for the `wgmma` atoms; one
 /// that needed a shuffle would not compile).
-type PFromS = AccToOperand<SAtom, OAtom<64>, 64, BN>;
+type PFromS<const N: usize> = AccToOperand<SAtom<N>, OAtom<64>, 64, N>;
 /// The rows of `S` a thread holds and the lanes that share them (xor 1 and 2).
-type SRows = RowReduction<SFrag>;
+type SRows<const N: usize> = RowReduction<SFrag<N>>;
 /// The rows of `O` a thread holds: the same rows as `S`'s, group for group (checked below).
 type ORows<const D: usize> = RowReduction<OFrag<D>>;
 
 // The softmax keeps one running max and sum a group of S's rows and scales O's group of the same
-// index: the groups must be the same rows in every thread, and two of them.
+// index: the groups must be the same rows in every thread, and two of them, for every key tile and
+// head dim.
 const _: () = {
-    assert!(SRows::PLAN.groups() == 2 && SRows::PLAN.per_group() == 32);
+    assert!(SRows::<128>::PLAN.groups() == 2 && SRows::<128>::PLAN.per_group() == 32);
+    assert!(SRows::<64>::PLAN.groups() == 2 && SRows::<64>::PLAN.per_group() == 16);
     let mut t = 0;
     while t < 128 {
         let mut g = 0;
         while g < 2 {
+            let s = SRows::<128>::key(t, g);
+            assert!(s == SRows::<64>::key(t, g));
             assert!(
-                SRows::key(t, g) == ORows::<64>::key(t, g) && SRows::key(t, g) == ORows::<128>::key(t, g)
+                s == ORows::<64>::key(t, g) && s == ORows::<128>::key(t, g) && s == ORows::<256>::key(t, g)
             );
             g += 1;
         }
@@ -180,10 +213,11 @@ const _: () = {
     }
 };
 
-/// The group (row of the thread's two) of each of `O`'s registers, from the reduction plan.
-const fn o_groups<const D: usize>() -> [usize; 64] {
+/// The group (row of the thread's two) of each of `O`'s registers, from the reduction plan (the
+/// first `D / 2`).
+const fn o_groups<const D: usize>() -> [usize; 128] {
     let plan = &ORows::<D>::PLAN;
-    let mut out = [0; 64];
+    let mut out = [0; 128];
     let mut g = 0;
     while g < plan.groups() {
         let mut x = 0;
@@ -199,13 +233,17 @@ const fn o_groups<const D: usize>() -> [usize; 64] {
 // O is stored a word at a time: registers 2w and 2w + 1 are neighbours along the head dim (n even)
 // in one row, in every thread.
 const _: () = {
-    let (g64, g128) = (o_groups::<64>(), o_groups::<128>());
+    let (g64, g128, g256) = (o_groups::<64>(), o_groups::<128>(), o_groups::<256>());
     let mut t = 0;
     while t < 128 {
         let mut w = 0;
-        while w < 32 {
-            let (a, b) = (OFrag::<128>::coord(t, 2 * w), OFrag::<128>::coord(t, 2 * w + 1));
-            assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g128[2 * w] == g128[2 * w + 1]);
+        while w < 64 {
+            let (a, b) = (OFrag::<256>::coord(t, 2 * w), OFrag::<256>::coord(t, 2 * w + 1));
+            assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g256[2 * w] == g256[2 * w + 1]);
+            if w < 32 {
+                let (a, b) = (OFrag::<128>::coord(t, 2 * w), OFrag::<128>::coord(t, 2 * w + 1));
+                assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g128[2 * w] == g128[2 * w + 1]);
+            }
             if w < 16 {
                 let (a, b) = (OFrag::<64>::coord(t, 2 * w), OFrag::<64>::coord(t, 2 * w + 1));
                 assert!(a.0 == b.0 && a.1 % 2 == 0 && b.1 == a.1 + 1 && g64[2 * w] == g64[2 * w + 1]);
@@ -216,24 +254,25 @@ const _: () = {
     }
 };
 
-/// Where `S`'s register `r` of thread `t` lies in its warpgroup's 64 x 128 tile: the identity
+/// Where `S`'s register `r` of thread `t` lies in its warpgroup's 64 x `N` tile: the identity
 /// layout partitioned as the accumulators are.
 #[inline(always)]
-fn s_coord(t: usize, r: usize) -> (u32, u32) {
-    let (m, n) = SFrag::coord(t % 128, r);
+fn s_coord<const N: usize>(t: usize, r: usize) -> (u32, u32) {
+    let (m, n) = SFrag::<N>::coord(t % 128, r);
     (m as u32, n as u32)
 }
 
-/// Register `r`'s coordinate in `S`'s tile less register 0's, the same in every thread: the
-/// fragment's coordinates are a per-thread base plus a per-register constant.
-const S_OFFSETS: [(i32, i32); 64] = {
+/// Register `r`'s coordinate in `S`'s 64 x `N` tile less register 0's, the same in every thread:
+/// the fragment's coordinates are a per-thread base plus a per-register constant (the first
+/// `N / 2` entries).
+const fn s_offsets<const N: usize>() -> [(i32, i32); 64] {
     let mut out = [(0, 0); 64];
     let mut t = 0;
     while t < 128 {
-        let base = SFrag::coord(t, 0);
+        let base = SFrag::<N>::coord(t, 0);
         let mut r = 0;
-        while r < 64 {
-            let c = SFrag::coord(t, r);
+        while r < N / 2 {
+            let c = SFrag::<N>::coord(t, r);
             let d = (c.0 as i32 - base.0 as i32, c.1 as i32 - base.1 as i32);
             if t == 0 {
                 out[r] = d;
@@ -245,7 +284,7 @@ const S_OFFSETS: [(i32, i32); 64] = {
         t += 1;
     }
     out
-};
+}
 
 /// Where `O`'s register `r` of thread `t` lies in its warpgroup's 64 x `D` tile.
 #[inline(always)]
@@ -317,7 +356,7 @@ pub trait OutputO: Copy {
     /// The extents.
     fn dims(&self) -> [u32; 4];
     /// Store rows `m0..m0 + 64` (`m0` a multiple of 64) of head `h` of sequence `b`, `words` words
-    /// a row (32 or 64), each 4 from `(m0 + r, w)` being `word4(r, w)`: thread `t` of 128 takes
+    /// a row (32, 64 or 128), each 4 from `(m0 + r, w)` being `word4(r, w)`: thread `t` of 128 takes
     /// every 128th group of 4 words, in one 16-byte store where the tensor allows it
     /// (`DeviceTensor::vectorized`), else in four; rows past the tensor are left.
     fn store_rows<F: Fn(usize, usize) -> [u32; 4]>(
@@ -339,7 +378,7 @@ where
     Tn: DeviceTensor<Mem: MemoryMut<Elem = u32>>,
     F: Fn(usize, usize) -> [u32; 4],
 {
-    unroll!(c in 0..2 => {
+    unroll!(c in 0..4 => {
         if 32 * c < words
             && let Some(tile) = rows.local_tile_as::<Partial, 64, 32>((C::<64>, C::<32>), (m0 / 64, c as u32))
         {
@@ -411,7 +450,7 @@ where
     }
 }
 
-/// The stage of `W` words (128 rows x `D` halves: `D / 64` chunks of 128 x 64) at `at`.
+/// The stage of `W` words (rows x `D` halves: `D / 64` chunks of rows x 64) at `at`.
 #[inline(always)]
 fn stage<const W: usize>(smem: SmemRegion, at: u32) -> SmemArray<u32, W> {
     match smem.array::<u32, W>(at) {
@@ -420,63 +459,77 @@ fn stage<const W: usize>(smem: SmemRegion, at: u32) -> SmemArray<u32, W> {
     }
 }
 
-/// Chunk `c` (64 halves of the head dim, 128 rows) of a stage, where one TMA box lands.
+/// Chunk `c` of `CW` words (64 halves of the head dim by `CW / 32` rows) of a stage, where one TMA
+/// box lands.
 #[inline(always)]
-fn chunk<const W: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CHUNK_WORDS> {
-    st.part::<CHUNK_WORDS>(c as usize * CHUNK_WORDS)
+fn chunk<const W: usize, const CW: usize>(st: SmemArray<u32, W>, c: u32) -> SmemArray<u32, CW> {
+    st.part::<CW>(c as usize * CW)
 }
 
 /// The descriptors of `S = Q K^T` for the 64 rows of `q` from row `q_row` (a warpgroup's)
-/// against the key tile in `k`, one a k block of 16 of the head dim: `KB = D / 16` (the caller picks it from `D`; both
-/// head dims' branches are compiled, so it is not asserted here). Made before a batch begins, so
-/// that nothing but a chain's check sits between the fence and the instructions.
+/// against the key tile of `N` keys in `k`, one a k block of 16 of the head dim: `KB = D / 16`
+/// (the caller picks it from `D`; every head dim's branch is compiled, so it is not asserted
+/// here). Made before a batch begins, so that nothing but a chain's check sits between the fence
+/// and the instructions.
 #[inline(always)]
-fn s_descs<const W: usize, const KB: usize>(
+fn s_descs<const W: usize, const WK: usize, const N: usize, const KB: usize>(
     q: SmemArray<u32, W>,
     q_row: usize,
-    k: SmemArray<u32, W>,
+    k: SmemArray<u32, WK>,
 ) -> ([SmemDesc; KB], [SmemDesc; KB]) {
     (
         core::array::from_fn(|kb| SmemDesc::k_sw128(q, 128, q_row, kb)),
-        core::array::from_fn(|kb| SmemDesc::k_sw128(k, BN, 0, kb)),
+        core::array::from_fn(|kb| SmemDesc::k_sw128(k, N, 0, kb)),
     )
 }
 
-/// The descriptors of `V`'s tile in `v` as `O += P V`'s `B`, one a k block of 16 keys.
+/// The descriptors of `V`'s tile of `N` keys in `v` as `O += P V`'s `B`, one a k block of 16
+/// keys: `KP = N / 16`.
 #[inline(always)]
-fn pv_descs<const W: usize>(v: SmemArray<u32, W>) -> [SmemDesc; 8] {
-    core::array::from_fn(|kb| SmemDesc::mn_sw128(v, BN, kb))
+fn pv_descs<const WK: usize, const N: usize, const KP: usize>(v: SmemArray<u32, WK>) -> [SmemDesc; KP] {
+    core::array::from_fn(|kb| SmemDesc::mn_sw128(v, N, kb))
 }
 
-/// `S = Q K^T` ([`s_descs`]): one chain, committed.
+/// `S = Q K^T` ([`s_descs`]): one chain committed, or at head dim 256 (16 k blocks, a chain is
+/// at most 8) two chains in the group.
 #[inline(always)]
-fn issue_s<const W: usize, const KB: usize>(
+fn issue_s<const W: usize, const WK: usize, const N: usize, const RS: usize, const KB: usize>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
     q_row: usize,
-    k: SmemArray<u32, W>,
-    acc_s: &mut [f32; 64],
+    k: SmemArray<u32, WK>,
+    acc_s: &mut [f32; RS],
 ) where
-    (): wgmma::ChainLength<KB>,
+    (): wgmma::Accumulators<RS>,
 {
-    let (a, b) = s_descs::<W, KB>(q, q_row, k);
+    let (a, b) = s_descs::<W, WK, N, KB>(q, q_row, k);
     let mut batch = wgmma::begin();
-    batch.ss_f32_chain(kind, a, b, false, acc_s);
+    if KB == 16 {
+        let half = |x: &[SmemDesc; KB], h: usize| -> [SmemDesc; 8] { core::array::from_fn(|i| x[8 * h + i]) };
+        batch.ss_f32_chain(kind, half(&a, 0), half(&b, 0), false, acc_s);
+        batch.ss_f32_chain(kind, half(&a, 1), half(&b, 1), true, acc_s);
+    } else if KB == 8 {
+        let eight = |x: &[SmemDesc; KB]| -> [SmemDesc; 8] { core::array::from_fn(|i| x[i]) };
+        batch.ss_f32_chain(kind, eight(&a), eight(&b), false, acc_s);
+    } else {
+        let four = |x: &[SmemDesc; KB]| -> [SmemDesc; 4] { core::array::from_fn(|i| x[i]) };
+        batch.ss_f32_chain(kind, four(&a), four(&b), false, acc_s);
+    }
     batch.commit();
 }
 
-/// `O += P V` of the value tile in `v`, `P` in registers: one chain of the tile's 8 k blocks of
-/// 16 keys, committed.
+/// `O += P V` of the value tile of `N` keys in `v`, `P` in registers: one chain of the tile's
+/// `KP` k blocks of 16 keys, committed.
 #[inline(always)]
-fn issue_pv<const R: usize, const W: usize>(
+fn issue_pv<const R: usize, const WK: usize, const N: usize, const KP: usize>(
     kind: HalfKind,
-    v: SmemArray<u32, W>,
-    pa: &[[u32; 4]; 8],
+    v: SmemArray<u32, WK>,
+    pa: &[[u32; 4]; KP],
     acc_o: &mut [f32; R],
 ) where
-    (): wgmma::Accumulators<R>,
+    (): wgmma::Accumulators<R> + wgmma::ChainLength<KP>,
 {
-    let b = pv_descs(v);
+    let b = pv_descs::<WK, N, KP>(v);
     let mut batch = wgmma::begin();
     batch.rs_f32_chain(kind, pa, b, true, acc_o);
     batch.commit();
@@ -488,20 +541,28 @@ fn issue_pv<const R: usize, const W: usize>(
 /// back to back).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
+fn issue_s_pv<
+    const R: usize,
+    const W: usize,
+    const WK: usize,
+    const N: usize,
+    const RS: usize,
+    const KP: usize,
+    const KB: usize,
+>(
     kind: HalfKind,
     q: SmemArray<u32, W>,
     q_row: usize,
-    k: SmemArray<u32, W>,
-    acc_s: &mut [f32; 64],
-    v: SmemArray<u32, W>,
-    pa: &[[u32; 4]; 8],
+    k: SmemArray<u32, WK>,
+    acc_s: &mut [f32; RS],
+    v: SmemArray<u32, WK>,
+    pa: &[[u32; 4]; KP],
     acc_o: &mut [f32; R],
 ) where
-    (): wgmma::ChainPair<KB, 64, 8, R>,
+    (): wgmma::ChainPair<KB, RS, KP, R>,
 {
-    let (a, b) = s_descs::<W, KB>(q, q_row, k);
-    let bv = pv_descs(v);
+    let (a, b) = s_descs::<W, WK, N, KB>(q, q_row, k);
+    let bv = pv_descs::<WK, N, KP>(v);
     wgmma::begin().ss_rs_f32_groups(kind, a, b, false, acc_s, pa, bv, true, acc_o);
 }
 
@@ -509,11 +570,16 @@ fn issue_s_pv<const R: usize, const W: usize, const KB: usize>(
 /// layouts say (`PFromS`, the identity here), two halves a register, a k block of 16 keys an
 /// array.
 #[inline(always)]
-fn p_operand(kind: HalfKind, acc_s: &[f32; 64]) -> [[u32; 4]; 8] {
-    let p_regs = PFromS::convert(acc_s);
-    let mut pa = [[0u32; 4]; 8];
+fn p_operand<const N: usize, const RS: usize, const KP: usize>(
+    kind: HalfKind,
+    acc_s: &[f32; RS],
+) -> [[u32; 4]; KP] {
+    let p_regs = PFromS::<N>::convert(acc_s);
+    let mut pa = [[0u32; 4]; KP];
     unroll!(kb in 0..8 => {
-        pa[kb] = wgmma::a_fragment(kind, &p_regs, kb);
+        if kb < KP {
+            pa[kb] = wgmma::a_fragment(kind, &p_regs, kb);
+        }
     });
     pa
 }
@@ -589,30 +655,33 @@ impl Tile {
     /// reduction plan), `acc_s` replaced by `exp2(s scale log2 e - max)`, the
     /// running sums rescaled and added to. Returns each row's rescaling of `O`.
     #[inline(always)]
-    fn softmax<const MASK: bool>(
+    fn softmax<const MASK: bool, const N: usize, const RS: usize>(
         &self,
         jj: usize,
-        acc_s: &mut [f32; 64],
+        acc_s: &mut [f32; RS],
         row_max: &mut [f32; 2],
         row_sum: &mut [f32; 2],
     ) -> [f32; 2] {
-        let n0 = (jj * BN) as u32;
-        let crosses = n0 + BN as u32 > self.seq_k || (self.causal && n0 + BN as u32 > self.m0 + 1);
+        let n0 = (jj * N) as u32;
+        let crosses = n0 + N as u32 > self.seq_k || (self.causal && n0 + N as u32 > self.m0 + 1);
         if MASK && crosses {
             // Register r of this thread is at its base (register 0's coordinate) plus register
             // r's offset in thread 0, a constant (checked at compile time): two runtime values a
-            // thread, not 64 coordinates.
-            let (bm, bn) = s_coord(self.t, 0);
+            // thread, not N / 2 coordinates.
+            let (bm, bn) = s_coord::<N>(self.t, 0);
             let keys_left = self.seq_k as i32 - (n0 + bn) as i32;
             let diagonal = (self.m0 + bm) as i32 - (n0 + bn) as i32;
+            let offsets = const { &s_offsets::<N>() };
             unroll!(r in 0..64 => {
-                let (dm, dn) = S_OFFSETS[r];
-                if dn >= keys_left || (self.causal && dn - dm > diagonal) {
-                    acc_s[r] = f32::NEG_INFINITY;
+                if r < RS {
+                    let (dm, dn) = offsets[r];
+                    if dn >= keys_left || (self.causal && dn - dm > diagonal) {
+                        acc_s[r] = f32::NEG_INFINITY;
+                    }
                 }
             });
         }
-        let tile_max = fragment::reduce_rows::<warp::Max, 64, 2>(const { &SRows::PLAN }, acc_s);
+        let tile_max = fragment::reduce_rows::<warp::Max, RS, 2>(const { &SRows::<N>::PLAN }, acc_s);
         let mut sub = [0f32; 2];
         let mut corr = [1f32; 2];
         unroll!(g in 0..2 => {
@@ -632,10 +701,12 @@ impl Tile {
         unroll!(g in 0..2 => {
             let mut part = [0f32; 4];
             unroll!(x in 0..32 => {
-                let r = SRows::PLAN.register(g, x);
-                let e = math::ex2_approx(math::fma(acc_s[r], self.scale_log2, -sub[g]));
-                acc_s[r] = e;
-                part[x % 4] += e;
+                if x < RS / 2 {
+                    let r = SRows::<N>::PLAN.register(g, x);
+                    let e = math::ex2_approx(math::fma(acc_s[r], self.scale_log2, -sub[g]));
+                    acc_s[r] = e;
+                    part[x % 4] += e;
+                }
             });
             row_sum[g] += (part[0] + part[1]) + (part[2] + part[3]);
         });
@@ -643,38 +714,69 @@ impl Tile {
     }
 }
 
-/// `O`'s accumulators a thread, `R = D / 2`: 32 or 64 (head dims 64 and 128; implemented for
-/// `()`), with the `wgmma` shapes the kernel issues for them.
+/// The register shapes of the kernel at one head dim, `(R, RS, KP) = (D / 2, N / 2, N / 16)` for
+/// `N` = [`block_n`]`(D)` keys a tile: `O`'s accumulators a thread, `S`'s, and the k blocks of 16
+/// keys of `P V`; `(32, 64, 8)`, `(64, 64, 8)` and `(128, 32, 4)` for head dims 64, 128 and 256
+/// (implemented for `()`), with the `wgmma` chains the kernel issues for them (`S`'s `D / 16` k
+/// blocks with `P V`'s in one block).
 ///
 /// ```
-/// use const_layout_kernels::attention_sm90::OAccumulators;
-/// fn head_dim<const R: usize>() -> usize
+/// use const_layout_kernels::attention_sm90::Shapes;
+/// fn head_dim<const R: usize, const RS: usize, const KP: usize>() -> (usize, usize)
 /// where
-///     (): OAccumulators<R>,
+///     (): Shapes<R, RS, KP>,
 /// {
-///     2 * R
+///     (2 * R, 2 * RS)
 /// }
-/// assert_eq!(head_dim::<64>(), 128);
+/// assert_eq!(head_dim::<128, 32, 4>(), (256, 64));
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "the attention kernel's O holds 32 or 64 accumulators a thread (head dims 64 and 128), not {R}",
-    label = "R = D / 2 = {R}"
+    message = "no attention head dim has {R} accumulators of O, {RS} of S and {KP} k blocks of P V a thread",
+    label = "(R, RS, KP) = (D / 2, N / 2, N / 16): (32, 64, 8), (64, 64, 8) or (128, 32, 4)"
 )]
-pub trait OAccumulators<const R: usize>:
-    wgmma::Accumulators<R> + wgmma::ChainPair<4, 64, 8, R> + wgmma::ChainPair<8, 64, 8, R>
+pub trait Shapes<const R: usize, const RS: usize, const KP: usize>:
+    wgmma::Accumulators<R>
+    + wgmma::Accumulators<RS>
+    + wgmma::ChainLength<KP>
+    + wgmma::ChainPair<4, RS, KP, R>
+    + wgmma::ChainPair<8, RS, KP, R>
+    + wgmma::ChainPair<16, RS, KP, R>
 {
 }
-impl OAccumulators<32> for () {}
-impl OAccumulators<64> for () {}
+impl Shapes<32, 64, 8> for () {}
+impl Shapes<64, 64, 8> for () {}
+impl Shapes<128, 32, 4> for () {}
 
-/// The block's work (see the module): queries `q` `(dim, seq_q, heads, batch)`, keys `k` and
-/// values `v` `(dim, seq_k, kv_heads, batch)` as TMA tensors with the box [`q_box`]; `o` words of
-/// two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32` `(seq_q, heads, batch)`. `D` is 64 or
-/// 128, `R = D / 2` (`O`'s accumulators a thread) and `W = 64 D` (the words of a stage of 128 rows);
-/// the launch is [`grid`] x [`threads`]`(D)` with [`smem_bytes`]`(D)` of shared memory.
+/// The block's work (see the module): queries `q` `(dim, seq_q, heads, batch)` as a TMA tensor
+/// with the box [`q_box`], keys `k` and values `v` `(dim, seq_k, kv_heads, batch)` with the box
+/// [`kv_box`]`(D)`; `o` words of two halves `(seq_q, dim/2, heads, batch)`, `lse` `f32`
+/// `(seq_q, heads, batch)`. The launch is [`grid`] x [`threads`]`(D)` with [`smem_bytes`]`(D)`
+/// of shared memory. The head dim `D` (64, 128 or 256) fixes the other constants, written out
+/// because array lengths cannot be computed from a generic one (a mismatch does not compile):
+///
+/// | | meaning | d 64 | d 128 | d 256 |
+/// |---|---|---|---|---|
+/// | `R` | `O`'s accumulators a thread, `D / 2` | 32 | 64 | 128 |
+/// | `W` | words of `Q`'s 128-row stage, `64 D` | 4096 | 8192 | 16384 |
+/// | `N` | keys a tile, [`block_n`]`(D)` | 128 | 128 | 64 |
+/// | `RS` | `S`'s accumulators a thread, `N / 2` | 64 | 64 | 32 |
+/// | `KP` | k blocks of `P V`, `N / 16` | 8 | 8 | 4 |
+/// | `WK` | words of a stage of `K` or `V`, `N D / 2` | 4096 | 8192 | 8192 |
+/// | `CK` | words of one of its boxes, `32 N` | 4096 | 4096 | 2048 |
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
+pub fn attention_sm90<
+    const D: usize,
+    const R: usize,
+    const W: usize,
+    const N: usize,
+    const RS: usize,
+    const KP: usize,
+    const WK: usize,
+    const CK: usize,
+    O,
+    L,
+>(
     q: TmaTensor<'_, 4>,
     k: TmaTensor<'_, 4>,
     v: TmaTensor<'_, 4>,
@@ -685,9 +787,12 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
 ) where
     O: OutputO,
     L: OutputLse,
-    (): OAccumulators<R>,
+    (): Shapes<R, RS, KP>,
 {
-    const { assert!((D == 64 || D == 128) && R == D / 2 && W == 64 * D) };
+    const {
+        assert!((D == 64 || D == 128 || D == 256) && R == D / 2 && W == 64 * D);
+        assert!(N == block_n(D) && RS == N / 2 && KP == N / 16 && WK == N * D / 2 && CK == 32 * N);
+    };
     // The rounds below unroll up to four stages.
     const { assert!(STAGES >= 2 && STAGES <= 4) };
     let chunks = (D / 64) as u32;
@@ -696,7 +801,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     if dq as usize != D || dk as usize != D || v.dims() != k.dims() || batch_k != batch {
         fault("attention_sm90: q, k, v disagree on the head dim, the keys or the batch");
     }
-    if q.box_dims() != q_box() || k.box_dims() != q_box() || v.box_dims() != q_box() {
+    if q.box_dims() != q_box() || k.box_dims() != kv_box(D) || v.box_dims() != kv_box(D) {
         fault("attention_sm90: a tensor map's box is not the stage's");
     }
     if o.dims() != [seq_q, (D / 2) as u32, heads, batch] || lse.dims() != [seq_q, heads, batch] {
@@ -718,19 +823,20 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let hk = kv_head(h, heads, kv_heads);
     // Keys the block reads: all, or for causal attention up to its last query.
     let keys = if p.causal { seq_k.min(q0 + bm) } else { seq_k };
-    let tiles = keys.div_ceil(BN as u32) as usize;
+    let tiles = keys.div_ceil(N as u32) as usize;
 
     let Some(first) = smem.array::<u32, 4>(0) else {
         fault("attention_sm90: no shared memory");
     };
     let base = (1024 - first.address(0) % 1024) % 1024;
-    let stage_bytes = chunks * CHUNK_BYTES;
+    let q_stage_bytes = chunks * CHUNK_BYTES;
     // Q's 128-row boxes (one at head dim 128, two at 64), then the stages.
     let q_base = base;
-    let k_base = |s: usize| base + q_bytes(D) + stage_bytes * s as u32;
-    let v_base = |s: usize| base + q_bytes(D) + stage_bytes * (STAGES as u32 + s as u32);
+    let kv_bytes = kv_stage_bytes(D);
+    let k_base = |s: usize| base + q_bytes(D) + kv_bytes * s as u32;
+    let v_base = |s: usize| base + q_bytes(D) + kv_bytes * (STAGES as u32 + s as u32);
     let Some(words) =
-        smem.array::<u32, { 2 * (1 + 4 * STAGES) }>(base + q_bytes(D) + stage_bytes * 2 * STAGES as u32)
+        smem.array::<u32, { 2 * (1 + 4 * STAGES) }>(base + q_bytes(D) + kv_bytes * 2 * STAGES as u32)
     else {
         fault("attention_sm90: the block has less shared memory than smem_bytes(d)");
     };
@@ -748,16 +854,16 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // `canonical_warp_group_idx`): the roles' branches are then regions it gives each its own
     // register budget (`setmaxnreg`), and Q's descriptors are uniform.
     let wg = warp::shfl_idx((t / 128) as u32, 0) as usize;
-    let tile_bytes = q_box().bytes() * chunks;
+    let tile_bytes = kv_box(D).bytes() * chunks;
 
     if wg == n_wg {
         wgmma::set_max_registers::<24, false>();
         if t == n_c as usize {
             q_full.arrive_expect_tx(q_bytes(D));
             for rows in 0..bm.div_ceil(128) {
-                let qs = stage::<W>(smem, q_base + rows * stage_bytes);
+                let qs = stage::<W>(smem, q_base + rows * q_stage_bytes);
                 for c in 0..chunks {
-                    q.load(chunk(qs, c), [64 * c, q0 + 128 * rows, h, b], q_full);
+                    q.load(chunk::<W, CHUNK_WORDS>(qs, c), [64 * c, q0 + 128 * rows, h, b], q_full);
                 }
             }
             // Round r loads tiles r STAGES.. into stages 0..; a stage's r-th reuse waits for the
@@ -773,14 +879,16 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
                         }
                         k_full[s].arrive_expect_tx(tile_bytes);
                         for c in 0..chunks {
-                            k.load(chunk(stage::<W>(smem, k_base(s)), c), [64 * c, (jj * BN) as u32, hk, b], k_full[s]);
+                            let at = [64 * c, (jj * N) as u32, hk, b];
+                            k.load(chunk::<WK, CK>(stage::<WK>(smem, k_base(s)), c), at, k_full[s]);
                         }
                         if jj >= STAGES {
                             v_empty[s].wait(phase);
                         }
                         v_full[s].arrive_expect_tx(tile_bytes);
                         for c in 0..chunks {
-                            v.load(chunk(stage::<W>(smem, v_base(s)), c), [64 * c, (jj * BN) as u32, hk, b], v_full[s]);
+                            let at = [64 * c, (jj * N) as u32, hk, b];
+                            v.load(chunk::<WK, CK>(stage::<WK>(smem, v_base(s)), c), at, v_full[s]);
                         }
                     }
                 });
@@ -803,11 +911,11 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     let mut row_max = [f32::NEG_INFINITY; 2];
     let mut row_sum = [0f32; 2];
     let mut acc_o = [0f32; R];
-    let mut acc_s = [0f32; 64];
+    let mut acc_s = [0f32; RS];
     let m0 = q0 + 64 * wg as u32;
     let tile = Tile { t, m0, seq_k, causal: p.causal, scale_log2 };
     // The warpgroup's 64 rows of Q: in the box of rows 128 (wg / 2).., from row 64 (wg % 2).
-    let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * stage_bytes), 64 * (wg % 2));
+    let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * q_stage_bytes), 64 * (wg % 2));
     q_full.wait(0);
     // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
     // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
@@ -818,17 +926,18 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         let turns = Turns::start(wg, n_wg);
         k_full[0].wait(0);
         turns.wait();
-        if D == 64 {
-            issue_s::<W, 4>(kind, qs, q_row, stage::<W>(smem, k_base(0)), &mut acc_s);
-        } else {
-            issue_s::<W, 8>(kind, qs, q_row, stage::<W>(smem, k_base(0)), &mut acc_s);
+        let k0 = stage::<WK>(smem, k_base(0));
+        match D {
+            64 => issue_s::<W, WK, N, RS, 4>(kind, qs, q_row, k0, &mut acc_s),
+            128 => issue_s::<W, WK, N, RS, 8>(kind, qs, q_row, k0, &mut acc_s),
+            _ => issue_s::<W, WK, N, RS, 16>(kind, qs, q_row, k0, &mut acc_s),
         }
         turns.pass();
-        wgmma::wait::<0, 64>(&mut acc_s);
+        wgmma::wait::<0, RS>(&mut acc_s);
         k_empty[0].arrive();
         // O is 0 yet: its rescaling is not needed.
-        let _ = tile.softmax::<true>(0, &mut acc_s, &mut row_max, &mut row_sum);
-        let mut pa = p_operand(kind, &acc_s);
+        let _ = tile.softmax::<true, N, RS>(0, &mut acc_s, &mut row_max, &mut row_sum);
+        let mut pa = p_operand::<N, RS, KP>(kind, &acc_s);
         // The key tiles of round r (tiles r STAGES.., stages 0..; tile 0 done above), the mask
         // applied or not (`MASK`): two loops, so that the tiles no mask touches (all but the last
         // few) run no mask code at all; with one loop the compiler predicates the mask's selects
@@ -845,39 +954,42 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
                         let (ps, prev_phase) = if s == 0 { (STAGES - 1, phase ^ 1) } else { (s - 1, phase) };
                         k_full[s].wait(phase);
                         v_full[ps].wait(prev_phase);
-                        let ks = stage::<W>(smem, k_base(s));
+                        let ks = stage::<WK>(smem, k_base(s));
                         turns.wait();
-                        let vs = stage::<W>(smem, v_base(ps));
-                        if D == 64 {
-                            issue_s_pv::<R, W, 4>(kind, qs, q_row, ks, &mut acc_s, vs, &pa, &mut acc_o);
-                        } else {
-                            issue_s_pv::<R, W, 8>(kind, qs, q_row, ks, &mut acc_s, vs, &pa, &mut acc_o);
+                        let vs = stage::<WK>(smem, v_base(ps));
+                        {
+                            let (s_, pa, o_) = (&mut acc_s, &pa, &mut acc_o);
+                            match D {
+                                64 => issue_s_pv::<R, W, WK, N, RS, KP, 4>(kind, qs, q_row, ks, s_, vs, pa, o_),
+                                128 => issue_s_pv::<R, W, WK, N, RS, KP, 8>(kind, qs, q_row, ks, s_, vs, pa, o_),
+                                _ => issue_s_pv::<R, W, WK, N, RS, KP, 16>(kind, qs, q_row, ks, s_, vs, pa, o_),
+                            }
                         }
                         turns.pass();
-                        wgmma::wait::<1, 64>(&mut acc_s);
+                        wgmma::wait::<1, RS>(&mut acc_s);
                         k_empty[s].arrive();
-                        let corr = tile.softmax::<$mask>(jj, &mut acc_s, &mut row_max, &mut row_sum);
+                        let corr = tile.softmax::<$mask, N, RS>(jj, &mut acc_s, &mut row_max, &mut row_sum);
                         wgmma::wait::<0, R>(&mut acc_o);
                         v_empty[ps].arrive();
                         unroll!(g in 0..2 => {
-                            unroll!(x in 0..32 => {
+                            unroll!(x in 0..64 => {
                                 if x < R / 2 {
                                     acc_o[ORows::<D>::PLAN.register(g, x)] *= corr[g];
                                 }
                             });
                         });
-                        pa = p_operand(kind, &acc_s);
+                        pa = p_operand::<N, RS, KP>(kind, &acc_s);
                     }
                 });
             }};
         }
         // Tile jj needs no mask when all its keys are below seq_k and, for causal attention, at or
-        // below the warpgroup's first row: jj < seq_k / BN and jj < (m0 + 1) / BN. Whole rounds
+        // below the warpgroup's first row: jj < seq_k / N and jj < (m0 + 1) / N. Whole rounds
         // of such tiles first, then the rest masked (the mask leaves a tile it does not cross
         // as it is).
         let unmasked = {
-            let below_seq = (seq_k / BN as u32) as usize;
-            if p.causal { below_seq.min(((m0 + 1) / BN as u32) as usize) } else { below_seq }
+            let below_seq = (seq_k / N as u32) as usize;
+            if p.causal { below_seq.min(((m0 + 1) / N as u32) as usize) } else { below_seq }
         };
         let (mut j, mut round) = (0, 0u32);
         while j + STAGES <= unmasked {
@@ -901,7 +1013,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         });
         vf.wait(lphase);
         turns.wait();
-        issue_pv::<R, W>(kind, stage::<W>(smem, v_base(ls)), &pa, &mut acc_o);
+        issue_pv::<R, WK, N, KP>(kind, stage::<WK>(smem, v_base(ls)), &pa, &mut acc_o);
         turns.pass();
         wgmma::wait::<0, R>(&mut acc_o);
         ve.arrive();
@@ -912,8 +1024,8 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     unroll!(i in 0..2 => {
         let mut l = row_sum[i];
         unroll!(x in 0..5 => {
-            if x < SRows::PLAN.masks() {
-                l += warp::shfl_xor(l, SRows::PLAN.mask(x));
+            if x < SRows::<N>::PLAN.masks() {
+                l += warp::shfl_xor(l, SRows::<N>::PLAN.mask(x));
             }
         });
         inv[i] = if l > 0.0 { math::rcp_approx(l) } else { 0.0 };
@@ -935,7 +1047,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
         (w / 32) * CHUNK_WORDS + 32 * row + 4 * (((w % 32) / 4) ^ (row % 8)) + w % 4
     };
     let groups = const { o_groups::<D>() };
-    unroll!(w in 0..32 => {
+    unroll!(w in 0..64 => {
         if w < R / 2 {
             let (m, n) = o_coord::<D>(t, 2 * w);
             let f = inv[groups[2 * w]];
@@ -951,7 +1063,7 @@ pub fn attention_sm90<const D: usize, const R: usize, const W: usize, O, L>(
     // One lane of each quad writes its rows' log-sum-exp.
     if t.is_multiple_of(4) {
         unroll!(g in 0..2 => {
-            lse.store([m0 + SRows::key(t % 128, g) as u32, h, b], lse_v[g]);
+            lse.store([m0 + SRows::<N>::key(t % 128, g) as u32, h, b], lse_v[g]);
         });
     }
 }

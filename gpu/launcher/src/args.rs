@@ -26,7 +26,7 @@ cuBLAS and the anchors of --anchors; prints one markdown table.
   --size-hgemm M N K  tensor-core GEMM size, multiples of 8 (default 5120 5120 4096)
   --size-attention B H HKV S D
                       attention: batch, query heads, key/value heads (dividing H), sequence
-                      length (queries and keys), head dim 64 or 128 (default 4 16 16 4096 128)
+                      length (queries and keys), head dim 64, 128 or 256 (default 4 16 16 4096 128)
   --only KERNEL       copy, transpose, sgemm (NT and TN), hgemm (mma.sync: TN and NT, f32 and
                       f16 accumulators), hgemm_sm90 (TMA and wgmma: TN, f32 and f16) or
                       attention (the Hopper attention forward: f16 and bf16, causal and not)
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn bad_attention_sizes_are_refused() {
-        assert!(error("--size-attention 4 16 16 4096 96").contains("head dim 64 or 128"));
+        assert!(error("--size-attention 4 16 16 4096 96").contains("head dim 64, 128 or 256"));
         assert!(error("--size-attention 4 16 3 4096 128").contains("multiple of the key/value heads"));
         assert!(error("--size-attention 4 16 32 4096 128").contains("multiple of the key/value heads"));
         assert!(error("--size-attention 4 16 16 4096").contains("needs 5 values"));

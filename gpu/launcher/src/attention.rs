@@ -1,4 +1,4 @@
-//! The Hopper attention forward: `attention_sm90_d64` and `attention_sm90_d128`
+//! The Hopper attention forward: `attention_sm90_d64`, `attention_sm90_d128` and `attention_sm90_d256`
 //! (`const_layout_kernels::attention_sm90`), `O = softmax(Q K^T * scale + mask) V` and the rows'
 //! log-sum-exp, `f16` or `bf16` halves two to a 32-bit word, `f32` accumulation, causal (top-left,
 //! PyTorch's `is_causal`) or not, grouped-query attention when the key/value heads are fewer.
@@ -8,11 +8,11 @@
 //! `(seq, dim/2, heads, batch):(dim/2, _1, seq dim/2, heads seq dim/2)` in words, `lse` as `HeadF32`
 //! `(seq_q, heads, batch):(1, seq_q, heads seq_q)`, and the TMA maps of `q`, `k` and `v` encoded
 //! from Rust (`TensorMap::encode_nd`) as rank-4 tensors `(dim, seq, heads, batch)` of 16-bit
-//! elements with the box `attention_sm90::q_box()`. The launch: `attention_sm90::grid(dim, seq_q,
+//! elements with the boxes `attention_sm90::q_box()` and `kv_box(dim)`. The launch: `attention_sm90::grid(dim, seq_q,
 //! heads, batch)` x `threads(dim)`, `smem_bytes(dim)` of dynamic shared memory, `scale = 1/sqrt(dim)`.
 //!
 //! 1. The module's `attention_sm90_config` is launched and what it reports (the box, threads, query
-//!    rows a block, shared memory of both head dims, keys a tile, stages) must be what the kernel
+//!    rows a block, shared memory of every head dim, keys a tile, stages) must be what the kernel
 //!    crate says: the maps and the launch are made from the kernel crate.
 //! 2. At small shapes with residues in `seq_q` and `seq_k` ([`RESIDUE_SHAPES`]: both head dims,
 //!    causal and not, `seq_q` above and below `seq_k`, GQA and MQA), `f16` and `bf16`: the outputs
@@ -63,7 +63,7 @@ pub struct Shape {
     pub seq_q: u32,
     /// Keys a sequence.
     pub seq_k: u32,
-    /// The head dim: 64 or 128.
+    /// The head dim: 64, 128 or 256.
     pub dim: u32,
     /// Causal (top-left).
     pub causal: bool,
@@ -71,7 +71,7 @@ pub struct Shape {
 
 /// The shapes with residues every entry point and element type is checked at first: `(batch,
 /// heads, kv_heads, seq_q, seq_k, dim, causal)`.
-pub const RESIDUE_SHAPES: [Shape; 7] = [
+pub const RESIDUE_SHAPES: [Shape; 9] = [
     Shape::new(1, 2, 1, 130, 300, 64, true),
     Shape::new(2, 2, 2, 77, 129, 128, false),
     Shape::new(1, 4, 2, 300, 130, 128, true),
@@ -79,6 +79,8 @@ pub const RESIDUE_SHAPES: [Shape; 7] = [
     Shape::new(1, 6, 2, 257, 257, 64, true),
     Shape::new(1, 1, 1, 1, 200, 64, true),
     Shape::new(2, 2, 1, 200, 333, 128, false),
+    Shape::new(1, 2, 1, 200, 333, 256, true),
+    Shape::new(2, 2, 2, 77, 129, 256, false),
 ];
 
 /// The words layout of `HeadWords`: `(seq, dim/2, heads, batch):(dim/2, _1, .., ..)`.
@@ -110,13 +112,13 @@ impl Shape {
         Shape { causal, ..self }
     }
 
-    /// Checks what the kernels take and the launcher can allocate: a head dim of 64 or 128,
+    /// Checks what the kernels take and the launcher can allocate: a head dim of 64, 128 or 256,
     /// `heads` a multiple of `kv_heads`, every buffer at most 2^34 bytes (checked arithmetic),
     /// every stride of the words within 32 bits, the grid within CUDA's limits.
     pub fn check(&self) -> Result<(), String> {
         let Shape { batch: b, heads: h, kv_heads: hkv, seq_q, seq_k, dim: d, .. } = *self;
-        if d != 64 && d != 128 {
-            return Err(format!("attention_sm90 takes a head dim 64 or 128, not {d}"));
+        if d != 64 && d != 128 && d != 256 {
+            return Err(format!("attention_sm90 takes a head dim 64, 128 or 256, not {d}"));
         }
         if !h.is_multiple_of(hkv) {
             return Err(format!("the query heads ({h}) must be a multiple of the key/value heads ({hkv})"));
@@ -253,13 +255,13 @@ pub fn o_tolerance(kind: HalfKind) -> f64 {
     }
 }
 
-/// What `attention_sm90_config` must report: the box of `q`, `k` and `v` (inner, outer, element
-/// bits, swizzle), the threads and the query rows a block of head dims 64 and 128, their shared
-/// memory, the keys a tile, the stages and four zeros, from `const_layout_kernels::attention_sm90`.
+/// What `attention_sm90_config` must report: the box of `q` (and of `k` and `v` at head dims 64
+/// and 128: inner, outer, element bits, swizzle), the threads and the query rows a block of head
+/// dims 64 and 128, their shared memory, their keys a tile, the stages, then head dim 256's
+/// threads, query rows, shared memory and keys a tile, from `const_layout_kernels::attention_sm90`.
 pub fn expected_config() -> [u32; 16] {
     let b = attention_sm90::q_box();
-    let mut c = [0u32; 16];
-    c[..12].copy_from_slice(&[
+    [
         b.inner,
         b.outer,
         b.element_bits,
@@ -270,10 +272,13 @@ pub fn expected_config() -> [u32; 16] {
         attention_sm90::block_m(128) as u32,
         attention_sm90::smem_bytes(64),
         attention_sm90::smem_bytes(128),
-        attention_sm90::BN as u32,
+        attention_sm90::block_n(128) as u32,
         attention_sm90::STAGES as u32,
-    ]);
-    c
+        attention_sm90::threads(256),
+        attention_sm90::block_m(256) as u32,
+        attention_sm90::smem_bytes(256),
+        attention_sm90::block_n(256) as u32,
+    ]
 }
 
 /// Launches `attention_sm90_config` and compares its report with [`expected_config`].
@@ -506,11 +511,12 @@ impl<'a> Launch<'a> {
         let (lkv, dims_kv, strides_kv) = shape.words(name, shape.kv_heads, shape.seq_k)?;
         let (q, k, v) =
             (InArg::new(&inputs.dq, &lq)?, InArg::new(&inputs.dk, &lkv)?, InArg::new(&inputs.dv, &lkv)?);
-        let (stream, tma_box) = (gpu.stream(), attention_sm90::q_box());
+        let stream = gpu.stream();
+        let kv_box = attention_sm90::kv_box(shape.dim as usize);
         let maps = [
-            TensorMap::encode_nd(stream, &q, dims_q, strides_q, tma_box)?,
-            TensorMap::encode_nd(stream, &k, dims_kv, strides_kv, tma_box)?,
-            TensorMap::encode_nd(stream, &v, dims_kv, strides_kv, tma_box)?,
+            TensorMap::encode_nd(stream, &q, dims_q, strides_q, attention_sm90::q_box())?,
+            TensorMap::encode_nd(stream, &k, dims_kv, strides_kv, kv_box)?,
+            TensorMap::encode_nd(stream, &v, dims_kv, strides_kv, kv_box)?,
         ];
         Ok(Launch {
             gpu,
@@ -548,16 +554,21 @@ impl<'a> Launch<'a> {
     }
 }
 
-/// Both entry points, loaded.
+/// The entry points, loaded.
 struct Kernels {
     d64: Kernel<AttentionParams>,
     d128: Kernel<AttentionParams>,
+    d256: Kernel<AttentionParams>,
 }
 
 impl Kernels {
-    /// The entry point of head dim `dim` (64 or 128: [`Shape::check`]).
+    /// The entry point of head dim `dim` (64, 128 or 256: [`Shape::check`]).
     fn of(&self, dim: u32) -> &Kernel<AttentionParams> {
-        if dim == 64 { &self.d64 } else { &self.d128 }
+        match dim {
+            64 => &self.d64,
+            128 => &self.d128,
+            _ => &self.d256,
+        }
     }
 }
 
@@ -575,6 +586,7 @@ impl Bench<'_> {
         let kernels = Kernels {
             d64: gpu.kernel(ptx::ATTENTION_SM90_D64)?,
             d128: gpu.kernel(ptx::ATTENTION_SM90_D128)?,
+            d256: gpu.kernel(ptx::ATTENTION_SM90_D256)?,
         };
         let kinds = [HalfKind::F16, HalfKind::BF16];
         // Every shape with residues first: a failure ends the program before anything is timed.
@@ -758,7 +770,7 @@ mod tests {
         assert_eq!(c[4..8], [512, 192, 384, 128]);
         assert_eq!((c[8], c[9]), (attention_sm90::smem_bytes(64), attention_sm90::smem_bytes(128)));
         assert_eq!(c[10..12], [128, 2]);
-        assert_eq!(c[12..], [0; 4]);
+        assert_eq!(c[12..], [384, 128, attention_sm90::smem_bytes(256), 64]);
     }
 
     #[test]
@@ -767,7 +779,7 @@ mod tests {
             s.check().unwrap();
         }
         let any = |f: fn(&Shape) -> bool| RESIDUE_SHAPES.iter().any(f);
-        assert!(any(|s| s.dim == 64) && any(|s| s.dim == 128));
+        assert!(any(|s| s.dim == 64) && any(|s| s.dim == 128) && any(|s| s.dim == 256));
         assert!(any(|s| s.causal && s.seq_q < s.seq_k) && any(|s| s.causal && s.seq_q > s.seq_k));
         assert!(any(|s| !s.causal && s.seq_k % 128 != 0) && any(|s| s.kv_heads == 1 && s.heads > 1));
         assert!(any(|s| s.kv_heads > 1 && s.kv_heads < s.heads) && any(|s| s.batch > 1));
@@ -777,6 +789,7 @@ mod tests {
             !s.seq_q.is_multiple_of(m) && s.seq_q > m
         }
         assert!(any(|s| s.dim == 64 && residue(s)) && any(|s| s.dim == 128 && residue(s)));
+        assert!(any(|s| s.dim == 256 && residue(s)));
     }
 
     #[test]
@@ -818,7 +831,7 @@ mod tests {
     fn shapes_are_refused_as_the_kernels_and_limits_say() {
         let ok = Shape::of_size((4, 16, 16, 4096, 128), false);
         ok.check().unwrap();
-        assert!(Shape { dim: 96, ..ok }.check().unwrap_err().contains("head dim 64 or 128"));
+        assert!(Shape { dim: 96, ..ok }.check().unwrap_err().contains("head dim 64, 128 or 256"));
         assert!(Shape { kv_heads: 5, ..ok }.check().unwrap_err().contains("multiple"));
         let e = Shape { seq_q: u32::MAX, seq_k: u32::MAX, ..ok }.check().unwrap_err();
         assert!(e.starts_with("q (4x16x4294967295x128 halves)"), "{e}");

@@ -30,8 +30,8 @@
 //!   `--size-gemm M N K` (default 5120 5120 4096): `sgemm_nt_f32` and `sgemm_tn_f32`;
 //!   `--size-hgemm M N K` (default 5120 5120 4096, multiples of 8): the tensor-core GEMMs;
 //!   `--size-attention B H HKV S D` (default 4 16 16 4096 128): attention of `B` sequences of `S`
-//!   queries and keys, `H` query heads, `HKV` key/value heads (dividing `H`), head dim `D` (64 or
-//!   128).
+//!   queries and keys, `H` query heads, `HKV` key/value heads (dividing `H`), head dim `D` (64,
+//!   128 or 256).
 //! - `--only copy|transpose|sgemm|hgemm|hgemm_sm90|attention`, `--runs R` (default 20),
 //!   `--check-only` (no timing).
 //!
@@ -59,7 +59,7 @@
 //! stderr the progress.
 //!
 //! Errors (bad arguments, sizes whose buffers overflow or exceed 2^34 bytes or whose strides exceed
-//! 32 bits, a head dim other than 64 or 128, query heads not a multiple of the key/value heads, a
+//! 32 bits, a head dim other than 64, 128 or 256, query heads not a multiple of the key/value heads, a
 //! missing PTX file or kernel, an entry point whose parameters differ from its `Entry`, no driver
 //! or GPU, any CUDA error by name, a refused argument or launch or tensor map, a failed check) are
 //! one line on stderr, `gpu-bench: ...`, and status 1; the program does not panic (a library's

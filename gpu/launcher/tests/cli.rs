@@ -132,7 +132,7 @@ fn attention_options() {
     let e = fails(&["--size-attention", "4", "16", "16", "4096", "96"]);
     assert_eq!(
         e,
-        "gpu-bench: --size-attention 4 16 16 4096 96: attention_sm90 takes a head dim 64 or 128, not 96"
+        "gpu-bench: --size-attention 4 16 16 4096 96: attention_sm90 takes a head dim 64, 128 or 256, not 96"
     );
     assert!(
         fails(&["--size-attention", "4", "16", "6", "4096", "128"]).contains("multiple of the key/value")

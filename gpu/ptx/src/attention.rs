@@ -37,25 +37,36 @@ pub type AttentionParams = (
 /// 64: `q` `(seq_q, 32, heads, batch)` words of `f16` (`bf16 == 0`) or `bf16` halves, `k` and `v`
 /// `(seq_k, 32, kv_heads, batch)` (`heads` a multiple of `kv_heads`: GQA), `o` as `q`, `lse`
 /// `(seq_q, heads, batch)`; `map_*` tensor maps of `q`, `k`, `v` as 16-bit rank-4 tensors `(dim,
-/// seq, heads, batch)` with the box `attention_sm90::q_box`; `causal != 0` masks keys after the
-/// query (top-left). The launch: `attention_sm90::grid(64, ..)` x `threads(64)`, `smem_bytes(64)`.
+/// seq, heads, batch)` with the box `attention_sm90::q_box` (`attention_sm90::kv_box(64)` for `k`
+/// and `v`, the same); `causal != 0` masks keys after the query (top-left). The launch:
+/// `attention_sm90::grid(64, ..)` x `threads(64)`, `smem_bytes(64)`.
 pub const ATTENTION_SM90_D64: Entry<AttentionParams> = Entry::new("attention_sm90_d64");
 /// [`ATTENTION_SM90_D64`] with a head dim of 128 (`q` of 64 words a row), `smem_bytes(128)`.
 pub const ATTENTION_SM90_D128: Entry<AttentionParams> = Entry::new("attention_sm90_d128");
+/// [`ATTENTION_SM90_D64`] with a head dim of 256 (`q` of 128 words a row), `smem_bytes(256)`;
+/// the tensor maps of `k` and `v` with the box `attention_sm90::kv_box(256)` (64 rows).
+pub const ATTENTION_SM90_D256: Entry<AttentionParams> = Entry::new("attention_sm90_d256");
 /// `attention_sm90_config(out)`: what the host needs to launch attention, 16 words: the TMA box
-/// of `q`, `k` and `v` (inner and outer extents, element bits, `CUtensorMapSwizzle`), the block's
-/// threads and query rows at head dim 64, the same at 128, the dynamic shared memory for head dims
-/// 64 and 128, the keys a tile, the stages, and four zeros. One thread.
+/// of `q` (and of `k` and `v` at head dims 64 and 128: inner and outer extents, element bits,
+/// `CUtensorMapSwizzle`), the block's threads and query rows at head dim 64, the same at 128, the
+/// dynamic shared memory for head dims 64 and 128, the keys a tile at those head dims, the stages;
+/// then the threads, query rows, shared memory and keys a tile at head dim 256 (the rows of its
+/// `k` and `v` box). One thread.
 pub const ATTENTION_SM90_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("attention_sm90_config");
 
-/// A rank-4 TMA tensor `(dim, seq, heads, batch)` of the halves of `x`, loaded through `map`.
+/// A rank-4 TMA tensor `(dim, seq, heads, batch)` of the halves of `x`, loaded through `map` in
+/// boxes `tma_box`.
 ///
 /// # Safety
 /// `x`'s contract is [`In::memory`]'s, and `map` was encoded for exactly this tensor and the box
-/// [`attention_sm90::q_box`].
+/// `tma_box`.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn tma_heads<'a>(x: In<HeadWords>, map: TensorMapRef) -> const_layout_device::tma::TmaTensor<'a, 4> {
+unsafe fn tma_heads<'a>(
+    x: In<HeadWords>,
+    map: TensorMapRef,
+    tma_box: const_layout::atom::tma::TmaBox,
+) -> const_layout_device::tma::TmaTensor<'a, 4> {
     use const_layout::int::Int;
     use const_layout_device::fault;
     let l = x.param().layout();
@@ -67,13 +78,7 @@ unsafe fn tma_heads<'a>(x: In<HeadWords>, map: TensorMapRef) -> const_layout_dev
     }
     // SAFETY: the caller's contract.
     match unsafe {
-        const_layout_device::tma::TmaTensor::new(
-            map.address(),
-            x.memory(),
-            dims,
-            strides,
-            attention_sm90::q_box(),
-        )
+        const_layout_device::tma::TmaTensor::new(map.address(), x.memory(), dims, strides, tma_box)
     } {
         Some(t) => t,
         None => {
@@ -85,14 +90,14 @@ unsafe fn tma_heads<'a>(x: In<HeadWords>, map: TensorMapRef) -> const_layout_dev
 /// The body of both entry points: the element kind and the head dim as constants.
 #[cfg(target_arch = "nvptx64")]
 macro_rules! attention_entry {
-    ($name:ident, $d:literal, $r:literal, $w:literal) => {
+    ($name:ident, $d:literal, [$($c:literal),+]) => {
         const_layout_device::launch_bounds!($name, attention_sm90::threads($d), 1);
 
         /// See the `Entry` of the same name.
         ///
         /// # Safety
         /// The launch contract (see `entry_points`), and `map_q`, `map_k`, `map_v` are tensor maps
-        /// of `q`, `k`, `v` with the box `attention_sm90::q_box`.
+        /// of `q`, `k`, `v` with the boxes `attention_sm90::q_box` and `kv_box`.
         #[unsafe(no_mangle)]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "ptx-kernel" fn $name(
@@ -111,25 +116,31 @@ macro_rules! attention_entry {
             use const_layout_device::{HalfKind, SmemRegion};
             // SAFETY: the launch contract, maps included.
             let (tq, tk, tv, to, tl) = unsafe {
-                (tma_heads(q, map_q), tma_heads(k, map_k), tma_heads(v, map_v), o.tensor(), lse.tensor())
+                let kv = attention_sm90::kv_box($d);
+                let tq = tma_heads(q, map_q, attention_sm90::q_box());
+                (tq, tma_heads(k, map_k, kv), tma_heads(v, map_v, kv), o.tensor(), lse.tensor())
             };
             let causal = causal != 0;
             let smem = SmemRegion::dynamic();
             if bf16 != 0 {
                 let p = attention_sm90::Params { scale, causal, kind: HalfKind::BF16 };
-                attention_sm90::attention_sm90::<$d, $r, $w, _, _>(tq, tk, tv, to, tl, p, smem)
+                attention_sm90::attention_sm90::<$d, $($c),+, _, _>(tq, tk, tv, to, tl, p, smem)
             } else {
                 let p = attention_sm90::Params { scale, causal, kind: HalfKind::F16 };
-                attention_sm90::attention_sm90::<$d, $r, $w, _, _>(tq, tk, tv, to, tl, p, smem)
+                attention_sm90::attention_sm90::<$d, $($c),+, _, _>(tq, tk, tv, to, tl, p, smem)
             }
         }
     };
 }
 
 #[cfg(target_arch = "nvptx64")]
-attention_entry!(attention_sm90_d64, 64, 32, 4096);
+// The constants after the head dim, as `attention_sm90`'s table: R, W, N, RS, KP, WK, CK.
 #[cfg(target_arch = "nvptx64")]
-attention_entry!(attention_sm90_d128, 128, 64, 8192);
+attention_entry!(attention_sm90_d64, 64, [32, 4096, 128, 64, 8, 4096, 4096]);
+#[cfg(target_arch = "nvptx64")]
+attention_entry!(attention_sm90_d128, 128, [64, 8192, 128, 64, 8, 8192, 4096]);
+#[cfg(target_arch = "nvptx64")]
+attention_entry!(attention_sm90_d256, 256, [128, 16384, 64, 32, 4, 8192, 2048]);
 
 /// Writes what the host needs to launch attention (see [`ATTENTION_SM90_CONFIG`]). One thread.
 ///
@@ -147,6 +158,7 @@ pub unsafe extern "ptx-kernel" fn attention_sm90_config(out: Out<ConfigWords>) {
     let (t64, t128) = (attention_sm90::threads(64), attention_sm90::threads(128));
     let (m64, m128) = (attention_sm90::block_m(64) as u32, attention_sm90::block_m(128) as u32);
     o.store4(4, [t64, m64, t128, m128]);
-    o.store4(8, [s64, s128, attention_sm90::BN as u32, attention_sm90::STAGES as u32]);
-    o.store4(12, [0, 0, 0, 0]);
+    o.store4(8, [s64, s128, attention_sm90::block_n(128) as u32, attention_sm90::STAGES as u32]);
+    let (t256, m256) = (attention_sm90::threads(256), attention_sm90::block_m(256) as u32);
+    o.store4(12, [t256, m256, attention_sm90::smem_bytes(256), attention_sm90::block_n(256) as u32]);
 }

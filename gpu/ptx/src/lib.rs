@@ -41,7 +41,8 @@ mod attention;
 mod entry_points;
 
 pub use attention::{
-    ATTENTION_SM90_CONFIG, ATTENTION_SM90_D64, ATTENTION_SM90_D128, AttentionParams, HeadF32, HeadWords,
+    ATTENTION_SM90_CONFIG, ATTENTION_SM90_D64, ATTENTION_SM90_D128, ATTENTION_SM90_D256, AttentionParams,
+    HeadF32, HeadWords,
 };
 
 /// An `f32` matrix with runtime extents and leading dimension, column-major: `(m,n):(_1,ld)`.

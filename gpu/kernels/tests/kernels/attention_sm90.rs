@@ -1,18 +1,19 @@
 //! The Hopper attention forward on the emulated grid against an `f64` reference computed from the
 //! same half-precision inputs: residues in `seq_q` and `seq_k` (TMA's zero fill, the masks), more
-//! key tiles than stages (each stage's mbarriers through several phases), causal and not, both head
-//! dims, both element types, grouped-query attention (two query heads a key/value head), the
+//! key tiles than stages (each stage's mbarriers through several phases), causal and not, every head
+//! dim (64, 128 and 256, whose key tiles are 64), both element types, grouped-query attention (two query heads a key/value head), the
 //! log-sum-exp. The tolerance is the rounding of `P` and `O` to the element type: `P` in `[0, 1]`
 //! rounded to 11 (f16) or 8 (bf16) bits, `O` a weighted mean of values in `(-1, 1)`.
 
 use crate::common::value;
+use const_layout::atom::tma::TmaBox;
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::tma::TmaTensor;
 use const_layout_device::{
     Dim3, GlobalTensor, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half, half_to_f32,
 };
-use const_layout_kernels::attention_sm90::{self, Params, q_box};
+use const_layout_kernels::attention_sm90::{self, Params, kv_box, q_box};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// A `(batch, heads, seq, d)` tensor of halves, contiguous (PyTorch's layout), two to a word, and
@@ -48,8 +49,24 @@ fn reference(
     (o, m + l.ln())
 }
 
+/// The kernel at head dim `D` with its constants (`attention_sm90`'s table).
+macro_rules! run {
+    (64, $($a:expr),+) => { run::<64, 32, 4096, 128, 64, 8, 4096, 4096>($($a),+) };
+    (128, $($a:expr),+) => { run::<128, 64, 8192, 128, 64, 8, 8192, 4096>($($a),+) };
+    (256, $($a:expr),+) => { run::<256, 128, 16384, 64, 32, 4, 8192, 2048>($($a),+) };
+}
+
 #[allow(clippy::too_many_arguments)]
-fn run<const D: usize, const R: usize, const W: usize>(
+fn run<
+    const D: usize,
+    const R: usize,
+    const W: usize,
+    const N: usize,
+    const RS: usize,
+    const KP: usize,
+    const WK: usize,
+    const CK: usize,
+>(
     kind: HalfKind,
     batch: usize,
     heads: usize,
@@ -58,7 +75,7 @@ fn run<const D: usize, const R: usize, const W: usize>(
     sk: usize,
     causal: bool,
 ) where
-    (): attention_sm90::OAccumulators<R>,
+    (): attention_sm90::Shapes<R, RS, KP>,
 {
     let (q, qf) = tensor(kind, 1, [batch, heads, sq, D]);
     let (k, kf) = tensor(kind, 2, [batch, kv_heads, sk, D]);
@@ -74,9 +91,9 @@ fn run<const D: usize, const R: usize, const W: usize>(
     let (sq32, sk32, h32, hk32, b32, d32) =
         (sq as u32, sk as u32, heads as u32, kv_heads as u32, batch as u32, D as u32);
     // (d, seq, heads, batch), strides in elements.
-    fn t4(w: &[AtomicU32], [d, s, h, b]: [u32; 4]) -> TmaTensor<'_, 4> {
+    fn t4(w: &[AtomicU32], [d, s, h, b]: [u32; 4], tma_box: TmaBox) -> TmaTensor<'_, 4> {
         let strides = [1, d as u64, (d * s) as u64, (d * s * h) as u64];
-        TmaTensor::emulated(Gmem::<u32>::from_cells(w), [d, s, h, b], strides, q_box()).unwrap()
+        TmaTensor::emulated(Gmem::<u32>::from_cells(w), [d, s, h, b], strides, tma_box).unwrap()
     }
     launch(&cfg, || {
         let to = GlobalTensor::new(
@@ -91,10 +108,10 @@ fn run<const D: usize, const R: usize, const W: usize>(
         )
         .unwrap();
         let p = Params { scale, causal, kind };
-        attention_sm90::attention_sm90::<D, R, W, _, _>(
-            t4(&q, [d32, sq32, h32, b32]),
-            t4(&k, [d32, sk32, hk32, b32]),
-            t4(&v, [d32, sk32, hk32, b32]),
+        attention_sm90::attention_sm90::<D, R, W, N, RS, KP, WK, CK, _, _>(
+            t4(&q, [d32, sq32, h32, b32], q_box()),
+            t4(&k, [d32, sk32, hk32, b32], kv_box(D)),
+            t4(&v, [d32, sk32, hk32, b32], kv_box(D)),
             to,
             tl,
             p,
@@ -133,31 +150,45 @@ fn run<const D: usize, const R: usize, const W: usize>(
 #[test]
 fn d64_residues_and_three_key_tiles() {
     // 300 keys: three tiles, the last masked, a residue of 44.
-    run::<64, 32, 4096>(HalfKind::F16, 1, 1, 1, 70, 300, false);
+    run!(64, HalfKind::F16, 1, 1, 1, 70, 300, false);
 }
 
 #[test]
 fn d64_stages_reused_twice() {
     // 870 keys: seven tiles through the stages, each stage's mbarriers flipping twice or more,
     // unmasked rounds and then a masked one with a residue of 102; 20 queries keep it short.
-    run::<64, 32, 4096>(HalfKind::F16, 1, 1, 1, 20, 870, false);
+    run!(64, HalfKind::F16, 1, 1, 1, 20, 870, false);
 }
 
 #[test]
 fn d64_causal_gqa_two_query_blocks() {
     // Two query heads share a key/value head; 200 queries: a whole block of 192 rows (three
     // consumer warpgroups, the third's rows in Q's second box) and one of 8 rows.
-    run::<64, 32, 4096>(HalfKind::F16, 1, 2, 1, 200, 200, true);
+    run!(64, HalfKind::F16, 1, 2, 1, 200, 200, true);
 }
 
 #[test]
 fn d128_bf16_batch_of_two() {
-    run::<128, 64, 8192>(HalfKind::BF16, 2, 1, 1, 64, 129, false);
+    run!(128, HalfKind::BF16, 2, 1, 1, 64, 129, false);
 }
 
 #[test]
 fn d128_causal_more_keys_than_queries() {
-    run::<128, 64, 8192>(HalfKind::F16, 1, 1, 1, 100, 260, true);
+    run!(128, HalfKind::F16, 1, 1, 1, 100, 260, true);
+}
+
+#[test]
+fn d256_residues_and_five_key_tiles() {
+    // 300 keys: five tiles of 64 through the two stages (each stage's mbarriers flipping twice),
+    // the last with a residue of 44; 40 queries of one warpgroup's rows.
+    run!(256, HalfKind::F16, 1, 1, 1, 40, 300, false);
+}
+
+#[test]
+fn d256_bf16_causal_gqa() {
+    // Two query heads on a key/value head, causal: 70 queries of 200 keys read two tiles of 64,
+    // the second all masked for the first warpgroup's rows and partly for the second's 6.
+    run!(256, HalfKind::BF16, 1, 2, 1, 70, 200, true);
 }
 
 /// `OutputO::store_rows` writes each word of its 64 rows once, at its coordinate, only in rows
