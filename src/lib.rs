@@ -28,7 +28,7 @@ pub mod tensor;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use const_layout_core::serde_text;
 pub use const_layout_core::{
-    algebra, bank, coalescing, dyn_layout, error, eval, linear, swizzle, synthesis, text,
+    algebra, bank, coalescing, dyn_layout, error, eval, f2, linear, swizzle, synthesis, text,
 };
 
 #[cfg(feature = "alloc")]

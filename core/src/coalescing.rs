@@ -22,8 +22,8 @@
 //! assert_eq!((r.sectors, r.lines, r.min_sectors), (5, 2, 4));
 //! ```
 
-use crate::bank::Offsets;
 use crate::error::LayoutError;
+use crate::f2::bank::Offsets;
 
 /// Bytes of a sector, the unit the L1 moves.
 pub const SECTOR_BYTES: u64 = 32;
@@ -135,8 +135,8 @@ pub fn request(addrs: &[u64], bytes: u32) -> Result<Coalescing, LayoutError> {
 /// `t`, value `v`) to an element of the tensor, `global` the element to its offset (in elements of
 /// `element_bytes`), from a base address of `base` bytes (its alignment: the tensor's pointer);
 /// each thread accesses its values `vec` at a time (contiguous, aligned), a warp of 32 threads
-/// a request. Sums over every warp and request. An error as [`crate::bank::simulate`]'s, past
-/// [`crate::bank::MAX_SIMULATED`] pairs.
+/// a request. Sums over every warp and request. An error as [`crate::f2::bank::simulate`]'s, past
+/// [`crate::f2::bank::MAX_SIMULATED`] pairs.
 ///
 /// ```
 /// use const_layout::coalescing::coalescing;
@@ -164,7 +164,7 @@ pub fn coalescing<T: Offsets + ?Sized, G: Offsets + ?Sized>(
     }
     let bytes = element_bytes.saturating_mul(vec);
     let mut total = Coalescing::default();
-    crate::bank::simulate::instructions(
+    crate::f2::bank::simulate::instructions(
         "coalescing",
         tv,
         threads,

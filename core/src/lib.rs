@@ -1,9 +1,9 @@
 //! The runtime-structured core of [const-layout](https://docs.rs/const-layout): int tuples and
 //! layouts whose structure is data ([`dyn_layout`]), CuTe's notation as text ([`text`]), CuTe's layout
 //! algebra on them ([`algebra`]), swizzles and composed layouts ([`swizzle`]), the expression
-//! evaluator of the `layout` tool ([`eval`]), linear layouts over F2 ([`linear`]), shared-memory
-//! bank conflicts ([`bank`]), global-memory coalescing ([`coalescing`]) and swizzle synthesis
-//! ([`synthesis`]), and their errors ([`error`]).
+//! evaluator of the `layout` tool ([`eval`]), the work over F2 ([`f2`]: linear layouts, shared-memory
+//! bank conflicts and swizzle synthesis), global-memory coalescing ([`coalescing`]), and their
+//! errors ([`error`]).
 //!
 //! Everything here is `no_std` and uses no heap; all but the simulations over any layout
 //! (`bank::simulate`, `coalescing`, generic over a trait) is written as `const fn`, so the same code runs
@@ -12,22 +12,23 @@
 //! path; the examples below are written that way.
 //!
 //! The modules are layered, each using only the ones before it:
-//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `linear` < `bank` < `coalescing` <
-//! `synthesis` < `eval`.
+//! `error` < `dyn_layout` < `text` < `algebra` < `swizzle` < `f2` (`linear` < `bank` < `synthesis`) <
+//! `coalescing` < `eval`.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod algebra;
-pub mod bank;
 pub mod coalescing;
 pub mod dyn_layout;
 pub mod error;
 pub mod eval;
-pub mod linear;
+pub mod f2;
 pub mod swizzle;
-pub mod synthesis;
 pub mod text;
+
+// The F2 modules at the top level too, where they were before `f2` held them.
+pub use f2::{bank, linear, synthesis};
 
 #[cfg(feature = "serde")]
 pub mod serde_text;

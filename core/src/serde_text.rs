@@ -28,7 +28,7 @@
 use crate::algebra::Tiler;
 use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::eval::{Value, eval};
-use crate::linear::LinearLayout;
+use crate::f2::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Swizzle};
 use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};

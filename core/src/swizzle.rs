@@ -571,7 +571,7 @@ impl ComposedLayout {
     ///
     /// `Err` naming why: `b`'s offset is not 0 (CuTe requires 0), two swizzles remain
     /// ([`Inadmissible::TwoSwizzles`]; their product is linear over F2, and
-    /// [`LinearLayout::from_composition`](crate::linear::LinearLayout::from_composition) holds it
+    /// [`LinearLayout::from_composition`](crate::f2::linear::LinearLayout::from_composition) holds it
     /// where both operands are linear: the evaluator answers with one there), or CuTe's rewrite
     /// is another function.
     ///

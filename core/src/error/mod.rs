@@ -163,7 +163,7 @@ pub enum LayoutError {
         /// The operation, by its CuTe name.
         op: &'static str,
     },
-    /// An access that the bank or coalescing analysis cannot pose (`crate::bank`,
+    /// An access that the bank or coalescing analysis cannot pose (`crate::f2::bank`,
     /// `crate::coalescing`): `what` names the quantity, `value` what was given.
     Access {
         /// The analysis: `"bank conflicts"` or `"coalescing"`.

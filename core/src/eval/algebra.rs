@@ -4,7 +4,7 @@ use super::{Call, EvalError, Op, Operand, Value, apply_layout_op, int_tuple_of};
 use crate::algebra::{self, Tiler};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+use crate::f2::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Sliced};
 
 /// Functions that CuTe applies to a composed layout's inner layout, keeping the outer function

@@ -1,11 +1,11 @@
-//! The evaluator's linear layouts over F2 ([`crate::linear`]): `linear(..)` makes one, the
+//! The evaluator's linear layouts over F2 ([`crate::f2::linear`]): `linear(..)` makes one, the
 //! Triton operations take them, and `composition`, `crd2idx`, `size` and `cosize` read them.
 //! A layout or a swizzled layout stands for its linear layout wherever a linear one is wanted.
 
 use super::{Call, EvalError, Op, Value, int_tuple_of};
 use crate::dyn_layout::DynInt;
 use crate::error::LayoutError;
-use crate::linear::{LinearLayout, MAX_BITS};
+use crate::f2::linear::{LinearLayout, MAX_BITS};
 
 /// The calls of the table's general operations with a linear argument: `composition(a, b)` of two
 /// linear layouts (or one and a layout), `crd2idx(i, l)`, `size(l)` (`2^inputs`) and `cosize(l)`

@@ -9,7 +9,7 @@ use crate::algebra::{LayoutPartition, Slicer, TileMode, Tiler};
 use crate::dyn_layout::DynLayout;
 use crate::dyn_layout::int_tuple::{DynInt, DynIntTuple};
 use crate::dyn_layout::ops::{self, Division};
-use crate::linear::LinearLayout;
+use crate::f2::linear::LinearLayout;
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 
 mod algebra;

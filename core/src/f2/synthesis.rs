@@ -1,7 +1,7 @@
 //! Swizzle synthesis: given how a shared tile is written and how it is read (thread-value layouts
 //! into the tile, element width, wanted vector widths), the `Sw<B,M,S>` over the tile that first
 //! maximises both accesses' vector widths and then minimises their bank conflicts
-//! ([`crate::bank`]), by exhaustive search over `B, M, S <= 5` (and no swizzle). A `const fn`, so a
+//! ([`crate::f2::bank`]), by exhaustive search over `B, M, S <= 5` (and no swizzle). A `const fn`, so a
 //! static query is a constant.
 //!
 //! Ties keep the first found in the order `B`, then `M`, then `S`, ascending, after no swizzle:
@@ -21,9 +21,9 @@
 //! assert_eq!(best.swizzle.to_string(), "Sw<3,3,3>"); // CUTLASS's choice
 //! ```
 
-use crate::bank::{AccessKind, BankModel, Conflicts, access};
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+use crate::f2::bank::{AccessKind, BankModel, Conflicts, access};
+use crate::f2::linear::LinearLayout;
 use crate::swizzle::Swizzle;
 
 mod general;
@@ -35,7 +35,7 @@ pub use padding::{Padded, Padding, best_padding};
 /// thread) to a tile element; each thread wants vectors of `vec` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
-    /// The instruction: its phases and pairing ([`crate::bank`]).
+    /// The instruction: its phases and pairing ([`crate::f2::bank`]).
     pub kind: AccessKind,
     /// `(thread, value) -> element`.
     pub tv: LinearLayout,

@@ -27,7 +27,7 @@
 //! 8-byte `cp.async.ca` follow the source's sectors, not this model: for `cp.async` the model's
 //! count is the store's, which no counter confirms.
 //!
-//! [`access`] is the closed form over F2 for an access whose maps are linear ([`crate::linear`]);
+//! [`access`] is the closed form over F2 for an access whose maps are linear ([`crate::f2::linear`]);
 //! [`simulate`] simulates every instruction of an access over any layouts, and [`wavefronts`] one
 //! instruction from its addresses.
 //!

@@ -26,9 +26,9 @@
 //! search over every bijective map on small tiles and bank models.
 
 use super::{Access, best_swizzle, evaluate_linear};
-use crate::bank::{BankModel, Conflicts};
 use crate::error::LayoutError;
-use crate::linear::{LinearLayout, Span};
+use crate::f2::bank::{BankModel, Conflicts};
+use crate::f2::linear::{LinearLayout, Span};
 use crate::swizzle::Swizzle;
 
 /// A shared-memory layout (any bijective linear map) and what it gives both accesses.

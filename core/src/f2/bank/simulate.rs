@@ -4,7 +4,7 @@
 use super::{AccessKind, BankModel, Conflicts, INACTIVE, MAX_THREADS, err, wavefronts};
 use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+use crate::f2::linear::LinearLayout;
 use crate::swizzle::ComposedLayout;
 
 /// The most `(thread, value)` pairs [`simulate`] takes: 2^22, about a second's work for the

@@ -3,7 +3,7 @@
 
 use super::{AccessKind, BankModel, Conflicts, err};
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+use crate::f2::linear::LinearLayout;
 
 /// The conflicts of an access of `kind` over a whole tile: `tv` maps `(thread, value)` (thread bits
 /// low: `thread_bits` of them) to an element of the tile, `smem` maps the element to its offset

@@ -1,11 +1,11 @@
 //! Padding, the other classic fix: rows of the tile stretched by a few elements, so that the
 //! rows of one phase start on different banks. It costs memory and is not linear over F2, so it
-//! is scored by simulation ([`crate::bank::simulate`]) and set beside the best swizzle.
+//! is scored by simulation ([`crate::f2::bank::simulate`]) and set beside the best swizzle.
 
 use super::{Access, beats, evaluate_linear};
-use crate::bank::{BankModel, Conflicts, Offsets, simulate};
 use crate::error::LayoutError;
-use crate::linear::LinearLayout;
+use crate::f2::bank::{BankModel, Conflicts, Offsets, simulate};
+use crate::f2::linear::LinearLayout;
 
 /// A tile padded: offset `o` of the plain tile moves to `o + pad * (o / row)`.
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +64,7 @@ impl Padding {
 /// or 32 bytes (at least an element), each scored by simulating both accesses; the best is the
 /// one that [`super::best_swizzle`]'s order ranks first, then the one that adds the fewest bytes.
 /// Each access keeps the widest vector the plain tile allows that the padding keeps aligned.
-/// `None` if no padding can be posed (a tile past [`crate::bank::MAX_SIMULATED`] elements).
+/// `None` if no padding can be posed (a tile past [`crate::f2::bank::MAX_SIMULATED`] elements).
 ///
 /// ```
 /// use const_layout::bank::{AccessKind, NVIDIA};
@@ -85,7 +85,7 @@ pub fn best_padding(
     read: &Access,
 ) -> Result<Option<Padding>, LayoutError> {
     let n = tile.size_of();
-    if n > crate::bank::MAX_SIMULATED || !element_bytes.is_power_of_two() || element_bytes > 16 {
+    if n > crate::f2::bank::MAX_SIMULATED || !element_bytes.is_power_of_two() || element_bytes > 16 {
         return Ok(None);
     }
     // The plain tile's vectors: padding can only keep or narrow them.
