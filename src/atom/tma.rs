@@ -25,7 +25,30 @@
 
 use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
+use crate::layout::computed::StaticLayout;
+use crate::layout::computed::StaticSwizzled;
 use crate::swizzle::Swizzle;
+
+// The box of a swizzled static layout is here, not in `layout::computed`: `atom` builds on
+// `layout`, and `layout` names nothing of `atom`.
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B, M, S, A> {
+    /// The Tensor Memory Accelerator's box and swizzle mode for loading this tile of elements of
+    /// `BITS` bits ([`make_tma_box`]), computed at compile time; a
+    /// compile error (full build) naming the failed condition if TMA cannot write the tile so.
+    ///
+    /// ```
+    /// use const_layout::atom::tma::TmaSwizzle;
+    /// use const_layout::layout::computed::{swizzle, tile_to_shape};
+    /// use const_layout::{layout_type, C};
+    /// let stage = swizzle::<3, 3, 3, _>(tile_to_shape(<layout_type!((8, 64):(64, 1))>::default(), (C::<128>, C::<64>)));
+    /// let b = stage.tma_box::<16>();
+    /// assert_eq!((b.inner, b.outer, b.swizzle), (64, 128, TmaSwizzle::B128));
+    /// ```
+    #[inline(always)]
+    pub fn tma_box<const BITS: usize>(&self) -> TmaBox {
+        const { crate::layout::computed::unwrap("make_tma_box", make_tma_box(&A::LAYOUT, Self::SWIZZLE, BITS)) }
+    }
+}
 
 /// TMA's swizzle modes, numbered as the driver's `CUtensorMapSwizzle`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

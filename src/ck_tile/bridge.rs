@@ -90,25 +90,6 @@ where
     Ok(super::descriptor::single_transform(CuteLayout::new(*layout), space))
 }
 
-/// The CuTe mode (a shape and a stride, nested where needed) whose offsets over `0..len` are
-/// `offset(k)`, if there is one: found greedily (each integer's stride is the offset at the
-/// running period, its extent as far as the offsets stay linear), then checked at every `k`.
-pub(crate) fn fit_mode(
-    len: isize,
-    offset: &dyn Fn(isize) -> isize,
-) -> Result<Option<(DynIntTuple, DynIntTuple)>, LayoutError> {
-    let mut fit = crate::algebra::fit::ModeFit::new(len);
-    while let Some(k) = fit.next() {
-        fit.feed(offset(k));
-    }
-    let Some(mode) = fit.layout()? else { return Ok(None) };
-    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) {
-        Some((*mode.shape(), *mode.stride()))
-    } else {
-        None
-    })
-}
-
 /// A CK descriptor as a CuTe layout (runtime-structured, one mode per top dimension), or the
 /// error naming the transform that prevents it.
 ///
@@ -170,8 +151,8 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
             top[i] = k;
             at(&top)
         };
-        let (shape, stride) =
-            fit_mode(len, &offset)?.ok_or(blame("a top dimension's offsets are no CuTe mode"))?;
+        let (shape, stride) = crate::algebra::fit::fit_mode(len, &offset)?
+            .ok_or(blame("a top dimension's offsets are no CuTe mode"))?;
         modes[i] = shape;
         strides[i] = stride;
     }

@@ -962,23 +962,6 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
         A::LAYOUT
     }
 
-    /// The Tensor Memory Accelerator's box and swizzle mode for loading this tile of elements of
-    /// `BITS` bits ([`make_tma_box`](crate::atom::tma::make_tma_box)), computed at compile time; a
-    /// compile error (full build) naming the failed condition if TMA cannot write the tile so.
-    ///
-    /// ```
-    /// use const_layout::atom::tma::TmaSwizzle;
-    /// use const_layout::layout::computed::{swizzle, tile_to_shape};
-    /// use const_layout::{layout_type, C};
-    /// let stage = swizzle::<3, 3, 3, _>(tile_to_shape(<layout_type!((8, 64):(64, 1))>::default(), (C::<128>, C::<64>)));
-    /// let b = stage.tma_box::<16>();
-    /// assert_eq!((b.inner, b.outer, b.swizzle), (64, 128, TmaSwizzle::B128));
-    /// ```
-    #[inline(always)]
-    pub fn tma_box<const BITS: usize>(&self) -> crate::atom::tma::TmaBox {
-        const { unwrap("make_tma_box", crate::atom::tma::make_tma_box(&A::LAYOUT, Self::SWIZZLE, BITS)) }
-    }
-
     /// The swizzle ([`Self::SWIZZLE`], from a value).
     ///
     /// ```

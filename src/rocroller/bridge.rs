@@ -123,7 +123,7 @@ impl<const N: usize> CoordinateGraph<N> {
             }
         };
         let first = value(0);
-        let fitted = crate::ck_tile::bridge::fit_mode(size, &|k| value(k) - first);
+        let fitted = crate::algebra::fit::fit_mode(size, &|k| value(k) - first);
         if let Some(e) = failed.get() {
             return Err(e);
         }

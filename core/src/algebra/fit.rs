@@ -12,7 +12,7 @@
 
 use super::R;
 use super::leaves::Leaves;
-use crate::dyn_layout::{DynInt, DynLayout};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 
 /// The state of a greedy fit of a mode of `len` elements.
 #[derive(Clone, Copy)]
@@ -105,6 +105,30 @@ impl ModeFit {
             Err(e) => Err(e),
         }
     }
+}
+
+/// The CuTe mode (a shape and a stride, nested where needed) whose offsets over `0..len` are
+/// `offset(k)`, if there is one: found greedily by [`ModeFit`], then checked at every `k`. The CK
+/// Tile and rocRoller bridges read a descriptor's or a coordinate-graph path's dimension back as a
+/// layout mode with it.
+///
+/// ```
+/// use const_layout_core::algebra::fit::fit_mode;
+/// let (s, d) = fit_mode(12, &|k| (k % 4) * 3 + (k / 4) * 20).unwrap().unwrap();
+/// assert_eq!((s.to_string(), d.to_string()), ("(4,3)".to_string(), "(3,20)".to_string()));
+/// assert!(fit_mode(4, &|k| k * k).unwrap().is_none());
+/// ```
+pub fn fit_mode(len: isize, offset: &dyn Fn(isize) -> isize) -> R<Option<(DynIntTuple, DynIntTuple)>> {
+    let mut fit = ModeFit::new(len);
+    while let Some(k) = fit.next() {
+        fit.feed(offset(k));
+    }
+    let Some(mode) = fit.layout()? else { return Ok(None) };
+    Ok(if (0..len).all(|k| mode.offset(k) == offset(k)) {
+        Some((*mode.shape(), *mode.stride()))
+    } else {
+        None
+    })
 }
 
 #[cfg(test)]

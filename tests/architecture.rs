@@ -1,0 +1,134 @@
+//! The module graph that ARCHITECTURE.md draws, read from the sources: which top-level module of
+//! each crate names which (`crate::x` in code, comments left out). No two modules of a crate
+//! name each other through any path (no folder loop), CK Tile and rocRoller stay apart, and
+//! core's modules use only those its documented layering puts before them.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The top-level module a file of `src` belongs to (`layout` for `src/layout/computed.rs`).
+fn top_module(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap();
+    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// Top-level module -> the crate's top-level modules it names in code.
+fn graph(src: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(src);
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let top = top_module(&src, &f);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let deps = g.entry(top.clone()).or_default();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            let line = line.split(" // ").next().unwrap_or("");
+            for (at, _) in line.match_indices("crate::") {
+                let name: String =
+                    line[at + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() && name != top {
+                    deps.insert(name);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// Whether `to` is reachable from `from`.
+fn reaches(g: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
+    let (mut seen, mut todo) = (BTreeSet::new(), vec![from.to_string()]);
+    while let Some(m) = todo.pop() {
+        for n in g.get(&m).into_iter().flatten() {
+            if n == to {
+                return true;
+            }
+            if seen.insert(n.clone()) {
+                todo.push(n.clone());
+            }
+        }
+    }
+    false
+}
+
+fn loops(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (m, deps) in g {
+        for d in deps {
+            if m < d && reaches(g, d, m) {
+                out.push((m.clone(), d.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_folder_loop_in_the_library_or_the_core() {
+    for src in ["src", "core/src"] {
+        let g = graph(src);
+        assert!(g.len() > 5, "{src}: too few modules read ({g:?})");
+        assert_eq!(loops(&g), [], "{src}: modules that name each other through some path");
+    }
+}
+
+#[test]
+fn ck_tile_and_rocroller_name_neither_each_other() {
+    let g = graph("src");
+    assert!(!reaches(&g, "rocroller", "ck_tile"), "rocroller names ck_tile: {:?}", g["rocroller"]);
+    assert!(!reaches(&g, "ck_tile", "rocroller"), "ck_tile names rocroller: {:?}", g["ck_tile"]);
+}
+
+#[test]
+fn core_follows_its_documented_layering() {
+    // core/src/lib.rs: "`error` < `dyn_layout` < ... < `eval`", the f2 group in parentheses.
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("core/src/lib.rs")).unwrap();
+    let doc: String = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split("each using only the ones before it:")
+        .nth(1)
+        .expect("core/src/lib.rs states its layering")
+        .split('.')
+        .next()
+        .unwrap()
+        .to_string();
+    let order: Vec<String> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .filter(|m| !["linear", "bank", "synthesis"].contains(&m.as_str()))
+        .collect();
+    assert!(order.len() >= 8 && order[0] == "error" && order.contains(&"f2".to_string()), "{order:?}");
+    let g = graph("core/src");
+    let rank = |m: &str| order.iter().position(|x| x == m);
+    for (m, deps) in &g {
+        let Some(rm) = rank(m) else { continue };
+        for d in deps {
+            if let Some(rd) = rank(d) {
+                assert!(rd < rm, "core: `{m}` uses `{d}`, which its layering puts after it ({order:?})");
+            }
+        }
+    }
+    // Every documented module exists.
+    for m in &order {
+        assert!(g.contains_key(m), "core's layering names `{m}`, which is not a module");
+    }
+}
