@@ -146,6 +146,9 @@ pub trait Stages {
     type UpCount: ArrayLength;
     /// Whether no transform can map an index in range to an invalid one (no checked pads).
     const ALWAYS_VALID: bool;
+    /// Whether every transform's parameters are static
+    /// ([`Transform::IS_KNOWN_AT_COMPILE_TIME`]); the ids always are.
+    const IS_KNOWN_AT_COMPILE_TIME: bool;
     /// All lower ids, transform by transform (top first).
     const LOWERS: IdList;
     /// All upper ids, transform by transform (top first).
@@ -215,6 +218,7 @@ pub(super) fn scatter<T: Copy, N: ArrayLength, H: ArrayLength>(
 impl<T: Transform, Lo: Sequence<Len = T::Low>, Up: Sequence<Len = T::Up>> Stages for Stage<T, Lo, Up> {
     type UpCount = T::Up;
     const ALWAYS_VALID: bool = T::ALWAYS_VALID;
+    const IS_KNOWN_AT_COMPILE_TIME: bool = T::IS_KNOWN_AT_COMPILE_TIME;
     const LOWERS: IdList = Lo::IDS;
     const UPPERS: IdList = Up::IDS;
     #[inline(always)]
@@ -273,6 +277,7 @@ where
 {
     type UpCount = Sum<A::UpCount, B::UpCount>;
     const ALWAYS_VALID: bool = A::ALWAYS_VALID && B::ALWAYS_VALID;
+    const IS_KNOWN_AT_COMPILE_TIME: bool = A::IS_KNOWN_AT_COMPILE_TIME && B::IS_KNOWN_AT_COMPILE_TIME;
     const LOWERS: IdList = A::LOWERS.concat(B::LOWERS);
     const UPPERS: IdList = A::UPPERS.concat(B::UPPERS);
     #[inline(always)]
@@ -329,6 +334,7 @@ macro_rules! impl_stage_tuple {
         {
             type UpCount = <($($A,)+) as UpCountOf>::Count;
             const ALWAYS_VALID: bool = true $(&& $A::ALWAYS_VALID)+;
+            const IS_KNOWN_AT_COMPILE_TIME: bool = true $(&& $A::IS_KNOWN_AT_COMPILE_TIME)+;
             const LOWERS: IdList = IdList::EMPTY $(.concat($A::LOWERS))+;
             const UPPERS: IdList = IdList::EMPTY $(.concat($A::UPPERS))+;
             #[inline(always)]

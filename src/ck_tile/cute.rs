@@ -112,6 +112,7 @@ where
     S::Coord: Crd2Idx<S, D>,
 {
     const NAME: &'static str = "cute_layout";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = S::IS_STATIC && D::IS_STATIC;
     type Low = U1;
     type Up = S::Count;
     #[inline(always)]

@@ -21,6 +21,7 @@ macro_rules! shifted {
     ($name:ident<$($p:ident),+>, $ck:literal, |$a:ident| $len:expr, |$b:ident| $shift:expr $(, $forward:ident)?) => {
         impl<$($p: Int),+> Transform for $name<$($p),+> {
             const NAME: &'static str = $ck;
+            const IS_KNOWN_AT_COMPILE_TIME: bool = true $(&& $p::STATIC.is_some())+;
             type Low = U1;
             type Up = U1;
             #[inline(always)]
@@ -123,6 +124,7 @@ impl<L: Int, P: Int, Q: Int> Pad<L, P, Q, true> {
 
 impl<L: Int, P: Int, Q: Int, const SKIP: bool> Transform for Pad<L, P, Q, SKIP> {
     const NAME: &'static str = "pad";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = L::STATIC.is_some() && P::STATIC.is_some() && Q::STATIC.is_some();
     type Low = U1;
     type Up = U1;
     const ALWAYS_VALID: bool = SKIP;
@@ -204,6 +206,7 @@ impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> Embed<Ls, Cs> {
 
 impl<Ls: ToArray, Cs: ToArray<Len = Ls::Len>> Transform for Embed<Ls, Cs> {
     const NAME: &'static str = "embed";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = Ls::IS_STATIC && Cs::IS_STATIC;
     type Low = U1;
     type Up = Ls::Len;
     #[inline(always)]
@@ -270,6 +273,7 @@ impl<Ls: ToArray> Unmerge<Ls> {
 
 impl<Ls: ToArray> Transform for Unmerge<Ls> {
     const NAME: &'static str = "unmerge";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = Ls::IS_STATIC;
     type Low = U1;
     type Up = Ls::Len;
     #[inline(always)]
@@ -341,6 +345,7 @@ impl<V: Int> Freeze<V> {
 
 impl<V: Int> Transform for Freeze<V> {
     const NAME: &'static str = "freeze";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = V::STATIC.is_some();
     type Low = U1;
     type Up = U0;
     #[inline(always)]
@@ -384,6 +389,7 @@ impl<L: Int> Insert<L> {
 
 impl<L: Int> Transform for Insert<L> {
     const NAME: &'static str = "insert";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = L::STATIC.is_some();
     type Low = U0;
     type Up = U1;
     #[inline(always)]
@@ -427,6 +433,7 @@ impl<Ls: ToArray> Replicate<Ls> {
 
 impl<Ls: ToArray> Transform for Replicate<Ls> {
     const NAME: &'static str = "replicate";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = Ls::IS_STATIC;
     type Low = U0;
     type Up = Ls::Len;
     #[inline(always)]

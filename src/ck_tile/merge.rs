@@ -279,6 +279,7 @@ impl<Ls: ToArray> Merge<Ls> {
 
 impl<Ls: ToArray> Transform for Merge<Ls> {
     const NAME: &'static str = "merge";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = Ls::IS_STATIC;
     type Low = Ls::Len;
     type Up = U1;
     #[inline(always)]
@@ -347,6 +348,7 @@ impl<Ls: ToArray> MergeDivMod<Ls> {
 
 impl<Ls: ToArray> Transform for MergeDivMod<Ls> {
     const NAME: &'static str = "merge_v3_division_mod";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = Ls::IS_STATIC;
     type Low = Ls::Len;
     type Up = U1;
     #[inline(always)]

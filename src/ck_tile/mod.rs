@@ -230,6 +230,11 @@ pub trait Transform {
     /// Whether every upper index in range maps to a valid lower index (CK's
     /// `is_valid_upper_index_always_mapped_to_valid_lower_index`): false only for the pads.
     const ALWAYS_VALID: bool = true;
+    /// Whether every parameter (length, stride, pad, ...) is static, as CK's
+    /// `is_known_at_compile_time<Transform>` (its `is_static()`): then the transform's index
+    /// math folds into constants. `false` unless a transform says otherwise (CK's default);
+    /// every transform here says. See [`is_known_at_compile_time`].
+    const IS_KNOWN_AT_COMPILE_TIME: bool = false;
     /// The extent of each upper dimension.
     fn upper_lengths(&self) -> MultiIndex<Self::Up>;
     /// The lower index of an upper index.
@@ -311,6 +316,62 @@ pub trait Transform {
 pub trait InvertibleTransform: Transform {
     /// The upper index of a lower index.
     fn calculate_upper_index(&self, low: &MultiIndex<Self::Low>) -> MultiIndex<Self::Up>;
+}
+
+/// What CK's `is_known_at_compile_time<T>` asks of a transform, an adaptor or a descriptor:
+/// whether every parameter is static, so that its index math folds into constants (implemented
+/// for every [`Transform`], [`TensorAdaptor`] and [`TensorDescriptor`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a CK Tile transform, adaptor or descriptor",
+    note = "`is_known_at_compile_time` asks it of `Transform`s, `TensorAdaptor`s and `TensorDescriptor`s"
+)]
+pub trait KnownAtCompileTime {
+    /// Whether every parameter is static.
+    const IS_KNOWN_AT_COMPILE_TIME: bool;
+}
+
+impl<T: Transform> KnownAtCompileTime for T {
+    const IS_KNOWN_AT_COMPILE_TIME: bool = <T as Transform>::IS_KNOWN_AT_COMPILE_TIME;
+}
+
+impl<S: Stages, H: ArrayLength, Top: Sequence, Bottom: Sequence> KnownAtCompileTime
+    for TensorAdaptor<S, H, Top, Bottom>
+{
+    const IS_KNOWN_AT_COMPILE_TIME: bool = S::IS_KNOWN_AT_COMPILE_TIME;
+}
+
+/// A descriptor's element space size is stored at run time; for the descriptors the `make_*`
+/// functions and [`transform_tensor_descriptor`] build it is a function of the transforms'
+/// parameters, so a descriptor is known at compile time when its transforms are
+/// ([`TensorDescriptor::from_adaptor`] takes the size as given).
+impl<S: Stages, H: ArrayLength, Top: Sequence> KnownAtCompileTime for TensorDescriptor<S, H, Top> {
+    const IS_KNOWN_AT_COMPILE_TIME: bool = S::IS_KNOWN_AT_COMPILE_TIME;
+}
+
+/// CK's `is_known_at_compile_time<T>::value` for a transform, an adaptor or a descriptor of
+/// `value`'s type: whether every parameter is static. A `const fn`, so it can pick a code path
+/// in a constant.
+///
+/// ```
+/// use const_layout::ck_tile::{
+///     Merge, PassThrough, Stage, is_known_at_compile_time, make_naive_tensor_descriptor,
+///     make_naive_tensor_descriptor_packed, transform_tensor_descriptor,
+/// };
+/// use const_layout::{C, sequence};
+/// assert!(is_known_at_compile_time(&PassThrough::new(C::<8>)));
+/// assert!(!is_known_at_compile_time(&PassThrough::new(8usize)));
+/// // One runtime parameter is enough to make a merge runtime.
+/// assert!(!is_known_at_compile_time(&Merge::new((C::<4>, 5usize)).unwrap()));
+/// let d = make_naive_tensor_descriptor_packed((C::<4>, C::<8>)).unwrap();
+/// assert!(is_known_at_compile_time(&d) && is_known_at_compile_time(d.adaptor()));
+/// let m = transform_tensor_descriptor(d, (Stage::new(Merge::new((C::<4>, C::<8>)).unwrap(), sequence![0, 1], sequence![0]),));
+/// assert!(is_known_at_compile_time(&m));
+/// // Runtime strides: the embed transform is not static.
+/// assert!(!is_known_at_compile_time(&make_naive_tensor_descriptor((C::<4>, C::<8>), (8isize, 1isize)).unwrap()));
+/// ```
+pub const fn is_known_at_compile_time<T: KnownAtCompileTime>(value: &T) -> bool {
+    let _ = value;
+    T::IS_KNOWN_AT_COMPILE_TIME
 }
 
 /// The step of a linear transform applied: `low += lower(diff_up)`, returning `lower(diff_up)`

@@ -38,6 +38,7 @@ impl<M: Int, L: Int> Modulo<M, L> {
 
 impl<M: Int, L: Int> Transform for Modulo<M, L> {
     const NAME: &'static str = "modulo";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = M::STATIC.is_some() && L::STATIC.is_some();
     type Low = U1;
     type Up = U1;
     #[inline(always)]
@@ -94,6 +95,7 @@ impl<L0: Int, L1: Int> Xor<L0, L1> {
 
 impl<L0: Int, L1: Int> Transform for Xor<L0, L1> {
     const NAME: &'static str = "xor";
+    const IS_KNOWN_AT_COMPILE_TIME: bool = L0::STATIC.is_some() && L1::STATIC.is_some();
     type Low = U2;
     type Up = U2;
     #[inline(always)]

@@ -5,10 +5,10 @@
 
 use const_layout::ck_tile::{
     Merge, MultiIndex, Pad, PassThrough, Stage, Stages, TensorCoordinate, TransformError, Unmerge,
-    make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed, make_tensor_coordinate,
-    move_tensor_coordinate, multi_index, transform_tensor_descriptor,
+    is_known_at_compile_time, make_naive_tensor_descriptor, make_naive_tensor_descriptor_packed,
+    make_tensor_coordinate, move_tensor_coordinate, multi_index, transform_tensor_descriptor,
 };
-use const_layout::sequence;
+use const_layout::{C, sequence};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -960,4 +960,29 @@ mod copies {
             prop_assert_eq!(same(&dst, &src), gcd as usize);
         }
     }
+}
+
+/// CK's `is_known_at_compile_time` of adaptors and descriptors: static when every stage's
+/// transform is, through chained transforms; one runtime stage anywhere makes both runtime.
+#[test]
+fn descriptors_are_known_at_compile_time_when_every_stage_is() {
+    let packed = make_naive_tensor_descriptor_packed((C::<4>, C::<6>)).unwrap();
+    assert!(is_known_at_compile_time(&packed) && is_known_at_compile_time(packed.adaptor()));
+    let merged = transform_tensor_descriptor(
+        packed.clone(),
+        (Stage::new(Merge::new((C::<4>, C::<6>)).unwrap(), sequence![0, 1], sequence![0]),),
+    );
+    assert!(is_known_at_compile_time(&merged));
+    let padded = transform_tensor_descriptor(
+        merged.clone(),
+        (Stage::new(Pad::new(C::<24>, C::<1>, 1usize), sequence![0], sequence![0]),),
+    );
+    assert!(!is_known_at_compile_time(&padded) && !is_known_at_compile_time(padded.adaptor()));
+    let passed = transform_tensor_descriptor(
+        merged,
+        (Stage::new(PassThrough::new(C::<24>), sequence![0], sequence![0]),),
+    );
+    assert!(is_known_at_compile_time(&passed));
+    let runtime = make_naive_tensor_descriptor_packed((4usize, C::<6>)).unwrap();
+    assert!(!is_known_at_compile_time(&runtime));
 }

@@ -1,11 +1,11 @@
-//! CK Tile's coordinate transforms (`const_layout::ck_tile`): the reference's worked examples
-//! (each an output of CK's own code, `../shared/reference/ck_tile.md`), the incremental updates
+//! CK Tile's coordinate transforms (`const_layout::ck_tile`): CK's worked examples (each an output
+//! of CK's own code), the incremental updates
 //! against recomputing from scratch (exhaustively on small lengths), the inverses, and agreement
 //! with the layout algebra (`embed` and `unmerge` are layouts; `merge` is `idx2crd`).
 
 use const_layout::ck_tile::{
     Embed, Freeze, Insert, InvertibleTransform, LeftPad, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad,
-    PassThrough, Replicate, RightPad, Slice, Transform, Unmerge, Xor, multi_index,
+    PassThrough, Replicate, RightPad, Slice, Transform, Unmerge, Xor, is_known_at_compile_time, multi_index,
 };
 use const_layout::{C, LayoutRight, make_layout};
 use generic_array::GenericArray;
@@ -424,4 +424,44 @@ mod vector_rules {
         let col: Vec<isize> = (0..4).map(|i| x.calculate_lower_index(&multi_index([i, 0]))[1]).collect();
         assert_eq!(col, [0, 1, 2, 3], "a run along u0 moves l1 too");
     }
+}
+
+/// CK's `is_known_at_compile_time`: a transform is static exactly when every parameter is, so
+/// each transform with all parameters static says yes, and with any one of them runtime says no.
+#[test]
+fn every_transform_is_known_at_compile_time_exactly_when_its_parameters_are() {
+    fn check<A: Transform, B: Transform>(name: &str, all_static: &A, one_runtime: &B) {
+        assert!(is_known_at_compile_time(all_static), "{name}: all parameters static");
+        assert!(!is_known_at_compile_time(one_runtime), "{name}: a runtime parameter");
+    }
+    check("pass_through", &PassThrough::new(C::<8>), &PassThrough::new(8usize));
+    check("offset", &Offset::new(C::<8>, C::<2>), &Offset::new(C::<8>, 2usize));
+    check("slice", &Slice::new(C::<8>, C::<1>, C::<5>), &Slice::new(8usize, C::<1>, C::<5>));
+    check("pad", &Pad::new(C::<8>, C::<1>, C::<2>), &Pad::new(C::<8>, C::<1>, 2usize));
+    check("left_pad", &LeftPad::new(C::<8>, C::<1>, C::<0>), &LeftPad::new(C::<8>, 1usize, C::<0>));
+    check("right_pad", &RightPad::new(C::<8>, C::<0>, C::<3>), &RightPad::new(8usize, C::<0>, C::<3>));
+    check(
+        "embed",
+        &Embed::new((C::<2>, C::<3>), (C::<3>, C::<1>)),
+        &Embed::new((C::<2>, C::<3>), (3isize, C::<1>)),
+    );
+    check("unmerge", &Unmerge::new((C::<2>, C::<3>)), &Unmerge::new((C::<2>, 3usize)));
+    check("merge", &Merge::new((C::<2>, C::<3>)).unwrap(), &Merge::new((2usize, C::<3>)).unwrap());
+    check(
+        "merge_v3",
+        &MergeDivMod::new((C::<2>, C::<3>)).unwrap(),
+        &MergeDivMod::new((C::<2>, 3usize)).unwrap(),
+    );
+    check("freeze", &Freeze::new(C::<2>), &Freeze::new(2usize));
+    check("insert", &Insert::new(C::<4>), &Insert::new(4usize));
+    check("replicate", &Replicate::new((C::<2>, C::<3>)), &Replicate::new((C::<2>, 3usize)));
+    check("modulo", &Modulo::new(C::<4>, C::<12>).unwrap(), &Modulo::new(4usize, C::<12>).unwrap());
+    check("xor", &Xor::new(C::<4>, C::<8>).unwrap(), &Xor::new(C::<4>, 8usize).unwrap());
+    let l = make_layout((C::<4>, C::<2>), LayoutRight).unwrap();
+    let r = make_layout((4usize, C::<2>), LayoutRight).unwrap();
+    check(
+        "cute_layout",
+        &const_layout::ck_tile::CuteLayout::new(l),
+        &const_layout::ck_tile::CuteLayout::new(r),
+    );
 }
