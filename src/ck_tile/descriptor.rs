@@ -295,7 +295,7 @@ where
         check_guarantee(n - 1, len, 1, SafeVector { length: vector_length, stride: None })?;
     }
     let static_space = all_static(&lengths).then_some(space);
-    let static_last = super::linear::last_static(&lengths);
+    let static_last = super::affine::last_static(&lengths);
     let mut desc = single_transform(Unmerge::new(lengths), space);
     desc.guaranteed[0] = SafeVector { length: static_space, stride: Some(1) };
     if n > 0 {

@@ -5,7 +5,7 @@
 //! a sequence a builder derived from others ([`Mapped`], [`Range`]). Each type carries its ids as
 //! an associated constant ([`Sequence::IDS`]), computed by `const fn` where a builder relabels
 //! (stable Rust cannot compute a const generic from another, so the ids live in constants, not in
-//! const parameters; see the reference's `rust-typenum.md`). After inlining every gather and
+//! const parameters). After inlining every gather and
 //! scatter of a hidden index reads and writes constant positions, so the hidden index of a
 //! coordinate lives in registers.
 //!
@@ -459,7 +459,7 @@ crate::arity::for_tuples!(impl_position_stages);
 pub struct Verdict<Mask, Count>(PhantomData<(Mask, Count)>);
 
 /// `2^n - 1`: the mask of the positions `0..n`.
-pub type Full<N> = <Shleft<U1, N> as Sub<B1>>::Output;
+pub type MaskBelow<N> = <Shleft<U1, N> as Sub<B1>>::Output;
 
 /// Implemented only for a correct wiring; its message is the compile error of a miswired stage
 /// list.
@@ -496,11 +496,11 @@ where
     U1: Shl<Old> + Shl<N::UpCount>,
     Shleft<U1, Old>: Sub<B1>,
     Shleft<U1, N::UpCount>: Sub<B1>,
-    N::LowMask: IsEqual<Full<Old>>,
+    N::LowMask: IsEqual<MaskBelow<Old>>,
     N::LowCount: IsEqual<Old>,
-    N::UpMask: IsEqual<Full<N::UpCount>>,
-    Verdict<Eq<N::LowMask, Full<Old>>, Eq<N::LowCount, Old>>: EachOldTopDimensionOnce,
-    Verdict<Eq<N::UpMask, Full<N::UpCount>>, B1>: EachNewTopDimensionOnce,
+    N::UpMask: IsEqual<MaskBelow<N::UpCount>>,
+    Verdict<Eq<N::LowMask, MaskBelow<Old>>, Eq<N::LowCount, Old>>: EachOldTopDimensionOnce,
+    Verdict<Eq<N::UpMask, MaskBelow<N::UpCount>>, B1>: EachNewTopDimensionOnce,
 {
 }
 
@@ -508,7 +508,7 @@ impl<N: ArrayLength> Positions for Range<N>
 where
     U1: Shl<N>,
     Shleft<U1, N>: Sub<B1>,
-    Full<N>: Unsigned,
+    MaskBelow<N>: Unsigned,
 {
-    type Mask = Full<N>;
+    type Mask = MaskBelow<N>;
 }

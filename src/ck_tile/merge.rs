@@ -6,7 +6,7 @@
 //! range (`fix_lower_index`).
 
 use super::TransformError;
-use super::linear::row_major_strides;
+use super::affine::row_major_strides;
 use super::{InvertibleTransform, MultiIndex, SafeVectors, Transform, values_of};
 use crate::error::LayoutError;
 use crate::fast_div::FastDivmod;

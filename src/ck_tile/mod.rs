@@ -2,8 +2,8 @@
 //! stage up, supplies) to a *lower* one (closer to memory), and can move a lower index
 //! incrementally when the upper one moves.
 //!
-//! The semantics are CK Tile's (`ck_tile/core/algorithm/coordinate_transform.hpp`, summarized in
-//! the reference's `ck_tile.md`), with its bugs fixed as the reference's decision 4 asks: `modulo`'s
+//! The semantics are CK Tile's (`ck_tile/core/algorithm/coordinate_transform.hpp`), with its bugs
+//! fixed (DECISIONS.md, decision 4): `modulo`'s
 //! incremental update works (CK's does not compile, and would add the step twice), `left_pad` is a
 //! transform like any other, merges are exact for every index (CK's magic division is only for
 //! `0 <= n < 2^31`; here it is [`FastDivmod`](crate::FastDivmod)), and invertible transforms also
@@ -31,6 +31,7 @@
 //! ```
 
 mod adaptor;
+mod affine;
 pub(crate) mod bridge;
 mod coordinate;
 mod copy;
@@ -38,7 +39,6 @@ mod cute;
 mod descriptor;
 mod error;
 mod ids;
-mod linear;
 mod merge;
 mod nonlinear;
 #[cfg(feature = "serde")]
@@ -49,6 +49,9 @@ pub use adaptor::{
     Chain, ChainedAdaptor, Ids, IdsFor, OffsetId, Relabel, SingleStageAdaptor, Stage, Stages, TensorAdaptor,
     TransformedAdaptor, UpCountOf, chain_tensor_adaptors, make_single_stage_tensor_adaptor,
     transform_tensor_adaptor,
+};
+pub use affine::{
+    Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
 };
 pub use bridge::{
     LayoutDescriptor, MAX_BRIDGE_SIZE, descriptor_to_layout, layout_to_descriptor, layout_to_naive_descriptor,
@@ -68,12 +71,9 @@ pub use descriptor::{
 };
 pub use error::TransformError;
 pub use ids::{
-    ChainIds, EachNewTopDimensionOnce, EachOldTopDimensionOnce, Fresh, Full, Id, IdList, IdMap, MAX_IDS,
-    Mapped, PositionBit, PositionStages, Positions, Range, Same, Sequence, ShiftBy, TopOf, Verdict,
+    ChainIds, EachNewTopDimensionOnce, EachOldTopDimensionOnce, Fresh, Id, IdList, IdMap, MAX_IDS, Mapped,
+    MaskBelow, PositionBit, PositionStages, Positions, Range, Same, Sequence, ShiftBy, TopOf, Verdict,
     WiredOnto,
-};
-pub use linear::{
-    Embed, Freeze, Insert, LeftPad, Offset, Pad, PassThrough, Replicate, RightPad, Slice, Unmerge,
 };
 pub use merge::{Merge, MergeDivMod};
 pub use nonlinear::{Modulo, Xor};

@@ -45,10 +45,10 @@
 //! ```
 
 use super::adaptor::{Chain, Stage, Stages, TensorAdaptor};
+use super::affine::{Embed, Freeze, Insert, Offset, Pad, PassThrough, Replicate, Slice, Unmerge};
 use super::cute::{CuteLayout, TopModes};
 use super::descriptor::TensorDescriptor;
 use super::ids::{IdList, Sequence};
-use super::linear::{Embed, Freeze, Insert, Offset, Pad, PassThrough, Replicate, Slice, Unmerge};
 use super::merge::{Merge, MergeDivMod};
 use super::nonlinear::{Modulo, Xor};
 use super::{SafeVector, SafeVectors, Transform, TransformError};

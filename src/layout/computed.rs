@@ -45,7 +45,7 @@ use crate::algebra::{self, TileMode, Tiler};
 use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::{DynIntTuple, DynLayout, MAX_NODES};
 use crate::error::LayoutError;
-use crate::eval::{Op, Operand, apply_layout_op};
+use crate::eval::{Arg, Op, apply_layout_op};
 use crate::int_tuple::{IntTuple, StaticTuple};
 use crate::layout::Layout;
 use core::fmt;
@@ -485,7 +485,7 @@ macro_rules! operations {
             const OP: Op = Op::$op;
             const LAYOUT: DynLayout = {
                 $(let $arg = &<$T as $Priv>::VALUE;)+
-                unwrap(stringify!($fun), apply_layout_op(Op::$op, &[$(Operand::$kind($e)),+]))
+                unwrap(stringify!($fun), apply_layout_op(Op::$op, &[$(Arg::$kind($e)),+]))
             };
         }
 
@@ -730,9 +730,7 @@ impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for TvTile<Thr, Val> {
         "make_layout_tv",
         apply_layout_op(
             Op::MakeIdentityLayout,
-            &[Operand::Tuple(
-                &unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0,
-            )],
+            &[Arg::Tuple(&unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0)],
         ),
     );
 }
@@ -1148,7 +1146,7 @@ impl<A: StaticLayout, Crd: StaticSlicer> StaticExpr for SliceAt<A, Crd> {
     const LAYOUT: DynLayout = {
         let zeros = Crd::KEEP.map_zero();
         let slicer = unwrap("slice", algebra::Slicer::new(zeros, Crd::KEEP));
-        unwrap("slice", apply_layout_op(Op::Slice, &[Operand::Slicer(&slicer), Operand::Layout(&A::LAYOUT)]))
+        unwrap("slice", apply_layout_op(Op::Slice, &[Arg::Slicer(&slicer), Arg::Layout(&A::LAYOUT)]))
     };
 }
 
@@ -1185,7 +1183,7 @@ pub struct Identity<S>(PhantomData<fn() -> S>);
 impl<S: StaticTuple> StaticExpr for Identity<S> {
     const OP: Op = Op::MakeIdentityLayout;
     const LAYOUT: DynLayout =
-        unwrap("make_identity_layout", apply_layout_op(Op::MakeIdentityLayout, &[Operand::Tuple(&S::TREE)]));
+        unwrap("make_identity_layout", apply_layout_op(Op::MakeIdentityLayout, &[Arg::Tuple(&S::TREE)]));
 }
 
 /// A coordinate type to read a basis-strided layout's values into: runtime integers in tuples

@@ -1,8 +1,8 @@
 // The HGEMM's bounds: an operand is a tensor of 32-bit words, C a writable tensor of the
 // accumulator choice's element.
-use const_layout_kernels::hgemm::{F32Accum, Operand, Output};
+use const_layout_kernels::hgemm::{F32Accum, OperandTensor, Output};
 
-fn operand<T: Operand>(_: T) {}
+fn operand<T: OperandTensor>(_: T) {}
 fn output<T: Output<F32Accum>>(_: T) {}
 
 fn main() {

@@ -1,6 +1,6 @@
 //! The layout-algebra functions of the evaluator (see [`crate::algebra`]).
 
-use super::{Call, EvalError, Op, Operand, Value, apply_layout_op, int_tuple_of};
+use super::{Arg, Call, EvalError, Op, Value, apply_layout_op, int_tuple_of};
 use crate::algebra::{self, Tiler};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
@@ -125,8 +125,8 @@ pub(super) fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
                     }))
                 }
                 Value::Layout(l) if c.op == Op::Slice => {
-                    let sliced = apply_layout_op(Op::Slice, &[Operand::Slicer(&s), Operand::Layout(&l)])
-                        .map_err(lay(c))?;
+                    let sliced =
+                        apply_layout_op(Op::Slice, &[Arg::Slicer(&s), Arg::Layout(&l)]).map_err(lay(c))?;
                     // `slice` refuses what `slice_and_offset` refuses: a coordinate whose offset
                     // the layout cannot compute.
                     l.apply(&s.parts().0).map_err(lay(c))?;
@@ -176,7 +176,7 @@ pub(super) fn composed(c: &Call<'_>) -> Result<Option<Value>, EvalError> {
         }
         (Op::Complement, Some(Value::Composed(k))) => {
             c.arity(&[2], "2")?;
-            Ok(Some(apply(c, &[Operand::Layout(k.inner()), Operand::Tuple(&c.tuple(2)?)])?))
+            Ok(Some(apply(c, &[Arg::Layout(k.inner()), Arg::Tuple(&c.tuple(2)?)])?))
         }
         (f, Some(Value::Composed(k))) if ON_INNER.contains(&f) => {
             let mut args = *c.args;
@@ -236,7 +236,7 @@ fn lay(c: &Call<'_>) -> impl Fn(LayoutError) -> EvalError {
 }
 
 /// Call `c`'s operation on `operands` through the table's dispatcher, as a value.
-fn apply(c: &Call<'_>, operands: &[Operand<'_>]) -> Result<Value, EvalError> {
+fn apply(c: &Call<'_>, operands: &[Arg<'_>]) -> Result<Value, EvalError> {
     layout(c, apply_layout_op(c.op, operands))
 }
 
@@ -304,7 +304,7 @@ pub(super) fn make_layout_of(c: &Call<'_>) -> Result<Value, EvalError> {
     for (i, part) in parts.iter_mut().enumerate().take(n) {
         *part = c.layout(i + 1)?;
     }
-    apply(c, &[Operand::Layouts(&parts[..n])])
+    apply(c, &[Arg::Layouts(&parts[..n])])
 }
 
 /// `coalesce`, `filter_zeros`, `filter`: of a layout, with a profile, or (`coalesce`) of a shape.
@@ -316,7 +316,7 @@ pub(super) fn coalesce_or_filter(c: &Call<'_>) -> Result<Value, EvalError> {
     }
     let l = c.layout(1)?;
     if k == 1 {
-        return apply(c, &[Operand::Layout(&l)]);
+        return apply(c, &[Arg::Layout(&l)]);
     }
     // The profile forms are not `const fn`s in the algebra, so the static path's dispatcher
     // cannot hold them.
@@ -341,14 +341,14 @@ pub(super) fn composition(c: &Call<'_>) -> Result<Value, EvalError> {
         ),
         _ => tiler(c, 2)?,
     };
-    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Tiler(&t)])
+    apply(c, &[Arg::Layout(&c.layout(1)?), Arg::Tiler(&t)])
 }
 
 #[inline(never)]
 pub(super) fn complement(c: &Call<'_>) -> Result<Value, EvalError> {
     match c.arity(&[1, 2], "1 or 2")? {
-        1 => apply(c, &[Operand::Layout(&c.layout(1)?)]),
-        _ => apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Tuple(&c.tuple(2)?)]),
+        1 => apply(c, &[Arg::Layout(&c.layout(1)?)]),
+        _ => apply(c, &[Arg::Layout(&c.layout(1)?), Arg::Tuple(&c.tuple(2)?)]),
     }
 }
 
@@ -357,7 +357,7 @@ pub(super) fn complement(c: &Call<'_>) -> Result<Value, EvalError> {
 #[inline(never)]
 pub(super) fn of_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
-    apply(c, &[Operand::Layout(&c.layout(1)?)])
+    apply(c, &[Arg::Layout(&c.layout(1)?)])
 }
 
 /// The functions of two layouts: `max_common_layout`, `blocked_product`, `raked_product`,
@@ -366,7 +366,7 @@ pub(super) fn of_layout(c: &Call<'_>) -> Result<Value, EvalError> {
 pub(super) fn of_two_layouts(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[2], "2")?;
     let (a, b) = (c.layout(1)?, c.layout(2)?);
-    apply(c, &[Operand::Layout(&a), Operand::Layout(&b)])
+    apply(c, &[Arg::Layout(&a), Arg::Layout(&b)])
 }
 
 #[inline(never)]
@@ -380,7 +380,7 @@ pub(super) fn max_common_vector(c: &Call<'_>) -> Result<Value, EvalError> {
 pub(super) fn by_tiler(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[2], "2")?;
     let (l, t) = (c.layout(1)?, tiler(c, 2)?);
-    apply(c, &[Operand::Layout(&l), Operand::Tiler(&t)])
+    apply(c, &[Arg::Layout(&l), Arg::Tiler(&t)])
 }
 
 #[inline(never)]
@@ -389,8 +389,8 @@ pub(super) fn tile_to_shape(c: &Call<'_>) -> Result<Value, EvalError> {
     let order = if k == 3 { Some(c.tuple(3)?) } else { None };
     let (l, s) = (c.layout(1)?, c.tuple(2)?);
     match &order {
-        Some(o) => apply(c, &[Operand::Layout(&l), Operand::Tuple(&s), Operand::Tuple(o)]),
-        None => apply(c, &[Operand::Layout(&l), Operand::Tuple(&s)]),
+        Some(o) => apply(c, &[Arg::Layout(&l), Arg::Tuple(&s), Arg::Tuple(o)]),
+        None => apply(c, &[Arg::Layout(&l), Arg::Tuple(&s)]),
     }
 }
 
@@ -403,10 +403,10 @@ pub(super) fn select(c: &Call<'_>) -> Result<Value, EvalError> {
         *i = index(c, *v)?;
     }
     let l = c.layout(1)?;
-    let mut operands = [Operand::Index(0); super::MAX_TARGS + 1];
-    operands[0] = Operand::Layout(&l);
+    let mut operands = [Arg::Index(0); super::MAX_TARGS + 1];
+    operands[0] = Arg::Layout(&l);
     for (o, i) in operands[1..].iter_mut().zip(&idx[..t.len()]) {
-        *o = Operand::Index(*i);
+        *o = Arg::Index(*i);
     }
     apply(c, &operands[..=t.len()])
 }
@@ -417,7 +417,7 @@ pub(super) fn mode_range(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
     let t = targs(c, 2, 2)?;
     let (b, e) = (index(c, t[0])?, index(c, t[1])?);
-    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Index(b), Operand::Index(e)])
+    apply(c, &[Arg::Layout(&c.layout(1)?), Arg::Index(b), Arg::Index(e)])
 }
 
 /// `append<n>(layout)`.
@@ -426,7 +426,7 @@ pub(super) fn append_to(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
     let t = targs(c, 1, 1)?;
     let l = c.layout(1)?;
-    apply(c, &[Operand::Layout(&l), Operand::Index(index(c, t[0])?)])
+    apply(c, &[Arg::Layout(&l), Arg::Index(index(c, t[0])?)])
 }
 
 #[inline(never)]
@@ -435,7 +435,7 @@ pub(super) fn replace(c: &Call<'_>) -> Result<Value, EvalError> {
     let t = targs(c, 1, 1)?;
     let l = c.layout(1)?;
     let i = index(c, t[0])?;
-    apply(c, &[Operand::Layout(&l), Operand::Index(i), Operand::Layout(&c.layout(2)?)])
+    apply(c, &[Arg::Layout(&l), Arg::Index(i), Arg::Layout(&c.layout(2)?)])
 }
 
 /// `upcast<n>`, `downcast<n>`.
@@ -446,14 +446,14 @@ pub(super) fn cast(c: &Call<'_>) -> Result<Value, EvalError> {
     if t[0] <= 0 {
         return Err(c.argument(1, "a positive template argument `<n>`"));
     }
-    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Int(t[0])])
+    apply(c, &[Arg::Layout(&c.layout(1)?), Arg::Int(t[0])])
 }
 
 #[inline(never)]
 pub(super) fn recast_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
     let t = targs(c, 2, 2)?;
-    apply(c, &[Operand::Layout(&c.layout(1)?), Operand::Int(t[0]), Operand::Int(t[1])])
+    apply(c, &[Arg::Layout(&c.layout(1)?), Arg::Int(t[0]), Arg::Int(t[1])])
 }
 
 #[inline(never)]
@@ -480,7 +480,7 @@ pub(super) fn local_partition(c: &Call<'_>) -> Result<Value, EvalError> {
 #[inline(never)]
 pub(super) fn make_identity_layout(c: &Call<'_>) -> Result<Value, EvalError> {
     c.arity(&[1], "1")?;
-    apply(c, &[Operand::Tuple(&c.tuple(1)?)])
+    apply(c, &[Arg::Tuple(&c.tuple(1)?)])
 }
 
 /// CuTe's `recast_layout<Old, New>` of a composed layout: `upcast`, `downcast` or both, by the

@@ -18,7 +18,7 @@ mod table;
 use crate::error::LayoutError;
 use crate::text::{ParseError, Parser};
 use core::fmt;
-pub use table::{OPERATIONS, Op, Operand, Operation, apply_layout_op};
+pub use table::{Arg, OPERATIONS, Op, Operation, apply_layout_op};
 
 /// The value of an expression.
 ///
@@ -1040,9 +1040,9 @@ fn eval_get(c: &Call<'_>) -> Result<Value, EvalError> {
         let bad = || c.argument(2, "a mode index within the rank");
         let i = usize::try_from(i).map_err(|_| bad())?;
         match c.arg(1).value {
-            Value::Layout(l) => Value::Layout(
-                apply_layout_op(Op::Get, &[Operand::Layout(&l), Operand::Index(i)]).map_err(|_| bad())?,
-            ),
+            Value::Layout(l) => {
+                Value::Layout(apply_layout_op(Op::Get, &[Arg::Layout(&l), Arg::Index(i)]).map_err(|_| bad())?)
+            }
             _ => tuple_value(c.tuple(1)?.mode(i).ok_or_else(bad)?),
         }
     })

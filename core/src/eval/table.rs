@@ -177,13 +177,13 @@ impl Op {
 /// integer.
 ///
 /// ```
-/// use const_layout::eval::Operand;
+/// use const_layout::eval::Arg;
 /// use const_layout::dyn_layout::DynLayout;
 /// let l: DynLayout = "(4,2):(1,4)".parse().unwrap();
-/// assert!(matches!(Operand::Layout(&l), Operand::Layout(x) if x.rank() == 2));
+/// assert!(matches!(Arg::Layout(&l), Arg::Layout(x) if x.rank() == 2));
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub enum Operand<'a> {
+pub enum Arg<'a> {
     /// A layout.
     Layout(&'a DynLayout),
     /// Layouts, each one mode of the result (`make_layout(layout, layout, ...)`).
@@ -224,16 +224,16 @@ const MAX_OPERANDS: usize = 9;
 /// Anything else is [`LayoutError::Operands`].
 ///
 /// ```
-/// use const_layout::eval::{Op, Operand, apply_layout_op};
+/// use const_layout::eval::{Op, Arg, apply_layout_op};
 /// use const_layout::dyn_layout::DynLayout;
 /// use const_layout::LayoutError;
 /// let l: DynLayout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
-/// assert_eq!(apply_layout_op(Op::Coalesce, &[Operand::Layout(&l)]).unwrap().to_string(), "_12:_1");
-/// assert_eq!(apply_layout_op(Op::Take, &[Operand::Layout(&l), Operand::Index(1), Operand::Index(2)]).unwrap().to_string(), "((_1,_6)):((_6,_2))");
-/// assert_eq!(apply_layout_op(Op::Size, &[Operand::Layout(&l)]), Err(LayoutError::Operands { op: "size" }));
+/// assert_eq!(apply_layout_op(Op::Coalesce, &[Arg::Layout(&l)]).unwrap().to_string(), "_12:_1");
+/// assert_eq!(apply_layout_op(Op::Take, &[Arg::Layout(&l), Arg::Index(1), Arg::Index(2)]).unwrap().to_string(), "((_1,_6)):((_6,_2))");
+/// assert_eq!(apply_layout_op(Op::Size, &[Arg::Layout(&l)]), Err(LayoutError::Operands { op: "size" }));
 /// ```
-pub const fn apply_layout_op(op: Op, args: &[Operand<'_>]) -> Result<DynLayout, LayoutError> {
-    use Operand as O;
+pub const fn apply_layout_op(op: Op, args: &[Arg<'_>]) -> Result<DynLayout, LayoutError> {
+    use Arg as O;
     let bad = Err(LayoutError::Operands { op: op.name() });
     match (op, args) {
         (Op::Coalesce, [O::Layout(l)]) => algebra::coalesce(l),

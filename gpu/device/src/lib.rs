@@ -122,9 +122,9 @@ pub use mma::{
 pub use param::{ParamError, TensorParam, TensorWords};
 pub use smem::{SmemAllocator, SmemArray, SmemFrom, SmemIndex, SmemLayout, SmemPlan, SmemRegion, SmemTensor};
 pub use tensor::{
-    Access, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTensor3, GlobalTile, MAX_COSIZE,
-    Partial, Residue, Scalar, Shifted, SliceTiles, Slices, TileSeq, Tiled, Vector4, cp_async_commit,
-    cp_async_wait,
+    AccessWidth, CpAsync16, DeviceTensor, Full, GlobalMatrix, GlobalTensor, GlobalTensor3, GlobalTile,
+    MAX_COSIZE, Partial, Residue, Scalar, Shifted, SliceTiles, Slices, TileSeq, Tiled, Vector4,
+    cp_async_commit, cp_async_wait,
 };
 pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};

@@ -175,7 +175,7 @@ pub trait DeviceTensor: Copy + sealed::Sealed {
     /// The view: [`Gmem`](crate::Gmem) or [`GmemMut`](crate::GmemMut).
     type Mem: Memory;
     /// [`Scalar`] or [`Vector4`].
-    type Access: Access;
+    type Access: AccessWidth;
     /// The same tensor with 128-bit access.
     type Vectorized: DeviceTensor<Mem = Self::Mem, Access = Vector4>;
     /// The mode whose stride is a static 1, if any.
@@ -409,7 +409,7 @@ fn residue(extents: (usize, usize), (b0, b1): (isize, isize), coord: (u32, u32))
 
 impl<M, L, V> sealed::Sealed for GlobalTensor<M, L, V> {}
 
-impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: Access> DeviceTensor
+impl<M: Memory, S0: Int, S1: Int, D0: Int, D1: Int, V: AccessWidth> DeviceTensor
     for GlobalTensor<M, Layout<(S0, S1), (D0, D1)>, V>
 {
     type Mem = M;
@@ -657,7 +657,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     /// origin aligned.
     #[inline(always)]
     pub fn from(&self, from: (u32, u32)) -> GlobalTile<Tn, B0, B1, Shifted> {
-        if <Tn::Access as Access>::VECTOR {
+        if <Tn::Access as AccessWidth>::VECTOR {
             let along = if Tn::UNIT_MODE == Some(1) { from.1 } else { from.0 };
             if !along.is_multiple_of(4) {
                 fault("a vector tile seen from a coordinate that is not a multiple of 4");
@@ -893,7 +893,7 @@ pub fn cp_async_wait<const N: u32>() {
 /// How a tile moves 4 consecutive elements along its tensor's unit-stride mode (mode 0 if it has
 /// none): [`Vector4`] in one 128-bit instruction, [`Scalar`] in four predicated ones. What
 /// [`GlobalTile::load_vec4`] and [`GlobalTile::store_vec4`] dispatch on; sealed.
-pub trait Access: sealed::Sealed {
+pub trait AccessWidth: sealed::Sealed {
     /// Whether accesses are 128-bit vectors (so a tile's origin stays a multiple of 4 along the
     /// unit-stride mode).
     const VECTOR: bool;
@@ -935,14 +935,14 @@ fn step<Tn: DeviceTensor>(crd: (u32, u32), k: usize) -> (u32, u32) {
     if Tn::UNIT_MODE == Some(1) { (crd.0, crd.1 + k) } else { (crd.0 + k, crd.1) }
 }
 
-/// `Access` for one access kind: the three operations' bodies, the signatures written once.
+/// `AccessWidth` for one access kind: the three operations' bodies, the signatures written once.
 macro_rules! access {
     ($kind:ident, $vector:literal,
      load($lt:ident, $lc:ident) $load:block
      store($st:ident, $sc:ident, $sv:ident) $store:block
      copy($ct:ident, $cc:ident, $cd:ident, $ci:ident) $copy:block) => {
         impl sealed::Sealed for $kind {}
-        impl Access for $kind {
+        impl AccessWidth for $kind {
             const VECTOR: bool = $vector;
             #[inline(always)]
             fn load_vec4<Tn: DeviceTensor<Access = Self>, const B0: isize, const B1: isize, P: Residue>(
@@ -994,7 +994,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
     /// multiple of 4 along that mode), four predicated loads on a [`Scalar`] one.
     #[inline(always)]
     pub fn load_vec4(&self, crd: (u32, u32)) -> [<Tn::Mem as Memory>::Elem; 4] {
-        <Tn::Access as Access>::load_vec4(self, crd)
+        <Tn::Access as AccessWidth>::load_vec4(self, crd)
     }
 
     /// Copy the 4 elements from `crd` along the tensor's unit-stride mode into `dst[di..di + 4]`
@@ -1007,7 +1007,7 @@ impl<Tn: DeviceTensor, const B0: isize, const B1: isize, P: Residue> GlobalTile<
         dst: SmemArray<<Tn::Mem as Memory>::Elem, N>,
         di: usize,
     ) {
-        <Tn::Access as Access>::copy_async_vec4(self, crd, dst, di)
+        <Tn::Access as AccessWidth>::copy_async_vec4(self, crd, dst, di)
     }
 }
 
@@ -1018,7 +1018,7 @@ impl<Tn: DeviceTensor<Mem: MemoryMut>, const B0: isize, const B1: isize, P: Resi
     /// one 128-bit store on a [`Vector4`] tensor, four predicated stores on a [`Scalar`] one.
     #[inline(always)]
     pub fn store_vec4(&self, crd: (u32, u32), v: [<Tn::Mem as Memory>::Elem; 4]) {
-        <Tn::Access as Access>::store_vec4(self, crd, v)
+        <Tn::Access as AccessWidth>::store_vec4(self, crd, v)
     }
 }
 

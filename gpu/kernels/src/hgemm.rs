@@ -86,8 +86,8 @@ pub fn block() -> Dim3 {
 pub fn hgemm_tn<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
     Acc: Accumulate,
-    A: Operand,
-    B: Operand,
+    A: OperandTensor,
+    B: OperandTensor,
     Cm: Output<Acc>,
 {
     hgemm::<KMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
@@ -100,8 +100,8 @@ where
 pub fn hgemm_nt<Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
     Acc: Accumulate,
-    A: Operand,
-    B: Operand,
+    A: OperandTensor,
+    B: OperandTensor,
     Cm: Output<Acc>,
 {
     hgemm::<MnMajor, _, _, _, _>(acc, a, b, c, alpha, beta, smem)
@@ -113,8 +113,8 @@ where
     message = "`{Self}` is not an HGEMM operand",
     note = "an operand is a tensor of 32-bit words, two halves each (`Gmem<u32>`)"
 )]
-pub trait Operand: DeviceTensor<Mem: Memory<Elem = u32>> {}
-impl<T: DeviceTensor<Mem: Memory<Elem = u32>>> Operand for T {}
+pub trait OperandTensor: DeviceTensor<Mem: Memory<Elem = u32>> {}
+impl<T: DeviceTensor<Mem: Memory<Elem = u32>>> OperandTensor for T {}
 
 /// `C`'s tensor for the accumulator choice `Acc`: elements of `Acc::Out`, writable. (A name for
 /// the bound; every such tensor is one.)
@@ -134,10 +134,10 @@ impl<T: DeviceTensor<Mem: Memory<Elem = u32>, Access = Vector4>> Staged for T {}
 #[inline(always)]
 fn hgemm<M, Acc, A, B, Cm>(acc: Acc, a: A, b: B, c: Cm, alpha: f32, beta: f32, smem: SmemRegion)
 where
-    M: Major,
+    M: StageMajor,
     Acc: Accumulate,
-    A: Operand,
-    B: Operand,
+    A: OperandTensor,
+    B: OperandTensor,
     Cm: Output<Acc>,
 {
     let kind = acc.kind();
@@ -177,7 +177,7 @@ pub struct Args {
 #[inline(always)]
 fn block_tile<M, Acc, P, A, B, Cm>(a: A, b: B, c: Cm, args: Args)
 where
-    M: Major,
+    M: StageMajor,
     Acc: Accumulate,
     P: Residue,
     A: Staged,
@@ -298,7 +298,7 @@ fn tiled_mma() -> Mma {
 /// (`k`-contiguous rows of `A` and `B`, CuTe's `TN`) or [`MnMajor`] (`m`- and `n`-contiguous
 /// columns, `NT`). Each has CuTe's shared-memory atom, copy and `ldmatrix` for its major-ness (as
 /// CUTLASS's SM80 collective builders pick them). Sealed.
-pub trait Major: Copy + sealed::Sealed {
+pub trait StageMajor: Copy + sealed::Sealed {
     /// An operand's `k` tiles: `128 x 64` halves as 32-bit words.
     #[doc(hidden)]
     type Tiles<T: DeviceTensor, P: Residue>;
@@ -316,7 +316,7 @@ pub trait Major: Copy + sealed::Sealed {
     #[doc(hidden)]
     fn to_words(row: usize, k: usize) -> (u32, u32);
     /// Start the asynchronous copy of k tile `kt` of both operands into `stage`: this thread's 8
-    /// vectors of each, from `(row, k)` (half coordinates, [`Major::coords`]) of the tile.
+    /// vectors of each, from `(row, k)` (half coordinates, [`StageMajor::coords`]) of the tile.
     #[doc(hidden)]
     fn issue<P, A, B>(
         a: &Self::Tiles<A, P>,
@@ -333,7 +333,7 @@ pub trait Major: Copy + sealed::Sealed {
     #[doc(hidden)]
     fn thread_base(r: usize, k: usize) -> isize;
     /// The 32-bit word of a stage at a thread's coordinate (`base`, from
-    /// [`Major::thread_base`]) plus the constant coordinate `(r, k)` of one of its values: CuTe's
+    /// [`StageMajor::thread_base`]) plus the constant coordinate `(r, k)` of one of its values: CuTe's
     /// partition of the swizzled stage (exact where the offset of the summed coordinates is the
     /// sum of their offsets, as for every thread and value here: the tests check them all).
     #[doc(hidden)]
@@ -393,7 +393,7 @@ macro_rules! mn_major_stage {
     };
 }
 
-/// [`Major::issue`], the same for both: the k tiles, then [`copy_tiles`].
+/// [`StageMajor::issue`], the same for both: the k tiles, then [`copy_tiles`].
 macro_rules! issue_fn {
     () => {
         #[inline(always)]
@@ -420,7 +420,7 @@ macro_rules! issue_fn {
 impl sealed::Sealed for KMajor {}
 impl sealed::Sealed for MnMajor {}
 
-/// [`Major`] for one major-ness, from what differs between the two: the tile of words, the
+/// [`StageMajor`] for one major-ness, from what differs between the two: the tile of words, the
 /// copy's step and word coordinates, the stage layout, the copy's thread and value layouts and the
 /// `ldmatrix` atom.
 macro_rules! major {
@@ -429,7 +429,7 @@ macro_rules! major {
         to_words: |$row:ident, $k:ident| $words:expr, rows_k: |$e0:ident, $e1:ident| $rows_k:expr,
         stage: $stage:ident, copy: ($thr:ty, $val:ty), copy_rows: $copy_rows:expr, ldsm: $ldsm:ty $(,)?
     }) => {
-        impl Major for $major {
+        impl StageMajor for $major {
             type Tiles<T: DeviceTensor, P: Residue> = TileSeq<T, { $b0 }, { $b1 }, P>;
             const TRANS: bool = $trans;
             const COPY_STEP: (usize, usize) = $step;
@@ -494,8 +494,8 @@ major! {
     }
 }
 
-/// [`Major::issue`] on the two operands' k tiles: the thread's 8 vectors from `(crow, ck)`,
-/// [`Major::COPY_STEP`] apart, each to its word of the swizzled stage.
+/// [`StageMajor::issue`] on the two operands' k tiles: the thread's 8 vectors from `(crow, ck)`,
+/// [`StageMajor::COPY_STEP`] apart, each to its word of the swizzled stage.
 #[inline(always)]
 fn copy_tiles<M, P, A, B, const B0: isize, const B1: isize>(
     ta: GlobalTile<A, B0, B1, P>,
@@ -504,7 +504,7 @@ fn copy_tiles<M, P, A, B, const B0: isize, const B1: isize>(
     stage: usize,
     (crow, ck): (usize, usize),
 ) where
-    M: Major,
+    M: StageMajor,
     P: Residue,
     A: Staged,
     B: Staged,
@@ -522,9 +522,9 @@ fn copy_tiles<M, P, A, B, const B0: isize, const B1: isize>(
 
 /// The thread's fragments for the `kk`-th 16 of `k` of a stage: 4 `ldmatrix.x4` of `A` at rows
 /// `32 i` from its row, 4 of `B` at rows `32 j` (2 fragments each), each batch checked once;
-/// `a0`, `b0` are the thread's [`Major::thread_base`] in the two.
+/// `a0`, `b0` are the thread's [`StageMajor::thread_base`] in the two.
 #[inline(always)]
-fn load<M: Major>((sa, sb): (Stage, Stage), kk: usize, (a0, b0): (isize, isize)) -> Frags {
+fn load<M: StageMajor>((sa, sb): (Stage, Stage), kk: usize, (a0, b0): (isize, isize)) -> Frags {
     let fa = sa.ldmatrix_x4_batch([0, 1, 2, 3].map(|i| M::word(a0, 32 * i, 16 * kk)), M::TRANS);
     let fb4 = sb.ldmatrix_x4_batch([0, 1, 2, 3].map(|j| M::word(b0, 32 * j, 16 * kk)), M::TRANS);
     let fb = core::array::from_fn(|j| [fb4[j / 2][2 * (j % 2)], fb4[j / 2][2 * (j % 2) + 1]]);
@@ -662,10 +662,10 @@ mod tests {
 
     /// The kernel's partition of a swizzled stage is exact for both major-nesses: for every
     /// thread's base coordinate (its first `cp.async` vector, its `ldmatrix` rows in `A` and `B`)
-    /// and every constant offset the kernel adds to it, [`Major::word`] from the thread's base is
+    /// and every constant offset the kernel adds to it, [`StageMajor::word`] from the thread's base is
     /// the swizzled layout's word at the summed coordinate; and the copy writes every 16-byte
     /// chunk of a stage once.
-    fn partition_is_exact<M: Major>(whole: impl Fn(usize, usize) -> usize, copy_step: (usize, usize)) {
+    fn partition_is_exact<M: StageMajor>(whole: impl Fn(usize, usize) -> usize, copy_step: (usize, usize)) {
         let mut seen = [0u8; STAGE / 4];
         for t in 0..THREADS {
             let ((crow, ck), (am, ak), (bn, bk)) = M::coords(t);
@@ -699,7 +699,7 @@ mod tests {
     /// served 8 threads at a time): every `ldmatrix` phase (8 lanes, one 8x8 matrix: 8 rows of 16
     /// bytes) and every quarter-warp of `cp.async` vectors touches 8 distinct 16-byte bank groups,
     /// so no access of the main loop needs a second wavefront.
-    fn conflict_free<M: Major>(copy_step: (usize, usize)) {
+    fn conflict_free<M: StageMajor>(copy_step: (usize, usize)) {
         let group = |w: usize| (w * 4 / 16) % 8; // a word's 16-byte bank group
         let distinct = |words: &[usize]| {
             let mut seen = [false; 8];

@@ -1,5 +1,6 @@
-//! The linear (affine) transforms: a step of the upper index maps to a step of the lower index
-//! that does not depend on where the index is, so moving only adds.
+//! The affine transforms (CK calls them linear; `const_layout::linear` is the F2 kind): a step of
+//! the upper index maps to a step of the lower index that does not depend on where the index is,
+//! so moving only adds.
 
 use super::{
     InvertibleTransform, MultiIndex, SafeVector, SafeVectors, Transform, gcd, linear_update, values_of,
