@@ -1,5 +1,5 @@
 //! Runtime cost of the layout algebra on runtime values, the operations of CuTe's anchor
-//! `../shared/anchors/cute_dyn_algebra.cpp` (composition, logical_divide, complement), with the
+//! `cute_dyn_algebra.cpp` (composition, logical_divide, complement), with the
 //! same inputs: per operation, build the operands from runtime extents, run it, and read one
 //! offset and the size. `tools/bench_anchor.sh` runs the anchor and this bench in one go
 //! (group names are the anchor's lines).

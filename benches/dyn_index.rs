@@ -1,5 +1,5 @@
 //! Runtime index math: the `crd2idx` and `idx2crd` loops of CuTe's anchor
-//! `../shared/anchors/cute_dyn_algebra.cpp`, ported one to one (the same extents from the same
+//! `cute_dyn_algebra.cpp`, ported one to one (the same extents from the same
 //! `mt19937` sequence, the same index expressions, CuTe's `int` as `i32`), and the same loops
 //! with precomputed division. `tools/bench_anchor.sh` runs the anchor and this bench in one go
 //! and prints nanoseconds per operation side by side (group names are the anchor's lines).

@@ -1,4 +1,4 @@
-//! The typed runtime algebra on the loops of CuTe's anchor `../shared/anchors/cute_dyn_algebra.cpp`
+//! The typed runtime algebra on the loops of CuTe's anchor program `cute_dyn_algebra.cpp`
 //! (the operations of `benches/algebra.rs`, from `benches/anchor/ops.rs`), with the operation and
 //! the iteration count from the command line, for instruction counting next to CuTe's
 //! (`tools/algebra_counts.sh`): `algebra_counts OP ITERS`. The loop's wall-clock time per operation

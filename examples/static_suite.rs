@@ -1,4 +1,4 @@
-//! The compile-time anchor's program: CuTe's `../shared/anchors/cute_static_suite.cpp` computes
+//! The compile-time anchor's program: CuTe's anchor program `cute_static_suite.cpp` computes
 //! 37 fully static algebra results and prints them; this computes the same results with
 //! `layout!` (every one at compile time: the program only prints constants) and prints them one
 //! per line, in the anchor's order, as CuTe prints them. `tests/typed/static_suite.rs` checks the lines

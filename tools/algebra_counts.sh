@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The typed runtime algebra next to CuTe, on the loops of the anchor
-# ../shared/anchors/cute_dyn_algebra.cpp (tools/algebra_counts/cute.cpp, g++ -O2; and
+# The typed runtime algebra next to CuTe, on the loops of CuTe's anchor program
+# cute_dyn_algebra.cpp (tools/algebra_counts/cute.cpp, g++ -O2; and
 # examples/algebra_counts.rs, --release, whose operations are benches/anchor/ops.rs), in one run:
 # - instructions per operation, counted by callgrind (reproducible where time on a shared machine
 #   is not): each loop runs at two iteration counts, and the difference over the extra iterations

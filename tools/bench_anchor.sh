@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Runtime index math and algebra next to CuTe's, in one run: CuTe's anchor
-# (../shared/anchors/cute_dyn_algebra.cpp, g++ -O2, needs the oracle of ../shared/oracle/setup.sh),
+# Runtime index math and algebra next to CuTe's, in one run: CuTe's anchor program
+# cute_dyn_algebra.cpp (path in $ANCHOR; g++ -O2, needs the oracle of tools/oracle/setup.sh),
 # then `cargo bench --bench dyn_index` and `--bench algebra` (criterion groups are named after the
 # anchor's lines). Prints one table: ns per operation, CuTe's and each variant's, and the ratio.
 # Wall-clock needs a quiet machine; tools/algebra_counts.sh counts the algebra's instructions and
 # cycles per operation reproducibly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ANCHOR=${ANCHOR:-../shared/anchors/cute_dyn_algebra.cpp}
+ANCHOR=${ANCHOR:?set ANCHOR to the path of CuTe's anchor program cute_dyn_algebra.cpp}
 # shellcheck source=oracle/include.sh
 . tools/oracle/include.sh
 out=$(mktemp -d)

@@ -18,7 +18,7 @@
 #   needs the CuTe oracle (CuTe C++ headers + pycute, `tools/oracle/setup.sh` installs them into
 #   $ORACLE, default /tmp/oracle; g++):
 #     tools/oracle/gen_latex.sh                 tests/data/latex/                    8-26 s
-#     $ANCHOR (../shared/anchors/cute_static_suite.cpp, g++ -O2; tools/static_suite.sh times it)
+#     $ANCHOR (CuTe's anchor program cute_static_suite.cpp, g++ -O2; tools/static_suite.sh times it)
 #                                               tests/data/cute_static_suite.txt     6 s
 #     tools/oracle/gen_gmma_vectors.py          tests/data/cute_gmma.txt             27 s
 #    --full only (times of the run of 2026-11-27, --jobs 2, the machine otherwise idle but for
@@ -73,7 +73,7 @@ step() { # name command...: run one generator, its output kept out of the way un
 }
 
 if [ "$repo_only" = 0 ]; then
-  ANCHOR=${ANCHOR:-../shared/anchors/cute_static_suite.cpp}
+  ANCHOR=${ANCHOR:-}
   ORACLE=${ORACLE:-/tmp/oracle}
   export ORACLE
   why=

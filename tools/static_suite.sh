@@ -6,7 +6,7 @@
 # (the tests' expected values), and the program's output compared with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ANCHOR=${ANCHOR:-../shared/anchors/cute_static_suite.cpp}
+ANCHOR=${ANCHOR:?set ANCHOR to the path of CuTe's anchor program cute_static_suite.cpp}
 # shellcheck source=oracle/include.sh
 . tools/oracle/include.sh
 out=$(mktemp -d)

@@ -1,5 +1,5 @@
 //! The typed runtime algebra on the operations of CuTe's anchor
-//! `../shared/anchors/cute_dyn_algebra.cpp`, each as the anchor's loop body: build the operands
+//! `cute_dyn_algebra.cpp`, each as the anchor's loop body: build the operands
 //! from the runtime extents of entry `i & 1023`, operate, read one offset and the size. Shared by
 //! `benches/algebra.rs` (time) and `examples/algebra_counts.rs` (instruction counts), so that
 //! both measure the same code.

@@ -1,6 +1,6 @@
 //! rocRoller's coordinate graph: dimensions (nodes) joined by coordinate-transform and dataflow
 //! hyperedges, and a transformer that computes unknown coordinates from known ones by traversing
-//! it forward (along the edges) or in reverse (`../shared/reference/rocroller.md`).
+//! it forward (along the edges) or in reverse, as rocRoller's `Transformer` does.
 //!
 //! Each hyperedge has ordered sources and destinations; an edge fires only when all of its inputs
 //! (in the traversal's direction) are known, as rocRoller's `Hypergraph::path` requires. A

@@ -1,5 +1,5 @@
-//! CK Tile's adaptors, descriptors and coordinates (`const_layout::ck_tile`) on the reference's
-//! runs of CK's own code (`../shared/reference/ck_tile.md` sections 3-5): the padded NHWC
+//! CK Tile's adaptors, descriptors and coordinates (`const_layout::ck_tile`) on runs of CK's own
+//! code (outputs of CK Tile's C++ at these inputs): the padded NHWC
 //! convolution input merged to (m, c), its offsets, validity and hidden indices; moves on it;
 //! hidden-id assignment; and every move equal to recomputing from scratch.
 
@@ -139,7 +139,7 @@ fn descriptor_examples() {
     assert_eq!((t.calculate_offset(&multi_index([1, 2])), t.is_valid(&multi_index([1, 2]))), (6, true));
     assert_eq!((t.calculate_offset(&multi_index([0, 2])), t.is_valid(&multi_index([0, 2]))), (5, false));
     assert_eq!((t.calculate_offset(&multi_index([4, 3])), t.is_valid(&multi_index([4, 3]))), (12, false));
-    // Hidden ids (the reference's run): packed(2,6), then pt(2) and unmerge(2,3) on it.
+    // Hidden ids (CK's run): packed(2,6), then pt(2) and unmerge(2,3) on it.
     let p = make_naive_tensor_descriptor_packed((2usize, 6usize)).unwrap();
     let u = transform_tensor_descriptor(
         p,
@@ -550,7 +550,7 @@ mod vectors {
             }
         }
         // with_offset: (3,4):(4,1) + 100: offset(2,3) = 111, space 12 (the offset not in it),
-        // hidden (111, 11, 2, 3) (the reference's run).
+        // hidden (111, 11, 2, 3) (CK's run).
         let d =
             make_naive_tensor_descriptor_with_offset((3usize, 4usize), (4isize, 1isize), 100isize).unwrap();
         assert_eq!((d.calculate_offset(&multi_index([2, 3])), d.element_space_size()), (111, 12));
@@ -910,7 +910,7 @@ mod copies {
         let flat = make_naive_tensor_descriptor_packed((C::<60>, C::<2>)).unwrap();
         assert_eq!(same(&conv, &flat), 2);
         assert_eq!(same(&flat, &conv), 2);
-        // The runtime one (the reference's): one element at a time, the same result.
+        // The runtime one (CK's): one element at a time, the same result.
         let rt = conv_input!();
         assert_eq!(same(&rt, &flat), 1);
         assert_eq!(same(&flat, &rt), 1);

@@ -1,7 +1,6 @@
 //! rocRoller's coordinate graph (`const_layout::rocroller`): every numeric expectation of rocRoller's
-//! `test/unit/CoordinateGraphTest.cpp` as the reference records them
-//! (`../shared/reference/rocroller.md` section 5, reproduced there by a re-implementation), the
-//! reference's extra cases, and traversal against the layout algebra.
+//! `test/unit/CoordinateGraphTest.cpp` (each reproduced by a re-implementation of rocRoller's
+//! semantics), further cases in the same style, and traversal against the layout algebra.
 
 use const_layout::rocroller::{
     CoordinateGraph, Dimension, DimensionKind, Edge, GraphError, Tag, Transformer,
@@ -757,7 +756,7 @@ fn long_chains_fit() {
 #[test]
 fn macro_tile_dimensions() {
     // A 16x16 macro tile: its indices' sizes and strides as rocRoller's MacroTile gives them, joined
-    // into the tile's own linear index (the reference's Join(i(16,s16), j(16,s1)) example).
+    // into the tile's own linear index (rocRoller's Join(i(16,s16), j(16,s1)) example).
     let mut g = CoordinateGraph::new();
     let i = g.add_dimension(Dimension::macro_tile_index(&[16, 16], 0, 1).unwrap()).unwrap();
     let j = g.add_dimension(Dimension::macro_tile_index(&[16, 16], 1, 1).unwrap()).unwrap();

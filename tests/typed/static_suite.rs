@@ -1,4 +1,4 @@
-//! CuTe's static algebra anchor (`../shared/anchors/cute_static_suite.cpp`, 37 fully static
+//! CuTe's static algebra anchor (the program `cute_static_suite.cpp`, 37 fully static
 //! results), computed by the program `examples/static_suite.rs` with `layout!`: every result is
 //! computed at compile time and must print exactly what CuTe printed
 //! (`tests/data/cute_static_suite.txt`, the anchor's output; refresh it with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the anchors the GPU kernels are measured against: CuTe's own tutorial kernel
-# `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as ../shared/reference/gpu.md's figures
+# `sgemm_2.cu` (CUTLASS 4.2, nvcc 13.0, -O3 -arch=sm_90a, as the project's GPU anchor figures
 # were taken), from NVIDIA's wheels on PyPI, so nothing of CuTe is kept in this repository.
 #   usage: tools/gpu/build-anchors.sh [OUT]   (OUT: default target/gpu)
 # Writes OUT/cute_sgemm_2, OUT/cute_sgemm_sm80, OUT/cute_tiled_copy and OUT/cutlass_88_fmha (static CUDA runtime; they run on any CUDA 13
