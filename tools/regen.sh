@@ -81,8 +81,6 @@ if [ "$repo_only" = 0 ]; then
     why="g++ is not installed"
   elif ! bash tools/oracle/setup.sh >/dev/null 2>&1; then
     why="tools/oracle/setup.sh could not install it into $ORACLE"
-  elif [ ! -f "$ANCHOR" ]; then
-    why="the static suite's anchor $ANCHOR is missing (set ANCHOR)"
   fi
   if [ -n "$why" ]; then
     echo "regen: the CuTe oracle cannot be had: $why; --repo-only regenerates what needs only the repository" >&2
@@ -108,7 +106,13 @@ if [ "$repo_only" = 0 ]; then
     "$out/anchor" | cut -d= -f2- | sed 's/^ //' >tests/data/cute_static_suite.txt
     rm -rf "$out"
   }
-  step "CuTe static suite" static_suite
+  # The static suite's anchor is CuTe's program, not the repository's: regenerated where ANCHOR
+  # names it, left as checked in otherwise.
+  if [ -f "$ANCHOR" ]; then
+    step "CuTe static suite" static_suite
+  else
+    echo "regen: CuTe static suite: skipped (set ANCHOR to cute_static_suite.cpp to regenerate it)"
+  fi
   step "CuTe wgmma atoms and descriptors" python3 tools/oracle/gen_gmma_vectors.py
 fi
 
