@@ -65,6 +65,20 @@ where
     };
     assert_eq!((dsize as usize, drank), (n, l.rank()), "{what}: to_dyn size and rank");
     assert_eq!(doffsets, offsets, "{what}: to_dyn offsets");
+    // `DynAnyLayout` is itself a layout of any kind: the same answers through the trait.
+    assert_eq!(
+        (AnyLayout::size(&d), AnyLayout::rank(&d), d.cosize()),
+        (n, l.rank(), l.cosize()),
+        "{what}: as AnyLayout"
+    );
+    assert_eq!(d.offsets().collect::<Vec<_>>(), offsets, "{what}: DynAnyLayout offsets");
+    assert_eq!(d.offset_range(), Ok((lo, hi)), "{what}: DynAnyLayout offset_range");
+    assert_eq!(d.checked_crd2idx(n), l.checked_crd2idx(n), "{what}: DynAnyLayout past the size");
+    assert_eq!(d.to_dyn(), Ok(d), "{what}: DynAnyLayout::to_dyn");
+    for i in (0..n).step_by(n / 5 + 1) {
+        assert_eq!(AnyLayout::idx2crd(&d, i), l.idx2crd(i), "{what}: DynAnyLayout idx2crd({i})");
+        assert_eq!(d.crd2idx(i), offsets[i], "{what}: DynAnyLayout crd2idx({i})");
+    }
     // idx2crd: the runtime-structured shape's coordinate, which maps back to the same offset.
     let inner = match &d {
         DynAnyLayout::Layout(x) => *x,
@@ -301,6 +315,9 @@ fn dyn_layouts_agree_with_their_inherent_methods() {
         );
         check_common(&outer, "a layout outer function");
         check_tensor(outer, "a layout outer function");
+        // Tensors over what `to_dyn` gives, of both variants.
+        check_tensor(l.to_dyn().unwrap(), &format!("case {case}: DynAnyLayout of {l}"));
+        check_tensor(c.to_dyn().unwrap(), &format!("case {case}: DynAnyLayout of {c}"));
     }
     let id: DynLayout = "(_4,_8):(_1@0,_1@1)".parse().unwrap();
     assert_eq!(id.offset_range(), Err(LayoutError::BasisStride { op: "offset" }));

@@ -70,7 +70,7 @@ use core::fmt;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a layout",
     label = "expected a layout here",
-    note = "layouts are `Layout<S, D>`, static algebra results (`Computed<E>`), swizzled layouts (`SwizzledLayout`, `StaticSwizzled`), `DynLayout` and `ComposedLayout`"
+    note = "layouts are `Layout<S, D>`, static algebra results (`Computed<E>`), swizzled layouts (`SwizzledLayout`, `StaticSwizzled`), `DynLayout`, `ComposedLayout` and `DynAnyLayout`"
 )]
 pub trait AnyLayout: Copy + fmt::Display {
     /// Whether every integer is known at compile time: then [`AnyLayout::offset_range`] is a
@@ -203,7 +203,7 @@ pub trait AnyLayout: Copy + fmt::Display {
 
 /// A coordinate `Self` that layout kind `L` takes through [`AnyLayout::crd2idx`]: for the typed
 /// kinds every coordinate their own `crd2idx` takes (its structure checked by the compiler), for
-/// the runtime-structured kinds ([`DynLayout`], [`ComposedLayout`]) integer indices.
+/// the runtime-structured kinds ([`DynLayout`], [`ComposedLayout`], [`DynAnyLayout`]) integer indices.
 ///
 /// ```
 /// use const_layout::dyn_layout::DynLayout;
@@ -215,7 +215,7 @@ pub trait AnyLayout: Copy + fmt::Display {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a coordinate of the layout `{L}`",
     label = "expected a coordinate this layout takes",
-    note = "typed layouts take coordinates shaped like their shape (or an integer index); `DynLayout` and `ComposedLayout` take integer indices through `AnyLayout` (use their own `crd2idx(&DynIntTuple)` for structured coordinates)"
+    note = "typed layouts take coordinates shaped like their shape (or an integer index); `DynLayout`, `ComposedLayout` and `DynAnyLayout` take integer indices through `AnyLayout` (use their own `crd2idx(&DynIntTuple)` for structured coordinates)"
 )]
 pub trait LayoutCoord<L: ?Sized> {
     /// The offset of this coordinate (CuTe's extension outside the shape).
@@ -758,6 +758,69 @@ impl<I: Int> LayoutCoord<ComposedLayout> for I {
     #[inline]
     fn checked_offset_in(&self, layout: &ComposedLayout) -> Result<isize, LayoutError> {
         Ok(ComposedLayout::offset(layout, check_index(self, layout.size().value)?))
+    }
+}
+
+/// Either kind's answer, from the variant it holds.
+macro_rules! either {
+    ($self:expr, $l:ident => $e:expr) => {
+        match $self {
+            DynAnyLayout::Layout($l) => $e,
+            DynAnyLayout::Composed($l) => $e,
+        }
+    };
+}
+
+/// What [`AnyLayout::to_dyn`] returns is itself a layout of any kind: each query is the held
+/// layout's.
+///
+/// ```
+/// use const_layout::{AnyLayout, layout};
+/// let plain = layout!((4,2):(2,1)).to_dyn().unwrap();
+/// let swizzled = layout!(composition(Sw<1,0,1>, (2,2):(1,2))).to_dyn().unwrap();
+/// assert_eq!((plain.size(), plain.offset(5), plain.crd2idx(5usize)), (8, 3, 3));
+/// assert_eq!(swizzled.offsets().collect::<Vec<_>>(), [0, 1, 3, 2]);
+/// assert_eq!(swizzled.to_dyn().unwrap(), swizzled);
+/// ```
+impl AnyLayout for DynAnyLayout {
+    const IS_STATIC: bool = false;
+    #[inline]
+    fn rank(&self) -> usize {
+        either!(self, l => AnyLayout::rank(l))
+    }
+    #[inline]
+    fn size(&self) -> usize {
+        either!(self, l => AnyLayout::size(l))
+    }
+    #[inline]
+    fn cosize(&self) -> usize {
+        either!(self, l => AnyLayout::cosize(l))
+    }
+    #[inline]
+    fn offset(&self, index: usize) -> isize {
+        either!(self, l => AnyLayout::offset(l, index))
+    }
+    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
+        either!(self, l => l.offset_range())
+    }
+    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
+        either!(self, l => AnyLayout::idx2crd(l, index))
+    }
+    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(*self)
+    }
+}
+
+// A tuple against a runtime-structured layout reports this trait's message, not `Int`'s.
+#[diagnostic::do_not_recommend]
+impl<I: Int> LayoutCoord<DynAnyLayout> for I {
+    #[inline]
+    fn offset_in(&self, layout: &DynAnyLayout) -> isize {
+        either!(layout, l => self.offset_in(l))
+    }
+    #[inline]
+    fn checked_offset_in(&self, layout: &DynAnyLayout) -> Result<isize, LayoutError> {
+        either!(layout, l => self.checked_offset_in(l))
     }
 }
 
