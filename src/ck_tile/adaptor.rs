@@ -462,7 +462,7 @@ crate::arity::for_tuples!(impl_relabel_tuple);
 /// ```
 /// use const_layout::sequence;
 /// use const_layout::ck_tile::{make_single_stage_tensor_adaptor, PassThrough, Stage, Unmerge, multi_index};
-/// // The reference's run: pt(4) on old dim 0 -> new 1, unmerge(2,3) on old dim 1 -> new (0,2).
+/// // CK's run: pt(4) on old dim 0 -> new 1, unmerge(2,3) on old dim 1 -> new (0,2).
 /// let a = make_single_stage_tensor_adaptor((
 ///     Stage::new(PassThrough::new(4usize), sequence![0], sequence![1]),
 ///     Stage::new(Unmerge::new((2usize, 3usize)), sequence![1], sequence![0, 2]),
@@ -693,7 +693,7 @@ pub type ChainedAdaptor<S0, S1, H0, H1, Top0, Bottom0, Top1, Bottom1> = TensorAd
 /// use const_layout::ck_tile::{
 ///     Merge, PassThrough, Stage, Unmerge, chain_tensor_adaptors, make_single_stage_tensor_adaptor, multi_index,
 /// };
-/// // The reference's run: the single-stage adaptor pt(4), unmerge(2,3), then merge(2,4,3) on top.
+/// // CK's run: the single-stage adaptor pt(4), unmerge(2,3), then merge(2,4,3) on top.
 /// let a0 = make_single_stage_tensor_adaptor((
 ///     Stage::new(PassThrough::new(4usize), sequence![0], sequence![1]),
 ///     Stage::new(Unmerge::new((2usize, 3usize)), sequence![1], sequence![0, 2]),

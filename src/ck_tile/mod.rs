@@ -16,7 +16,7 @@
 //! ```
 //! use const_layout::ck_tile::{Merge, Transform, Unmerge, Embed, Pad, multi_index};
 //! use const_layout::C;
-//! // The reference's worked examples.
+//! // CK's worked examples.
 //! let merge = Merge::new((C::<4>, C::<5>)).unwrap();
 //! assert_eq!(merge.calculate_lower_index(&multi_index([13])).as_slice(), &[2, 3]);
 //! let unmerge = Unmerge::new((3usize, 4usize, 2usize));

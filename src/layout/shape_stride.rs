@@ -351,7 +351,7 @@ macro_rules! flat_coord {
 }
 for_tuples!(impl_layout_shape);
 
-/// The scalar-stride rule (decision 1 of the reference): a stride integer `d` against a tuple mode
+/// The scalar-stride rule (DECISIONS.md, decision 1): a stride integer `d` against a tuple mode
 /// stands for that mode's compact column-major strides starting at `d`, so `(8,(4,2)):(1,8)` is
 /// `(8,(4,2)):(1,(8,32))`. Implemented for a stride `Self` against a shape `S` where the expansion is
 /// defined; a tuple stride against an integer shape, or tuples of different ranks, have no impl.

@@ -4,7 +4,7 @@
 //!
 //! The results are the same functions as those of [`crate::algebra`] (the runtime-structured
 //! algebra, tested against CuTe), with the same admissibility: an error where no layout is the
-//! mathematical result (decision 2 of the reference). The common case is computed here directly:
+//! mathematical result (DECISIONS.md, decision 2). The common case is computed here directly:
 //! for `composition`, a right stride that is positive and reaches the left modes (merged by value)
 //! where the divisibility conditions hold; for `complement`, non-negative strides whose positive
 //! ones nest, ordered by stride alone (so static strides are ordered at compile time, as CuTe

@@ -12,7 +12,7 @@ use const_layout::{C, sequence};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
-/// The reference's merge + pad descriptor: packed NHWC (2,3,4,2), H and W padded by 1 on both
+/// CK's merge + pad descriptor (a run of CK's code): packed NHWC (2,3,4,2), H and W padded by 1 on both
 /// sides, then (n, hp, wp) merged into m: lengths (60, 2), 11 hidden dimensions.
 macro_rules! conv_input {
     () => {{
@@ -511,7 +511,7 @@ mod vectors {
 
     #[test]
     fn aligned_and_offset_descriptors() {
-        // The reference's runs of CK's code: (4,5) aligned to 8 has strides (8,1), space 29 (its
+        // Runs of CK's code: (4,5) aligned to 8 has strides (8,1), space 29 (its
         // docs say 32); (2,3,5) aligned to 8 has strides (24,8,1), space 45.
         let d = make_naive_tensor_descriptor_aligned((4usize, 5usize), 8usize).unwrap();
         assert_eq!(d.element_space_size(), 29);
@@ -597,7 +597,7 @@ mod vectors {
         assert_eq!(ck(&t.get_top_dimension_safe_vector_length_strides()), [(-1, -1), (-1, -1), (-1, 1)]);
     }
 
-    /// The reference's id examples with static lengths: packed (2,6) then pt(2), unmerge(2,3)
+    /// CK's id examples with static lengths: packed (2,6) then pt(2), unmerge(2,3)
     /// (the last upper dimension of the unmerge: gcd(6, 3) = 3), and transposed.
     #[test]
     fn reference_id_examples() {

@@ -15,8 +15,8 @@
 //!   here as well (`post_*`), beside CuTe's printed result.
 //! - `Flir4`, `Flir5`, `Flir6`, `Fly7`: `shared/reference/flir.md` sections 4 to 7: FLIR's tests,
 //!   the CuTe column of FLIR's differences, `swizzle_xor16`, and the Fly dialect (which agrees with
-//!   CuTe). Where FLIR differs from CuTe, the row has CuTe's value (REFERENCE decision 5).
-//! - `Ref2`: REFERENCE decision 2's inadmissible compositions.
+//!   CuTe). Where FLIR differs from CuTe, the row has CuTe's value (DECISIONS.md decision 5).
+//! - `Ref2`: DECISIONS.md decision 2's inadmissible compositions.
 //! - `Api`: behaviour CuTe's headers define without a documented example (`swizzle_layout.hpp`,
 //!   `layout_composed.hpp`: the casts of swizzles and swizzled layouts), on inputs chosen here.
 //!
@@ -26,7 +26,7 @@
 //! disagree, the row has CuTe's print and a comment says what the text says.
 //!
 //! Comparison (`Want::Cute`): where every integer of the expression is static, the text must be
-//! exactly CuTe's. Where some integer is runtime, REFERENCE decision 3 allows another structure: a
+//! exactly CuTe's. Where some integer is runtime, DECISIONS.md decision 3 allows another structure: a
 //! layout is then compared as a function (same size, same rank, same offset at every index), and
 //! such rows are listed by `cargo test --test vectors algebra_examples:: -- --nocapture` (currently none:
 //! every runtime result also prints as CuTe's). Integers, tuples and booleans are compared as text.
@@ -66,13 +66,13 @@ enum Src {
 enum Want {
     /// CuTe's print.
     Cute(&'static str),
-    /// CuTe's print, which is not the mathematical result (REFERENCE decision 2): ours must be an
+    /// CuTe's print, which is not the mathematical result (DECISIONS.md decision 2): ours must be an
     /// error.
     Wrong(&'static str),
     /// CuTe rejects the expression (it does not compile): ours must be an error.
     Refused,
     /// CuTe rejects the expression for an implementation reason, or gives less than exists for
-    /// one (a right inverse that stops at a runtime stride: REFERENCE decision 6); ours must be
+    /// one (a right inverse that stops at a runtime stride: DECISIONS.md decision 6); ours must be
     /// this function (the same size and offsets).
     Math(&'static str),
     /// CuTe prints this, but the operands fail const-layout's conditions (`left_inverse` needs
@@ -302,7 +302,7 @@ const COALESCE: &[Row] = &[
     (Unit, "coalesce(((_2,_2),(_2,_2)):((_1,_4),(_8,_32)))", Cute("(_2,_4,_2):(_1,_4,_32)")),
 ];
 
-/// `composition` with layouts, tilers and shapes; the docs' `shape_div` steps; REFERENCE decision 2.
+/// `composition` with layouts, tilers and shapes; the docs' `shape_div` steps; DECISIONS.md decision 2.
 const COMPOSITION: &[Row] = &[
     // The text writes `((2,2),3):((24,2),8)` and lists `R(i)` (checked in `figure_offsets`).
     (Docs02, "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))", Cute("((_2,_2),_3):((_24,_2),_8)")),

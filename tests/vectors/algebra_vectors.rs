@@ -148,7 +148,7 @@ fn our_result(v: &Value) -> Result<Res, String> {
 
 /// Families whose result rank is part of the contract (the rank of the right operand or tiler,
 /// of the operand, or of the chosen modes). For the others (coalesce, filter, complement, the
-/// inverses, nullspace) a runtime result may have any structure (REFERENCE decision 3): only the
+/// inverses, nullspace) a runtime result may have any structure (DECISIONS.md decision 3): only the
 /// function and the size must agree; static results are checked by text.
 const RANK_CONTRACT: &[&str] =
     &["composition", "divide", "product", "modes", "cast", "tile_to_shape", "swizzle"];

@@ -814,7 +814,7 @@ mod tests {
 
     #[test]
     fn reference_examples_are_rejected() {
-        // REFERENCE decision 2's two examples, where CuTe is silently wrong.
+        // DECISIONS.md decision 2's two examples, where CuTe is silently wrong.
         assert!(composition(&l("(_6,_2):(_1,_7)"), &l("(_3,_2):(_2,_3)")).is_err());
         assert!(composition(&l("(_6,_6):(_6,_1)"), &l("_12:_4")).is_err());
     }

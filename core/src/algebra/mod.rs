@@ -4,7 +4,7 @@
 //! Every function follows CuTe's algorithm step by step, with CuTe's rules for static-ness, so
 //! a layout whose integers are all static gets CuTe's static result structure (the one CuTe prints),
 //! and the `layout` tool can print exactly what CuTe prints. Where CuTe's answer would not be the
-//! mathematical one (REFERENCE decision 2), these functions either compute the correct layout or
+//! mathematical one (DECISIONS.md decision 2), these functions either compute the correct layout or
 //! return [`LayoutError::Inadmissible`] naming the mode and the failed condition:
 //!
 //! ```
@@ -41,7 +41,7 @@
 //! # FLIR
 //!
 //! AMD's FLIR dialect (FlyDSL, up to 2026-03) names the same operations but lowers several of them
-//! differently; its successor `fly` follows CuTe, and so does this crate (REFERENCE decision 5).
+//! differently; its successor `fly` follows CuTe, and so does this crate (DECISIONS.md decision 5).
 //! Porting a FLIR expression, expect these differences:
 //!
 //! | operation | FLIR | here (CuTe, Fly) |

@@ -7,7 +7,7 @@
 
 use crate::error::Inadmissible;
 
-/// One step of composing a right mode with the merged left layout (REFERENCE decision 2): what
+/// One step of composing a right mode with the merged left layout (DECISIONS.md decision 2): what
 /// is left of the right mode after left mode `mode` (extent `extent`), and what it takes there.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! Why an algebra operation has no correct layout result (REFERENCE decision 2).
+//! Why an algebra operation has no correct layout result (DECISIONS.md decision 2).
 //!
 //! Modes are numbered in the *merged* form of the operand: flattened, extent-1 modes dropped and
 //! modes merged wherever one continues the other (`(2,3):(1,2)` is the single mode `6:1`), because

@@ -130,7 +130,7 @@ pub enum LayoutError {
         op: &'static str,
     },
     /// A layout-algebra operation whose CuTe result would not be the mathematical one, and which
-    /// has no correct layout result (REFERENCE decision 2); see [`crate::algebra`].
+    /// has no correct layout result (DECISIONS.md decision 2); see [`crate::algebra`].
     Inadmissible {
         /// The operation, by its CuTe name.
         op: &'static str,
