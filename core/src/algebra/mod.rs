@@ -73,6 +73,7 @@ mod inverse_search;
 mod lattice;
 #[doc(hidden)]
 pub mod leaves;
+mod methods;
 mod modes;
 pub mod rules;
 #[cfg(test)]
