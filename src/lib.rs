@@ -27,9 +27,10 @@ pub mod tensor;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use const_layout_core::serde_text;
-pub use const_layout_core::{
-    algebra, bank, coalescing, dyn_layout, error, eval, f2, linear, swizzle, synthesis, text,
-};
+pub use const_layout_core::{algebra, coalescing, dyn_layout, error, eval, f2, swizzle, text};
+// The F2 modules where they were before `f2` held them (the docs show them under `f2`).
+#[doc(hidden)]
+pub use const_layout_core::{bank, linear, synthesis};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -7,7 +7,7 @@
 # cycles per operation reproducibly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ANCHOR=${ANCHOR:?set ANCHOR to the path of CuTe's anchor program cute_dyn_algebra.cpp}
+ANCHOR=${ANCHOR:?set ANCHOR to the path of the anchor program cute_dyn_algebra.cpp}
 # shellcheck source=oracle/include.sh
 . tools/oracle/include.sh
 out=$(mktemp -d)

@@ -27,7 +27,9 @@ pub mod f2;
 pub mod swizzle;
 pub mod text;
 
-// The F2 modules at the top level too, where they were before `f2` held them.
+// The F2 modules at the top level too, where they were before `f2` held them (hidden from the
+// docs, which show each once, under `f2`).
+#[doc(hidden)]
 pub use f2::{bank, linear, synthesis};
 
 #[cfg(feature = "serde")]
