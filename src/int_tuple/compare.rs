@@ -235,7 +235,8 @@ macro_rules! impl_profile {
 }
 
 /// The right-hand side of a comparison whose left-hand side is the non-empty tuple `T`.
-/// An implementation detail of [`Profile`], public only because it appears in its bounds.
+/// An implementation detail of [`Profile`], public only because it appears in its bounds;
+/// visible in the docs because a compile error's notes name it (DECISIONS.md, decision 16).
 ///
 /// ```
 /// use const_layout::int_tuple::TupleRhs;

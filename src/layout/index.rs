@@ -102,6 +102,9 @@ where
 }
 
 /// `crd2idx` for a pair of forms `(coordinate form, shape form)`; see [`Crd2Idx`].
+///
+/// Dispatch-only: users name [`Crd2Idx`]; this trait is visible in the docs because a compile
+/// error's notes name it (DECISIONS.md, decision 16).
 #[diagnostic::on_unimplemented(message = "`{Crd}` is not a coordinate into the shape `{S}`")]
 pub trait CoordDispatch<Crd, S, D> {
     /// See [`Crd2Idx::STATIC_OFFSET`].
@@ -205,6 +208,9 @@ macro_rules! impl_index {
 }
 
 /// `idx2crd` for a pair of forms `(index form, shape form)`; see [`Idx2Crd`].
+///
+/// Dispatch-only: users name [`Idx2Crd`]; this trait is visible in the docs because a compile
+/// error's notes name it (DECISIONS.md, decision 16).
 #[diagnostic::on_unimplemented(message = "`{Idx}` is not an index into the shape `{S}`")]
 pub trait IndexDispatch<Idx, S> {
     /// The coordinate.

@@ -395,6 +395,9 @@ where
 }
 
 /// [`ExpandStride`] for a pair of forms `(stride form, shape form)`.
+///
+/// Dispatch-only: users name [`ExpandStride`]; this trait is visible in the docs because a compile
+/// error's notes name it (DECISIONS.md, decision 16).
 #[diagnostic::on_unimplemented(message = "the stride `{D}` does not fit the shape `{S}`")]
 pub trait StrideDispatch<D, S> {
     /// The expanded stride.

@@ -669,7 +669,7 @@ mod tests {
     use super::*;
     use const_layout::atom::tma::TmaSwizzle;
 
-    /// A shape of any head dim, for the reference (the kernels take 64 and 128).
+    /// A shape of any head dim, for the reference (the kernels take 64, 128 and 256).
     fn tiny(heads: u32, kv_heads: u32, seq_q: u32, seq_k: u32, dim: u32, causal: bool) -> Shape {
         Shape::new(1, heads, kv_heads, seq_q, seq_k, dim, causal)
     }
