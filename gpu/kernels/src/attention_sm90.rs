@@ -505,17 +505,20 @@ fn issue_s<const W: usize, const WK: usize, const N: usize, const RS: usize, con
     let (a, b) = s_descs::<W, WK, N, KB>(q, q_row, k);
     let mut batch = wgmma::begin();
     if KB == 16 {
-        let half = |x: &[SmemDesc; KB], h: usize| -> [SmemDesc; 8] { core::array::from_fn(|i| x[8 * h + i]) };
-        batch.ss_f32_chain(kind, half(&a, 0), half(&b, 0), false, acc_s);
-        batch.ss_f32_chain(kind, half(&a, 1), half(&b, 1), true, acc_s);
+        batch.ss_f32_chain(kind, part::<KB, 8>(&a, 0), part::<KB, 8>(&b, 0), false, acc_s);
+        batch.ss_f32_chain(kind, part::<KB, 8>(&a, 8), part::<KB, 8>(&b, 8), true, acc_s);
     } else if KB == 8 {
-        let eight = |x: &[SmemDesc; KB]| -> [SmemDesc; 8] { core::array::from_fn(|i| x[i]) };
-        batch.ss_f32_chain(kind, eight(&a), eight(&b), false, acc_s);
+        batch.ss_f32_chain(kind, part::<KB, 8>(&a, 0), part::<KB, 8>(&b, 0), false, acc_s);
     } else {
-        let four = |x: &[SmemDesc; KB]| -> [SmemDesc; 4] { core::array::from_fn(|i| x[i]) };
-        batch.ss_f32_chain(kind, four(&a), four(&b), false, acc_s);
+        batch.ss_f32_chain(kind, part::<KB, 4>(&a, 0), part::<KB, 4>(&b, 0), false, acc_s);
     }
     batch.commit();
+}
+
+/// Descriptors `at..at + L` of `x` (a chain is at most 8 `wgmma`s; the caller's `at + L <= K`).
+#[inline(always)]
+fn part<const K: usize, const L: usize>(x: &[SmemDesc; K], at: usize) -> [SmemDesc; L] {
+    core::array::from_fn(|i| x[at + i])
 }
 
 /// `O += P V` of the value tile of `N` keys in `v`, `P` in registers: one chain of the tile's
