@@ -7,7 +7,7 @@ use const_layout::layout::computed::{
 };
 use const_layout::layout::{DynAnyLayout, LayoutCoord, SwizzledLayout};
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
-use const_layout::tensor::{TensorError, copy_any};
+use const_layout::tensor::{TensorError, copy};
 use const_layout::{
     AnyLayout, C, LayoutError, layout, layout_type, make_layout, make_tensor, make_tensor_mut,
 };
@@ -325,20 +325,20 @@ fn dyn_layouts_agree_with_their_inherent_methods() {
 }
 
 #[test]
-fn copy_any_moves_every_element_between_kinds() {
+fn copy_moves_every_element_between_kinds() {
     let src: Vec<u32> = (0..512).collect();
     let mut dst = vec![0u32; 512];
     let a = make_tensor(&src, layout!((8,64):(64,1))).unwrap();
     let mut b =
         make_tensor_mut(&mut dst, swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default())).unwrap();
-    copy_any(&a, &mut b).unwrap();
+    copy(&a, &mut b).unwrap();
     let smem = layout!(composition(Sw<3,3,3>, (8,64):(64,1)));
     for (r, c) in (0..8usize).flat_map(|r| (0..64usize).map(move |c| (r, c))) {
         assert_eq!(dst[smem.crd2idx((r, c)) as usize], src[r * 64 + c]);
     }
     let small = make_tensor(&src[..8], layout!(8:1)).unwrap();
     let mut big = make_tensor_mut(&mut dst, layout!(16:1)).unwrap();
-    assert_eq!(copy_any(&small, &mut big).unwrap_err(), TensorError::ShapeMismatch { src: 8, dst: 16 });
+    assert_eq!(copy(&small, &mut big).unwrap_err(), TensorError::ShapeMismatch { src: 8, dst: 16 });
 }
 
 #[test]
@@ -416,6 +416,37 @@ fn tensors_over_the_typed_runtime_algebras_divide() {
     }
 }
 
+/// A random layout compatible with the flat layout `a`'s shape: each of its extents split into a
+/// nested mode of factors, with strides that may pad, overlap, reverse or repeat.
+fn refined(r: &mut Rng, a: &DynLayout) -> DynLayout {
+    let (mut shape, mut stride) = (Vec::new(), Vec::new());
+    let mut run = 1isize;
+    for e in a.shape().leaves().map(|e| e.value) {
+        let split = [2isize, 3, 4].into_iter().find(|&f| e % f == 0 && e > f && r.range(0, 2) == 0);
+        let parts = match split {
+            Some(f) => vec![f, e / f],
+            None => vec![e],
+        };
+        let strides: Vec<String> = parts
+            .iter()
+            .map(|&p| {
+                let d = match r.range(0, 5) {
+                    0 => 0,
+                    1 => -run,
+                    2 => run + r.range(1, 3),
+                    _ => run,
+                };
+                run *= p;
+                d.to_string()
+            })
+            .collect();
+        let parts: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+        shape.push(format!("({})", parts.join(",")));
+        stride.push(format!("({})", strides.join(",")));
+    }
+    format!("({}):({})", shape.join(","), stride.join(",")).parse().unwrap()
+}
+
 /// A random flat layout of exactly `size` elements: the size split into extents, strides that
 /// may pad, overlap, reverse or repeat (stride 0).
 fn flat_layout(r: &mut Rng, size: isize) -> DynLayout {
@@ -453,13 +484,17 @@ fn flat_layout(r: &mut Rng, size: isize) -> DynLayout {
 }
 
 #[test]
-fn copy_any_plans_plain_layouts_and_matches_element_by_element() {
+fn copy_plans_plain_layouts_and_matches_element_by_element() {
     // Sizes on both sides of the planning threshold; plain layouts of every kind of stride, and
     // the same copies through a swizzle (never planned) as the reference.
     let mut r = Rng(0x5eed_c0de);
     for case in 0..400 {
         let size = [8, 31, 32, 48, 64, 96, 128, 256][case % 8];
-        let (a, b) = (flat_layout(&mut r, size), flat_layout(&mut r, size));
+        // `copy` takes shapes of which one is compatible with the other: the second a refinement
+        // of the first (each extent split into a nested mode), either way round.
+        let a = flat_layout(&mut r, size);
+        let b = refined(&mut r, &a);
+        let (a, b) = if case % 2 == 0 { (a, b) } else { (b, a) };
         let (sa, sb) = (a.offset_range().unwrap(), b.offset_range().unwrap());
         let src: Vec<i64> = (0..=(sa.1 - sa.0)).map(|x| x as i64 * 7 + 1).collect();
         let mut dst = vec![-1i64; (sb.1 - sb.0 + 1) as usize];
@@ -470,7 +505,7 @@ fn copy_any_plans_plain_layouts_and_matches_element_by_element() {
         }
         let ta = make_tensor(&src, a).unwrap();
         let mut tb = make_tensor_mut(&mut dst, b).unwrap();
-        copy_any(&ta, &mut tb).unwrap();
+        copy(&ta, &mut tb).unwrap();
         if b.offsets().collect::<std::collections::HashSet<_>>().len() == size as usize {
             assert_eq!(dst, want, "{a} -> {b}");
         } else {
@@ -490,7 +525,7 @@ fn copy_any_plans_plain_layouts_and_matches_element_by_element() {
     let mut dst = vec![0u32; 512];
     let a = make_tensor(&src, layout!((32,16):(-16,1))).unwrap();
     let b: DynLayout = "(32,16):(1,32)".parse().unwrap();
-    copy_any(&a, &mut make_tensor_mut(&mut dst, b).unwrap()).unwrap();
+    copy(&a, &mut make_tensor_mut(&mut dst, b).unwrap()).unwrap();
     for (r, c) in (0..32usize).flat_map(|r| (0..16usize).map(move |c| (r, c))) {
         assert_eq!(dst[r + 32 * c], src[(31 - r) * 16 + c], "({r},{c})");
     }

@@ -42,12 +42,15 @@
 //! assert_eq!(last(&d), ("(4,2):(2,1)".to_string(), 7));
 //! ```
 
+use crate::dyn_layout::int_tuple::Node;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::computed::{Computed, StaticExpr, StaticLayout, StaticSwizzled};
-use crate::layout::{Crd2Idx, InShape, Layout, LayoutShape, OffsetOut, SwizzledLayout};
+use crate::layout::{
+    Crd2Idx, FlatPairs, InShape, Layout, LayoutShape, OffsetOut, OffsetSwizzled, SwizzledLayout,
+};
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 use core::fmt;
 
@@ -70,7 +73,7 @@ use core::fmt;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a layout",
     label = "expected a layout here",
-    note = "layouts are `Layout<S, D>`, static algebra results (`Computed<E>`), swizzled layouts (`SwizzledLayout`, `StaticSwizzled`), `DynLayout`, `ComposedLayout` and `DynAnyLayout`"
+    note = "layouts are `Layout<S, D>`, static algebra results (`Computed<E>`), swizzled layouts (`SwizzledLayout`, `StaticSwizzled`, `OffsetSwizzled`), `DynLayout`, `ComposedLayout` and `DynAnyLayout`"
 )]
 pub trait AnyLayout: Copy + fmt::Display {
     /// Whether every integer is known at compile time: then [`AnyLayout::offset_range`] is a
@@ -198,6 +201,112 @@ pub trait AnyLayout: Copy + fmt::Display {
     #[inline]
     fn offsets(&self) -> AnyOffsets<Self> {
         AnyOffsets { layout: *self, front: 0, back: self.size() }
+    }
+
+    /// The shape's structure where the type fixes it (the typed kinds; runtime integers are
+    /// zeros), so that two shapes' compatibility is planned at compile time. Not part of the API:
+    /// what [`crate::tensor::copy`] reads.
+    #[doc(hidden)]
+    const FORM: Option<DynIntTuple> = None;
+
+    /// A static plain layout's integers, as a constant. Not part of the API.
+    #[doc(hidden)]
+    const STATIC_FLAT: Option<Flat> = None;
+
+    /// The layout's integers, flattened (the inner layout's for a swizzled one), or `None` past
+    /// [`FLAT_CAP`] integers, for basis strides or a composed layout. Not part of the API.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        None
+    }
+}
+
+/// The most integers a [`Flat`] holds.
+#[doc(hidden)]
+pub const FLAT_CAP: usize = 32;
+
+/// A layout's integers, flattened in colexicographic order: what a copy is planned from. Not
+/// part of the API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Flat {
+    /// The number of integers.
+    pub len: usize,
+    /// Whether the offsets are `sum(c_k * stride_k)` (no swizzle after the layout).
+    pub plain: bool,
+    /// The extents.
+    pub extent: [isize; FLAT_CAP],
+    /// The strides.
+    pub stride: [isize; FLAT_CAP],
+}
+
+impl Flat {
+    /// No integers yet.
+    const fn empty(plain: bool) -> Flat {
+        Flat { len: 0, plain, extent: [1; FLAT_CAP], stride: [0; FLAT_CAP] }
+    }
+
+    /// The integers of a typed layout's values.
+    #[inline(always)]
+    fn of_typed<S: IntTuple + LayoutShape<D>, D: IntTuple>(l: &Layout<S, D>, plain: bool) -> Option<Flat> {
+        if S::LEAVES > FLAT_CAP {
+            return None;
+        }
+        let mut f = Flat::empty(plain);
+        l.shape().store_values(&mut f.extent, 0);
+        l.stride().store_values(&mut f.stride, 0);
+        f.len = S::LEAVES;
+        Some(f)
+    }
+
+    /// The integers of a runtime-structured layout (`None` for basis strides or past the
+    /// capacity): shape and stride walked in preorder together.
+    pub const fn of_dyn(l: &DynLayout, plain: bool) -> Option<Flat> {
+        if l.has_basis() {
+            return None;
+        }
+        let mut f = Flat::empty(plain);
+        let (mut a, mut b) = (0, 0);
+        loop {
+            // Scalar strides against tuple modes are expanded when a `DynLayout` is built, so
+            // both trees have the same integers in the same order.
+            let (x, y) = (l.shape().read(a), l.stride().read(b));
+            let ((sx, na), (sy, nb)) = match (x, y) {
+                (Some(x), Some(y)) => (x, y),
+                _ => break,
+            };
+            (a, b) = (na, nb);
+            match (sx, sy) {
+                (Node::Int(e), Node::Int(d)) => {
+                    if f.len == FLAT_CAP {
+                        return None;
+                    }
+                    f.extent[f.len] = e.value;
+                    f.stride[f.len] = d.value;
+                    f.len += 1;
+                }
+                (Node::Tuple(_), Node::Tuple(_)) => {}
+                _ => return None,
+            }
+        }
+        Some(f)
+    }
+
+    /// The integers of a static typed layout's flat pairs (`None` if one is runtime).
+    const fn of_pairs(p: &FlatPairs) -> Option<Flat> {
+        if p.len > FLAT_CAP {
+            return None;
+        }
+        let mut f = Flat::empty(true);
+        while f.len < p.len {
+            match (p.shape[f.len], p.stride[f.len]) {
+                (Some(e), Some(d)) => (f.extent[f.len], f.stride[f.len]) = (e, d),
+                _ => return None,
+            }
+            f.len += 1;
+        }
+        Some(f)
     }
 }
 
@@ -447,6 +556,12 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> AnyLayout for Layout<S, D> {
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
         Ok(DynAnyLayout::Layout(DynLayout::try_from(self)?))
     }
+    const FORM: Option<DynIntTuple> = Some(S::TREE);
+    const STATIC_FLAT: Option<Flat> = if Self::IS_STATIC { Flat::of_pairs(&S::FLAT) } else { None };
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        Flat::of_typed(self, true)
+    }
 }
 
 impl<S, D, Crd> LayoutCoord<Layout<S, D>> for Crd
@@ -503,6 +618,12 @@ impl<E: StaticExpr> AnyLayout for Computed<E> {
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
         Ok(DynAnyLayout::Layout(E::LAYOUT))
+    }
+    const FORM: Option<DynIntTuple> = Some(*E::LAYOUT.shape());
+    const STATIC_FLAT: Option<Flat> = Flat::of_dyn(&E::LAYOUT, true);
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        Self::STATIC_FLAT
     }
 }
 
@@ -581,6 +702,11 @@ impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, S
             inner,
         )))
     }
+    const FORM: Option<DynIntTuple> = Some(Sh::TREE);
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        Flat::of_typed(self.layout(), false)
+    }
 }
 
 impl<const B: u32, const M: u32, const S: i32, Sh, St, const O: isize, Crd>
@@ -599,6 +725,73 @@ where
     fn checked_offset_in(&self, layout: &SwizzledLayout<B, M, S, Sh, St, O>) -> Result<isize, LayoutError> {
         let x = layout.layout().checked_crd2idx(*self)?;
         Ok(SwizzledLayout::<B, M, S, Sh, St, O>::SWIZZLE.apply(O.wrapping_add(x)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OffsetSwizzled: a swizzle after a runtime offset after a plain layout (tiles of swizzled ones).
+
+impl<const B: u32, const M: u32, const S: i32, L: AnyLayout> AnyLayout for OffsetSwizzled<B, M, S, L> {
+    const IS_STATIC: bool = false;
+    #[inline(always)]
+    fn rank(&self) -> usize {
+        self.layout().rank()
+    }
+    #[inline(always)]
+    fn size(&self) -> usize {
+        self.layout().size()
+    }
+    #[inline(always)]
+    fn cosize(&self) -> usize {
+        one_past(self.offset_range())
+    }
+    #[inline(always)]
+    fn offset(&self, index: usize) -> isize {
+        Self::SWIZZLE.apply(self.offset().wrapping_add(self.layout().offset(index)))
+    }
+    /// Visits every index (`size` steps): a tensor made over this layout pays it once, while the
+    /// tensor functions that make one from a swizzled tensor keep that tensor's elements instead.
+    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
+        self.layout().offset_range()?;
+        let (mut lo, mut hi) = (isize::MAX, isize::MIN);
+        for i in 0..self.size() {
+            let v = AnyLayout::offset(self, i);
+            (lo, hi) = (lo.min(v), hi.max(v));
+        }
+        Ok((lo, hi))
+    }
+    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
+        self.layout().idx2crd(index)
+    }
+    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
+        let DynAnyLayout::Layout(inner) = self.layout().to_dyn()? else {
+            return Err(LayoutError::TooLarge);
+        };
+        Ok(DynAnyLayout::Composed(ComposedLayout::with_offset(
+            Outer::Swizzle(Self::SWIZZLE),
+            DynInt::new_runtime(self.offset()),
+            inner,
+        )))
+    }
+    const FORM: Option<DynIntTuple> = L::FORM;
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        self.layout().flat().map(|f| Flat { plain: false, ..f })
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, L: AnyLayout, Crd: LayoutCoord<L>>
+    LayoutCoord<OffsetSwizzled<B, M, S, L>> for Crd
+{
+    #[inline(always)]
+    fn offset_in(&self, layout: &OffsetSwizzled<B, M, S, L>) -> isize {
+        let x = self.offset_in(layout.layout());
+        OffsetSwizzled::<B, M, S, L>::SWIZZLE.apply(layout.offset().wrapping_add(x))
+    }
+    #[inline(always)]
+    fn checked_offset_in(&self, layout: &OffsetSwizzled<B, M, S, L>) -> Result<isize, LayoutError> {
+        let x = self.checked_offset_in(layout.layout())?;
+        Ok(OffsetSwizzled::<B, M, S, L>::SWIZZLE.apply(layout.offset().wrapping_add(x)))
     }
 }
 
@@ -640,6 +833,11 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> AnyLayout for St
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
         Ok(DynAnyLayout::Composed(ComposedLayout::new(Self::SWIZZLE, A::LAYOUT)))
+    }
+    const FORM: Option<DynIntTuple> = Some(*A::LAYOUT.shape());
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        const { Flat::of_dyn(&A::LAYOUT, false) }
     }
 }
 
@@ -687,6 +885,10 @@ impl AnyLayout for DynLayout {
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
         Ok(DynAnyLayout::Layout(*self))
+    }
+    #[inline]
+    fn flat(&self) -> Option<Flat> {
+        Flat::of_dyn(self, true)
     }
 }
 
@@ -808,6 +1010,13 @@ impl AnyLayout for DynAnyLayout {
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
         Ok(*self)
+    }
+    #[inline]
+    fn flat(&self) -> Option<Flat> {
+        match self {
+            DynAnyLayout::Layout(l) => Flat::of_dyn(l, true),
+            DynAnyLayout::Composed(_) => None,
+        }
     }
 }
 

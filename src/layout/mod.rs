@@ -38,6 +38,8 @@ pub mod tiling;
 pub mod typed_algebra;
 
 pub use any::{AnyLayout, AnyOffsets, DynAnyLayout, LayoutCoord};
+#[doc(hidden)]
+pub use any::{FLAT_CAP, Flat};
 pub use index::{CoordDispatch, Crd2Idx, Idx2Crd, IndexDispatch, OffsetOut, StaticOffset, crd2idx, idx2crd};
 pub use iter::Offsets;
 pub use ordered::{
@@ -46,7 +48,7 @@ pub use ordered::{
 pub use shape_stride::{
     Check, ExpandStride, FlatPairs, LayoutShape, MAX_FLAT, StaticHierCoord, StrideDispatch,
 };
-pub use swizzled::SwizzledLayout;
+pub use swizzled::{OffsetSwizzled, SwizzledLayout};
 
 use crate::C;
 use crate::error::LayoutError;

@@ -98,3 +98,81 @@ impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, S
         write!(f, "{self}")
     }
 }
+
+/// `Sw<B,M,S> o off o L` with a runtime offset `off`: a tile, partition or slice of a swizzled
+/// layout (CuTe's `ComposedLayout<Swizzle<B,M,S>, int, L>`). The offset stays inside the swizzle,
+/// because a swizzle does not commute with adding an offset in general: the tile of
+/// `Sw<3,3,3> o (8,64):(64,1)` at offset 8 is not the tile at offset 0 moved by 8. Made by the
+/// tensor functions ([`crate::tensor::local_tile`], [`crate::tensor::local_partition`], ...) on a
+/// tensor over a [`SwizzledLayout`], a static
+/// [`StaticSwizzled`](crate::layout::computed::StaticSwizzled) or another `OffsetSwizzled`;
+/// `L` is the inner part (a [`Layout`] or a static [`Computed`](crate::layout::computed::Computed)).
+///
+/// ```
+/// use const_layout::layout::OffsetSwizzled;
+/// use const_layout::{AnyLayout, layout};
+/// let part = OffsetSwizzled::<1, 0, 1, _>::new(2, layout!(2:1));
+/// assert_eq!(part.to_string(), "Sw<1,0,1> o 2 o _2:_1");
+/// assert_eq!(part.offsets().collect::<Vec<_>>(), [3, 2]); // 2 + 0 and 2 + 1, swizzled
+/// ```
+#[derive(Clone, Copy)]
+pub struct OffsetSwizzled<const B: u32, const M: u32, const S: i32, L> {
+    offset: isize,
+    layout: L,
+}
+
+impl<const B: u32, const M: u32, const S: i32, L> OffsetSwizzled<B, M, S, L> {
+    /// The swizzle; a compile error (full build) if `Sw<B,M,S>` is not one.
+    pub const SWIZZLE: Swizzle = match Swizzle::new(B, M, S) {
+        Ok(s) => s,
+        Err(_) => panic!("not a swizzle: |S| must be at least B, and B+M+|S| at most 62"),
+    };
+
+    /// `Sw<B,M,S> o offset o layout`.
+    ///
+    /// ```
+    /// use const_layout::layout::OffsetSwizzled;
+    /// let s = OffsetSwizzled::<1, 0, 1, _>::new(1, const_layout::layout!(2:2));
+    /// assert_eq!((s.offset(), s.layout().to_string()), (1, "_2:_2".to_string()));
+    /// ```
+    #[inline(always)]
+    pub fn new(offset: isize, layout: L) -> Self {
+        let _ = Self::SWIZZLE;
+        OffsetSwizzled { offset, layout }
+    }
+
+    /// The offset added before the swizzle.
+    ///
+    /// ```
+    /// let s = const_layout::layout::OffsetSwizzled::<1, 0, 1, _>::new(4, const_layout::layout!(2:1));
+    /// assert_eq!(s.offset(), 4);
+    /// ```
+    #[inline(always)]
+    pub fn offset(&self) -> isize {
+        self.offset
+    }
+
+    /// The layout before the offset and the swizzle.
+    ///
+    /// ```
+    /// let s = const_layout::layout::OffsetSwizzled::<1, 0, 1, _>::new(4, const_layout::layout!(2:1));
+    /// assert_eq!(s.layout().to_string(), "_2:_1");
+    /// ```
+    #[inline(always)]
+    pub fn layout(&self) -> &L {
+        &self.layout
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, L: fmt::Display> fmt::Display for OffsetSwizzled<B, M, S, L> {
+    /// CuTe's notation: `Sw<B,M,S> o offset o layout`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sw<{B},{M},{S}> o {} o {}", self.offset, self.layout)
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, L: fmt::Display> fmt::Debug for OffsetSwizzled<B, M, S, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}

@@ -1,27 +1,24 @@
-//! CuTe's `copy(src, dst)` between tensors of the same shape and different layouts.
+//! CuTe's `copy(src, dst)` between tensors of the same shape over any layouts.
 //!
-//! Both layouts are flattened to their integers and refined to one common list of modes (a mode
-//! `s:d` splits into `(a, s/a):(d, a*d)` where the other layout has a mode boundary), so that
-//! every mode carries one extent and two strides. Modes whose strides are the running run length
-//! in *both* tensors (1, then the product so far) are contiguous together: they are merged into
-//! one run copied with `copy_from_slice`, and the other modes are walked by an odometer (adds,
-//! no divisions). This is CuTe's `max_common_vector` computed on values, so runtime extents and
-//! strides vectorize too (CuTe's follows static strides only, so a static layout gets at least
-//! CuTe's vector). The plan of two static layouts is a compile-time constant.
+//! Where both layouts are plain (strides, no swizzle), their integers are refined to one common
+//! list of modes (a mode `s:d` splits into `(a, s/a):(d, a*d)` where the other layout has a mode
+//! boundary), so that every mode carries one extent and two strides. Modes whose strides are the
+//! running run length in *both* tensors (1, then the product so far) are contiguous together:
+//! they are merged into one run copied with `copy_from_slice`, and the other modes are walked by
+//! an odometer (adds, no divisions). This is CuTe's `max_common_vector` computed on values, so
+//! runtime extents and strides vectorize too (CuTe's follows static strides only, so a static
+//! layout gets at least CuTe's vector). The plan of two static layouts is a compile-time
+//! constant, and so is the check of their shapes. Other layouts (swizzled, composed) are copied
+//! element by element in index order.
 
-use super::{Tensor, TensorError, TensorMut, extent, is_static, position};
-use crate::dyn_layout::DynLayout;
-use crate::int::Int;
-use crate::int_tuple::{IntTuple, Profile};
-use crate::layout::{AnyLayout, DynAnyLayout, FlatPairs, Layout, LayoutShape};
+use super::{Tensor, TensorError, TensorMut, position};
+use crate::dyn_layout::DynIntTuple;
+use crate::dyn_layout::ops::compatible;
+use crate::layout::{AnyLayout, DynAnyLayout, FLAT_CAP, Flat};
 use core::marker::PhantomData;
 
 /// The most modes a copy plan holds after refinement; more falls back to index-by-index copying.
 const MAX_MODES: usize = 24;
-/// The most integers a layout may have for a plan.
-const MAX_IN: usize = 32;
-/// The size from which [`copy_any`] plans its copy.
-const PLAN_FROM: usize = 32;
 
 /// How to copy between two layouts: a contiguous run of `run` elements at every point of the
 /// odometer over `extent` with strides `src` and `dst`.
@@ -39,30 +36,25 @@ impl Plan {
     const INVALID: Plan =
         Plan { valid: false, run: 1, n: 0, extent: [1; MAX_MODES], src: [0; MAX_MODES], dst: [0; MAX_MODES] };
 
-    /// The plan for source integers `(se, sd)` and destination integers `(de, dd)` (extents and
-    /// strides, colexicographic), or [`Plan::INVALID`] if they have no common refinement or too
-    /// many modes.
-    const fn new(
-        se: &[isize; MAX_IN],
-        sd: &[isize; MAX_IN],
-        ns: usize,
-        de: &[isize; MAX_IN],
-        dd: &[isize; MAX_IN],
-        nd: usize,
-    ) -> Plan {
+    /// The plan for the source's and the destination's integers, or [`Plan::INVALID`] if either
+    /// is not plain, they have no common refinement or too many modes.
+    const fn new(s: &Flat, d: &Flat) -> Plan {
+        if !s.plain || !d.plain {
+            return Plan::INVALID;
+        }
         let mut p = Plan::INVALID;
         let (mut i, mut j) = (0usize, 0usize);
         // The unconsumed part of the current source and destination integer.
         let (mut a, mut sa, mut b, mut sb) = (1isize, 0isize, 1isize, 0isize);
         loop {
-            while a == 1 && i < ns {
-                a = se[i];
-                sa = sd[i];
+            while a == 1 && i < s.len {
+                a = s.extent[i];
+                sa = s.stride[i];
                 i += 1;
             }
-            while b == 1 && j < nd {
-                b = de[j];
-                sb = dd[j];
+            while b == 1 && j < d.len {
+                b = d.extent[j];
+                sb = d.stride[j];
                 j += 1;
             }
             if a <= 1 || b <= 1 {
@@ -114,93 +106,167 @@ impl Plan {
         out
     }
 
-    /// The plan of two static layouts' integers.
-    const fn from_flat(s: &FlatPairs, d: &FlatPairs) -> Plan {
-        if s.len > MAX_IN || d.len > MAX_IN {
-            return Plan::INVALID;
-        }
-        let (mut se, mut sd, mut de, mut dd) = ([0; MAX_IN], [0; MAX_IN], [0; MAX_IN], [0; MAX_IN]);
-        let mut k = 0;
-        while k < s.len {
-            match (s.shape[k], s.stride[k]) {
-                (Some(e), Some(x)) => (se[k], sd[k]) = (e, x),
-                _ => return Plan::INVALID,
-            }
-            k += 1;
-        }
-        k = 0;
-        while k < d.len {
-            match (d.shape[k], d.stride[k]) {
-                (Some(e), Some(x)) => (de[k], dd[k]) = (e, x),
-                _ => return Plan::INVALID,
-            }
-            k += 1;
-        }
-        Plan::new(&se, &sd, s.len, &de, &dd, d.len)
-    }
-
-    /// The plan of two runtime-structured layouts' integers ([`Plan::INVALID`] past the
-    /// capacity).
-    fn of_dyn(src: &DynLayout, dst: &DynLayout) -> Plan {
-        fn flat(l: &DynLayout, e: &mut [isize; MAX_IN], d: &mut [isize; MAX_IN]) -> Option<usize> {
-            let mut n = 0;
-            for (s, x) in l.shape().leaves().zip(l.stride().leaves()) {
-                (*e.get_mut(n)?, *d.get_mut(n)?) = (s.value, x.value);
-                n += 1;
-            }
-            Some(n)
-        }
-        let (mut se, mut sd, mut de, mut dd) = ([0; MAX_IN], [0; MAX_IN], [0; MAX_IN], [0; MAX_IN]);
-        match (flat(src, &mut se, &mut sd), flat(dst, &mut de, &mut dd)) {
-            (Some(ns), Some(nd)) => Plan::new(&se, &sd, ns, &de, &dd, nd),
+    /// The plan of two layouts' values (both plain, within the capacity), else
+    /// [`Plan::INVALID`].
+    #[inline(always)]
+    fn of(src: Option<&Flat>, dst: Option<&Flat>) -> Plan {
+        match (src, dst) {
+            (Some(a), Some(b)) => Plan::new(a, b),
             _ => Plan::INVALID,
         }
     }
-
-    /// The plan of two layouts' runtime values.
-    #[inline]
-    fn of<S1, D1, S2, D2>(src: &Layout<S1, D1>, dst: &Layout<S2, D2>) -> Plan
-    where
-        S1: IntTuple + LayoutShape<D1>,
-        D1: IntTuple,
-        S2: IntTuple + LayoutShape<D2>,
-        D2: IntTuple,
-    {
-        if S1::LEAVES > MAX_IN || S2::LEAVES > MAX_IN {
-            return Plan::INVALID;
-        }
-        let (mut se, mut sd, mut de, mut dd) = ([0; MAX_IN], [0; MAX_IN], [0; MAX_IN], [0; MAX_IN]);
-        src.shape().store_values(&mut se, 0);
-        src.stride().store_values(&mut sd, 0);
-        dst.shape().store_values(&mut de, 0);
-        dst.stride().store_values(&mut dd, 0);
-        Plan::new(&se, &sd, S1::LEAVES, &de, &dd, S2::LEAVES)
-    }
 }
 
-/// The compile-time plan of two static layouts ([`Plan::INVALID`] if either is not static).
-struct StaticPlan<S1, D1, S2, D2>(PhantomData<(S1, D1, S2, D2)>);
+/// The compile-time plan of two static plain layouts ([`Plan::INVALID`] otherwise).
+struct StaticPlan<A, B>(PhantomData<(A, B)>);
 
-impl<S1, D1, S2, D2> StaticPlan<S1, D1, S2, D2>
-where
-    S1: IntTuple + LayoutShape<D1>,
-    D1: IntTuple,
-    S2: IntTuple + LayoutShape<D2>,
-    D2: IntTuple,
-{
-    const PLAN: Plan = if is_static::<S1, D1>() && is_static::<S2, D2>() {
-        Plan::from_flat(&S1::FLAT, &S2::FLAT)
-    } else {
-        Plan::INVALID
+impl<A: AnyLayout, B: AnyLayout> StaticPlan<A, B> {
+    const PLAN: Plan = match (A::STATIC_FLAT, B::STATIC_FLAT) {
+        (Some(a), Some(b)) => Plan::new(&a, &b),
+        _ => Plan::INVALID,
     };
 }
 
+/// Which integers of one shape must equal the product of which integers of another for the
+/// first to be compatible with the second (CuTe's `compatible(a, b)`: every coordinate of `a` is
+/// one of `b`): an integer of `a` against a whole mode of `b`, found from the structures alone.
+#[derive(Clone, Copy)]
+struct Groups {
+    /// Whether the structures allow it at all (a tuple against an integer, or tuples of
+    /// different ranks, do not).
+    ok: bool,
+    n: usize,
+    /// Integer `leaf[k]` of `a` is the product of integers `from[k]..to[k]` of `b`.
+    leaf: [u8; FLAT_CAP],
+    from: [u8; FLAT_CAP],
+    to: [u8; FLAT_CAP],
+}
+
+impl Groups {
+    const NONE: Groups =
+        Groups { ok: false, n: 0, leaf: [0; FLAT_CAP], from: [0; FLAT_CAP], to: [0; FLAT_CAP] };
+
+    /// The groups of `a` against `b`.
+    const fn new(a: &DynIntTuple, b: &DynIntTuple) -> Groups {
+        let mut g = Groups { ok: true, ..Groups::NONE };
+        g.ok = g.walk(a, b, &mut 0, &mut 0);
+        g
+    }
+
+    /// The number of integers of a tuple (`usize::MAX` past the encoding's capacity).
+    const fn leaves(t: &DynIntTuple) -> usize {
+        match t.flatten() {
+            Ok(f) if f.is_int() => 1,
+            Ok(f) => f.rank(),
+            Err(_) => usize::MAX,
+        }
+    }
+
+    /// `a` against `b`, their first integers numbered `at_a` and `at_b`.
+    const fn walk(&mut self, a: &DynIntTuple, b: &DynIntTuple, at_a: &mut usize, at_b: &mut usize) -> bool {
+        let nb = Self::leaves(b);
+        if a.is_int() {
+            let to = at_b.saturating_add(nb);
+            if self.n == FLAT_CAP || to > FLAT_CAP {
+                return false; // past the plan's capacity: never used (`flat` is `None` there)
+            }
+            (self.leaf[self.n], self.from[self.n], self.to[self.n]) = (*at_a as u8, *at_b as u8, to as u8);
+            self.n += 1;
+            *at_a += 1;
+            *at_b = to;
+            return true;
+        }
+        if b.is_int() || a.rank() != b.rank() {
+            return false;
+        }
+        let mut k = 0;
+        while k < a.rank() {
+            match (a.mode(k), b.mode(k)) {
+                (Some(x), Some(y)) => {
+                    if !self.walk(&x, &y, at_a, at_b) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            k += 1;
+        }
+        true
+    }
+
+    /// Whether the values satisfy the groups.
+    #[inline(always)]
+    fn hold(&self, a: &Flat, b: &Flat) -> bool {
+        if !self.ok {
+            return false;
+        }
+        let mut k = 0;
+        while k < self.n {
+            let (from, to) = (self.from[k] as usize, self.to[k] as usize);
+            let product = b.extent[from..to].iter().fold(1isize, |p, &e| p.wrapping_mul(e));
+            if a.extent[self.leaf[k] as usize] != product {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+}
+
+/// The compatibility groups of two typed kinds' shapes, both ways, computed once per pair.
+struct ShapeCheck<A, B>(PhantomData<(A, B)>);
+
+impl<A: AnyLayout, B: AnyLayout> ShapeCheck<A, B> {
+    const GROUPS: (Groups, Groups) = match (A::FORM, B::FORM) {
+        (Some(a), Some(b)) => (Groups::new(&a, &b), Groups::new(&b, &a)),
+        _ => (Groups::NONE, Groups::NONE),
+    };
+}
+
+/// The shape of a runtime-structured layout of either kind.
+fn dyn_shape(l: &DynAnyLayout) -> DynIntTuple {
+    match l {
+        DynAnyLayout::Layout(l) => *l.shape(),
+        DynAnyLayout::Composed(c) => *c.inner().shape(),
+    }
+}
+
+/// `Ok` if the two layouts' shapes are compatible one way or the other (their sizes equal, and
+/// every coordinate of one is a coordinate of the other: `(32,32)` and `((4,8),32)`), else
+/// [`TensorError::ShapeMismatch`]. Where both kinds are typed the structure is compared at
+/// compile time and only the integers at run time (nothing at all for static ones).
+#[inline(always)]
+fn same_shape<A: AnyLayout, B: AnyLayout>(
+    a: &A,
+    b: &B,
+    fa: Option<&Flat>,
+    fb: Option<&Flat>,
+) -> Result<(), TensorError> {
+    let (na, nb) = (a.size(), b.size());
+    let ok = na == nb
+        && match (fa, fb) {
+            (Some(fa), Some(fb)) if A::FORM.is_some() && B::FORM.is_some() => {
+                let (ab, ba) = const { &ShapeCheck::<A, B>::GROUPS };
+                ab.hold(fa, fb) || ba.hold(fb, fa)
+            }
+            _ => match (a.to_dyn(), b.to_dyn()) {
+                (Ok(x), Ok(y)) => {
+                    let (x, y) = (dyn_shape(&x), dyn_shape(&y));
+                    compatible(&x, &y) || compatible(&y, &x)
+                }
+                _ => false,
+            },
+        };
+    if ok { Ok(()) } else { Err(TensorError::ShapeMismatch { src: na, dst: nb }) }
+}
+
 /// The number of contiguous elements [`copy`] moves at once between tensors with these layouts
-/// (CuTe's `max_common_vector`, on values): 1 when they are never contiguous together.
+/// (CuTe's `max_common_vector`, on values): 1 when they are never contiguous together, or when
+/// either is not a plain layout (a swizzled one).
 ///
 /// ```
 /// use const_layout::tensor::copy_vector;
-/// use const_layout::{C, LayoutLeft, LayoutRight, make_layout};
+/// use const_layout::{C, LayoutLeft, LayoutRight, layout, make_layout};
 /// let col = make_layout((C::<32>, C::<32>), LayoutLeft).unwrap();
 /// let padded = make_layout((C::<32>, C::<32>), (C::<1>, 40isize)).unwrap();
 /// let row = make_layout((C::<32>, C::<32>), LayoutRight).unwrap();
@@ -209,116 +275,70 @@ where
 /// assert_eq!(copy_vector(&col, &row), 1); // a transpose
 /// let (m, ld) = (100usize, 128isize); // runtime values vectorize too
 /// assert_eq!(copy_vector(&make_layout((m, 8usize), (1isize, ld)).unwrap(), &make_layout((m, 8usize), LayoutLeft).unwrap()), 100);
+/// // Any layout kinds: a runtime-structured one against a typed one.
+/// let d: const_layout::dyn_layout::DynLayout = "(32,32):(1,32)".parse().unwrap();
+/// assert_eq!(copy_vector(&d, &col), 1024);
+/// assert_eq!(copy_vector(&layout!(composition(Sw<3,3,3>, (32,32):(1,32))), &col), 1);
 /// ```
-pub fn copy_vector<S1, D1, S2, D2>(src: &Layout<S1, D1>, dst: &Layout<S2, D2>) -> usize
-where
-    S1: IntTuple + LayoutShape<D1>,
-    D1: IntTuple,
-    S2: IntTuple + LayoutShape<D2>,
-    D2: IntTuple,
-{
-    let plan = if is_static::<S1, D1>() && is_static::<S2, D2>() {
-        const { &StaticPlan::<S1, D1, S2, D2>::PLAN }
+pub fn copy_vector<A: AnyLayout, B: AnyLayout>(src: &A, dst: &B) -> usize {
+    let plan = if A::IS_STATIC && B::IS_STATIC {
+        const { &StaticPlan::<A, B>::PLAN }
     } else {
-        &Plan::of(src, dst)
+        &Plan::of(src.flat().as_ref(), dst.flat().as_ref())
     };
     if plan.valid { plan.run } else { 1 }
 }
 
 /// CuTe's `copy(src, dst)`: `dst(i) = src(i)` for every index `i`, for tensors of the same shape
-/// (equal sizes, and one shape's coordinates are the other's: `(32,32)` and `((4,8),32)` match)
-/// and any layouts. Where the layouts are contiguous together (see [`copy_vector`]) whole runs
-/// are copied with `copy_from_slice`; a row-major to column-major copy goes element by element.
+/// (equal sizes, and one shape's coordinates are the other's: `(32,32)` and `((4,8),32)` match,
+/// `(2,3)` and `(3,2)` do not: [`TensorError::ShapeMismatch`]; CuTe checks the sizes only) over
+/// any layouts ([`AnyLayout`]: typed, static algebra results, swizzled, runtime-structured).
+///
+/// Where both layouts are plain and contiguous together (see [`copy_vector`]) whole runs are
+/// copied with `copy_from_slice`; a row-major to column-major copy, or one through a swizzle,
+/// goes element by element. For two static layouts the plan and the shape check are constants.
 ///
 /// ```
 /// use const_layout::tensor::{copy, make_tensor, make_tensor_mut};
-/// use const_layout::{C, LayoutLeft, LayoutRight, make_layout};
+/// use const_layout::{C, LayoutLeft, LayoutRight, layout, make_layout};
 /// let src: Vec<i32> = (0..6).collect();
 /// let mut dst = vec![0; 6];
 /// let a = make_tensor(&src, make_layout((2usize, C::<3>), LayoutRight).unwrap()).unwrap();
 /// let mut b = make_tensor_mut(&mut dst, make_layout((2usize, C::<3>), LayoutLeft).unwrap()).unwrap();
 /// copy(&a, &mut b).unwrap();
 /// assert_eq!(dst, [0, 3, 1, 4, 2, 5]);
-/// ```
-#[inline]
-pub fn copy<T, S1, D1, S2, D2>(
-    src: &Tensor<'_, T, Layout<S1, D1>>,
-    dst: &mut TensorMut<'_, T, Layout<S2, D2>>,
-) -> Result<(), TensorError>
-where
-    T: Copy,
-    S1: IntTuple + LayoutShape<D1> + Profile<S2>,
-    D1: IntTuple,
-    S2: IntTuple + LayoutShape<D2> + Profile<S1>,
-    D2: IntTuple,
-{
-    let (ls, ld) = (src.layout, dst.layout);
-    let (ns, nd) = (ls.size().value(), ld.size().value());
-    if ns != nd || !(ls.shape().compatible(&ld.shape()) || ld.shape().compatible(&ls.shape())) {
-        return Err(TensorError::ShapeMismatch { src: ns as usize, dst: nd as usize });
-    }
-    let all_static = is_static::<S1, D1>() && is_static::<S2, D2>();
-    let plan = if all_static { const { &StaticPlan::<S1, D1, S2, D2>::PLAN } } else { &Plan::of(&ls, &ld) };
-    if !plan.valid {
-        // No common refinement within the plan's capacity: index by index.
-        for i in 0..ns {
-            let s = src.base.wrapping_add(ls.shape().offset_of_index(&ls.stride(), i) as usize);
-            let d = dst.base.wrapping_add(ld.shape().offset_of_index(&ld.stride(), i) as usize);
-            dst.data[d] = src.data[s];
-        }
-    } else if all_static {
-        // Cut both slices to their constant lengths, so that with the plan's constant extents
-        // and strides the optimizer proves every index in range.
-        let ((sb, sspan), (db, dspan)) = (extent(&ls), extent(&ld));
-        if let (Some(s), Some(d)) = (src.data.get(..=sspan), dst.data.get_mut(..=dspan)) {
-            run(plan, s, sb, d, db);
-        }
-    } else {
-        run(plan, src.data, src.base, dst.data, dst.base);
-    }
-    Ok(())
-}
-
-/// CuTe's `copy(src, dst)` for tensors over any layouts ([`AnyLayout`]: swizzled, composed,
-/// static algebra results, runtime-structured): `dst(i) = src(i)` for every index `i`. The sizes
-/// must be equal ([`TensorError::ShapeMismatch`]). Where both layouts are plain layouts (strides,
-/// no swizzle) and the copy is not tiny, it is planned as [`copy`]'s is (runs of the common
-/// contiguous vector, an odometer over the rest); otherwise it goes one element at a time, in
-/// index order. Where both layouts are typed [`Layout`]s, [`copy`] also checks the shapes and
-/// plans at compile time.
 ///
-/// ```
-/// use const_layout::tensor::{copy_any, make_tensor, make_tensor_mut};
-/// use const_layout::{layout, LayoutLeft, C, make_static_layout};
+/// // Into a swizzled layout: Sw<1,1,1> flips bit 1 where bit 2 is set.
 /// let src: Vec<i32> = (0..8).collect();
 /// let mut dst = vec![0; 8];
-/// let a = make_tensor(&src, make_static_layout((C::<4>, C::<2>), LayoutLeft)).unwrap();
-/// // Sw<1,1,1> flips bit 1 where bit 2 is set: offsets 4, 5 go to 6, 7 and back.
+/// let a = make_tensor(&src, layout!((4,2):(1,4))).unwrap();
 /// let mut b = make_tensor_mut(&mut dst, layout!(composition(Sw<1,1,1>, (4,2):(1,4)))).unwrap();
-/// copy_any(&a, &mut b).unwrap();
+/// copy(&a, &mut b).unwrap();
 /// assert_eq!(dst, [0, 1, 2, 3, 6, 7, 4, 5]);
 /// ```
 #[inline]
-pub fn copy_any<T: Copy, A: AnyLayout, B: AnyLayout>(
+pub fn copy<T: Copy, A: AnyLayout, B: AnyLayout>(
     src: &Tensor<'_, T, A>,
     dst: &mut TensorMut<'_, T, B>,
 ) -> Result<(), TensorError> {
     let (ls, ld) = (src.layout, dst.layout);
-    let (ns, nd) = (ls.size(), ld.size());
-    if ns != nd {
-        return Err(TensorError::ShapeMismatch { src: ns, dst: nd });
-    }
+    let all_static = A::IS_STATIC && B::IS_STATIC;
+    let (fs, fd) = (ls.flat(), ld.flat());
+    same_shape(&ls, &ld, fs.as_ref(), fd.as_ref())?;
+    let plan =
+        if all_static { const { &StaticPlan::<A, B>::PLAN } } else { &Plan::of(fs.as_ref(), fd.as_ref()) };
     let (slen, dlen) = (src.data.len(), dst.data.len());
-    // Planning reads both layouts as runtime-structured ones (hundreds of instructions): worth it
-    // from a few dozen elements on.
-    if ns >= PLAN_FROM
-        && let (Ok(DynAnyLayout::Layout(a)), Ok(DynAnyLayout::Layout(b))) = (ls.to_dyn(), ld.to_dyn())
-        && let plan = Plan::of_dyn(&a, &b)
-        && plan.valid
-    {
-        // Where offset 0 of each layout is in its slice (the views were checked when made).
-        let (sb, db) = (position(&ls, src.base, slen, 0).0, position(&ld, dst.base, dlen, 0).0);
-        run(&plan, src.data, sb, dst.data, db);
+    if plan.valid {
+        if all_static {
+            // Cut both slices to their constant lengths, so that with the plan's constant
+            // extents and strides the optimizer proves every index in range.
+            let ((sb, sl), (db, dl)) = (position(&ls, src.base, slen, 0), position(&ld, dst.base, dlen, 0));
+            if let (Some(s), Some(d)) = (src.data.get(..sl), dst.data.get_mut(..dl)) {
+                run(plan, s, sb, d, db);
+            }
+        } else {
+            run(plan, src.data, src.base, dst.data, dst.base);
+        }
         return Ok(());
     }
     for (s, d) in ls.offsets().zip(ld.offsets()) {
@@ -380,14 +400,14 @@ mod tests {
     use super::*;
 
     fn plan(s: &[(isize, isize)], d: &[(isize, isize)]) -> Plan {
-        let (mut se, mut sd, mut de, mut dd) = ([0; MAX_IN], [0; MAX_IN], [0; MAX_IN], [0; MAX_IN]);
-        for (k, &(e, x)) in s.iter().enumerate() {
-            (se[k], sd[k]) = (e, x);
-        }
-        for (k, &(e, x)) in d.iter().enumerate() {
-            (de[k], dd[k]) = (e, x);
-        }
-        Plan::new(&se, &sd, s.len(), &de, &dd, d.len())
+        let flat = |v: &[(isize, isize)]| {
+            let mut f = Flat { len: v.len(), plain: true, extent: [1; FLAT_CAP], stride: [0; FLAT_CAP] };
+            for (k, &(e, x)) in v.iter().enumerate() {
+                (f.extent[k], f.stride[k]) = (e, x);
+            }
+            f
+        };
+        Plan::new(&flat(s), &flat(d))
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! CuTe's `Tensor`: a slice of elements seen through a [`Layout`].
+//! CuTe's `Tensor`: a slice of elements seen through a layout.
 //!
 //! [`Tensor`] borrows `&[T]` and [`TensorMut`] borrows `&mut [T]`; both pair the borrow with a
-//! typed `Layout<S, D>` (static, runtime or mixed integers: a static tile over a runtime-sized
-//! matrix is the common case). [`make_tensor`] checks **once** that every offset the layout
+//! layout of any kind, most often a typed `Layout<S, D>` (static, runtime or mixed integers: a
+//! static tile over a runtime-sized matrix is the common case). [`make_tensor`] checks **once** that every offset the layout
 //! produces lies inside the slice; after that, element access cannot leave the slice, so no access
 //! can read the wrong memory, and the checks that remain per access are the coordinate's (see
 //! the decisions below).
@@ -35,19 +35,27 @@
 //! - **Negative strides** are accepted: the layout's offsets `min..=max` are shifted so that the
 //!   smallest lands on element 0 of the slice, as CuTe's `make_tensor(ptr - min, layout)` would
 //!   place them (`4:-1` over `[a, b, c, d]` reads `d, c, b, a`).
-//! - **Any layout.** A tensor's layout is any [`AnyLayout`]: a typed [`Layout`], a static result
-//!   of the generic algebra ([`Computed`](crate::layout::computed::Computed)), a swizzled layout
-//!   (`Sw<3,3,3> o (8,64):(64,1)` for shared memory), a [`DynLayout`](crate::dyn_layout::DynLayout)
-//!   or a [`ComposedLayout`](crate::swizzle::ComposedLayout). Element access, iteration, `fill`
-//!   and [`copy_any`] take any; a static one keeps its bounds checks folded (its offset range is
-//!   a constant); [`copy_any`] plans plain layouts of any kind as [`copy`] does (contiguous runs
-//!   in common), at run time. The narrowing functions ([`slice()`], [`local_tile`],
-//!   [`zipped_divide`], [`local_partition`]) and [`copy`], planned at compile time for static
-//!   layouts and checked for compatible shapes, take typed [`Layout`]s whose modes are integers
-//!   (the same scope as [`crate::layout::tiling`], which they reuse). For the other kinds,
-//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)`: tile or partition the
-//!   layout with [`crate::layout::computed`] (a static part and an offset) and view the tensor
-//!   through the part, checked to stay inside the view.
+//! - **Any layout, one set of functions.** A tensor's layout is any [`AnyLayout`]: a typed
+//!   [`Layout`], a static result of the generic algebra
+//!   ([`Computed`](crate::layout::computed::Computed)), a swizzled layout (`Sw<3,3,3> o
+//!   (8,64):(64,1)` for shared memory), a [`DynLayout`](crate::dyn_layout::DynLayout) or a
+//!   [`ComposedLayout`](crate::swizzle::ComposedLayout). Element access, iteration, `fill` and
+//!   [`copy`] take any; a static one keeps its bounds checks folded (its offset range is a
+//!   constant), and [`copy`] between two static ones is planned and shape-checked at compile
+//!   time. The narrowing functions ([`slice()`], [`local_tile`], [`zipped_divide`],
+//!   [`local_partition`]) take every kind that says how it is narrowed ([`SliceOf`],
+//!   [`LocalTileOf`], [`ZippedDivideOf`], [`LocalPartitionOf`]): typed layouts whose modes are
+//!   integers (the scope of [`crate::layout::tiling`], which they reuse), static `Computed`
+//!   layouts (any static tiler or thread layout that divides them, the part a static layout),
+//!   and swizzled layouts of either, whose parts keep the offset inside the swizzle
+//!   ([`OffsetSwizzled`](crate::layout::OffsetSwizzled): a swizzle does not commute with
+//!   moving the start). Runtime-structured layouts are not narrowed (DECISIONS.md 13: structure
+//!   known only at run time is not a kernel path); [`Tensor::view`] is CuTe's
+//!   `make_tensor(data + offset, layout)` for them and any other part computed by hand.
+//! - **`copy` checks the shapes.** CuTe's `copy` checks only that the sizes are equal; here the
+//!   shapes must also be compatible one way or the other (`(32,32)` and `((4,8),32)`, or either
+//!   and `1024`), so that a `(4,6)` tensor is not silently copied into a `(6,4)` one in index
+//!   order ([`TensorError::ShapeMismatch`]).
 //!
 //! # A tiled transpose
 //!
@@ -136,15 +144,17 @@ mod partition;
 mod slice;
 mod tile;
 
-pub use self::copy::{copy, copy_any, copy_vector};
+pub use self::copy::{copy, copy_vector};
 pub use self::error::TensorError;
 #[cfg(feature = "alloc")]
 pub use self::partition::{Partition, Partitions};
 pub use self::slice::SliceCoord;
-pub use self::tile::{PartitionBy, local_partition, local_tile, slice, zipped_divide};
+pub use self::tile::{
+    LocalPartitionOf, LocalTileOf, PartitionBy, SliceOf, ZippedDivideOf, local_partition, local_tile, slice,
+    zipped_divide,
+};
 pub use crate::layout::computed::Keep;
 
-use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{AnyLayout, AnyOffsets, Layout, LayoutCoord, LayoutShape};
 use core::fmt;
@@ -200,26 +210,6 @@ impl<T, L: Copy> Clone for Tensor<'_, T, L> {
     }
 }
 impl<T, L: Copy> Copy for Tensor<'_, T, L> {}
-
-/// The smallest offset's distance below 0 (`-min`) and the span (`max - min`) of a layout.
-///
-/// `span` is `cosize - 1` (CuTe's cosize sums `(s - 1) * |d|`), and the offset of the last index
-/// `size - 1`, whose coordinate is `s - 1` in every integer, is `sum((s - 1) * d)`; the negative
-/// strides' part is half their difference. Both are constants for a static layout.
-#[inline(always)]
-fn extent<S: IntTuple + LayoutShape<D>, D: IntTuple>(layout: &Layout<S, D>) -> (usize, usize) {
-    let span = layout.shape().span(&layout.stride());
-    let last = layout.shape().offset_of_index(&layout.stride(), layout.size().value() - 1);
-    // `span - last` lies in `0..=2 * span`, which fits `usize` even where it overflows `isize`.
-    let neg = (span as usize).wrapping_sub(last as usize) / 2;
-    (neg, span as usize)
-}
-
-/// Whether every integer of the layout is static (its cosize and shift are then constants).
-#[inline(always)]
-const fn is_static<S: IntTuple, D: IntTuple>() -> bool {
-    S::IS_STATIC && D::IS_STATIC
-}
 
 /// The position in a view's `data` of the offset `off`, and the part of `data` to index it in:
 /// for a static layout `data` cut to its constant length, so that the optimizer can prove the
@@ -323,11 +313,11 @@ mod sealed {
 /// A tensor view the CuTe functions ([`slice()`], [`local_tile`], [`local_partition`],
 /// [`zipped_divide`]) narrow: [`Tensor`] or `&Tensor` (giving a `Tensor`), [`TensorMut`] (giving
 /// a `TensorMut` of the same lifetime), `&mut TensorMut` (giving a `TensorMut` borrowing it) or
-/// `&TensorMut` (giving a `Tensor` borrowing it). Sealed.
+/// `&TensorMut` (giving a `Tensor` borrowing it), over any layout. Sealed.
 ///
 /// ```
 /// use const_layout::tensor::{TensorView, make_tensor};
-/// use const_layout::{C, make_static_layout};
+/// use const_layout::{AnyLayout, C, make_static_layout};
 /// fn rank<V: TensorView>(v: &V) -> usize { v.layout().rank() }
 /// let data = [0u8; 8];
 /// let t = make_tensor(&data, make_static_layout((C::<2>, C::<4>), (C::<1>, C::<2>))).unwrap();
@@ -336,44 +326,47 @@ mod sealed {
 pub trait TensorView: sealed::Sealed + Sized {
     /// The element type.
     type Elem;
-    /// The layout's shape.
-    type Shape: IntTuple + LayoutShape<Self::Stride>;
-    /// The layout's stride.
-    type Stride: IntTuple;
-    /// The same kind of view with layout `Layout<S2, D2>`.
-    type View<S2, D2>;
     /// The layout.
-    fn layout(&self) -> Layout<Self::Shape, Self::Stride>;
+    type Layout: AnyLayout;
+    /// The same kind of view with layout `L2`.
+    type View<L2>;
+    /// The layout.
+    fn layout(&self) -> Self::Layout;
     /// The sub-view with layout `layout` whose offset 0 is this view's offset `offset`; an error
-    /// (never a panic) if it reaches outside this view's elements. The building block of the
-    /// narrowing functions.
+    /// (never a panic) if it reaches outside this view's elements. With `within`, the sub-view
+    /// keeps this view's elements (a swizzled tile, whose offsets are this view's: its range is
+    /// not computed). The building block of the narrowing functions.
     #[doc(hidden)]
-    fn view_at<S2: IntTuple + LayoutShape<D2>, D2: IntTuple>(
+    fn view_at<L2: AnyLayout>(
         self,
-        layout: Layout<S2, D2>,
+        layout: L2,
         offset: isize,
-    ) -> Result<Self::View<S2, D2>, TensorError>;
+        within: bool,
+    ) -> Result<Self::View<L2>, TensorError>;
 }
 
 macro_rules! shared_view {
     ($([$($lt:lifetime),*] $Self:ty => $out:lifetime;)+) => {$(
-        impl<$($lt,)* T, S: IntTuple + LayoutShape<D>, D: IntTuple> sealed::Sealed for $Self {}
-        impl<$($lt,)* T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorView for $Self {
+        impl<$($lt,)* T, L: AnyLayout> sealed::Sealed for $Self {}
+        impl<$($lt,)* T, L: AnyLayout> TensorView for $Self {
             type Elem = T;
-            type Shape = S;
-            type Stride = D;
-            type View<S2, D2> = Tensor<$out, T, Layout<S2, D2>>;
+            type Layout = L;
+            type View<L2> = Tensor<$out, T, L2>;
             #[inline(always)]
-            fn layout(&self) -> Layout<S, D> {
+            fn layout(&self) -> L {
                 self.layout
             }
             #[inline]
-            fn view_at<S2: IntTuple + LayoutShape<D2>, D2: IntTuple>(
+            fn view_at<L2: AnyLayout>(
                 self,
-                layout: Layout<S2, D2>,
+                layout: L2,
                 offset: isize,
-            ) -> Result<Tensor<$out, T, Layout<S2, D2>>, TensorError> {
+                within: bool,
+            ) -> Result<Tensor<$out, T, L2>, TensorError> {
                 let data: &$out [T] = &*self.data;
+                if within {
+                    return Ok(Tensor { data, base: self.base, layout });
+                }
                 let (range, base) = sub_range(self.base, data.len(), &layout, offset)?;
                 match data.get(range) {
                     Some(data) => Ok(Tensor { data, base, layout }),
@@ -384,30 +377,33 @@ macro_rules! shared_view {
     )+};
 }
 shared_view! {
-    ['a] Tensor<'a, T, Layout<S, D>> => 'a;
-    ['a, 'b] &'b Tensor<'a, T, Layout<S, D>> => 'a;
-    ['a, 'b] &'b TensorMut<'a, T, Layout<S, D>> => 'b;
+    ['a] Tensor<'a, T, L> => 'a;
+    ['a, 'b] &'b Tensor<'a, T, L> => 'a;
+    ['a, 'b] &'b TensorMut<'a, T, L> => 'b;
 }
 
 macro_rules! mut_view {
     ($([$($lt:lifetime),*] $Self:ty => $out:lifetime;)+) => {$(
-        impl<$($lt,)* T, S: IntTuple + LayoutShape<D>, D: IntTuple> sealed::Sealed for $Self {}
-        impl<$($lt,)* T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorView for $Self {
+        impl<$($lt,)* T, L: AnyLayout> sealed::Sealed for $Self {}
+        impl<$($lt,)* T, L: AnyLayout> TensorView for $Self {
             type Elem = T;
-            type Shape = S;
-            type Stride = D;
-            type View<S2, D2> = TensorMut<$out, T, Layout<S2, D2>>;
+            type Layout = L;
+            type View<L2> = TensorMut<$out, T, L2>;
             #[inline(always)]
-            fn layout(&self) -> Layout<S, D> {
+            fn layout(&self) -> L {
                 self.layout
             }
             #[inline]
-            fn view_at<S2: IntTuple + LayoutShape<D2>, D2: IntTuple>(
+            fn view_at<L2: AnyLayout>(
                 self,
-                layout: Layout<S2, D2>,
+                layout: L2,
                 offset: isize,
-            ) -> Result<TensorMut<$out, T, Layout<S2, D2>>, TensorError> {
+                within: bool,
+            ) -> Result<TensorMut<$out, T, L2>, TensorError> {
                 let data: &$out mut [T] = &mut *self.data;
+                if within {
+                    return Ok(TensorMut { data, base: self.base, layout });
+                }
                 let len = data.len();
                 let (range, base) = sub_range(self.base, len, &layout, offset)?;
                 match data.get_mut(range) {
@@ -419,11 +415,29 @@ macro_rules! mut_view {
     )+};
 }
 mut_view! {
-    ['a] TensorMut<'a, T, Layout<S, D>> => 'a;
-    ['a, 'b] &'b mut TensorMut<'a, T, Layout<S, D>> => 'b;
+    ['a] TensorMut<'a, T, L> => 'a;
+    ['a, 'b] &'b mut TensorMut<'a, T, L> => 'b;
 }
 
 impl<'a, T, L: AnyLayout> Tensor<'a, T, L> {
+    /// CuTe's `tensor(_, j)` (any mix of [`Keep`] and coordinates): see [`slice()`].
+    ///
+    /// ```
+    /// use const_layout::tensor::{Keep, make_tensor};
+    /// use const_layout::{C, LayoutLeft, make_static_layout};
+    /// let data: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(&data, make_static_layout((C::<3>, C::<4>), LayoutLeft)).unwrap();
+    /// let column = t.slice((Keep, 2usize)).unwrap();
+    /// assert_eq!(column.iter().copied().collect::<Vec<_>>(), [6, 7, 8]);
+    /// ```
+    #[inline]
+    pub fn slice<Crd>(&self, crd: Crd) -> Result<Tensor<'a, T, L::Slice>, TensorError>
+    where
+        L: SliceOf<Crd>,
+    {
+        slice(*self, crd)
+    }
+
     /// The layout (CuTe's `tensor.layout()`).
     ///
     /// ```
@@ -514,29 +528,27 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Tensor<'a, T, Layout<S, D
     pub fn size(&self) -> S::Size {
         self.layout.size()
     }
-
-    /// CuTe's `tensor(_, j)` (any mix of [`Keep`] and coordinates): see [`slice()`].
-    ///
-    /// ```
-    /// use const_layout::tensor::{Keep, make_tensor};
-    /// use const_layout::{C, LayoutLeft, make_static_layout};
-    /// let data: Vec<i32> = (0..12).collect();
-    /// let t = make_tensor(&data, make_static_layout((C::<3>, C::<4>), LayoutLeft)).unwrap();
-    /// let column = t.slice((Keep, 2usize)).unwrap();
-    /// assert_eq!(column.iter().copied().collect::<Vec<_>>(), [6, 7, 8]);
-    /// ```
-    #[inline]
-    #[allow(clippy::type_complexity)]
-    pub fn slice<Crd>(&self, crd: Crd) -> Result<Tensor<'a, T, Layout<Crd::Shape, Crd::Stride>>, TensorError>
-    where
-        Crd: SliceCoord<S, D>,
-        Crd::Shape: LayoutShape<Crd::Stride>,
-    {
-        slice(*self, crd)
-    }
 }
 
 impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
+    /// CuTe's `tensor(_, j)`, consuming this view: see [`slice()`]. Use [`TensorMut::reborrow`] (or
+    /// `slice(&mut t, ..)`) to keep it.
+    ///
+    /// ```
+    /// use const_layout::tensor::{Keep, make_tensor_mut};
+    /// use const_layout::{C, LayoutLeft, make_static_layout};
+    /// let mut data = [0; 6];
+    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<2>, C::<3>), LayoutLeft)).unwrap();
+    /// t.slice((1usize, Keep)).unwrap().fill(1);
+    /// assert_eq!(data, [0, 1, 0, 1, 0, 1]);
+    /// ```
+    #[inline]
+    pub fn slice<Crd>(self, crd: Crd) -> Result<TensorMut<'a, T, L::Slice>, TensorError>
+    where
+        L: SliceOf<Crd>,
+    {
+        slice(self, crd)
+    }
     /// The layout (CuTe's `tensor.layout()`).
     ///
     /// ```
@@ -705,30 +717,6 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     #[inline(always)]
     pub fn size(&self) -> S::Size {
         self.layout.size()
-    }
-
-    /// CuTe's `tensor(_, j)`, consuming this view: see [`slice()`]. Use [`TensorMut::reborrow`] (or
-    /// `slice(&mut t, ..)`) to keep it.
-    ///
-    /// ```
-    /// use const_layout::tensor::{Keep, make_tensor_mut};
-    /// use const_layout::{C, LayoutLeft, make_static_layout};
-    /// let mut data = [0; 6];
-    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<2>, C::<3>), LayoutLeft)).unwrap();
-    /// t.slice((1usize, Keep)).unwrap().fill(1);
-    /// assert_eq!(data, [0, 1, 0, 1, 0, 1]);
-    /// ```
-    #[inline]
-    #[allow(clippy::type_complexity)]
-    pub fn slice<Crd>(
-        self,
-        crd: Crd,
-    ) -> Result<TensorMut<'a, T, Layout<Crd::Shape, Crd::Stride>>, TensorError>
-    where
-        Crd: SliceCoord<S, D>,
-        Crd::Shape: LayoutShape<Crd::Stride>,
-    {
-        slice(self, crd)
     }
 }
 

@@ -1,13 +1,120 @@
 //! CuTe's tensor functions that narrow a view: `slice`, `local_tile`, `zipped_divide`,
-//! `local_partition`. Each computes the sub-layout with the typed layout functions
-//! ([`crate::layout::tiling`], [`SliceCoord`]) and re-slices the view to the elements it reaches.
+//! `local_partition`, over a tensor of any layout kind. Each layout kind says how it is narrowed
+//! through a trait ([`SliceOf`], [`LocalTileOf`], [`ZippedDivideOf`], [`LocalPartitionOf`]): a
+//! typed [`Layout`] with the typed layout functions ([`crate::layout::tiling`], [`SliceCoord`]),
+//! a static [`Computed`] one with the generic static path ([`crate::layout::computed`]: the part
+//! is a static layout, the offset folded index math), a swizzled one by narrowing the layout
+//! inside the swizzle and keeping the offset there ([`OffsetSwizzled`]). The view is then
+//! re-sliced to the elements the part reaches (a swizzled part keeps the tensor's).
 
 use super::{SliceCoord, TensorError, TensorView};
 use crate::MAX_RANK;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
+use crate::layout::computed::{self, Computed, StaticExpr, StaticLayout, StaticSwizzled, StaticTiler};
 use crate::layout::tiling::{self, ShapeTiler, TileCoord};
-use crate::layout::{Crd2Idx, Layout, LayoutMode, LayoutShape};
+use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
+use core::marker::PhantomData;
+
+/// A layout kind whose tensors [`slice()`] narrows with the slice coordinate `Crd` (CuTe's
+/// coordinate with `_`): the kept modes and the offset of the fixed coordinates.
+///
+/// ```
+/// use const_layout::tensor::{Keep, SliceOf};
+/// let (column, offset) = const_layout::layout!((4,3):(3,1)).slice_of((Keep, 2usize)).unwrap();
+/// assert_eq!((column.to_string(), offset), ("(_4):(_3)".to_string(), 2));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be sliced by `{Crd}`",
+    label = "expected `Keep` (CuTe's `_`) and integers, in tuples shaped like the layout",
+    note = "typed layouts and swizzled typed layouts are sliced; a static `Computed` layout is sliced by `layout::computed::slice_and_offset`"
+)]
+pub trait SliceOf<Crd>: AnyLayout {
+    /// The kept modes' layout.
+    type Slice: AnyLayout;
+    /// Whether the part's offsets are the tensor's own (a swizzled part): then the view keeps
+    /// the tensor's elements instead of cutting them to the part's range.
+    #[doc(hidden)]
+    const WITHIN: bool = false;
+    /// The kept modes and the offset of the fixed coordinates; an error for a fixed coordinate
+    /// outside its mode.
+    fn slice_of(&self, crd: Crd) -> Result<(Self::Slice, isize), TensorError>;
+}
+
+/// A layout kind whose tensors [`local_tile`] tiles with the tiler `T` at the tile coordinate
+/// `X`: the tile's layout and the offset of its first element.
+///
+/// ```
+/// use const_layout::tensor::LocalTileOf;
+/// use const_layout::{C, layout_type};
+/// let gmem = <layout_type!((8,6):(1,8))>::default();
+/// let (tile, offset) = gmem.local_tile_of((C::<4>, C::<3>), (1usize, 1usize)).unwrap();
+/// assert_eq!((tile.to_string(), offset), ("(_4,_3):(_1,_8)".to_string(), 28));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be tiled by `{T}` at `{X}`",
+    label = "expected a tiler of this layout and a tile coordinate",
+    note = "a typed layout takes a shape tiler (`(C<32>, C<32>)`, one extent per mode) and one coordinate per mode; a static layout any static tiler; a swizzled layout what its inner layout takes"
+)]
+pub trait LocalTileOf<T, X>: AnyLayout {
+    /// The tile's layout.
+    type Tile: AnyLayout;
+    /// See [`SliceOf`].
+    #[doc(hidden)]
+    const WITHIN: bool = false;
+    /// The tile and the offset of its first element; an error for a tile past the shape.
+    fn local_tile_of(&self, tiler: T, coord: X) -> Result<(Self::Tile, isize), TensorError>;
+}
+
+/// A layout kind whose tensors [`zipped_divide`] divides by the tiler `T`: `((tile), (tiles))`.
+///
+/// ```
+/// use const_layout::tensor::ZippedDivideOf;
+/// use const_layout::{C, layout};
+/// let (z, _) = layout!((8,4):(1,8)).zipped_divide_of((C::<4>, C::<2>)).unwrap();
+/// assert_eq!(z.to_string(), "((_4,_2),(_2,_2)):((_1,_8),(_4,_16))");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be divided by `{T}`",
+    label = "expected a tiler of this layout",
+    note = "a typed layout takes a shape tiler (one extent per mode); a static layout any static tiler; a swizzled layout what its inner layout takes"
+)]
+pub trait ZippedDivideOf<T>: AnyLayout {
+    /// The divided layout.
+    type Zipped: AnyLayout;
+    /// See [`SliceOf`].
+    #[doc(hidden)]
+    const WITHIN: bool = false;
+    /// The divided layout (at offset 0); an error where the tiler does not divide the shape.
+    fn zipped_divide_of(&self, tiler: T) -> Result<(Self::Zipped, isize), TensorError>;
+}
+
+/// A layout kind whose tensors [`local_partition`] partitions among the threads of `Thr`: one
+/// thread's elements and the offset of its first one.
+///
+/// ```
+/// use const_layout::tensor::LocalPartitionOf;
+/// use const_layout::layout_type;
+/// let smem = <layout_type!((8,6):(1,8))>::default();
+/// let threads = <layout_type!((4,3):(3,1))>::default();
+/// let (mine, offset) = smem.local_partition_of(&threads, 5).unwrap();
+/// assert_eq!((mine.to_string(), offset), ("(_2,_2):(_4,_24)".to_string(), 17));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be partitioned among the threads of `{Thr}`",
+    label = "expected a thread layout for this layout",
+    note = "a typed layout takes a typed thread layout with one integer per mode; a static layout a static thread layout; a swizzled layout what its inner layout takes"
+)]
+pub trait LocalPartitionOf<Thr>: AnyLayout {
+    /// One thread's elements.
+    type Part: AnyLayout;
+    /// See [`SliceOf`].
+    #[doc(hidden)]
+    const WITHIN: bool = false;
+    /// Thread `index`'s elements and the offset of its first one; an error for an index past
+    /// the threads or threads that do not divide the shape.
+    fn local_partition_of(&self, threads: &Thr, index: usize) -> Result<(Self::Part, isize), TensorError>;
+}
 
 /// CuTe's `tensor(crd)` with `_` in `crd` (`tensor(_, j)` is `slice(tensor, (Keep, j))`): the
 /// tensor of the kept modes, starting at the fixed coordinates' element. A fixed coordinate
@@ -26,15 +133,29 @@ use crate::layout::{Crd2Idx, Layout, LayoutMode, LayoutShape};
 /// assert!(slice(&t, (3usize, Keep)).is_err());
 /// ```
 #[inline]
-pub fn slice<V, Crd>(tensor: V, crd: Crd) -> Result<V::View<Crd::Shape, Crd::Stride>, TensorError>
+#[allow(clippy::type_complexity)]
+pub fn slice<V, Crd>(tensor: V, crd: Crd) -> Result<V::View<<V::Layout as SliceOf<Crd>>::Slice>, TensorError>
 where
     V: TensorView,
-    Crd: SliceCoord<V::Shape, V::Stride>,
+    V::Layout: SliceOf<Crd>,
+{
+    let (part, offset) = tensor.layout().slice_of(crd)?;
+    tensor.view_at(part, offset, <V::Layout as SliceOf<Crd>>::WITHIN)
+}
+
+impl<S, D, Crd> SliceOf<Crd> for Layout<S, D>
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+    Crd: SliceCoord<S, D>,
     Crd::Shape: LayoutShape<Crd::Stride>,
 {
-    let layout = tensor.layout();
-    let (shape, stride, offset) = crd.slice(&layout.shape(), &layout.stride(), &mut 0)?;
-    tensor.view_at(Layout::try_new(shape, stride)?, offset)
+    type Slice = Layout<Crd::Shape, Crd::Stride>;
+    #[inline(always)]
+    fn slice_of(&self, crd: Crd) -> Result<(Self::Slice, isize), TensorError> {
+        let (shape, stride, offset) = crd.slice(&self.shape(), &self.stride(), &mut 0)?;
+        Ok((Layout::try_new(shape, stride)?, offset))
+    }
 }
 
 /// The values of a flat int tuple (at most [`MAX_RANK`] integers).
@@ -83,22 +204,39 @@ pub fn local_tile<V, T, X>(
     tensor: V,
     tiler: T,
     coord: X,
-) -> Result<V::View<T::Tile, T::TileStride>, TensorError>
+) -> Result<V::View<<V::Layout as LocalTileOf<T, X>>::Tile>, TensorError>
 where
     V: TensorView,
-    T: ShapeTiler<V::Shape, V::Stride>,
-    X: TileCoord<T, V::Shape, V::Stride> + IntTuple,
+    V::Layout: LocalTileOf<T, X>,
 {
-    let layout = tensor.layout();
-    let (s, t, c) = (values(&layout.shape()), values(&tiler), values(&coord));
-    for mode in 0..V::Shape::LEAVES.min(MAX_RANK) {
-        // A negative coordinate is reported by `tiling::local_tile`.
-        if c[mode] >= 0 && c[mode].saturating_add(1).saturating_mul(t[mode]) > s[mode] {
-            return Err(TensorError::TilePastShape { mode, coord: c[mode], tile: t[mode], extent: s[mode] });
+    let (tile, offset) = tensor.layout().local_tile_of(tiler, coord)?;
+    tensor.view_at(tile, offset, <V::Layout as LocalTileOf<T, X>>::WITHIN)
+}
+
+impl<S, D, T, X> LocalTileOf<T, X> for Layout<S, D>
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+    T: ShapeTiler<S, D>,
+    X: TileCoord<T, S, D> + IntTuple,
+{
+    type Tile = Layout<T::Tile, T::TileStride>;
+    #[inline(always)]
+    fn local_tile_of(&self, tiler: T, coord: X) -> Result<(Self::Tile, isize), TensorError> {
+        let (s, t, c) = (values(&self.shape()), values(&tiler), values(&coord));
+        for mode in 0..S::LEAVES.min(MAX_RANK) {
+            // A negative coordinate is reported by `tiling::local_tile`.
+            if c[mode] >= 0 && c[mode].saturating_add(1).saturating_mul(t[mode]) > s[mode] {
+                return Err(TensorError::TilePastShape {
+                    mode,
+                    coord: c[mode],
+                    tile: t[mode],
+                    extent: s[mode],
+                });
+            }
         }
+        Ok(tiling::local_tile(self, tiler, coord)?)
     }
-    let (tile, offset) = tiling::local_tile(&layout, tiler, coord)?;
-    tensor.view_at(tile, offset)
 }
 
 /// CuTe's `zipped_divide(tensor, tiler)` for a shape tiler: the tensor seen as `((tile), (tiles))`,
@@ -118,15 +256,30 @@ where
 /// ```
 #[inline]
 #[allow(clippy::type_complexity)]
-pub fn zipped_divide<V, T>(tensor: V, tiler: T) -> Result<V::View<T::ZipShape, T::ZipStride>, TensorError>
+pub fn zipped_divide<V, T>(
+    tensor: V,
+    tiler: T,
+) -> Result<V::View<<V::Layout as ZippedDivideOf<T>>::Zipped>, TensorError>
 where
     V: TensorView,
-    T: ShapeTiler<V::Shape, V::Stride>,
+    V::Layout: ZippedDivideOf<T>,
 {
-    let layout = tensor.layout();
-    check_divides(&layout.shape(), &tiler)?;
-    let z = tiling::zipped_divide(&layout, tiler)?;
-    tensor.view_at(z, 0)
+    let (z, offset) = tensor.layout().zipped_divide_of(tiler)?;
+    tensor.view_at(z, offset, <V::Layout as ZippedDivideOf<T>>::WITHIN)
+}
+
+impl<S, D, T> ZippedDivideOf<T> for Layout<S, D>
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+    T: ShapeTiler<S, D>,
+{
+    type Zipped = Layout<T::ZipShape, T::ZipStride>;
+    #[inline(always)]
+    fn zipped_divide_of(&self, tiler: T) -> Result<(Self::Zipped, isize), TensorError> {
+        check_divides(&self.shape(), &tiler)?;
+        Ok((tiling::zipped_divide(self, tiler)?, 0))
+    }
 }
 
 /// A thread layout's shape `Self` (with stride `TD`) that partitions a tensor of shape `S` and
@@ -222,22 +375,196 @@ where
 /// ```
 #[inline]
 #[allow(clippy::type_complexity)]
-pub fn local_partition<V, TS, TD>(
+pub fn local_partition<V, Thr>(
     tensor: V,
-    threads: &Layout<TS, TD>,
+    threads: &Thr,
     index: usize,
-) -> Result<V::View<TS::Shape, TS::Stride>, TensorError>
+) -> Result<V::View<<V::Layout as LocalPartitionOf<Thr>>::Part>, TensorError>
 where
     V: TensorView,
-    TS: PartitionBy<V::Shape, V::Stride, TD>,
+    V::Layout: LocalPartitionOf<Thr>,
+{
+    let (part, offset) = tensor.layout().local_partition_of(threads, index)?;
+    tensor.view_at(part, offset, <V::Layout as LocalPartitionOf<Thr>>::WITHIN)
+}
+
+impl<S, D, TS, TD> LocalPartitionOf<Layout<TS, TD>> for Layout<S, D>
+where
+    S: IntTuple + LayoutShape<D>,
+    D: IntTuple,
+    TS: PartitionBy<S, D, TD>,
     TD: IntTuple,
 {
-    let layout = tensor.layout();
-    let count = threads.size().value() as usize;
-    if index >= count {
-        return Err(TensorError::ThreadOutOfRange { index, threads: count });
+    type Part = Layout<TS::Shape, TS::Stride>;
+    #[inline(always)]
+    fn local_partition_of(
+        &self,
+        threads: &Layout<TS, TD>,
+        index: usize,
+    ) -> Result<(Self::Part, isize), TensorError> {
+        let count = threads.size().value() as usize;
+        if index >= count {
+            return Err(TensorError::ThreadOutOfRange { index, threads: count });
+        }
+        check_divides(&self.shape(), &threads.shape())?;
+        TS::partition(threads, self, index)
     }
-    check_divides(&layout.shape(), &threads.shape())?;
-    let (part, offset) = TS::partition(threads, &layout, index)?;
-    tensor.view_at(part, offset)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static layouts of the generic path: the part is a static layout, the offset folded index math.
+
+/// Whether `part` repeated `count` times covers `whole` exactly, and if not the first mode whose
+/// extent the part's does not divide (as [`TensorError::NotDivisible`]).
+const fn covers(
+    whole: &crate::dyn_layout::DynLayout,
+    part: &crate::dyn_layout::DynLayout,
+    count: isize,
+) -> Option<TensorError> {
+    let (w, p) = (whole.size(), part.size());
+    if p.value.saturating_mul(count) == w.value {
+        return None;
+    }
+    let mut mode = 0;
+    while mode < whole.rank() && mode < part.rank() {
+        if let (Some(a), Some(b)) = (whole.shape().mode(mode), part.shape().mode(mode))
+            && let (Ok(a), Ok(b)) = (a.size(), b.size())
+            && (b.value <= 0 || a.value % b.value != 0)
+        {
+            return Some(TensorError::NotDivisible { mode, extent: a.value, tile: b.value });
+        }
+        mode += 1;
+    }
+    Some(TensorError::NotDivisible { mode: 0, extent: w.value, tile: p.value })
+}
+
+/// The tiles of `A` by `T` cover it exactly (else the error, computed once per pair).
+struct TilesCover<A, T>(PhantomData<(A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler> TilesCover<A, T> {
+    const ERROR: Option<TensorError> = covers(
+        &A::LAYOUT,
+        &computed::LocalTile::<A, T>::LAYOUT,
+        computed::Tiles::<A, T>::LAYOUT.size().value,
+    );
+}
+
+/// A static layout is tiled by any static tiler that divides it; the tile coordinate is checked
+/// against the tiles' arrangement (CuTe's residue tiles, which reach past the shape, are refused).
+impl<E: StaticExpr, T: StaticTiler, X: IntTuple> LocalTileOf<T, X> for Computed<E> {
+    type Tile = Computed<computed::LocalTile<Computed<E>, T>>;
+    #[inline(always)]
+    fn local_tile_of(&self, tiler: T, coord: X) -> Result<(Self::Tile, isize), TensorError> {
+        if let Some(e) = const { TilesCover::<Computed<E>, T>::ERROR } {
+            return Err(e);
+        }
+        let offset = Computed::<computed::Tiles<Computed<E>, T>>::default().checked_crd2idx(coord)?;
+        Ok((computed::local_tile(*self, tiler, coord).0, offset))
+    }
+}
+
+impl<E: StaticExpr, T: StaticTiler> ZippedDivideOf<T> for Computed<E> {
+    type Zipped = Computed<computed::ZippedDivide<Computed<E>, T>>;
+    #[inline(always)]
+    fn zipped_divide_of(&self, tiler: T) -> Result<(Self::Zipped, isize), TensorError> {
+        if let Some(e) = const { TilesCover::<Computed<E>, T>::ERROR } {
+            return Err(e);
+        }
+        Ok((computed::zipped_divide(*self, tiler), 0))
+    }
+}
+
+/// The threads' parts of `A` cover it exactly (else the error, computed once per pair).
+struct PartsCover<A, Thr>(PhantomData<(A, Thr)>);
+
+impl<A: StaticLayout, Thr: StaticLayout> PartsCover<A, Thr> {
+    const ERROR: Option<TensorError> =
+        covers(&A::LAYOUT, &Thr::LAYOUT, computed::LocalPartition::<A, Thr>::LAYOUT.size().value);
+}
+
+/// A static layout is partitioned among the threads of a static thread layout whose shape
+/// divides it.
+impl<E: StaticExpr, Thr: StaticLayout + AnyLayout> LocalPartitionOf<Thr> for Computed<E> {
+    type Part = Computed<computed::LocalPartition<Computed<E>, Thr>>;
+    #[inline(always)]
+    fn local_partition_of(&self, threads: &Thr, index: usize) -> Result<(Self::Part, isize), TensorError> {
+        let count = threads.size();
+        if index >= count {
+            return Err(TensorError::ThreadOutOfRange { index, threads: count });
+        }
+        if let Some(e) = const { PartsCover::<Computed<E>, Thr>::ERROR } {
+            return Err(e);
+        }
+        Ok(computed::local_partition(*self, *threads, index))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Swizzled layouts: the layout inside the swizzle is narrowed, and the offset stays inside.
+
+macro_rules! swizzled_narrowing {
+    ($([$($g:tt)*] $Kind:ty, $Inner:ty, |$l:ident| ($off:expr, $inner:expr);)+) => {$(
+        impl<const B: u32, const M: u32, const S: i32, $($g)*, Crd> SliceOf<Crd> for $Kind
+        where
+            $Inner: SliceOf<Crd>,
+        {
+            type Slice = OffsetSwizzled<B, M, S, <$Inner as SliceOf<Crd>>::Slice>;
+            const WITHIN: bool = true;
+            #[inline(always)]
+            fn slice_of(&self, crd: Crd) -> Result<(Self::Slice, isize), TensorError> {
+                let $l = self;
+                let (part, offset) = $inner.slice_of(crd)?;
+                Ok((OffsetSwizzled::new(($off).wrapping_add(offset), part), 0))
+            }
+        }
+
+        impl<const B: u32, const M: u32, const S: i32, $($g)*, T, X> LocalTileOf<T, X> for $Kind
+        where
+            $Inner: LocalTileOf<T, X>,
+        {
+            type Tile = OffsetSwizzled<B, M, S, <$Inner as LocalTileOf<T, X>>::Tile>;
+            const WITHIN: bool = true;
+            #[inline(always)]
+            fn local_tile_of(&self, tiler: T, coord: X) -> Result<(Self::Tile, isize), TensorError> {
+                let $l = self;
+                let (part, offset) = $inner.local_tile_of(tiler, coord)?;
+                Ok((OffsetSwizzled::new(($off).wrapping_add(offset), part), 0))
+            }
+        }
+
+        impl<const B: u32, const M: u32, const S: i32, $($g)*, T> ZippedDivideOf<T> for $Kind
+        where
+            $Inner: ZippedDivideOf<T>,
+        {
+            type Zipped = OffsetSwizzled<B, M, S, <$Inner as ZippedDivideOf<T>>::Zipped>;
+            const WITHIN: bool = true;
+            #[inline(always)]
+            fn zipped_divide_of(&self, tiler: T) -> Result<(Self::Zipped, isize), TensorError> {
+                let $l = self;
+                let (part, offset) = $inner.zipped_divide_of(tiler)?;
+                Ok((OffsetSwizzled::new(($off).wrapping_add(offset), part), 0))
+            }
+        }
+
+        impl<const B: u32, const M: u32, const S: i32, $($g)*, Thr> LocalPartitionOf<Thr> for $Kind
+        where
+            $Inner: LocalPartitionOf<Thr>,
+        {
+            type Part = OffsetSwizzled<B, M, S, <$Inner as LocalPartitionOf<Thr>>::Part>;
+            const WITHIN: bool = true;
+            #[inline(always)]
+            fn local_partition_of(&self, threads: &Thr, index: usize) -> Result<(Self::Part, isize), TensorError> {
+                let $l = self;
+                let (part, offset) = $inner.local_partition_of(threads, index)?;
+                Ok((OffsetSwizzled::new(($off).wrapping_add(offset), part), 0))
+            }
+        }
+    )+};
+}
+
+swizzled_narrowing! {
+    [Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize] SwizzledLayout<B, M, S, Sh, St, O>, Layout<Sh, St>,
+        |l| (O, l.layout());
+    [A: StaticLayout + AnyLayout + Default] StaticSwizzled<B, M, S, A>, A, |l| (0isize, { let _ = l; A::default() });
+    [L: AnyLayout] OffsetSwizzled<B, M, S, L>, L, |l| (l.offset(), l.layout());
 }
