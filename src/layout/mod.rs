@@ -28,6 +28,7 @@ pub mod any;
 pub mod computed;
 mod index;
 mod iter;
+pub mod methods;
 mod ordered;
 pub mod param;
 #[cfg(feature = "serde")]

@@ -1,0 +1,96 @@
+//! CuTe's algebra as methods of typed layouts: a static layout's method is the static path's free
+//! function (the same type, the same layout), and the same layout with runtime values gives the
+//! same function through the runtime path, for every method and several layouts.
+
+use const_layout::dyn_layout::DynLayout;
+use const_layout::layout::computed;
+use const_layout::{AnyLayout, C, Layout, LayoutError, layout_type};
+
+/// The same function: equal sizes and equal offsets at every index.
+fn same<A: AnyLayout, B: AnyLayout>(a: &A, b: &B) -> bool {
+    a.size() == b.size() && (0..a.size()).all(|i| a.offset(i) == b.offset(i))
+}
+
+/// The layout with every integer a runtime one (`usize` extents, `isize` strides), of rank 2.
+fn runtime<S, D>(l: &Layout<S, D>) -> Layout<(usize, usize), (isize, isize)>
+where
+    S: const_layout::int_tuple::IntTuple + const_layout::layout::LayoutShape<D>,
+    D: const_layout::int_tuple::IntTuple,
+{
+    let d = DynLayout::try_from(l).unwrap();
+    Layout::try_from(&d).unwrap()
+}
+
+macro_rules! check_layout {
+    ($l:ty, $b:ty, $m:literal, $tc:expr) => {{
+        let s = <$l>::default();
+        let r = runtime(&s);
+        let name = s.to_string();
+        // Unary methods: the static path's function, and the runtime path's the same function.
+        assert_eq!(s.coalesce().to_string(), computed::coalesce(s).to_string(), "{name}");
+        assert!(same(&s.coalesce(), &r.coalesce().unwrap()), "coalesce {name}");
+        assert!(same(&s.filter(), &r.filter().unwrap()), "filter {name}");
+        assert_eq!(s.complement().to_string(), computed::complement(s).to_string());
+        assert!(same(&s.complement(), &r.complement().unwrap()), "complement {name}");
+        assert!(same(&s.right_inverse(), &r.right_inverse().unwrap()), "right_inverse {name}");
+        assert!(same(&s.left_inverse(), &r.left_inverse().unwrap()), "left_inverse {name}");
+        // With a layout, a cotarget, a tiler.
+        let b = <$b>::default();
+        let rb = runtime(&b);
+        let c = s.composition(&b);
+        assert_eq!(c.to_string(), computed::composition(s, b).to_string());
+        match r.composition(&rb) {
+            Ok(rc) => assert!(same(&c, &rc), "composition {name} o {b}"),
+            Err(e) => panic!("composition {name} o {b}: {e}"),
+        }
+        assert!(
+            same(&s.complement_to(C::<$m>), &r.complement_to($m as usize).unwrap()),
+            "complement_to {name}"
+        );
+        assert!(same(&s.blocked_product(&b), &r.blocked_product(&rb).unwrap()), "blocked_product {name}");
+        assert!(same(&s.raked_product(&b), &r.raked_product(&rb).unwrap()), "raked_product {name}");
+        let t = (C::<2>, C::<2>);
+        assert!(same(&s.logical_divide(t), &r.logical_divide(t).unwrap()), "logical_divide {name}");
+        assert!(same(&s.zipped_divide(t), &r.zipped_divide(t).unwrap()), "zipped_divide {name}");
+        assert_eq!(s.tiled_divide(t).to_string(), computed::tiled_divide(s, t).to_string());
+        assert_eq!(s.flat_divide(t).to_string(), computed::flat_divide(s, t).to_string());
+        assert_eq!(s.logical_product(b).to_string(), computed::logical_product(s, b).to_string());
+        assert_eq!(s.zipped_product(t).to_string(), computed::zipped_product(s, t).to_string());
+        assert_eq!(s.tiled_product(t).to_string(), computed::tiled_product(s, t).to_string());
+        assert_eq!(s.flat_product(t).to_string(), computed::flat_product(s, t).to_string());
+        assert!(same(&s.tiled_divide(t), &r.tiled_divide(t).unwrap()), "tiled_divide {name}");
+        assert!(same(&s.flat_divide(t), &r.flat_divide(t).unwrap()), "flat_divide {name}");
+        assert!(same(&s.logical_product(b), &r.logical_product(b).unwrap()), "logical_product {name}");
+        assert!(same(&s.zipped_product(t), &r.zipped_product(t).unwrap()), "zipped_product {name}");
+        assert!(same(&s.tiled_product(t), &r.tiled_product(t).unwrap()), "tiled_product {name}");
+        assert!(same(&s.flat_product(t), &r.flat_product(t).unwrap()), "flat_product {name}");
+        // A static result's methods are the static path's too, so results chain.
+        let z = s.zipped_divide(t);
+        assert_eq!(z.coalesce().to_string(), computed::coalesce(z).to_string());
+        assert_eq!(z.composition(C::<4>).to_string(), computed::composition(z, C::<4>).to_string());
+        assert_eq!(z.right_inverse().to_string(), computed::right_inverse(z).to_string());
+        assert_eq!(z.logical_divide(C::<2>).to_string(), computed::logical_divide(z, C::<2>).to_string());
+        assert_eq!(z.blocked_product(b).to_string(), computed::blocked_product(z, b).to_string());
+        assert!(same(&s.coalesce().composition(b), &s.composition(&b)), "chained composition {name}");
+        let (tile, offset) = s.local_tile(t, $tc);
+        let (rtile, roffset) = r.local_tile(t, $tc).unwrap();
+        assert!(same(&tile, &rtile) && offset == roffset, "local_tile {name}");
+    }};
+}
+
+#[test]
+fn static_and_runtime_paths_agree_for_every_method() {
+    check_layout!(layout_type!((8,6):(1,8)), layout_type!((4,3):(3,1)), 96, (3usize, 1usize));
+    check_layout!(layout_type!((4,2):(2,1)), layout_type!((2,2):(1,2)), 16, (1usize, 0usize));
+    check_layout!(layout_type!((6,4):(1,8)), layout_type!((2,3):(1,2)), 64, (2usize, 1usize));
+    check_layout!(layout_type!((4,6):(6,1)), layout_type!((4,2):(1,4)), 48, (1usize, 2usize));
+    check_layout!(layout_type!((2,8):(8,1)), layout_type!((2,4):(4,1)), 32, (0usize, 3usize));
+}
+
+#[test]
+fn runtime_paths_report_what_has_no_layout() {
+    // `4:3` composed after `(6,4):(1,8)`: the stride 3 neither divides 6 nor is divided by it.
+    let a = runtime(&<layout_type!((6,4):(1,8))>::default());
+    let b = runtime(&<layout_type!((3,1):(4,1))>::default());
+    assert!(matches!(a.composition(&b), Err(LayoutError::Inadmissible { .. })));
+}
