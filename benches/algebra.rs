@@ -31,21 +31,21 @@ fn algebra(c: &mut Criterion) {
     let mn = &*mn;
     let mut g = c.benchmark_group("composition dyn (m,n):(1,m) o (4,2):(2,8)");
     g.bench_function("DynLayout", |b| per_op(b, |k| ops::dyn_composition(mn, k)));
-    // Typed layouts with runtime values (`layout::typed_algebra`): the structure is in the type.
-    g.bench_function("typed (layout::typed_algebra)", |b| per_op(b, |k| ops::composition(mn, k)));
+    // Typed layouts with runtime values (`algebra::typed`): the structure is in the type.
+    g.bench_function("typed (algebra::typed)", |b| per_op(b, |k| ops::composition(mn, k)));
     g.finish();
     let mut g = c.benchmark_group("logical_divide dyn (m,n) / (2,2)");
     g.bench_function("DynLayout", |b| per_op(b, |k| ops::dyn_logical_divide(mn, k)));
-    // The same operation on a typed layout with runtime values (`layout::tiling`): the structure is
+    // The same operation on a typed layout with runtime values (`algebra::tiling`): the structure is
     // in the type, as in CuTe, so only the values are computed.
-    g.bench_function("typed (layout::tiling)", |b| per_op(b, |k| ops::logical_divide(mn, k)));
+    g.bench_function("typed (algebra::tiling)", |b| per_op(b, |k| ops::logical_divide(mn, k)));
     g.bench_function("typed, static tile _2", |b| per_op(b, |k| ops::logical_divide_static(mn, k)));
     g.finish();
     let mut g = c.benchmark_group("complement (4,m):(_1,_16) dyn shape");
     g.bench_function("DynLayout", |b| per_op(b, |k| ops::dyn_complement(mn, k)));
     g.bench_function("DynLayout operand only", |b| per_op(b, |k| ops::dyn_complement_operand(mn, k)));
     g.bench_function("floor: flat arrays", |b| per_op(b, |k| ops::floor::complement_op(mn, k)));
-    g.bench_function("typed (layout::typed_algebra)", |b| per_op(b, |k| ops::complement(mn, k)));
+    g.bench_function("typed (algebra::typed)", |b| per_op(b, |k| ops::complement(mn, k)));
     g.finish();
 }
 

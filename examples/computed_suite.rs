@@ -1,6 +1,6 @@
 //! The compile-time anchor's program through the generic static path: the 31 layout-algebra
 //! results of CuTe's anchor program `cute_static_suite.cpp` with the operands as types and the
-//! functions of `const_layout::layout::computed` (as a generic kernel computes them: every result
+//! functions of `const_layout::algebra::computed` (as a generic kernel computes them: every result
 //! a constant of its type parameters), printed as `line: result`, `line` the row of CuTe's output
 //! (`tests/data/cute_static_suite.txt`). `tests/computed_suite.rs` checks the rows against CuTe's;
 //! `tools/static_suite.sh` times this program's build next to `g++ -O2` on the anchor (the other
@@ -11,7 +11,7 @@
 //! cargo run --release --example computed_suite
 //! ```
 
-use const_layout::layout::computed::{
+use const_layout::algebra::computed::{
     blocked_product, coalesce, complement_to, composition, downcast, filter, flat_divide, left_inverse,
     logical_divide, logical_product, max_common_vector, raked_product, right_inverse, tile_to_shape,
     tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod algebra;
 mod arity;
 pub mod atom;
 pub mod ck_tile;
@@ -27,7 +28,7 @@ pub mod tensor;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use const_layout_core::serde_text;
-pub use const_layout_core::{algebra, coalescing, dyn_layout, error, eval, f2, swizzle, text};
+pub use const_layout_core::{coalescing, dyn_layout, error, eval, f2, swizzle, text};
 // The F2 modules where they were before `f2` held them (the docs show them under `f2`).
 #[doc(hidden)]
 pub use const_layout_core::{bank, linear, synthesis};

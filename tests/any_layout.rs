@@ -1,10 +1,10 @@
 //! `AnyLayout`: every layout kind's trait methods against its own inherent methods (and against
 //! brute force), on generated layouts; tensors over every kind against the layout's own offsets.
 
-use const_layout::dyn_layout::{DynIntTuple, DynLayout};
-use const_layout::layout::computed::{
+use const_layout::algebra::computed::{
     StaticLayout, coalesce, composition, logical_divide, swizzle, zipped_divide,
 };
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::layout::{DynAnyLayout, LayoutCoord, SwizzledLayout};
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
 use const_layout::tensor::{TensorError, copy};
@@ -214,7 +214,7 @@ fn static_results_agree_with_their_inherent_methods() {
     check_tensor(c, "composition");
 
     // A basis-strided static layout has coordinates as values: no offset range.
-    let id = const_layout::layout::computed::make_identity_layout((C::<4>, C::<2>));
+    let id = const_layout::algebra::computed::make_identity_layout((C::<4>, C::<2>));
     assert_eq!(id.offset_range(), Err(LayoutError::BasisStride { op: "offset" }));
     // (`.err()`: printing such a tensor, as `unwrap_err` would, reads offsets, a compile error.)
     assert_eq!(make_tensor(&[0u8; 8], id).err().map(|_| ()), Some(()));
@@ -354,8 +354,8 @@ fn static_tensor_offset_ranges_are_constants() {
     assert!(!is_static(&DynLayout::default()));
     // A static layout's constant agrees with its runtime-structured twin's range.
     let d = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
-    type Tiles = const_layout::layout::computed::Computed<
-        const_layout::layout::computed::ZippedDivide<layout_type!((8,6):(1,8)), (C<4>, C<3>)>,
+    type Tiles = const_layout::algebra::computed::Computed<
+        const_layout::algebra::computed::ZippedDivide<layout_type!((8,6):(1,8)), (C<4>, C<3>)>,
     >;
     let twin = <Tiles as StaticLayout>::LAYOUT;
     assert_eq!(d.offset_range(), twin.offset_range());
@@ -363,7 +363,7 @@ fn static_tensor_offset_ranges_are_constants() {
 
 #[test]
 fn views_through_the_generic_paths_parts_match_the_typed_tiles() {
-    use const_layout::layout::computed::{local_partition, local_tile};
+    use const_layout::algebra::computed::{local_partition, local_tile};
     use const_layout::tensor;
     let data: Vec<u32> = (0..48).collect();
     let gmem = <layout_type!((8,6):(1,8))>::default();
@@ -403,7 +403,7 @@ fn tensors_over_the_typed_runtime_algebras_divide() {
     // The typed runtime algebra's `zipped_divide` of a runtime-sized matrix is a typed `Layout`:
     // a tensor over it reads the element the layout names, and agrees with the generic path's.
     let m = make_layout((8usize, 6usize), (1isize, 8isize)).unwrap();
-    let z = const_layout::layout::tiling::zipped_divide(&m, (C::<4>, C::<3>)).unwrap();
+    let z = const_layout::algebra::tiling::zipped_divide(&m, (C::<4>, C::<3>)).unwrap();
     let data: Vec<u32> = (0..48).collect();
     let t = make_tensor(&data, z).unwrap();
     let g = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));

@@ -18,7 +18,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file of `src` belongs to (`layout` for `src/layout/computed.rs`).
+/// The top-level module a file of `src` belongs to (`algebra` for `src/algebra/computed.rs`).
 fn top_module(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap();
     let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();

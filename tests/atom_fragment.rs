@@ -4,6 +4,7 @@
 //! over all lanes; the errors and their messages.
 
 use const_layout::algebra::TileMode;
+use const_layout::algebra::computed::Keep;
 use const_layout::atom::fragment::{
     AccToOperand, Axis, ColumnReduction, FragmentA, FragmentC, FragmentError, FragmentLayout, MmaPartition,
     ReductionPlan, RowReduction, acc_to_operand, reduction_plan,
@@ -13,7 +14,6 @@ use const_layout::atom::{
     SM90_64xNx16_F32F16F16_SS, TiledMma, tiled_mma_layouts,
 };
 use const_layout::dyn_layout::{DynIntTuple, DynLayout};
-use const_layout::layout::computed::Keep;
 use const_layout::layout_type;
 use std::collections::{BTreeSet, HashMap};
 
@@ -128,7 +128,7 @@ impl Lcg {
 
 /// The tiled MMA layouts of `A` on `thr`.
 fn tiled<A: MmaAtom>(thr: &str) -> const_layout::atom::TiledMmaLayouts {
-    use const_layout::layout::computed::StaticLayout;
+    use const_layout::algebra::computed::StaticLayout;
     let [m, n, k] = A::SHAPE_MNK;
     tiled_mma_layouts(
         &A::ThrID::LAYOUT,

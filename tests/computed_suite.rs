@@ -1,12 +1,12 @@
 //! CuTe's static algebra anchor (`tests/data/cute_static_suite.txt`, CuTe's own output) through the
-//! generic static path, `const_layout::layout::computed`: the operands are types, as in a generic
+//! generic static path, `const_layout::algebra::computed`: the operands are types, as in a generic
 //! kernel, and every result must print exactly what CuTe printed. Every layout-algebra row of the
 //! anchor is computed by the program `examples/computed_suite.rs` (31 of its 37 results); the
 //! others (the swizzle, make_ordered_layout, make_layout and the int-tuple functions cosize,
 //! idx2crd, crd2idx) are covered by `tests/typed/static_suite.rs` through `layout!` and by the
 //! typed layouts themselves. Then the same path against the runtime algebra.
 
-use const_layout::layout::computed::{
+use const_layout::algebra::computed::{
     StaticLayout, local_partition, local_tile, logical_divide, slice, slice_and_offset, zipped_divide,
 };
 use const_layout::{C, layout_type};
@@ -100,7 +100,7 @@ fn local_partition_agrees_with_the_runtime_algebra() {
 #[test]
 fn slices_agree_with_the_runtime_algebra() {
     use const_layout::algebra::Slicer;
-    use const_layout::layout::computed::Keep;
+    use const_layout::algebra::computed::Keep;
     let runtime = |coord: &str, layout: &str| {
         let s: Slicer = coord.parse().unwrap();
         let p = const_layout::algebra::slice_and_offset(&s, &layout.parse().unwrap()).unwrap();
@@ -126,8 +126,8 @@ fn slices_agree_with_the_runtime_algebra() {
 
 #[test]
 fn identity_layouts_agree_with_the_runtime_algebra() {
+    use const_layout::algebra::computed::make_identity_layout;
     use const_layout::dyn_layout::{DynInt, DynIntTuple};
-    use const_layout::layout::computed::make_identity_layout;
     let id = make_identity_layout((C::<12>, C::<16>));
     let tiles = zipped_divide(id, (C::<4>, C::<8>));
     let runtime = const_layout::algebra::zipped_divide(
@@ -150,7 +150,7 @@ fn identity_layouts_agree_with_the_runtime_algebra() {
 
 #[test]
 fn mode_operations_agree_with_the_runtime_algebra() {
-    use const_layout::layout::computed::{group, select2, select3, take};
+    use const_layout::algebra::computed::{group, select2, select3, take};
     let l = l!((2,3,4,5):(1,2,6,24));
     let rt: const_layout::dyn_layout::DynLayout = "(_2,_3,_4,_5):(_1,_2,_6,_24)".parse().unwrap();
     let eq = |got: String, want: const_layout::dyn_layout::DynLayout| assert_eq!(got, want.to_string());
@@ -175,7 +175,7 @@ fn idx2crd_agrees_with_the_runtime_layout() {
 
 #[test]
 fn modes_of_results() {
-    use const_layout::layout::computed::mode;
+    use const_layout::algebra::computed::mode;
     let tiles = zipped_divide(l!((8,6):(1,8)), (C::<4>, C::<3>));
     assert_eq!(mode::<0, _>(tiles).to_string(), "(_4,_3):(_1,_8)");
     assert_eq!(mode::<1, _>(tiles).to_string(), "(_2,_2):(_4,_24)");

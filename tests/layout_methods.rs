@@ -2,8 +2,8 @@
 //! function (the same type, the same layout), and the same layout with runtime values gives the
 //! same function through the runtime path, for every method and several layouts.
 
+use const_layout::algebra::computed;
 use const_layout::dyn_layout::DynLayout;
-use const_layout::layout::computed;
 use const_layout::{AnyLayout, C, Layout, LayoutError, layout_type};
 
 /// The same function: equal sizes and equal offsets at every index.
@@ -93,4 +93,41 @@ fn runtime_paths_report_what_has_no_layout() {
     let a = runtime(&<layout_type!((6,4):(1,8))>::default());
     let b = runtime(&<layout_type!((3,1):(4,1))>::default());
     assert!(matches!(a.composition(&b), Err(LayoutError::Inadmissible { .. })));
+}
+
+#[test]
+fn swizzled_layouts_divide_and_multiply_the_layout_before_the_swizzle() {
+    use const_layout::algebra::computed::swizzle;
+    use const_layout::layout::SwizzledLayout;
+    use const_layout::{LayoutRight, layout, make_layout};
+    let inner = <layout_type!((8,64):(64,1))>::default();
+    let s = swizzle::<3, 3, 3, _>(inner); // static, generic path
+    let l = layout!(composition(Sw<3,3,3>, (8,64):(64,1))); // static, `layout!`
+    let r = SwizzledLayout::<3, 3, 3, _, _>::new(make_layout((8usize, 64usize), LayoutRight).unwrap());
+    let t = (C::<4>, C::<16>);
+    // `Sw o (L o T)` is `(Sw o L) o T`: every offset of the divided layout is the swizzled one's.
+    let z = s.zipped_divide(t);
+    assert_eq!(z.to_string(), swizzle::<3, 3, 3, _>(computed::zipped_divide(inner, t)).to_string());
+    for i in 0..512usize {
+        let ((r0, c0), (r1, c1)) = ((i % 4, i / 4 % 16), (i / 64 % 2, i / 128));
+        assert_eq!(z.crd2idx(i), l.crd2idx((4 * r1 + r0, 16 * c1 + c0)), "index {i}");
+    }
+    assert!(same(&z, &l.zipped_divide(t)) && same(&z, &r.zipped_divide(t).unwrap()));
+    for (a, b) in [
+        (s.logical_divide(t).to_string(), l.logical_divide(t).to_string()),
+        (s.tiled_divide(t).to_string(), l.tiled_divide(t).to_string()),
+        (s.flat_divide(t).to_string(), l.flat_divide(t).to_string()),
+        (s.coalesce().to_string(), l.coalesce().to_string()),
+        (s.logical_product(C::<2>).to_string(), l.logical_product(C::<2>).to_string()),
+        (s.flat_product(C::<2>).to_string(), l.flat_product(C::<2>).to_string()),
+    ] {
+        assert_eq!(a, b);
+    }
+    assert!(same(&s.logical_divide(t), &r.logical_divide(t).unwrap()));
+    assert!(same(&s.tiled_divide(t), &r.tiled_divide(t).unwrap()));
+    assert!(same(&s.flat_product(C::<2>), &r.flat_product(C::<2>).unwrap()));
+    assert!(same(&s.coalesce(), &r.coalesce().unwrap()));
+    // The first tile by composition: its coordinates are the matrix's.
+    let c = s.composition(t);
+    assert!((0..4usize).all(|i| (0..16usize).all(|j| c.crd2idx((i, j)) == l.crd2idx((i, j)))));
 }

@@ -86,18 +86,17 @@ fn runtime_algebra_allocates_nothing() {
 
 #[test]
 fn typed_runtime_algebra_allocates_nothing() {
-    use const_layout::layout::{tiling, typed_algebra};
+    use const_layout::algebra::{tiling, typed};
     let (m, n) = (black_box(8i32), black_box(4i32));
     let (count, value) = allocations_during(|| {
         let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
         let b = make_layout((4i32, 2i32), (2i32, 8i32)).expect("valid");
-        let c = typed_algebra::composition(&a, &b).expect("admissible");
+        let c = typed::composition(&a, &b).expect("admissible");
         let d = tiling::logical_divide(&a, (2i32, 2i32)).expect("divides");
         let k = make_layout((C::<4>, m), (C::<1>, C::<16>)).expect("valid");
-        let e = typed_algebra::complement(&k, 4096i32).expect("admissible");
+        let e = typed::complement(&k, 4096i32).expect("admissible");
         // Also the general path (a right stride the common case does not take).
-        let g =
-            typed_algebra::composition(&a, &make_layout(2i32, -1i32).expect("valid")).expect("admissible");
+        let g = typed::composition(&a, &make_layout(2i32, -1i32).expect("valid")).expect("admissible");
         c.crd2idx(3i32)
             + c.size()
             + d.crd2idx(5i32)

@@ -5,9 +5,9 @@
 //! `alloc` feature) and parallel partitions (with `rayon`), and every error.
 
 use const_layout::algebra;
+use const_layout::algebra::computed;
 use const_layout::dyn_layout::DynLayout;
 use const_layout::int::Int;
-use const_layout::layout::computed;
 use const_layout::tensor::{
     Keep, TensorError, copy, copy_vector, local_partition, local_tile, make_tensor, make_tensor_mut, slice,
     zipped_divide,

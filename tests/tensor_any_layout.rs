@@ -2,7 +2,7 @@
 //! copy through the same functions as tensors over typed layouts: every element of every part
 //! against the layout's own offset of the coordinate CuTe's definition gives it.
 
-use const_layout::layout::computed::{composition, swizzle};
+use const_layout::algebra::computed::{composition, swizzle};
 use const_layout::tensor::{
     Keep, TensorError, copy, local_partition, local_tile, make_tensor, make_tensor_mut, slice, zipped_divide,
 };

@@ -5,8 +5,8 @@
 //! both measure the same code.
 
 use const_layout::algebra::{self, TileMode, Tiler};
+use const_layout::algebra::{tiling, typed};
 use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
-use const_layout::layout::{tiling, typed_algebra};
 use const_layout::{C, make_layout};
 
 /// The anchor's runtime extents `(m, n)`, in an array of 1024 so that `[i & 1023]` needs no bounds
@@ -28,7 +28,7 @@ pub fn composition(mn: &Extents, i: usize) -> isize {
     let (m, n) = mn[i & 1023];
     let a = make_layout((m * 4, n * 4), (1i32, m * 4)).expect("valid");
     let b = make_layout((4i32, 2i32), (2i32, 8i32)).expect("valid");
-    let r = typed_algebra::composition(&a, &b).expect("admissible");
+    let r = typed::composition(&a, &b).expect("admissible");
     r.crd2idx(3i32) + r.size()
 }
 
@@ -55,7 +55,7 @@ pub fn logical_divide_static(mn: &Extents, i: usize) -> isize {
 pub fn complement(mn: &Extents, i: usize) -> isize {
     let (m, _) = mn[i & 1023];
     let a = make_layout((C::<4>, m), (C::<1>, C::<16>)).expect("valid");
-    let r = typed_algebra::complement(&a, 4096i32).expect("admissible");
+    let r = typed::complement(&a, 4096i32).expect("admissible");
     r.crd2idx(1i32) + r.size()
 }
 

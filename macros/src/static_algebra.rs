@@ -140,7 +140,7 @@ pub(crate) fn expand(input: TokenStream2) -> TokenStream2 {
         Value::Layout(l) if l.has_basis() => syn::Error::new(
             span,
             format!(
-                "`{l}` has basis strides (an identity layout), which `layout!` cannot type: use `const_layout::layout::computed::make_identity_layout` (static) or `const_layout::algebra::make_identity_layout` (runtime)"
+                "`{l}` has basis strides (an identity layout), which `layout!` cannot type: use `const_layout::algebra::computed::make_identity_layout` (static) or `const_layout::algebra::make_identity_layout` (runtime)"
             ),
         )
         .into_compile_error(),

@@ -1,9 +1,9 @@
 //! Copy atoms: CuTe's `Copy_Traits` of `ldmatrix` and `cp.async`, as static layouts in bits.
 
 use super::element::Element;
+use crate::algebra::computed::{Computed, StaticExpr, StaticLayout, unwrap};
 use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::eval::Op;
-use crate::layout::computed::{Computed, StaticExpr, StaticLayout, unwrap};
 use crate::layout_type;
 use core::marker::PhantomData;
 

@@ -45,9 +45,9 @@
 
 use super::mma::MmaAtom;
 use super::tiled_mma::{StaticPermutation, TiledMma};
+use crate::algebra::computed::StaticLayout;
 use crate::dyn_layout::DynLayout;
 use crate::error::{LayoutError, Message};
-use crate::layout::computed::StaticLayout;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -1443,7 +1443,7 @@ pub const fn reduction_plan(fragment: &FragmentLayout, axis: Axis) -> Result<Red
 /// ```
 /// use const_layout::atom::fragment::MmaPartition;
 /// use const_layout::atom::{make_tiled_mma, SM90_64xNx16_F32F16F16_SS, TiledMma};
-/// use const_layout::layout::computed::Keep;
+/// use const_layout::algebra::computed::Keep;
 /// use const_layout::layout_type;
 /// type Two = TiledMma<SM90_64xNx16_F32F16F16_SS<64>, layout_type!((2, 1):(1, 0)), (Keep, Keep, Keep)>;
 /// assert_eq!(<Two as MmaPartition>::TILE_MNK, [128, 64, 16]);
@@ -1625,7 +1625,7 @@ impl<Mma: MmaPartition, Op: Operand, const ROWS: usize, const COLS: usize> Stati
 /// ```
 /// use const_layout::atom::fragment::AccToOperand;
 /// use const_layout::atom::{make_tiled_mma, SM90_64xNx16_F32F16F16_RS, SM90_64xNx16_F32F16F16_SS, TiledMma};
-/// use const_layout::layout::computed::Keep;
+/// use const_layout::algebra::computed::Keep;
 /// use const_layout::layout_type;
 /// // Two consumer warp groups along M (FlashAttention-3): S is 128 x 64.
 /// type Two<A> = TiledMma<A, layout_type!((2, 1):(1, 0)), (Keep, Keep, Keep)>;

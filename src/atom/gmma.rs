@@ -6,11 +6,11 @@
 //! assert_eq!(CLayout_64xN::<64>::default().to_string(), "((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))");
 //! ```
 
+use crate::algebra::computed::{Computed, StaticExpr, unwrap};
 use crate::algebra::{TileMode, Tiler};
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::eval::Op;
-use crate::layout::computed::{Computed, StaticExpr, unwrap};
 use crate::layout_type;
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 

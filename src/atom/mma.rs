@@ -3,7 +3,7 @@
 
 use super::element::{BF16, Element, F16};
 use super::gmma;
-use crate::layout::computed::StaticLayout;
+use crate::algebra::computed::StaticLayout;
 use crate::layout_type;
 use core::marker::PhantomData;
 

@@ -6,11 +6,11 @@ use super::copy::CopyAtom;
 use super::element::Element;
 use super::mma::MmaAtom;
 use super::tiled_mma::{Marker, StaticPermutation, TiledMma};
+use crate::algebra::computed::{Computed, StaticExpr, StaticLayout, unwrap};
 use crate::algebra::{self, TileMode, Tiler};
 use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use crate::eval::Op as EvalOp;
-use crate::layout::computed::{Computed, StaticExpr, StaticLayout, unwrap};
 use core::marker::PhantomData;
 
 type R<T> = Result<T, LayoutError>;

@@ -2,11 +2,11 @@
 //! (`PermutationMNK`), with its `(thread, value)` layouts of `A`, `B` and `C`.
 
 use super::mma::MmaAtom;
+use crate::algebra::computed::{Computed, Keep, StaticExpr, StaticLayout, StaticTileItem, unwrap};
 use crate::algebra::{self, TileMode, Tiler};
 use crate::dyn_layout::{DynIntTuple, DynLayout};
 use crate::error::{LayoutError, tri};
 use crate::eval::Op;
-use crate::layout::computed::{Computed, Keep, StaticExpr, StaticLayout, StaticTileItem, unwrap};
 use core::marker::PhantomData;
 
 type R<T> = Result<T, LayoutError>;
@@ -245,7 +245,7 @@ impl<Atom, T, P> Default for TiledMma<Atom, T, P> {
 ///
 /// ```
 /// use const_layout::atom::{make_tiled_mma, SM80_16x8x16_F32F16F16F32_TN};
-/// use const_layout::layout::computed::Keep;
+/// use const_layout::algebra::computed::Keep;
 /// use const_layout::layout_type;
 /// // 2x2 warps, each atom 16x8x16: a 32x16x16 tile of 128 threads.
 /// let mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, <layout_type!((2, 2):(1, 2))>::default(), (Keep, Keep, Keep));

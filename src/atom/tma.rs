@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use const_layout::atom::tma::{make_tma_box, TmaSwizzle};
-//! use const_layout::layout::computed::{swizzle, tile_to_shape};
+//! use const_layout::algebra::computed::{swizzle, tile_to_shape};
 //! use const_layout::{layout_type, C};
 //! // CuTe's GMMA::Layout_K_SW128_Atom<half_t> tiled to a 128 x 64 stage.
 //! let stage = swizzle::<3, 3, 3, _>(tile_to_shape(<layout_type!((8, 64):(64, 1))>::default(), (C::<128>, C::<64>)));
@@ -23,13 +23,13 @@
 //! assert_eq!((b.bytes(), b.alignment()), (16384, 1024));
 //! ```
 
+use crate::algebra::computed::StaticLayout;
+use crate::algebra::computed::StaticSwizzled;
 use crate::dyn_layout::DynLayout;
 use crate::error::LayoutError;
-use crate::layout::computed::StaticLayout;
-use crate::layout::computed::StaticSwizzled;
 use crate::swizzle::Swizzle;
 
-// The box of a swizzled static layout is here, not in `layout::computed`: `atom` builds on
+// The box of a swizzled static layout is here, not in `algebra::computed`: `atom` builds on
 // `layout`, and `layout` names nothing of `atom`.
 impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B, M, S, A> {
     /// The Tensor Memory Accelerator's box and swizzle mode for loading this tile of elements of
@@ -38,7 +38,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     ///
     /// ```
     /// use const_layout::atom::tma::TmaSwizzle;
-    /// use const_layout::layout::computed::{swizzle, tile_to_shape};
+    /// use const_layout::algebra::computed::{swizzle, tile_to_shape};
     /// use const_layout::{layout_type, C};
     /// let stage = swizzle::<3, 3, 3, _>(tile_to_shape(<layout_type!((8, 64):(64, 1))>::default(), (C::<128>, C::<64>)));
     /// let b = stage.tma_box::<16>();
@@ -46,7 +46,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     /// ```
     #[inline(always)]
     pub fn tma_box<const BITS: usize>(&self) -> TmaBox {
-        const { crate::layout::computed::unwrap("make_tma_box", make_tma_box(&A::LAYOUT, Self::SWIZZLE, BITS)) }
+        const { crate::algebra::computed::unwrap("make_tma_box", make_tma_box(&A::LAYOUT, Self::SWIZZLE, BITS)) }
     }
 }
 

@@ -10,7 +10,7 @@
 //! Which layout kinds ([`AnyLayout`](crate::AnyLayout)) each direction takes: a descriptor's
 //! number of top dimensions is a type (`Dims<K>`), so only typed [`Layout`]s become descriptors,
 //! their rank being a type too; a static algebra result
-//! ([`Computed<E>`](crate::layout::computed::Computed)) keeps its structure in a
+//! ([`Computed<E>`](crate::algebra::computed::Computed)) keeps its structure in a
 //! constant, and a swizzled layout has no CK transform here that computes it (CK's `xor`
 //! transform is a different function), so neither does. The way back gives a [`DynLayout`],
 //! which is an `AnyLayout` like the others.

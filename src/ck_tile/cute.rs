@@ -45,7 +45,7 @@ macro_rules! impl_top_modes {
     ($count:ident; $([$i:tt $A:ident])+) => {
         impl<$($A: IntTuple),+> TopModes for ($($A,)+) {
             type Count = typenum::$count;
-            type Coord = ($(<$A as crate::layout::typed_algebra::Each<isize>>::Out,)+);
+            type Coord = ($(<$A as crate::algebra::typed::Each<isize>>::Out,)+);
             #[inline(always)]
             fn coord(index: &MultiIndex<Self::Count>) -> Self::Coord {
                 ($(index[$i],)+)

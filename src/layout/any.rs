@@ -3,9 +3,9 @@
 //! | kind | what it is | coordinates the trait takes |
 //! |---|---|---|
 //! | [`Layout<S, D>`](crate::Layout) | typed shape and stride, static or runtime integers | any coordinate [`Layout::crd2idx`](crate::Layout::crd2idx) takes |
-//! | [`Computed<E>`](crate::layout::computed::Computed) | a static result of the generic algebra | any int tuple the shape accepts (a wrong one does not compile) |
+//! | [`Computed<E>`](crate::algebra::computed::Computed) | a static result of the generic algebra | any int tuple the shape accepts (a wrong one does not compile) |
 //! | [`crate::layout::SwizzledLayout`] | `Sw<B,M,S> o _O o Layout<S, D>` | the inner layout's |
-//! | [`crate::layout::computed::StaticSwizzled`] | `Sw<B,M,S> o _0 o Computed<E>` | the inner layout's |
+//! | [`crate::algebra::computed::StaticSwizzled`] | `Sw<B,M,S> o _0 o Computed<E>` | the inner layout's |
 //! | [`DynLayout`] | runtime structure | integer indices |
 //! | [`ComposedLayout`] | runtime structure, swizzle or layout after a layout | integer indices |
 //!
@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use const_layout::dyn_layout::DynLayout;
-//! use const_layout::layout::computed::{swizzle, zipped_divide};
+//! use const_layout::algebra::computed::{swizzle, zipped_divide};
 //! use const_layout::{AnyLayout, C, layout, layout_type};
 //!
 //! // One generic function, four kinds of layout.
@@ -47,7 +47,6 @@ use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::computed::{Computed, StaticExpr, StaticLayout, StaticSwizzled};
 use crate::layout::{
     Crd2Idx, FlatPairs, InShape, Layout, LayoutShape, OffsetOut, OffsetSwizzled, SwizzledLayout,
 };
@@ -436,7 +435,7 @@ const fn plain_range(span: isize, last: isize) -> (isize, isize) {
 }
 
 /// The offset range of a checked [`DynLayout`] (integer strides).
-const fn dyn_range(l: &DynLayout) -> Result<(isize, isize), LayoutError> {
+pub(crate) const fn dyn_range(l: &DynLayout) -> Result<(isize, isize), LayoutError> {
     if l.has_basis() {
         return Err(LayoutError::BasisStride { op: "offset" });
     }
@@ -446,7 +445,11 @@ const fn dyn_range(l: &DynLayout) -> Result<(isize, isize), LayoutError> {
 /// The smallest and largest value of `sw(offset + L(i))` over the indices of `l`, by an
 /// odometer over its flattened integers (adds only). `const` so that a static swizzled layout's
 /// range is a constant; its cost is one step per element (a 128x64 tile: 8192 steps).
-const fn swizzled_range(l: &DynLayout, sw: Swizzle, offset: isize) -> Result<(isize, isize), LayoutError> {
+pub(crate) const fn swizzled_range(
+    l: &DynLayout,
+    sw: Swizzle,
+    offset: isize,
+) -> Result<(isize, isize), LayoutError> {
     if l.has_basis() {
         return Err(LayoutError::BasisStride { op: "offset" });
     }
@@ -499,7 +502,7 @@ const fn swizzled_range(l: &DynLayout, sw: Swizzle, offset: isize) -> Result<(is
 
 /// `hi + 1` as a count (0 if every offset is negative).
 #[inline(always)]
-const fn one_past(range: Result<(isize, isize), LayoutError>) -> usize {
+pub(crate) const fn one_past(range: Result<(isize, isize), LayoutError>) -> usize {
     match range {
         Ok((_, hi)) if hi >= 0 => hi as usize + 1,
         _ => 0,
@@ -517,7 +520,7 @@ fn check_index<I: Int>(i: &I, size: isize) -> Result<isize, LayoutError> {
 }
 
 /// `idx2crd` of a runtime-structured shape.
-fn dyn_idx2crd(l: &DynLayout, index: usize) -> Result<DynIntTuple, LayoutError> {
+pub(crate) fn dyn_idx2crd(l: &DynLayout, index: usize) -> Result<DynIntTuple, LayoutError> {
     let i =
         isize::try_from(index).map_err(|_| LayoutError::ValueOutOfRange { part: "coordinate", leaf: 0 })?;
     l.idx2crd(&DynIntTuple::int(DynInt::new_runtime(i)))
@@ -577,63 +580,6 @@ where
     }
     #[inline(always)]
     fn checked_offset_in(&self, layout: &Layout<S, D>) -> Result<isize, LayoutError> {
-        layout.checked_crd2idx(*self)
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Computed<E>: the generic static path's results.
-
-/// The offset range of a static layout, computed once per type.
-struct StaticRange<L>(core::marker::PhantomData<L>);
-
-impl<L: StaticLayout> StaticRange<L> {
-    const RANGE: Result<(isize, isize), LayoutError> = dyn_range(&L::LAYOUT);
-}
-
-impl<E: StaticExpr> AnyLayout for Computed<E> {
-    const IS_STATIC: bool = true;
-    #[inline(always)]
-    fn rank(&self) -> usize {
-        Self::RANK
-    }
-    #[inline(always)]
-    fn size(&self) -> usize {
-        Self::SIZE as usize
-    }
-    #[inline(always)]
-    fn cosize(&self) -> usize {
-        Self::COSIZE as usize
-    }
-    #[inline(always)]
-    fn offset(&self, index: usize) -> isize {
-        Computed::crd2idx(self, index)
-    }
-    #[inline(always)]
-    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
-        const { StaticRange::<Self>::RANGE }
-    }
-    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
-        dyn_idx2crd(&E::LAYOUT, index)
-    }
-    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
-        Ok(DynAnyLayout::Layout(E::LAYOUT))
-    }
-    const FORM: Option<DynIntTuple> = Some(*E::LAYOUT.shape());
-    const STATIC_FLAT: Option<Flat> = Flat::of_dyn(&E::LAYOUT, true);
-    #[inline(always)]
-    fn flat(&self) -> Option<Flat> {
-        Self::STATIC_FLAT
-    }
-}
-
-impl<E: StaticExpr, Crd: IntTuple> LayoutCoord<Computed<E>> for Crd {
-    #[inline(always)]
-    fn offset_in(&self, layout: &Computed<E>) -> isize {
-        layout.crd2idx(*self)
-    }
-    #[inline(always)]
-    fn checked_offset_in(&self, layout: &Computed<E>) -> Result<isize, LayoutError> {
         layout.checked_crd2idx(*self)
     }
 }
@@ -792,65 +738,6 @@ impl<const B: u32, const M: u32, const S: i32, L: AnyLayout, Crd: LayoutCoord<L>
     fn checked_offset_in(&self, layout: &OffsetSwizzled<B, M, S, L>) -> Result<isize, LayoutError> {
         let x = self.checked_offset_in(layout.layout())?;
         Ok(OffsetSwizzled::<B, M, S, L>::SWIZZLE.apply(layout.offset().wrapping_add(x)))
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// StaticSwizzled: a static swizzle after a static layout of the generic path.
-
-/// The offset range of a [`StaticSwizzled`], computed once per type.
-struct StaticSwizzledRange<const B: u32, const M: u32, const S: i32, A>(core::marker::PhantomData<A>);
-
-impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzledRange<B, M, S, A> {
-    const RANGE: Result<(isize, isize), LayoutError> =
-        swizzled_range(&A::LAYOUT, StaticSwizzled::<B, M, S, A>::SWIZZLE, 0);
-}
-
-impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> AnyLayout for StaticSwizzled<B, M, S, A> {
-    const IS_STATIC: bool = true;
-    #[inline(always)]
-    fn rank(&self) -> usize {
-        A::LAYOUT.rank()
-    }
-    #[inline(always)]
-    fn size(&self) -> usize {
-        StaticSwizzled::size(self) as usize
-    }
-    #[inline(always)]
-    fn cosize(&self) -> usize {
-        const { one_past(StaticSwizzledRange::<B, M, S, A>::RANGE) }
-    }
-    #[inline(always)]
-    fn offset(&self, index: usize) -> isize {
-        StaticSwizzled::crd2idx(self, index)
-    }
-    #[inline(always)]
-    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
-        const { StaticSwizzledRange::<B, M, S, A>::RANGE }
-    }
-    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
-        dyn_idx2crd(&A::LAYOUT, index)
-    }
-    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
-        Ok(DynAnyLayout::Composed(ComposedLayout::new(Self::SWIZZLE, A::LAYOUT)))
-    }
-    const FORM: Option<DynIntTuple> = Some(*A::LAYOUT.shape());
-    #[inline(always)]
-    fn flat(&self) -> Option<Flat> {
-        const { Flat::of_dyn(&A::LAYOUT, false) }
-    }
-}
-
-impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, Crd: IntTuple>
-    LayoutCoord<StaticSwizzled<B, M, S, A>> for Crd
-{
-    #[inline(always)]
-    fn offset_in(&self, layout: &StaticSwizzled<B, M, S, A>) -> isize {
-        layout.crd2idx(*self)
-    }
-    #[inline(always)]
-    fn checked_offset_in(&self, layout: &StaticSwizzled<B, M, S, A>) -> Result<isize, LayoutError> {
-        layout.checked_crd2idx(*self)
     }
 }
 

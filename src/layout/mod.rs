@@ -25,18 +25,14 @@
 //! ```
 
 pub mod any;
-pub mod computed;
 mod index;
 mod iter;
-pub mod methods;
 mod ordered;
 pub mod param;
 #[cfg(feature = "serde")]
 mod serde;
 mod shape_stride;
 mod swizzled;
-pub mod tiling;
-pub mod typed_algebra;
 
 pub use any::{AnyLayout, AnyOffsets, DynAnyLayout, LayoutCoord};
 #[doc(hidden)]
@@ -276,6 +272,14 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         let cosize = acc.span.checked_add(1).ok_or(LayoutError::CosizeOverflow)?;
         // `check` read every stride too (congruent with the shape): each fits `isize`.
         Self::valid_by_construction(shape, stride, acc.size, cosize)
+    }
+
+    /// The layout of a shape and stride that the caller's construction has proved valid outright
+    /// (the typed complement's common case: extents, strides, size and cosize all fit, by
+    /// construction). Nothing is checked.
+    #[inline(always)]
+    pub(crate) fn valid_unchecked(shape: S, stride: D) -> Self {
+        Layout { shape, stride }
     }
 
     /// The layout of a shape and stride that the caller's construction has already proved valid

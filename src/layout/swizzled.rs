@@ -105,8 +105,8 @@ impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, S
 /// `Sw<3,3,3> o (8,64):(64,1)` at offset 8 is not the tile at offset 0 moved by 8. Made by the
 /// tensor functions ([`crate::tensor::local_tile`], [`crate::tensor::local_partition`], ...) on a
 /// tensor over a [`SwizzledLayout`], a static
-/// [`StaticSwizzled`](crate::layout::computed::StaticSwizzled) or another `OffsetSwizzled`;
-/// `L` is the inner part (a [`Layout`] or a static [`Computed`](crate::layout::computed::Computed)).
+/// [`StaticSwizzled`](crate::algebra::computed::StaticSwizzled) or another `OffsetSwizzled`;
+/// `L` is the inner part (a [`Layout`] or a static [`Computed`](crate::algebra::computed::Computed)).
 ///
 /// ```
 /// use const_layout::layout::OffsetSwizzled;

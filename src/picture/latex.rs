@@ -144,7 +144,7 @@ fn write_grid_and_labels(f: &mut fmt::Formatter<'_>, m: isize, n: isize) -> fmt:
 /// (If the algebra refuses that composition, the first line prints `layout_tv` itself.)
 ///
 /// `layout_tv` is any plain [`AnyLayout`] (a typed layout, a static algebra result such as
-/// [`computed::make_layout_tv`](crate::layout::computed::make_layout_tv)'s, a [`DynLayout`]); a
+/// [`computed::make_layout_tv`](crate::algebra::computed::make_layout_tv)'s, a [`DynLayout`]); a
 /// swizzled or composed one is [`PictureError::NotPlain`].
 ///
 /// `Err` unless both `layout_tv` and `tile_mn` have rank 2 and integer strides, for more than

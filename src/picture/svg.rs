@@ -383,7 +383,7 @@ impl fmt::Display for PrintSvgTv<'_> {
 /// spaced around the hue circle. The layout is drawn as in [`print_svg`] (rank 1 as one row).
 ///
 /// `layout` is any [`AnyLayout`]: a typed [`SwizzledLayout`](crate::layout::SwizzledLayout) or
-/// [`StaticSwizzled`](crate::layout::computed::StaticSwizzled) as well as a
+/// [`StaticSwizzled`](crate::algebra::computed::StaticSwizzled) as well as a
 /// [`ComposedLayout`](crate::swizzle::ComposedLayout);
 /// a plain layout is coloured as a layout outer function is.
 ///

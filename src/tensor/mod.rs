@@ -37,7 +37,7 @@
 //!   place them (`4:-1` over `[a, b, c, d]` reads `d, c, b, a`).
 //! - **Any layout, one set of functions.** A tensor's layout is any [`AnyLayout`]: a typed
 //!   [`Layout`], a static result of the generic algebra
-//!   ([`Computed`](crate::layout::computed::Computed)), a swizzled layout (`Sw<3,3,3> o
+//!   ([`Computed`](crate::algebra::computed::Computed)), a swizzled layout (`Sw<3,3,3> o
 //!   (8,64):(64,1)` for shared memory), a [`DynLayout`](crate::dyn_layout::DynLayout) or a
 //!   [`ComposedLayout`](crate::swizzle::ComposedLayout). Element access, iteration, `fill` and
 //!   [`copy`] take any; a static one keeps its bounds checks folded (its offset range is a
@@ -45,7 +45,7 @@
 //!   time. The narrowing functions ([`slice()`], [`local_tile`], [`zipped_divide`],
 //!   [`local_partition`]) take every kind that says how it is narrowed ([`SliceOf`],
 //!   [`LocalTileOf`], [`ZippedDivideOf`], [`LocalPartitionOf`]): typed layouts whose modes are
-//!   integers (the scope of [`crate::layout::tiling`], which they reuse), static `Computed`
+//!   integers (the scope of [`crate::algebra::tiling`], which they reuse), static `Computed`
 //!   layouts (any static tiler or thread layout that divides them, the part a static layout),
 //!   and swizzled layouts of either, whose parts keep the offset inside the swizzle
 //!   ([`OffsetSwizzled`](crate::layout::OffsetSwizzled): a swizzle does not commute with
@@ -153,7 +153,7 @@ pub use self::tile::{
     LocalPartitionOf, LocalTileOf, PartitionBy, SliceOf, ZippedDivideOf, local_partition, local_tile, slice,
     zipped_divide,
 };
-pub use crate::layout::computed::Keep;
+pub use crate::algebra::computed::Keep;
 
 use crate::int_tuple::IntTuple;
 use crate::layout::{AnyLayout, AnyOffsets, Layout, LayoutCoord, LayoutShape};
@@ -486,12 +486,12 @@ impl<'a, T, L: AnyLayout> Tensor<'a, T, L> {
     /// CuTe's `make_tensor(tensor.data() + offset, layout)`: a view of the same elements with
     /// another layout (any [`AnyLayout`]) whose offset 0 is this view's offset `offset`; `Err`
     /// if it reaches an element outside this view's. With the generic path's
-    /// [`local_tile`](crate::layout::computed::local_tile) and
-    /// [`local_partition`](crate::layout::computed::local_partition), which return a static
+    /// [`local_tile`](crate::algebra::computed::local_tile) and
+    /// [`local_partition`](crate::algebra::computed::local_partition), which return a static
     /// layout and an offset, this is how a tensor over a static layout is tiled.
     ///
     /// ```
-    /// use const_layout::layout::computed::local_tile;
+    /// use const_layout::algebra::computed::local_tile;
     /// use const_layout::tensor::make_tensor;
     /// use const_layout::{C, layout_type};
     /// let data: Vec<i32> = (0..48).collect();
@@ -596,7 +596,7 @@ impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
     /// [`Tensor::view`], mutably, consuming this view (use [`TensorMut::reborrow`] to keep it).
     ///
     /// ```
-    /// use const_layout::layout::computed::local_partition;
+    /// use const_layout::algebra::computed::local_partition;
     /// use const_layout::tensor::make_tensor_mut;
     /// use const_layout::layout_type;
     /// let mut data = [0; 48];

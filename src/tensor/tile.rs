@@ -1,18 +1,18 @@
 //! CuTe's tensor functions that narrow a view: `slice`, `local_tile`, `zipped_divide`,
 //! `local_partition`, over a tensor of any layout kind. Each layout kind says how it is narrowed
 //! through a trait ([`SliceOf`], [`LocalTileOf`], [`ZippedDivideOf`], [`LocalPartitionOf`]): a
-//! typed [`Layout`] with the typed layout functions ([`crate::layout::tiling`], [`SliceCoord`]),
-//! a static [`Computed`] one with the generic static path ([`crate::layout::computed`]: the part
+//! typed [`Layout`] with the typed layout functions ([`crate::algebra::tiling`], [`SliceCoord`]),
+//! a static [`Computed`] one with the generic static path ([`crate::algebra::computed`]: the part
 //! is a static layout, the offset folded index math), a swizzled one by narrowing the layout
 //! inside the swizzle and keeping the offset there ([`OffsetSwizzled`]). The view is then
 //! re-sliced to the elements the part reaches (a swizzled part keeps the tensor's).
 
 use super::{SliceCoord, TensorError, TensorView};
 use crate::MAX_RANK;
+use crate::algebra::computed::{self, Computed, StaticExpr, StaticLayout, StaticSwizzled, StaticTiler};
+use crate::algebra::tiling::{self, ShapeTiler, TileCoord};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::computed::{self, Computed, StaticExpr, StaticLayout, StaticSwizzled, StaticTiler};
-use crate::layout::tiling::{self, ShapeTiler, TileCoord};
 use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
 use core::marker::PhantomData;
 
@@ -27,7 +27,7 @@ use core::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be sliced by `{Crd}`",
     label = "expected `Keep` (CuTe's `_`) and integers, in tuples shaped like the layout",
-    note = "typed layouts and swizzled typed layouts are sliced; a static `Computed` layout is sliced by `layout::computed::slice_and_offset`"
+    note = "typed layouts and swizzled typed layouts are sliced; a static `Computed` layout is sliced by `algebra::computed::slice_and_offset`"
 )]
 pub trait SliceOf<Crd>: AnyLayout {
     /// The kept modes' layout.
@@ -183,7 +183,7 @@ pub(super) fn check_divides<S: IntTuple, T: IntTuple>(shape: &S, tiler: &T) -> R
 /// past the tensor's shape (the last tile of a mode the tile does not divide) is an error, so that
 /// no coordinate of the tile names an element outside the tensor; see [`TensorError::TilePastShape`].
 ///
-/// The tensor's modes must be integers (see [`crate::layout::tiling`]).
+/// The tensor's modes must be integers (see [`crate::algebra::tiling`]).
 ///
 /// ```
 /// use const_layout::tensor::{TensorError, local_tile, make_tensor};

@@ -445,7 +445,7 @@ fn brief_examples() {
 /// `layout!` at expansion time.
 #[test]
 fn static_paths_search_too() {
-    use const_layout::layout::computed;
+    use const_layout::algebra::computed;
     use const_layout::{layout, layout_type};
     let left = computed::left_inverse(<layout_type!((2,2):(2,3))>::default());
     assert_eq!(left.to_string(), "(_2,_3):(_1,_1)");

@@ -4,12 +4,12 @@
 //! refused; and the operations' laws on random maps.
 
 use crate::rng::Rng;
+use const_layout::algebra::computed::StaticLayout;
 use const_layout::atom::gmma::{LayoutType, Major, layout_atom};
 use const_layout::atom::{
     MmaAtom, SM80_16x8x8_F32F16F16F32_TN, SM80_16x8x16_F16F16F16F16_TN, SM80_16x8x16_F32F16F16F32_TN,
 };
 use const_layout::dyn_layout::DynLayout;
-use const_layout::layout::computed::StaticLayout;
 use const_layout::linear::LinearLayout;
 use const_layout::swizzle::{ComposedLayout, Outer, Swizzle};
 

@@ -331,7 +331,7 @@ fn svg_escapes_text_and_handles_negative_offsets() {
 /// layout draws exactly as its runtime-structured twin does.
 #[test]
 fn pictures_of_every_layout_kind_match_their_runtime_twins() {
-    use const_layout::layout::computed::{self, swizzle, zipped_divide};
+    use const_layout::algebra::computed::{self, swizzle, zipped_divide};
     use const_layout::picture::print_layout;
     use const_layout::{C, layout, layout_type};
 

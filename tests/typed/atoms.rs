@@ -3,9 +3,9 @@
 //! the PTX ISA's fragment figures, computed here from the ISA's formulas.
 
 use const_layout::algebra::TileMode;
+use const_layout::algebra::computed::{Keep, StaticLayout};
 use const_layout::atom::*;
 use const_layout::dyn_layout::{DynInt, DynIntTuple, DynLayout};
-use const_layout::layout::computed::{Keep, StaticLayout};
 use const_layout::{C, layout_type};
 
 const VECTORS: &str = include_str!("../data/cute_atoms.txt");

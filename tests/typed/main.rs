@@ -1,4 +1,4 @@
-//! The typed and static paths (`Layout<S, D>`, `layout!`, `layout::computed`, `layout::tiling`)
+//! The typed and static paths (`Layout<S, D>`, `layout!`, `algebra::computed`, `algebra::tiling`)
 //! against CuTe C++'s vectors and anchor, and against the runtime algebra. One test binary for all
 //! of them; `cargo test --test typed MODULE` runs one module.
 

@@ -1,11 +1,11 @@
-//! The typed runtime tiling (`layout::tiling`) against the runtime-structured algebra
+//! The typed runtime tiling (`algebra::tiling`) against the runtime-structured algebra
 //! (`algebra::logical_divide` / `zipped_divide` / `local_tile`, itself tested against CuTe): on
 //! generated layouts and tilers, static, runtime and mixed, both print the same layout (CuTe's
 //! static-ness included) and the same tile offset; and the typed path's errors.
 
+use const_layout::algebra::tiling::{local_tile, logical_divide, zipped_divide};
 use const_layout::dyn_layout::DynLayout;
 use const_layout::eval::eval;
-use const_layout::layout::tiling::{local_tile, logical_divide, zipped_divide};
 use const_layout::{C, LayoutError, make_layout};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -148,7 +148,7 @@ fn errors() {
 #[test]
 fn divided_layouts_are_checked_layouts() {
     use const_layout::Layout;
-    use const_layout::layout::tiling::ShapeTiler;
+    use const_layout::algebra::tiling::ShapeTiler;
     macro_rules! same_as_checked {
         ($a:expr, $t:expr) => {{
             let (a, t) = ($a, $t);

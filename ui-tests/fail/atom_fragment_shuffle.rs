@@ -2,7 +2,7 @@
 // thread needs all 16 columns of its rows, so the conversion needs a shuffle.
 use const_layout::atom::fragment::AccToOperand;
 use const_layout::atom::{SM80_16x8x16_F32F16F16F32_TN, TiledMma};
-use const_layout::layout::computed::Keep;
+use const_layout::algebra::computed::Keep;
 use const_layout::layout_type;
 
 type Mma = TiledMma<SM80_16x8x16_F32F16F16F32_TN, layout_type!((1, 2):(0, 1)), (Keep, Keep, Keep)>;

@@ -1,5 +1,5 @@
 // Sw<3,4,1> is not a swizzle (|S| must be at least B): a compile error naming the numbers.
-use const_layout::layout::computed::swizzle;
+use const_layout::algebra::computed::swizzle;
 use const_layout::layout_type;
 
 fn main() {

@@ -1,6 +1,6 @@
 // A coordinate whose structure does not fit the computed layout's shape: the rank of the tuple
 // against the mode it meets, at compile time.
-use const_layout::layout::computed::zipped_divide;
+use const_layout::algebra::computed::zipped_divide;
 use const_layout::{C, layout_type};
 
 fn main() {

@@ -1,6 +1,6 @@
 // An identity layout's values are coordinates: crd2idx on it is a compile error pointing to coord.
 use const_layout::C;
-use const_layout::layout::computed::make_identity_layout;
+use const_layout::algebra::computed::make_identity_layout;
 
 fn main() {
     let id = make_identity_layout((C::<4>, C::<8>));

@@ -1,5 +1,5 @@
 // idx2crd into a coordinate type with the wrong number of integers: both counts, at compile time.
-use const_layout::layout::computed::zipped_divide;
+use const_layout::algebra::computed::zipped_divide;
 use const_layout::{C, layout_type};
 
 fn main() {

@@ -1,5 +1,5 @@
 // The static algebra needs static operands: a runtime layout is a trait error saying so.
-use const_layout::layout::computed::coalesce;
+use const_layout::algebra::computed::coalesce;
 use const_layout::make_layout;
 
 fn main() {

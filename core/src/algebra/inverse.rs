@@ -148,7 +148,7 @@ const fn is_static(l: &DynLayout) -> bool {
 /// offsets and indices and 2^18 steps). The errors say why there is none: a negative stride, two
 /// indices at one offset with no quasi-inverse, or no layout found by the exhaustive search;
 /// past the bounds, the bound and its number. In a
-/// constant (the generic static path, `layout::computed`) rustc stops an evaluation after about
+/// constant (the generic static path, `algebra::computed`) rustc stops an evaluation after about
 /// two million steps (`long_running_const_eval`), which a long search can reach: that is then a
 /// compile error there, while `layout!` (evaluated natively) answers.
 ///

@@ -1,5 +1,5 @@
 //! The array-level rules that the runtime-structured algebra (here) and the library's typed runtime
-//! algebra (`const_layout::layout::typed_algebra`) both apply, on plain values: one implementation
+//! algebra (`const_layout::algebra::typed`) both apply, on plain values: one implementation
 //! of each, so the two cannot drift apart. Each is a `const fn` on integers that inlines into its
 //! callers' loops; the callers keep their own storage (mode lists here, fixed arrays whose
 //! structure is a type there) and their own handling of a failed condition (an error here, the

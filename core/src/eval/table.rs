@@ -3,7 +3,7 @@
 //!
 //! Three users read it: the evaluator ([`super::eval`]) maps a name to its [`Op`] and dispatches
 //! with an exhaustive `match`; the `layout functions` command prints [`OPERATIONS`]; the library's
-//! generic static path (`const_layout::layout::computed`) names each expression type's [`Op`] and
+//! generic static path (`const_layout::algebra::computed`) names each expression type's [`Op`] and
 //! computes its constant through [`apply_layout_op`], the same `const fn` the evaluator calls.
 //! A new variant without a table entry is a compile error (the table is checked against the enum
 //! in a constant), and one without an implementation is too (the evaluator's `match` is

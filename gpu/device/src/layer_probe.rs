@@ -95,7 +95,7 @@ use crate::{
     GlobalTensor, Gmem, GmemMut, NamedBarrier, SmemAllocator, SmemArray, SmemPlan, SmemRegion, Thread,
     block_dim, block_idx, fault, grid_dim, sync_threads,
 };
-use const_layout::layout::computed::{StaticSwizzled, swizzle};
+use const_layout::algebra::computed::{StaticSwizzled, swizzle};
 use const_layout::{C, layout_type, make_layout};
 
 /// Blocks of the launch.

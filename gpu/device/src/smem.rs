@@ -11,7 +11,7 @@
 use crate::Word;
 use crate::backend;
 use crate::thread::fault;
-use const_layout::layout::computed::{Computed, StaticExpr, StaticLayout, StaticSwizzled};
+use const_layout::algebra::computed::{Computed, StaticExpr, StaticLayout, StaticSwizzled};
 use core::marker::PhantomData;
 
 /// A region of the block's shared memory: its 32-bit shared address and its size in bytes.
@@ -293,7 +293,7 @@ pub trait SmemLayout: Copy {
     /// accesses.
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// use const_layout_device::SmemLayout;
     /// let tile = swizzle::<3, 2, 6, _>(<layout_type!((64, 64):(64, 1))>::default());
@@ -328,7 +328,7 @@ pub trait SmemIndex<C>: SmemLayout {
     /// bound the optimizer knows where it knows the coordinate's (a thread's).
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// use const_layout_device::SmemIndex;
     /// let tile = swizzle::<3, 2, 6, _>(<layout_type!((64, 64):(64, 1))>::default());
@@ -455,7 +455,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, C: const_layout:
 /// handle.
 ///
 /// ```
-/// use const_layout::layout::computed::swizzle;
+/// use const_layout::algebra::computed::swizzle;
 /// use const_layout::layout_type;
 /// use const_layout_device::emu::{launch, LaunchConfig};
 /// use const_layout_device::{thread_idx, Dim3, SmemAllocator, SmemRegion, sync_threads};
@@ -595,7 +595,7 @@ impl<T: Word, L: SmemLayout> SmemTensor<T, L> {
     /// optimizer bounds `from`, as for a thread's coordinates).
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// use const_layout_device::emu::{launch, LaunchConfig};
     /// use const_layout_device::{Dim3, SmemAllocator, SmemRegion};

@@ -27,8 +27,8 @@ use crate::backend::{self, ReduceOp};
 use crate::smem::SmemArray;
 use crate::thread::{Thread, sync_threads};
 use crate::types::Word;
+use const_layout::algebra::computed::StaticLayout;
 use const_layout::dyn_layout::DynLayout;
-use const_layout::layout::computed::StaticLayout;
 
 /// Lane `lane ^ lane_mask`'s `v` (`shfl.sync.bfly`).
 #[inline(always)]
@@ -320,7 +320,7 @@ pub fn block_allreduce<R: Reduction, T: Reducible, const N: usize>(
 /// [`lanes`](Self::lanes) the lanes'.
 ///
 /// ```
-/// use const_layout::layout::computed::{make_layout_tv, StaticLayout};
+/// use const_layout::algebra::computed::{make_layout_tv, StaticLayout};
 /// use const_layout::layout_type;
 /// use const_layout_device::warp::LaneGroups;
 /// // 4 x 8 threads (row-major: 8 along a row), each a 1 x 4 vector: a 4 x 32 tile.

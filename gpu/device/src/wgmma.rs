@@ -16,8 +16,8 @@
 
 use crate::backend;
 use crate::{HalfKind, SmemArray, fault, thread_idx};
+use const_layout::algebra::computed::{StaticLayout, StaticSwizzled};
 use const_layout::atom::gmma::{GmmaDescriptor, Major};
-use const_layout::layout::computed::{StaticLayout, StaticSwizzled};
 
 /// Words of one stage: 128 x 64 halves.
 pub const STAGE_WORDS: usize = 4096;
@@ -41,7 +41,7 @@ macro_rules! k_sw128_stage {
         $crate::k_sw128_stage!(128)
     };
     ($rows:literal) => {
-        const_layout::layout::computed::swizzle::<3, 3, 3, _>(const_layout::layout::computed::tile_to_shape(
+        const_layout::algebra::computed::swizzle::<3, 3, 3, _>(const_layout::algebra::computed::tile_to_shape(
             <const_layout::layout_type!((8, 64):(64, 1))>::default(),
             (const_layout::C::<$rows>, const_layout::C::<64>),
         ))

@@ -31,8 +31,8 @@
 //! ```
 
 use crate::{Gmem, GmemMut, HalfKind, SmemRegion, fault, sync_threads, thread_idx};
+use const_layout::algebra::computed::{swizzle, tile_to_shape};
 use const_layout::atom::gmma::{CLayout_64xN, GmmaDescriptor};
-use const_layout::layout::computed::{swizzle, tile_to_shape};
 use const_layout::{C, layout_type};
 
 /// Shared memory: `A` and `B`, 8 KiB each, and room to align them to 1024 bytes.

@@ -6,10 +6,10 @@
 //! carved by layouts, entry points written with `kernel!` over device buffers, and the layer
 //! probe the GPU runs (`tools/gpu/layer_probe.py` checks the same values there).
 
-use const_layout::dyn_layout::{DynIntTuple, DynLayout};
-use const_layout::layout::computed::{
+use const_layout::algebra::computed::{
     Computed, LayoutTv, StaticLayout, StaticSwizzled, composition, make_layout_tv, swizzle,
 };
+use const_layout::dyn_layout::{DynIntTuple, DynLayout};
 use const_layout::{C, layout_type, make_layout};
 use const_layout_device::abi::{In, Out, ParamAbi};
 use const_layout_device::emu::{DeviceBuffer, EmuError, LaunchConfig, launch, with_deadlock_patience};

@@ -8,8 +8,8 @@
 
 #![allow(clippy::needless_range_loop)] // matrix indices, as the references write them
 
+use const_layout::algebra::computed::StaticLayout;
 use const_layout::atom::gmma::{ALayout_64x16, CLayout_64xN};
-use const_layout::layout::computed::StaticLayout;
 use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::wgmma::{self, Accumulators, SmemDesc};
 use const_layout_device::{Dim3, Gmem, GmemMut, HalfKind, SmemRegion, f32_to_half, half_to_f32, thread_idx};

@@ -22,7 +22,7 @@
 //! assert!(dst.iter().enumerate().all(|(i, w)| w.load(Ordering::Relaxed) == i as u32));
 //! ```
 
-use const_layout::layout::computed::{composition, make_layout_tv};
+use const_layout::algebra::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, GlobalTile, Memory, MemoryMut, Residue, Thread, Tiled, block_idx, fault, unroll,
@@ -120,7 +120,7 @@ fn copy_tile<S, D, P, const VEC: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use const_layout::layout::computed::{composition, make_layout_tv};
+    use const_layout::algebra::computed::{composition, make_layout_tv};
 
     /// The vector a thread moves is 4 consecutive elements of the first mode, and the threads
     /// cover the 128x8 tile once: what `copy_tile` relies on when it reads value 0 only.

@@ -30,12 +30,12 @@
 //! multiple of 8 (16-byte vectors): `k` for `TN`, `m` and `n` for `NT`. On an H100 it runs at
 //! 1.04-1.1x CuTe's kernel with `f16` accumulators, 0.92-0.98x with `f32` (PERFORMANCE.md).
 
+use const_layout::algebra::computed::{swizzle, tile_to_shape};
 use const_layout::atom::{
     Copy_Atom, CopyAtom, F16, KMajor, MnMajor, SM75_U16x8_LDSM_T, SM75_U32x4_LDSM_N,
     SM80_16x8x16_F32F16F16F32_TN, SM80_CP_ASYNC_CACHEALWAYS, TiledMma, make_tiled_copy, make_tiled_copy_A,
     make_tiled_copy_B, make_tiled_mma,
 };
-use const_layout::layout::computed::{swizzle, tile_to_shape};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, Full, GlobalTile, HalfKind, Memory, MemoryMut, Partial, Residue, SmemArray,

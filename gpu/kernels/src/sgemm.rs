@@ -43,7 +43,7 @@
 //! assert_eq!(f32::from_bits(c[4 + 2 * 5].load(Ordering::Relaxed)), 13.0);
 //! ```
 
-use const_layout::layout::computed::{composition, make_layout_tv};
+use const_layout::algebra::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, Full, Memory, MemoryMut, Partial, Residue, SmemArray, SmemRegion, Thread, TileSeq,

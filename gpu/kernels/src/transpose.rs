@@ -28,7 +28,7 @@
 //! assert_eq!(dst[3 + 5 * 70].load(Ordering::Relaxed), 3 * 100 + 5);
 //! ```
 
-use const_layout::layout::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
+use const_layout::algebra::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, GlobalTile, Memory, MemoryMut, Residue, SmemArray, SmemRegion, Thread, Tiled,
@@ -121,8 +121,8 @@ fn transpose_block<S, D>(
 #[inline(always)]
 fn first_coord<Thr, Val>(thr: Thr, val: Val, t: Thread<THREADS>) -> (u32, u32)
 where
-    Thr: const_layout::layout::computed::StaticLayout,
-    Val: const_layout::layout::computed::StaticLayout,
+    Thr: const_layout::algebra::computed::StaticLayout,
+    Val: const_layout::algebra::computed::StaticLayout,
 {
     let (tile, tv) = make_layout_tv(thr, val);
     composition(tile, tv).coord((t.get(), 0usize))

@@ -23,11 +23,11 @@
 //!
 //! Run `cargo run -p const-layout-codegen-probes` to print a few values.
 
-use const_layout::layout::LayoutCoord;
-use const_layout::layout::computed::{
+use const_layout::algebra::computed::{
     Keep, StaticLayout, local_partition, local_tile, make_identity_layout, slice_and_offset, swizzle,
     zipped_divide,
 };
+use const_layout::layout::LayoutCoord;
 use const_layout::{
     AnyLayout, C, LayoutLeft, LayoutRight, layout, layout_type, make_layout, make_static_layout,
 };
@@ -284,7 +284,7 @@ pub fn hand_swizzled(r: usize, c: usize) -> isize {
     o ^ ((o & (0b111 << 7)) >> 3)
 }
 
-/// The static algebra on type parameters (`layout::computed`): a generic function tiles its
+/// The static algebra on type parameters (`algebra::computed`): a generic function tiles its
 /// layout type; element `((a, b), (c, d))` of `zipped_divide((8,6):(1,8), (_4,_3))`.
 fn generic_tiles<A: StaticLayout>(a: A, crd: ((usize, usize), (usize, usize))) -> isize {
     zipped_divide(a, (C::<4>, C::<3>)).crd2idx(crd)

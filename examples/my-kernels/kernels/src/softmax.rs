@@ -19,7 +19,7 @@
 //! 4096 rows did the first two gain (0.951 and 0.961 against 0.918). The simplest stays; what
 //! gained was the grid ([`grid`]: 4 rows a block, 0.93-0.94).
 
-use const_layout::layout::computed::{composition, make_layout_tv};
+use const_layout::algebra::computed::{composition, make_layout_tv};
 use const_layout::{C, layout_type};
 use const_layout_device::warp::{Max, Sum, block_allreduce};
 use const_layout_device::{

@@ -18,7 +18,7 @@
 //! blocks overlap one another's loads and stores; a block's loop of 16 serializes them at its
 //! barriers.
 
-use const_layout::layout::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
+use const_layout::algebra::computed::{StaticSwizzled, composition, make_layout_tv, swizzle};
 use const_layout::{C, layout_type};
 use const_layout_device::{
     DeviceTensor, Dim3, Full, GlobalTensor, GlobalTile, Memory, MemoryMut, Shifted, SmemAllocator, SmemPlan,
@@ -77,8 +77,8 @@ pub fn block() -> Dim3 {
 #[inline(always)]
 fn first<Thr, Val>(thr: Thr, val: Val, t: Thread<THREADS>) -> (u32, u32)
 where
-    Thr: const_layout::layout::computed::StaticLayout,
-    Val: const_layout::layout::computed::StaticLayout,
+    Thr: const_layout::algebra::computed::StaticLayout,
+    Val: const_layout::algebra::computed::StaticLayout,
 {
     let (tile, tv) = make_layout_tv(thr, val);
     composition(tile, tv).coord((t.get(), 0usize))

@@ -158,7 +158,7 @@ fn mismatched_shapes_fault() {
 /// into the padded shared tile meet no bank conflict.
 #[test]
 fn thread_layouts_cover_the_tile_and_spare_the_banks() {
-    use const_layout::layout::computed::{composition, make_layout_tv};
+    use const_layout::algebra::computed::{composition, make_layout_tv};
     use sgemm::{CopyThreadsK, CopyValuesK, MmaThreads, MmaValues, SmemOperand};
     let (tile, tv) = make_layout_tv(MmaThreads::default(), MmaValues::default());
     let mma = composition(tile, tv);

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{Buffer, value};
-use const_layout::layout::computed::{composition, make_layout_tv};
+use const_layout::algebra::computed::{composition, make_layout_tv};
 use const_layout::{C, make_layout};
 use const_layout_device::emu::{LaunchConfig, launch};
 use const_layout_device::{GlobalTensor, Gmem, GmemMut, SmemRegion};

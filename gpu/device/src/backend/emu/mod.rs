@@ -600,8 +600,8 @@ const FRAG_WORDS: usize = 6;
 /// (`const_layout::atom`, checked against the PTX ISA's figures) and computes its four values of
 /// `D` in double precision, rounded once to `f32`.
 fn mma_m16n8k16_f32(kind: HalfKind, a: [u32; 4], b: [u32; 2], c: [f32; 4], site: Site) -> [f32; 4] {
+    use const_layout::algebra::computed::StaticLayout;
     use const_layout::atom::{MmaAtom, SM80_16x8x16_F32F16F16F32_TN as Atom};
-    use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
     let warp = linear / 32 * 32;
     let lanes = (launch.threads - warp).min(32);
@@ -699,8 +699,8 @@ fn gmma_address(desc: u64, mn_major: bool, mn: usize, k: usize) -> usize {
 /// descriptors locate ([`gmma_k_major_address`]), in double precision; `acc(v, sum)` adds the sum
 /// to value `v`. The warp must be whole and converged, as for `mma.sync`.
 fn wgmma_k16<const N: usize>(kind: HalfKind, a: u64, b: u64, site: Site, mut acc: impl FnMut(usize, f64)) {
+    use const_layout::algebra::computed::StaticLayout;
     use const_layout::atom::gmma::CLayout_64xN;
-    use const_layout::layout::computed::StaticLayout;
     let (launch, linear) = with(|c| (Arc::clone(&c.launch), c.linear));
     if (linear / 128 + 1) * 128 > launch.threads {
         panic!(
@@ -816,8 +816,8 @@ fn wgmma_batch_k16(
     d: &mut [f32],
     site: Site,
 ) {
+    use const_layout::algebra::computed::StaticLayout;
     use const_layout::atom::gmma::{ALayout_64x16, CLayout_64xN};
-    use const_layout::layout::computed::StaticLayout;
     let (launch, linear, group) = with(|c| (Arc::clone(&c.launch), c.linear, c.wg_commits));
     let n = 2 * d.len();
     if let WgmmaA::Regs(r) = a {

@@ -21,7 +21,7 @@
 //! ```
 //!
 //! ```
-//! use const_layout::layout::computed::{StaticLayout, StaticTiler, composition, logical_divide, zipped_divide};
+//! use const_layout::algebra::computed::{StaticLayout, StaticTiler, composition, logical_divide, zipped_divide};
 //! use const_layout::{layout_type, _3, _4};
 //!
 //! // A generic function: the layout and the tile are type parameters.
@@ -189,7 +189,7 @@ pub(crate) const fn unwrap<T: Copy>(op: &'static str, r: Result<T, LayoutError>)
 /// [`Computed::crd2idx`] folds to straight-line code.
 ///
 /// ```
-/// use const_layout::layout::computed::{Computed, coalesce};
+/// use const_layout::algebra::computed::{Computed, coalesce};
 /// use const_layout::layout_type;
 /// let c = coalesce(<layout_type!((2,(1,6)):(1,(6,2)))>::default());
 /// assert_eq!(c.to_string(), "_12:_1");
@@ -248,7 +248,7 @@ impl<E: StaticExpr> Computed<E> {
     /// the shape's structure is a compile error naming both ranks.
     ///
     /// ```
-    /// use const_layout::layout::computed::logical_divide;
+    /// use const_layout::algebra::computed::logical_divide;
     /// use const_layout::{layout_type, _2, _3};
     /// let d = logical_divide(<layout_type!((4,6):(1,4))>::default(), <(_2, _3)>::default());
     /// assert_eq!(d.to_string(), "((_2,_2),(_3,_2)):((_1,_2),(_4,_12))");
@@ -268,7 +268,7 @@ impl<E: StaticExpr> Computed<E> {
     /// outside its extent (`IndexOutOfRange` for an integer index into a tuple shape).
     ///
     /// ```
-    /// use const_layout::layout::computed::zipped_divide;
+    /// use const_layout::algebra::computed::zipped_divide;
     /// use const_layout::{layout_type, LayoutError, C};
     /// let d = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
     /// assert_eq!(d.checked_crd2idx(((3usize, 2usize), (1usize, 1usize))), Ok(3 + 16 + 4 + 24));
@@ -699,7 +699,7 @@ operations! {
 /// two for each thread's coordinates, as CuTe's `TiledCopy` does (and `print_latex_tv` draws):
 ///
 /// ```
-/// use const_layout::layout::computed::{composition, make_layout_tv};
+/// use const_layout::algebra::computed::{composition, make_layout_tv};
 /// use const_layout::layout_type;
 /// // 4x2 threads (row-major), each with a 2x2 block of values (column-major).
 /// let (tile, tv) = make_layout_tv(<layout_type!((4,2):(2,1))>::default(), <layout_type!((2,2):(1,2))>::default());
@@ -747,7 +747,7 @@ impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for LayoutTv<Thr, Val> {
 /// they agree, a constant.
 ///
 /// ```
-/// use const_layout::layout::computed::max_common_vector;
+/// use const_layout::algebra::computed::max_common_vector;
 /// use const_layout::layout_type;
 /// let a = <layout_type!((4,8):(1,4))>::default();
 /// assert_eq!(max_common_vector(a, <layout_type!((4,8):(1,8))>::default()), 4);
@@ -770,7 +770,7 @@ impl<A: StaticLayout, B: StaticLayout> MaxCommonVector<A, B> {
 /// `coord` gives every mode of the arrangement (an integer, or one coordinate per mode).
 ///
 /// ```
-/// use const_layout::layout::computed::local_tile;
+/// use const_layout::algebra::computed::local_tile;
 /// use const_layout::{layout_type, C};
 /// let gmem = <layout_type!((8,6):(1,8))>::default();
 /// let (tile, offset) = local_tile(gmem, (C::<4>, C::<3>), (1usize, 1usize));
@@ -812,7 +812,7 @@ impl<A: StaticLayout, T: StaticTiler> StaticExpr for Tiles<A, T> {
 /// folded index math.
 ///
 /// ```
-/// use const_layout::layout::computed::local_partition;
+/// use const_layout::algebra::computed::local_partition;
 /// use const_layout::layout_type;
 /// let smem = <layout_type!((8,6):(1,8))>::default();
 /// let threads = <layout_type!((4,3):(3,1))>::default();
@@ -925,7 +925,7 @@ const fn coordinate_tree(modes: usize) -> DynIntTuple {
 /// then swizzle the result.
 ///
 /// ```
-/// use const_layout::layout::computed::{swizzle, zipped_divide};
+/// use const_layout::algebra::computed::{swizzle, zipped_divide};
 /// use const_layout::{layout_type, C};
 /// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
 /// assert_eq!(smem.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
@@ -963,7 +963,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     /// The swizzle ([`Self::SWIZZLE`], from a value).
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// let smem = swizzle::<3, 3, 3, _>(<const_layout::layout_type!((8,64):(64,1))>::default());
     /// assert_eq!(smem.swizzle().reach(), 511);
     /// ```
@@ -989,7 +989,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     /// The offset of a coordinate before the swizzle: the inner layout's.
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
     /// assert_eq!(smem.unswizzled_crd2idx((2usize, 1usize)), 129);
@@ -1008,7 +1008,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     /// for the part above the swizzle's bits (rows of a tile, stages).
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// let smem = swizzle::<3, 3, 3, _>(<layout_type!((32,64):(64,1))>::default());
     /// let base = smem.unswizzled_crd2idx((3usize, 8usize)); // a thread's
@@ -1024,7 +1024,7 @@ impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzled<B
     /// integer outside its extent.
     ///
     /// ```
-    /// use const_layout::layout::computed::swizzle;
+    /// use const_layout::algebra::computed::swizzle;
     /// use const_layout::layout_type;
     /// let smem = swizzle::<3, 4, 3, _>(<layout_type!((8,64):(64,1))>::default());
     /// assert_eq!(smem.checked_crd2idx((2usize, 1usize)), Ok(129 ^ 16));
@@ -1106,7 +1106,7 @@ crate::arity::for_tuples!(impl_static_slicer);
 /// zero-sized.
 ///
 /// ```
-/// use const_layout::layout::computed::{Keep, slice};
+/// use const_layout::algebra::computed::{Keep, slice};
 /// use const_layout::layout_type;
 /// let l = <layout_type!((4,(2,3)):(1,(4,8)))>::default();
 /// assert_eq!(slice((2usize, (Keep, 1usize)), l).to_string(), "(_2):(_4)");
@@ -1121,7 +1121,7 @@ pub fn slice<Crd: StaticSlicer, A: StaticLayout>(coord: Crd, a: A) -> Computed<S
 /// folded index math.
 ///
 /// ```
-/// use const_layout::layout::computed::{Keep, slice_and_offset};
+/// use const_layout::algebra::computed::{Keep, slice_and_offset};
 /// use const_layout::layout_type;
 /// let l = <layout_type!((4,(2,3)):(1,(4,8)))>::default();
 /// let (column, offset) = slice_and_offset((2usize, (Keep, 1usize)), l);
@@ -1162,7 +1162,7 @@ impl<A: StaticLayout, Crd: StaticSlicer> SlicePlan<A, Crd> {
 /// it like any static layout; read its values with [`Computed::coord`].
 ///
 /// ```
-/// use const_layout::layout::computed::{make_identity_layout, zipped_divide};
+/// use const_layout::algebra::computed::{make_identity_layout, zipped_divide};
 /// use const_layout::C;
 /// let id = make_identity_layout((C::<16>, C::<8>));
 /// assert_eq!(id.to_string(), "(_16,_8):(_1@0,_1@1)");
@@ -1224,7 +1224,7 @@ impl<E: StaticExpr> Computed<E> {
     /// shape): component `p` of `Out` sums the terms whose stride scales the basis `E<p>`.
     ///
     /// ```
-    /// use const_layout::layout::computed::{make_identity_layout, zipped_divide};
+    /// use const_layout::algebra::computed::{make_identity_layout, zipped_divide};
     /// use const_layout::C;
     /// let tiles = zipped_divide(make_identity_layout((C::<12>, C::<16>)), (C::<4>, C::<8>));
     /// assert_eq!(tiles.to_string(), "((_4,_8),(_3,_2)):((_1@0,_1@1),(_4@0,_8@1))");
@@ -1255,7 +1255,7 @@ impl<E: StaticExpr> Computed<E> {
     /// for `((_2,_3),_4)`); the last integer takes what is past the end.
     ///
     /// ```
-    /// use const_layout::layout::computed::zipped_divide;
+    /// use const_layout::algebra::computed::zipped_divide;
     /// use const_layout::{layout_type, C};
     /// let tiles = zipped_divide(<layout_type!((8,6):(1,8))>::default(), (C::<4>, C::<3>));
     /// let ((a, b), (c, d)): ((usize, usize), (usize, usize)) = tiles.idx2crd(29);
@@ -1382,4 +1382,127 @@ const fn out_leaf(out: &DynIntTuple, basis: &crate::dyn_layout::Basis) -> Option
         }
     }
     None
+}
+
+// ---------------------------------------------------------------------------------------------
+// The static kinds as layouts of any kind (`AnyLayout`): their values are constants.
+
+use crate::layout::any::{dyn_idx2crd, dyn_range, one_past, swizzled_range};
+use crate::layout::{AnyLayout, DynAnyLayout, Flat, LayoutCoord};
+use crate::swizzle::ComposedLayout;
+
+// ---------------------------------------------------------------------------------------------
+// Computed<E>: the generic static path's results.
+
+/// The offset range of a static layout, computed once per type.
+struct StaticRange<L>(core::marker::PhantomData<L>);
+
+impl<L: StaticLayout> StaticRange<L> {
+    const RANGE: Result<(isize, isize), LayoutError> = dyn_range(&L::LAYOUT);
+}
+
+impl<E: StaticExpr> AnyLayout for Computed<E> {
+    const IS_STATIC: bool = true;
+    #[inline(always)]
+    fn rank(&self) -> usize {
+        Self::RANK
+    }
+    #[inline(always)]
+    fn size(&self) -> usize {
+        Self::SIZE as usize
+    }
+    #[inline(always)]
+    fn cosize(&self) -> usize {
+        Self::COSIZE as usize
+    }
+    #[inline(always)]
+    fn offset(&self, index: usize) -> isize {
+        Computed::crd2idx(self, index)
+    }
+    #[inline(always)]
+    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
+        const { StaticRange::<Self>::RANGE }
+    }
+    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
+        dyn_idx2crd(&E::LAYOUT, index)
+    }
+    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(DynAnyLayout::Layout(E::LAYOUT))
+    }
+    const FORM: Option<DynIntTuple> = Some(*E::LAYOUT.shape());
+    const STATIC_FLAT: Option<Flat> = Flat::of_dyn(&E::LAYOUT, true);
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        Self::STATIC_FLAT
+    }
+}
+
+impl<E: StaticExpr, Crd: IntTuple> LayoutCoord<Computed<E>> for Crd {
+    #[inline(always)]
+    fn offset_in(&self, layout: &Computed<E>) -> isize {
+        layout.crd2idx(*self)
+    }
+    #[inline(always)]
+    fn checked_offset_in(&self, layout: &Computed<E>) -> Result<isize, LayoutError> {
+        layout.checked_crd2idx(*self)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// StaticSwizzled: a static swizzle after a static layout of the generic path.
+
+/// The offset range of a [`StaticSwizzled`], computed once per type.
+struct StaticSwizzledRange<const B: u32, const M: u32, const S: i32, A>(core::marker::PhantomData<A>);
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> StaticSwizzledRange<B, M, S, A> {
+    const RANGE: Result<(isize, isize), LayoutError> =
+        swizzled_range(&A::LAYOUT, StaticSwizzled::<B, M, S, A>::SWIZZLE, 0);
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout> AnyLayout for StaticSwizzled<B, M, S, A> {
+    const IS_STATIC: bool = true;
+    #[inline(always)]
+    fn rank(&self) -> usize {
+        A::LAYOUT.rank()
+    }
+    #[inline(always)]
+    fn size(&self) -> usize {
+        StaticSwizzled::size(self) as usize
+    }
+    #[inline(always)]
+    fn cosize(&self) -> usize {
+        const { one_past(StaticSwizzledRange::<B, M, S, A>::RANGE) }
+    }
+    #[inline(always)]
+    fn offset(&self, index: usize) -> isize {
+        StaticSwizzled::crd2idx(self, index)
+    }
+    #[inline(always)]
+    fn offset_range(&self) -> Result<(isize, isize), LayoutError> {
+        const { StaticSwizzledRange::<B, M, S, A>::RANGE }
+    }
+    fn idx2crd(&self, index: usize) -> Result<DynIntTuple, LayoutError> {
+        dyn_idx2crd(&A::LAYOUT, index)
+    }
+    fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(DynAnyLayout::Composed(ComposedLayout::new(Self::SWIZZLE, A::LAYOUT)))
+    }
+    const FORM: Option<DynIntTuple> = Some(*A::LAYOUT.shape());
+    #[inline(always)]
+    fn flat(&self) -> Option<Flat> {
+        const { Flat::of_dyn(&A::LAYOUT, false) }
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, A: StaticLayout, Crd: IntTuple>
+    LayoutCoord<StaticSwizzled<B, M, S, A>> for Crd
+{
+    #[inline(always)]
+    fn offset_in(&self, layout: &StaticSwizzled<B, M, S, A>) -> isize {
+        layout.crd2idx(*self)
+    }
+    #[inline(always)]
+    fn checked_offset_in(&self, layout: &StaticSwizzled<B, M, S, A>) -> Result<isize, LayoutError> {
+        layout.checked_crd2idx(*self)
+    }
 }

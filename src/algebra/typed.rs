@@ -23,10 +23,10 @@
 //! the strides, a value, which a Rust type cannot follow on stable Rust, so the result's type
 //! cannot carry CuTe's static modes; once inlined, the compiler folds those integers to the same
 //! constants. Fully static expressions belong to `layout!` or
-//! [`layout::computed`](crate::layout::computed), which keep CuTe's static structure.
+//! [`crate::algebra::computed`], which keep CuTe's static structure.
 //!
 //! ```
-//! use const_layout::layout::typed_algebra::{complement, composition};
+//! use const_layout::algebra::typed::{complement, composition};
 //! use const_layout::make_layout;
 //! let (m, n) = (8usize, 4usize);
 //! let a = make_layout((m * 4, n * 4), (1isize, m as isize * 4)).unwrap();
@@ -38,7 +38,6 @@
 //! assert_eq!(k.to_string(), "(1,4,32):(1,4,128)");
 //! ```
 
-use super::{Layout, LayoutShape};
 use crate::LayoutError;
 use crate::algebra;
 use crate::algebra::leaves::Leaves;
@@ -46,6 +45,7 @@ use crate::algebra::rules;
 use crate::dyn_layout::DynLayout;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
+use crate::layout::{Layout, LayoutShape};
 
 /// The most integers a flat operand has (the largest tuple).
 const N: usize = crate::MAX_RANK;
@@ -54,7 +54,7 @@ const N: usize = crate::MAX_RANK;
 /// same rank that typed runtime results are made of.
 ///
 /// ```
-/// use const_layout::layout::typed_algebra::FlatTuple;
+/// use const_layout::algebra::typed::FlatTuple;
 /// use const_layout::C;
 /// let r: <(usize, C<4>) as FlatTuple>::Runtime = <(usize, C<4>)>::runtime(&[3, 5]);
 /// assert_eq!(r, (3isize, 5isize));
@@ -62,7 +62,7 @@ const N: usize = crate::MAX_RANK;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a flat int tuple",
     label = "the typed runtime algebra takes layouts whose modes are integers",
-    note = "nested modes go through `const_layout::algebra` (runtime structure) or `layout::computed` (static)"
+    note = "nested modes go through `const_layout::algebra` (runtime structure) or `algebra::computed` (static)"
 )]
 pub trait FlatTuple: IntTuple {
     /// The same rank with `isize` integers: an `isize` for an integer, `(isize, ..)` for a tuple.
@@ -75,7 +75,7 @@ pub trait FlatTuple: IntTuple {
 /// by `A`'s structure in `isize`s.
 ///
 /// ```
-/// use const_layout::layout::typed_algebra::Composed;
+/// use const_layout::algebra::typed::Composed;
 /// let _: <(usize, usize) as Composed<(usize, usize, usize)>>::Out = ((1, 2, 3), (4, 5, 6));
 /// ```
 #[diagnostic::on_unimplemented(
@@ -92,7 +92,7 @@ pub trait Composed<A: FlatTuple>: FlatTuple {
 /// The shape and stride type of `complement(A, M)`: one `isize` more than `A` has.
 ///
 /// ```
-/// use const_layout::layout::typed_algebra::Complemented;
+/// use const_layout::algebra::typed::Complemented;
 /// let _: <usize as Complemented>::Out = (1, 2);
 /// ```
 #[diagnostic::on_unimplemented(
@@ -237,7 +237,7 @@ pub type CompositionOf<SA, SB> = Layout<<SB as Composed<SA>>::Out, <SB as Compos
 /// `isize` integers; see the [module](self).
 ///
 /// ```
-/// use const_layout::layout::typed_algebra::composition;
+/// use const_layout::algebra::typed::composition;
 /// use const_layout::{C, make_layout};
 /// let a = make_layout((6usize, 4usize), (C::<1>, 8isize)).unwrap(); // columns of 6, padded to 8
 /// let b = make_layout(12usize, 2isize).unwrap(); // every other element
@@ -402,7 +402,7 @@ impl Walk {
 /// See the [module](self).
 ///
 /// ```
-/// use const_layout::layout::typed_algebra::complement;
+/// use const_layout::algebra::typed::complement;
 /// use const_layout::{C, make_layout};
 /// let a = make_layout((C::<4>, 2usize), (C::<1>, 16isize)).unwrap();
 /// let k = complement(&a, 128usize).unwrap();
@@ -422,7 +422,7 @@ where
     let mut stride = [0isize; N];
     if complement_direct(a, cotarget.value(), &mut shape, &mut stride) {
         // Valid by construction (see `complement_direct`): no check to repeat.
-        return Ok(Layout { shape: S::out(&shape), stride: S::out(&stride) });
+        return Ok(Layout::valid_unchecked(S::out(&shape), S::out(&stride)));
     }
     complement_general(a, cotarget)
 }

@@ -1,7 +1,7 @@
 //! CuTe's algebra as methods of typed layouts, with CuTe's names, dispatched on the layout's
 //! integers: a layout whose integers are all static gets a static result (a zero-sized
-//! [`Computed`] layout computed at compile time, what [`crate::layout::computed`] gives), any
-//! other a runtime one (what [`crate::layout::typed_algebra`] and [`crate::layout::tiling`] give
+//! [`Computed`] layout computed at compile time, what [`crate::algebra::computed`] gives), any
+//! other a runtime one (what [`crate::algebra::typed`] and [`crate::algebra::tiling`] give
 //! where they apply, a structure in the type and values at run time; a runtime-structured
 //! [`DynLayout`] from [`crate::algebra`] otherwise). Each method calls the free function of its
 //! path, so both give the same answer or the same error; one implementation of each rule is
@@ -9,13 +9,19 @@
 //!
 //! | method | static layout | other typed layout |
 //! |---|---|---|
-//! | `composition(&b)` | `Computed` | `Result<Layout>` (`typed_algebra::composition`) |
-//! | `complement_to(m)` | `Computed` | `Result<Layout>` (`typed_algebra::complement`) |
+//! | `composition(&b)` | `Computed` | `Result<Layout>` (`typed::composition`) |
+//! | `complement_to(m)` | `Computed` | `Result<Layout>` (`typed::complement`) |
 //! | `logical_divide(t)`, `zipped_divide(t)` | `Computed` | `Result<Layout>` (`tiling`) |
 //! | `local_tile(t, c)` | `(Computed, isize)` | `Result<(Layout, isize)>` (`tiling`) |
 //! | `coalesce()`, `filter()`, `complement()`, `right_inverse()`, `left_inverse()` | `Computed` | `Result<DynLayout>` |
 //! | `blocked_product(&b)`, `raked_product(&b)` | `Computed` | `Result<DynLayout>` |
 //! | `tiled_divide(t)`, `flat_divide(t)`, the products by a tiler | `Computed` | `Result<DynLayout>` (a static tiler) |
+//!
+//! Static results ([`Computed`]) have the same methods, all static. Swizzled layouts
+//! ([`StaticSwizzled`], [`SwizzledLayout`]) have `coalesce`, `filter`, the divides and the
+//! products (and [`StaticSwizzled`] `composition`): the operation on the layout before the
+//! swizzle, the swizzle after the result (`(Sw o L) o T` is `Sw o (L o T)`; CuTe's divides and
+//! products of a composed layout work on its inner layout too).
 //!
 //! Which path is taken is decided by the types alone ([`Static`] or [`Runtime`], the kind of all
 //! the operands' integers), through one dispatch trait per method ([`CoalescePath`], ...: dispatch
@@ -34,13 +40,13 @@
 //! ```
 
 use crate::LayoutError;
+use crate::algebra::computed::{self, Computed, StaticExpr, StaticLayout, StaticSwizzled, StaticTiler};
+use crate::algebra::tiling::{self, ShapeTiler, TileAt, TileCoord};
+use crate::algebra::typed::{self, Complemented, Composed, CompositionOf, FlatTuple};
 use crate::dyn_layout::DynLayout;
 use crate::int::{Int, Runtime, Static};
 use crate::int_tuple::{IntTuple, StaticTuple};
-use crate::layout::computed::{self, Computed, StaticExpr, StaticLayout, StaticTiler};
-use crate::layout::tiling::{self, ShapeTiler, TileAt, TileCoord};
-use crate::layout::typed_algebra::{self, Complemented, Composed, CompositionOf, FlatTuple};
-use crate::layout::{Layout, LayoutShape};
+use crate::layout::{Layout, LayoutShape, OffsetSwizzled, SwizzledLayout};
 
 /// The kind of a typed layout's integers: [`Static`] if all are static, else [`Runtime`].
 pub type KindOf<S, D> = <(S, D) as IntTuple>::Kind;
@@ -50,7 +56,7 @@ macro_rules! unary {
         #[doc = concat!("How [`Layout::", stringify!($method), "`] is computed: for [`Static`] layouts at compile time, for [`Runtime`] ones by the runtime-structured algebra. Dispatch only (see the [module](self)).")]
         ///
         /// ```
-        /// use const_layout::layout::methods::KindOf;
+        /// use const_layout::algebra::methods::KindOf;
         /// use const_layout::int::{Kind, Static};
         /// use const_layout::C;
         /// assert!(<KindOf<(C<4>, C<2>), (C<1>, C<4>)> as Kind>::IS_STATIC);
@@ -63,24 +69,39 @@ macro_rules! unary {
         pub trait $Trait<S, D> {
             /// The result.
             type Output;
+            /// The result with the swizzle `Sw<B,M,S>` after it (what a swizzled layout's method
+            /// returns).
+            type Swizzled<const B: u32, const M: u32, const SS: i32>;
             /// The result for `l`.
             fn $method(l: &Layout<S, D>) -> Self::Output;
+            /// `Sw<B,M,S>` after the result `out`.
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS>;
         }
 
         #[diagnostic::do_not_recommend]
         impl<S: StaticTuple + LayoutShape<D>, D: StaticTuple> $Trait<S, D> for Static {
             type Output = Computed<computed::$Expr<Layout<S, D>>>;
+            type Swizzled<const B: u32, const M: u32, const SS: i32> = StaticSwizzled<B, M, SS, Self::Output>;
             #[inline(always)]
             fn $method(l: &Layout<S, D>) -> Self::Output {
                 computed::$method(*l)
+            }
+            #[inline(always)]
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS> {
+                computed::swizzle(out)
             }
         }
 
         #[diagnostic::do_not_recommend]
         impl<S: IntTuple + LayoutShape<D>, D: IntTuple> $Trait<S, D> for Runtime {
             type Output = Result<DynLayout, LayoutError>;
+            type Swizzled<const B: u32, const M: u32, const SS: i32> = Result<OffsetSwizzled<B, M, SS, DynLayout>, LayoutError>;
             fn $method(l: &Layout<S, D>) -> Self::Output {
                 DynLayout::try_from(l)?.$method()
+            }
+            #[inline(always)]
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS> {
+                out.map(|l| OffsetSwizzled::new(0, l))
             }
         }
     )+
@@ -152,10 +173,10 @@ unary! {
 type KindOf2<S, D, SB, DB> = <(S, D, SB, DB) as IntTuple>::Kind;
 
 /// How [`Layout::composition`] is computed: for [`Static`] operands at compile time, for
-/// [`Runtime`] ones by [`typed_algebra::composition`]. Dispatch only (see the [module](self)).
+/// [`Runtime`] ones by [`typed::composition`]. Dispatch only (see the [module](self)).
 ///
 /// ```
-/// use const_layout::layout::methods::CompositionPath;
+/// use const_layout::algebra::methods::CompositionPath;
 /// use const_layout::int::Static;
 /// use const_layout::layout_type;
 /// let (a, b) = (<layout_type!((6,2):(8,2))>::default(), <layout_type!((4,3):(3,1))>::default());
@@ -165,7 +186,7 @@ type KindOf2<S, D, SB, DB> = <(S, D, SB, DB) as IntTuple>::Kind;
 #[diagnostic::on_unimplemented(
     message = "`composition` has no path for these `{Self}` operands",
     label = "the operands' integers decide the path",
-    note = "static operands compose at compile time; runtime ones through `typed_algebra::composition`, whose operands' modes are integers (`DynLayout::try_from(&a)?.composition(..)` takes any)"
+    note = "static operands compose at compile time; runtime ones through `typed::composition`, whose operands' modes are integers (`DynLayout::try_from(&a)?.composition(..)` takes any)"
 )]
 pub trait CompositionPath<S, D, B> {
     /// The result.
@@ -201,15 +222,15 @@ where
     type Output = Result<CompositionOf<S, SB>, LayoutError>;
     #[inline(always)]
     fn composition(a: &Layout<S, D>, b: &Layout<SB, DB>) -> Self::Output {
-        typed_algebra::composition(a, b)
+        typed::composition(a, b)
     }
 }
 
 /// How [`Layout::complement_to`] is computed: for [`Static`] operands at compile time, for
-/// [`Runtime`] ones by [`typed_algebra::complement`]. Dispatch only (see the [module](self)).
+/// [`Runtime`] ones by [`typed::complement`]. Dispatch only (see the [module](self)).
 ///
 /// ```
-/// use const_layout::layout::methods::ComplementToPath;
+/// use const_layout::algebra::methods::ComplementToPath;
 /// use const_layout::int::Runtime;
 /// let a = const_layout::make_layout((4usize, 8usize), (1isize, 16isize)).unwrap();
 /// let k = <Runtime as ComplementToPath<_, _, usize>>::complement_to(&a, 4096).unwrap();
@@ -218,7 +239,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "`complement_to` has no path for these `{Self}` operands",
     label = "the operands' integers decide the path",
-    note = "static operands complement at compile time; runtime ones through `typed_algebra::complement`, whose layout's modes are integers and whose cotarget is one integer"
+    note = "static operands complement at compile time; runtime ones through `typed::complement`, whose layout's modes are integers and whose cotarget is one integer"
 )]
 pub trait ComplementToPath<S, D, M> {
     /// The result.
@@ -241,7 +262,7 @@ impl<S: Complemented + LayoutShape<D>, D: IntTuple, M: Int> ComplementToPath<S, 
     type Output = Result<Layout<S::Out, S::Out>, LayoutError>;
     #[inline(always)]
     fn complement_to(a: &Layout<S, D>, m: M) -> Self::Output {
-        typed_algebra::complement(a, m)
+        typed::complement(a, m)
     }
 }
 
@@ -250,7 +271,7 @@ macro_rules! by_layout {
         #[doc = concat!("How [`Layout::", stringify!($method), "`] is computed: for [`Static`] operands at compile time, for [`Runtime`] ones by the runtime-structured algebra. Dispatch only (see the [module](self)).")]
         ///
         /// ```
-        /// use const_layout::layout::methods::KindOf;
+        /// use const_layout::algebra::methods::KindOf;
         /// use const_layout::int::{Kind, Runtime};
         /// assert!(!<KindOf<usize, isize> as Kind>::IS_STATIC);
         /// ```
@@ -307,7 +328,7 @@ macro_rules! by_tiler {
         #[doc = concat!("How [`Layout::", stringify!($method), "`] is computed: for [`Static`] layouts at compile time, with a static tiler; for [`Runtime`] ones ", by_tiler!(@how $($tiling)?), ". Dispatch only (see the [module](self)).")]
         ///
         /// ```
-        /// use const_layout::layout::methods::KindOf;
+        /// use const_layout::algebra::methods::KindOf;
         /// use const_layout::int::Kind;
         /// use const_layout::C;
         /// assert!(!<KindOf<(usize, C<4>), (C<1>, isize)> as Kind>::IS_STATIC);
@@ -320,17 +341,27 @@ macro_rules! by_tiler {
         pub trait $Trait<S, D, T> {
             /// The result.
             type Output;
+            /// The result with the swizzle `Sw<B,M,S>` after it (what a swizzled layout's method
+            /// returns).
+            type Swizzled<const B: u32, const M: u32, const SS: i32>;
             /// The result for `a` and `t`.
             fn $method(a: &Layout<S, D>, t: T) -> Self::Output;
+            /// `Sw<B,M,S>` after the result `out`.
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS>;
         }
 
         // The bounds' own messages would name a tiler item, not the method: see the trait's.
         #[diagnostic::do_not_recommend]
         impl<S: StaticTuple + LayoutShape<D>, D: StaticTuple, T: StaticTiler> $Trait<S, D, T> for Static {
             type Output = Computed<computed::$Expr<Layout<S, D>, T>>;
+            type Swizzled<const B: u32, const M: u32, const SS: i32> = StaticSwizzled<B, M, SS, Self::Output>;
             #[inline(always)]
             fn $method(a: &Layout<S, D>, t: T) -> Self::Output {
                 computed::$method(*a, t)
+            }
+            #[inline(always)]
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS> {
+                computed::swizzle(out)
             }
         }
 
@@ -342,9 +373,15 @@ macro_rules! by_tiler {
         #[diagnostic::do_not_recommend]
         impl<S: IntTuple + LayoutShape<D>, D: IntTuple, T: ShapeTiler<S, D>> $Trait<S, D, T> for Runtime {
             type Output = Result<Layout<T::$Shape, T::$Stride>, LayoutError>;
+            type Swizzled<const B: u32, const M: u32, const SS: i32> =
+                Result<OffsetSwizzled<B, M, SS, Layout<T::$Shape, T::$Stride>>, LayoutError>;
             #[inline(always)]
             fn $method(a: &Layout<S, D>, t: T) -> Self::Output {
                 tiling::$tiling(a, t)
+            }
+            #[inline(always)]
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS> {
+                out.map(|l| OffsetSwizzled::new(0, l))
             }
         }
     };
@@ -352,8 +389,13 @@ macro_rules! by_tiler {
         #[diagnostic::do_not_recommend]
         impl<S: IntTuple + LayoutShape<D>, D: IntTuple, T: StaticTiler> $Trait<S, D, T> for Runtime {
             type Output = Result<DynLayout, LayoutError>;
+            type Swizzled<const B: u32, const M: u32, const SS: i32> = Result<OffsetSwizzled<B, M, SS, DynLayout>, LayoutError>;
             fn $method(a: &Layout<S, D>, _: T) -> Self::Output {
                 DynLayout::try_from(a)?.$method(&T::TILER)
+            }
+            #[inline(always)]
+            fn swizzle_after<const B: u32, const M: u32, const SS: i32>(out: Self::Output) -> Self::Swizzled<B, M, SS> {
+                out.map(|l| OffsetSwizzled::new(0, l))
             }
         }
     };
@@ -375,7 +417,7 @@ by_tiler! {
 /// [module](self)).
 ///
 /// ```
-/// use const_layout::layout::methods::LocalTilePath;
+/// use const_layout::algebra::methods::LocalTilePath;
 /// use const_layout::int::Runtime;
 /// use const_layout::{C, make_layout};
 /// let a = make_layout((12usize, 8usize), (C::<1>, 12isize)).unwrap();
@@ -702,4 +744,117 @@ impl<E: StaticExpr> Computed<E> {
     ) -> (Computed<computed::LocalTile<Self, T>>, isize) {
         computed::local_tile(*self, tiler, coord)
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Swizzled layouts: the algebra applies to the layout before the swizzle, as CuTe's does for a
+// composed layout (`(Sw o L) o T` is `Sw o (L o T)`, and CuTe's divides and products of a composed
+// layout divide or multiply its inner layout), and the swizzle goes after the result: static for
+// a static layout (`StaticSwizzled`), at offset 0 of an `OffsetSwizzled` for a runtime one. A
+// `SwizzledLayout` with an offset before its swizzle (`O` other than 0) has no methods: its
+// tiles are the tensor functions' (`tensor::local_tile`), which keep the offset inside.
+
+macro_rules! swizzled_methods {
+    (
+        unary: [$($u:ident $UExpr:ident $UPath:ident $ux:literal;)+]
+        tiler: [$($t:ident $TExpr:ident $TPath:ident ($targ:literal) $tx:literal;)+]
+    ) => {
+        impl<const B: u32, const M: u32, const S: i32, A: StaticLayout + Copy + Default> StaticSwizzled<B, M, S, A> {
+            $(
+            #[doc = concat!("CuTe's `", stringify!($u), "` of this swizzled layout: the swizzle after the `", stringify!($u), "` of the layout before it, static.")]
+            ///
+            /// ```
+            /// use const_layout::algebra::computed::swizzle;
+            /// use const_layout::layout_type;
+            /// let smem = swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default());
+            #[doc = concat!("assert_eq!(smem.", stringify!($u), "().to_string(), \"", $ux, "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $u(&self) -> StaticSwizzled<B, M, S, Computed<computed::$UExpr<A>>> {
+                computed::swizzle(computed::$u(A::default()))
+            }
+            )+
+            $(
+            #[doc = concat!("CuTe's `", stringify!($t), "(self, tiler)` of this swizzled layout: the swizzle after the `", stringify!($t), "` of the layout before it, static.")]
+            ///
+            /// ```
+            /// use const_layout::algebra::computed::swizzle;
+            /// use const_layout::{C, layout_type};
+            /// let smem = swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default());
+            #[doc = concat!("assert_eq!(smem.", stringify!($t), "(", $targ, ").to_string(), \"", $tx, "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $t<T: StaticTiler>(&self, tiler: T) -> StaticSwizzled<B, M, S, Computed<computed::$TExpr<A, T>>> {
+                computed::swizzle(computed::$t(A::default(), tiler))
+            }
+            )+
+
+            /// CuTe's `composition(self, tiler)` of this swizzled layout: `Sw o (L o T)`, static.
+            ///
+            /// ```
+            /// use const_layout::algebra::computed::swizzle;
+            /// use const_layout::{C, layout_type};
+            /// let smem = swizzle::<3, 3, 3, _>(<layout_type!((8,64):(64,1))>::default());
+            /// let part = smem.composition((C::<4>, C::<16>));
+            /// assert_eq!(part.to_string(), "Sw<3,3,3> o _0 o (_4,_16):(_64,_1)");
+            /// assert_eq!(part.crd2idx((3usize, 9usize)), smem.crd2idx((3usize, 9usize)));
+            /// ```
+            #[inline(always)]
+            pub fn composition<T: StaticTiler>(&self, tiler: T) -> StaticSwizzled<B, M, S, Computed<computed::Composition<A, T>>> {
+                computed::swizzle(computed::composition(A::default(), tiler))
+            }
+        }
+
+        impl<const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple>
+            SwizzledLayout<B, M, S, Sh, St, 0>
+        {
+            $(
+            #[doc = concat!("CuTe's `", stringify!($u), "` of this swizzled layout: the swizzle after [`Layout::", stringify!($u), "`] of the layout before it (static for a static layout, else runtime).")]
+            ///
+            /// ```
+            /// use const_layout::layout;
+            #[doc = concat!("assert_eq!(layout!(composition(Sw<3,3,3>, (8,64):(64,1))).", stringify!($u), "().to_string(), \"", $ux, "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $u(&self) -> <KindOf<Sh, St> as $UPath<Sh, St>>::Swizzled<B, M, S>
+            where
+                KindOf<Sh, St>: $UPath<Sh, St>,
+            {
+                <KindOf<Sh, St> as $UPath<Sh, St>>::swizzle_after(self.layout().$u())
+            }
+            )+
+            $(
+            #[doc = concat!("CuTe's `", stringify!($t), "(self, tiler)` of this swizzled layout: the swizzle after [`Layout::", stringify!($t), "`] of the layout before it (static for a static layout, else runtime).")]
+            ///
+            /// ```
+            /// use const_layout::{C, layout};
+            #[doc = concat!("assert_eq!(layout!(composition(Sw<3,3,3>, (8,64):(64,1))).", stringify!($t), "(", $targ, ").to_string(), \"", $tx, "\");")]
+            /// ```
+            #[inline(always)]
+            pub fn $t<T>(&self, tiler: T) -> <KindOf<Sh, St> as $TPath<Sh, St, T>>::Swizzled<B, M, S>
+            where
+                KindOf<Sh, St>: $TPath<Sh, St, T>,
+            {
+                <KindOf<Sh, St> as $TPath<Sh, St, T>>::swizzle_after(self.layout().$t(tiler))
+            }
+            )+
+        }
+    };
+}
+
+swizzled_methods! {
+    unary: [
+        coalesce Coalesce CoalescePath "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)";
+        filter Filter FilterPath "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)";
+    ]
+    tiler: [
+        logical_divide LogicalDivide LogicalDividePath ("(C::<4>, C::<16>)") "Sw<3,3,3> o _0 o ((_4,_2),(_16,_4)):((_64,_256),(_1,_16))";
+        zipped_divide ZippedDivide ZippedDividePath ("(C::<4>, C::<16>)") "Sw<3,3,3> o _0 o ((_4,_16),(_2,_4)):((_64,_1),(_256,_16))";
+        tiled_divide TiledDivide TiledDividePath ("(C::<4>, C::<16>)") "Sw<3,3,3> o _0 o ((_4,_16),_2,_4):((_64,_1),_256,_16)";
+        flat_divide FlatDivide FlatDividePath ("(C::<4>, C::<16>)") "Sw<3,3,3> o _0 o (_4,_16,_2,_4):(_64,_1,_256,_16)";
+        logical_product LogicalProduct LogicalProductPath ("C::<2>") "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)";
+        zipped_product ZippedProduct ZippedProductPath ("C::<2>") "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)";
+        tiled_product TiledProduct TiledProductPath ("C::<2>") "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)";
+        flat_product FlatProduct FlatProductPath ("C::<2>") "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)";
+    ]
 }

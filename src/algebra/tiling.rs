@@ -8,14 +8,14 @@
 //! and a multiplication per mode, with no runtime-structured intermediate. The general algebra on
 //! runtime values (any tiler, nested modes, composition, complement) is [`crate::algebra`] on
 //! [`DynLayout`](crate::dyn_layout::DynLayout); fully static expressions are
-//! [`layout::computed`](crate::layout::computed) or `layout!`.
+//! [`algebra::computed`](crate::algebra::computed) or `layout!`.
 //!
 //! A mode whose extent `T` does not divide is tiled as CuTe tiles it: `ceil(s/T)` tiles, the last
 //! one reaching past `s` (a mode `s:d` is the function `x -> x*d` on every integer, so the result
 //! is still exactly the layout composed with the tiler; the kernel predicates the residue).
 //!
 //! ```
-//! use const_layout::layout::tiling::{local_tile, logical_divide, zipped_divide};
+//! use const_layout::algebra::tiling::{local_tile, logical_divide, zipped_divide};
 //! use const_layout::{C, make_layout};
 //! let (m, n, ld) = (1000usize, 300usize, 1024isize);
 //! let a = make_layout((m, n), (C::<1>, ld)).unwrap();
@@ -26,17 +26,17 @@
 //! assert_eq!((tile.to_string(), offset), ("(_128,_64):(_1,1024)".to_string(), 2 * 128 + 3 * 64 * 1024));
 //! ```
 
-use super::{Layout, LayoutShape};
 use crate::LayoutError;
 use crate::algebra::rules;
 use crate::int::{CeilDivOut, Int, Kind, StaticMul};
 use crate::int_tuple::IntTuple;
+use crate::layout::{Layout, LayoutShape};
 
 /// A shape tiler `Self` (an integer, or a tuple of integers, one per mode) for a layout with shape
 /// `S` and stride `D` whose modes are integers.
 ///
 /// ```
-/// use const_layout::layout::tiling::ShapeTiler;
+/// use const_layout::algebra::tiling::ShapeTiler;
 /// use const_layout::C;
 /// fn tiles<T: ShapeTiler<(usize, usize), (isize, isize)>>(_: T) {}
 /// tiles((C::<128>, C::<64>));
@@ -45,7 +45,7 @@ use crate::int_tuple::IntTuple;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a shape tiler for the shape `{S}`",
     label = "expected one integer tile extent per mode of the layout",
-    note = "the typed runtime tiling takes a layout whose modes are integers and a tuple of tile extents of the same rank; nested modes and tilers with strides go through `const_layout::algebra` (runtime structure) or `layout::computed` (static)"
+    note = "the typed runtime tiling takes a layout whose modes are integers and a tuple of tile extents of the same rank; nested modes and tilers with strides go through `const_layout::algebra` (runtime structure) or `algebra::computed` (static)"
 )]
 pub trait ShapeTiler<S: IntTuple, D: IntTuple>: IntTuple {
     /// `logical_divide`'s shape: `(T, ceil(s/T))` per mode.
@@ -78,7 +78,7 @@ pub trait ShapeTiler<S: IntTuple, D: IntTuple>: IntTuple {
 /// type would not do).
 ///
 /// ```
-/// use const_layout::layout::tiling::StepOut;
+/// use const_layout::algebra::tiling::StepOut;
 /// use const_layout::int::Int;
 /// use const_layout::C;
 /// assert_eq!(<StepOut<C<4>, C<-2>> as Int>::STATIC, Some(-8));
@@ -197,7 +197,7 @@ macro_rules! impl_shape_tiler {
 /// with shape `S` and stride `D`.
 ///
 /// ```
-/// use const_layout::layout::tiling::TileCoord;
+/// use const_layout::algebra::tiling::TileCoord;
 /// use const_layout::C;
 /// fn at<X: TileCoord<(C<8>, C<8>), (usize, usize), (isize, isize)>>(_: X) {}
 /// at((1usize, 2u32));
@@ -241,7 +241,7 @@ for_tuples4!(impl_shape_tiler);
 /// [module](self) for the scope.
 ///
 /// ```
-/// use const_layout::layout::tiling::logical_divide;
+/// use const_layout::algebra::tiling::logical_divide;
 /// use const_layout::{C, make_layout};
 /// let a = make_layout((12usize, 8usize), (C::<1>, 12isize)).unwrap();
 /// let d = logical_divide(&a, (C::<4>, 2usize)).unwrap();
@@ -288,7 +288,7 @@ where
 /// tiles', `((T..), (ceil(s/T)..)):((d..), (T*d..))`. See the [module](self).
 ///
 /// ```
-/// use const_layout::layout::tiling::zipped_divide;
+/// use const_layout::algebra::tiling::zipped_divide;
 /// use const_layout::{C, make_layout};
 /// let a = make_layout((12usize, 8usize), (C::<1>, 12isize)).unwrap();
 /// let z = zipped_divide(&a, (C::<4>, 2usize)).unwrap();
@@ -317,7 +317,7 @@ pub type TileAt<S, D, T> =
 /// `sum(c * T * d)`. A coordinate outside the tiles (`c >= ceil(s/T)`) is an error.
 ///
 /// ```
-/// use const_layout::layout::tiling::local_tile;
+/// use const_layout::algebra::tiling::local_tile;
 /// use const_layout::{C, LayoutError, make_layout};
 /// let a = make_layout((12usize, 8usize), (C::<1>, 12isize)).unwrap();
 /// let (tile, offset) = local_tile(&a, (C::<4>, 2usize), (2usize, 1usize)).unwrap();
