@@ -337,12 +337,12 @@ HEADER = """\
 //! Rows per family: {counts}.
 """
 
-PRELUDE = r"""use const_layout::eval::{Value, eval};
-use const_layout::algebra::computed::{
+PRELUDE = r"""use const_layout::algebra::computed::{
     blocked_product, coalesce, complement, complement_to, composition, filter, flat_divide, flat_product,
     logical_divide, logical_product, raked_product, tiled_divide, tiled_product, zipped_divide,
     zipped_product,
 };
+use const_layout::eval::{Value, eval};
 use const_layout::{C, layout_type};
 
 /// Failures of one family, reported together at the end of its test.
