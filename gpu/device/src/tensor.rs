@@ -1,5 +1,6 @@
-//! Global tensors and their tiles: a view of global memory with a rank-2 layout (static or runtime
-//! integers), cut into static tiles by block coordinate, with CuTe's predication of the residue.
+//! Global tensors and their tiles: a view of global memory with a layout of any rank (static or
+//! runtime integers), read and written by coordinate and sliced (any rank, nested modes), and at
+//! rank 2 cut into static tiles by block coordinate, with CuTe's predication of the residue.
 //!
 //! A kernel never checks an access against the allocation. The tensor is checked once (its
 //! strides are non-negative and its cosize fits the view: [`GlobalTensor::new`] on either side,
@@ -30,7 +31,8 @@ use crate::thread::fault;
 use const_layout::atom::{SM80_CP_ASYNC_CACHEALWAYS, SM80_CP_ASYNC_CACHEGLOBAL};
 use const_layout::int::Int;
 use const_layout::int_tuple::IntTuple;
-use const_layout::layout::LayoutShape;
+use const_layout::layout::{Crd2Idx, InShape, LayoutShape};
+use const_layout::tensor::SliceCoord;
 use const_layout::{AnyLayout, C, Layout};
 use core::marker::PhantomData;
 
@@ -51,9 +53,12 @@ pub struct Vector4;
 /// [`GmemMut`](crate::GmemMut)) and a layout `L` (a [`Layout`] of any rank, static or runtime
 /// integers) whose offsets all lie in the view. `V` is [`Scalar`] or [`Vector4`].
 ///
-/// Rank 2 is the tiled form kernels work on ([`DeviceTensor`]: CuTe's `local_tile`, predicated
-/// residues, 128-bit vectors). Ranks 3 and 4 (a batch of matrices, a batch of heads of matrices)
-/// take single elements by coordinate and give their rank-2 slices (CuTe's `tensor(_, _, k)`):
+/// Every rank takes single elements by any coordinate its layout takes and gives its slices
+/// ([`load_coord`](Self::load_coord), [`store_coord`](Self::store_coord),
+/// [`slice`](Self::slice): CuTe's `tensor(crd)` and `tensor(_, k, _)`). Rank 2 is the tiled form
+/// kernels work on ([`DeviceTensor`]: CuTe's `local_tile`, predicated residues, 128-bit vectors).
+/// Ranks 2 to 4 (a matrix, a batch of matrices, a batch of heads of matrices) also take 32-bit
+/// array coordinates and give their rank-2 slices directly (CuTe's `tensor(_, _, k)`):
 ///
 /// ```
 /// use const_layout::{make_layout, C};
@@ -1070,6 +1075,75 @@ macro_rules! element_access {
 element_access!(2; S0 D0 0, S1 D1 1);
 element_access!(3; S0 D0 0, S1 D1 1, S2 D2 2);
 element_access!(4; S0 D0 0, S1 D1 1, S2 D2 2, S3 D3 3);
+
+/// Element access and slices by any coordinate the layout takes: any rank (up to the largest
+/// tuple), nested modes, static or runtime integers, as CuTe's `tensor(crd)` and
+/// `tensor(_, k, _)`. The arrays of [`load`](GlobalTensor::load) are the 32-bit fast form of
+/// ranks 2 to 4; these take what [`Layout::checked_crd2idx`] takes.
+///
+/// ```
+/// use const_layout::tensor::Keep;
+/// use const_layout::{make_layout, C};
+/// use const_layout_device::{GlobalTensor, GmemMut};
+/// use std::sync::atomic::AtomicU32;
+/// // A batch of 2 x 3 heads of 4 x 5 row-major matrices: rank 5, two of its modes nested.
+/// let words: Vec<AtomicU32> = (0..120).map(|_| AtomicU32::new(0)).collect();
+/// let l = make_layout((2u32, 3u32, (2u32, 2u32), 5u32), (60u32, 20u32, (5u32, 10u32), C::<1>)).unwrap();
+/// let t = GlobalTensor::new(GmemMut::<u32>::from_cells(&words), l).unwrap();
+/// t.store_coord((1u32, 2u32, (1u32, 1u32), 4u32), 7);
+/// assert_eq!(t.load_coord((1u32, 2u32, (1u32, 1u32), 4u32)), Some(7));
+/// assert_eq!(t.load_coord((1u32, 2u32, 3u32, 4u32)), Some(7)); // row 3 of (2,2) is (1,1)
+/// assert_eq!(t.load_coord((2u32, 0u32, 0u32, 0u32)), None); // past the batch
+/// // Head (1, 2) as a 4 x 5 tensor: CuTe's t(1, 2, _, _).
+/// let m = t.slice((1u32, 2u32, Keep, Keep)).unwrap();
+/// assert_eq!(m.load_coord((3u32, 4u32)), Some(7));
+/// assert!(t.slice((1u32, 3u32, Keep, Keep)).is_none());
+/// ```
+impl<M: Memory, S: IntTuple + LayoutShape<D>, D: IntTuple, V> GlobalTensor<M, Layout<S, D>, V> {
+    /// The element at `crd` (an index, a flat or a nested coordinate), or `None` outside the
+    /// shape.
+    #[inline(always)]
+    pub fn load_coord<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd) -> Option<M::Elem> {
+        let off = self.layout.checked_crd2idx(crd).ok()?;
+        // SAFETY: `crd` is inside the shape and the strides are non-negative (the tensor's
+        // invariant), so its offset lies in `0..cosize`, and the cosize is at most the view's
+        // length.
+        Some(unsafe { self.mem.load_at(off as usize) })
+    }
+
+    /// CuTe's `tensor(crd)` with `_` ([`Keep`](const_layout::tensor::Keep)) in it: the tensor
+    /// of the kept modes from the fixed coordinates' element on; `None` if a fixed coordinate is
+    /// outside its mode. Single-element access ([`Scalar`]): a slice need not keep a vector
+    /// tensor's alignment.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn slice<Crd>(&self, crd: Crd) -> Option<GlobalTensor<M, Layout<Crd::Shape, Crd::Stride>, Scalar>>
+    where
+        Crd: SliceCoord<S, D>,
+        Crd::Shape: LayoutShape<Crd::Stride>,
+    {
+        let (shape, stride, at) = crd.slice(&self.layout.shape(), &self.layout.stride(), &mut 0).ok()?;
+        let layout = Layout::try_new(shape, stride).ok()?;
+        // SAFETY: the fixed coordinates are inside their modes, so `at` is the offset of a
+        // coordinate inside the shape (the kept modes at 0): in `0..cosize`, at most the view's
+        // length. Every offset of the kept modes plus `at` is an offset of the whole, below its
+        // cosize, so the view from `at` on holds the slice's offsets; the strides stay
+        // non-negative.
+        let mem = unsafe { self.mem.advance(at as usize) };
+        Some(GlobalTensor { mem, layout, access: PhantomData })
+    }
+}
+
+impl<M: MemoryMut, S: IntTuple + LayoutShape<D>, D: IntTuple, V> GlobalTensor<M, Layout<S, D>, V> {
+    /// Store `v` at `crd` (any coordinate the layout takes) if it is inside the shape.
+    #[inline(always)]
+    pub fn store_coord<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd, v: M::Elem) {
+        if let Ok(off) = self.layout.checked_crd2idx(crd) {
+            // SAFETY: as in `load_coord`; the view is writable.
+            unsafe { self.mem.store_at(off as usize, v) }
+        }
+    }
+}
 
 /// The rank-2 tensor of modes `I`, `J` of `t`, from the element at offset `at` on (the offset of a
 /// coordinate inside the shape, zero in modes `I` and `J`): the slice keeps the invariant, since

@@ -2,7 +2,7 @@
 //! emulator, each against a model computed on the host from generated inputs: shuffles and votes
 //! by PTX's formulas, reductions by the lane groups summed on the host (and the groups a TV layout
 //! gives, by brute force), fast math within its documented bounds, atomics under contention,
-//! named barriers handing data over, tensors of rank 3 and 4 against their offsets, shared memory
+//! named barriers handing data over, tensors of rank 3 to 5 and nested ones against their offsets, shared memory
 //! carved by layouts, entry points written with `kernel!` over device buffers, and the layer
 //! probe the GPU runs (`tools/gpu/layer_probe.py` checks the same values there).
 
@@ -2221,4 +2221,70 @@ fn the_layer_probe_matches_the_host_model() {
             .len(),
         1
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tensors of any rank: access and slices by any coordinate the layout takes.
+
+#[test]
+fn rank_5_and_nested_tensors_read_write_and_slice_by_any_coordinate() {
+    use const_layout::tensor::Keep;
+    let mut rng = Rng(0x5eed_0015);
+    for case in 0..10 {
+        let ext: [usize; 5] = core::array::from_fn(|_| 1 + rng.below(3) as usize);
+        // Strides that pad: each at least the span of the modes before it.
+        let mut d = [0usize; 5];
+        let mut span = 1usize;
+        for k in 0..5 {
+            d[k] = span + rng.below(3) as usize;
+            span = d[k] * ext[k];
+        }
+        let e = ext.map(|x| x as u32);
+        let s = d.map(|x| x as u32);
+        let layout = make_layout((e[0], e[1], e[2], e[3], e[4]), (s[0], s[1], s[2], s[3], s[4])).unwrap();
+        let cosize = offset(ext.map(|x| x as u32 - 1), d) + 1;
+        let words: Vec<u32> = (0..cosize).map(|_| rng.u32()).collect();
+        let mut buf = DeviceBuffer::from_slice(&words);
+        let t = GlobalTensor::new(buf.gmem(), layout).unwrap();
+        let what = format!("case {case}: {layout}");
+        for c in coords(ext) {
+            let crd = (c[0], c[1], c[2], c[3], c[4]);
+            assert_eq!(t.load_coord(crd), Some(words[offset(c, d)]), "{what} {c:?}");
+        }
+        for k in 0..5 {
+            let mut c = [0u32; 5];
+            c[k] = e[k] + rng.below(2);
+            assert_eq!(t.load_coord((c[0], c[1], c[2], c[3], c[4])), None, "{what} {c:?}");
+        }
+        // A slice keeping modes 1 and 3 at every fixed coordinate: CuTe's t(i, _, j, _, k).
+        for [i, j, k] in coords([ext[0], ext[2], ext[4]]) {
+            let m = t.slice((i, Keep, j, Keep, k)).unwrap();
+            for [a, b] in coords([ext[1], ext[3]]) {
+                assert_eq!(m.load_coord((a, b)), t.load_coord((i, a, j, b, k)), "{what} ({i},_,{j},_,{k})");
+            }
+            assert_eq!(m.load_coord((e[1], 0u32)), None);
+        }
+        assert!(t.slice((e[0], Keep, 0u32, Keep, 0u32)).is_none(), "{what}");
+        // Stores by coordinate: every element its index, nothing else written.
+        let tm = GlobalTensor::new(buf.gmem_mut(), layout).unwrap();
+        let mut want = words.clone();
+        for (n, c) in coords(ext).enumerate() {
+            tm.store_coord((c[0], c[1], c[2], c[3], c[4]), n as u32);
+            want[offset(c, d)] = n as u32;
+        }
+        tm.store_coord((e[0], 0u32, 0u32, 0u32, 0u32), 0xdead);
+        assert_eq!(buf.to_vec(), want, "{what}: stores");
+    }
+    // Nested modes: a coordinate per mode (an integer splits inside a nested one) or per integer.
+    let words: Vec<u32> = (0..64).collect();
+    let buf = DeviceBuffer::from_slice(&words);
+    let l = make_layout(((2u32, 4u32), 8u32), ((C::<1>, 16u32), 2u32)).unwrap();
+    let t = GlobalTensor::new(buf.gmem(), l).unwrap();
+    for (i, j) in (0..8u32).flat_map(|i| (0..8u32).map(move |j| (i, j))) {
+        let want = words[((i % 2) + 16 * (i / 2) + 2 * j) as usize];
+        assert_eq!(t.load_coord((i, j)), Some(want));
+        assert_eq!(t.load_coord(((i % 2, i / 2), j)), Some(want));
+        assert_eq!(t.load_coord(i + 8 * j), Some(want));
+    }
+    assert_eq!(t.load_coord(64u32), None);
 }
