@@ -131,3 +131,35 @@ fn swizzled_layouts_divide_and_multiply_the_layout_before_the_swizzle() {
     let c = s.composition(t);
     assert!((0..4usize).all(|i| (0..16usize).all(|j| c.crd2idx((i, j)) == l.crd2idx((i, j)))));
 }
+
+#[test]
+fn composed_layouts_divide_and_multiply_as_the_evaluator_does() {
+    use const_layout::eval::eval;
+    use const_layout::swizzle::{ComposedLayout, Swizzle};
+    let layouts =
+        ["(_8,_64):(_64,_1)", "(_16,_32):(_1,_16)", "((_4,_2),_64):((_64,_256),_1)", "(8,32):(32,1)"];
+    let tilers = ["<_4:_1, _16:_1>", "<_2:_1, _8:_1>", "_4:_1"];
+    for (k, l) in layouts.iter().enumerate() {
+        let sw = Swizzle::new(2 + (k as u32 % 2), 2, 3).unwrap();
+        let c = ComposedLayout::new(sw, l.parse().unwrap());
+        for t in tilers {
+            let tiler = t.parse().unwrap();
+            let call = |f: &str| eval(&format!("{f}({c}, {t})")).map(|v| v.to_string()).unwrap();
+            assert_eq!(c.logical_divide(&tiler).unwrap().to_string(), call("logical_divide"), "{c} {t}");
+            assert_eq!(c.zipped_divide(&tiler).unwrap().to_string(), call("zipped_divide"), "{c} {t}");
+            assert_eq!(c.tiled_divide(&tiler).unwrap().to_string(), call("tiled_divide"), "{c} {t}");
+            assert_eq!(c.flat_divide(&tiler).unwrap().to_string(), call("flat_divide"), "{c} {t}");
+            assert_eq!(c.composition_tiler(&tiler).unwrap().to_string(), call("composition"), "{c} {t}");
+        }
+        let p = "_2:_1".parse().unwrap();
+        let call = |f: &str| eval(&format!("{f}({c}, _2:_1)")).map(|v| v.to_string()).unwrap();
+        assert_eq!(c.logical_product(&p).unwrap().to_string(), call("logical_product"));
+        assert_eq!(c.zipped_product(&p).unwrap().to_string(), call("zipped_product"));
+        assert_eq!(c.tiled_product(&p).unwrap().to_string(), call("tiled_product"));
+        assert_eq!(c.flat_product(&p).unwrap().to_string(), call("flat_product"));
+        let b: DynLayout = "(_2,_1):(_1,_0)".parse().unwrap();
+        let call = |f: &str| eval(&format!("{f}({c}, {b})")).map(|v| v.to_string()).unwrap();
+        assert_eq!(c.blocked_product(&b).unwrap().to_string(), call("blocked_product"));
+        assert_eq!(c.raked_product(&b).unwrap().to_string(), call("raked_product"));
+    }
+}

@@ -867,3 +867,120 @@ pub fn swizzle_xor16(row: isize, col: isize, k_blocks16: isize) -> Result<isize,
     }
     Ok(col ^ ((row % k_blocks16) * 16))
 }
+
+/// CuTe's algebra on a composed layout: the operation on the inner layout, the outer function
+/// and the offset after the result (CuTe's divides and products of a `ComposedLayout` work on its
+/// `layout_b`; `(F o O o L) o T` is `F o O o (L o T)`), as the evaluator computes them.
+macro_rules! on_inner {
+    ($($(#[$doc:meta])* $method:ident($arg:ident: $T:ty);)+) => {
+        impl ComposedLayout {$(
+            $(#[$doc])*
+            pub fn $method(&self, $arg: &$T) -> Result<ComposedLayout, LayoutError> {
+                Ok(self.with_inner(self.inner.$method($arg)?))
+            }
+        )+}
+    };
+}
+
+on_inner! {
+    /// CuTe's `composition(self, tiler)`: the swizzle after `inner o tiler`.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let part = c.composition_tiler(&"<_4:_1, _16:_1>".parse().unwrap()).unwrap();
+    /// assert_eq!(part.to_string(), "Sw<3,3,3> o _0 o (_4,_16):(_64,_1)");
+    /// assert!((0..64).all(|i| part.offset(i) == c.offset(i % 4 + 8 * (i / 4))));
+    /// ```
+    composition_tiler(tiler: crate::algebra::Tiler);
+    /// CuTe's `logical_divide(self, tiler)`: the swizzle after the divided inner layout.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let d = c.logical_divide(&"<_4:_1, _16:_1>".parse().unwrap()).unwrap();
+    /// assert_eq!(d.to_string(), "Sw<3,3,3> o _0 o ((_4,_2),(_16,_4)):((_64,_256),(_1,_16))");
+    /// ```
+    logical_divide(tiler: crate::algebra::Tiler);
+    /// CuTe's `zipped_divide(self, tiler)`: the swizzle after the divided inner layout.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let z = c.zipped_divide(&"<_4:_1, _16:_1>".parse().unwrap()).unwrap();
+    /// assert_eq!(z.to_string(), "Sw<3,3,3> o _0 o ((_4,_16),(_2,_4)):((_64,_1),(_256,_16))");
+    /// ```
+    zipped_divide(tiler: crate::algebra::Tiler);
+    /// CuTe's `tiled_divide(self, tiler)`: the swizzle after the divided inner layout.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let t = c.tiled_divide(&"<_4:_1, _16:_1>".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "Sw<3,3,3> o _0 o ((_4,_16),_2,_4):((_64,_1),_256,_16)");
+    /// ```
+    tiled_divide(tiler: crate::algebra::Tiler);
+    /// CuTe's `flat_divide(self, tiler)`: the swizzle after the divided inner layout.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let f = c.flat_divide(&"<_4:_1, _16:_1>".parse().unwrap()).unwrap();
+    /// assert_eq!(f.to_string(), "Sw<3,3,3> o _0 o (_4,_16,_2,_4):(_64,_1,_256,_16)");
+    /// ```
+    flat_divide(tiler: crate::algebra::Tiler);
+    /// CuTe's `logical_product(self, tiler)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let p = c.logical_product(&"_2:_1".parse().unwrap()).unwrap();
+    /// assert_eq!(p.to_string(), "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)");
+    /// ```
+    logical_product(tiler: crate::algebra::Tiler);
+    /// CuTe's `zipped_product(self, tiler)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let p = c.zipped_product(&"_2:_1".parse().unwrap()).unwrap();
+    /// assert_eq!(p.to_string(), "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)");
+    /// ```
+    zipped_product(tiler: crate::algebra::Tiler);
+    /// CuTe's `tiled_product(self, tiler)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let p = c.tiled_product(&"_2:_1".parse().unwrap()).unwrap();
+    /// assert_eq!(p.to_string(), "Sw<3,3,3> o _0 o ((_8,_64),_2):((_64,_1),_512)");
+    /// ```
+    tiled_product(tiler: crate::algebra::Tiler);
+    /// CuTe's `flat_product(self, tiler)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// let p = c.flat_product(&"_2:_1".parse().unwrap()).unwrap();
+    /// assert_eq!(p.to_string(), "Sw<3,3,3> o _0 o (_8,_64,_2):(_64,_1,_512)");
+    /// ```
+    flat_product(tiler: crate::algebra::Tiler);
+    /// CuTe's `blocked_product(self, layout)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// let p = c.blocked_product(&"(_2,_1):(_1,_0)".parse().unwrap()).unwrap();
+    /// assert_eq!(p.inner().to_string(), c.inner().blocked_product(&"(_2,_1):(_1,_0)".parse().unwrap()).unwrap().to_string());
+    /// ```
+    blocked_product(layout: DynLayout);
+    /// CuTe's `raked_product(self, layout)`: the swizzle after the inner layout's product.
+    ///
+    /// ```
+    /// use const_layout::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 0, 1).unwrap(), "(_2,_2):(_1,_2)".parse().unwrap());
+    /// let p = c.raked_product(&"(_2,_1):(_1,_0)".parse().unwrap()).unwrap();
+    /// assert_eq!(p.inner().to_string(), c.inner().raked_product(&"(_2,_1):(_1,_0)".parse().unwrap()).unwrap().to_string());
+    /// ```
+    raked_product(layout: DynLayout);
+}
