@@ -463,31 +463,6 @@ where
 }
 
 impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
-    /// CuTe's `composition(self, b)`: `self(b(i))` for every index. Static operands give a
-    /// static layout; runtime ones the typed runtime result (see the [module](self)).
-    ///
-    /// ```
-    /// use const_layout::{C, layout, make_layout};
-    /// let c = layout!((6,2):(8,2)).composition(&layout!((4,3):(3,1)));
-    /// assert_eq!(c.to_string(), "((_2,_2),_3):((_24,_2),_8)");
-    /// let a = make_layout((6usize, 4usize), (C::<1>, 8isize)).unwrap();
-    /// let r = a.composition(&make_layout(12usize, 2isize).unwrap()).unwrap();
-    /// assert_eq!(r.to_string(), "(3,4):(2,8)");
-    /// ```
-    #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn composition<SB, DB>(
-        &self,
-        b: &Layout<SB, DB>,
-    ) -> <KindOf2<S, D, SB, DB> as CompositionPath<S, D, Layout<SB, DB>>>::Output
-    where
-        KindOf2<S, D, SB, DB>: CompositionPath<S, D, Layout<SB, DB>>,
-        SB: IntTuple,
-        DB: IntTuple,
-    {
-        <KindOf2<S, D, SB, DB> as CompositionPath<S, D, Layout<SB, DB>>>::composition(self, b)
-    }
-
     /// CuTe's `complement(self, cotarget)`: the offsets `self` leaves out, up to `cotarget`.
     ///
     /// ```
@@ -508,54 +483,6 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
         <<(S, D, M) as IntTuple>::Kind as ComplementToPath<S, D, M>>::complement_to(self, cotarget)
     }
 
-    /// CuTe's `blocked_product(self, b)`: `b`'s arrangement of copies of `self`, the modes
-    /// interleaved block-first.
-    ///
-    /// ```
-    /// use const_layout::{layout, make_layout};
-    /// let p = layout!((2,2):(1,2)).blocked_product(&layout!((2,3):(3,1)));
-    /// assert_eq!(p.to_string(), "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))");
-    /// let r = make_layout((2usize, 2usize), (1isize, 2isize)).unwrap();
-    /// let q = r.blocked_product(&make_layout((2usize, 3usize), (3isize, 1isize)).unwrap()).unwrap();
-    /// // Runtime values: the same function, in the runtime algebra's structure.
-    /// assert!((0..24).all(|i| q.offset(i) == p.crd2idx(i as usize)));
-    /// ```
-    #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn blocked_product<SB, DB>(
-        &self,
-        b: &Layout<SB, DB>,
-    ) -> <KindOf2<S, D, SB, DB> as BlockedProductPath<S, D, Layout<SB, DB>>>::Output
-    where
-        KindOf2<S, D, SB, DB>: BlockedProductPath<S, D, Layout<SB, DB>>,
-        SB: IntTuple,
-        DB: IntTuple,
-    {
-        <KindOf2<S, D, SB, DB> as BlockedProductPath<S, D, Layout<SB, DB>>>::blocked_product(self, b)
-    }
-
-    /// CuTe's `raked_product(self, b)`: `b`'s arrangement of copies of `self`, the modes
-    /// interleaved arrangement-first.
-    ///
-    /// ```
-    /// use const_layout::layout;
-    /// let p = layout!((2,2):(1,2)).raked_product(&layout!((2,3):(3,1)));
-    /// assert_eq!(p.to_string(), "((_2,_2),(_3,_2)):((_12,_1),(_4,_2))");
-    /// ```
-    #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn raked_product<SB, DB>(
-        &self,
-        b: &Layout<SB, DB>,
-    ) -> <KindOf2<S, D, SB, DB> as RakedProductPath<S, D, Layout<SB, DB>>>::Output
-    where
-        KindOf2<S, D, SB, DB>: RakedProductPath<S, D, Layout<SB, DB>>,
-        SB: IntTuple,
-        DB: IntTuple,
-    {
-        <KindOf2<S, D, SB, DB> as RakedProductPath<S, D, Layout<SB, DB>>>::raked_product(self, b)
-    }
-
     /// CuTe's `local_tile(self, tiler, coord)`: tile `coord` of `zipped_divide(self, tiler)`, as
     /// the tile's layout and the offset of its first element.
     ///
@@ -574,6 +501,61 @@ impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
     {
         <KindOf<S, D> as LocalTilePath<S, D, T, X>>::local_tile(self, tiler, coord)
     }
+}
+
+macro_rules! layout_operand_methods {
+    ($($(#[$doc:meta])* $Trait:ident $method:ident;)+) => {
+        impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {$(
+            $(#[$doc])*
+            #[inline(always)]
+            #[allow(clippy::type_complexity)]
+            pub fn $method<SB, DB>(&self, b: &Layout<SB, DB>) -> <KindOf2<S, D, SB, DB> as $Trait<S, D, Layout<SB, DB>>>::Output
+            where
+                KindOf2<S, D, SB, DB>: $Trait<S, D, Layout<SB, DB>>,
+                SB: IntTuple,
+                DB: IntTuple,
+            {
+                <KindOf2<S, D, SB, DB> as $Trait<S, D, Layout<SB, DB>>>::$method(self, b)
+            }
+        )+}
+    };
+}
+
+layout_operand_methods! {
+    /// CuTe's `composition(self, b)`: `self(b(i))` for every index. Static operands give a
+    /// static layout; runtime ones the typed runtime result (see the [module](self)).
+    ///
+    /// ```
+    /// use const_layout::{C, layout, make_layout};
+    /// let c = layout!((6,2):(8,2)).composition(&layout!((4,3):(3,1)));
+    /// assert_eq!(c.to_string(), "((_2,_2),_3):((_24,_2),_8)");
+    /// let a = make_layout((6usize, 4usize), (C::<1>, 8isize)).unwrap();
+    /// let r = a.composition(&make_layout(12usize, 2isize).unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(3,4):(2,8)");
+    /// ```
+    CompositionPath composition;
+    /// CuTe's `blocked_product(self, b)`: `b`'s arrangement of copies of `self`, the modes
+    /// interleaved block-first.
+    ///
+    /// ```
+    /// use const_layout::{layout, make_layout};
+    /// let p = layout!((2,2):(1,2)).blocked_product(&layout!((2,3):(3,1)));
+    /// assert_eq!(p.to_string(), "((_2,_2),(_2,_3)):((_1,_12),(_2,_4))");
+    /// let r = make_layout((2usize, 2usize), (1isize, 2isize)).unwrap();
+    /// let q = r.blocked_product(&make_layout((2usize, 3usize), (3isize, 1isize)).unwrap()).unwrap();
+    /// // Runtime values: the same function, in the runtime algebra's structure.
+    /// assert!((0..24).all(|i| q.offset(i) == p.crd2idx(i as usize)));
+    /// ```
+    BlockedProductPath blocked_product;
+    /// CuTe's `raked_product(self, b)`: `b`'s arrangement of copies of `self`, the modes
+    /// interleaved arrangement-first.
+    ///
+    /// ```
+    /// use const_layout::layout;
+    /// let p = layout!((2,2):(1,2)).raked_product(&layout!((2,3):(3,1)));
+    /// assert_eq!(p.to_string(), "((_2,_2),(_3,_2)):((_12,_1),(_4,_2))");
+    /// ```
+    RakedProductPath raked_product;
 }
 
 macro_rules! tiler_methods {
