@@ -5,6 +5,7 @@
 mod anchor_ops;
 mod atoms;
 mod computed_vectors;
+mod layout_methods;
 mod ordered_vectors;
 mod static_suite;
 mod tiling;
