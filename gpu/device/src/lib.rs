@@ -35,7 +35,7 @@
 //!
 //! | group | items |
 //! |---|---|
-//! | indices and control | `thread_idx`, `block_idx`, `block_dim`, `grid_dim`, `sync_threads`, `named_barrier`, `named_barrier_arrive`, `fault`, `site` / `Site` (a call site, for the emulator's reports) |
+//! | indices and control | `thread_idx`, `block_idx`, `block_dim`, `grid_dim`, `globaltimer`, `smid`, `sync_threads`, `named_barrier`, `named_barrier_arrive`, `fault`, `site` / `Site` (a call site, for the emulator's reports) |
 //! | shared memory | `dynamic_smem`, `static_region` (behind [`static_shared!`]), `ld_shared`, `ld_shared2`, `ld_shared4`, `st_shared`, `st_shared4` |
 //! | global memory | `GlobalPtr` (`from_address`, `load`, `load_nc`, `load4`, `load4_nc`, `store`, `store4`, `advance`, `advance_mul`, `same`, `copy_async4`, `copy_async16`, `is_aligned16`), `cp_async_commit`, `cp_async_wait` |
 //! | tensor cores | `ldmatrix_x4_batch`, `mma_m16n8k16_f32_grid`, `mma_m16n8k16_f16_grid`, `pack_half2`, `unpack_half2`, the `wgmma_*` functions, `fence_proxy_async_shared`, `setmaxnreg` |
@@ -126,7 +126,9 @@ pub use tensor::{
     MAX_COSIZE, Partial, Residue, Scalar, Shifted, SliceTiles, Slices, TileSeq, Tiled, Vector4,
     cp_async_commit, cp_async_wait,
 };
-pub use thread::{NamedBarrier, Thread, block_dim, block_idx, fault, grid_dim, sync_threads, thread_idx};
+pub use thread::{
+    NamedBarrier, Thread, block_dim, block_idx, fault, globaltimer, grid_dim, smid, sync_threads, thread_idx,
+};
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};
 
 /// The README's example, run as a doctest.

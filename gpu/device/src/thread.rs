@@ -28,6 +28,49 @@ pub fn grid_dim() -> Dim3 {
     backend::grid_dim()
 }
 
+/// PTX's `%globaltimer`: a clock in nanoseconds that every block of a launch reads alike, for
+/// timelines across blocks and multiprocessors (`clock64` counts one multiprocessor's cycles).
+/// The GPU updates it in steps (on the order of a microsecond on some GPUs, 32 ns on others);
+/// the emulator's counts the nanoseconds since the process first read it.
+///
+/// ```
+/// use const_layout_device::emu::launch;
+/// use const_layout_device::{Dim3, LaunchConfig, globaltimer, sync_threads};
+/// use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+/// let ordered = AtomicBool::new(true);
+/// let cfg = LaunchConfig { grid: Dim3::x(2), block: Dim3::x(32), dynamic_smem_bytes: 0 };
+/// launch(&cfg, || {
+///     let before = globaltimer();
+///     sync_threads();
+///     if globaltimer() < before {
+///         ordered.store(false, Relaxed);
+///     }
+/// })
+/// .unwrap();
+/// assert!(ordered.load(Relaxed));
+/// ```
+#[inline(always)]
+pub fn globaltimer() -> u64 {
+    backend::globaltimer()
+}
+
+/// PTX's `%smid`: the multiprocessor this thread runs on (a block stays on one), to tell which
+/// blocks shared a multiprocessor in a timeline ([`globaltimer`]). The emulator's is 0.
+///
+/// ```
+/// use const_layout_device::emu::launch;
+/// use const_layout_device::{Dim3, LaunchConfig, smid};
+/// use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+/// let seen = AtomicU32::new(u32::MAX);
+/// let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(1), dynamic_smem_bytes: 0 };
+/// launch(&cfg, || seen.store(smid(), Relaxed)).unwrap();
+/// assert_eq!(seen.load(Relaxed), 0);
+/// ```
+#[inline(always)]
+pub fn smid() -> u32 {
+    backend::smid()
+}
+
 /// CUDA's `__syncthreads()`: wait until every thread of the block has reached it (or exited);
 /// shared-memory accesses before it are visible to every thread after it.
 #[inline(always)]

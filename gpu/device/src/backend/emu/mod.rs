@@ -489,6 +489,17 @@ pub(crate) fn dynamic_smem() -> (u32, u32) {
     (0, with(|c| c.launch.cfg.dynamic_smem_bytes))
 }
 
+/// `%globaltimer`: nanoseconds since the process's first read.
+pub(crate) fn globaltimer() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
+}
+
+/// `%smid`: the emulator has one multiprocessor.
+pub(crate) fn smid() -> u32 {
+    0
+}
+
 /// CUDA's `threadIdx`.
 pub(crate) fn thread_idx() -> Dim3 {
     with(|c| c.thread)

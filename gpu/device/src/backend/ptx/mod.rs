@@ -58,6 +58,24 @@ pub(crate) fn block_idx() -> Dim3 {
     }
 }
 
+/// `%globaltimer`: not `pure`, so that two reads are two instructions where the source has them.
+#[inline(always)]
+pub(crate) fn globaltimer() -> u64 {
+    let r: u64;
+    // SAFETY: reading a special register has no effect and no precondition.
+    unsafe { asm!("mov.u64 {r}, %globaltimer;", r = out(reg64) r, options(nomem, nostack)) };
+    r
+}
+
+/// `%smid`: not `pure`, as `globaltimer`.
+#[inline(always)]
+pub(crate) fn smid() -> u32 {
+    let r: u32;
+    // SAFETY: reading a special register has no effect and no precondition.
+    unsafe { asm!("mov.u32 {r}, %smid;", r = out(reg32) r, options(nomem, nostack)) };
+    r
+}
+
 /// `%ntid.x`, `%ntid.y`, `%ntid.z`.
 #[inline(always)]
 pub(crate) fn block_dim() -> Dim3 {
