@@ -16,7 +16,11 @@ pub mod int;
 pub mod int_tuple;
 pub mod layout;
 pub mod picture;
-pub mod rocroller;
+/// AMD rocRoller's coordinate graph: the crate
+/// [const-layout-rocroller](https://docs.rs/const-layout-rocroller) (default feature `rocroller`).
+#[cfg(feature = "rocroller")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rocroller")))]
+pub use const_layout_rocroller as rocroller;
 #[cfg(feature = "proptest")]
 #[cfg_attr(docsrs, doc(cfg(feature = "proptest")))]
 pub mod strategy;

@@ -6,10 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${1:-target}
-cargo doc -q --no-deps --target-dir "$T" -p const-layout-core -p const-layout -p const-layout-device \
+cargo doc -q --no-deps --target-dir "$T" -p const-layout-core -p const-layout-rocroller -p const-layout -p const-layout-device \
   -p const-layout-launch 2>/dev/null
 total=0
-for c in const_layout_core const_layout const_layout_device const_layout_launch; do
+for c in const_layout_core const_layout_rocroller const_layout const_layout_device const_layout_launch; do
   page=$T/doc/$c/all.html
   # Each item is one link in the page's lists, <li><a href="path/kind.Name.html"> (the links to
   # the page's own sections, href="#...", are not items).

@@ -984,3 +984,79 @@ on_inner! {
     /// ```
     raked_product(layout: DynLayout);
 }
+
+/// A layout of any kind with runtime structure: a plain [`DynLayout`] or a [`ComposedLayout`]
+/// (a swizzle, or a layout, after a layout). What const-layout's `AnyLayout::to_dyn` gives for
+/// every layout kind.
+///
+/// ```
+/// use const_layout::layout::DynAnyLayout;
+/// use const_layout::{AnyLayout, layout};
+/// let d = layout!((4,2):(2,1)).to_dyn().unwrap();
+/// assert!(matches!(d, DynAnyLayout::Layout(_)));
+/// assert_eq!(d.to_string(), "(_4,_2):(_2,_1)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// No heap in the library: both are held inline.
+#[allow(clippy::large_enum_variant)]
+pub enum DynAnyLayout {
+    /// A plain layout.
+    Layout(DynLayout),
+    /// A swizzle or a layout after a layout.
+    Composed(ComposedLayout),
+}
+
+impl fmt::Display for DynAnyLayout {
+    /// CuTe's notation, as the layout it came from prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DynAnyLayout::Layout(l) => fmt::Display::fmt(l, f),
+            DynAnyLayout::Composed(c) => fmt::Display::fmt(c, f),
+        }
+    }
+}
+
+/// Any layout as a [`DynAnyLayout`]: the one thing crates built on this core alone need from a
+/// layout of any kind (the rocRoller graph's `add_layout` takes it). const-layout implements it
+/// for every layout kind, as its `AnyLayout::to_dyn`; here it is implemented for the runtime
+/// kinds.
+///
+/// ```
+/// use const_layout::dyn_layout::DynLayout;
+/// use const_layout::layout;
+/// use const_layout::swizzle::{DynAnyLayout, ToDynAnyLayout};
+/// let typed = layout!((4,2):(2,1)).to_dyn_any().unwrap();
+/// let runtime = "(4,2):(2,1)".parse::<DynLayout>().unwrap().to_dyn_any().unwrap();
+/// assert!(matches!(typed, DynAnyLayout::Layout(_)));
+/// assert_eq!(typed.to_string(), runtime.to_string());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layout: no runtime form of it (`ToDynAnyLayout`)",
+    label = "a layout of any kind: typed, static, swizzled or runtime-structured"
+)]
+pub trait ToDynAnyLayout {
+    /// The layout with runtime structure, which prints the same. `Err` where a typed layout does
+    /// not fit a runtime one.
+    fn to_dyn_any(&self) -> Result<DynAnyLayout, LayoutError>;
+}
+
+impl ToDynAnyLayout for DynLayout {
+    #[inline]
+    fn to_dyn_any(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(DynAnyLayout::Layout(*self))
+    }
+}
+
+impl ToDynAnyLayout for ComposedLayout {
+    #[inline]
+    fn to_dyn_any(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(DynAnyLayout::Composed(*self))
+    }
+}
+
+impl ToDynAnyLayout for DynAnyLayout {
+    #[inline]
+    fn to_dyn_any(&self) -> Result<DynAnyLayout, LayoutError> {
+        Ok(*self)
+    }
+}

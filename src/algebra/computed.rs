@@ -1401,6 +1401,11 @@ impl<L: StaticLayout> StaticRange<L> {
     const RANGE: Result<(isize, isize), LayoutError> = dyn_range(&L::LAYOUT);
 }
 
+crate::layout::any::to_dyn_any_as_any_layout! {
+    [E: StaticExpr] Computed<E>;
+    [const B: u32, const M: u32, const S: i32, A: StaticLayout] StaticSwizzled<B, M, S, A>;
+}
+
 impl<E: StaticExpr> AnyLayout for Computed<E> {
     const IS_STATIC: bool = true;
     #[inline(always)]

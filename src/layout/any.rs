@@ -50,7 +50,8 @@ use crate::int_tuple::IntTuple;
 use crate::layout::{
     Crd2Idx, FlatPairs, InShape, Layout, LayoutShape, OffsetOut, OffsetSwizzled, SwizzledLayout,
 };
-use crate::swizzle::{ComposedLayout, Outer, Swizzle};
+pub use crate::swizzle::DynAnyLayout;
+use crate::swizzle::{ComposedLayout, Outer, Swizzle, ToDynAnyLayout};
 use core::fmt;
 
 /// CuTe's Layout concept: a function from coordinates (or 1-D indices) to offsets, with a shape
@@ -343,35 +344,6 @@ pub trait LayoutCoord<L: ?Sized> {
     /// assert!((1usize, 3usize).checked_offset_in(&l).is_err());
     /// ```
     fn checked_offset_in(&self, layout: &L) -> Result<isize, LayoutError>;
-}
-
-/// The layout of any kind with runtime structure: what [`AnyLayout::to_dyn`] gives.
-///
-/// ```
-/// use const_layout::layout::DynAnyLayout;
-/// use const_layout::{AnyLayout, layout};
-/// let d = layout!((4,2):(2,1)).to_dyn().unwrap();
-/// assert!(matches!(d, DynAnyLayout::Layout(_)));
-/// assert_eq!(d.to_string(), "(_4,_2):(_2,_1)");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-// No heap in the library: both are held inline.
-#[allow(clippy::large_enum_variant)]
-pub enum DynAnyLayout {
-    /// A plain layout.
-    Layout(DynLayout),
-    /// A swizzle or a layout after a layout.
-    Composed(ComposedLayout),
-}
-
-impl fmt::Display for DynAnyLayout {
-    /// CuTe's notation, as the layout it came from prints.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DynAnyLayout::Layout(l) => fmt::Display::fmt(l, f),
-            DynAnyLayout::Composed(c) => fmt::Display::fmt(c, f),
-        }
-    }
 }
 
 /// The offsets of any layout in index order; made by [`AnyLayout::offsets`].
@@ -771,7 +743,7 @@ impl AnyLayout for DynLayout {
         dyn_idx2crd(self, index)
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
-        Ok(DynAnyLayout::Layout(*self))
+        self.to_dyn_any()
     }
     #[inline]
     fn flat(&self) -> Option<Flat> {
@@ -833,7 +805,7 @@ impl AnyLayout for ComposedLayout {
         dyn_idx2crd(self.inner(), index)
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
-        Ok(DynAnyLayout::Composed(*self))
+        self.to_dyn_any()
     }
 }
 
@@ -896,7 +868,7 @@ impl AnyLayout for DynAnyLayout {
         either!(self, l => AnyLayout::idx2crd(l, index))
     }
     fn to_dyn(&self) -> Result<DynAnyLayout, LayoutError> {
-        Ok(*self)
+        self.to_dyn_any()
     }
     #[inline]
     fn flat(&self) -> Option<Flat> {
@@ -945,3 +917,25 @@ mod tests {
         assert_eq!(swizzled_range(&l, sw, 1000), Ok((lo, hi)));
     }
 }
+
+// The core's seam for crates that take any layout at run time (the rocRoller graph): each of the
+// library's layout kinds, as its `AnyLayout::to_dyn` (a blanket impl over `AnyLayout` would be an
+// impl of a foreign trait for any type, which Rust refuses).
+macro_rules! to_dyn_any_as_any_layout {
+    ($([$($g:tt)*] $ty:ty;)*) => {$(
+        impl<$($g)*> $crate::swizzle::ToDynAnyLayout for $ty {
+            #[inline]
+            fn to_dyn_any(&self) -> Result<$crate::layout::DynAnyLayout, $crate::LayoutError> {
+                $crate::layout::AnyLayout::to_dyn(self)
+            }
+        }
+    )*};
+}
+to_dyn_any_as_any_layout! {
+    [S: IntTuple + LayoutShape<D>, D: IntTuple] Layout<S, D>;
+    [const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize]
+        SwizzledLayout<B, M, S, Sh, St, O>;
+    [const B: u32, const M: u32, const S: i32, L: AnyLayout] OffsetSwizzled<B, M, S, L>;
+}
+// The static kinds' (`Computed`, `StaticSwizzled`) are beside their `AnyLayout` impls.
+pub(crate) use to_dyn_any_as_any_layout;

@@ -2,10 +2,10 @@
 
 use super::GraphError;
 use super::{CoordinateGraph, Dimension, DimensionKind, Edge, Element, MAX_ELEMENTS, Tag, Transformer};
-use crate::algebra::leaves::Leaves;
-use crate::dyn_layout::DynLayout;
-use crate::error::LayoutError;
-use crate::layout::{AnyLayout, DynAnyLayout};
+use const_layout_core::algebra::leaves::Leaves;
+use const_layout_core::dyn_layout::DynLayout;
+use const_layout_core::error::LayoutError;
+use const_layout_core::swizzle::{DynAnyLayout, ToDynAnyLayout};
 use core::fmt;
 
 /// The tags a layout became in a graph: its 1-D index, each integer's coordinate (CuTe's order,
@@ -42,7 +42,8 @@ impl<const N: usize> CoordinateGraph<N> {
     /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2,3):(3,1,8)");
     /// ```
     ///
-    /// `layout` is any plain [`AnyLayout`] (typed, a static algebra result, runtime-structured);
+    /// `layout` is any plain layout (typed, a static algebra result, runtime-structured: any
+    /// [`ToDynAnyLayout`], which const-layout implements for each of its kinds);
     /// a swizzled or composed one is refused ([`GraphError::NotALayout`]): the fragment is a
     /// `Tile` and a `Join`, and the graph has no edge for a swizzle's exclusive or.
     ///
@@ -53,8 +54,11 @@ impl<const N: usize> CoordinateGraph<N> {
     /// assert_eq!(g.to_layout(f.index, f.offset).unwrap().to_string(), "(4,2):(2,1)");
     /// assert!(g.add_layout(&const_layout::layout!(composition(Sw<1,0,1>, (2,2):(1,2)))).is_err());
     /// ```
-    pub fn add_layout<L: AnyLayout>(&mut self, layout: &L) -> Result<LayoutFragment, GraphError> {
-        let layout = match layout.to_dyn()? {
+    pub fn add_layout<L: ToDynAnyLayout + ?Sized>(
+        &mut self,
+        layout: &L,
+    ) -> Result<LayoutFragment, GraphError> {
+        let layout = match layout.to_dyn_any()? {
             DynAnyLayout::Layout(l) => l,
             DynAnyLayout::Composed(_) => {
                 return Err(GraphError::NotALayout {
@@ -123,7 +127,7 @@ impl<const N: usize> CoordinateGraph<N> {
             }
         };
         let first = value(0);
-        let fitted = crate::algebra::fit::fit_mode(size, &|k| value(k) - first);
+        let fitted = const_layout_core::algebra::fit::fit_mode(size, &|k| value(k) - first);
         if let Some(e) = failed.get() {
             return Err(e);
         }

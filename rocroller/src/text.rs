@@ -47,7 +47,7 @@ use super::{
     AffineId, BinaryOp, CoordinateGraph, Dimension, DimensionKind, Edge, Element, Extent, GraphError,
     MAX_AFFINES, MAX_ENDS, MAX_NAME_LEN, MAX_POSITIONAL_STEPS, Name, PiecewiseAffine, Positional, Tag,
 };
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 use core::fmt;
 use core::str::FromStr;
 

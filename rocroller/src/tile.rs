@@ -5,7 +5,7 @@
 
 use super::GraphError;
 use super::{Dimension, DimensionKind};
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 
 /// The most dimensions a tile has.
 pub const MAX_TILE_RANK: usize = 4;

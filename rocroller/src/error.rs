@@ -1,6 +1,6 @@
 //! Errors of rocRoller's coordinate graph: a layout error, or one of the graph's own.
 
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 use core::fmt;
 
 /// Why a coordinate graph, one of its edges or a tile could not answer: a [`LayoutError`] of its

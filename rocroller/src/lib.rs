@@ -1,3 +1,7 @@
+//! AMD rocRoller's coordinate graph in Rust, on [const-layout-core](https://docs.rs/const-layout-core)'s
+//! runtime layouts; re-exported by [const-layout](https://docs.rs/const-layout) as
+//! `const_layout::rocroller` (its default feature `rocroller`), the path the examples use.
+//!
 //! rocRoller's coordinate graph: dimensions (nodes) joined by coordinate-transform and dataflow
 //! hyperedges, and a transformer that computes unknown coordinates from known ones by traversing
 //! it forward (along the edges) or in reverse, as rocRoller's `Transformer` does.
@@ -27,6 +31,10 @@
 //! r.set_coordinate(m, 67);
 //! assert_eq!(r.reverse(&[x]).unwrap(), [1]); // y is not needed for x
 //! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod bridge;
 mod error;
@@ -46,7 +54,7 @@ pub use text::{GraphTextError, TextProblem};
 pub use tile::{LayoutType, MAX_TILE_RANK, MacroTile, MemoryType, ThreadTile, WaveTile};
 pub use transformer::Transformer;
 
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 
 /// The most elements (dimensions and edges together, one tag space) a graph holds unless told
 /// otherwise (`CoordinateGraph::<N>::with_capacity`).
