@@ -16,6 +16,11 @@
 //! | `coalesce()`, `filter()`, `complement()`, `right_inverse()`, `left_inverse()` | `Computed` | `Result<DynLayout>` |
 //! | `blocked_product(&b)`, `raked_product(&b)` | `Computed` | `Result<DynLayout>` |
 //! | `tiled_divide(t)`, `flat_divide(t)`, the products by a tiler | `Computed` | `Result<DynLayout>` (a static tiler) |
+//! | `local_partition(&thr, i)` | `Result<(Layout, isize)>` | `Result<(Layout, isize)>` |
+//!
+//! `local_partition` is defined with the tensors' partitions (`tensor::LocalPartitionOf`, the
+//! same function [`tensor::local_partition`](crate::tensor::local_partition) applies to a tensor);
+//! on a [`Computed`] layout and a static thread layout its part is static.
 //!
 //! Static results ([`Computed`]) have the same methods, all static. Swizzled layouts
 //! ([`StaticSwizzled`], [`SwizzledLayout`]) have `coalesce`, `filter`, the divides and the

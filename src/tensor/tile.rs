@@ -116,6 +116,58 @@ pub trait LocalPartitionOf<Thr>: AnyLayout {
     fn local_partition_of(&self, threads: &Thr, index: usize) -> Result<(Self::Part, isize), TensorError>;
 }
 
+// `local_partition` as a method of each layout kind that has a `LocalPartitionOf`: CuTe's
+// function on tensors, here also on the layout alone (the part and its offset), as `local_tile` is.
+macro_rules! local_partition_methods {
+    ($([$($g:tt)*] $Kind:ty, $example:literal;)+) => {$(
+        impl<$($g)*> $Kind {
+            /// CuTe's `local_partition(layout, threads, index)`: thread `index`'s elements among
+            /// the threads of `threads` (one per element of a tile of `threads`' shape), as the
+            /// part's layout and the offset of its first element; what [`local_partition`] does
+            /// to a tensor over this layout. An error for an index past the threads or threads
+            /// whose shape does not divide the layout's.
+            ///
+            /// ```
+            #[doc = $example]
+            /// ```
+            #[inline(always)]
+            pub fn local_partition<Thr>(
+                &self,
+                threads: &Thr,
+                index: usize,
+            ) -> Result<(<Self as LocalPartitionOf<Thr>>::Part, isize), TensorError>
+            where
+                Self: LocalPartitionOf<Thr>,
+            {
+                self.local_partition_of(threads, index)
+            }
+        }
+    )+};
+}
+
+local_partition_methods! {
+    [S: IntTuple + LayoutShape<D>, D: IntTuple] Layout<S, D>,
+        "use const_layout::{C, LayoutRight, layout, make_layout, make_static_layout};
+let threads = make_static_layout((C::<2>, C::<3>), LayoutRight);
+let (mine, offset) = layout!((4,6):(1,4)).local_partition(&threads, 4).unwrap();
+assert_eq!((mine.to_string(), offset), (\"(_2,_2):(_2,_12)\".to_string(), 5));
+let a = make_layout((4usize, 6usize), (C::<1>, 4isize)).unwrap();
+let (mine, offset) = a.local_partition(&threads, 4).unwrap();
+assert_eq!((mine.to_string(), offset), (\"(2,2):(_2,12)\".to_string(), 5));
+assert!(a.local_partition(&threads, 6).is_err());";
+    [E: StaticExpr] Computed<E>,
+        "use const_layout::algebra::computed::coalesce;
+use const_layout::layout_type;
+// A static result (coalesce keeps both modes here) is partitioned at compile time, as the typed
+// layout it equals is at run time.
+let typed = <layout_type!((8,6):(1,16))>::default();
+let threads = <layout_type!((4,3):(3,1))>::default();
+let (mine, offset) = coalesce(typed).local_partition(&threads, 5).unwrap();
+assert_eq!((mine.to_string(), offset), (\"(_2,_2):(_4,_48)\".to_string(), 33));
+let (same, at) = typed.local_partition(&threads, 5).unwrap();
+assert_eq!((same.to_string(), at), (mine.to_string(), offset));";
+}
+
 /// CuTe's `tensor(crd)` with `_` in `crd` (`tensor(_, j)` is `slice(tensor, (Keep, j))`): the
 /// tensor of the kept modes, starting at the fixed coordinates' element. A fixed coordinate
 /// outside its mode is an error.

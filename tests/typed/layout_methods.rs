@@ -75,6 +75,19 @@ macro_rules! check_layout {
         let (tile, offset) = s.local_tile(t, $tc);
         let (rtile, roffset) = r.local_tile(t, $tc).unwrap();
         assert!(same(&tile, &rtile) && offset == roffset, "local_tile {name}");
+        // local_partition among 2 x 2 threads, every thread: the static and the runtime layout's
+        // methods, and the runtime-structured algebra's function, agree; thread 4 is refused.
+        let threads = <layout_type!((2,2):(2,1))>::default();
+        let dthreads = DynLayout::try_from(&threads).unwrap();
+        let ds = DynLayout::try_from(&s).unwrap();
+        for i in 0..4 {
+            let (part, offset) = s.local_partition(&threads, i).unwrap();
+            let (rpart, roffset) = r.local_partition(&threads, i).unwrap();
+            let d = ds.local_partition(&dthreads, const_layout::dyn_layout::DynInt::new_runtime(i as isize)).unwrap();
+            assert!(same(&part, &rpart) && offset == roffset, "local_partition {name} thread {i}");
+            assert!(same(&part, &d.layout) && offset == d.offset, "local_partition {name} thread {i}: {d:?}");
+        }
+        assert!(s.local_partition(&threads, 4).is_err() && r.local_partition(&threads, 4).is_err());
     }};
 }
 
