@@ -540,7 +540,7 @@ mod narrowed {
         Keep, TensorError, copy, local_partition, local_tile, make_tensor, make_tensor_mut, slice,
         zipped_divide,
     };
-    use const_layout::{C, LayoutRight, layout, layout_type, make_layout, make_static_layout};
+    use const_layout::{AnyLayout, C, LayoutRight, layout, layout_type, make_layout, make_static_layout};
 
     /// The coordinate thread `k` of a row-major `(p, q)` thread layout has (CuTe's `get_flat_coord`).
     fn thread_coord(k: usize, q: usize) -> (usize, usize) {
@@ -565,9 +565,12 @@ mod narrowed {
         let threads = <layout_type!((4,3):(3,1))>::default();
         for k in 0..12 {
             let part = local_partition(&t, &threads, k).unwrap();
+            // The layout's own method: the part and the offset of its first element.
+            let (mine, offset) = l.local_partition(&threads, k).unwrap();
             let (t0, t1) = thread_coord(k, 3);
             for (a, b) in (0..4usize).flat_map(|a| (0..4usize).map(move |b| (a, b))) {
                 assert_eq!(part[(a, b)], data[at(t0 + 4 * a, t1 + 3 * b)], "thread {k} at ({a},{b})");
+                assert_eq!(offset + AnyLayout::crd2idx(&mine, (a, b)), at(t0 + 4 * a, t1 + 3 * b) as isize);
             }
         }
         let z = zipped_divide(&t, (C::<4>, C::<4>)).unwrap();
@@ -614,15 +617,25 @@ mod narrowed {
             // The tile keeps the offset inside the swizzle: its elements are the swizzled matrix's.
             let tile = local_tile(&t, (C::<4>, C::<16>), (i, j)).unwrap();
             assert_eq!(tile.layout().offset(), (4 * i * 64 + 16 * j) as isize);
+            // The layout's own method: the same part, the offset inside the swizzle.
+            let (mine, zero) = smem.local_tile((C::<4>, C::<16>), (i, j)).unwrap();
+            assert_eq!((zero, mine.offset()), (0, tile.layout().offset()));
             for (r, c) in (0..4usize).flat_map(|r| (0..16usize).map(move |c| (r, c))) {
                 assert_eq!(tile[(r, c)], data[at(4 * i + r, 16 * j + c)], "tile ({i},{j}) at ({r},{c})");
+                assert_eq!(AnyLayout::crd2idx(&mine, (r, c)), at(4 * i + r, 16 * j + c) as isize);
             }
             // A partition of the tile: the offsets add up inside the swizzle.
             for k in 0..8 {
                 let part = local_partition(&tile, &threads, k).unwrap();
+                let (p, zero) = mine.local_partition(&threads, k).unwrap();
+                assert_eq!(zero, 0);
                 let (t0, t1) = thread_coord(k, 4);
                 for (a, b) in (0..2usize).flat_map(|a| (0..4usize).map(move |b| (a, b))) {
                     assert_eq!(part[(a, b)], data[at(4 * i + t0 + 2 * a, 16 * j + t1 + 4 * b)]);
+                    assert_eq!(
+                        AnyLayout::crd2idx(&p, (a, b)),
+                        at(4 * i + t0 + 2 * a, 16 * j + t1 + 4 * b) as isize
+                    );
                 }
             }
         }

@@ -20,7 +20,9 @@
 //!
 //! `local_partition` is defined with the tensors' partitions (`tensor::LocalPartitionOf`, the
 //! same function [`tensor::local_partition`](crate::tensor::local_partition) applies to a tensor);
-//! on a [`Computed`] layout and a static thread layout its part is static.
+//! on a [`Computed`] layout and a static thread layout its part is static. The swizzled kinds
+//! (and `OffsetSwizzled`) have `local_tile` and `local_partition` too: the part of the layout
+//! inside the swizzle, the offset kept inside it (`layout::OffsetSwizzled`).
 //!
 //! Static results ([`Computed`]) have the same methods, all static. Swizzled layouts
 //! ([`StaticSwizzled`], [`SwizzledLayout`]) have `coalesce`, `filter`, the divides and the

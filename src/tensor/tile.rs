@@ -598,6 +598,67 @@ macro_rules! swizzled_narrowing {
             }
         }
 
+        impl<const B: u32, const M: u32, const S: i32, $($g)*> $Kind {
+            /// CuTe's `local_tile(layout, tiler, coord)` on a swizzled layout: the tile of the
+            /// layout inside the swizzle, the swizzle kept after it (the tile's offset stays
+            /// inside the swizzle, so the offset returned is 0); what [`local_tile`] does to a
+            /// tensor over this layout.
+            ///
+            /// ```
+            /// use const_layout::tensor::{local_tile, make_tensor};
+            /// use const_layout::{AnyLayout, C, layout};
+            /// let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
+            /// let (tile, offset) = smem.local_tile((C::<4>, C::<16>), (1usize, 2usize)).unwrap();
+            /// assert_eq!(offset, 0);
+            /// // (An `OffsetSwizzled`'s own `offset()` is its offset; the layout's is `AnyLayout`'s.)
+            /// assert_eq!(AnyLayout::offset(&tile, 5), smem.crd2idx((5usize, 33usize)));
+            /// let data: Vec<usize> = (0..512).collect();
+            /// let t = local_tile(make_tensor(&data, smem).unwrap(), (C::<4>, C::<16>), (1usize, 2usize)).unwrap();
+            /// assert_eq!(t.iter().count(), 64);
+            /// assert!(t.iter().enumerate().all(|(i, &x)| x == AnyLayout::offset(&tile, i) as usize));
+            /// ```
+            #[inline(always)]
+            pub fn local_tile<T, X>(
+                &self,
+                tiler: T,
+                coord: X,
+            ) -> Result<(<Self as LocalTileOf<T, X>>::Tile, isize), TensorError>
+            where
+                Self: LocalTileOf<T, X>,
+            {
+                self.local_tile_of(tiler, coord)
+            }
+
+            /// CuTe's `local_partition(layout, threads, index)` on a swizzled layout: thread
+            /// `index`'s part of the layout inside the swizzle, the swizzle kept after it (the
+            /// offset returned is 0); what [`local_partition`] does to a tensor over this layout.
+            ///
+            /// ```
+            /// use const_layout::tensor::{local_partition, make_tensor};
+            /// use const_layout::{AnyLayout, layout};
+            /// let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
+            /// let threads = layout!((2,4):(4,1));
+            /// let (part, offset) = smem.local_partition(&threads, 3).unwrap();
+            /// let data: Vec<usize> = (0..512).collect();
+            /// let t = local_partition(make_tensor(&data, smem).unwrap(), &threads, 3).unwrap();
+            /// assert_eq!((offset, AnyLayout::size(&part)), (0, 64));
+            /// assert_eq!(t.iter().count(), 64);
+            /// assert!(t.iter().enumerate().all(|(i, &x)| x == AnyLayout::offset(&part, i) as usize));
+            /// assert!(smem.local_partition(&threads, 8).is_err());
+            /// ```
+            #[inline(always)]
+            pub fn local_partition<Thr>(
+                &self,
+                threads: &Thr,
+                index: usize,
+            ) -> Result<(<Self as LocalPartitionOf<Thr>>::Part, isize), TensorError>
+            where
+                Self: LocalPartitionOf<Thr>,
+            {
+                self.local_partition_of(threads, index)
+            }
+        }
+
         impl<const B: u32, const M: u32, const S: i32, $($g)*, Thr> LocalPartitionOf<Thr> for $Kind
         where
             $Inner: LocalPartitionOf<Thr>,
