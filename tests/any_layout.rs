@@ -641,6 +641,9 @@ mod narrowed {
         }
         let row = slice(&t, (3usize, Keep)).unwrap();
         assert!((0..64usize).all(|c| row[c] == data[at(3, c)]));
+        let (mine, zero) = smem.slice_and_offset((3usize, Keep)).unwrap();
+        assert_eq!(zero, 0);
+        assert!((0..64usize).all(|c| AnyLayout::offset(&mine, c) == at(3, c) as isize));
         let z = zipped_divide(&t, (C::<4>, C::<16>)).unwrap();
         for n in 0..512usize {
             let (r, c, i, j) = (n % 4, n / 4 % 16, n / 64 % 2, n / 128);

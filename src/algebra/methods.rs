@@ -17,12 +17,16 @@
 //! | `blocked_product(&b)`, `raked_product(&b)` | `Computed` | `Result<DynLayout>` |
 //! | `tiled_divide(t)`, `flat_divide(t)`, the products by a tiler | `Computed` | `Result<DynLayout>` (a static tiler) |
 //! | `local_partition(&thr, i)` | `Result<(Layout, isize)>` | `Result<(Layout, isize)>` |
+//! | `slice_and_offset(crd)` (`Keep` for CuTe's `_`) | `Result<(Layout, isize)>` | `Result<(Layout, isize)>` |
 //!
-//! `local_partition` is defined with the tensors' partitions (`tensor::LocalPartitionOf`, the
-//! same function [`tensor::local_partition`](crate::tensor::local_partition) applies to a tensor);
-//! on a [`Computed`] layout and a static thread layout its part is static. The swizzled kinds
-//! (and `OffsetSwizzled`) have `local_tile` and `local_partition` too: the part of the layout
-//! inside the swizzle, the offset kept inside it (`layout::OffsetSwizzled`).
+//! `local_partition` and `slice_and_offset` are defined with the tensors' parts
+//! (`tensor::LocalPartitionOf`, `tensor::SliceOf`: the same functions
+//! [`tensor::local_partition`](crate::tensor::local_partition) and
+//! [`tensor::slice`](crate::tensor::slice) apply to a tensor); on a [`Computed`] layout and a
+//! static thread layout the part is static ([`computed::slice_and_offset`] slices one). The
+//! swizzled kinds (and `OffsetSwizzled`) have `local_tile`, `local_partition` and
+//! `slice_and_offset` too: the part of the layout inside the swizzle, the offset kept inside it
+//! (`layout::OffsetSwizzled`).
 //!
 //! Static results ([`Computed`]) have the same methods, all static. Swizzled layouts
 //! ([`StaticSwizzled`], [`SwizzledLayout`]) have `coalesce`, `filter`, the divides and the

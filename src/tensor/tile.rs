@@ -195,6 +195,33 @@ where
     tensor.view_at(part, offset, <V::Layout as SliceOf<Crd>>::WITHIN)
 }
 
+impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
+    /// CuTe's `slice_and_offset(coord, layout)`: the modes where `coord` is [`Keep`](super::Keep)
+    /// (CuTe's `_`) and the offset of the fixed coordinates, what [`slice()`] does to a tensor over
+    /// this layout. A fixed coordinate outside its mode is an error.
+    ///
+    /// ```
+    /// use const_layout::tensor::Keep;
+    /// use const_layout::{C, layout, make_layout};
+    /// let (col, offset) = layout!((3,4):(4,1)).slice_and_offset((Keep, 2usize)).unwrap();
+    /// assert_eq!((col.to_string(), offset), ("(_3):(_4)".to_string(), 2));
+    /// let a = make_layout((3usize, (2usize, 2usize)), (4isize, (C::<1>, 2isize))).unwrap();
+    /// let (row, offset) = a.slice_and_offset((1usize, Keep)).unwrap();
+    /// assert_eq!((row.to_string(), offset), ("((2,2)):((_1,2))".to_string(), 4));
+    /// assert!(a.slice_and_offset((3usize, Keep)).is_err());
+    /// ```
+    #[inline(always)]
+    pub fn slice_and_offset<Crd>(
+        &self,
+        crd: Crd,
+    ) -> Result<(<Self as SliceOf<Crd>>::Slice, isize), TensorError>
+    where
+        Self: SliceOf<Crd>,
+    {
+        self.slice_of(crd)
+    }
+}
+
 impl<S, D, Crd> SliceOf<Crd> for Layout<S, D>
 where
     S: IntTuple + LayoutShape<D>,
@@ -656,6 +683,29 @@ macro_rules! swizzled_narrowing {
                 Self: LocalPartitionOf<Thr>,
             {
                 self.local_partition_of(threads, index)
+            }
+
+            /// CuTe's `slice_and_offset(coord, layout)` on a swizzled layout: the slice of the
+            /// layout inside the swizzle, the swizzle kept after it (the offset returned is 0);
+            /// what [`slice()`] does to a tensor over this layout.
+            ///
+            /// ```
+            /// use const_layout::tensor::Keep;
+            /// use const_layout::{AnyLayout, layout};
+            /// let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
+            /// let (row, offset) = smem.slice_and_offset((5usize, Keep)).unwrap();
+            /// assert_eq!((offset, AnyLayout::size(&row)), (0, 64));
+            /// assert!((0..64usize).all(|c| AnyLayout::offset(&row, c) == smem.crd2idx((5usize, c))));
+            /// ```
+            #[inline(always)]
+            pub fn slice_and_offset<Crd>(
+                &self,
+                crd: Crd,
+            ) -> Result<(<Self as SliceOf<Crd>>::Slice, isize), TensorError>
+            where
+                Self: SliceOf<Crd>,
+            {
+                self.slice_of(crd)
             }
         }
 

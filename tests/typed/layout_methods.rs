@@ -88,6 +88,14 @@ macro_rules! check_layout {
             assert!(same(&part, &d.layout) && offset == d.offset, "local_partition {name} thread {i}: {d:?}");
         }
         assert!(s.local_partition(&threads, 4).is_err() && r.local_partition(&threads, 4).is_err());
+        // slice_and_offset: column 1, the static and the runtime layout alike, each element the
+        // layout's own offset.
+        let (col, off) = s.slice_and_offset((const_layout::tensor::Keep, 1usize)).unwrap();
+        let (rcol, roff) = r.slice_and_offset((const_layout::tensor::Keep, 1usize)).unwrap();
+        assert!(same(&col, &rcol) && off == roff, "slice_and_offset {name}");
+        let rows = const_layout::int::Int::value(s.shape().0) as usize;
+        assert_eq!(col.size(), rows);
+        assert!((0..rows).all(|i| off + col.offset(i) == s.crd2idx((i, 1usize))), "slice_and_offset {name}");
     }};
 }
 
