@@ -119,13 +119,14 @@ pub trait LocalPartitionOf<Thr>: AnyLayout {
 // `local_partition` as a method of each layout kind that has a `LocalPartitionOf`: CuTe's
 // function on tensors, here also on the layout alone (the part and its offset), as `local_tile` is.
 macro_rules! local_partition_methods {
-    ($([$($g:tt)*] $Kind:ty, $example:literal;)+) => {$(
+    ($note:expr, $example:expr; $([$($g:tt)*] $Kind:ty;)+) => {$(
         impl<$($g)*> $Kind {
             /// CuTe's `local_partition(layout, threads, index)`: thread `index`'s elements among
             /// the threads of `threads` (one per element of a tile of `threads`' shape), as the
             /// part's layout and the offset of its first element; what [`local_partition`] does
             /// to a tensor over this layout. An error for an index past the threads or threads
             /// whose shape does not divide the layout's.
+            #[doc = $note]
             ///
             /// ```
             #[doc = $example]
@@ -146,8 +147,8 @@ macro_rules! local_partition_methods {
 }
 
 local_partition_methods! {
-    [S: IntTuple + LayoutShape<D>, D: IntTuple] Layout<S, D>,
-        "use const_layout::{C, LayoutRight, layout, make_layout, make_static_layout};
+    "",
+    "use const_layout::{C, LayoutRight, layout, make_layout, make_static_layout};
 let threads = make_static_layout((C::<2>, C::<3>), LayoutRight);
 let (mine, offset) = layout!((4,6):(1,4)).local_partition(&threads, 4).unwrap();
 assert_eq!((mine.to_string(), offset), (\"(_2,_2):(_2,_12)\".to_string(), 5));
@@ -155,8 +156,11 @@ let a = make_layout((4usize, 6usize), (C::<1>, 4isize)).unwrap();
 let (mine, offset) = a.local_partition(&threads, 4).unwrap();
 assert_eq!((mine.to_string(), offset), (\"(2,2):(_2,12)\".to_string(), 5));
 assert!(a.local_partition(&threads, 6).is_err());";
-    [E: StaticExpr] Computed<E>,
-        "use const_layout::algebra::computed::coalesce;
+    [S: IntTuple + LayoutShape<D>, D: IntTuple] Layout<S, D>;
+}
+local_partition_methods! {
+    "A static thread layout gives a static part.",
+    "use const_layout::algebra::computed::coalesce;
 use const_layout::layout_type;
 // A static result (coalesce keeps both modes here) is partitioned at compile time, as the typed
 // layout it equals is at run time.
@@ -166,6 +170,45 @@ let (mine, offset) = coalesce(typed).local_partition(&threads, 5).unwrap();
 assert_eq!((mine.to_string(), offset), (\"(_2,_2):(_4,_48)\".to_string(), 33));
 let (same, at) = typed.local_partition(&threads, 5).unwrap();
 assert_eq!((same.to_string(), at), (mine.to_string(), offset));";
+    [E: StaticExpr] Computed<E>;
+}
+
+// `slice_and_offset` as a method of each layout kind that has a `SliceOf` (a static `Computed`
+// layout is sliced by `algebra::computed::slice_and_offset`).
+macro_rules! slice_methods {
+    ($note:expr, $example:expr; $([$($g:tt)*] $Kind:ty;)+) => {$(
+        impl<$($g)*> $Kind {
+            /// CuTe's `slice_and_offset(coord, layout)`: the modes where `coord` is
+            /// [`Keep`](super::Keep) (CuTe's `_`) and the offset of the fixed coordinates, what
+            /// [`slice()`] does to a tensor over this layout. A fixed coordinate outside its mode
+            /// is an error.
+            #[doc = $note]
+            ///
+            /// ```
+            #[doc = $example]
+            /// ```
+            #[inline(always)]
+            pub fn slice_and_offset<Crd>(&self, crd: Crd) -> Result<(<Self as SliceOf<Crd>>::Slice, isize), TensorError>
+            where
+                Self: SliceOf<Crd>,
+            {
+                self.slice_of(crd)
+            }
+        }
+    )+};
+}
+
+slice_methods! {
+    "",
+    "use const_layout::tensor::Keep;
+use const_layout::{C, layout, make_layout};
+let (col, offset) = layout!((3,4):(4,1)).slice_and_offset((Keep, 2usize)).unwrap();
+assert_eq!((col.to_string(), offset), (\"(_3):(_4)\".to_string(), 2));
+let a = make_layout((3usize, (2usize, 2usize)), (4isize, (C::<1>, 2isize))).unwrap();
+let (row, offset) = a.slice_and_offset((1usize, Keep)).unwrap();
+assert_eq!((row.to_string(), offset), (\"((2,2)):((_1,2))\".to_string(), 4));
+assert!(a.slice_and_offset((3usize, Keep)).is_err());";
+    [S: IntTuple + LayoutShape<D>, D: IntTuple] Layout<S, D>;
 }
 
 /// CuTe's `tensor(crd)` with `_` in `crd` (`tensor(_, j)` is `slice(tensor, (Keep, j))`): the
@@ -193,33 +236,6 @@ where
 {
     let (part, offset) = tensor.layout().slice_of(crd)?;
     tensor.view_at(part, offset, <V::Layout as SliceOf<Crd>>::WITHIN)
-}
-
-impl<S: IntTuple + LayoutShape<D>, D: IntTuple> Layout<S, D> {
-    /// CuTe's `slice_and_offset(coord, layout)`: the modes where `coord` is [`Keep`](super::Keep)
-    /// (CuTe's `_`) and the offset of the fixed coordinates, what [`slice()`] does to a tensor over
-    /// this layout. A fixed coordinate outside its mode is an error.
-    ///
-    /// ```
-    /// use const_layout::tensor::Keep;
-    /// use const_layout::{C, layout, make_layout};
-    /// let (col, offset) = layout!((3,4):(4,1)).slice_and_offset((Keep, 2usize)).unwrap();
-    /// assert_eq!((col.to_string(), offset), ("(_3):(_4)".to_string(), 2));
-    /// let a = make_layout((3usize, (2usize, 2usize)), (4isize, (C::<1>, 2isize))).unwrap();
-    /// let (row, offset) = a.slice_and_offset((1usize, Keep)).unwrap();
-    /// assert_eq!((row.to_string(), offset), ("((2,2)):((_1,2))".to_string(), 4));
-    /// assert!(a.slice_and_offset((3usize, Keep)).is_err());
-    /// ```
-    #[inline(always)]
-    pub fn slice_and_offset<Crd>(
-        &self,
-        crd: Crd,
-    ) -> Result<(<Self as SliceOf<Crd>>::Slice, isize), TensorError>
-    where
-        Self: SliceOf<Crd>,
-    {
-        self.slice_of(crd)
-    }
 }
 
 impl<S, D, Crd> SliceOf<Crd> for Layout<S, D>
@@ -655,58 +671,6 @@ macro_rules! swizzled_narrowing {
             {
                 self.local_tile_of(tiler, coord)
             }
-
-            /// CuTe's `local_partition(layout, threads, index)` on a swizzled layout: thread
-            /// `index`'s part of the layout inside the swizzle, the swizzle kept after it (the
-            /// offset returned is 0); what [`local_partition`] does to a tensor over this layout.
-            ///
-            /// ```
-            /// use const_layout::tensor::{local_partition, make_tensor};
-            /// use const_layout::{AnyLayout, layout};
-            /// let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
-            /// let threads = layout!((2,4):(4,1));
-            /// let (part, offset) = smem.local_partition(&threads, 3).unwrap();
-            /// let data: Vec<usize> = (0..512).collect();
-            /// let t = local_partition(make_tensor(&data, smem).unwrap(), &threads, 3).unwrap();
-            /// assert_eq!((offset, AnyLayout::size(&part)), (0, 64));
-            /// assert_eq!(t.iter().count(), 64);
-            /// assert!(t.iter().enumerate().all(|(i, &x)| x == AnyLayout::offset(&part, i) as usize));
-            /// assert!(smem.local_partition(&threads, 8).is_err());
-            /// ```
-            #[inline(always)]
-            pub fn local_partition<Thr>(
-                &self,
-                threads: &Thr,
-                index: usize,
-            ) -> Result<(<Self as LocalPartitionOf<Thr>>::Part, isize), TensorError>
-            where
-                Self: LocalPartitionOf<Thr>,
-            {
-                self.local_partition_of(threads, index)
-            }
-
-            /// CuTe's `slice_and_offset(coord, layout)` on a swizzled layout: the slice of the
-            /// layout inside the swizzle, the swizzle kept after it (the offset returned is 0);
-            /// what [`slice()`] does to a tensor over this layout.
-            ///
-            /// ```
-            /// use const_layout::tensor::Keep;
-            /// use const_layout::{AnyLayout, layout};
-            /// let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
-            /// let (row, offset) = smem.slice_and_offset((5usize, Keep)).unwrap();
-            /// assert_eq!((offset, AnyLayout::size(&row)), (0, 64));
-            /// assert!((0..64usize).all(|c| AnyLayout::offset(&row, c) == smem.crd2idx((5usize, c))));
-            /// ```
-            #[inline(always)]
-            pub fn slice_and_offset<Crd>(
-                &self,
-                crd: Crd,
-            ) -> Result<(<Self as SliceOf<Crd>>::Slice, isize), TensorError>
-            where
-                Self: SliceOf<Crd>,
-            {
-                self.slice_of(crd)
-            }
         }
 
         impl<const B: u32, const M: u32, const S: i32, $($g)*, Thr> LocalPartitionOf<Thr> for $Kind
@@ -730,4 +694,37 @@ swizzled_narrowing! {
         |l| (O, l.layout());
     [A: StaticLayout + AnyLayout + Default] StaticSwizzled<B, M, S, A>, A, |l| (0isize, { let _ = l; A::default() });
     [L: AnyLayout] OffsetSwizzled<B, M, S, L>, L, |l| (l.offset(), l.layout());
+}
+
+local_partition_methods! {
+    "On a swizzled layout: the part of the layout inside the swizzle, the swizzle kept after it (the offset stays inside the swizzle, so the offset returned is 0).",
+    "use const_layout::tensor::{local_partition, make_tensor};
+use const_layout::{AnyLayout, layout};
+let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
+let threads = layout!((2,4):(4,1));
+let (part, offset) = smem.local_partition(&threads, 3).unwrap();
+let data: Vec<usize> = (0..512).collect();
+let t = local_partition(make_tensor(&data, smem).unwrap(), &threads, 3).unwrap();
+assert_eq!((offset, AnyLayout::size(&part)), (0, 64));
+assert_eq!(t.iter().count(), 64);
+assert!(t.iter().enumerate().all(|(i, &x)| x == AnyLayout::offset(&part, i) as usize));
+assert!(smem.local_partition(&threads, 8).is_err());";
+    [const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize]
+        SwizzledLayout<B, M, S, Sh, St, O>;
+    [const B: u32, const M: u32, const S: i32, A: StaticLayout + AnyLayout + Default] StaticSwizzled<B, M, S, A>;
+    [const B: u32, const M: u32, const S: i32, L: AnyLayout] OffsetSwizzled<B, M, S, L>;
+}
+
+slice_methods! {
+    "On a swizzled layout: the slice of the layout inside the swizzle, the swizzle kept after it (the offset returned is 0).",
+    "use const_layout::tensor::Keep;
+use const_layout::{AnyLayout, layout};
+let smem = layout!(composition(Sw<3,4,3>, (8,64):(64,1)));
+let (row, offset) = smem.slice_and_offset((5usize, Keep)).unwrap();
+assert_eq!((offset, AnyLayout::size(&row)), (0, 64));
+assert!((0..64usize).all(|c| AnyLayout::offset(&row, c) == smem.crd2idx((5usize, c))));";
+    [const B: u32, const M: u32, const S: i32, Sh: IntTuple + LayoutShape<St>, St: IntTuple, const O: isize]
+        SwizzledLayout<B, M, S, Sh, St, O>;
+    [const B: u32, const M: u32, const S: i32, A: StaticLayout + AnyLayout + Default] StaticSwizzled<B, M, S, A>;
+    [const B: u32, const M: u32, const S: i32, L: AnyLayout] OffsetSwizzled<B, M, S, L>;
 }
