@@ -238,6 +238,7 @@ where
     tensor.view_at(part, offset, <V::Layout as SliceOf<Crd>>::WITHIN)
 }
 
+#[diagnostic::do_not_recommend]
 impl<S, D, Crd> SliceOf<Crd> for Layout<S, D>
 where
     S: IntTuple + LayoutShape<D>,
@@ -308,6 +309,7 @@ where
     tensor.view_at(tile, offset, <V::Layout as LocalTileOf<T, X>>::WITHIN)
 }
 
+#[diagnostic::do_not_recommend]
 impl<S, D, T, X> LocalTileOf<T, X> for Layout<S, D>
 where
     S: IntTuple + LayoutShape<D>,
@@ -363,6 +365,7 @@ where
     tensor.view_at(z, offset, <V::Layout as ZippedDivideOf<T>>::WITHIN)
 }
 
+#[diagnostic::do_not_recommend]
 impl<S, D, T> ZippedDivideOf<T> for Layout<S, D>
 where
     S: IntTuple + LayoutShape<D>,
@@ -483,6 +486,7 @@ where
     tensor.view_at(part, offset, <V::Layout as LocalPartitionOf<Thr>>::WITHIN)
 }
 
+#[diagnostic::do_not_recommend]
 impl<S, D, TS, TD> LocalPartitionOf<Layout<TS, TD>> for Layout<S, D>
 where
     S: IntTuple + LayoutShape<D>,
@@ -546,6 +550,8 @@ impl<A: StaticLayout, T: StaticTiler> TilesCover<A, T> {
 
 /// A static layout is tiled by any static tiler that divides it; the tile coordinate is checked
 /// against the tiles' arrangement (CuTe's residue tiles, which reach past the shape, are refused).
+// A runtime operand gets the kind trait's message, not the static bound's.
+#[diagnostic::do_not_recommend]
 impl<E: StaticExpr, T: StaticTiler, X: IntTuple> LocalTileOf<T, X> for Computed<E> {
     type Tile = Computed<computed::LocalTile<Computed<E>, T>>;
     #[inline(always)]
@@ -558,6 +564,8 @@ impl<E: StaticExpr, T: StaticTiler, X: IntTuple> LocalTileOf<T, X> for Computed<
     }
 }
 
+// A runtime operand gets the kind trait's message, not the static bound's.
+#[diagnostic::do_not_recommend]
 impl<E: StaticExpr, T: StaticTiler> ZippedDivideOf<T> for Computed<E> {
     type Zipped = Computed<computed::ZippedDivide<Computed<E>, T>>;
     #[inline(always)]
@@ -579,6 +587,8 @@ impl<A: StaticLayout, Thr: StaticLayout> PartsCover<A, Thr> {
 
 /// A static layout is partitioned among the threads of a static thread layout whose shape
 /// divides it.
+// A runtime operand gets the kind trait's message, not the static bound's.
+#[diagnostic::do_not_recommend]
 impl<E: StaticExpr, Thr: StaticLayout + AnyLayout> LocalPartitionOf<Thr> for Computed<E> {
     type Part = Computed<computed::LocalPartition<Computed<E>, Thr>>;
     #[inline(always)]
@@ -599,6 +609,7 @@ impl<E: StaticExpr, Thr: StaticLayout + AnyLayout> LocalPartitionOf<Thr> for Com
 
 macro_rules! swizzled_narrowing {
     ($([$($g:tt)*] $Kind:ty, $Inner:ty, |$l:ident| ($off:expr, $inner:expr);)+) => {$(
+        #[diagnostic::do_not_recommend]
         impl<const B: u32, const M: u32, const S: i32, $($g)*, Crd> SliceOf<Crd> for $Kind
         where
             $Inner: SliceOf<Crd>,
@@ -613,6 +624,7 @@ macro_rules! swizzled_narrowing {
             }
         }
 
+        #[diagnostic::do_not_recommend]
         impl<const B: u32, const M: u32, const S: i32, $($g)*, T, X> LocalTileOf<T, X> for $Kind
         where
             $Inner: LocalTileOf<T, X>,
@@ -627,6 +639,7 @@ macro_rules! swizzled_narrowing {
             }
         }
 
+        #[diagnostic::do_not_recommend]
         impl<const B: u32, const M: u32, const S: i32, $($g)*, T> ZippedDivideOf<T> for $Kind
         where
             $Inner: ZippedDivideOf<T>,
@@ -673,6 +686,7 @@ macro_rules! swizzled_narrowing {
             }
         }
 
+        #[diagnostic::do_not_recommend]
         impl<const B: u32, const M: u32, const S: i32, $($g)*, Thr> LocalPartitionOf<Thr> for $Kind
         where
             $Inner: LocalPartitionOf<Thr>,
