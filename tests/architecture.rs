@@ -1,7 +1,7 @@
 //! The module graph that ARCHITECTURE.md draws, read from the sources: which top-level module of
 //! each crate names which (`crate::x` in code, comments left out). No two modules of a crate
-//! name each other through any path (no folder loop), CK Tile and rocRoller (a crate on the core
-//! alone) stay apart, and
+//! name each other through any path (no folder loop), each crate depends only on the layers below
+//! it (CK Tile and rocRoller stay apart), and
 //! core's modules use only those its documented layering puts before them.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,7 +19,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file of `src` belongs to (`algebra` for `src/algebra/computed.rs`).
+/// The top-level module a file of `src` belongs to (`algebra` for `cute/src/algebra/computed.rs`).
 fn top_module(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap();
     let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
@@ -79,32 +79,55 @@ fn loops(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<(String, String)> {
 }
 
 #[test]
-fn no_folder_loop_in_the_library_or_the_core() {
-    for src in ["src", "core/src"] {
+fn no_folder_loop_in_any_crate_of_the_library() {
+    for src in ["cute/src", "ck-tile/src", "core/src", "rocroller/src"] {
         let g = graph(src);
         assert!(g.len() > 5, "{src}: too few modules read ({g:?})");
         assert_eq!(loops(&g), [], "{src}: modules that name each other through some path");
     }
 }
 
+/// The names of a manifest's `[dependencies]`.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(manifest)).unwrap();
+    let deps = text.split("\n[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
+    deps.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split('=').next())
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
 #[test]
-fn ck_tile_and_rocroller_name_neither_each_other() {
-    // rocRoller is the crate const-layout-rocroller: built on the core alone, so it cannot name
-    // CK Tile (or anything else of the library), and the library's CK Tile does not name it.
+fn the_crates_stand_on_the_layers_below_them() {
+    // The library is a facade over the typed layer, CK Tile and rocRoller; rocRoller stands on the
+    // core alone, CK Tile on the core and the typed layer, and neither names the other; the typed
+    // layer knows neither.
+    assert_eq!(dependencies("rocroller/Cargo.toml"), ["const-layout-core", "serde"]);
+    assert_eq!(
+        dependencies("ck-tile/Cargo.toml"),
+        ["const-layout-core", "const-layout-cute", "typenum", "generic-array", "serde"]
+    );
+    assert_eq!(
+        dependencies("Cargo.toml"),
+        ["const-layout-cute", "const-layout-ck-tile", "const-layout-rocroller"],
+        "the library is re-exports only"
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest = std::fs::read_to_string(root.join("rocroller/Cargo.toml")).unwrap();
-    let deps = manifest.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
-    let names: Vec<&str> =
-        deps.lines().filter_map(|l| l.split('=').next()).map(str::trim).filter(|n| !n.is_empty()).collect();
-    assert_eq!(names, ["const-layout-core", "serde"], "const-layout-rocroller's dependencies");
-    let g = graph("src");
-    assert!(!g.contains_key("rocroller"), "the library has a rocroller module again: {:?}", g.keys());
-    let mut ck = Vec::new();
-    sources(&root.join("src/ck_tile"), &mut ck);
-    for f in ck {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let code: String = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
-        assert!(!code.contains("rocroller"), "{} names rocroller", f.display());
+    for (dir, other) in [
+        ("ck-tile/src", "rocroller"),
+        ("rocroller/src", "ck_tile"),
+        ("cute/src", "ck_tile"),
+        ("cute/src", "rocroller"),
+    ] {
+        let mut files = Vec::new();
+        sources(&root.join(dir), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let code: String = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+            assert!(!code.contains(other), "{} names {other}", f.display());
+        }
     }
 }
 

@@ -309,7 +309,7 @@ macro_rules! typed_compact_props {
             );
             // Static flags: a typed stride may be static only where CuTe's is. (Not the converse:
             // the typed path gives a static `_1` extent after a runtime one a runtime `0`, where
-            // CuTe gives `_0`; src/int.rs documents this for `CompactStrideOf`.)
+            // CuTe gives `_0`; cute/src/int.rs documents this for `CompactStrideOf`.)
             prop_assert!(
                 got.iter().zip(&want).all(|(g, w)| !g.is_static || w.is_static),
                 "compact_{}_major({}) = {}: static where CuTe is not",

@@ -528,7 +528,7 @@ fn conflicts_draws_the_phases_with_conflicts_in_red() {
 /// function `layout functions` lists (its code blocks are doctests, so each example is checked).
 #[test]
 fn the_cute_guide_covers_every_function() {
-    let guide = include_str!("../../src/guide/for_cute_users.md");
+    let guide = include_str!("../../cute/src/guide/for_cute_users.md");
     let o = layout(&["functions"]);
     assert!(o.status.success());
     let listed = stdout(&o);

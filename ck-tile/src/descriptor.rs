@@ -6,9 +6,9 @@ use super::adaptor::{Chain, OffsetId, Relabel, Stage, Stages, TensorAdaptor, tra
 use super::ids::{Fresh, Id, Mapped, Range, Same, Sequence, ShiftBy, TopOf, WiredOnto};
 use super::{Embed, MultiIndex, Offset, SafeVector, SafeVectors, Unmerge, values_of};
 use crate::algebra::typed::FlatTuple;
-use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::{IntTuple, ToArray};
+use const_layout_core::error::LayoutError;
 use core::ops::Add;
 use generic_array::ArrayLength;
 use typenum::{Sum, U1, Unsigned};

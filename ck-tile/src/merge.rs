@@ -8,9 +8,9 @@
 use super::TransformError;
 use super::affine::row_major_strides;
 use super::{InvertibleTransform, MultiIndex, SafeVectors, Transform, values_of};
-use crate::error::LayoutError;
 use crate::fast_div::FastDivmod;
 use crate::int_tuple::ToArray;
+use const_layout_core::error::LayoutError;
 use core::marker::PhantomData;
 use generic_array::{ArrayLength, GenericArray};
 use typenum::U1;

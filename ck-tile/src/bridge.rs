@@ -24,12 +24,12 @@ use super::descriptor::{
 };
 use super::ids::Sequence;
 use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
-use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::int_tuple::ToArray;
 use crate::layout::Crd2Idx;
 use crate::layout::{Layout, LayoutShape};
+use const_layout_core::error::LayoutError;
 use core::ops::Add;
 use generic_array::ArrayLength;
 use typenum::{Sum, U1};
@@ -140,9 +140,9 @@ pub fn descriptor_to_layout<S: Stages, H: ArrayLength, Top: Sequence>(
         return Err(blame("the offset of the origin is not 0"));
     }
     // Along each top dimension, the offsets as a CuTe mode, found greedily and then checked.
-    let mut modes = [DynIntTuple::int(DynInt::new_runtime(1)); crate::MAX_RANK];
-    let mut strides = [DynIntTuple::int(DynInt::new_runtime(0)); crate::MAX_RANK];
-    if lengths.len() > crate::MAX_RANK {
+    let mut modes = [DynIntTuple::int(DynInt::new_runtime(1)); const_layout_cute::MAX_RANK];
+    let mut strides = [DynIntTuple::int(DynInt::new_runtime(0)); const_layout_cute::MAX_RANK];
+    if lengths.len() > const_layout_cute::MAX_RANK {
         return Err(TransformError::Layout(LayoutError::TooLarge));
     }
     for (i, &len) in lengths.iter().enumerate() {

@@ -2,8 +2,8 @@
 
 use super::TransformError;
 use super::{InvertibleTransform, MultiIndex, Transform, recomputed};
-use crate::error::LayoutError;
 use crate::int::Int;
+use const_layout_core::error::LayoutError;
 use typenum::{U1, U2};
 
 /// CK's `modulo`: `l = u mod modulus` (the non-negative remainder) over an upper `length`. Unlike

@@ -179,9 +179,9 @@ impl<L: Int, P: Int, Q: Int, const SKIP: bool> InvertibleTransform for Pad<L, P,
 }
 
 /// CK's `left_pad`: [`Pad`] with no right padding (usable in descriptors, unlike CK's).
-pub type LeftPad<L, P> = Pad<L, P, crate::C<0>>;
+pub type LeftPad<L, P> = Pad<L, P, const_layout_cute::C<0>>;
 /// CK's `right_pad`: [`Pad`] with no left padding.
-pub type RightPad<L, Q> = Pad<L, crate::C<0>, Q>;
+pub type RightPad<L, Q> = Pad<L, const_layout_cute::C<0>, Q>;
 
 /// CK's `embed`: `l = sum(u_i * c_i)` over upper `lengths`, with `coefficients` (strides).
 ///

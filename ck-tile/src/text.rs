@@ -53,12 +53,12 @@ use super::merge::{Merge, MergeDivMod};
 use super::nonlinear::{Modulo, Xor};
 use super::{SafeVector, SafeVectors, Transform, TransformError};
 use crate::dyn_layout::DynIntTuple;
-use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::{IntTuple, ToArray};
+use const_layout_core::error::LayoutError;
 
 use crate::layout::{Crd2Idx, Layout, LayoutShape};
-use crate::text::{Cursor, ParseError};
+use const_layout_core::text::{Cursor, ParseError};
 use core::fmt;
 use core::str::FromStr;
 use generic_array::ArrayLength;
@@ -492,7 +492,7 @@ macro_rules! impl_stages_text_tuple {
         }
     };
 }
-crate::arity::for_tuples!(impl_stages_text_tuple);
+const_layout_cute::__for_tuples!(impl_stages_text_tuple);
 
 /// `transforms: [stage, ...]`, the stages read into `S`.
 fn read_transforms<S: StagesText>(c: &mut Cursor<'_>) -> Result<S, TextError> {

@@ -27,6 +27,7 @@ mod compare;
 mod divide;
 mod prefix;
 mod structure;
+mod top_modes;
 
 pub use array::ToArray;
 pub use compare::{
@@ -41,6 +42,7 @@ pub use prefix::{
 pub use structure::{
     Concat, Flatten, FlattenToTuple, Get, GetOrUnit, Prepend, ProductEach, flatten, get, product_each,
 };
+pub use top_modes::TopModes;
 
 use crate::arity::for_tuples;
 use crate::int::{Int, Kind, Sealed, Static};

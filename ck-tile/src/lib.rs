@@ -1,3 +1,8 @@
+//! AMD CK Tile's coordinate transforms, tensor adaptors and descriptors on
+//! [const-layout](https://docs.rs/const-layout)'s typed integers and layouts; re-exported by
+//! const-layout as `const_layout::ck_tile` (its default feature `ck-tile`), the path the
+//! examples use.
+//!
 //! CK Tile's coordinate transforms: each maps an *upper* multi-index (what the user, or the next
 //! stage up, supplies) to a *lower* one (closer to memory), and can move a lower index
 //! incrementally when the upper one moves.
@@ -6,7 +11,7 @@
 //! fixed (DECISIONS.md, decision 4): `modulo`'s
 //! incremental update works (CK's does not compile, and would add the step twice), `left_pad` is a
 //! transform like any other, merges are exact for every index (CK's magic division is only for
-//! `0 <= n < 2^31`; here it is [`FastDivmod`](crate::FastDivmod)), and invertible transforms also
+//! `0 <= n < 2^31`; here it is [`FastDivmod`](const_layout_cute::FastDivmod)), and invertible transforms also
 //! go upward (`calculate_upper_index`, which CK does not have).
 //!
 //! Multi-indices are [`GenericArray`]s whose length is a typenum number ([`MultiIndex`]), so a
@@ -29,6 +34,17 @@
 //! assert_eq!(lower, [-1, 0, 1, 2, 3]);
 //! assert!(!pad.is_valid_upper_index(&multi_index([0])) && !pad.is_valid_upper_index(&multi_index([4])));
 //! ```
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The typed layer's and the core's modules at the paths the library's own modules use.
+use const_layout_core::dyn_layout;
+#[cfg(feature = "serde")]
+use const_layout_core::serde_text;
+use const_layout_cute::{algebra, fast_div, int, int_tuple, layout};
 
 mod adaptor;
 mod affine;

@@ -64,7 +64,7 @@ macro_rules! impl_ids_for {
         impl<$(const $A: usize),+> IdsFor<typenum::U<{ 0 $(+ one!($i))+ }>> for ($(super::ids::Id<$A>,)+) {}
     };
 }
-crate::arity::for_tuples!(impl_ids_for);
+const_layout_cute::__for_tuples!(impl_ids_for);
 
 impl<T: Transform, Lo: Sequence, Up: Sequence> Stage<T, Lo, Up> {
     /// A transform reading the hidden dimensions `upper` and writing `lower`, one id per
@@ -370,7 +370,7 @@ macro_rules! impl_stage_tuple {
         }
     };
 }
-crate::arity::for_tuples!(impl_stage_tuple);
+const_layout_cute::__for_tuples!(impl_stage_tuple);
 
 /// The total upper-dimension count of a tuple of stage lists (a typenum sum).
 #[doc(hidden)]
@@ -396,7 +396,7 @@ macro_rules! impl_up_count {
         }
     };
 }
-crate::arity::for_tuples!(impl_up_count);
+const_layout_cute::__for_tuples!(impl_up_count);
 
 /// A stage list renumbered: lower ids by `L`, upper ids by `U` (the builders' relabelings, done
 /// on the types).
@@ -454,7 +454,7 @@ macro_rules! impl_relabel_tuple {
         }
     };
 }
-crate::arity::for_tuples!(impl_relabel_tuple);
+const_layout_cute::__for_tuples!(impl_relabel_tuple);
 
 /// CK's `tensor_adaptor`: stages over `H` hidden dimensions, with the hidden ids of the `Top`
 /// (user) dimensions and of the `Bottom` (result) dimensions as [`Sequence`] types.

@@ -183,7 +183,7 @@ pub struct Id<const I: usize>;
 #[macro_export]
 macro_rules! sequence {
     () => { () };
-    ($($i:literal),+ $(,)?) => { ($($crate::ck_tile::Id::<$i>,)+) };
+    ($($i:literal),+ $(,)?) => { ($($crate::Id::<$i>,)+) };
 }
 
 impl Sequence for () {
@@ -205,7 +205,7 @@ macro_rules! impl_sequence {
         }
     };
 }
-crate::arity::for_tuples!(impl_sequence);
+const_layout_cute::__for_tuples!(impl_sequence);
 
 /// The ids `0..N`.
 pub struct Range<N>(PhantomData<N>);
@@ -399,7 +399,7 @@ macro_rules! impl_positions {
         }
     };
 }
-crate::arity::for_tuples!(impl_positions);
+const_layout_cute::__for_tuples!(impl_positions);
 
 /// A stage list written with positions (the argument of the builders): the masks and counts of
 /// its lower and upper sequences together.
@@ -453,7 +453,7 @@ macro_rules! impl_position_stages {
         }
     };
 }
-crate::arity::for_tuples!(impl_position_stages);
+const_layout_cute::__for_tuples!(impl_position_stages);
 
 /// The outcome of a wiring check, as two typenum bits (mask right, count right).
 pub struct Verdict<Mask, Count>(PhantomData<(Mask, Count)>);

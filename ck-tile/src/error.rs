@@ -1,6 +1,6 @@
 //! Errors of CK Tile's transforms and descriptors: a layout error, or one of CK's own.
 
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 use core::fmt;
 
 /// Why a CK Tile transform, adaptor or descriptor could not be built or used: a

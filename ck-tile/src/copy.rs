@@ -8,7 +8,7 @@ use super::adaptor::Stages;
 use super::descriptor::TensorDescriptor;
 use super::ids::Sequence;
 use super::{MultiIndex, SafeVector, TensorCoordinate, gcd, make_tensor_coordinate, move_tensor_coordinate};
-use crate::error::LayoutError;
+use const_layout_core::error::LayoutError;
 use generic_array::ArrayLength;
 
 /// The elements a run along the last dimension moves as one contiguous slice under this

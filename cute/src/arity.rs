@@ -6,21 +6,24 @@
 //! calls it for arities 1 through [`MAX_RANK`](crate::MAX_RANK) = 12, the largest tuple for which the
 //! standard library implements `Debug` and `PartialEq`.
 
-/// Calls `$m!` once per tuple arity 1..=12 with that many `[index A B C]` positions.
-macro_rules! for_tuples {
+/// Calls `$m!` once per tuple arity 1..=12 with that many `[index A B C]` positions. Exported
+/// (hidden) for const-layout-ck-tile's per-arity impls, as `const_layout_cute::__for_tuples`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __for_tuples {
     ($m:ident) => {
-        $crate::arity::for_tuples!(@ $m []
+        $crate::__for_tuples!(@ $m []
             [0 A0 B0 C0] [1 A1 B1 C1] [2 A2 B2 C2] [3 A3 B3 C3] [4 A4 B4 C4] [5 A5 B5 C5]
             [6 A6 B6 C6] [7 A7 B7 C7] [8 A8 B8 C8] [9 A9 B9 C9] [10 A10 B10 C10]
             [11 A11 B11 C11]);
     };
     (@ $m:ident [$($done:tt)*] $next:tt $($rest:tt)*) => {
         $m!($($done)* $next);
-        $crate::arity::for_tuples!(@ $m [$($done)* $next] $($rest)*);
+        $crate::__for_tuples!(@ $m [$($done)* $next] $($rest)*);
     };
     (@ $m:ident [$($done:tt)*]) => {};
 }
-pub(crate) use for_tuples;
+pub(crate) use crate::__for_tuples as for_tuples;
 
 /// Calls `$m!(prefix... positions...)` with every position of one arity annotated with its context:
 /// `[index A B C [positions before it] [positions after it]]`. Used where a mode's result depends on
