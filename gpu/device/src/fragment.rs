@@ -28,8 +28,8 @@ const PARTIALS: usize = 4;
 /// `R` over the thread's registers and then over the lanes that share it: every lane of the group
 /// gets the whole row's result. The thread combines its group's `per_group` registers (register
 /// `k` into partial result `k % 4`, then the four pairwise: a sum's rounding is that order's), then one
-/// `shfl.sync.bfly` and one operation a mask and group ([`warp::shfl_xor`]). Collective over the
-/// warp, like every shuffle.
+/// `shfl.sync.bfly` and one operation a mask, a group's masks in one block with one converged-warp
+/// check (as [`warp::allreduce_lanes`]). Collective over the warp, like every shuffle.
 ///
 /// `plan` should be a constant (`RowReduction::<F>::PLAN` in a `const` item, as below): then every
 /// loop here has constant bounds and unrolls, each register index is a constant, and the check
@@ -97,15 +97,22 @@ pub fn reduce_rows<R: Reduction, const V: usize, const G: usize>(
         };
         g += 1;
     }
-    let mut k = 0;
-    while k < plan.masks() {
-        let mask = plan.mask(k);
-        let mut g = 0;
-        while g < G {
-            out[g] = f32::combine::<R>(out[g], warp::shfl_xor(out[g], mask));
-            g += 1;
-        }
-        k += 1;
+    // Each group's butterfly over the plan's masks in one checked block (a shuffle and an
+    // operation a mask): one converged-warp check a group instead of one a shuffle, and no branch
+    // between the shuffles for ptxas to schedule around (the row maxima are on the softmax's
+    // critical path).
+    let m = |k: usize| if k < plan.masks() { plan.mask(k) } else { 0 };
+    let mut g = 0;
+    while g < G {
+        out[g] = match plan.masks() {
+            0 => out[g],
+            1 => warp::butterfly::<R, f32, 1>(out[g], [m(0)]),
+            2 => warp::butterfly::<R, f32, 2>(out[g], [m(0), m(1)]),
+            3 => warp::butterfly::<R, f32, 3>(out[g], [m(0), m(1), m(2)]),
+            4 => warp::butterfly::<R, f32, 4>(out[g], [m(0), m(1), m(2), m(3)]),
+            _ => warp::butterfly::<R, f32, 5>(out[g], [m(0), m(1), m(2), m(3), m(4)]),
+        };
+        g += 1;
     }
     out
 }

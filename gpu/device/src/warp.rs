@@ -184,9 +184,16 @@ reducible!(
     i32 => S32, i32::MIN, i32::MAX, i32::wrapping_add
 );
 
-/// The backend's butterfly over `masks` for `R` and `T`.
+/// The backend's butterfly over `masks` for `R` and `T`: one block, one converged-warp check.
 #[inline(always)]
-fn butterfly<R: Reduction, T: Reducible, const K: usize>(v: T, masks: [u32; K], site: backend::Site) -> T {
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub(crate) fn butterfly<R: Reduction, T: Reducible, const K: usize>(v: T, masks: [u32; K]) -> T {
+    butterfly_at::<R, T, K>(v, masks, backend::site())
+}
+
+/// [`butterfly`] with the caller's site.
+#[inline(always)]
+fn butterfly_at<R: Reduction, T: Reducible, const K: usize>(v: T, masks: [u32; K], site: backend::Site) -> T {
     let op = match R::OP {
         ReduceKind::Add => ReduceOp::Add,
         ReduceKind::Max => ReduceOp::Max,
@@ -230,11 +237,11 @@ pub fn allreduce_lanes<const LANES: u32, R: Reduction, T: Reducible>(v: T) -> T 
     let site = backend::site();
     match const { LANES.count_ones() } {
         0 => v,
-        1 => butterfly::<R, T, 1>(v, [b(0)], site),
-        2 => butterfly::<R, T, 2>(v, [b(0), b(1)], site),
-        3 => butterfly::<R, T, 3>(v, [b(0), b(1), b(2)], site),
-        4 => butterfly::<R, T, 4>(v, [b(0), b(1), b(2), b(3)], site),
-        _ => butterfly::<R, T, 5>(v, [b(0), b(1), b(2), b(3), b(4)], site),
+        1 => butterfly_at::<R, T, 1>(v, [b(0)], site),
+        2 => butterfly_at::<R, T, 2>(v, [b(0), b(1)], site),
+        3 => butterfly_at::<R, T, 3>(v, [b(0), b(1), b(2)], site),
+        4 => butterfly_at::<R, T, 4>(v, [b(0), b(1), b(2), b(3)], site),
+        _ => butterfly_at::<R, T, 5>(v, [b(0), b(1), b(2), b(3), b(4)], site),
     }
 }
 
