@@ -7,10 +7,11 @@
 
 // A facade (DECISIONS.md 19): the typed CuTe layer, CK Tile and rocRoller are crates of their
 // own, so that the vendor wings build on the layer below them and not on each other; here they
-// are at the paths they always had. Named one by one, not by a glob: rustc's diagnostics then
-// name the types by these paths (`const_layout::layout::Layout`), not the typed crate's. The typed
-// layer's own modules and items are documented here as if defined here; the core's modules stay
-// re-exports, as they were.
+// are at the paths they always had. Named one by one, so that the typed layer's own modules and
+// items are documented here as if defined here while the core's modules stay re-exports and the
+// hidden items hidden, as they were (`tests/architecture.rs` checks that every public name at the
+// typed layer's root is here). CK Tile is a module, not a crate alias: through the alias rustc's
+// diagnostics named its types `const_layout::const_layout_ck_tile::...`.
 #[doc(inline)]
 pub use const_layout_cute::int::consts::*;
 #[cfg(feature = "serde")]

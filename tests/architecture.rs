@@ -170,3 +170,66 @@ fn core_follows_its_documented_layering() {
         assert!(g.contains_key(m), "core's layering names `{m}`, which is not a module");
     }
 }
+
+/// The names a crate root makes public: `pub mod x;`, `pub use ...::x;`, `pub use ...::{x, y};`
+/// and `pub const X` (a `path::*` glob as `path*`).
+fn root_names(lib: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(lib)).unwrap();
+    let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+    let mut names = BTreeSet::new();
+    let mut i = 0;
+    while i < code.len() {
+        let line = code[i].trim();
+        if let Some(rest) = line.strip_prefix("pub mod ") {
+            names.insert(rest.trim_end_matches(';').trim_end_matches(" {").trim().to_string());
+        } else if let Some(rest) = line.strip_prefix("pub const ") {
+            names.insert(rest.split(':').next().unwrap().trim().to_string());
+        } else if line.starts_with("pub use ") {
+            let mut stmt = line.to_string();
+            while !stmt.ends_with(';') {
+                i += 1;
+                stmt.push_str(code[i].trim());
+            }
+            let path = stmt.trim_start_matches("pub use ").trim_end_matches(';');
+            let (prefix, list) = match path.split_once('{') {
+                Some((p, l)) => (p, l.trim_end_matches('}')),
+                None => path.rsplit_once("::").unwrap_or(("", path)),
+            };
+            for n in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                let n = n.rsplit(" as ").next().unwrap();
+                let module = prefix.trim_end_matches("::").rsplit("::").next().unwrap();
+                names.insert(if n == "*" { format!("{module}*") } else { n.to_string() });
+            }
+        }
+        i += 1;
+    }
+    names
+}
+
+#[test]
+fn the_library_re_exports_every_public_name_of_the_typed_layer() {
+    // The facade names the typed layer's root items one by one (DECISIONS.md 19): one added to
+    // `cute/src/lib.rs` must be added to `src/lib.rs` too, or `const_layout::` lacks it.
+    let mut cute = root_names("cute/src/lib.rs");
+    // `#[macro_export]` macros stand at the root wherever they are defined.
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("cute/src"), &mut files);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for (i, _) in lines.iter().enumerate().filter(|(_, l)| **l == "#[macro_export]") {
+            let def = lines[i + 1..].iter().find(|l| l.starts_with("macro_rules!")).unwrap();
+            cute.insert(def.trim_start_matches("macro_rules! ").trim_end_matches(" {").to_string());
+        }
+    }
+    assert!(
+        cute.contains("layout") && cute.contains("MAX_RANK") && cute.contains("__for_tuples"),
+        "{cute:?}"
+    );
+    let facade = root_names("src/lib.rs");
+    let missing: Vec<_> = cute.difference(&facade).collect();
+    assert!(
+        missing.is_empty(),
+        "public at the typed layer's root, not re-exported by src/lib.rs: {missing:?}"
+    );
+}
