@@ -260,16 +260,23 @@ const fn unzip(layout: &DynLayout, guide: Option<&TileModes>) -> R<DynLayout> {
     make_layout_of(&[tri!(firsts.finish()), tri!(seconds.finish())])
 }
 
-const fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
+/// CuTe's `tile_unzip(layout, tiler)`: a logical divide's or product's result by `tiler`,
+/// `((tile, rest), ...)` by mode, as `((tile...), (rest...))`: the zipped form from the logical
+/// one. Not part of the API: what the static path derives the zipped forms from, so that the
+/// logical result of one pair of operands is computed once.
+#[doc(hidden)]
+pub const fn zipped(result: &DynLayout, tiler: &Tiler) -> R<DynLayout> {
     match tiler {
         Tiler::Layout(_) => unzip(result, None),
         Tiler::Modes(items) => unzip(result, Some(items)),
     }
 }
 
-/// Unpack the modes of the rank-2 `layout`'s mode `which` (if it has more than one) into the top
-/// level: CuTe's `result(_, repeat<R1>(_))` and friends.
-const fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
+/// Unpack the modes of the rank-2 `layout`'s first and/or second mode (where it has more than
+/// one) into the top level: CuTe's `result(_, repeat<R1>(_))` and friends, the tiled and flat
+/// forms from the zipped one. Not part of the API (see [`zipped`]).
+#[doc(hidden)]
+pub const fn unpack(layout: &DynLayout, first: bool, second: bool) -> R<DynLayout> {
     let mut out = tri!(ModeBuilder::new());
     let mut i = 0;
     while i < layout.rank() {
@@ -393,10 +400,24 @@ const fn only_mode(l: &DynLayout) -> R<DynLayout> {
 }
 
 const fn rank_sensitive(block: &DynLayout, tiler: &DynLayout, raked: bool) -> R<DynLayout> {
+    rank_sensitive_zip(&tri!(rank_sensitive_parts(block, tiler)), raked)
+}
+
+/// What [`blocked_product`] and [`raked_product`] share: the block and the repeats of the product
+/// of the two operands appended to the larger rank, and that rank. Not part of the API: the
+/// static path computes it once for both.
+#[doc(hidden)]
+pub const fn rank_sensitive_parts(block: &DynLayout, tiler: &DynLayout) -> R<(DynLayout, DynLayout, usize)> {
     let r = if block.rank() > tiler.rank() { block.rank() } else { tiler.rank() };
     let result = tri!(product_layouts(&tri!(append_to(block, r)), &tri!(append_to(tiler, r))));
-    let (a, c) = (tri!(mode_of(&result, 0)), tri!(mode_of(&result, 1)));
-    if raked { zip(&c, &a, r) } else { zip(&a, &c, r) }
+    Ok((tri!(mode_of(&result, 0)), tri!(mode_of(&result, 1)), r))
+}
+
+/// [`blocked_product`] (`raked` false) or [`raked_product`] from [`rank_sensitive_parts`].
+#[doc(hidden)]
+pub const fn rank_sensitive_zip(parts: &(DynLayout, DynLayout, usize), raked: bool) -> R<DynLayout> {
+    let (a, c, r) = parts;
+    if raked { zip(c, a, *r) } else { zip(a, c, *r) }
 }
 
 /// CuTe's `blocked_product(block, tiler)`: the block repeated over the tiler, each mode
@@ -544,7 +565,13 @@ const fn keep_all(m: &DynLayout, out: &mut ModeBuilder) -> R<()> {
 /// level) and the tiles' arrangement, whose value at a tile's coordinate is the tile's offset.
 #[doc(hidden)]
 pub const fn tile_and_tiles(layout: &DynLayout, tiler: &Tiler) -> R<(DynLayout, DynLayout)> {
-    let z = tri!(zipped_divide(layout, tiler));
+    tile_and_tiles_of_zipped(&tri!(zipped_divide(layout, tiler)))
+}
+
+/// [`tile_and_tiles`] from the zipped divide `z`.
+#[doc(hidden)]
+pub const fn tile_and_tiles_of_zipped(z: &DynLayout) -> R<(DynLayout, DynLayout)> {
+    let z = *z;
     let mut tile = tri!(ModeBuilder::new());
     tri!(keep_all(&tri!(mode_of(&z, 0)), &mut tile));
     Ok((tri!(tile.finish()), tri!(mode_of(&z, 1))))

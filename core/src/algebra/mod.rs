@@ -93,7 +93,10 @@ pub use divide::{
     zipped_divide, zipped_product,
 };
 #[doc(hidden)]
-pub use divide::{tile_and_tiles, tile_and_tiles_of_threads};
+pub use divide::{
+    rank_sensitive_parts, rank_sensitive_zip, tile_and_tiles, tile_and_tiles_of_threads,
+    tile_and_tiles_of_zipped, unpack, zipped,
+};
 pub use identity::make_identity_layout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use modes::{

@@ -473,7 +473,10 @@ const fn subtree_end(t: &DynIntTuple, pos: usize) -> usize {
 
 // Each expression type names its operation in the evaluator's table and computes its layout
 // through the table's dispatcher, `apply_layout_op`, the one place an operation meets
-// `algebra::*`; the operands are listed as the dispatcher takes them.
+// `algebra::*`; the operands are listed as the dispatcher takes them. The forms CuTe builds on
+// another (the zipped, tiled and flat divides and products, the blocked and raked products,
+// `local_tile`) call the same `algebra` functions' parts on a shared constant instead, so that
+// one pair of operands is divided or multiplied once (`Shared`).
 macro_rules! operations {
     ($($(#[$doc:meta])* $name:ident $fun:ident $(<$(const $C:ident: $CT:ty),+>)? ($($arg:ident: $T:ident: $Pub:ident / $Priv:ident),+) => $op:ident [$($kind:ident($e:expr)),+];)+) => {$(
         $(#[$doc])*
@@ -554,54 +557,119 @@ operations! {
     ComplementTo complement_to(a: A: StaticLayout / LayoutArg, m: M: StaticTuple / TupleArg) => Complement [Layout(a), Tuple(m)];
 }
 
-operations! {
+/// An expression's result before it is unwrapped, as a constant of its own: the zipped, tiled
+/// and flat forms of a divide or a product derive from the logical one (and `local_tile` from the
+/// zipped divide), so each pair of operands is divided or multiplied once however many of its
+/// forms a program names, as CuTe's own functions are built on each other.
+trait Shared {
+    const RESULT: Result<DynLayout, LayoutError>;
+}
+
+// The divides and the products with a tiler: the logical form through the dispatcher, each other
+// form from the one it is built on in CuTe (`derive` takes its result and the tiler).
+macro_rules! tiler_operations {
+    ($($(#[$doc:meta])* $name:ident $fun:ident($a:ident, $b:ident) => $op:ident from $from:tt;)+) => {$(
+        $(#[$doc])*
+        ///
+        #[doc = concat!("The expression type of [`", stringify!($fun), "`]; its layout is computed at compile time.")]
+        pub struct $name<A, B>(PhantomData<fn() -> (A, B)>);
+
+        impl<A: StaticLayout, B: StaticTiler> Shared for $name<A, B> {
+            const RESULT: Result<DynLayout, LayoutError> = tiler_operations!(@result $op $from A B);
+        }
+
+        impl<A: StaticLayout, B: StaticTiler> StaticExpr for $name<A, B> {
+            const OP: Op = Op::$op;
+            const LAYOUT: DynLayout = unwrap(stringify!($fun), <Self as Shared>::RESULT);
+        }
+
+        $(#[$doc])*
+        #[allow(unused_variables)]
+        pub fn $fun<A: StaticLayout, B: StaticTiler>($a: A, $b: B) -> Computed<$name<A, B>> {
+            Computed(PhantomData)
+        }
+    )+};
+    (@result $op:ident (dispatch) $A:ident $B:ident) => {
+        apply_layout_op(Op::$op, &[Arg::Layout(&<$A as LayoutArg>::VALUE), Arg::Tiler(&<$B as TilerArg>::VALUE)])
+    };
+    (@result $op:ident ($base:ident, $derive:ident) $A:ident $B:ident) => {
+        match <$base<$A, $B> as Shared>::RESULT {
+            Ok(l) => $derive(&l, &<$B as TilerArg>::VALUE),
+            Err(e) => Err(e),
+        }
+    };
+}
+
+/// The tiled form from the zipped one: the rests at the top level.
+const fn unpack_rests(zipped: &DynLayout, _: &Tiler) -> Result<DynLayout, LayoutError> {
+    algebra::unpack(zipped, false, true)
+}
+
+/// The flat form from the zipped one: tiles and rests at the top level.
+const fn unpack_all(zipped: &DynLayout, _: &Tiler) -> Result<DynLayout, LayoutError> {
+    algebra::unpack(zipped, true, true)
+}
+
+use algebra::zipped as zip_by_tiler;
+
+tiler_operations! {
     /// CuTe's `logical_divide(layout, tiler)` on static operands.
-    LogicalDivide logical_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => LogicalDivide [Layout(a), Tiler(b)];
-}
-
-operations! {
+    LogicalDivide logical_divide(a, b) => LogicalDivide from (dispatch);
     /// CuTe's `zipped_divide(layout, tiler)` on static operands.
-    ZippedDivide zipped_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => ZippedDivide [Layout(a), Tiler(b)];
-}
-
-operations! {
+    ZippedDivide zipped_divide(a, b) => ZippedDivide from (LogicalDivide, zip_by_tiler);
     /// CuTe's `tiled_divide(layout, tiler)` on static operands.
-    TiledDivide tiled_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => TiledDivide [Layout(a), Tiler(b)];
-}
-
-operations! {
+    TiledDivide tiled_divide(a, b) => TiledDivide from (ZippedDivide, unpack_rests);
     /// CuTe's `flat_divide(layout, tiler)` on static operands.
-    FlatDivide flat_divide(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => FlatDivide [Layout(a), Tiler(b)];
-}
-
-operations! {
+    FlatDivide flat_divide(a, b) => FlatDivide from (ZippedDivide, unpack_all);
     /// CuTe's `logical_product(block, tiler)` on static operands.
-    LogicalProduct logical_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => LogicalProduct [Layout(a), Tiler(b)];
-}
-
-operations! {
+    LogicalProduct logical_product(a, b) => LogicalProduct from (dispatch);
     /// CuTe's `zipped_product(block, tiler)` on static operands.
-    ZippedProduct zipped_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => ZippedProduct [Layout(a), Tiler(b)];
-}
-
-operations! {
+    ZippedProduct zipped_product(a, b) => ZippedProduct from (LogicalProduct, zip_by_tiler);
     /// CuTe's `tiled_product(block, tiler)` on static operands.
-    TiledProduct tiled_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => TiledProduct [Layout(a), Tiler(b)];
-}
-
-operations! {
+    TiledProduct tiled_product(a, b) => TiledProduct from (ZippedProduct, unpack_rests);
     /// CuTe's `flat_product(block, tiler)` on static operands.
-    FlatProduct flat_product(a: A: StaticLayout / LayoutArg, b: B: StaticTiler / TilerArg) => FlatProduct [Layout(a), Tiler(b)];
+    FlatProduct flat_product(a, b) => FlatProduct from (ZippedProduct, unpack_all);
 }
 
-operations! {
+/// What [`blocked_product`] and [`raked_product`] of one pair of operands share, computed once.
+struct RankSensitive<A, B>(PhantomData<fn() -> (A, B)>);
+
+impl<A: StaticLayout, B: StaticLayout> RankSensitive<A, B> {
+    const PARTS: Result<(DynLayout, DynLayout, usize), LayoutError> =
+        algebra::rank_sensitive_parts(&A::LAYOUT, &B::LAYOUT);
+}
+
+macro_rules! rank_sensitive_operations {
+    ($($(#[$doc:meta])* $name:ident $fun:ident => $op:ident, raked: $raked:literal;)+) => {$(
+        $(#[$doc])*
+        ///
+        #[doc = concat!("The expression type of [`", stringify!($fun), "`]; its layout is computed at compile time.")]
+        pub struct $name<A, B>(PhantomData<fn() -> (A, B)>);
+
+        impl<A: StaticLayout, B: StaticLayout> StaticExpr for $name<A, B> {
+            const OP: Op = Op::$op;
+            const LAYOUT: DynLayout = unwrap(
+                stringify!($fun),
+                match RankSensitive::<A, B>::PARTS {
+                    Ok(parts) => algebra::rank_sensitive_zip(&parts, $raked),
+                    Err(e) => Err(e),
+                },
+            );
+        }
+
+        $(#[$doc])*
+        #[allow(unused_variables)]
+        pub fn $fun<A: StaticLayout, B: StaticLayout>(a: A, b: B) -> Computed<$name<A, B>> {
+            Computed(PhantomData)
+        }
+    )+};
+}
+
+rank_sensitive_operations! {
     /// CuTe's `blocked_product(block, layout)` on static layouts.
-    BlockedProduct blocked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => BlockedProduct [Layout(a), Layout(b)];
-}
-
-operations! {
+    BlockedProduct blocked_product => BlockedProduct, raked: false;
     /// CuTe's `raked_product(block, layout)` on static layouts.
-    RakedProduct raked_product(a: A: StaticLayout / LayoutArg, b: B: StaticLayout / LayoutArg) => RakedProduct [Layout(a), Layout(b)];
+    RakedProduct raked_product => RakedProduct, raked: true;
 }
 
 operations! {
@@ -719,6 +787,14 @@ pub fn make_layout_tv<Thr: StaticLayout, Val: StaticLayout>(
     (Computed(PhantomData), Computed(PhantomData))
 }
 
+/// [`make_layout_tv`]'s tile shape and layout, once per pair of operands.
+struct TvPair<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
+
+impl<Thr: StaticLayout, Val: StaticLayout> TvPair<Thr, Val> {
+    const PAIR: (DynIntTuple, DynLayout) =
+        unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT));
+}
+
 /// The tile of [`make_layout_tv`], as its identity layout.
 pub struct TvTile<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
 
@@ -728,10 +804,7 @@ impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for TvTile<Thr, Val> {
     // the tile's identity layout goes through the dispatcher.
     const LAYOUT: DynLayout = unwrap(
         "make_layout_tv",
-        apply_layout_op(
-            Op::MakeIdentityLayout,
-            &[Arg::Tuple(&unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).0)],
-        ),
+        apply_layout_op(Op::MakeIdentityLayout, &[Arg::Tuple(&TvPair::<Thr, Val>::PAIR.0)]),
     );
 }
 
@@ -740,7 +813,7 @@ pub struct LayoutTv<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
 
 impl<Thr: StaticLayout, Val: StaticLayout> StaticExpr for LayoutTv<Thr, Val> {
     const OP: Op = Op::MakeLayoutTv;
-    const LAYOUT: DynLayout = unwrap("make_layout_tv", algebra::make_layout_tv(&Thr::LAYOUT, &Val::LAYOUT)).1;
+    const LAYOUT: DynLayout = TvPair::<Thr, Val>::PAIR.1;
 }
 
 /// CuTe's `max_common_vector(a, b)` on static layouts: the number of contiguous elements on which
@@ -794,7 +867,21 @@ impl<A: StaticLayout, T: StaticTiler> StaticExpr for LocalTile<A, T> {
     // `local_tile` is partition-valued (a layout and an offset); its parts are not operations of
     // the table, so they are computed here.
     const OP: Op = Op::LocalTile;
-    const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).0;
+    const LAYOUT: DynLayout = TileAndTiles::<A, T>::PAIR.0;
+}
+
+/// The tile and the tiles' arrangement of [`local_tile`], from the zipped divide (shared with
+/// [`zipped_divide`] of the same operands), once per pair of operands.
+struct TileAndTiles<A, T>(PhantomData<fn() -> (A, T)>);
+
+impl<A: StaticLayout, T: StaticTiler> TileAndTiles<A, T> {
+    const PAIR: (DynLayout, DynLayout) = unwrap(
+        "local_tile",
+        match <ZippedDivide<A, T> as Shared>::RESULT {
+            Ok(z) => algebra::tile_and_tiles_of_zipped(&z),
+            Err(e) => Err(e),
+        },
+    );
 }
 
 /// The tiles' arrangement of [`local_tile`]: the second mode of `zipped_divide(A, T)`.
@@ -802,7 +889,7 @@ pub struct Tiles<A, T>(PhantomData<fn() -> (A, T)>);
 
 impl<A: StaticLayout, T: StaticTiler> StaticExpr for Tiles<A, T> {
     const OP: Op = Op::LocalTile;
-    const LAYOUT: DynLayout = unwrap("local_tile", algebra::tile_and_tiles(&A::LAYOUT, &T::TILER)).1;
+    const LAYOUT: DynLayout = TileAndTiles::<A, T>::PAIR.1;
 }
 
 /// CuTe's `local_partition(tensor, thr_layout, index)` on static layouts: the elements thread
@@ -846,8 +933,16 @@ pub struct LocalPartition<A, Thr>(PhantomData<fn() -> (A, Thr)>);
 
 impl<A: StaticLayout, Thr: StaticLayout> StaticExpr for LocalPartition<A, Thr> {
     const OP: Op = Op::LocalPartition;
-    const LAYOUT: DynLayout =
-        unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &Thr::LAYOUT)).1;
+    const LAYOUT: DynLayout = ThreadTiles::<A, Thr>::PAIR.1;
+}
+
+/// The threads' tile and one thread's elements of [`local_partition`], once per pair of operands
+/// (the part's layout and the index math's plan both read them).
+struct ThreadTiles<A, Thr>(PhantomData<fn() -> (A, Thr)>);
+
+impl<A: StaticLayout, Thr: StaticLayout> ThreadTiles<A, Thr> {
+    const PAIR: (DynLayout, DynLayout) =
+        unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &Thr::LAYOUT));
 }
 
 /// One integer of the thread layout: its coordinate is `index / div % extent` (0 if `div` is 0),
@@ -873,7 +968,7 @@ struct ThreadPlan {
 impl<A: StaticLayout, Thr: StaticLayout> PartitionPlan<A, Thr> {
     const PLAN: ThreadPlan = {
         let thr = Thr::LAYOUT;
-        let (tile, _) = unwrap("local_partition", algebra::tile_and_tiles_of_threads(&A::LAYOUT, &thr));
+        let (tile, _) = ThreadTiles::<A, Thr>::PAIR;
         let (shape, stride) = (thr.shape(), thr.stride());
         let modes = if shape.is_int() { 1 } else { shape.rank() };
         let mut plan = ThreadPlan {
