@@ -508,6 +508,86 @@ mod partitions {
         );
     }
 
+    /// Each thread's partition of a tensor over `layout` holds exactly the elements of its
+    /// `local_partition`, in order, reached by its coordinates too; together they hold every
+    /// element once. The data are the offsets, so an element names where it is.
+    fn partitions_agree<L, Thr>(layout: L, threads: &Thr)
+    where
+        L: const_layout::tensor::LocalPartitionOf<Thr>,
+        L::Part: const_layout::tensor::PartIndex,
+        Thr: const_layout::AnyLayout,
+        usize: const_layout::layout::LayoutCoord<<L::Part as const_layout::tensor::PartIndex>::Index>,
+    {
+        let n = layout.cosize();
+        let offsets: Vec<usize> = (0..n).collect();
+        let view = make_tensor(&offsets, layout).unwrap();
+        let mut data = offsets.clone();
+        let parts = make_tensor_mut(&mut data, layout).unwrap().partitions(threads).unwrap();
+        assert_eq!(parts.len(), threads.size(), "{layout} by {threads}");
+        let mut seen = vec![0usize; n];
+        for p in &parts {
+            let mine = local_partition(&view, threads, p.thread()).unwrap();
+            let want: Vec<usize> = mine.iter().copied().collect();
+            assert_eq!(
+                p.iter().copied().collect::<Vec<_>>(),
+                want,
+                "thread {} of {layout} by {threads}",
+                p.thread()
+            );
+            for (k, &at) in want.iter().enumerate() {
+                assert_eq!(p.get(k), Some(&at), "index {k} of thread {}", p.thread());
+                seen[at] += 1;
+            }
+            assert_eq!(p.get(want.len()), None);
+        }
+        let reached: Vec<usize> = layout.offsets().map(|o| o as usize).collect();
+        assert!(reached.iter().all(|&o| seen[o] == 1), "{layout}: an element handed out twice or never");
+        assert_eq!(seen.iter().sum::<usize>(), reached.len());
+    }
+
+    /// Partitions over swizzled layouts (the shared-memory case), over static layouts computed
+    /// by the algebra, and over typed layouts, against `local_partition`.
+    #[test]
+    fn partitions_of_every_layout_kind_agree_with_local_partition() {
+        use const_layout::layout;
+        partitions_agree(layout!(composition(Sw<3,3,3>, (8,64):(64,1))), &layout!((4,8):(8,1)));
+        partitions_agree(layout!(composition(Sw<3,3,3>, (8,64):(64,1))), &layout!((8,4):(1,8)));
+        partitions_agree(layout!(composition(Sw<2,0,2>, (8,8):(8,1))), &layout!((4,2):(2,1)));
+        partitions_agree(layout!(composition(Sw<1,2,3>, (16,16):(1,16))), &layout!((2,16):(16,1)));
+        partitions_agree(layout!(composition(Sw<2,1,2>, (4,16):(16,1))), &layout!((2,4):(4,1)));
+        let block = <const_layout::layout_type!((2,2):(1,2))>::default();
+        let tiles = <const_layout::layout_type!((4,8):(1,4))>::default();
+        let product = computed::blocked_product(block, tiles);
+        partitions_agree(product, &layout!((4,4):(1,4)));
+        partitions_agree(product, &layout!((8,2):(2,1)));
+        let raked = computed::raked_product(block, tiles);
+        partitions_agree(raked, &layout!((2,8):(8,1)));
+        partitions_agree(layout!((8,6):(6,1)), &layout!((4,3):(3,1)));
+        let runtime = make_layout((12usize, 10usize), (10isize, 1isize)).unwrap();
+        partitions_agree(runtime, &make_static_layout((C::<3>, C::<5>), LayoutRight));
+        // A swizzled layout with runtime extents (`SwizzledLayout`) and an offset.
+        let sw = const_layout::layout::SwizzledLayout::<2, 1, 3, _, _, 0>::new(
+            make_layout((16usize, 8usize), LayoutRight).unwrap(),
+        );
+        partitions_agree(sw, &make_static_layout((C::<4>, C::<2>), LayoutLeft));
+    }
+
+    /// Threads that share a coordinate and thread shapes that do not divide are refused over a
+    /// swizzled layout as over a typed one.
+    #[test]
+    fn partitions_of_swizzled_layouts_refuse_what_typed_ones_refuse() {
+        use const_layout::layout;
+        let mut v = vec![0usize; 512];
+        let sw = layout!(composition(Sw<3,3,3>, (8,64):(64,1)));
+        // (2,2):(1,1) gives thread t the coordinate (t % 2, t % 2) (CuTe's get_flat_coord reads
+        // each mode as `t / stride % extent`): threads 0 and 2 are both at (0, 0).
+        let err = make_tensor_mut(&mut v, sw).unwrap().partitions(&layout!((2,2):(1,1))).unwrap_err();
+        assert_eq!(err, TensorError::ThreadsShare { first: 0, second: 2 });
+        let err = make_tensor_mut(&mut v, sw).unwrap().partitions(&layout!((3,2):(1,3))).unwrap_err();
+        assert_eq!(err, TensorError::NotDivisible { mode: 0, extent: 8, tile: 3 });
+        // (A static layout that threads do not divide is a compile error: the part is a constant.)
+    }
+
     /// The tiled transpose of the module docs with partitions: each tile's destination split
     /// among 32 threads, each copying its partition of the source tile.
     #[test]

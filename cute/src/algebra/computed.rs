@@ -787,6 +787,23 @@ pub fn make_layout_tv<Thr: StaticLayout, Val: StaticLayout>(
     (Computed(PhantomData), Computed(PhantomData))
 }
 
+/// CuTe's `make_layout(shape(a))` for a static layout `A`: the compact column-major layout of
+/// its shape, whose value at a coordinate is that coordinate's 1-D index (what a
+/// [`Partition`](crate::tensor::Partition) of a static layout is indexed by).
+///
+/// ```
+/// use const_layout::algebra::computed::{Computed, ShapeLayout};
+/// use const_layout::layout_type;
+/// let l = Computed::<ShapeLayout<layout_type!((4,(2,3)):(6,(1,2)))>>::default();
+/// assert_eq!(l.to_string(), "(_4,(_2,_3)):(_1,(_4,_8))");
+/// ```
+pub struct ShapeLayout<A>(PhantomData<fn() -> A>);
+
+impl<A: StaticLayout> StaticExpr for ShapeLayout<A> {
+    const OP: Op = Op::MakeLayout;
+    const LAYOUT: DynLayout = unwrap("make_layout", DynLayout::compact(*A::LAYOUT.shape(), true));
+}
+
 /// [`make_layout_tv`]'s tile shape and layout, once per pair of operands.
 struct TvPair<Thr, Val>(PhantomData<fn() -> (Thr, Val)>);
 

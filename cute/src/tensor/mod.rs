@@ -147,7 +147,7 @@ mod tile;
 pub use self::copy::{copy, copy_vector};
 pub use self::error::TensorError;
 #[cfg(feature = "alloc")]
-pub use self::partition::{Partition, Partitions};
+pub use self::partition::{PartIndex, Partition, Partitions};
 pub use self::slice::SliceCoord;
 pub use self::tile::{
     LocalPartitionOf, LocalTileOf, PartitionBy, SliceOf, ZippedDivideOf, local_partition, local_tile, slice,

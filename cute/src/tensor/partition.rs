@@ -8,11 +8,12 @@
 //! element of the slice belongs to, and deals out the `&mut T`s of one pass of `iter_mut()`.
 //! Elements the layout does not reach (padding) belong to nobody.
 
-use super::tile::check_divides;
-use super::{PartitionBy, Tensor, TensorError, TensorMut};
+use super::tile::LocalPartitionOf;
+use super::{Tensor, TensorError, TensorMut};
+use crate::algebra::computed::{Computed, ShapeLayout, StaticExpr};
 use crate::int::Int;
 use crate::int_tuple::{CompactLeft, CuteCompact, IntTuple, Profile};
-use crate::layout::{Crd2Idx, InShape, Layout, LayoutShape};
+use crate::layout::{AnyLayout, Layout, LayoutCoord, LayoutShape, OffsetSwizzled};
 use crate::{C, LayoutLeft};
 use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
@@ -20,15 +21,54 @@ use core::ops::{Index, IndexMut};
 /// The compact column-major stride of a partition's shape: how a coordinate becomes a position.
 type Compact<S> = <S as CompactLeft<CuteCompact, C<1>>>::Output;
 
-/// The partitions [`TensorMut::partitions`] returns for thread shape `TS` over a tensor of shape
-/// `S` and stride `D`.
-pub type Partitions<'a, T, S, D, TS, TD> = Vec<
-    Partition<
-        'a,
-        T,
-        Layout<<TS as PartitionBy<S, D, TD>>::Shape, Compact<<TS as PartitionBy<S, D, TD>>::Shape>>,
-    >,
->;
+/// The layout a [`Partition`] is indexed by: the compact column-major layout of the shape of one
+/// thread's part (CuTe's `make_layout(shape(part))`), whose value at a coordinate is that
+/// coordinate's position among the partition's elements. Implemented by every layout kind a
+/// part can have: a typed [`Layout`], a static [`Computed`] layout, and a swizzled part (the
+/// shape of the layout inside the swizzle). Dispatch-only: [`TensorMut::partitions`] names it.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a partition over `{Self}` has no index layout",
+    note = "partitions are made over typed layouts, static layouts and swizzled layouts"
+)]
+pub trait PartIndex: AnyLayout {
+    /// The compact column-major layout of the part's shape.
+    type Index: AnyLayout;
+    /// That layout; an error where the shape's size does not fit.
+    fn index_layout(&self) -> Result<Self::Index, TensorError>;
+}
+
+impl<S, D> PartIndex for Layout<S, D>
+where
+    S: IntTuple + LayoutShape<D> + CompactLeft<CuteCompact, C<1>> + LayoutShape<Compact<S>>,
+    D: IntTuple,
+{
+    type Index = Layout<S, Compact<S>>;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        Ok(crate::make_layout(self.shape(), LayoutLeft)?)
+    }
+}
+
+impl<E: StaticExpr> PartIndex for Computed<E> {
+    type Index = Computed<ShapeLayout<Computed<E>>>;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        Ok(Computed::default())
+    }
+}
+
+impl<const B: u32, const M: u32, const S: i32, L: PartIndex> PartIndex for OffsetSwizzled<B, M, S, L> {
+    type Index = L::Index;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        self.layout().index_layout()
+    }
+}
+
+/// The index layout of the partitions of a tensor over `L` among the threads of `Thr`.
+type PartIndexOf<L, Thr> = <<L as LocalPartitionOf<Thr>>::Part as PartIndex>::Index;
+
+/// The partitions [`TensorMut::partitions`] returns for a tensor over the layout `L` and the
+/// thread layout `Thr`.
+pub type Partitions<'a, T, L, Thr> = Vec<Partition<'a, T, PartIndexOf<L, Thr>>>;
 
 /// The elements one thread owns (CuTe's `local_partition(tensor, threads, t)`), as mutable
 /// references that no other partition shares, so partitions can be used on different threads at
@@ -53,9 +93,11 @@ pub struct Partition<'a, T, L> {
     index: L,
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S, D>> {
+impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
     /// CuTe's `local_partition(tensor, threads, t)` for every thread `t` at once: one [`Partition`]
     /// per thread, in thread order, each holding its elements mutably, disjoint from every other.
+    /// Over any layout kind [`local_partition`](super::local_partition) partitions (typed, static,
+    /// swizzled), each thread's elements those of its `local_partition`.
     ///
     /// Errors: the thread shape does not divide the tensor's ([`TensorError::NotDivisible`]); the
     /// layout maps two coordinates to one element ([`TensorError::NotInjective`], naming the first
@@ -80,61 +122,80 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     ///     TensorError::NotInjective { first: 0, second: 4, offset: 0 }
     /// );
     /// ```
-    pub fn partitions<TS, TD>(
-        self,
-        threads: &Layout<TS, TD>,
-    ) -> Result<Partitions<'a, T, S, D, TS, TD>, TensorError>
+    ///
+    /// Over a swizzled shared-memory layout, each thread's elements are where the swizzle puts
+    /// them:
+    ///
+    /// ```
+    /// use const_layout::tensor::{local_partition, make_tensor, make_tensor_mut};
+    /// use const_layout::{AnyLayout, layout};
+    /// let smem = layout!(composition(Sw<2,0,2>, (8,8):(8,1)));
+    /// let threads = layout!((4,2):(2,1));
+    /// let mut data = vec![0usize; 64];
+    /// for mut part in make_tensor_mut(&mut data, smem).unwrap().partitions(&threads).unwrap() {
+    ///     let id = part.thread();
+    ///     part.iter_mut().for_each(|x| *x = id);
+    /// }
+    /// let offsets: Vec<usize> = (0..64).collect();
+    /// let mine = local_partition(make_tensor(&offsets, smem).unwrap(), &threads, 5).unwrap();
+    /// assert!(mine.iter().all(|&at| data[at] == 5));
+    /// assert_eq!(data.iter().filter(|&&t| t == 5).count(), 8);
+    /// ```
+    pub fn partitions<Thr>(self, threads: &Thr) -> Result<Partitions<'a, T, L, Thr>, TensorError>
     where
-        TS: PartitionBy<S, D, TD>,
-        TD: IntTuple,
-        TS::Shape: CompactLeft<CuteCompact, C<1>> + LayoutShape<Compact<TS::Shape>>,
+        Thr: AnyLayout,
+        L: LocalPartitionOf<Thr>,
+        L::Part: PartIndex,
     {
         const NOBODY: usize = usize::MAX;
-        let layout = self.layout;
-        check_divides(&layout.shape(), &threads.shape())?;
+        let (layout, base, len) = (self.layout, self.base, self.data.len());
+        let at = |off: isize| base.checked_add_signed(off).filter(|&p| p < len);
         // Which index owns each element: the layout must be injective.
-        let mut slot = alloc::vec![NOBODY; self.data.len()];
-        for (x, off) in layout.iter().enumerate() {
-            let pos = self.base.wrapping_add(off as usize);
+        let mut slot = alloc::vec![NOBODY; len];
+        for (x, off) in layout.offsets().enumerate() {
+            let pos = at(off).ok_or(TensorError::SliceTooShort { cosize: 0, len })?;
             match slot[pos] {
                 NOBODY => slot[pos] = x,
                 first => return Err(TensorError::NotInjective { first, second: x, offset: off }),
             }
         }
-        // The threads' first elements: distinct exactly when their coordinates are, since the
-        // layout is injective.
-        let count = threads.size().value() as usize;
-        let mut origins: Vec<(isize, usize)> =
-            (0..count).map(|t| (TS::thread_offset(threads, &layout, t), t)).collect();
-        origins.sort_unstable();
-        if let Some(w) = origins.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(TensorError::ThreadsShare { first: w[0].1.min(w[1].1), second: w[0].1.max(w[1].1) });
-        }
-        // Element -> (thread, position in its partition), as `thread * per + position`.
-        let (part, _) = TS::partition(threads, &layout, 0)?;
-        let per = part.size().value() as usize;
-        for &(origin, t) in &origins {
+        // Element -> (thread, position in its partition), as `thread * per + position`; an
+        // element two threads reach is the threads sharing a coordinate (the layout is injective).
+        let count = threads.size();
+        let mut owner = alloc::vec![NOBODY; len];
+        let mut index = None;
+        let mut per = 0;
+        for t in 0..count {
+            let (part, offset) = layout.local_partition_of(threads, t)?;
+            let origin = if <L as LocalPartitionOf<Thr>>::WITHIN { 0 } else { offset };
+            if index.is_none() {
+                index = Some(part.index_layout()?);
+                per = part.size();
+            }
             for v in 0..per {
-                let at =
-                    LayoutShape::<TS::Stride>::offset_of_index(&part.shape(), &part.stride(), v as isize);
-                let off = origin.wrapping_add(at);
-                slot[self.base.wrapping_add(off as usize)] = t * per + v;
+                let off = origin.wrapping_add(part.offset(v));
+                let pos = at(off).filter(|&p| slot[p] != NOBODY);
+                let pos = pos.ok_or(TensorError::SliceTooShort { cosize: 0, len })?;
+                match owner[pos] {
+                    NOBODY => owner[pos] = t * per + v,
+                    o => return Err(TensorError::ThreadsShare { first: o / per, second: t }),
+                }
             }
         }
         // Deal out the elements of one pass of `iter_mut`.
         let mut cells: Vec<Option<&'a mut T>> = (0..count * per).map(|_| None).collect();
-        for (x, s) in self.data.iter_mut().zip(slot) {
-            if s != NOBODY {
-                cells[s] = Some(x);
+        for (x, o) in self.data.iter_mut().zip(owner) {
+            if o != NOBODY {
+                cells[o] = Some(x);
             }
         }
-        let index = crate::make_layout(part.shape(), LayoutLeft)?;
         let mut cells = cells.into_iter();
         let mut out = Vec::with_capacity(count);
         for thread in 0..count {
-            // Every cell is filled: the threads' tiles cover the tensor, each element once.
+            // Every cell is filled: each (thread, position) claimed one element above.
             let elems = cells.by_ref().take(per).collect::<Option<Vec<_>>>();
             let elems = elems.ok_or(TensorError::ThreadsShare { first: thread, second: thread })?;
+            let index = index.ok_or(TensorError::ThreadOutOfRange { index: 0, threads: 0 })?;
             out.push(Partition { thread, elems, index });
         }
         Ok(out)
@@ -158,14 +219,14 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     /// assert_eq!(data[8..16], [4, 5, 6, 7, 4, 5, 6, 7]);
     /// ```
     #[cfg(feature = "rayon")]
-    pub fn par_partitions<TS, TD, F>(self, threads: &Layout<TS, TD>, f: F) -> Result<(), TensorError>
+    pub fn par_partitions<Thr, F>(self, threads: &Thr, f: F) -> Result<(), TensorError>
     where
         T: Send,
-        TS: PartitionBy<S, D, TD>,
-        TD: IntTuple,
-        TS::Shape: CompactLeft<CuteCompact, C<1>> + LayoutShape<Compact<TS::Shape>> + Send,
-        Compact<TS::Shape>: Send,
-        F: Fn(Partition<'a, T, Layout<TS::Shape, Compact<TS::Shape>>>) + Sync + Send,
+        Thr: AnyLayout,
+        L: LocalPartitionOf<Thr>,
+        L::Part: PartIndex,
+        PartIndexOf<L, Thr>: Send,
+        F: Fn(Partition<'a, T, PartIndexOf<L, Thr>>) + Sync + Send,
     {
         use rayon::iter::{IntoParallelIterator, ParallelIterator};
         self.partitions(threads)?.into_par_iter().for_each(f);
@@ -173,7 +234,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> TensorMut<'a, T, Layout<S
     }
 }
 
-impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S, D>> {
+impl<'a, T, L: AnyLayout> Partition<'a, T, L> {
     /// The thread this partition belongs to.
     ///
     /// ```
@@ -188,19 +249,19 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S
         self.thread
     }
 
-    /// The partition's shape (CuTe's `shape(local_partition(...))`).
+    /// The layout the partition is indexed by: the compact column-major layout of its shape, whose
+    /// value at a coordinate is that element's position in [`iter`](Self::iter).
     ///
     /// ```
-    /// use const_layout::int_tuple::IntTuple;
     /// use const_layout::tensor::make_tensor_mut;
-    /// use const_layout::{C, LayoutLeft, make_static_layout};
-    /// let mut data = [0; 24];
-    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<4>, C::<6>), LayoutLeft)).unwrap();
-    /// let parts = t.partitions(&make_static_layout((C::<2>, C::<3>), LayoutLeft)).unwrap();
-    /// assert_eq!((parts.len(), parts[0].shape().display().to_string()), (6, "(_2,_2)".to_string()));
+    /// use const_layout::layout;
+    /// let mut data = [0; 64];
+    /// let t = make_tensor_mut(&mut data, layout!(composition(Sw<2,0,2>, (8,8):(8,1)))).unwrap();
+    /// let parts = t.partitions(&layout!((4,2):(2,1))).unwrap();
+    /// assert_eq!(parts[0].index_layout().to_string(), "(_2,_4):(_1,_2)");
     /// ```
-    pub fn shape(&self) -> S {
-        self.index.shape()
+    pub fn index_layout(&self) -> L {
+        self.index
     }
 
     /// The number of elements.
@@ -239,8 +300,8 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S
     /// let parts = t.partitions(&make_static_layout(C::<2>, C::<1>)).unwrap();
     /// assert_eq!((parts[1].get(1usize), parts[1].get(2usize)), (Some(&3), None));
     /// ```
-    pub fn get<Crd: Crd2Idx<S, D> + InShape<S>>(&self, crd: Crd) -> Option<&T> {
-        let v = self.index.checked_crd2idx(crd).ok()?;
+    pub fn get<Crd: LayoutCoord<L>>(&self, crd: Crd) -> Option<&T> {
+        let v = AnyLayout::checked_crd2idx(&self.index, crd).ok()?;
         self.elems.get(v as usize).map(|x| &**x)
     }
 
@@ -256,8 +317,8 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S
     /// drop(parts);
     /// assert_eq!(data, [0, 0, 0, 5]);
     /// ```
-    pub fn get_mut<Crd: Crd2Idx<S, D> + InShape<S>>(&mut self, crd: Crd) -> Option<&mut T> {
-        let v = self.index.checked_crd2idx(crd).ok()?;
+    pub fn get_mut<Crd: LayoutCoord<L>>(&mut self, crd: Crd) -> Option<&mut T> {
+        let v = AnyLayout::checked_crd2idx(&self.index, crd).ok()?;
         self.elems.get_mut(v as usize).map(|x| &mut **x)
     }
 
@@ -289,6 +350,23 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S
     /// ```
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = &mut T> {
         self.elems.iter_mut().map(|x| &mut **x)
+    }
+}
+
+impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S, D>> {
+    /// The partition's shape (CuTe's `shape(local_partition(...))`).
+    ///
+    /// ```
+    /// use const_layout::int_tuple::IntTuple;
+    /// use const_layout::tensor::make_tensor_mut;
+    /// use const_layout::{C, LayoutLeft, make_static_layout};
+    /// let mut data = [0; 24];
+    /// let t = make_tensor_mut(&mut data, make_static_layout((C::<4>, C::<6>), LayoutLeft)).unwrap();
+    /// let parts = t.partitions(&make_static_layout((C::<2>, C::<3>), LayoutLeft)).unwrap();
+    /// assert_eq!((parts.len(), parts[0].shape().display().to_string()), (6, "(_2,_2)".to_string()));
+    /// ```
+    pub fn shape(&self) -> S {
+        self.index.shape()
     }
 
     /// CuTe's `copy(src, partition)`: `self(i) = src(i)` for every index; the shapes must match
@@ -330,12 +408,7 @@ impl<'a, T, S: IntTuple + LayoutShape<D>, D: IntTuple> Partition<'a, T, Layout<S
     }
 }
 
-impl<T, S, D, Crd> Index<Crd> for Partition<'_, T, Layout<S, D>>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-    Crd: Crd2Idx<S, D> + InShape<S>,
-{
+impl<T, L: AnyLayout, Crd: LayoutCoord<L>> Index<Crd> for Partition<'_, T, L> {
     type Output = T;
     /// The element at `crd`; panics outside the shape.
     fn index(&self, crd: Crd) -> &T {
@@ -346,12 +419,7 @@ where
     }
 }
 
-impl<T, S, D, Crd> IndexMut<Crd> for Partition<'_, T, Layout<S, D>>
-where
-    S: IntTuple + LayoutShape<D>,
-    D: IntTuple,
-    Crd: Crd2Idx<S, D> + InShape<S>,
-{
+impl<T, L: AnyLayout, Crd: LayoutCoord<L>> IndexMut<Crd> for Partition<'_, T, L> {
     /// The element at `crd`, mutably; panics outside the shape.
     fn index_mut(&mut self, crd: Crd) -> &mut T {
         let index = self.index;
@@ -362,9 +430,7 @@ where
     }
 }
 
-impl<T: core::fmt::Debug, S: IntTuple + LayoutShape<D>, D: IntTuple> core::fmt::Debug
-    for Partition<'_, T, Layout<S, D>>
-{
+impl<T: core::fmt::Debug, L: AnyLayout> core::fmt::Debug for Partition<'_, T, L> {
     /// The thread, the shape and the elements in index order.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Partition(thread {}, {}, ", self.thread, self.index)?;
