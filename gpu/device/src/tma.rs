@@ -301,15 +301,22 @@ where
         strides: [u64; RANK],
         boxd: TmaBox,
     ) -> Option<Self> {
+        // Every condition at once, with no branch between them: a kernel's first instructions
+        // read its parameters from the constant bank, and a branch on each check would wait for
+        // each load in turn (on the H200, about 1 us a block for the attention kernel's checks).
+        let mut ok = boxd.element_bits == 16 && strides[0] == 1 && map.is_multiple_of(64);
         let mut last: u64 = 0; // the offset of the last element
         for i in 0..RANK {
-            if dims[i] == 0 || (i > 0 && (!strides[i].is_multiple_of(8) || strides[i] >= 1 << 39)) {
-                return None;
-            }
-            last = last.checked_add((dims[i] as u64 - 1).checked_mul(strides[i])?)?;
+            ok &= dims[i] != 0 && (i == 0 || (strides[i].is_multiple_of(8) && strides[i] < 1 << 39));
+            // dims < 2^32 and strides < 2^39 (else `ok` is false): the product is below 2^71, so
+            // overflow is a flag, not a wrap that passes.
+            let (step, o1) = (dims[i].wrapping_sub(1) as u64).overflowing_mul(strides[i]);
+            let (sum, o2) = last.overflowing_add(step);
+            ok &= !o1 && !o2;
+            last = sum;
         }
-        (boxd.element_bits == 16 && strides[0] == 1 && last < 2 * src.len() as u64 && map.is_multiple_of(64))
-            .then_some(TmaTensor { map, src, dims, strides, boxd })
+        ok &= last < 2 * src.len() as u64;
+        ok.then_some(TmaTensor { map, src, dims, strides, boxd })
     }
 
     /// The dimensions, innermost first.
@@ -323,6 +330,8 @@ where
     /// assert_eq!(t.dims(), [16, 8, 16]);
     /// assert!(TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, 8, 17], [1, 16, 128], b).is_none()); // too long
     /// assert!(TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, 8, 16], [1, 12, 128], b).is_none()); // 24 bytes
+    /// // (2^26 + 1 - 1) * 2^38 is 2^64: an offset that wraps to 0 is refused, not taken as in range.
+    /// assert!(TmaTensor::emulated(Gmem::<u32>::from_cells(&w), [16, (1 << 26) + 1, 1], [1, 1 << 38, 16], b).is_none());
     /// ```
     pub fn dims(&self) -> [u32; RANK] {
         self.dims

@@ -801,17 +801,24 @@ pub fn attention_sm90<
     let chunks = (D / 64) as u32;
     let [dq, seq_q, heads, batch] = q.dims();
     let [dk, seq_k, kv_heads, batch_k] = k.dims();
-    if dq as usize != D || dk as usize != D || v.dims() != k.dims() || batch_k != batch {
-        fault("attention_sm90: q, k, v disagree on the head dim, the keys or the batch");
-    }
-    if q.box_dims() != q_box() || k.box_dims() != kv_box(D) || v.box_dims() != kv_box(D) {
-        fault("attention_sm90: a tensor map's box is not the stage's");
-    }
-    if o.dims() != [seq_q, (D / 2) as u32, heads, batch] || lse.dims() != [seq_q, heads, batch] {
-        fault("attention_sm90: o or lse are not (seq_q, dim, heads, batch)");
-    }
+    // Every check at once and one branch (`|`, not `||`): the parameters' loads then issue
+    // together instead of one check's load after another's branch (about 1 us a block on the
+    // H200 before; PERFORMANCE.md). The failing one is named on the cold path.
     let dim = block_dim();
-    if dim.x != threads(D) || dim.y != 1 || dim.z != 1 {
+    let bad_dims = (dq as usize != D) | (dk as usize != D) | (v.dims() != k.dims()) | (batch_k != batch);
+    let bad_box = (q.box_dims() != q_box()) | (k.box_dims() != kv_box(D)) | (v.box_dims() != kv_box(D));
+    let bad_out = (o.dims() != [seq_q, (D / 2) as u32, heads, batch]) | (lse.dims() != [seq_q, heads, batch]);
+    let bad_block = (dim.x != threads(D)) | (dim.y != 1) | (dim.z != 1);
+    if bad_dims | bad_box | bad_out | bad_block {
+        if bad_dims {
+            fault("attention_sm90: q, k, v disagree on the head dim, the keys or the batch");
+        }
+        if bad_box {
+            fault("attention_sm90: a tensor map's box is not the stage's");
+        }
+        if bad_out {
+            fault("attention_sm90: o or lse are not (seq_q, dim, heads, batch)");
+        }
         fault("attention_sm90: blocks of threads(d) threads");
     }
     let blk = block_idx();

@@ -55,7 +55,8 @@ pub const ATTENTION_SM90_D256: Entry<AttentionParams> = Entry::new("attention_sm
 pub const ATTENTION_SM90_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("attention_sm90_config");
 
 /// A rank-4 TMA tensor `(dim, seq, heads, batch)` of the halves of `x`, loaded through `map` in
-/// boxes `tma_box`.
+/// boxes `tma_box`; `None` for a head dim of 2^31 or more, a stride that is not a multiple of 16
+/// bytes or a misaligned tensor map. No branch: the entry point checks its three tensors at once.
 ///
 /// # Safety
 /// `x`'s contract is [`In::memory`]'s, and `map` was encoded for exactly this tensor and the box
@@ -66,25 +67,15 @@ unsafe fn tma_heads<'a>(
     x: In<HeadWords>,
     map: TensorMapRef,
     tma_box: const_layout::atom::tma::TmaBox,
-) -> const_layout_device::tma::TmaTensor<'a, 4> {
+) -> Option<const_layout_device::tma::TmaTensor<'a, 4>> {
     use const_layout::int::Int;
-    use const_layout_device::fault;
     let l = x.param().layout();
     let ((s, w, h, b), (ds, _, dh, db)) = (l.shape(), l.stride());
-    let dims = [2 * w, s, h, b];
+    let dims = [w.wrapping_mul(2), s, h, b];
     let strides = [1, 2 * ds.value() as u64, 2 * dh.value() as u64, 2 * db.value() as u64];
-    if w > 1 << 30 {
-        fault("attention_sm90: a head dim of 2^31 or more");
-    }
     // SAFETY: the caller's contract.
-    match unsafe {
-        const_layout_device::tma::TmaTensor::new(map.address(), x.memory(), dims, strides, tma_box)
-    } {
-        Some(t) => t,
-        None => {
-            fault("attention_sm90: a stride is not a multiple of 16 bytes, or a tensor map is misaligned")
-        }
-    }
+    let t = unsafe { const_layout_device::tma::TmaTensor::new(map.address(), x.memory(), dims, strides, tma_box) };
+    if w > 1 << 30 { None } else { t }
 }
 
 /// The body of both entry points: the element kind and the head dim as constants.
@@ -119,6 +110,11 @@ macro_rules! attention_entry {
                 let kv = attention_sm90::kv_box($d);
                 let tq = tma_heads(q, map_q, attention_sm90::q_box());
                 (tq, tma_heads(k, map_k, kv), tma_heads(v, map_v, kv), o.tensor(), lse.tensor())
+            };
+            let (Some(tq), Some(tk), Some(tv)) = (tq, tk, tv) else {
+                const_layout_device::fault(
+                    "attention_sm90: a head dim of 2^31 or more, a stride that is not a multiple of 16 bytes, or a misaligned tensor map",
+                )
             };
             let causal = causal != 0;
             let smem = SmemRegion::dynamic();
