@@ -1,6 +1,7 @@
 //! Global tensors and their tiles: a view of global memory with a layout of any rank (static or
 //! runtime integers), read and written by coordinate and sliced (any rank, nested modes), and at
-//! rank 2 cut into static tiles by block coordinate, with CuTe's predication of the residue.
+//! rank 2 cut into static tiles by block coordinate, with CuTe's predication of the residue (a
+//! batched tensor is sliced to its matrices first, as CuTe's kernels do: DECISIONS.md 20).
 //!
 //! A kernel never checks an access against the allocation. The tensor is checked once (its
 //! strides are non-negative and its cosize fits the view: [`GlobalTensor::new`] on either side,
