@@ -74,7 +74,9 @@ unsafe fn tma_heads<'a>(
     let dims = [w.wrapping_mul(2), s, h, b];
     let strides = [1, 2 * ds.value() as u64, 2 * dh.value() as u64, 2 * db.value() as u64];
     // SAFETY: the caller's contract.
-    let t = unsafe { const_layout_device::tma::TmaTensor::new(map.address(), x.memory(), dims, strides, tma_box) };
+    let t = unsafe {
+        const_layout_device::tma::TmaTensor::new(map.address(), x.memory(), dims, strides, tma_box)
+    };
     if w > 1 << 30 { None } else { t }
 }
 
