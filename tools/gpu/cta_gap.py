@@ -68,20 +68,34 @@ out = cp.zeros(3 * blocks, dtype=cp.uint64)
 sink = cp.zeros(blocks * 2048 * 4, dtype=cp.uint32)
 
 
+def by_sm(a):
+    """Each multiprocessor's records (rows of `a`: start, end, smid, ...), ordered by start."""
+    for s in np.unique(a[:, 2]):
+        r = a[a[:, 2] == s]
+        yield r[np.argsort(r[:, 0])]
+
+
+def gaps(a):
+    """The gaps between one block's end and the next one's start on each multiprocessor."""
+    return np.array([g for r in by_sm(a) for g in r[1:, 0] - r[:-1, 1]])
+
+
+def records(buf, n, width=3):
+    cp.cuda.Device().synchronize()
+    return buf.get()[:width * n].reshape(n, width).astype(np.int64)
+
+
+def stats(g):
+    return f"{np.median(g):>13.0f} {np.percentile(g, 90):>6.0f}"
+
+
 def run(smem, spin, regsplit, stores):
     for _ in range(3):
         kern((blocks,), (384,), (out, cp.uint64(spin), cp.int32(regsplit), cp.int32(stores), sink),
              shared_mem=max(smem, 1536))
-    cp.cuda.Device().synchronize()
-    a = out.get().reshape(blocks, 3).astype(np.int64)
-    gaps = []
-    for s in np.unique(a[:, 2]):
-        r = a[a[:, 2] == s]
-        r = r[np.argsort(r[:, 0])]
-        gaps += list(r[1:, 0] - r[:-1, 1])
-    g = np.array(gaps[sms:] if len(gaps) > sms else gaps)
-    per_sm = np.bincount(a[:, 2]).max()
-    return np.median(g), np.percentile(g, 90), per_sm
+    a = records(out, blocks)
+    g = gaps(a)[sms:]
+    return np.median(g), np.percentile(g, 90), np.bincount(a[:, 2]).max()
 
 
 if section(1):
@@ -139,15 +153,9 @@ if section(2):
         f.max_dynamic_shared_size_bytes = 215040
         for _ in range(3):
             f((blocks,), (384,), (out4, cp.uint64(30000), cp.float32(1.0000001), cp.float32(1e-7)), shared_mem=215040)
-        cp.cuda.Device().synchronize()
-        a = out4.get().reshape(blocks, 4).astype(np.int64)
-        gaps, pro = [], []
-        for s in np.unique(a[:, 2]):
-            r = a[a[:, 2] == s]
-            r = r[np.argsort(r[:, 0])]
-            gaps += list(r[1:, 0] - r[:-1, 1])
-            pro += list(r[1:, 3] - r[1:, 0])
-        print(f"{p:>6} {k:>6} {np.median(gaps):>13.0f} {np.median(pro):>18.0f} {np.percentile(pro, 90):>12.0f}")
+        a = records(out4, blocks, 4)
+        pro = np.array([d for r in by_sm(a) for d in r[1:, 3] - r[1:, 0]])
+        print(f"{p:>6} {k:>6} {np.median(gaps(a)):>13.0f} {np.median(pro):>18.0f} {np.percentile(pro, 90):>12.0f}")
 
 
 # The attention kernel's other features, one at a time: the last warpgroup leaving early after
@@ -219,14 +227,8 @@ if section(3):
             for _ in range(3):
                 k2((blocks,), (384,), (out, cp.uint64(30000), cp.int32(early), cp.int32(bulk), src, cp.int32(nbars)),
                    shared_mem=215040)
-            cp.cuda.Device().synchronize()
-            a = out.get().reshape(blocks, 3).astype(np.int64)
-            gaps = []
-            for s in np.unique(a[:, 2]):
-                r = a[a[:, 2] == s]
-                r = r[np.argsort(r[:, 0])]
-                gaps += list(r[1:, 0] - r[:-1, 1])
-            print(f"{early:>10} {bulk:>9} {nbars:>9} {np.median(gaps):>13.0f} {np.percentile(gaps, 90):>6.0f}")
+            a = records(out, blocks)
+            print(f"{early:>10} {bulk:>9} {nbars:>9} {stats(gaps(a))}")
 
 
 # A three-dimensional grid (the attention kernel's (query blocks, heads, batch)), sixteen named
@@ -272,15 +274,8 @@ if section(4):
         for barriers in (0, 1):
             for _ in range(3):
                 k3(grid, (384,), (out, cp.uint64(30000), cp.int32(barriers), big), shared_mem=215040)
-            cp.cuda.Device().synchronize()
-            n = grid[0] * grid[1] * grid[2]
-            a = out.get()[:3 * n].reshape(n, 3).astype(np.int64)
-            gaps = []
-            for s in np.unique(a[:, 2]):
-                r = a[a[:, 2] == s]
-                r = r[np.argsort(r[:, 0])]
-                gaps += list(r[1:, 0] - r[:-1, 1])
-            print(f"{str(grid):>14} {barriers:>8} {np.median(gaps):>13.0f} {np.percentile(gaps, 90):>6.0f}")
+            a = records(out, grid[0] * grid[1] * grid[2])
+            print(f"{str(grid):>14} {barriers:>8} {stats(gaps(a))}")
 
 
 # The attention kernel's blocks turn over in 1.6 us even when they return at once: is it its code
@@ -322,14 +317,8 @@ if section(5):
         for spin in (0, 30000):
             for _ in range(3):
                 f((blocks,), (384,), (out, cp.uint64(spin), cp.float32(1.0), cp.float32(0.0)), shared_mem=215040)
-            cp.cuda.Device().synchronize()
-            a = out.get().reshape(blocks, 3).astype(np.int64)
-            gaps = []
-            for s in np.unique(a[:, 2]):
-                r = a[a[:, 2] == s]
-                r = r[np.argsort(r[:, 0])]
-                gaps += list(r[1:, 0] - r[:-1, 1])
-            print(f"{call:>5} {big:>9} {spin / 1000:>7.0f} {np.median(gaps):>13.0f} {np.percentile(gaps, 90):>6.0f}")
+            a = records(out, blocks)
+            print(f"{call:>5} {big:>9} {spin / 1000:>7.0f} {stats(gaps(a))}")
 
 
 # The dynamic shared memory a block, swept (the attention kernel asks for 165,888 bytes at head
@@ -377,13 +366,7 @@ if section(7):
         f = m.get_function("pro")
         f.max_dynamic_shared_size_bytes = 215040
         f((blocks,), (128,), (out, cp.float32(1.0000001), cp.float32(1e-7)), shared_mem=215040)
-        cp.cuda.Device().synchronize()
-        a = out.get().reshape(blocks, 3).astype(np.int64)
-        first, later = [], []
-        for s in np.unique(a[:, 2]):
-            r = a[a[:, 2] == s]
-            r = r[np.argsort(r[:, 0])]
-            d = r[:, 1] - r[:, 0]
-            first.append(d[0])
-            later += list(d[1:])
+        a = records(out, blocks)
+        first = [r[0, 1] - r[0, 0] for r in by_sm(a)]
+        later = np.array([d for r in by_sm(a) for d in r[1:, 1] - r[1:, 0]])
         print(f"{p:>6} {np.median(first):>14.0f} {np.median(later):>15.0f} {np.percentile(later, 90):>9.0f}")
