@@ -27,6 +27,20 @@ ONLY = os.environ.get("ONLY")  # run only this section (1 to 7)
 def section(n):
     return ONLY is None or ONLY == str(n)
 
+# Thread 0 writes its block's record: start, end, multiprocessor (`keep` folded in as zero, so
+# that the compiler keeps what produced it).
+RECORD = r"""
+#define RECORD(out, id, t0, t1, sm, keep) do { if (threadIdx.x == 0) { \
+    (out)[3 * (id)] = (t0); (out)[3 * (id) + 1] = (t1); (out)[3 * (id) + 2] = (sm) + (keep) * 0ull; } } while (0)
+"""
+
+def kernel(src, name, smem=215040):
+    """`name` compiled from `src` for sm_90a (the record macro first), allowed `smem` bytes."""
+    f = cp.RawModule(code=RECORD + src, options=("-arch=sm_90a",)).get_function(name)
+    f.max_dynamic_shared_size_bytes = smem
+    return f
+
+
 SRC = r"""
 extern "C" __global__ void __launch_bounds__(384, 1) gap(unsigned long long* out, unsigned long long spin,
                                                           int regsplit, int stores, unsigned int* sink) {
@@ -49,23 +63,18 @@ extern "C" __global__ void __launch_bounds__(384, 1) gap(unsigned long long* out
     smem[threadIdx.x] = (unsigned int)t;
     __syncthreads();
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-    if (threadIdx.x == 0) {
-        out[3 * blockIdx.x] = t0;
-        out[3 * blockIdx.x + 1] = t1;
-        out[3 * blockIdx.x + 2] = sm + smem[5] * 0ull;
-    }
+    RECORD(out, blockIdx.x, t0, t1, sm, smem[5]);
 }
 """
 
 dev = cp.cuda.Device()
 sms = dev.attributes["MultiProcessorCount"]
-mod = cp.RawModule(code=SRC, options=("-arch=sm_90a", "-std=c++17"))
-kern = mod.get_function("gap")
-kern.max_dynamic_shared_size_bytes = 232448
+kern = kernel(SRC, "gap", 232448)
 WAVES = 8
 blocks = sms * WAVES
 out = cp.zeros(3 * blocks, dtype=cp.uint64)
 sink = cp.zeros(blocks * 2048 * 4, dtype=cp.uint32)
+
 
 
 def by_sm(a):
@@ -148,9 +157,7 @@ if section(2):
     print("instruction fetch: prologue and epilogue of P FMAs, loop body of K FMAs (16 bytes each), 215 KB smem, spin 30 us")
     print(f"{'P':>6} {'K':>6} {'gap median ns':>13} {'prologue median ns':>18} {'prologue p90':>12}")
     for p, k in [(16, 16), (2048, 16), (16, 4096), (2048, 4096), (4096, 8192)]:
-        m = cp.RawModule(code=icache_src(p, k), options=("-arch=sm_90a",))
-        f = m.get_function("ic")
-        f.max_dynamic_shared_size_bytes = 215040
+        f = kernel(icache_src(p, k), "ic")
         for _ in range(3):
             f((blocks,), (384,), (out4, cp.uint64(30000), cp.float32(1.0000001), cp.float32(1e-7)), shared_mem=215040)
         a = records(out4, blocks, 4)
@@ -208,16 +215,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) gap2(unsigned long long* ou
         __syncthreads();
     }
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-    if (threadIdx.x == 0) {
-        out[3 * blockIdx.x] = t0;
-        out[3 * blockIdx.x + 1] = t1;
-        out[3 * blockIdx.x + 2] = sm + x * 0ull;
-    }
+    RECORD(out, blockIdx.x, t0, t1, sm, x);
 }
 """
-m2 = cp.RawModule(code=SRC2, options=("-arch=sm_90a",))
-k2 = m2.get_function("gap2")
-k2.max_dynamic_shared_size_bytes = 215040
+k2 = kernel(SRC2, "gap2")
 src = cp.zeros(blocks * 8192, dtype=cp.uint32)
 if section(3):
     print()
@@ -255,16 +256,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) gap3(unsigned long long* ou
     __syncthreads();
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
     unsigned int id = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    if (threadIdx.x == 0) {
-        out[3 * id] = t0;
-        out[3 * id + 1] = t1;
-        out[3 * id + 2] = sm + smem[7] * 0ull;
-    }
+    RECORD(out, id, t0, t1, sm, smem[7]);
 }
 """
-m3 = cp.RawModule(code=SRC3, options=("-arch=sm_90a",))
-k3 = m3.get_function("gap3")
-k3.max_dynamic_shared_size_bytes = 215040
+k3 = kernel(SRC3, "gap3")
 big = np.zeros(1, dtype=[('w', '<u4', (256,))])
 if section(4):
     print()
@@ -297,11 +292,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) gap4(unsigned long long* ou
     smem[threadIdx.x] = __float_as_uint(x);
     __syncthreads();
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-    if (threadIdx.x == 0) {
-        out[3 * blockIdx.x] = t0;
-        out[3 * blockIdx.x + 1] = t1;
-        out[3 * blockIdx.x + 2] = sm + smem[5] * 0ull;
-    }
+    RECORD(out, blockIdx.x, t0, t1, sm, smem[5]);
 }
 """)
 
@@ -311,9 +302,7 @@ if section(5):
     print("a call to a trap function, code never run (215 KB smem)")
     print(f"{'call':>5} {'dead FMAs':>9} {'spin us':>7} {'gap median ns':>13} {'p90':>6}")
     for call, big in [(0, 0), (1, 0), (0, 20000), (1, 20000)]:
-        m = cp.RawModule(code=src4(call, big), options=("-arch=sm_90a",))
-        f = m.get_function("gap4")
-        f.max_dynamic_shared_size_bytes = 215040
+        f = kernel(src4(call, big), "gap4")
         for spin in (0, 30000):
             for _ in range(3):
                 f((blocks,), (384,), (out, cp.uint64(spin), cp.float32(1.0), cp.float32(0.0)), shared_mem=215040)
@@ -348,11 +337,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) pro(unsigned long long* out
     unsigned int sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     smem[threadIdx.x] = __float_as_uint(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7);
-    if (threadIdx.x == 0) {
-        out[3 * blockIdx.x] = t0;
-        out[3 * blockIdx.x + 1] = tp;
-        out[3 * blockIdx.x + 2] = sm + smem[1] * 0ull;
-    }
+    RECORD(out, blockIdx.x, t0, tp, sm, smem[1]);
 }
 """)
 
@@ -362,9 +347,7 @@ if section(7):
     print("a prologue of P independent FMAs (16 bytes each), 128 threads, one block a multiprocessor")
     print(f"{'P':>6} {'first block ns':>14} {'later blocks ns':>15} {'p90 later':>9}")
     for p in (0, 512, 2048, 4096):
-        m = cp.RawModule(code=prologue_src(p), options=("-arch=sm_90a",))
-        f = m.get_function("pro")
-        f.max_dynamic_shared_size_bytes = 215040
+        f = kernel(prologue_src(p), "pro")
         f((blocks,), (128,), (out, cp.float32(1.0000001), cp.float32(1e-7)), shared_mem=215040)
         a = records(out, blocks)
         first = [r[0, 1] - r[0, 0] for r in by_sm(a)]
