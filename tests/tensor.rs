@@ -444,6 +444,96 @@ fn errors_are_reported_not_panicked() {
     assert!(msg.contains("indices 0 and 4"), "{msg}");
 }
 
+/// Tensors over `DynLayout`s (runtime structure, host-side set-up) tile, divide, partition and
+/// slice as index math says, on generated column- and row-major padded matrices and tilers that
+/// divide them; residue tiles, tile coordinates past the tiles and threads past the thread
+/// layout are refused.
+mod dyn_layouts {
+    use super::*;
+    use const_layout::algebra::{Slicer, Tiler};
+    use const_layout::dyn_layout::DynIntTuple;
+
+    fn parse<T: core::str::FromStr>(s: String) -> T
+    where
+        T::Err: core::fmt::Debug,
+    {
+        s.parse().unwrap()
+    }
+
+    fn matrix() -> impl Strategy<Value = (usize, usize, usize, usize, usize, bool)> {
+        (1usize..=4, 1usize..=4, 1usize..=3, 1usize..=3, 0usize..=2, any::<bool>())
+            .prop_map(|(t0, t1, r0, r1, pad, row_major)| (t0 * r0, t1 * r1, t0, t1, pad, row_major))
+    }
+
+    proptest! {
+        #![proptest_config(config(64))]
+        #[test]
+        fn dyn_layout_tensors_narrow_as_index_math((m, n, t0, t1, pad, row_major) in matrix()) {
+            let (d0, d1) = if row_major { (n + pad, 1) } else { (1, m + pad) };
+            let l: DynLayout = parse(format!("({m},{n}):({d0},{d1})"));
+            let data: Vec<usize> = (0..(m - 1) * d0 + (n - 1) * d1 + 1).collect();
+            let t = make_tensor(&data, l).unwrap();
+            let at = |r: usize, c: usize| r * d0 + c * d1;
+            let tiler: Tiler = parse(format!("<{t0}:1, {t1}:1>"));
+            let (tm, tn) = (m / t0, n / t1);
+            for i in 0..tm {
+                for j in 0..tn {
+                    let tile = local_tile(&t, tiler, parse::<DynIntTuple>(format!("({i},{j})"))).unwrap();
+                    let want: Vec<usize> = (0..t0 * t1).map(|k| at(i * t0 + k % t0, j * t1 + k / t0)).collect();
+                    prop_assert_eq!(tile.iter().copied().collect::<Vec<_>>(), want, "tile ({}, {})", i, j);
+                }
+            }
+            let (past_rows, past_cols) = (format!("({tm},0)"), format!("(0,{tn})"));
+            prop_assert!(local_tile(&t, tiler, parse::<DynIntTuple>(past_rows)).is_err());
+            prop_assert!(local_tile(&t, tiler, parse::<DynIntTuple>(past_cols)).is_err());
+            let z = zipped_divide(&t, tiler).unwrap();
+            let want: Vec<usize> = (0..m * n)
+                .map(|x| {
+                    let (k, q) = (x % (t0 * t1), x / (t0 * t1));
+                    at((q % tm) * t0 + k % t0, (q / tm) * t1 + k / t0)
+                })
+                .collect();
+            prop_assert_eq!(z.iter().copied().collect::<Vec<_>>(), want);
+            let threads: DynLayout = parse(format!("({t0},{t1}):(1,{t0})"));
+            for th in 0..t0 * t1 {
+                let mine = local_partition(&t, &threads, th).unwrap();
+                let want: Vec<usize> =
+                    (0..tm * tn).map(|v| at((v % tm) * t0 + th % t0, (v / tm) * t1 + th / t0)).collect();
+                prop_assert_eq!(mine.iter().copied().collect::<Vec<_>>(), want, "thread {}", th);
+            }
+            prop_assert_eq!(
+                local_partition(&t, &threads, t0 * t1).unwrap_err(),
+                TensorError::ThreadOutOfRange { index: t0 * t1, threads: t0 * t1 }
+            );
+            for j in 0..n {
+                let column = slice(&t, parse::<Slicer>(format!("(_,{j})"))).unwrap();
+                prop_assert_eq!(column.iter().copied().collect::<Vec<_>>(), (0..m).map(|r| at(r, j)).collect::<Vec<_>>());
+            }
+            let past = format!("(_,{n})");
+            prop_assert!(slice(&t, parse::<Slicer>(past)).is_err());
+        }
+    }
+
+    /// A tiler that does not divide the layout is refused (no residue tiles), by `local_tile`,
+    /// `zipped_divide` and `local_partition` alike.
+    #[test]
+    fn dyn_layout_residues_are_refused() {
+        let data: Vec<usize> = (0..60).collect();
+        let t = make_tensor(&data, parse::<DynLayout>("(10,6):(1,10)".into())).unwrap();
+        let tiler: Tiler = parse("<4:1, 3:1>".into());
+        assert!(matches!(
+            local_tile(&t, tiler, parse::<DynIntTuple>("(0,0)".into())).unwrap_err(),
+            TensorError::NotDivisible { mode: 0, extent: 10, tile: 4 }
+        ));
+        assert!(matches!(zipped_divide(&t, tiler).unwrap_err(), TensorError::NotDivisible { mode: 0, .. }));
+        let threads: DynLayout = parse("(4,3):(1,4)".into());
+        assert!(matches!(
+            local_partition(&t, &threads, 0).unwrap_err(),
+            TensorError::NotDivisible { mode: 0, extent: 10, tile: 4 }
+        ));
+    }
+}
+
 #[cfg(feature = "alloc")]
 mod partitions {
     use super::*;
@@ -565,6 +655,8 @@ mod partitions {
         partitions_agree(layout!((8,6):(6,1)), &layout!((4,3):(3,1)));
         let runtime = make_layout((12usize, 10usize), (10isize, 1isize)).unwrap();
         partitions_agree(runtime, &make_static_layout((C::<3>, C::<5>), LayoutRight));
+        let dynamic: DynLayout = "(12,10):(1,13)".parse().unwrap();
+        partitions_agree(dynamic, &"(4,5):(5,1)".parse::<DynLayout>().unwrap());
         // A swizzled layout with runtime extents (`SwizzledLayout`) and an offset.
         let sw = const_layout::layout::SwizzledLayout::<2, 1, 3, _, _, 0>::new(
             make_layout((16usize, 8usize), LayoutRight).unwrap(),

@@ -38,6 +38,17 @@ impl Slicer {
         Ok(Slicer { coord, keep })
     }
 
+    /// The coordinate, with `0` where the slicer has `_`.
+    ///
+    /// ```
+    /// use const_layout::algebra::Slicer;
+    /// let s: Slicer = "(_,2)".parse().unwrap();
+    /// assert_eq!(s.coord().to_string(), "(_0,2)"); // `_` reads as a static 0
+    /// ```
+    pub const fn coord(&self) -> &DynIntTuple {
+        &self.coord
+    }
+
     /// `_` alone: keep everything.
     ///
     /// ```

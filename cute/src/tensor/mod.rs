@@ -49,9 +49,12 @@
 //!   layouts (any static tiler or thread layout that divides them, the part a static layout),
 //!   and swizzled layouts of either, whose parts keep the offset inside the swizzle
 //!   ([`OffsetSwizzled`](crate::layout::OffsetSwizzled): a swizzle does not commute with
-//!   moving the start). Runtime-structured layouts are not narrowed (DECISIONS.md 13: structure
-//!   known only at run time is not a kernel path); [`Tensor::view`] is CuTe's
-//!   `make_tensor(data + offset, layout)` for them and any other part computed by hand.
+//!   moving the start), and `DynLayout`s (host-side set-up, DECISIONS.md 13: a
+//!   [`Slicer`](crate::algebra::Slicer), the core's [`Tiler`](crate::algebra::Tiler) with a
+//!   `DynIntTuple` tile coordinate, a `DynLayout` of threads; tiles must cover the layout, as for a
+//!   static one). A [`ComposedLayout`](crate::swizzle::ComposedLayout) is not narrowed;
+//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)` for it and any other part
+//!   computed by hand.
 //! - **`copy` checks the shapes.** CuTe's `copy` checks only that the sizes are equal; here the
 //!   shapes must also be compatible one way or the other (`(32,32)` and `((4,8),32)`, or either
 //!   and `1024`), so that a `(4,6)` tensor is not silently copied into a `(6,4)` one in index

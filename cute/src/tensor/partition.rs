@@ -11,6 +11,7 @@
 use super::tile::LocalPartitionOf;
 use super::{Tensor, TensorError, TensorMut};
 use crate::algebra::computed::{Computed, ShapeLayout, StaticExpr};
+use crate::dyn_layout::DynLayout;
 use crate::int::Int;
 use crate::int_tuple::{CompactLeft, CuteCompact, IntTuple, Profile};
 use crate::layout::{AnyLayout, Layout, LayoutCoord, LayoutShape, OffsetSwizzled};
@@ -25,11 +26,12 @@ type Compact<S> = <S as CompactLeft<CuteCompact, C<1>>>::Output;
 /// thread's part (CuTe's `make_layout(shape(part))`), whose value at a coordinate is that
 /// coordinate's position among the partition's elements. Implemented by every layout kind a
 /// part can have: a typed [`Layout`], a static [`Computed`] layout, and a swizzled part (the
-/// shape of the layout inside the swizzle). Dispatch-only: [`TensorMut::partitions`] names it.
+/// shape of the layout inside the swizzle), and a `DynLayout`. Dispatch-only:
+/// [`TensorMut::partitions`] names it.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "a partition over `{Self}` has no index layout",
-    note = "partitions are made over typed layouts, static layouts and swizzled layouts"
+    note = "partitions are made over typed layouts, static layouts, swizzled layouts and `DynLayout`s"
 )]
 pub trait PartIndex: AnyLayout {
     /// The compact column-major layout of the part's shape.
@@ -53,6 +55,13 @@ impl<E: StaticExpr> PartIndex for Computed<E> {
     type Index = Computed<ShapeLayout<Computed<E>>>;
     fn index_layout(&self) -> Result<Self::Index, TensorError> {
         Ok(Computed::default())
+    }
+}
+
+impl PartIndex for DynLayout {
+    type Index = DynLayout;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        Ok(DynLayout::compact(*self.shape(), true)?)
     }
 }
 
@@ -97,7 +106,7 @@ impl<'a, T, L: AnyLayout> TensorMut<'a, T, L> {
     /// CuTe's `local_partition(tensor, threads, t)` for every thread `t` at once: one [`Partition`]
     /// per thread, in thread order, each holding its elements mutably, disjoint from every other.
     /// Over any layout kind [`local_partition`](super::local_partition) partitions (typed, static,
-    /// swizzled), each thread's elements those of its `local_partition`.
+    /// swizzled, `DynLayout`), each thread's elements those of its `local_partition`.
     ///
     /// Errors: the thread shape does not divide the tensor's ([`TensorError::NotDivisible`]); the
     /// layout maps two coordinates to one element ([`TensorError::NotInjective`], naming the first

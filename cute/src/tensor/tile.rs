@@ -11,6 +11,9 @@ use super::{SliceCoord, TensorError, TensorView};
 use crate::MAX_RANK;
 use crate::algebra::computed::{self, Computed, StaticExpr, StaticLayout, StaticSwizzled, StaticTiler};
 use crate::algebra::tiling::{self, ShapeTiler, TileCoord};
+use crate::algebra::{Slicer, Tiler};
+use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
+use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
@@ -27,7 +30,7 @@ use core::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be sliced by `{Crd}`",
     label = "expected `Keep` (CuTe's `_`) and integers, in tuples shaped like the layout",
-    note = "typed layouts and swizzled typed layouts are sliced; a static `Computed` layout is sliced by `algebra::computed::slice_and_offset`"
+    note = "typed layouts and swizzled typed layouts are sliced, a `DynLayout` by a `Slicer`; a static `Computed` layout is sliced by `algebra::computed::slice_and_offset`"
 )]
 pub trait SliceOf<Crd>: AnyLayout {
     /// The kept modes' layout.
@@ -54,7 +57,7 @@ pub trait SliceOf<Crd>: AnyLayout {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be tiled by `{T}` at `{X}`",
     label = "expected a tiler of this layout and a tile coordinate",
-    note = "a typed layout takes a shape tiler (`(C<32>, C<32>)`, one extent per mode) and one coordinate per mode; a static layout any static tiler; a swizzled layout what its inner layout takes"
+    note = "a typed layout takes a shape tiler (`(C<32>, C<32>)`, one extent per mode) and one coordinate per mode; a static layout any static tiler; a `DynLayout` a `Tiler` and a `DynIntTuple`; a swizzled layout what its inner layout takes"
 )]
 pub trait LocalTileOf<T, X>: AnyLayout {
     /// The tile's layout.
@@ -77,7 +80,7 @@ pub trait LocalTileOf<T, X>: AnyLayout {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be divided by `{T}`",
     label = "expected a tiler of this layout",
-    note = "a typed layout takes a shape tiler (one extent per mode); a static layout any static tiler; a swizzled layout what its inner layout takes"
+    note = "a typed layout takes a shape tiler (one extent per mode); a static layout any static tiler; a `DynLayout` a `Tiler`; a swizzled layout what its inner layout takes"
 )]
 pub trait ZippedDivideOf<T>: AnyLayout {
     /// The divided layout.
@@ -103,7 +106,7 @@ pub trait ZippedDivideOf<T>: AnyLayout {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be partitioned among the threads of `{Thr}`",
     label = "expected a thread layout for this layout",
-    note = "a typed layout takes a typed thread layout with one integer per mode; a static layout a static thread layout; a swizzled layout what its inner layout takes"
+    note = "a typed layout takes a typed thread layout with one integer per mode; a static layout a static thread layout; a `DynLayout` a `DynLayout`; a swizzled layout what its inner layout takes"
 )]
 pub trait LocalPartitionOf<Thr>: AnyLayout {
     /// One thread's elements.
@@ -293,6 +296,21 @@ pub(super) fn check_divides<S: IntTuple, T: IntTuple>(shape: &S, tiler: &T) -> R
 ///     local_tile(&a, (C::<4>, C::<2>), (0usize, 2usize)).unwrap_err(),
 ///     TensorError::TilePastShape { mode: 1, coord: 2, tile: 2, extent: 5 }
 /// );
+/// ```
+///
+/// A tensor over a `DynLayout` (runtime structure: text, the tool, host-side set-up) takes the
+/// core's [`Tiler`] and a [`DynIntTuple`] coordinate; its tiles must cover it exactly:
+///
+/// ```
+/// use const_layout::algebra::Tiler;
+/// use const_layout::dyn_layout::{DynIntTuple, DynLayout};
+/// use const_layout::tensor::{local_tile, make_tensor};
+/// let data: Vec<i32> = (0..48).collect();
+/// let a = make_tensor(&data, "(8,6):(1,8)".parse::<DynLayout>().unwrap()).unwrap();
+/// let tiler: Tiler = "<4:1, 3:1>".parse().unwrap();
+/// let t = local_tile(&a, tiler, "(1,1)".parse::<DynIntTuple>().unwrap()).unwrap();
+/// assert_eq!(t.iter().copied().collect::<Vec<_>>(), [28, 29, 30, 31, 36, 37, 38, 39, 44, 45, 46, 47]);
+/// assert!(local_tile(&a, tiler, "(2,0)".parse::<DynIntTuple>().unwrap()).is_err()); // past the tiles
 /// ```
 #[inline]
 #[allow(clippy::type_complexity)]
@@ -601,6 +619,91 @@ impl<E: StaticExpr, Thr: StaticLayout + AnyLayout> LocalPartitionOf<Thr> for Com
             return Err(e);
         }
         Ok(computed::local_partition(*self, *threads, index))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime-structured layouts (`DynLayout`, host-side set-up: DECISIONS.md 13): the core's algebra,
+// checked as the static path is (tiles that cover the layout exactly, coordinates inside).
+
+/// `coord` (an integer: a 1-D index of the whole mode; a tuple: one coordinate per mode, each of
+/// either kind) inside `shape`, else the error naming the first integer outside (`leaf`: its
+/// position among the coordinate's integers, counted from `*leaf`).
+fn check_coord(coord: &DynIntTuple, shape: &DynIntTuple, leaf: &mut usize) -> Result<(), TensorError> {
+    if let Some(c) = coord.as_int() {
+        let extent = shape.size()?.value;
+        if c.value < 0 || c.value >= extent {
+            return Err(LayoutError::CoordinateOutOfRange { leaf: *leaf, value: c.value, extent }.into());
+        }
+        *leaf += 1;
+        return Ok(());
+    }
+    if shape.is_int() || coord.rank() != shape.rank() {
+        let expected = if shape.is_int() { 1 } else { shape.rank() };
+        return Err(LayoutError::RankMismatch { what: "coordinate", got: coord.rank(), expected }.into());
+    }
+    coord.modes().zip(shape.modes()).try_for_each(|(c, s)| check_coord(&c, &s, leaf))
+}
+
+/// A `DynLayout` is sliced by a [`Slicer`] (CuTe's coordinate with `_`, `"(_,2)".parse()`); its
+/// fixed coordinates must lie inside their modes.
+#[diagnostic::do_not_recommend]
+impl SliceOf<Slicer> for DynLayout {
+    type Slice = DynLayout;
+    fn slice_of(&self, crd: Slicer) -> Result<(DynLayout, isize), TensorError> {
+        check_coord(crd.coord(), self.shape(), &mut 0)?;
+        let p = crate::algebra::slice_and_offset(&crd, self)?;
+        Ok((p.layout, p.offset))
+    }
+}
+
+/// A `DynLayout` is tiled by any [`Tiler`] whose tiles cover it exactly, at a tile coordinate
+/// inside the tiles' arrangement (CuTe's residue tiles are refused, as for a static layout).
+#[diagnostic::do_not_recommend]
+impl LocalTileOf<Tiler, DynIntTuple> for DynLayout {
+    type Tile = DynLayout;
+    fn local_tile_of(&self, tiler: Tiler, coord: DynIntTuple) -> Result<(DynLayout, isize), TensorError> {
+        let (tile, tiles) = crate::algebra::tile_and_tiles(self, &tiler)?;
+        if let Some(e) = covers(self, &tile, tiles.size().value) {
+            return Err(e);
+        }
+        check_coord(&coord, tiles.shape(), &mut 0)?;
+        Ok((tile, tiles.crd2idx(&coord)?.value))
+    }
+}
+
+/// A `DynLayout` is divided by any [`Tiler`] whose tiles cover it exactly.
+#[diagnostic::do_not_recommend]
+impl ZippedDivideOf<Tiler> for DynLayout {
+    type Zipped = DynLayout;
+    fn zipped_divide_of(&self, tiler: Tiler) -> Result<(DynLayout, isize), TensorError> {
+        let (tile, tiles) = crate::algebra::tile_and_tiles(self, &tiler)?;
+        if let Some(e) = covers(self, &tile, tiles.size().value) {
+            return Err(e);
+        }
+        Ok((crate::algebra::zipped_divide(self, &tiler)?, 0))
+    }
+}
+
+/// A `DynLayout` is partitioned among the threads of a `DynLayout` whose shape divides it.
+#[diagnostic::do_not_recommend]
+impl LocalPartitionOf<DynLayout> for DynLayout {
+    type Part = DynLayout;
+    fn local_partition_of(
+        &self,
+        threads: &DynLayout,
+        index: usize,
+    ) -> Result<(DynLayout, isize), TensorError> {
+        let count = threads.size().value as usize;
+        if index >= count {
+            return Err(TensorError::ThreadOutOfRange { index, threads: count });
+        }
+        let (_, part) = crate::algebra::tile_and_tiles_of_threads(self, threads)?;
+        if let Some(e) = covers(self, threads, part.size().value) {
+            return Err(e);
+        }
+        let p = crate::algebra::local_partition(self, threads, DynInt::new_runtime(index as isize))?;
+        Ok((p.layout, p.offset))
     }
 }
 
