@@ -514,6 +514,52 @@ mod dyn_layouts {
         }
     }
 
+    /// A runtime-structured swizzled layout (`ComposedLayout`) narrows to the same elements as
+    /// the static one it equals, for several swizzles: tiles, divides, partitions, slices.
+    #[test]
+    fn composed_layouts_narrow_as_static_swizzled_ones() {
+        use const_layout::layout;
+        use const_layout::swizzle::{ComposedLayout, Swizzle};
+        macro_rules! check {
+            ($b:literal, $m:literal, $s:literal) => {{
+                let st = layout!(composition(Sw<$b,$m,$s>, (8,64):(64,1)));
+                let dy = ComposedLayout::new(Swizzle::new($b, $m, $s).unwrap(), "(8,64):(64,1)".parse().unwrap());
+                let data: Vec<usize> = (0..512).collect();
+                let (a, b) = (make_tensor(&data, st).unwrap(), make_tensor(&data, dy).unwrap());
+                let tiler: Tiler = "<4:1, 16:1>".parse().unwrap();
+                for i in 0..2usize {
+                    for j in 0..4usize {
+                        let want = local_tile(&a, (C::<4>, C::<16>), (i, j)).unwrap();
+                        let got = local_tile(&b, tiler, parse::<DynIntTuple>(format!("({i},{j})"))).unwrap();
+                        assert_eq!(
+                            got.iter().collect::<Vec<_>>(),
+                            want.iter().collect::<Vec<_>>(),
+                            "Sw<{},{},{}> tile ({i}, {j})", $b, $m, $s
+                        );
+                    }
+                }
+                let zs = zipped_divide(&a, (C::<4>, C::<16>)).unwrap();
+                let zd = zipped_divide(&b, tiler).unwrap();
+                assert_eq!(zd.iter().collect::<Vec<_>>(), zs.iter().collect::<Vec<_>>());
+                let (ts, td) = (layout!((4,8):(8,1)), "(4,8):(8,1)".parse::<DynLayout>().unwrap());
+                for th in 0..32 {
+                    let (ps, pd) = (local_partition(&a, &ts, th).unwrap(), local_partition(&b, &td, th).unwrap());
+                    assert_eq!(pd.iter().collect::<Vec<_>>(), ps.iter().collect::<Vec<_>>(), "thread {th}");
+                }
+                for j in 0..64usize {
+                    let cs = slice(&a, (Keep, j)).unwrap();
+                    let cd = slice(&b, parse::<Slicer>(format!("(_,{j})"))).unwrap();
+                    assert_eq!(cd.iter().collect::<Vec<_>>(), cs.iter().collect::<Vec<_>>(), "column {j}");
+                }
+                assert!(local_tile(&b, tiler, parse::<DynIntTuple>("(2,0)".into())).is_err());
+            }};
+        }
+        check!(3, 3, 3);
+        check!(2, 0, 2);
+        check!(1, 2, 3);
+        check!(3, 4, 3);
+    }
+
     /// A tiler that does not divide the layout is refused (no residue tiles), by `local_tile`,
     /// `zipped_divide` and `local_partition` alike.
     #[test]
@@ -657,6 +703,11 @@ mod partitions {
         partitions_agree(runtime, &make_static_layout((C::<3>, C::<5>), LayoutRight));
         let dynamic: DynLayout = "(12,10):(1,13)".parse().unwrap();
         partitions_agree(dynamic, &"(4,5):(5,1)".parse::<DynLayout>().unwrap());
+        let composed = const_layout::swizzle::ComposedLayout::new(
+            const_layout::swizzle::Swizzle::new(2, 1, 3).unwrap(),
+            "(16,8):(8,1)".parse().unwrap(),
+        );
+        partitions_agree(composed, &"(4,2):(2,1)".parse::<DynLayout>().unwrap());
         // A swizzled layout with runtime extents (`SwizzledLayout`) and an offset.
         let sw = const_layout::layout::SwizzledLayout::<2, 1, 3, _, _, 0>::new(
             make_layout((16usize, 8usize), LayoutRight).unwrap(),

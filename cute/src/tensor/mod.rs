@@ -52,7 +52,8 @@
 //!   moving the start), and `DynLayout`s (host-side set-up, DECISIONS.md 13: a
 //!   [`Slicer`](crate::algebra::Slicer), the core's [`Tiler`](crate::algebra::Tiler) with a
 //!   `DynIntTuple` tile coordinate, a `DynLayout` of threads; tiles must cover the layout, as for a
-//!   static one). A [`ComposedLayout`](crate::swizzle::ComposedLayout) is not narrowed;
+//!   static one), and a [`ComposedLayout`](crate::swizzle::ComposedLayout) as its inner `DynLayout`
+//!   (the offset kept inside its outer function). A `DynAnyLayout` is not narrowed;
 //!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)` for it and any other part
 //!   computed by hand.
 //! - **`copy` checks the shapes.** CuTe's `copy` checks only that the sizes are equal; here the

@@ -26,7 +26,8 @@ type Compact<S> = <S as CompactLeft<CuteCompact, C<1>>>::Output;
 /// thread's part (CuTe's `make_layout(shape(part))`), whose value at a coordinate is that
 /// coordinate's position among the partition's elements. Implemented by every layout kind a
 /// part can have: a typed [`Layout`], a static [`Computed`] layout, and a swizzled part (the
-/// shape of the layout inside the swizzle), and a `DynLayout`. Dispatch-only:
+/// shape of the layout inside the swizzle), a `DynLayout` and a `ComposedLayout` (its inner
+/// layout's shape). Dispatch-only:
 /// [`TensorMut::partitions`] names it.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
@@ -62,6 +63,13 @@ impl PartIndex for DynLayout {
     type Index = DynLayout;
     fn index_layout(&self) -> Result<Self::Index, TensorError> {
         Ok(DynLayout::compact(*self.shape(), true)?)
+    }
+}
+
+impl PartIndex for crate::swizzle::ComposedLayout {
+    type Index = DynLayout;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        self.inner().index_layout()
     }
 }
 

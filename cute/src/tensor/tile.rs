@@ -17,6 +17,7 @@ use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
+use crate::swizzle::ComposedLayout;
 use core::marker::PhantomData;
 
 /// A layout kind whose tensors [`slice()`] narrows with the slice coordinate `Crd` (CuTe's
@@ -704,6 +705,71 @@ impl LocalPartitionOf<DynLayout> for DynLayout {
         }
         let p = crate::algebra::local_partition(self, threads, DynInt::new_runtime(index as isize))?;
         Ok((p.layout, p.offset))
+    }
+}
+
+/// `outer o (offset + part offset) o part`: a runtime composed layout narrowed inside (its outer
+/// function does not commute with moving the start, as a swizzle's does not).
+fn composed_part(c: &ComposedLayout, part: DynLayout, offset: isize) -> Result<ComposedLayout, TensorError> {
+    let at = c.offset_value().value.checked_add(offset).ok_or(LayoutError::CosizeOverflow)?;
+    Ok(ComposedLayout::with_offset(*c.outer(), DynInt::new_runtime(at), part))
+}
+
+/// A runtime composed layout (`Sw<3,3,3> o 0 o (8,64):(64,1)` with runtime structure) is
+/// narrowed as its inner `DynLayout` is, the offset kept inside.
+#[diagnostic::do_not_recommend]
+impl<Crd> SliceOf<Crd> for ComposedLayout
+where
+    DynLayout: SliceOf<Crd, Slice = DynLayout>,
+{
+    type Slice = ComposedLayout;
+    const WITHIN: bool = true;
+    fn slice_of(&self, crd: Crd) -> Result<(ComposedLayout, isize), TensorError> {
+        let (part, offset) = self.inner().slice_of(crd)?;
+        Ok((composed_part(self, part, offset)?, 0))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T, X> LocalTileOf<T, X> for ComposedLayout
+where
+    DynLayout: LocalTileOf<T, X, Tile = DynLayout>,
+{
+    type Tile = ComposedLayout;
+    const WITHIN: bool = true;
+    fn local_tile_of(&self, tiler: T, coord: X) -> Result<(ComposedLayout, isize), TensorError> {
+        let (part, offset) = self.inner().local_tile_of(tiler, coord)?;
+        Ok((composed_part(self, part, offset)?, 0))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T> ZippedDivideOf<T> for ComposedLayout
+where
+    DynLayout: ZippedDivideOf<T, Zipped = DynLayout>,
+{
+    type Zipped = ComposedLayout;
+    const WITHIN: bool = true;
+    fn zipped_divide_of(&self, tiler: T) -> Result<(ComposedLayout, isize), TensorError> {
+        let (part, offset) = self.inner().zipped_divide_of(tiler)?;
+        Ok((composed_part(self, part, offset)?, 0))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<Thr> LocalPartitionOf<Thr> for ComposedLayout
+where
+    DynLayout: LocalPartitionOf<Thr, Part = DynLayout>,
+{
+    type Part = ComposedLayout;
+    const WITHIN: bool = true;
+    fn local_partition_of(
+        &self,
+        threads: &Thr,
+        index: usize,
+    ) -> Result<(ComposedLayout, isize), TensorError> {
+        let (part, offset) = self.inner().local_partition_of(threads, index)?;
+        Ok((composed_part(self, part, offset)?, 0))
     }
 }
 
