@@ -715,62 +715,30 @@ fn composed_part(c: &ComposedLayout, part: DynLayout, offset: isize) -> Result<C
     Ok(ComposedLayout::with_offset(*c.outer(), DynInt::new_runtime(at), part))
 }
 
-/// A runtime composed layout (`Sw<3,3,3> o 0 o (8,64):(64,1)` with runtime structure) is
-/// narrowed as its inner `DynLayout` is, the offset kept inside.
-#[diagnostic::do_not_recommend]
-impl<Crd> SliceOf<Crd> for ComposedLayout
-where
-    DynLayout: SliceOf<Crd, Slice = DynLayout>,
-{
-    type Slice = ComposedLayout;
-    const WITHIN: bool = true;
-    fn slice_of(&self, crd: Crd) -> Result<(ComposedLayout, isize), TensorError> {
-        let (part, offset) = self.inner().slice_of(crd)?;
-        Ok((composed_part(self, part, offset)?, 0))
-    }
+// A runtime composed layout (`Sw<3,3,3> o 0 o (8,64):(64,1)` with runtime structure) is narrowed
+// as its inner `DynLayout` is, the offset kept inside.
+macro_rules! composed_narrowing {
+    ($($Trait:ident<$($P:ident),+> $Assoc:ident $method:ident($($arg:ident: $T:ty),+);)+) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<$($P),+> $Trait<$($P),+> for ComposedLayout
+        where
+            DynLayout: $Trait<$($P),+, $Assoc = DynLayout>,
+        {
+            type $Assoc = ComposedLayout;
+            const WITHIN: bool = true;
+            fn $method(&self, $($arg: $T),+) -> Result<(ComposedLayout, isize), TensorError> {
+                let (part, offset) = self.inner().$method($($arg),+)?;
+                Ok((composed_part(self, part, offset)?, 0))
+            }
+        }
+    )+};
 }
 
-#[diagnostic::do_not_recommend]
-impl<T, X> LocalTileOf<T, X> for ComposedLayout
-where
-    DynLayout: LocalTileOf<T, X, Tile = DynLayout>,
-{
-    type Tile = ComposedLayout;
-    const WITHIN: bool = true;
-    fn local_tile_of(&self, tiler: T, coord: X) -> Result<(ComposedLayout, isize), TensorError> {
-        let (part, offset) = self.inner().local_tile_of(tiler, coord)?;
-        Ok((composed_part(self, part, offset)?, 0))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T> ZippedDivideOf<T> for ComposedLayout
-where
-    DynLayout: ZippedDivideOf<T, Zipped = DynLayout>,
-{
-    type Zipped = ComposedLayout;
-    const WITHIN: bool = true;
-    fn zipped_divide_of(&self, tiler: T) -> Result<(ComposedLayout, isize), TensorError> {
-        let (part, offset) = self.inner().zipped_divide_of(tiler)?;
-        Ok((composed_part(self, part, offset)?, 0))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<Thr> LocalPartitionOf<Thr> for ComposedLayout
-where
-    DynLayout: LocalPartitionOf<Thr, Part = DynLayout>,
-{
-    type Part = ComposedLayout;
-    const WITHIN: bool = true;
-    fn local_partition_of(
-        &self,
-        threads: &Thr,
-        index: usize,
-    ) -> Result<(ComposedLayout, isize), TensorError> {
-        let (part, offset) = self.inner().local_partition_of(threads, index)?;
-        Ok((composed_part(self, part, offset)?, 0))
-    }
+composed_narrowing! {
+    SliceOf<Crd> Slice slice_of(crd: Crd);
+    LocalTileOf<T, X> Tile local_tile_of(tiler: T, coord: X);
+    ZippedDivideOf<T> Zipped zipped_divide_of(tiler: T);
+    LocalPartitionOf<Thr> Part local_partition_of(threads: &Thr, index: usize);
 }
 
 // ---------------------------------------------------------------------------------------------
