@@ -560,6 +560,51 @@ mod dyn_layouts {
         check!(3, 4, 3);
     }
 
+    /// A `DynAnyLayout` (what `to_dyn` gives) narrows as the layout it came from, for both of its
+    /// variants: a plain layout's part comes back composed after the identity swizzle, its offset
+    /// inside.
+    #[test]
+    fn dyn_any_layouts_narrow_as_the_layouts_they_came_from() {
+        use const_layout::AnyLayout;
+        use const_layout::layout;
+        use const_layout::layout::DynAnyLayout;
+        let data: Vec<usize> = (0..576).collect();
+        let tiler: Tiler = "<4:1, 16:1>".parse().unwrap();
+        let threads = "(4,8):(8,1)".parse::<DynLayout>().unwrap();
+        let swizzled = layout!(composition(Sw<3,3,3>, (8,64):(64,1)));
+        let padded = make_layout((8usize, 64usize), (1isize, 9isize)).unwrap();
+        for any in [swizzled.to_dyn().unwrap(), padded.to_dyn().unwrap()] {
+            let d = make_tensor(&data, any).unwrap();
+            let direct = |i: usize| any.offset(i) as usize;
+            let tile = local_tile(&d, tiler, parse::<DynIntTuple>("(1,2)".into())).unwrap();
+            assert!(matches!(tile.layout(), DynAnyLayout::Composed(_)));
+            let want: Vec<usize> = (0..64).map(|k| direct((4 + k % 4) + 8 * (32 + k / 4))).collect();
+            assert_eq!(tile.iter().copied().collect::<Vec<_>>(), want, "{any}");
+            let mine = local_partition(&d, &threads, 5).unwrap();
+            // Thread 5 of (4,8):(8,1) is at (0, 5): rows 0, 4 and columns 5, 13, ..., 61.
+            let want: Vec<usize> = (0..16).map(|v| direct((v % 2) * 4 + 8 * ((v / 2) * 8 + 5))).collect();
+            assert_eq!(mine.iter().copied().collect::<Vec<_>>(), want, "{any}");
+            let row = slice(&d, parse::<Slicer>("(3,_)".into())).unwrap();
+            assert_eq!(
+                row.iter().copied().collect::<Vec<_>>(),
+                (0..64).map(|j| direct(3 + 8 * j)).collect::<Vec<_>>()
+            );
+            let z = zipped_divide(&d, tiler).unwrap();
+            assert_eq!(z.iter().count(), 512);
+        }
+        assert_eq!(
+            local_tile(
+                &make_tensor(&data, padded.to_dyn().unwrap()).unwrap(),
+                tiler,
+                parse::<DynIntTuple>("(0,1)".into())
+            )
+            .unwrap()
+            .layout()
+            .to_string(),
+            "Sw<0,0,0> o 144 o (4,16):(1,9)"
+        );
+    }
+
     /// A tiler that does not divide the layout is refused (no residue tiles), by `local_tile`,
     /// `zipped_divide` and `local_partition` alike.
     #[test]

@@ -52,10 +52,11 @@
 //!   moving the start), and `DynLayout`s (host-side set-up, DECISIONS.md 13: a
 //!   [`Slicer`](crate::algebra::Slicer), the core's [`Tiler`](crate::algebra::Tiler) with a
 //!   `DynIntTuple` tile coordinate, a `DynLayout` of threads; tiles must cover the layout, as for a
-//!   static one), and a [`ComposedLayout`](crate::swizzle::ComposedLayout) as its inner `DynLayout`
-//!   (the offset kept inside its outer function). A `DynAnyLayout` is not narrowed;
-//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)` for it and any other part
-//!   computed by hand.
+//!   static one), a [`ComposedLayout`](crate::swizzle::ComposedLayout) as its inner `DynLayout`
+//!   (the offset kept inside its outer function) and a `DynAnyLayout` as the one it holds (its
+//!   part composed either way: a plain layout's after the identity swizzle `Sw<0,0,0>`).
+//!   [`Tensor::view`] is CuTe's `make_tensor(data + offset, layout)` for any part computed by
+//!   hand.
 //! - **`copy` checks the shapes.** CuTe's `copy` checks only that the sizes are equal; here the
 //!   shapes must also be compatible one way or the other (`(32,32)` and `((4,8),32)`, or either
 //!   and `1024`), so that a `(4,6)` tensor is not silently copied into a `(6,4)` one in index

@@ -73,6 +73,16 @@ impl PartIndex for crate::swizzle::ComposedLayout {
     }
 }
 
+impl PartIndex for crate::layout::DynAnyLayout {
+    type Index = DynLayout;
+    fn index_layout(&self) -> Result<Self::Index, TensorError> {
+        match self {
+            crate::layout::DynAnyLayout::Layout(l) => l.index_layout(),
+            crate::layout::DynAnyLayout::Composed(c) => c.index_layout(),
+        }
+    }
+}
+
 impl<const B: u32, const M: u32, const S: i32, L: PartIndex> PartIndex for OffsetSwizzled<B, M, S, L> {
     type Index = L::Index;
     fn index_layout(&self) -> Result<Self::Index, TensorError> {

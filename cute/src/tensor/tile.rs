@@ -16,8 +16,9 @@ use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
+use crate::layout::DynAnyLayout;
 use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
-use crate::swizzle::ComposedLayout;
+use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 use core::marker::PhantomData;
 
 /// A layout kind whose tensors [`slice()`] narrows with the slice coordinate `Crd` (CuTe's
@@ -715,9 +716,25 @@ fn composed_part(c: &ComposedLayout, part: DynLayout, offset: isize) -> Result<C
     Ok(ComposedLayout::with_offset(*c.outer(), DynInt::new_runtime(at), part))
 }
 
-// A runtime composed layout (`Sw<3,3,3> o 0 o (8,64):(64,1)` with runtime structure) is narrowed
-// as its inner `DynLayout` is, the offset kept inside.
-macro_rules! composed_narrowing {
+/// A `DynLayout`'s part as a composed one, its offset inside after the identity swizzle
+/// (`Sw<0,0,0>`, CuTe's own for unswizzled shared memory), so that both variants of a
+/// `DynAnyLayout` give parts whose offsets are the tensor's.
+fn plain_part(part: DynLayout, offset: isize) -> DynAnyLayout {
+    const IDENTITY: Swizzle = match Swizzle::new(0, 0, 0) {
+        Ok(s) => s,
+        Err(_) => panic!("Sw<0,0,0> is a swizzle"),
+    };
+    DynAnyLayout::Composed(ComposedLayout::with_offset(
+        Outer::Swizzle(IDENTITY),
+        DynInt::new_runtime(offset),
+        part,
+    ))
+}
+
+// The runtime-structured kinds narrowed as their `DynLayout`: a `ComposedLayout` (`Sw<3,3,3> o 0
+// o (8,64):(64,1)` with runtime structure) as its inner layout, the offset kept inside; a
+// `DynAnyLayout` (either, chosen at run time) as the one it holds, its part composed either way.
+macro_rules! runtime_narrowing {
     ($($Trait:ident<$($P:ident),+> $Assoc:ident $method:ident($($arg:ident: $T:ty),+);)+) => {$(
         #[diagnostic::do_not_recommend]
         impl<$($P),+> $Trait<$($P),+> for ComposedLayout
@@ -731,10 +748,28 @@ macro_rules! composed_narrowing {
                 Ok((composed_part(self, part, offset)?, 0))
             }
         }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($P),+> $Trait<$($P),+> for DynAnyLayout
+        where
+            DynLayout: $Trait<$($P),+, $Assoc = DynLayout>,
+        {
+            type $Assoc = DynAnyLayout;
+            const WITHIN: bool = true;
+            fn $method(&self, $($arg: $T),+) -> Result<(DynAnyLayout, isize), TensorError> {
+                match self {
+                    DynAnyLayout::Layout(l) => {
+                        let (part, offset) = l.$method($($arg),+)?;
+                        Ok((plain_part(part, offset), 0))
+                    }
+                    DynAnyLayout::Composed(c) => Ok((DynAnyLayout::Composed(c.$method($($arg),+)?.0), 0)),
+                }
+            }
+        }
     )+};
 }
 
-composed_narrowing! {
+runtime_narrowing! {
     SliceOf<Crd> Slice slice_of(crd: Crd);
     LocalTileOf<T, X> Tile local_tile_of(tiler: T, coord: X);
     ZippedDivideOf<T> Zipped zipped_divide_of(tiler: T);
