@@ -16,8 +16,9 @@ use crate::dyn_layout::{DynInt, DynIntTuple, DynLayout};
 use crate::error::LayoutError;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::DynAnyLayout;
-use crate::layout::{AnyLayout, Crd2Idx, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout};
+use crate::layout::{
+    AnyLayout, Crd2Idx, DynAnyLayout, Layout, LayoutMode, LayoutShape, OffsetSwizzled, SwizzledLayout,
+};
 use crate::swizzle::{ComposedLayout, Outer, Swizzle};
 use core::marker::PhantomData;
 
