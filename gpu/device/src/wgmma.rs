@@ -461,6 +461,55 @@ pub fn begin() -> Batch {
     Batch { _private: core::marker::PhantomData }
 }
 
+/// Start a batch whose shared-memory operands are already visible to the tensor cores: written by
+/// TMA (the asynchronous proxy) and waited for on their mbarriers, or by generic stores that an
+/// earlier [`begin`] fenced and nothing wrote since. Only `wgmma.fence` (CUTLASS's
+/// `warpgroup_arrive()`): no rendezvous of the warpgroup at its named barrier and no
+/// `fence.proxy.async`, which [`begin`] spends on generic writes. A pipelined main loop over TMA
+/// stages (a GEMM's, FlashAttention's key loop) then issues its `wgmma`s right after its waits;
+/// the Hopper attention forward ran 1.0-3.4% faster for it on the H200 (PERFORMANCE.md).
+///
+/// The calling thread must not have written shared memory since its last proxy fence (a
+/// [`begin`]): the emulator checks that and panics, naming the call. Writes by other threads are
+/// the caller's to order (as for [`begin`], through a barrier after their fence). The rules of
+/// [`Batch`] hold as for [`begin`].
+///
+/// ```
+/// # use const_layout_device::emu::{launch, LaunchConfig};
+/// # use const_layout_device::{wgmma::{self, SmemDesc}, Dim3, HalfKind, SmemRegion, thread_idx};
+/// # let cfg = LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16384 };
+/// launch(&cfg, || {
+///     let smem = SmemRegion::dynamic();
+///     let (q, k) = (smem.array::<u32, 2048>(0).unwrap(), smem.array::<u32, 2048>(8192).unwrap());
+///     let t = thread_idx().x as usize;
+///     for i in 0..16 {
+///         q.store(t + 128 * i, 0x3c00_3c00); // 1.0
+///         k.store(t + 128 * i, 0x4000_4000); // 2.0
+///     }
+///     const_layout_device::sync_threads();
+///     let desc = |x, kb| SmemDesc::k_sw128(x, 64, 0, kb);
+///     let mut s = [0f32; 32];
+///     // The first batch fences the generic writes; the second reads the same words.
+///     for first in [true, false] {
+///         let mut batch = if first { wgmma::begin() } else { wgmma::begin_tma() };
+///         for kb in 0..4 {
+///             batch.ss_f32(HalfKind::F16, desc(q, kb), desc(k, kb), !first || kb > 0, &mut s);
+///         }
+///         batch.commit();
+///         wgmma::wait::<0, 32>(&mut s);
+///     }
+///     assert!(s.iter().all(|&x| x == 256.0));
+/// })
+/// .unwrap();
+/// ```
+#[track_caller]
+#[inline(always)]
+pub fn begin_tma() -> Batch {
+    // SAFETY: the warpgroup's call (the batch's rules); `wgmma.fence` is all this start needs.
+    unsafe { backend::wgmma_begin_tma(backend::site()) };
+    Batch { _private: core::marker::PhantomData }
+}
+
 impl Batch {
     /// One `wgmma.mma_async.m64n{2R}k16.f32.{f16|bf16}` with both operands in shared memory:
     /// `d = A B^T` (`scale_d` false: `d` overwritten) or `d += A B^T`, `A` 64 x 16 (K-major,

@@ -1,7 +1,8 @@
 //! The general `wgmma` interface (`wgmma::Batch`) on the emulator: random `f16`/`bf16` operands
 //! against a CPU reference, for A from shared memory (SS) and from registers (RS), N = 64, 128,
 //! 256, B K-major and MN-major, `scale_d` both ways, two warpgroups at once; and the failures the
-//! emulator reports (a diverged warpgroup, an operand overwritten before its wait).
+//! emulator reports (a diverged warpgroup, an operand overwritten before its wait, a
+//! `begin_tma` after a thread's unfenced shared write).
 //!
 //! The shared tiles are written as TMA writes them (`Swizzle<3,4,3>` on byte addresses, 128-byte
 //! rows), not through the emulator's descriptor decoding, so a wrong descriptor fails here.
@@ -283,6 +284,36 @@ fn an_operand_written_before_its_wait_fails_the_launch() {
     };
     let e = run(false).unwrap_err();
     assert!(e.to_string().contains("before wgmma.wait_group retired the group"), "{e}");
+    run(true).unwrap();
+}
+
+#[test]
+fn begin_tma_after_a_thread_s_unfenced_shared_write_fails_the_launch() {
+    // Each thread writes its words of the operand; `begin` fences them, `begin_tma` does not.
+    let run = |fence_first: bool| {
+        launch(&smem_cfg(128), move || {
+            let s = SmemRegion::dynamic().array::<u32, 2048>(0).unwrap();
+            let t = thread_idx().x as usize;
+            for i in 0..16 {
+                s.store(t + 128 * i, 0x3c00_3c00);
+            }
+            const_layout_device::sync_threads();
+            let desc = SmemDesc::k_sw128(s, 64, 0, 0);
+            let mut d = [0f32; 32];
+            let mut batch = if fence_first { wgmma::begin() } else { wgmma::begin_tma() };
+            batch.ss_f32(HalfKind::F16, desc, desc, false, &mut d);
+            batch.commit();
+            wgmma::wait::<0, 32>(&mut d);
+            // A second batch on the same words needs no fence.
+            let mut batch = wgmma::begin_tma();
+            batch.ss_f32(HalfKind::F16, desc, desc, true, &mut d);
+            batch.commit();
+            wgmma::wait::<0, 32>(&mut d);
+            assert!(d.iter().all(|&x| x == 32.0));
+        })
+    };
+    let e = run(false).unwrap_err();
+    assert!(e.to_string().contains("wrote shared memory since its last proxy fence"), "{e}");
     run(true).unwrap();
 }
 

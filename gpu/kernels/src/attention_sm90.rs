@@ -503,7 +503,7 @@ fn issue_s<const W: usize, const WK: usize, const N: usize, const RS: usize, con
     (): wgmma::Accumulators<RS>,
 {
     let (a, b) = s_descs::<W, WK, N, KB>(q, q_row, k);
-    let mut batch = wgmma::begin();
+    let mut batch = wgmma::begin_tma();
     if KB == 16 {
         batch.ss_f32_chain(kind, part::<KB, 8>(&a, 0), part::<KB, 8>(&b, 0), false, acc_s);
         batch.ss_f32_chain(kind, part::<KB, 8>(&a, 8), part::<KB, 8>(&b, 8), true, acc_s);
@@ -533,13 +533,13 @@ fn issue_pv<const R: usize, const WK: usize, const N: usize, const KP: usize>(
     (): wgmma::Accumulators<R> + wgmma::ChainLength<KP>,
 {
     let b = pv_descs::<WK, N, KP>(v);
-    let mut batch = wgmma::begin();
+    let mut batch = wgmma::begin_tma();
     batch.rs_f32_chain(kind, pa, b, true, acc_o);
     batch.commit();
 }
 
 /// Key tile `jj`'s `S = Q K^T` (as [`issue_s`]) and `O += P V` of tile `jj - 1` in one batch,
-/// two groups: `wait::<1>` retires `S` with `P V` still in flight. One rendezvous, and both
+/// two groups: `wait::<1>` retires `S` with `P V` still in flight. One `wgmma.fence`, and both
 /// chains in one block (`ss_rs_f32_groups`: nothing between them, so the tensor cores run them
 /// back to back).
 #[inline(always)]
@@ -566,7 +566,7 @@ fn issue_s_pv<
 {
     let (a, b) = s_descs::<W, WK, N, KB>(q, q_row, k);
     let bv = pv_descs::<WK, N, KP>(v);
-    wgmma::begin().ss_rs_f32_groups(kind, a, b, false, acc_s, pa, bv, true, acc_o);
+    wgmma::begin_tma().ss_rs_f32_groups(kind, a, b, false, acc_s, pa, bv, true, acc_o);
 }
 
 /// P as the second GEMM's `A` operand: `S`'s registers after the softmax, permuted as the atoms'
@@ -599,7 +599,8 @@ struct Turns {
     n: usize,
 }
 
-/// The barriers of [`Turns`] (1 to 4 are `wgmma::begin`'s, 0 the block's).
+/// The barriers of [`Turns`] (1 to 4 are `wgmma::begin`'s, unused here: the batches start with
+/// `wgmma::begin_tma`, their operands being TMA's; 0 is the block's).
 const TURN: (NamedBarrier<5, 256>, NamedBarrier<6, 256>, NamedBarrier<7, 256>) =
     (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
 

@@ -290,6 +290,9 @@ struct Ctx {
     epoch: u64,
     /// The `wgmma` groups this thread committed in the block ([`wgmma_commit`]).
     wg_commits: u64,
+    /// Whether this thread wrote shared memory since its last proxy fence
+    /// ([`fence_proxy_async_shared`]): [`wgmma_begin_tma`] refuses to start a batch then.
+    unfenced_smem_writes: bool,
 }
 
 std::thread_local! {
@@ -421,8 +424,15 @@ fn run_thread<F: Fn() + Sync>(launch: Arc<Launch>, linear: usize, kernel: &F) {
         };
         let epoch = launch.barrier.generation();
         CTX.with(|c| {
-            *c.borrow_mut() =
-                Some(Ctx { launch: Arc::clone(&launch), thread, block, linear, epoch, wg_commits: 0 });
+            *c.borrow_mut() = Some(Ctx {
+                launch: Arc::clone(&launch),
+                thread,
+                block,
+                linear,
+                epoch,
+                wg_commits: 0,
+                unfenced_smem_writes: false,
+            });
         });
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(kernel));
         CTX.with(|c| *c.borrow_mut() = None);
@@ -571,6 +581,7 @@ fn smem_write(word: usize, v: u32) {
         }
         tags.write[word].store(c.epoch << 32 | me, Relaxed);
         c.launch.smem[word].store(v, Relaxed);
+        c.unfenced_smem_writes = true;
     })
 }
 
@@ -1613,8 +1624,11 @@ pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
-/// `fence.proxy.async.shared::cta`: the emulator has one proxy.
-pub(crate) fn fence_proxy_async_shared() {}
+/// `fence.proxy.async.shared::cta`: the emulator has one proxy; it only notes that this thread's
+/// shared-memory writes so far are fenced (for [`wgmma_begin_tma`]'s check).
+pub(crate) fn fence_proxy_async_shared() {
+    with(|c| c.unfenced_smem_writes = false);
+}
 
 /// Four `wgmma.m64n64k16` with `f32` accumulators (the wgmma probe), each a warp rendezvous.
 ///
@@ -1691,6 +1705,24 @@ pub(crate) unsafe fn wgmma_fence(site: Site) {
 pub(crate) unsafe fn wgmma_begin(id: u32, site: Site) {
     named_barrier(id, 128);
     fence_proxy_async_shared();
+    // SAFETY: none needed (checked).
+    unsafe { wgmma_fence(site) }
+}
+
+/// The start of a batch on operands TMA wrote: `wgmma.fence` alone, after checking that this
+/// thread has no shared-memory writes its proxy fence has not covered (the one misuse the
+/// emulator can see: on the GPU the tensor cores might read the words before those writes).
+///
+/// # Safety
+/// None here: checked.
+pub(crate) unsafe fn wgmma_begin_tma(site: Site) {
+    if with(|c| c.unfenced_smem_writes) {
+        panic!(
+            "wgmma::begin_tma at {}:{}: this thread wrote shared memory since its last proxy fence; start the batch with wgmma::begin, which fences",
+            site.file(),
+            site.line()
+        );
+    }
     // SAFETY: none needed (checked).
     unsafe { wgmma_fence(site) }
 }

@@ -960,6 +960,19 @@ pub(crate) unsafe fn wgmma_begin(id: u32, _: Site) {
     };
 }
 
+/// The start of a `wgmma` batch whose shared operands are already the asynchronous proxy's (TMA
+/// wrote them, or an earlier [`wgmma_begin`] fenced them): the warp checked converged and
+/// `wgmma.fence`, with no rendezvous and no proxy fence (CUTLASS's `warpgroup_arrive()`).
+///
+/// # Safety
+/// The warpgroup's 128 threads execute this call together.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_begin_tma(_: Site) {
+    // SAFETY: the caller's contract (the warpgroup); the warp is converged or the lane traps first.
+    // Memory-clobbering, so that the mbarrier waits before it stay before it.
+    unsafe { asm!(converged!("wgmma.fence.sync.aligned;"), options(nostack)) };
+}
+
 /// `wgmma.commit_group.sync.aligned`: the warpgroup's `wgmma`s since the last commit become one
 /// group ([`wgmma_wait_f32`] waits for groups). The warp is checked converged first.
 ///
