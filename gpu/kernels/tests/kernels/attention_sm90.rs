@@ -168,6 +168,15 @@ fn d64_causal_gqa_two_query_blocks() {
 }
 
 #[test]
+fn d64_causal_warpgroups_skip_the_tiles_past_their_rows() {
+    // 420 queries and keys, causal: the block of rows 192..384 reads three key tiles, of which
+    // its first warpgroup (rows 192..256) needs two and releases the third unread, in stage 0's
+    // second round; its other two and the other blocks' warpgroups skip none or one of the first
+    // round.
+    run!(64, HalfKind::BF16, 1, 1, 1, 420, 420, true);
+}
+
+#[test]
 fn d128_bf16_batch_of_two() {
     run!(128, HalfKind::BF16, 2, 1, 1, 64, 129, false);
 }
