@@ -953,8 +953,9 @@ pub fn attention_sm90<
         let mut pa = p_operand::<N, RS, KP>(kind, &acc_s);
         // The tiles this warpgroup reads: at head dim 64, for causal attention, those up to its
         // last row (the block's are up to its last warpgroup's: the first of the three skips
-        // about a tile; 1.003-1.017x at the causal shapes on the H200). At 256 the skip's code
-        // spilled in the loop (0.92-0.96x), and at 128 no warpgroup skips a tile of 128.
+        // about a tile; 1.000-1.017x at the causal shapes on the H200). At 256 the skip's code
+        // made the entry spill more (248 bytes against 192) and cost 4-8% at every shape, and at
+        // 128 no warpgroup skips a tile of 128.
         let my_tiles = if D == 64 && p.causal { tiles.min((m0 as usize + 64).div_ceil(N)) } else { tiles };
         // The key tiles of round r (tiles r STAGES.., stages 0..; tile 0 done above), the mask
         // applied or not (`MASK`): two loops, so that the tiles no mask touches (all but the last
