@@ -1021,15 +1021,20 @@ pub fn attention_sm90<
             j += STAGES;
             round += 1;
         }
-        // The last tile's `V`: stage my_tiles - 1 - (j - STAGES) of the last round. The stage's
-        // barriers by selects, not an index: an array indexed at run time lives in local memory.
+        // Stage s's barriers (k_full, k_empty, v_full, v_empty) for an s known only at run time:
+        // by selects, not an index (an array indexed at run time lives in local memory).
+        let stage_bars = |s: usize| {
+            let mut sel = (k_full[0], k_empty[0], v_full[0], v_empty[0]);
+            unroll!(x in 0..4 => {
+                if x < STAGES && x == s {
+                    sel = (k_full[x], k_empty[x], v_full[x], v_empty[x]);
+                }
+            });
+            sel
+        };
+        // The last tile's `V`: stage my_tiles - 1 - (j - STAGES) of the last round.
         let (ls, lphase) = (my_tiles + STAGES - 1 - j, (round - 1) & 1);
-        let (mut vf, mut ve) = (v_full[0], v_empty[0]);
-        unroll!(s in 0..4 => {
-            if s < STAGES && s == ls {
-                (vf, ve) = (v_full[s], v_empty[s]);
-            }
-        });
+        let (_, _, vf, ve) = stage_bars(ls);
         vf.wait(lphase);
         turns.wait();
         issue_pv::<R, WK, N, KP>(kind, stage::<WK>(smem, v_base(ls)), &pa, &mut acc_o);
@@ -1043,13 +1048,8 @@ pub fn attention_sm90<
         // towards it.
         let mut jj = my_tiles;
         while jj < tiles {
-            let (s, phase) = (jj % STAGES, ((jj / STAGES) & 1) as u32);
-            let (mut kf, mut ke, mut vf, mut ve) = (k_full[0], k_empty[0], v_full[0], v_empty[0]);
-            unroll!(x in 0..4 => {
-                if x < STAGES && x == s {
-                    (kf, ke, vf, ve) = (k_full[x], k_empty[x], v_full[x], v_empty[x]);
-                }
-            });
+            let phase = ((jj / STAGES) & 1) as u32;
+            let (kf, ke, vf, ve) = stage_bars(jj % STAGES);
             kf.wait(phase);
             vf.wait(phase);
             turns.wait();
