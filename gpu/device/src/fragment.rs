@@ -97,12 +97,24 @@ pub fn reduce_rows<R: Reduction, const V: usize, const G: usize>(
         };
         g += 1;
     }
-    // Each group's butterfly over the plan's masks in one checked block (a shuffle and an
-    // operation a mask): one converged-warp check a group instead of one a shuffle, and no branch
-    // between the shuffles for ptxas to schedule around (the row maxima are on the softmax's
-    // critical path).
+    // Each pair of groups' butterflies over the plan's masks in one checked block (a shuffle and
+    // an operation a mask and group): one converged-warp check a pair instead of one a shuffle,
+    // and no branch between the shuffles for ptxas to schedule around (the row maxima are on the
+    // softmax's critical path).
     let m = |k: usize| if k < plan.masks() { plan.mask(k) } else { 0 };
     let mut g = 0;
+    while g + 1 < G {
+        let pair = [out[g], out[g + 1]];
+        [out[g], out[g + 1]] = match plan.masks() {
+            0 => pair,
+            1 => warp::butterfly2::<R, 1>(pair, [m(0)]),
+            2 => warp::butterfly2::<R, 2>(pair, [m(0), m(1)]),
+            3 => warp::butterfly2::<R, 3>(pair, [m(0), m(1), m(2)]),
+            4 => warp::butterfly2::<R, 4>(pair, [m(0), m(1), m(2), m(3)]),
+            _ => warp::butterfly2::<R, 5>(pair, [m(0), m(1), m(2), m(3), m(4)]),
+        };
+        g += 2;
+    }
     while g < G {
         out[g] = match plan.masks() {
             0 => out[g],

@@ -127,7 +127,8 @@ pub use tensor::{
     cp_async_commit, cp_async_wait,
 };
 pub use thread::{
-    NamedBarrier, Thread, block_dim, block_idx, fault, globaltimer, grid_dim, smid, sync_threads, thread_idx,
+    DynNamedBarrier, NamedBarrier, Thread, block_dim, block_idx, fault, globaltimer, grid_dim, smid,
+    sync_threads, thread_idx,
 };
 pub use types::{Dim3, HalfKind, LaunchConfig, Word};
 

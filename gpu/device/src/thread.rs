@@ -203,3 +203,71 @@ impl<const ID: u32, const THREADS: u32> NamedBarrier<ID, THREADS> {
         backend::named_barrier_arrive(ID, THREADS)
     }
 }
+
+/// A [`NamedBarrier`] whose id is known only at run time (CUTLASS's `NamedBarrier::sync(threads,
+/// id)`): one barrier of a ring that each warpgroup picks by its index, so that code shared by
+/// the warpgroups issues one `bar.sync` on a register instead of branching between copies on
+/// constant ids (FlashAttention-3's ping-pong turns: two branches and three predicated `BAR`s a
+/// turn otherwise). The id is lane 0's (a broadcast, so one warp never names two), and checked
+/// to be 1 to 15 when the barrier is made; `THREADS` is checked at compile time.
+///
+/// ```
+/// use const_layout_device::emu::{launch, LaunchConfig};
+/// use const_layout_device::{thread_idx, Dim3, DynNamedBarrier, SmemRegion};
+/// launch(&LaunchConfig { grid: Dim3::x(1), block: Dim3::x(128), dynamic_smem_bytes: 16 }, || {
+///     let s = SmemRegion::dynamic().array::<u32, 4>(0).unwrap();
+///     let t = thread_idx().x;
+///     // Two pairs of warps, each at a barrier of its own: 1 for warps 0 and 1, 2 for 2 and 3.
+///     let pair = DynNamedBarrier::<64>::new(1 + t / 64).unwrap();
+///     if t % 64 == 0 {
+///         s.store((t / 64) as usize, 7 + t / 64);
+///     }
+///     pair.sync();
+///     assert_eq!(s.load((t / 64) as usize), 7 + t / 64);
+///     assert_eq!(pair.id(), 1 + t / 64);
+///     assert!(DynNamedBarrier::<64>::new(16).is_none()); // ids are 1 to 15
+/// })
+/// .unwrap();
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DynNamedBarrier<const THREADS: u32> {
+    id: u32,
+}
+
+impl<const THREADS: u32> DynNamedBarrier<THREADS> {
+    const CHECK: () = assert!(
+        THREADS >= 32 && THREADS <= 1024 && THREADS.is_multiple_of(32),
+        "a named barrier's thread count is a multiple of 32 up to 1024"
+    );
+
+    /// Barrier `id` as lane 0 of the calling warp names it (a collective call of the warp, as a
+    /// shuffle: [`warp::shfl_idx`](crate::warp::shfl_idx)); `None` unless it is 1 to 15 (0 is
+    /// [`sync_threads`]'s).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+    pub fn new(id: u32) -> Option<Self> {
+        let () = Self::CHECK;
+        let id = crate::warp::shfl_idx(id, 0);
+        if (1..=15).contains(&id) { Some(DynNamedBarrier { id }) } else { None }
+    }
+
+    /// The barrier's id.
+    #[inline(always)]
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// [`NamedBarrier::sync`] at this barrier.
+    #[inline(always)]
+    pub fn sync(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier(self.id, THREADS)
+    }
+
+    /// [`NamedBarrier::arrive`] at this barrier.
+    #[inline(always)]
+    pub fn arrive(&self) {
+        let () = Self::CHECK;
+        backend::named_barrier_arrive(self.id, THREADS)
+    }
+}

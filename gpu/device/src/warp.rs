@@ -191,6 +191,18 @@ pub(crate) fn butterfly<R: Reduction, T: Reducible, const K: usize>(v: T, masks:
     butterfly_at::<R, T, K>(v, masks, backend::site())
 }
 
+/// [`butterfly`] of two `f32`s over the same masks: one block, one converged-warp check.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
+pub(crate) fn butterfly2<R: Reduction, const K: usize>(v: [f32; 2], masks: [u32; K]) -> [f32; 2] {
+    let op = match R::OP {
+        ReduceKind::Add => ReduceOp::Add,
+        ReduceKind::Max => ReduceOp::Max,
+        ReduceKind::Min => ReduceOp::Min,
+    };
+    backend::allreduce2_f32(op, v.map(f32::to_bits), masks, backend::site()).map(f32::from_bits)
+}
+
 /// [`butterfly`] with the caller's site.
 #[inline(always)]
 fn butterfly_at<R: Reduction, T: Reducible, const K: usize>(v: T, masks: [u32; K], site: backend::Site) -> T {

@@ -442,6 +442,9 @@ chain_pairs!((4, 32, 4, 32)(4, 32, 4, 64)(4, 64, 8, 32)(4, 64, 8, 64)(8, 32, 4, 
 #[must_use = "a batch issues nothing until its instructions are called, and is committed by `commit`"]
 #[derive(Debug)]
 pub struct Batch {
+    // `begin_tma`'s `wgmma.fence`, not issued yet: the batch's first instructions issue it in
+    // their own block, after their own check of the warp (a constant once inlined).
+    fence_pending: bool,
     // Made by `begin` only; a thread's own (not `Send`).
     _private: core::marker::PhantomData<*const ()>,
 }
@@ -458,7 +461,7 @@ pub fn begin() -> Batch {
     }
     // SAFETY: the warpgroup's call (the batch's rules, above); its barrier is 1 + its index.
     unsafe { backend::wgmma_begin(1 + t.x / 128, backend::site()) };
-    Batch { _private: core::marker::PhantomData }
+    Batch { fence_pending: false, _private: core::marker::PhantomData }
 }
 
 /// Start a batch whose shared-memory operands are already visible to the tensor cores: written by
@@ -473,6 +476,11 @@ pub fn begin() -> Batch {
 /// [`begin`]): the emulator checks that and panics, naming the call. Writes by other threads are
 /// the caller's to order (as for [`begin`], through a barrier after their fence). The rules of
 /// [`Batch`] hold as for [`begin`].
+///
+/// On the GPU the fence is issued with the batch's first instructions rather than here: a chain
+/// issues it after its own check of the warp, and [`ss_rs_f32_groups`](Batch::ss_rs_f32_groups),
+/// whose block fences anyway, issues nothing more. A key loop's batch then costs one check and
+/// one `wgmma.fence` instead of two of each.
 ///
 /// ```
 /// # use const_layout_device::emu::{launch, LaunchConfig};
@@ -507,10 +515,21 @@ pub fn begin() -> Batch {
 pub fn begin_tma() -> Batch {
     // SAFETY: the warpgroup's call (the batch's rules); `wgmma.fence` is all this start needs.
     unsafe { backend::wgmma_begin_tma(backend::site()) };
-    Batch { _private: core::marker::PhantomData }
+    Batch { fence_pending: true, _private: core::marker::PhantomData }
 }
 
 impl Batch {
+    /// [`begin_tma`]'s fence, before the batch's first instructions.
+    #[track_caller]
+    #[inline(always)]
+    fn fence(&mut self) {
+        if self.fence_pending {
+            self.fence_pending = false;
+            // SAFETY: the warpgroup's batch (its rules), which `begin_tma` made.
+            unsafe { backend::wgmma_fence_pending(backend::site()) }
+        }
+    }
+
     /// One `wgmma.mma_async.m64n{2R}k16.f32.{f16|bf16}` with both operands in shared memory:
     /// `d = A B^T` (`scale_d` false: `d` overwritten) or `d += A B^T`, `A` 64 x 16 (K-major,
     /// [`SmemDesc::k_sw128`], at least 64 rows), `B` `2R` x 16 (its `mn()` at least `2R`; K-major
@@ -617,6 +636,7 @@ impl Batch {
         let ok = ss_operands_ok(&a, &b, R);
         let (da, db) = (a.map(|x| x.desc.0), b.map(|x| x.desc.0));
         let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness";
+        self.fence();
         // SAFETY: `begin` met the warpgroup and fenced; the descriptors were built by `SmemDesc`'s
         // checked constructors, inside their arrays for 64 rows of A and 2 R of B, or `ok` is
         // false and the chain traps before its first instruction; `R` is 32, 64 or 128 and `K`
@@ -663,6 +683,7 @@ impl Batch {
         let ok = rs_operands_ok(&b, R);
         let db = b.map(|x| x.desc.0);
         let why = "wgmma: B must cover N = 2 R rows, one major-ness";
+        self.fence();
         // SAFETY: as in `ss_f32_chain` (the fence also orders the writes of `a`, made before
         // `begin`).
         unsafe { backend::wgmma_rs_f32(kind, a, &db, ok, why, b[0].mn_major, scale_d, d, backend::site()) }
@@ -701,6 +722,7 @@ impl Batch {
     #[track_caller]
     #[inline(always)]
     pub fn commit_group(&mut self) {
+        self.fence();
         // SAFETY: the warpgroup met at `begin`, which made this batch.
         unsafe { backend::wgmma_commit(backend::site()) }
     }
@@ -708,7 +730,8 @@ impl Batch {
     /// `wgmma.commit_group`: the batch's instructions become one group for [`wait`].
     #[track_caller]
     #[inline(always)]
-    pub fn commit(self) {
+    pub fn commit(mut self) {
+        self.fence();
         // SAFETY: the warpgroup met at `begin`, which made this batch.
         unsafe { backend::wgmma_commit(backend::site()) }
     }
@@ -768,7 +791,8 @@ impl Batch {
         let ok = ss_operands_ok(&a1, &b1, R1) & rs_operands_ok(&b2, R2);
         let (da1, db1, db2) = (a1.map(|x| x.desc.0), b1.map(|x| x.desc.0), b2.map(|x| x.desc.0));
         let why = "wgmma: A must be K-major with 64 rows, B must cover N = 2 R rows, one major-ness a chain";
-        // SAFETY: `begin` met the warpgroup and fenced, and made this batch; the descriptors were
+        // SAFETY: `begin` met the warpgroup and fenced, and made this batch (a `begin_tma`'s
+        // pending fence is the block's own `wgmma.fence`); the descriptors were
         // built by `SmemDesc`'s checked constructors, inside their arrays for 64 rows of A and 2 R
         // of B, or `ok` is false and the block traps before its first instruction; the shapes are
         // written out (`ChainPair`).

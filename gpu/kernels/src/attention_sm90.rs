@@ -56,8 +56,8 @@ use const_layout_device::fragment;
 use const_layout_device::tma::{Mbarrier, TmaTensor};
 use const_layout_device::wgmma::{self, SmemDesc};
 use const_layout_device::{
-    DeviceTensor, Dim3, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, Partial, SmemArray, SmemRegion,
-    block_dim, block_idx, fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
+    DeviceTensor, Dim3, DynNamedBarrier, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, Partial, SmemArray,
+    SmemRegion, block_dim, block_idx, fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
 };
 
 /// Query rows a block at head dim `d`: 64 a consumer warpgroup (the `wgmma` atom's `M`), three
@@ -594,53 +594,82 @@ fn p_operand<const N: usize, const RS: usize, const KP: usize>(
 /// runs under the others' GEMMs instead of all contending for the tensor cores and then all
 /// waiting on the exponentials. A named barrier of 256 threads a warpgroup, in a ring of `n`: a
 /// turn waits at its own (128 arrivals of the warpgroup before it, 128 of its own) and passes to
-/// the next one's with an arrival; warpgroup 0 starts with its own arrival.
+/// the next one's with an arrival; warpgroup 0 starts with its own arrival. The barriers are
+/// [`TURN_BARRIER`]` + wg`, picked at run time (`Ids`: one `bar.sync` on a register, not a
+/// branch between copies on constant ids, two branches and three predicated `BAR`s a turn), or
+/// by the warpgroup's index at each turn (`Ring`: where registers are short, at head dim 256,
+/// ptxas spilled the id and reloaded it before every `bar.sync`: 3-5% slower; the index's
+/// comparisons stay in predicates).
 #[derive(Clone, Copy)]
-struct Turns {
-    wg: usize,
-    n: usize,
+enum Turns {
+    Ids { own: DynNamedBarrier<256>, next: DynNamedBarrier<256> },
+    Ring { wg: usize, n: usize },
 }
 
-/// The barriers of [`Turns`] (1 to 4 are `wgmma::begin`'s, unused here: the batches start with
-/// `wgmma::begin_tma`, their operands being TMA's; 0 is the block's).
-const TURN: (NamedBarrier<5, 256>, NamedBarrier<6, 256>, NamedBarrier<7, 256>) =
-    (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
+/// The barriers of [`Turns::Ring`], [`TURN_BARRIER`] to [`TURN_BARRIER`]` + 2`.
+#[allow(clippy::type_complexity)]
+const TURN: (
+    NamedBarrier<TURN_BARRIER, 256>,
+    NamedBarrier<{ TURN_BARRIER + 1 }, 256>,
+    NamedBarrier<{ TURN_BARRIER + 2 }, 256>,
+) = (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
+
+/// The first of [`Turns`]' barriers (1 to 4 are `wgmma::begin`'s, unused here: the batches start
+/// with `wgmma::begin_tma`, their operands being TMA's; 0 is the block's).
+const TURN_BARRIER: u32 = 5;
+/// The first of the consumer warpgroups' barriers between their writes of `O` to shared memory
+/// and their reads, one a warpgroup (after [`Turns`]').
+const EPILOGUE_BARRIER: u32 = 8;
+
+/// Named barrier `id` of the warpgroup (`id` at most 15: the kernel's constants).
+#[inline(always)]
+fn named<const THREADS: u32>(id: u32) -> DynNamedBarrier<THREADS> {
+    match DynNamedBarrier::new(id) {
+        Some(x) => x,
+        None => fault("attention_sm90: a named barrier past 15"),
+    }
+}
 
 impl Turns {
+    /// Warpgroup `wg`'s turns in a ring of `n`, by ids (`ids`) or by the index.
     #[inline(always)]
-    fn start(wg: usize, n: usize) -> Self {
+    fn start(wg: usize, n: usize, ids: bool) -> Self {
+        let turns = if ids {
+            let next = if wg + 1 == n { 0 } else { wg + 1 };
+            Turns::Ids { own: named(TURN_BARRIER + wg as u32), next: named(TURN_BARRIER + next as u32) }
+        } else {
+            Turns::Ring { wg, n }
+        };
         if wg == 0 {
             TURN.0.arrive();
         }
-        Turns { wg, n }
+        turns
     }
 
     /// Wait for this warpgroup's turn.
     #[inline(always)]
     fn wait(self) {
-        match self.wg {
-            0 => TURN.0.sync(),
-            1 => TURN.1.sync(),
-            _ => TURN.2.sync(),
+        match self {
+            Turns::Ids { own, .. } => own.sync(),
+            Turns::Ring { wg: 0, .. } => TURN.0.sync(),
+            Turns::Ring { wg: 1, .. } => TURN.1.sync(),
+            Turns::Ring { .. } => TURN.2.sync(),
         }
     }
 
     /// Give the turn to the next warpgroup.
     #[inline(always)]
     fn pass(self) {
-        let next = if self.wg + 1 == self.n { 0 } else { self.wg + 1 };
-        match next {
-            0 => TURN.0.arrive(),
-            1 => TURN.1.arrive(),
-            _ => TURN.2.arrive(),
+        match self {
+            Turns::Ids { next, .. } => next.arrive(),
+            Turns::Ring { wg, n } => match if wg + 1 == n { 0 } else { wg + 1 } {
+                0 => TURN.0.arrive(),
+                1 => TURN.1.arrive(),
+                _ => TURN.2.arrive(),
+            },
         }
     }
 }
-
-/// Each consumer warpgroup's barrier between its writes of `O` to shared memory and its reads
-/// (5 to 7 are [`Turns`]').
-const EPILOGUE: (NamedBarrier<8, 128>, NamedBarrier<9, 128>, NamedBarrier<10, 128>) =
-    (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
 
 /// What a consumer thread's softmax of a tile of `S` needs.
 #[derive(Clone, Copy)]
@@ -663,12 +692,12 @@ impl Tile {
     #[inline(always)]
     fn softmax<const MASK: bool, const N: usize, const RS: usize>(
         &self,
-        jj: usize,
+        jj: u32,
         acc_s: &mut [f32; RS],
         row_max: &mut [f32; 2],
         row_sum: &mut [f32; 2],
     ) -> [f32; 2] {
-        let n0 = (jj * N) as u32;
+        let n0 = jj * N as u32;
         let crosses = n0 + N as u32 > self.seq_k || (self.causal && n0 + N as u32 > self.m0 + 1);
         if MASK && crosses {
             // Register r of this thread is at its base (register 0's coordinate) plus register
@@ -836,7 +865,8 @@ pub fn attention_sm90<
     let hk = kv_head(h, heads, kv_heads);
     // Keys the block reads: all, or for causal attention up to its last query.
     let keys = if p.causal { seq_k.min(q0 + bm) } else { seq_k };
-    let tiles = keys.div_ceil(N as u32) as usize;
+    // u32, not usize: the key loops' counters and bounds are 64-bit compares otherwise.
+    let tiles = keys.div_ceil(N as u32);
 
     let Some(first) = smem.array::<u32, 4>(0) else {
         fault("attention_sm90: no shared memory");
@@ -881,31 +911,31 @@ pub fn attention_sm90<
             }
             // Round r loads tiles r STAGES.. into stages 0..; a stage's r-th reuse waits for the
             // consumers' release of round r - 1 (phase parity r - 1).
-            let (mut j, mut round) = (0, 0u32);
+            let (mut j, mut round) = (0u32, 0u32);
             while j < tiles {
                 unroll!(s in 0..4 => {
-                    let jj = j + s;
+                    let jj = j + s as u32;
                     if s < STAGES && jj < tiles {
                         let phase = (round & 1) ^ 1;
-                        if jj >= STAGES {
+                        if jj >= STAGES as u32 {
                             k_empty[s].wait(phase);
                         }
                         k_full[s].arrive_expect_tx(tile_bytes);
                         for c in 0..chunks {
-                            let at = [64 * c, (jj * N) as u32, hk, b];
+                            let at = [64 * c, jj * N as u32, hk, b];
                             k.load(chunk::<WK, CK>(stage::<WK>(smem, k_base(s)), c), at, k_full[s]);
                         }
-                        if jj >= STAGES {
+                        if jj >= STAGES as u32 {
                             v_empty[s].wait(phase);
                         }
                         v_full[s].arrive_expect_tx(tile_bytes);
                         for c in 0..chunks {
-                            let at = [64 * c, (jj * N) as u32, hk, b];
+                            let at = [64 * c, jj * N as u32, hk, b];
                             v.load(chunk::<WK, CK>(stage::<WK>(smem, v_base(s)), c), at, v_full[s]);
                         }
                     }
                 });
-                j += STAGES;
+                j += STAGES as u32;
                 round += 1;
             }
         }
@@ -929,6 +959,12 @@ pub fn attention_sm90<
     let tile = Tile { t, m0, seq_k, causal: p.causal, scale_log2 };
     // The warpgroup's 64 rows of Q: in the box of rows 128 (wg / 2).., from row 64 (wg % 2).
     let (qs, q_row) = (stage::<W>(smem, q_base + (wg / 2) as u32 * q_stage_bytes), 64 * (wg % 2));
+    // The stages of K and of V, made once: made in the loop, each tile would test the shared
+    // memory's size again (a branch to the fault a stage, which the compiler does not hoist).
+    // Not at head dim 256, whose registers are short: there the four arrays kept across the loop
+    // cost 3-5% (one H200 run), and each tile makes its own.
+    let k_stages: [SmemArray<u32, WK>; STAGES] = core::array::from_fn(|s| stage::<WK>(smem, k_base(s)));
+    let v_stages: [SmemArray<u32, WK>; STAGES] = core::array::from_fn(|s| stage::<WK>(smem, v_base(s)));
     q_full.wait(0);
     // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
     // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
@@ -936,10 +972,10 @@ pub fn attention_sm90<
     // the last P V after the loop.
     // (No key tile: nothing to do; O is 0 and the log-sum-exp infinite.)
     if tiles > 0 {
-        let turns = Turns::start(wg, n_wg);
+        let turns = Turns::start(wg, n_wg, D != 256);
         k_full[0].wait(0);
         turns.wait();
-        let k0 = stage::<WK>(smem, k_base(0));
+        let k0 = k_stages[0];
         match D {
             64 => issue_s::<W, WK, N, RS, 4>(kind, qs, q_row, k0, &mut acc_s),
             128 => issue_s::<W, WK, N, RS, 8>(kind, qs, q_row, k0, &mut acc_s),
@@ -956,7 +992,7 @@ pub fn attention_sm90<
         // about a tile; 1.000-1.017x at the causal shapes on the H200). At 256 the skip's code
         // made the entry spill more (248 bytes against 192) and cost 4-8% at every shape, and at
         // 128 no warpgroup skips a tile of 128.
-        let my_tiles = if D == 64 && p.causal { tiles.min((m0 as usize + 64).div_ceil(N)) } else { tiles };
+        let my_tiles = if D == 64 && p.causal { tiles.min((m0 + 64).div_ceil(N as u32)) } else { tiles };
         // The key tiles of round r (tiles r STAGES.., stages 0..; tile 0 done above), the mask
         // applied or not (`MASK`): two loops, so that the tiles no mask touches (all but the last
         // few) run no mask code at all; with one loop the compiler predicates the mask's selects
@@ -967,15 +1003,15 @@ pub fn attention_sm90<
             ($j:expr, $round:expr, $mask:literal) => {{
                 let (j, round) = ($j, $round);
                 unroll!(s in 0..4 => {
-                    let jj = j + s;
+                    let jj = j + s as u32;
                     if s < STAGES && jj >= 1 && jj < my_tiles {
                         let phase = round & 1;
                         let (ps, prev_phase) = if s == 0 { (STAGES - 1, phase ^ 1) } else { (s - 1, phase) };
                         k_full[s].wait(phase);
                         v_full[ps].wait(prev_phase);
-                        let ks = stage::<WK>(smem, k_base(s));
+                        let ks = if D == 256 { stage::<WK>(smem, k_base(s)) } else { k_stages[s] };
                         turns.wait();
-                        let vs = stage::<WK>(smem, v_base(ps));
+                        let vs = if D == 256 { stage::<WK>(smem, v_base(ps)) } else { v_stages[ps] };
                         {
                             let (s_, pa, o_) = (&mut acc_s, &pa, &mut acc_o);
                             match D {
@@ -1007,37 +1043,37 @@ pub fn attention_sm90<
         // of such tiles first, then the rest masked (the mask leaves a tile it does not cross
         // as it is).
         let unmasked = {
-            let below_seq = (seq_k / N as u32) as usize;
-            if p.causal { below_seq.min(((m0 + 1) / N as u32) as usize) } else { below_seq }
+            let below_seq = seq_k / N as u32;
+            if p.causal { below_seq.min((m0 + 1) / N as u32) } else { below_seq }
         };
-        let (mut j, mut round) = (0, 0u32);
-        while j + STAGES <= unmasked {
+        let (mut j, mut round) = (0u32, 0u32);
+        while j + STAGES as u32 <= unmasked {
             key_round!(j, round, false);
-            j += STAGES;
+            j += STAGES as u32;
             round += 1;
         }
         while j < my_tiles {
             key_round!(j, round, true);
-            j += STAGES;
+            j += STAGES as u32;
             round += 1;
         }
         // Stage s's barriers (k_full, k_empty, v_full, v_empty) for an s known only at run time:
         // by selects, not an index (an array indexed at run time lives in local memory).
-        let stage_bars = |s: usize| {
+        let stage_bars = |s: u32| {
             let mut sel = (k_full[0], k_empty[0], v_full[0], v_empty[0]);
             unroll!(x in 0..4 => {
-                if x < STAGES && x == s {
+                if x < STAGES && x as u32 == s {
                     sel = (k_full[x], k_empty[x], v_full[x], v_empty[x]);
                 }
             });
             sel
         };
         // The last tile's `V`: stage my_tiles - 1 - (j - STAGES) of the last round.
-        let (ls, lphase) = (my_tiles + STAGES - 1 - j, (round - 1) & 1);
+        let (ls, lphase) = (my_tiles + STAGES as u32 - 1 - j, (round - 1) & 1);
         let (_, _, vf, ve) = stage_bars(ls);
         vf.wait(lphase);
         turns.wait();
-        issue_pv::<R, WK, N, KP>(kind, stage::<WK>(smem, v_base(ls)), &pa, &mut acc_o);
+        issue_pv::<R, WK, N, KP>(kind, stage::<WK>(smem, v_base(ls as usize)), &pa, &mut acc_o);
         turns.pass();
         wgmma::wait::<0, R>(&mut acc_o);
         ve.arrive();
@@ -1048,8 +1084,8 @@ pub fn attention_sm90<
         // towards it.
         let mut jj = my_tiles;
         while jj < tiles {
-            let phase = ((jj / STAGES) & 1) as u32;
-            let (kf, ke, vf, ve) = stage_bars(jj % STAGES);
+            let phase = (jj / STAGES as u32) & 1;
+            let (kf, ke, vf, ve) = stage_bars(jj % STAGES as u32);
             kf.wait(phase);
             vf.wait(phase);
             turns.wait();
@@ -1095,11 +1131,7 @@ pub fn attention_sm90<
             qs.store(staged(m as usize, (n / 2) as usize), pack_half2(kind, acc_o[2 * w] * f, acc_o[2 * w + 1] * f));
         }
     });
-    match wg {
-        0 => EPILOGUE.0.sync(),
-        1 => EPILOGUE.1.sync(),
-        _ => EPILOGUE.2.sync(),
-    }
+    named::<128>(EPILOGUE_BARRIER + wg as u32).sync();
     o.store_rows(m0, h, b, t % 128, D / 2, |r, w| qs.load4(staged(r, w)));
     // One lane of each quad writes its rows' log-sum-exp.
     if t.is_multiple_of(4) {

@@ -1727,6 +1727,13 @@ pub(crate) unsafe fn wgmma_begin_tma(site: Site) {
     unsafe { wgmma_fence(site) }
 }
 
+/// The GPU's place for a [`wgmma_begin_tma`] batch's fence (its first chain): nothing here, where
+/// [`wgmma_begin_tma`] met the warp already.
+///
+/// # Safety
+/// None here.
+pub(crate) unsafe fn wgmma_fence_pending(_: Site) {}
+
 /// `wgmma.commit_group`: the thread's instructions since the last commit become its next group.
 ///
 /// # Safety
@@ -2072,6 +2079,16 @@ macro_rules! allreduce {
 allreduce!(allreduce_f32, f32, |a, b| a + b, f32::max, f32::min);
 allreduce!(allreduce_u32, u32, u32::wrapping_add, u32::max, u32::min);
 allreduce!(allreduce_s32, i32, i32::wrapping_add, i32::max, i32::min);
+
+/// [`allreduce_f32`] of two values over the same masks (one block on the GPU).
+pub(crate) fn allreduce2_f32<const K: usize>(
+    op: ReduceOp,
+    vw: [u32; 2],
+    m: [u32; K],
+    site: Site,
+) -> [u32; 2] {
+    vw.map(|v| allreduce_f32(op, v, m, site))
+}
 
 /// `ex2.approx`: the emulator computes `2^x` (the GPU's is within 2 ulp of it).
 pub(crate) fn ex2_approx(x: f32) -> f32 {

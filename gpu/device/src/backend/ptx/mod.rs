@@ -961,15 +961,25 @@ pub(crate) unsafe fn wgmma_begin(id: u32, _: Site) {
 }
 
 /// The start of a `wgmma` batch whose shared operands are already the asynchronous proxy's (TMA
-/// wrote them, or an earlier [`wgmma_begin`] fenced them): the warp checked converged and
-/// `wgmma.fence`, with no rendezvous and no proxy fence (CUTLASS's `warpgroup_arrive()`).
+/// wrote them, or an earlier [`wgmma_begin`] fenced them): nothing here. Its `wgmma.fence` comes
+/// with the batch's first instructions ([`wgmma_fence_pending`], or the fence inside
+/// [`wgmma_ss_rs_f32`]'s block), with no rendezvous and no proxy fence (CUTLASS's
+/// `warpgroup_arrive()`).
 ///
 /// # Safety
 /// The warpgroup's 128 threads execute this call together.
 #[inline(always)]
-pub(crate) unsafe fn wgmma_begin_tma(_: Site) {
+pub(crate) unsafe fn wgmma_begin_tma(_: Site) {}
+
+/// The `wgmma.fence` a [`wgmma_begin_tma`] batch issues before its first chain: the warp checked
+/// converged, then the fence. Memory-clobbering, so that the mbarrier waits before it stay before
+/// it.
+///
+/// # Safety
+/// The warpgroup's 128 threads execute this call together.
+#[inline(always)]
+pub(crate) unsafe fn wgmma_fence_pending(_: Site) {
     // SAFETY: the caller's contract (the warpgroup); the warp is converged or the lane traps first.
-    // Memory-clobbering, so that the mbarrier waits before it stay before it.
     unsafe { asm!(converged!("wgmma.fence.sync.aligned;"), options(nostack)) };
 }
 
@@ -1353,6 +1363,69 @@ macro_rules! allreduce {
 }
 
 allreduce!(allreduce_f32, "add.f32", "max.f32", "min.f32");
+
+/// One butterfly step of two values at once: both shuffles by mask `{mK}`, then both operations.
+macro_rules! allreduce2_step {
+    ($op:literal, $k:literal) => {
+        concat!(
+            "shfl.sync.bfly.b32 t, {v}, {m",
+            $k,
+            "}, 0x1f, 0xffffffff; ",
+            "shfl.sync.bfly.b32 u, {w}, {m",
+            $k,
+            "}, 0x1f, 0xffffffff; ",
+            $op,
+            " {v}, {v}, t; ",
+            $op,
+            " {w}, {w}, u; "
+        )
+    };
+}
+
+/// The `asm!` text of a two-value reduction: one converged-warp check, then a step a mask.
+macro_rules! allreduce2_text {
+    ($op:literal; $($k:literal)*) => {
+        converged!(concat!("{{ .reg .b32 t, u; ", $(allreduce2_step!($op, $k),)* "}}"))
+    };
+}
+
+/// [`allreduce_asm!`] for two values `[v, w]` in one block.
+macro_rules! allreduce2_asm {
+    ($op:literal, $vw:ident, $m:ident, $k:ident) => {{
+        let [mut v, mut w] = $vw;
+        let g = |i: usize| $m[i.min($k - 1)];
+        // SAFETY: register operands only; the warp is converged or the lane traps first.
+        unsafe {
+            match $k {
+                1 => asm!(allreduce2_text!($op; 0), v = inout(reg32) v, w = inout(reg32) w, m0 = in(reg32) g(0),
+                          options(nomem, nostack)),
+                2 => asm!(allreduce2_text!($op; 0 1), v = inout(reg32) v, w = inout(reg32) w, m0 = in(reg32) g(0),
+                          m1 = in(reg32) g(1), options(nomem, nostack)),
+                3 => asm!(allreduce2_text!($op; 0 1 2), v = inout(reg32) v, w = inout(reg32) w,
+                          m0 = in(reg32) g(0), m1 = in(reg32) g(1), m2 = in(reg32) g(2), options(nomem, nostack)),
+                4 => asm!(allreduce2_text!($op; 0 1 2 3), v = inout(reg32) v, w = inout(reg32) w,
+                          m0 = in(reg32) g(0), m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3),
+                          options(nomem, nostack)),
+                5 => asm!(allreduce2_text!($op; 0 1 2 3 4), v = inout(reg32) v, w = inout(reg32) w,
+                          m0 = in(reg32) g(0), m1 = in(reg32) g(1), m2 = in(reg32) g(2), m3 = in(reg32) g(3),
+                          m4 = in(reg32) g(4), options(nomem, nostack)),
+                _ => {}
+            }
+        }
+        [v, w]
+    }};
+}
+
+/// [`allreduce_f32`] of two values over the same masks, in one `asm!` block with one check (the
+/// two rows of an accumulator fragment a thread holds: one check where two would be).
+#[inline(always)]
+pub(crate) fn allreduce2_f32<const K: usize>(op: ReduceOp, vw: [u32; 2], m: [u32; K], _: Site) -> [u32; 2] {
+    match op {
+        ReduceOp::Add => allreduce2_asm!("add.f32", vw, m, K),
+        ReduceOp::Max => allreduce2_asm!("max.f32", vw, m, K),
+        ReduceOp::Min => allreduce2_asm!("min.f32", vw, m, K),
+    }
+}
 allreduce!(allreduce_u32, "add.u32", "max.u32", "min.u32");
 allreduce!(allreduce_s32, "add.s32", "max.s32", "min.s32");
 
