@@ -200,6 +200,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--once", action="store_true", help="one launch (b 1, h 16, seq 4096, d 128, f16), nothing else: for ncu")
+    ap.add_argument("--once-seq-k", type=int, default=4096, help="the keys of --once's launch (its queries stay 4096)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--also", action="append", default=[], metavar="NAME=PTX",
                     help="another PTX module to check and time in the same run, as column NAME")
@@ -210,7 +211,7 @@ def main():
     import attention_anchors as anchors
     att = Attention(a.ptx)
     if a.once:
-        q, k, v = make_qkv(1, 16, 16, 4096, 4096, 128, "float16")
+        q, k, v = make_qkv(1, 16, 16, 4096, a.once_seq_k, 128, "float16")
         run, o, lse = att.launcher(q, k, v, False, 1.0 / math.sqrt(128))
         run()
         torch.cuda.synchronize()
