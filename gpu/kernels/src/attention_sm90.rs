@@ -965,6 +965,51 @@ pub fn attention_sm90<
     // cost 3-5% (one H200 run), and each tile makes its own.
     let k_stages: [SmemArray<u32, WK>; STAGES] = core::array::from_fn(|s| stage::<WK>(smem, k_base(s)));
     let v_stages: [SmemArray<u32, WK>; STAGES] = core::array::from_fn(|s| stage::<WK>(smem, v_base(s)));
+    // Stage s's barriers (k_full, k_empty, v_full, v_empty) for an s known only at run time:
+    // by selects, not an index (an array indexed at run time lives in local memory).
+    let stage_bars = |s: u32| {
+        let mut sel = (k_full[0], k_empty[0], v_full[0], v_empty[0]);
+        unroll!(x in 0..4 => {
+            if x < STAGES && x as u32 == s {
+                sel = (k_full[x], k_empty[x], v_full[x], v_empty[x]);
+            }
+        });
+        sel
+    };
+    // Key tiles `from..tiles` released unread, each with an empty turn, so that every warpgroup
+    // takes the same turns and arrivals. A release waits for the tile's arrival first: the
+    // stage's empty barrier must have completed the phase before (the producer fills a stage
+    // only then), or this arrival would count towards it.
+    let release = |from: u32, turns: Turns| {
+        let mut jj = from;
+        while jj < tiles {
+            let phase = (jj / STAGES as u32) & 1;
+            let (kf, ke, vf, ve) = stage_bars(jj % STAGES as u32);
+            kf.wait(phase);
+            vf.wait(phase);
+            turns.wait();
+            turns.pass();
+            ke.arrive();
+            ve.arrive();
+            jj += 1;
+        }
+    };
+    // A warpgroup whose rows all lie past seq_q (in the last query block, at head dim 64 when
+    // seq_q % 192 is 1 to 128, at 128 and 256 when seq_q % 128 is 1 to 64): no GEMM and no
+    // store, only its turns (one a tile and the last `P V`'s) and its releases of the tiles, so
+    // that the others' counts hold. At seq_q 4096 and head dim 64 two of the last block's three
+    // warpgroups are such, a 30th of the work of a non-causal head. Not at head dim 256, whose
+    // registers are short: the path's code made ptxas spill into the key loops there (15 reloads
+    // a round against 9), and its idle warpgroups compute on TMA's zeros as before.
+    if D != 256 && m0 >= seq_q {
+        if tiles > 0 {
+            let turns = Turns::start(wg, n_wg, D != 256);
+            release(0, turns);
+            turns.wait();
+            turns.pass();
+        }
+        return;
+    }
     q_full.wait(0);
     // Key tile 0: S, its softmax, P. Then each key tile jj issues S = Q K_jj^T and O += P V_jj-1
     // (P of tile jj - 1) together, waits for S alone, runs the softmax with P V in flight, waits
@@ -1057,17 +1102,6 @@ pub fn attention_sm90<
             j += STAGES as u32;
             round += 1;
         }
-        // Stage s's barriers (k_full, k_empty, v_full, v_empty) for an s known only at run time:
-        // by selects, not an index (an array indexed at run time lives in local memory).
-        let stage_bars = |s: u32| {
-            let mut sel = (k_full[0], k_empty[0], v_full[0], v_empty[0]);
-            unroll!(x in 0..4 => {
-                if x < STAGES && x as u32 == s {
-                    sel = (k_full[x], k_empty[x], v_full[x], v_empty[x]);
-                }
-            });
-            sel
-        };
         // The last tile's `V`: stage my_tiles - 1 - (j - STAGES) of the last round.
         let (ls, lphase) = (my_tiles + STAGES as u32 - 1 - j, (round - 1) & 1);
         let (_, _, vf, ve) = stage_bars(ls);
@@ -1077,23 +1111,8 @@ pub fn attention_sm90<
         turns.pass();
         wgmma::wait::<0, R>(&mut acc_o);
         ve.arrive();
-        // The block's tiles past this warpgroup's last row (causal): released unread, each with
-        // an empty turn, so that every warpgroup takes the same turns and arrivals. A release
-        // waits for the tile's arrival first: the stage's empty barrier must have completed the
-        // phase before (the producer fills a stage only then), or this arrival would count
-        // towards it.
-        let mut jj = my_tiles;
-        while jj < tiles {
-            let phase = (jj / STAGES as u32) & 1;
-            let (kf, ke, vf, ve) = stage_bars(jj % STAGES as u32);
-            kf.wait(phase);
-            vf.wait(phase);
-            turns.wait();
-            turns.pass();
-            ke.arrive();
-            ve.arrive();
-            jj += 1;
-        }
+        // The block's tiles past this warpgroup's last row (causal).
+        release(my_tiles, turns);
     }
     // The rows' sums over the quad; O / l; the log-sum-exp.
     let mut inv = [0f32; 2];
