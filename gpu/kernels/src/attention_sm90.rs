@@ -39,8 +39,10 @@
 //!   a permutation that needed a shuffle would not compile).
 //! - **Overlap** (FlashAttention-3's). Each key tile `j` issues `S_j = Q K_j^T` and
 //!   `O += P_{j-1} V_{j-1}` in one `wgmma` batch of two groups, waits for `S_j` alone and runs its
-//!   softmax while `P V` is in flight; the consumer warpgroups take turns issuing (ping-pong, a
-//!   ring of named barriers), so one's softmax runs under the others' GEMMs. Each GEMM's k blocks are
+//!   softmax while `P V` is in flight; at head dims 64 and 128 the consumer warpgroups take turns
+//!   issuing (ping-pong, a ring of named barriers), so one's softmax runs under the others' GEMMs
+//!   (at 256, whose tiles of 64 keys give the softmax half the work against the same GEMMs,
+//!   they issue freely). Each GEMM's k blocks are
 //!   one `wgmma` chain (`Batch::ss_f32_chain`, `rs_f32_chain`). Tiles no mask touches run in a
 //!   loop without the mask code.
 //! - **Epilogue.** `O / l` rounded to halves, written two a word from the `C` layout's
@@ -56,8 +58,8 @@ use const_layout_device::fragment;
 use const_layout_device::tma::{Mbarrier, TmaTensor};
 use const_layout_device::wgmma::{self, SmemDesc};
 use const_layout_device::{
-    DeviceTensor, Dim3, DynNamedBarrier, GlobalTensor, HalfKind, MemoryMut, NamedBarrier, Partial, SmemArray,
-    SmemRegion, block_dim, block_idx, fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
+    DeviceTensor, Dim3, DynNamedBarrier, GlobalTensor, HalfKind, MemoryMut, Partial, SmemArray, SmemRegion,
+    block_dim, block_idx, fault, k_sw128_stage, math, pack_half2, thread_idx, unroll, warp,
 };
 
 /// Query rows a block at head dim `d`: 64 a consumer warpgroup (the `wgmma` atom's `M`), three
@@ -595,24 +597,18 @@ fn p_operand<const N: usize, const RS: usize, const KP: usize>(
 /// waiting on the exponentials. A named barrier of 256 threads a warpgroup, in a ring of `n`: a
 /// turn waits at its own (128 arrivals of the warpgroup before it, 128 of its own) and passes to
 /// the next one's with an arrival; warpgroup 0 starts with its own arrival. The barriers are
-/// [`TURN_BARRIER`]` + wg`, picked at run time (`Ids`: one `bar.sync` on a register, not a
-/// branch between copies on constant ids, two branches and three predicated `BAR`s a turn), or
-/// by the warpgroup's index at each turn (`Ring`: where registers are short, at head dim 256,
-/// ptxas spilled the id and reloaded it before every `bar.sync`: 3-5% slower; the index's
-/// comparisons stay in predicates).
+/// [`TURN_BARRIER`]` + wg`, picked at run time (one `bar.sync` on a register, not a branch
+/// between copies on constant ids: two branches and three predicated `BAR`s a turn).
+///
+/// At head dim 256 the warpgroups take no turns (`Off`: each issues when its operands are there,
+/// as CUTLASS's cooperative kernel): 1.005-1.032x the ring there in one H200 run, where at head
+/// dim 128 the ring was 1.009x faster at the median (and 1.03x sustained). There the ring's ids
+/// had also made ptxas spill the warpgroup's own and reload it before every `bar.sync`.
 #[derive(Clone, Copy)]
 enum Turns {
     Ids { own: DynNamedBarrier<256>, next: DynNamedBarrier<256> },
-    Ring { wg: usize, n: usize },
+    Off,
 }
-
-/// The barriers of [`Turns::Ring`], [`TURN_BARRIER`] to [`TURN_BARRIER`]` + 2`.
-#[allow(clippy::type_complexity)]
-const TURN: (
-    NamedBarrier<TURN_BARRIER, 256>,
-    NamedBarrier<{ TURN_BARRIER + 1 }, 256>,
-    NamedBarrier<{ TURN_BARRIER + 2 }, 256>,
-) = (NamedBarrier::new(), NamedBarrier::new(), NamedBarrier::new());
 
 /// The first of [`Turns`]' barriers (1 to 4 are `wgmma::begin`'s, unused here: the batches start
 /// with `wgmma::begin_tma`, their operands being TMA's; 0 is the block's).
@@ -631,19 +627,18 @@ fn named<const THREADS: u32>(id: u32) -> DynNamedBarrier<THREADS> {
 }
 
 impl Turns {
-    /// Warpgroup `wg`'s turns in a ring of `n`, by ids (`ids`) or by the index.
+    /// Warpgroup `wg`'s turns in a ring of `n`, or none (`!on`).
     #[inline(always)]
-    fn start(wg: usize, n: usize, ids: bool) -> Self {
-        let turns = if ids {
-            let next = if wg + 1 == n { 0 } else { wg + 1 };
-            Turns::Ids { own: named(TURN_BARRIER + wg as u32), next: named(TURN_BARRIER + next as u32) }
-        } else {
-            Turns::Ring { wg, n }
-        };
-        if wg == 0 {
-            TURN.0.arrive();
+    fn start(wg: usize, n: usize, on: bool) -> Self {
+        if !on {
+            return Turns::Off;
         }
-        turns
+        let next = if wg + 1 == n { 0 } else { wg + 1 };
+        let own = named(TURN_BARRIER + wg as u32);
+        if wg == 0 {
+            own.arrive();
+        }
+        Turns::Ids { own, next: named(TURN_BARRIER + next as u32) }
     }
 
     /// Wait for this warpgroup's turn.
@@ -651,9 +646,7 @@ impl Turns {
     fn wait(self) {
         match self {
             Turns::Ids { own, .. } => own.sync(),
-            Turns::Ring { wg: 0, .. } => TURN.0.sync(),
-            Turns::Ring { wg: 1, .. } => TURN.1.sync(),
-            Turns::Ring { .. } => TURN.2.sync(),
+            Turns::Off => {}
         }
     }
 
@@ -662,11 +655,7 @@ impl Turns {
     fn pass(self) {
         match self {
             Turns::Ids { next, .. } => next.arrive(),
-            Turns::Ring { wg, n } => match if wg + 1 == n { 0 } else { wg + 1 } {
-                0 => TURN.0.arrive(),
-                1 => TURN.1.arrive(),
-                _ => TURN.2.arrive(),
-            },
+            Turns::Off => {}
         }
     }
 }
@@ -1143,6 +1132,13 @@ pub fn attention_sm90<
         (w / 32) * CHUNK_WORDS + 32 * row + 4 * (((w % 32) / 4) ^ (row % 8)) + w % 4
     };
     let groups = const { o_groups::<D>() };
+    // Every thread's reads of these rows (its `S`'s `wgmma`s, retired by each warp's own wait)
+    // ordered before any thread's writes: at head dims 64 and 128 the last `P V`'s turn does
+    // that; at 256, which takes no turns, the warpgroup's barrier (the emulator's race check
+    // found the writes unordered without it).
+    if D == 256 {
+        named::<128>(EPILOGUE_BARRIER + wg as u32).sync();
+    }
     unroll!(w in 0..64 => {
         if w < R / 2 {
             let (m, n) = o_coord::<D>(t, 2 * w);
