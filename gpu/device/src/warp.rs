@@ -195,22 +195,23 @@ pub(crate) fn butterfly<R: Reduction, T: Reducible, const K: usize>(v: T, masks:
 #[inline(always)]
 #[cfg_attr(not(target_arch = "nvptx64"), track_caller)]
 pub(crate) fn butterfly2<R: Reduction, const K: usize>(v: [f32; 2], masks: [u32; K]) -> [f32; 2] {
-    let op = match R::OP {
+    backend::allreduce2_f32(reduce_op::<R>(), v.map(f32::to_bits), masks, backend::site()).map(f32::from_bits)
+}
+
+/// The backend's operation of `R`.
+#[inline(always)]
+fn reduce_op<R: Reduction>() -> ReduceOp {
+    match R::OP {
         ReduceKind::Add => ReduceOp::Add,
         ReduceKind::Max => ReduceOp::Max,
         ReduceKind::Min => ReduceOp::Min,
-    };
-    backend::allreduce2_f32(op, v.map(f32::to_bits), masks, backend::site()).map(f32::from_bits)
+    }
 }
 
 /// [`butterfly`] with the caller's site.
 #[inline(always)]
 fn butterfly_at<R: Reduction, T: Reducible, const K: usize>(v: T, masks: [u32; K], site: backend::Site) -> T {
-    let op = match R::OP {
-        ReduceKind::Add => ReduceOp::Add,
-        ReduceKind::Max => ReduceOp::Max,
-        ReduceKind::Min => ReduceOp::Min,
-    };
+    let op = reduce_op::<R>();
     let bits = v.to_bits();
     T::from_bits(match T::TY {
         ReduceTy::F32 => backend::allreduce_f32(op, bits, masks, site),

@@ -990,9 +990,11 @@ pub fn attention_sm90<
     // warpgroups are such, a 30th of the work of a non-causal head. Not at head dim 256, whose
     // registers are short: the path's code made ptxas spill into the key loops there (15 reloads
     // a round against 9), and its idle warpgroups compute on TMA's zeros as before.
+    // The ping-pong's turns: at head dims 64 and 128 (see `Turns`).
+    let turns_on = D != 256;
     if D != 256 && m0 >= seq_q {
         if tiles > 0 {
-            let turns = Turns::start(wg, n_wg, D != 256);
+            let turns = Turns::start(wg, n_wg, turns_on);
             release(0, turns);
             turns.wait();
             turns.pass();
@@ -1006,7 +1008,7 @@ pub fn attention_sm90<
     // the last P V after the loop.
     // (No key tile: nothing to do; O is 0 and the log-sum-exp infinite.)
     if tiles > 0 {
-        let turns = Turns::start(wg, n_wg, D != 256);
+        let turns = Turns::start(wg, n_wg, turns_on);
         k_full[0].wait(0);
         turns.wait();
         let k0 = k_stages[0];
@@ -1134,10 +1136,11 @@ pub fn attention_sm90<
     let groups = const { o_groups::<D>() };
     // Every thread's reads of these rows (its `S`'s `wgmma`s, retired by each warp's own wait)
     // ordered before any thread's writes: at head dims 64 and 128 the last `P V`'s turn does
-    // that; at 256, which takes no turns, the warpgroup's barrier (the emulator's race check
+    // that; without turns (at 256) the warpgroup's barrier (the emulator's race check
     // found the writes unordered without it).
-    if D == 256 {
-        named::<128>(EPILOGUE_BARRIER + wg as u32).sync();
+    let epilogue = named::<128>(EPILOGUE_BARRIER + wg as u32);
+    if !turns_on {
+        epilogue.sync();
     }
     unroll!(w in 0..64 => {
         if w < R / 2 {
@@ -1146,7 +1149,7 @@ pub fn attention_sm90<
             qs.store(staged(m as usize, (n / 2) as usize), pack_half2(kind, acc_o[2 * w] * f, acc_o[2 * w + 1] * f));
         }
     });
-    named::<128>(EPILOGUE_BARRIER + wg as u32).sync();
+    epilogue.sync();
     o.store_rows(m0, h, b, t % 128, D / 2, |r, w| qs.load4(staged(r, w)));
     // One lane of each quad writes its rows' log-sum-exp.
     if t.is_multiple_of(4) {
