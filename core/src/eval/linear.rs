@@ -122,7 +122,8 @@ fn make(c: &Call<'_>) -> Result<Value, EvalError> {
             let Some(v) = m.as_int() else {
                 return Err(c.argument(i, "a flat tuple of bases"));
             };
-            if count == MAX_BITS || !(0..=u32::MAX as isize).contains(&v.value) {
+            // In i64: on a 32-bit target (wasm32) `u32::MAX as isize` is -1.
+            if count == MAX_BITS || !(0..=u32::MAX as i64).contains(&(v.value as i64)) {
                 return Err(c.argument(i, "at most 32 bases, each from 0 to 2^32 - 1"));
             }
             b[count] = v.value as u32;

@@ -173,7 +173,8 @@ impl LinearLayout {
         let mut i = 0;
         while i < n {
             let o = layout.offset(1 << i);
-            if o < 0 || o > u32::MAX as isize {
+            // In i64: on a 32-bit target (wasm32) `u32::MAX as isize` is -1.
+            if o < 0 || o as i64 > u32::MAX as i64 {
                 return Err(err(op, "an offset (from 0 to 2^32 - 1)", o));
             }
             l.basis[i as usize] = o as u32;
