@@ -705,3 +705,127 @@ fn swizzle_for_sets_padding_beside_the_swizzle() {
         "{out}"
     );
 }
+
+/// The repository's copy of a playground file (`web/site`).
+fn site_file(name: &str) -> Vec<u8> {
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/site").join(name))
+        .expect("web/site holds the playground")
+}
+
+const SITE_FILES: [&str; 4] = ["index.html", "app.js", "style.css", "const_layout_web.wasm"];
+
+#[test]
+fn site_writes_the_playground() {
+    let dir = std::env::temp_dir().join(format!("const-layout-site-{}", std::process::id()));
+    let o = layout(&["site", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("wrote the playground (4 files) to "), "{}", stdout(&o));
+    for name in SITE_FILES {
+        assert!(std::fs::read(dir.join(name)).unwrap() == site_file(name), "{name} differs from web/site's");
+    }
+    // The module is WebAssembly: its magic number and version 1.
+    assert_eq!(&site_file("const_layout_web.wasm")[..8], b"\0asm\x01\0\0\0");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let o = layout(&["site"]);
+    assert_eq!(
+        stderr(&o),
+        "layout: `site` takes the directory to write the page into, e.g. layout site ./playground\n"
+    );
+    let o = layout(&["site", "/proc/no/such/dir"]);
+    assert!(stderr(&o).starts_with("layout: cannot write `/proc/no/such/dir`: "), "{}", stderr(&o));
+}
+
+/// One HTTP request to `addr`: the status line, the headers and the body.
+fn http(addr: &str, request: &str) -> (String, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to layout serve");
+    s.write_all(request.as_bytes()).unwrap();
+    let mut all = Vec::new();
+    s.read_to_end(&mut all).unwrap();
+    let split = all.windows(4).position(|w| w == b"\r\n\r\n").expect("a response head") + 4;
+    (String::from_utf8(all[..split].to_vec()).unwrap(), all[split..].to_vec())
+}
+
+#[test]
+fn serve_serves_the_playground() {
+    use std::io::BufRead;
+    /// The server, stopped however the test ends (a failed assertion too).
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        Command::new(env!("CARGO_BIN_EXE_layout"))
+            .args(["serve", "--port", "0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run layout serve"),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line
+        .strip_prefix("serving http://")
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    for (path, name) in [("/", "index.html"), ("/app.js", "app.js"), ("/style.css", "style.css")]
+        .into_iter()
+        .chain([("/const_layout_web.wasm?v=1", "const_layout_web.wasm")])
+    {
+        let (head, body) = http(&addr, &format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"));
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{path}: {head}");
+        assert!(head.contains("Cross-Origin-Opener-Policy: same-origin\r\n"), "{head}");
+        assert!(head.contains("Cross-Origin-Embedder-Policy: require-corp\r\n"), "{head}");
+        assert!(head.contains(&format!("Content-Length: {}\r\n", body.len())), "{head}");
+        assert!(body == site_file(name), "{path} differs from web/site/{name}");
+    }
+    let (head, _) = http(&addr, "GET /const_layout_web.wasm HTTP/1.1\r\n\r\n");
+    assert!(head.contains("Content-Type: application/wasm\r\n"), "{head}");
+    let (head, body) = http(&addr, "HEAD / HTTP/1.1\r\n\r\n");
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n") && body.is_empty(), "{head}");
+    let (head, _) = http(&addr, "GET /../Cargo.toml HTTP/1.1\r\n\r\n");
+    assert!(head.starts_with("HTTP/1.1 404 Not Found\r\n"), "{head}");
+    let (head, _) = http(&addr, "POST / HTTP/1.1\r\n\r\n");
+    assert!(head.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"), "{head}");
+    let (head, _) = http(&addr, &format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000)));
+    assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
+    drop(server);
+    let o = layout(&["serve", "--port", "70000"]);
+    assert_eq!(stderr(&o), "layout: `--port` takes 0 to 65535, not `70000`\n");
+}
+
+#[test]
+fn conflicts_svg_dash_prints_the_picture() {
+    let (tv, smem) = ("((_8,_4),_8):((_1,_64),_8)", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))");
+    let file = std::env::temp_dir().join(format!("const-layout-conflicts-{}.svg", std::process::id()));
+    let o = layout(&["conflicts", tv, smem, "--svg", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = layout(&["conflicts", tv, smem, "--svg", "-"]);
+    assert_eq!(stdout(&o), std::fs::read_to_string(&file).unwrap());
+    assert!(stdout(&o).starts_with("<svg"));
+    std::fs::remove_file(&file).unwrap();
+    let o = layout(&["conflicts", "--json", tv, smem, "--svg", "-"]);
+    assert_eq!(
+        stdout(&o),
+        "{\"error\":\"`--svg -` prints the picture instead of the report: not with `--json`\"}\n"
+    );
+}
+
+/// The playground in a real browser: every function's expressions, pictures, errors, the views,
+/// the URL round trip, against this binary's own output (tools/web/browser_test.py).
+#[test]
+#[ignore = "needs Chromium and chromedriver (tools/web/install-browser.sh); CI installs them and runs it"]
+fn playground_in_a_browser() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let o = Command::new("python3")
+        .arg(format!("{root}/tools/web/browser_test.py"))
+        .args(["--layout", env!("CARGO_BIN_EXE_layout")])
+        .current_dir(root)
+        .output()
+        .expect("run python3 tools/web/browser_test.py");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}

@@ -1,0 +1,620 @@
+#!/usr/bin/env python3
+"""The layout playground's browser test: web/site in headless Chromium against the `layout` tool.
+
+Every answer the page shows must be the tool's, byte for byte: for each expression of
+tests/web/expressions.txt, the page's `#eval-out`, `#table-out` and SVG source against
+`layout eval`, `layout table` and `layout svg` (run here, at test time); for each of
+tests/web/errors.txt, `#error` against the tool's one-line message (and the column it names is
+marked); a few `conflicts` (text and `--svg -` picture), `coalescing` and `swizzle-for` cases;
+the shareable URL (a fresh load of `location.href` restores inputs and outputs); recovery after
+an error. Also checks that every function of `layout functions` appears in an expression, and
+measures (does not assert) the page's update time of 4,096-element layouts.
+
+The page comes from --url, else from `LAYOUT serve --port 0` (the files embedded in the binary),
+else (a tool without `serve`, or --python-server) from a Python server of web/site with the
+cross-origin-isolation headers. Chromium is driven through chromedriver with plain W3C WebDriver
+JSON (standard library only).
+
+usage: tools/web/browser_test.py [--layout PATH] [--url URL | --python-server]
+                                 [--screenshots DIR] [--json FILE]
+Exit status 0 when everything is equal; 1 on a mismatch (the first few are printed); 2 when the
+test could not run.
+"""
+import argparse, base64, functools, http.server, json, os, re, shutil, socket, statistics, subprocess, sys
+import threading, time, urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--hide-scrollbars", "--window-size=1280,1600"]
+
+# ldmatrix reads of an 8 x 64 tile of halves; 16-byte cp.async writes (tests/tool/cli.rs).
+LDSM_READ = "((_8,_4),_8):((_1,_64),_8)"
+CP_ASYNC_WRITE = "((_8,_4),_8):((_64,_1),_8)"
+SW_TILE = "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"
+# (TV, SMEM, op, bytes, vec)
+CONFLICTS = [
+    (LDSM_READ, SW_TILE, "ld", "2", "8"),
+    (LDSM_READ, "(_8,_64):(_64,_1)", "ldmatrix.x4", "2", "8"),
+    (LDSM_READ, SW_TILE, "ldmatrix.x4.trans", "2", "8"),
+    (CP_ASYNC_WRITE, SW_TILE, "cp.async", "2", "8"),
+    ("(_32,_32):(_1,_32)", "(_32,_32):(_33,_1)", "ld", "4", "1"),
+    ("(_32,_1):(_1,_0)", "(_32,_32):(_32,_1)", "st", "4", "1"),
+    (LDSM_READ, "(_8,_64):(_64,_1)", "stmatrix.x4", "2", "8"),
+    (LDSM_READ, SW_TILE, "ld", "2", "3"),  # an error: --vec 3
+]
+# (TV, GLOBAL, bytes, vec, base)
+COALESCING = [
+    ("(_32,_32):(_1,_32)", "(_32,_32):(_32,_1)", "4", "1", ""),
+    ("(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", "4", "1", ""),
+    (CP_ASYNC_WRITE, "(_8,_64):(_64,_1)", "2", "8", ""),
+    ("(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", "4", "1", "64"),
+    ("(_32,_32):(_1,_32)", "(_32,_32):(_32,_1)", "4", "1", "3"),  # an error: unaligned base
+]
+# (WRITE, READ, TILE, bytes, vec-write, vec-read, write-op, read-op)
+SWIZZLE = [
+    (CP_ASYNC_WRITE, LDSM_READ, "(_8,_64):(_64,_1)", "2", "", "", "", ""),
+    ("(_32,_32):(_32,_1)", "(_32,_32):(_1,_32)", "(_32,_32):(_32,_1)", "4", "1", "1", "", ""),
+    ("((_8,_4,_2),(_8,_2)):((_64,_8,_512),(_1,_32))", "((_8,_4,_2),(_8,_2)):((_128,_8,_64),(_1,_32))",
+     "_1024:_1", "2", "", "", "", ""),
+    (CP_ASYNC_WRITE, LDSM_READ, "(_8,_64):(_64,_1)", "2", "", "", "cp.async", "ldmatrix.x4"),
+    (LDSM_READ, "(_8,_64):(_64,_1)", "", "2", "", "", "", ""),  # an error: no tile
+]
+BENCH = ["(_64,_64):(_64,_1)", "composition(Sw<3,3,3>, (_64,_64):(_64,_1))"]
+BENCH_RUNS = 20
+
+
+# ------------------------------------------------------------------------------------------ tool
+
+class Tool:
+    def __init__(self, path):
+        self.path = path
+
+    def run(self, *args):
+        """(ok, text): stdout, or the one-line message after `layout: `."""
+        p = subprocess.run([self.path, *args], capture_output=True, timeout=60)
+        if p.returncode == 0:
+            return True, p.stdout.decode()
+        err = p.stderr.decode().rstrip("\n")
+        if p.returncode != 1 or not err.startswith("layout: "):
+            raise RuntimeError(f"layout {args!r}: exit {p.returncode}, stderr {err[:300]!r}")
+        return False, err[len("layout: "):]
+
+
+def read_lines(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.strip() and not line.lstrip().startswith("#"):
+                out.append(line)
+    return out
+
+
+def conflicts_args(tv, smem, op, b, v):
+    return ["conflicts", tv, smem, "--op", op] + opts(("--bytes", b), ("--vec", v))
+
+
+def coalescing_args(tv, g, b, v, base):
+    return ["coalescing", tv, g] + opts(("--bytes", b), ("--vec", v), ("--base", base))
+
+
+def swizzle_args(w, r, t, b, vw, vr, wop, rop):
+    return ["swizzle-for", w, r, t] + opts(("--bytes", b), ("--vec-write", vw), ("--vec-read", vr),
+                                           ("--write-op", wop), ("--read-op", rop))
+
+
+def opts(*pairs):
+    out = []
+    for name, value in pairs:
+        if value.strip():
+            out += [name, value.strip()]
+    return out
+
+
+# ------------------------------------------------------------------------------------------ servers
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def python_server(site):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript"}
+
+        def end_headers(self):
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
+
+        def log_message(self, *a):
+            pass
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=site))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+def layout_serve(path):
+    """(process, url) of `layout serve --port 0`, or (None, why)."""
+    try:
+        proc = subprocess.Popen([path, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        return None, str(e)
+    line = []
+    t = threading.Thread(target=lambda: line.append(proc.stdout.readline().decode()), daemon=True)
+    t.start()
+    t.join(10)
+    m = re.match(r"serving (http://\S+)", line[0]) if line else None
+    if not m:
+        proc.kill()
+        err = proc.stderr.read().decode().strip() if proc.wait(5) is not None else ""
+        return None, err or (line[0].strip() if line else "no first line in 10 s")
+    return proc, m.group(1)
+
+
+# ------------------------------------------------------------------------------------------ WebDriver
+
+class Browser:
+    def __init__(self):
+        self.port = free_port()
+        self.driver = subprocess.Popen([shutil.which("chromedriver") or "chromedriver", f"--port={self.port}"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        for _ in range(200):
+            try:
+                if self.wd("GET", "/status", timeout=2).get("ready"):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        binary = next((b for b in ["/usr/lib/chromium/chromium", shutil.which("chromium") or ""] if b and os.path.exists(b)),
+                      None)
+        opts = {"args": CHROMIUM_ARGS}
+        if binary:
+            opts["binary"] = binary
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": opts,
+                                                 "goog:loggingPrefs": {"browser": "ALL"}}}}
+        self.sid = self.wd("POST", "/session", caps)["sessionId"]
+
+    def wd(self, method, path, body=None, timeout=120):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read())["value"]
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"WebDriver {method} {path}: {e.read().decode()[:500]}") from None
+
+    def js(self, script, *args):
+        return self.wd("POST", f"/session/{self.sid}/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args):
+        return self.wd("POST", f"/session/{self.sid}/execute/async", {"script": script, "args": list(args)})
+
+    def go(self, url):
+        self.wd("POST", f"/session/{self.sid}/url", {"url": url})
+
+    def url(self):
+        return self.wd("GET", f"/session/{self.sid}/url")
+
+    def screenshot(self, path):
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.wd("GET", f"/session/{self.sid}/screenshot")))
+
+    def wait_ready(self, timeout=20):
+        t = time.monotonic()
+        while time.monotonic() - t < timeout:
+            state = self.js("const p = window.__playground; return p ? {ready: p.ready} : null;")
+            if state and state["ready"]:
+                return True
+            time.sleep(0.03)
+        return False
+
+    def close(self):
+        try:
+            self.wd("DELETE", f"/session/{self.sid}", timeout=20)
+        except Exception:
+            pass
+        self.driver.terminate()
+        try:
+            self.driver.wait(10)
+        except subprocess.TimeoutExpired:
+            self.driver.kill()
+
+
+# The page's side: set an input's value, dispatch `input` (the page updates synchronously), read.
+JS_HELPERS = r"""
+const $ = (id) => document.getElementById(id);
+const vis = (id) => !$(id).hidden;
+function set(id, value) { const el = $(id); el.value = value; el.dispatchEvent(new Event('input', {bubbles: true})); }
+function readEval() {
+  const mark = $('expr-mark').querySelector('mark');
+  return {eval: $('eval-out').textContent, error: vis('error') ? $('error').textContent : null,
+          table: vis('table-out') ? $('table-out').textContent : null,
+          svg: window.__playground.lastSvg,
+          pictureSvg: vis('picture') && !!$('picture').querySelector('img[src^="blob:"]'),
+          mark: vis('expr-mark') && mark ? {text: mark.textContent,
+                 before: mark.previousSibling ? Array.from(mark.previousSibling.textContent).length : 0} : null,
+          ms: window.__playground.lastUpdateMs};
+}
+function readOut(out, err) { return {out: $(out).textContent, error: vis(err) ? $(err).textContent : null}; }
+"""
+
+JS_EVAL_BATCH = JS_HELPERS + r"""
+const exprs = arguments[0];
+if (!vis('view-eval')) window.__playground.setView('eval');
+return exprs.map((e) => { set('expr', e); return readEval(); });
+"""
+
+JS_CONFLICTS = JS_HELPERS + r"""
+const [tv, smem, op, bytes, vec] = arguments[0];
+window.__playground.setView('conflicts');
+$('cf-tv').value = tv; $('cf-smem').value = smem; $('cf-op').value = op; $('cf-bytes').value = bytes;
+set('cf-vec', vec);
+return {...readOut('conflicts-out', 'cf-error'), svg: window.__playground.lastConflictsSvg,
+        pictureSvg: vis('conflicts-picture') && !!$('conflicts-picture').querySelector('img[src^="blob:"]'), op: $('cf-op').value};
+"""
+
+JS_COALESCING = JS_HELPERS + r"""
+const [tv, g, bytes, vec, base] = arguments[0];
+window.__playground.setView('coalescing');
+$('co-tv').value = tv; $('co-global').value = g; $('co-bytes').value = bytes; $('co-vec').value = vec;
+set('co-base', base);
+return readOut('coalescing-out', 'co-error');
+"""
+
+JS_SWIZZLE = JS_HELPERS + r"""
+const [w, r, t, bytes, vw, vr, wop, rop] = arguments[0];
+window.__playground.setView('swizzle');
+$('sw-write').value = w; $('sw-read').value = r; $('sw-tile').value = t; $('sw-bytes').value = bytes;
+$('sw-vw').value = vw; $('sw-vr').value = vr; $('sw-wop').value = wop; $('sw-rop').value = rop;
+set('sw-tile', t);
+return readOut('swizzle-out', 'sw-error');
+"""
+
+JS_STATE = JS_HELPERS + r"""
+const view = ['eval', 'conflicts', 'coalescing', 'swizzle'].find((v) => vis('view-' + v));
+const inputs = {};
+for (const el of document.querySelectorAll('[data-key]')) inputs[el.id] = el.value;
+return {view, inputs, href: location.href, evalView: readEval(),
+        conflicts: {...readOut('conflicts-out', 'cf-error'), svg: window.__playground.lastConflictsSvg},
+        coalescing: readOut('coalescing-out', 'co-error'), swizzle: readOut('swizzle-out', 'sw-error')};
+"""
+
+JS_BENCH = JS_HELPERS + r"""
+const [expr, runs] = arguments;
+window.__playground.setView('eval');
+const ms = [], withLayout = [];
+for (let i = 0; i < runs; i++) {
+  const t0 = performance.now();
+  set('expr', i % 2 ? expr : expr + ' ');   // a change every time, as typing makes
+  void document.body.offsetHeight;           // style and layout of the new DOM, as the next frame would
+  withLayout.push(performance.now() - t0);
+  ms.push(window.__playground.lastUpdateMs);
+}
+return {ms, withLayout, isolated: window.crossOriginIsolated, svgBytes: (window.__playground.lastSvg || '').length};
+"""
+
+# The time from an input to its picture decoded and ready to draw (`img.decode()`), after the
+# update itself: what the user waits for to see it. Async: WebDriver's callback is the last argument.
+JS_BENCH_DRAWN = JS_HELPERS + r"""
+const [expr, runs, done] = arguments;
+window.__playground.setView('eval');
+const drawn = [];
+(async () => {
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    set('expr', i % 2 ? expr : expr + ' ');
+    const img = $('picture').querySelector('img');
+    try { await img.decode(); } catch (e) { done({error: String(e)}); return; }
+    drawn.push(performance.now() - t0);
+    if (!img.naturalWidth) { done({error: 'no picture'}); return; }
+  }
+  done({drawn, width: $('picture').querySelector('img').naturalWidth});
+})();
+"""
+
+
+# ------------------------------------------------------------------------------------------ the test
+
+class Mismatches:
+    def __init__(self):
+        self.items = []
+
+    def check(self, what, got, want):
+        if got != want:
+            self.items.append({"what": what, "got": clip(got), "want": clip(want)})
+            return False
+        return True
+
+
+def clip(v, n=400):
+    if isinstance(v, str) and len(v) > n:
+        return v[:n] + f"... ({len(v)} chars)"
+    return v
+
+
+def expected_mark(expr, message):
+    m = re.match(r"column (\d+):", message)
+    if not m:
+        return None
+    chars = list(expr)
+    at = max(0, int(m.group(1)) - 1)
+    return {"text": chars[at] if at < len(chars) else " ", "before": at}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--layout", default=os.path.join(ROOT, "target/release/layout"))
+    ap.add_argument("--url", help="a running server of the page")
+    ap.add_argument("--python-server", action="store_true", help="serve web/site from Python, not `layout serve`")
+    ap.add_argument("--screenshots", metavar="DIR")
+    ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--expressions", default=os.path.join(ROOT, "tests/web/expressions.txt"))
+    ap.add_argument("--errors", default=os.path.join(ROOT, "tests/web/errors.txt"))
+    a = ap.parse_args()
+    t_start = time.monotonic()
+    if not os.access(a.layout, os.X_OK):
+        print(f"browser_test: no tool at {a.layout} (cargo build --release)", file=sys.stderr)
+        return 2
+    tool = Tool(a.layout)
+    exprs = read_lines(a.expressions)
+    errs = read_lines(a.errors) if os.path.exists(a.errors) else []
+    mm = Mismatches()
+    report = {"layout": a.layout}
+
+    # The expected answers: the tool, now.
+    ok, fn_text = tool.run("functions")
+    functions = [re.match(r"[A-Za-z_][A-Za-z0-9_]*", l).group(0) for l in fn_text.splitlines() if l.strip()]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        want_eval = list(pool.map(lambda e: (tool.run("eval", e), tool.run("table", e), tool.run("svg", e)),
+                                  exprs + errs))
+        want_cf = list(pool.map(lambda c: (tool.run(*conflicts_args(*c)), tool.run(*conflicts_args(*c), "--svg", "-")),
+                                CONFLICTS))
+        want_co = list(pool.map(lambda c: tool.run(*coalescing_args(*c)), COALESCING))
+        want_sw = list(pool.map(lambda c: tool.run(*swizzle_args(*c)), SWIZZLE))
+    t_tool = time.monotonic() - t_start
+
+    # Coverage: every function in at least one expression (of expressions.txt).
+    uses = {f: sum(1 for e in exprs if re.search(r"(?<![A-Za-z0-9_])" + re.escape(f) + r"\s*[(<]", e)) for f in functions}
+    missing = [f for f, n in uses.items() if n == 0]
+    report["functions"] = {"count": len(functions), "missing": missing,
+                           "used_once": [f for f, n in uses.items() if n == 1]}
+    if missing:
+        mm.items.append({"what": "functions in no expression of " + os.path.relpath(a.expressions, ROOT),
+                         "got": missing, "want": []})
+    for (e, (ev, _, _)) in zip(exprs, want_eval):
+        if not ev[0]:
+            mm.items.append({"what": f"expressions.txt: `{e}` fails in the tool (move it to errors.txt)",
+                             "got": ev[1], "want": "success"})
+    for (e, (ev, _, _)) in zip(errs, want_eval[len(exprs):]):
+        if ev[0]:
+            mm.items.append({"what": f"errors.txt: `{e}` succeeds in the tool", "got": clip(ev[1]), "want": "an error"})
+
+    # The server.
+    server_proc, httpd = None, None
+    if a.url:
+        url, served_by = a.url, "--url"
+    else:
+        url, why = None, "--python-server"
+        if not a.python_server:
+            server_proc, url = layout_serve(a.layout)
+            if server_proc is None:
+                why, url = url, None
+        if url:
+            served_by = "layout serve (the files embedded in the binary)"
+        else:
+            httpd, url = python_server(os.path.join(ROOT, "web/site"))
+            served_by = f"Python server of web/site ({why})"
+    report["server"] = {"url": url, "by": served_by}
+    print(f"page: {url} from {served_by}")
+
+    browser = None
+    try:
+        t0 = time.monotonic()
+        browser = Browser()
+        report["seconds_browser_start"] = round(time.monotonic() - t0, 2)
+        browser.go(url)
+        if not browser.wait_ready():
+            print("browser_test: the page never became ready (window.__playground.ready)", file=sys.stderr)
+            print(json.dumps(browser.js("return document.body.innerText.slice(0, 2000)")), file=sys.stderr)
+            return 2
+        page = browser.js("return {isolated: window.crossOriginIsolated, functions: document.querySelectorAll('#fn-list button').length,"
+                          " names: Array.from(document.querySelectorAll('#fn-list button')).map(b => b.dataset.name)}")
+        report["cross_origin_isolated"] = page["isolated"]
+        mm.check("function list on the page", page["names"], functions)
+
+        # Evaluate: every expression and every error, in batches.
+        all_exprs = exprs + errs
+        got_eval = []
+        for i in range(0, len(all_exprs), 25):
+            got_eval += browser.js(JS_EVAL_BATCH, all_exprs[i:i + 25])
+        n_pictures = n_tables = n_errors = 0
+        for e, g, ((eok, etext), (tok, ttext), (sok, stext)) in zip(all_exprs, got_eval, want_eval):
+            if eok:
+                mm.check(f"eval `{e}`", g["eval"], etext)
+                mm.check(f"error shown for `{e}`", g["error"], None)
+                mm.check(f"table `{e}`", g["table"], ttext if tok else None)
+                n_tables += tok
+                if sok:
+                    n_pictures += 1
+                    mm.check(f"svg `{e}`", g["svg"], stext)
+                    mm.check(f"picture `{e}` drawn", g["pictureSvg"], True)
+                else:
+                    mm.check(f"no picture for `{e}`", [g["svg"], g["pictureSvg"]], [None, False])
+            else:
+                n_errors += 1
+                mm.check(f"error `{e}`", g["error"], etext)
+                mm.check(f"no result with the error `{e}`", [g["eval"], g["table"], g["svg"]], ["", None, None])
+                mm.check(f"column marked for `{e}`", g["mark"], expected_mark(e, etext))
+
+        # Recovery: a bad input, then a good one.
+        bad, good = "(8,(4,2):(1,8)", "(8,(4,2)):(1,8)"
+        rec = browser.js(JS_HELPERS + "set('expr', arguments[0]); const b = readEval(); set('expr', arguments[1]);"
+                         " return [b, readEval()];", bad, good)
+        mm.check("error for a bad input", rec[0]["error"], tool.run("eval", bad)[1])
+        mm.check("a good input after a bad one: no error", rec[1]["error"], None)
+        mm.check("a good input after a bad one: result", rec[1]["eval"], tool.run("eval", good)[1])
+        mm.check("a good input after a bad one: no mark", rec[1]["mark"], None)
+
+        # A trap (a panic aborts): the page says so, re-instantiates the module and goes on.
+        trap = browser.js(JS_HELPERS + "const n = window.__playground.instantiations;"
+                          " window.__playground.trapNextCall = true; set('expr', arguments[0]); return [readEval(), n];", good)
+        mm.check("a trap: the page's message", trap[0]["error"], "internal error (a bug, please report it)")
+        for _ in range(100):
+            after_trap = browser.js(JS_HELPERS + "set('expr', arguments[0]); return [readEval(), window.__playground.instantiations];", good)
+            if after_trap[1] > trap[1]:
+                break
+            time.sleep(0.02)
+        mm.check("after a trap: re-instantiated", after_trap[1], trap[1] + 1)
+        mm.check("after a trap: the next input works", [after_trap[0]["eval"], after_trap[0]["error"]],
+                 [tool.run("eval", good)[1], None])
+
+        # Bank conflicts, coalescing, swizzle synthesis.
+        n_cf_pictures = 0
+        for c, ((tok, ttext), (pok, ptext)) in zip(CONFLICTS, want_cf):
+            g = browser.js(JS_CONFLICTS, list(c))
+            name = "conflicts " + " ".join(conflicts_args(*c)[1:])
+            mm.check(f"{name}: op selected", g["op"], c[2])
+            if tok:
+                mm.check(f"{name}: text", g["out"], ttext)
+                mm.check(f"{name}: no error", g["error"], None)
+            else:
+                mm.check(f"{name}: error", g["error"], ttext)
+            if pok:
+                n_cf_pictures += 1
+                mm.check(f"{name} --svg -: picture", g["svg"], ptext)
+                mm.check(f"{name} --svg -: drawn", g["pictureSvg"], True)
+            else:
+                mm.check(f"{name}: no picture", g["svg"], None)
+        for c, (ok, text) in zip(COALESCING, want_co):
+            g = browser.js(JS_COALESCING, list(c))
+            name = "coalescing " + " ".join(coalescing_args(*c)[1:])
+            mm.check(name, [g["out"], g["error"]], [text, None] if ok else ["", text])
+        for c, (ok, text) in zip(SWIZZLE, want_sw):
+            g = browser.js(JS_SWIZZLE, list(c))
+            name = "swizzle-for " + " ".join(swizzle_args(*c)[1:])
+            mm.check(name, [g["out"], g["error"]], [text, None] if ok else ["", text])
+
+        # The shareable URL: set every view's inputs, load location.href afresh, compare.
+        rt = {"expr": "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", "conflicts": CONFLICTS[1],
+              "coalescing": COALESCING[2], "swizzle": SWIZZLE[1]}
+        browser.js(JS_HELPERS + "set('expr', arguments[0]);", rt["expr"])
+        browser.js(JS_SWIZZLE, list(rt["swizzle"]))
+        browser.js(JS_COALESCING, list(rt["coalescing"]))
+        browser.js(JS_CONFLICTS, list(rt["conflicts"]))  # the view it leaves selected
+        for _ in range(100):  # the page writes location.hash at most every 100 ms
+            if not browser.js("return window.__playground.savePending"):
+                break
+            time.sleep(0.02)
+        before = browser.js(JS_STATE)
+        href = before["href"]
+        browser.go("about:blank")
+        browser.go(href)
+        if not browser.wait_ready():
+            mm.items.append({"what": "URL round trip: the page never became ready", "got": href, "want": "ready"})
+        else:
+            after = browser.js(JS_STATE)
+            mm.check("URL round trip: href", after["href"], href)
+            mm.check("URL round trip: view", after["view"], "conflicts")
+            mm.check("URL round trip: inputs", after["inputs"], before["inputs"])
+            (eok, etext), (tok, ttext), (sok, stext) = tool.run("eval", rt["expr"]), tool.run("table", rt["expr"]), tool.run("svg", rt["expr"])
+            mm.check("URL round trip: eval", [after["evalView"]["eval"], after["evalView"]["table"], after["evalView"]["svg"]],
+                     [etext, ttext if tok else None, stext if sok else None])
+            (cok, ctext) = tool.run(*conflicts_args(*rt["conflicts"]))
+            (pok, ptext) = tool.run(*conflicts_args(*rt["conflicts"]), "--svg", "-")
+            mm.check("URL round trip: conflicts", [after["conflicts"]["out"], after["conflicts"]["svg"]], [ctext, ptext])
+            mm.check("URL round trip: coalescing", after["coalescing"]["out"], tool.run(*coalescing_args(*rt["coalescing"]))[1])
+            sw_ok, sw_text = tool.run(*swizzle_args(*rt["swizzle"]))
+            mm.check("URL round trip: swizzle-for", [after["swizzle"]["out"], after["swizzle"]["error"]],
+                     [sw_text, None] if sw_ok else ["", sw_text])
+        report["url_round_trip"] = href
+
+        # The update time of 4,096-element layouts (a benchmark: reported, not asserted).
+        bench = {}
+        for e in BENCH:
+            b = browser.js(JS_BENCH, e, BENCH_RUNS)
+            bench[e] = {"median_ms": round(statistics.median(b["ms"]), 3), "min_ms": round(min(b["ms"]), 3),
+                        "max_ms": round(max(b["ms"]), 3),
+                        "median_with_layout_ms": round(statistics.median(b["withLayout"]), 3),
+                        "runs": len(b["ms"]), "svg_bytes": b["svgBytes"]}
+            d = browser.js_async(JS_BENCH_DRAWN, e, BENCH_RUNS)
+            if "error" in d:
+                mm.items.append({"what": f"picture of `{e}` decoded", "got": d["error"], "want": "an image"})
+            else:
+                bench[e]["median_until_decoded_ms"] = round(statistics.median(d["drawn"]), 3)
+        report["update_ms"] = bench
+        report["cross_origin_isolated"] = report["cross_origin_isolated"] and b["isolated"]
+
+        # Screenshots of five views.
+        if a.screenshots:
+            os.makedirs(a.screenshots, exist_ok=True)
+            shots = [("1-layout", "(_8,(_4,_2)):(_1,_8)"),
+                     ("2-tv-layout", "make_layout_tv((_4,_2):(_2,_1), (_2,_2):(_1,_2))"),
+                     ("3-swizzled", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"),
+                     ("5-error", "composition((_8,_4):(_1,_8), (_4,_2):(_1,_4)")]
+            # Pictures are images decoded after the update: wait for them before the shot.
+            decoded = ("const done = arguments[arguments.length - 1];"
+                       " Promise.all(Array.from(document.querySelectorAll('.picture img')).map((i) => i.decode()))"
+                       ".then(() => done(true), () => done(false));")
+            for name, e in shots[:3]:
+                browser.js(JS_HELPERS + "window.__playground.setView('eval'); set('expr', arguments[0]); window.scrollTo(0, 0);", e)
+                browser.js_async(decoded)
+                browser.screenshot(os.path.join(a.screenshots, name + ".png"))
+            browser.js(JS_CONFLICTS, list(CONFLICTS[1]))
+            browser.js_async(decoded)
+            browser.screenshot(os.path.join(a.screenshots, "4-conflicts.png"))
+            browser.js(JS_HELPERS + "window.__playground.setView('eval'); set('expr', arguments[0]); window.scrollTo(0, 0);", shots[3][1])
+            browser.screenshot(os.path.join(a.screenshots, shots[3][0] + ".png"))
+            report["screenshots"] = sorted(os.listdir(a.screenshots))
+    finally:
+        if browser:
+            browser.close()
+        if server_proc:
+            server_proc.terminate()
+            try:
+                server_proc.wait(5)
+            except subprocess.TimeoutExpired:
+                server_proc.kill()
+        if httpd:
+            httpd.shutdown()
+
+    counts = {"expressions": len(exprs), "errors": n_errors, "pictures": n_pictures, "tables": n_tables,
+              "conflicts": len(CONFLICTS), "conflicts_pictures": n_cf_pictures, "coalescing": len(COALESCING),
+              "swizzle_for": len(SWIZZLE), "functions": len(functions)}
+    report["counts"] = counts
+    report["mismatches"] = len(mm.items)
+    report["first_mismatches"] = mm.items[:50]
+    report["all_mismatches"] = [m["what"] for m in mm.items]
+    report["seconds"] = {"tool": round(t_tool, 2), "total": round(time.monotonic() - t_start, 2)}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=1)
+    for e, b in report["update_ms"].items():
+        print(f"update time of `{e}`: median {b['median_ms']} ms over {b['runs']} updates "
+              f"(min {b['min_ms']}, max {b['max_ms']}; with style and layout {b['median_with_layout_ms']} ms; "
+              f"until its picture is decoded {b.get('median_until_decoded_ms')} ms)"
+              f"{'' if report['cross_origin_isolated'] else ' [not cross-origin isolated: 0.1 ms resolution]'}")
+    if report["functions"]["used_once"]:
+        print(f"note: functions in only one expression: {', '.join(report['functions']['used_once'])}")
+    summary = (f"{counts['expressions']} expressions ({counts['pictures']} pictures, {counts['tables']} tables), "
+               f"{counts['errors']} errors, {counts['functions']} functions covered"
+               f"{'' if not missing else f' ({len(missing)} missing)'}, "
+               f"{counts['conflicts']} conflicts cases ({counts['conflicts_pictures']} pictures), "
+               f"{counts['coalescing']} coalescing, {counts['swizzle_for']} swizzle-for, URL round trip, error and trap recovery")
+    if mm.items:
+        for item in mm.items[:8]:
+            print(f"MISMATCH {item['what']}\n  page: {json.dumps(item['got'])}\n  tool: {json.dumps(item['want'])}")
+        print(f"{summary}: {len(mm.items)} MISMATCHES ({report['seconds']['total']} s)")
+        return 1
+    print(f"{summary}: all equal ({report['seconds']['total']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
