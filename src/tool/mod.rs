@@ -14,6 +14,8 @@ use const_layout::picture::{
 };
 use std::fmt::Write as _;
 
+mod atoms;
+
 const USAGE: &str = "\
 usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
        layout eval [--json] EXPR   evaluate a CuTe expression, e.g.
@@ -60,6 +62,15 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    accesses' vectors, then removes their bank conflicts (write: st,
                                    read: ld by default); the best padding of TILE's rows beside it;
                                    and a linear layout over F2 (any XOR swizzle) where one does better
+       layout atom [NAME [--svg A|B|C]]
+                                   the MMA and copy atoms by CuTe's names, their layouts; --svg: an
+                                   MMA operand's (thread, value) picture over its tile
+                                     layout atom SM80_16x8x16_F32F16F16F32_TN --svg C
+       layout tma-box SMEM [--bits B]
+                                   the TMA box and swizzle mode that write the shared tile SMEM
+                                   ((rows, k) -> element, or composition(Sw<B,M,S>, that)), B-bit
+                                   elements (default 16), or why none does
+                                     layout tma-box 'composition(Sw<3,4,3>, (_64,_64):(_64,_1))'
        layout functions            list the functions `eval` knows
        layout serve [--port P] [--host H]
                                    the playground: these commands as a web page, computed in the
@@ -133,6 +144,11 @@ pub fn run(args: &[String], json: bool) -> Result<String, String> {
         }
         ["swizzle-for", args @ ..] => swizzle_for(args),
         ["coalescing", args @ ..] => coalescing(args, json),
+        [cmd @ ("atom" | "tma-box"), ..] if json => {
+            Err(format!("`--json` applies to `eval`, `conflicts` and `coalescing`, not `{cmd}`"))
+        }
+        ["atom", args @ ..] => atoms::atom(args),
+        ["tma-box", args @ ..] => atoms::tma_box(args),
         ["serve" | "site", ..] => {
             Err("`serve` and `site` are the command-line tool's: run `layout serve`".to_string())
         }

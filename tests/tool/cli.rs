@@ -829,3 +829,74 @@ fn playground_in_a_browser() {
         .expect("run python3 tools/web/browser_test.py");
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
 }
+
+#[test]
+fn atom_prints_cutes_layouts() {
+    let o = layout(&["atom"]);
+    let names = stdout(&o);
+    for name in [
+        "SM80_16x8x16_F32F16F16F32_TN",
+        "SM90_64x128x16_F32BF16BF16_RS",
+        "SM75_U16x8_LDSM_T",
+        "UniversalCopy<uint32_t>",
+    ] {
+        assert!(names.lines().any(|l| l == name), "{name} in {names}");
+    }
+    // CuTe's mma_traits_sm80.hpp: SM80_16x8_Row and SM80_16x8x16's A and B layouts.
+    let o = layout(&["atom", "SM80_16x8x16_F32F16F16F32_TN"]);
+    let text = stdout(&o);
+    assert!(text.contains("  CLayout   ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))\n"), "{text}");
+    assert!(text.contains("  ALayout   ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))\n"), "{text}");
+    assert!(text.contains("  BLayout   ((_4,_8),(_2,_2)):((_16,_1),(_8,_64))\n"), "{text}");
+    // CuTe's ldmatrix x4: the destination's (thread, value) -> bit.
+    let o = layout(&["atom", "SM75_U32x4_LDSM_N"]);
+    assert!(stdout(&o).contains("  DstLayout (_32,(_32,_4)):(_32,(_1,_1024))\n"), "{}", stdout(&o));
+    // The C operand's picture is the TV picture of (CLayout, (M, N)).
+    let o = layout(&["atom", "SM80_16x8x16_F32F16F16F32_TN", "--svg", "C"]);
+    assert!(stdout(&o).starts_with("<?xml") && stdout(&o).contains(">T31<"), "{}", stderr(&o));
+    for (args, want) in [
+        (
+            &["atom", "nope"][..],
+            "no atom named `nope`; `layout atom` lists them (e.g. SM80_16x8x16_F32F16F16F32_TN)",
+        ),
+        (
+            &["atom", "SM75_U32x4_LDSM_N", "--svg", "A"][..],
+            "SM75_U32x4_LDSM_N is a copy atom, whose layouts map to bits: no picture",
+        ),
+        (
+            &["atom", "SM80_16x8x16_F32F16F16F32_TN", "--svg", "D"][..],
+            "`--svg` takes A, B or C (an MMA atom's operand), not `D`",
+        ),
+    ] {
+        assert_eq!(stderr(&layout(args)), format!("layout: {want}\n"));
+    }
+}
+
+#[test]
+fn tma_box_names_the_box_or_why_not() {
+    for (args, want) in [
+        // Rows of 64 halves under Swizzle<3,4,3> on bytes: the 128-byte mode (CuTe's SW128 atom).
+        (
+            &["tma-box", "composition(Sw<3,3,3>, (_64,_64):(_64,_1))"][..],
+            "boxDim {64, 64} (16-bit elements: 64 a row, 64 rows), CU_TENSOR_MAP_SWIZZLE_128B; 8192 bytes a load, the destination aligned to 1024 bytes\n",
+        ),
+        (
+            &["tma-box", "composition(Sw<2,3,3>, (_16,_32):(_32,_1))"][..],
+            "boxDim {32, 16} (16-bit elements: 32 a row, 16 rows), CU_TENSOR_MAP_SWIZZLE_64B; 1024 bytes a load, the destination aligned to 512 bytes\n",
+        ),
+        (
+            &["tma-box", "(_16,_8):(_8,_1)", "--bits", "32"][..],
+            "boxDim {8, 16} (32-bit elements: 8 a row, 16 rows), CU_TENSOR_MAP_SWIZZLE_NONE; 512 bytes a load, the destination aligned to 128 bytes\n",
+        ),
+    ] {
+        let o = layout(args);
+        assert_eq!(stdout(&o), want, "{args:?}: {}", stderr(&o));
+    }
+    let o = layout(&["tma-box", "(_64,_64):(_1,_64)"]);
+    assert_eq!(
+        stderr(&o),
+        "layout: no TMA box writes `(_64,_64):(_1,_64)`: make_tma_box: not a canonical layout: the first index whose offset is not row-major and dense is 1\n"
+    );
+    let o = layout(&["tma-box", "(_8,_8):(_8,_1)", "--bits", "12"]);
+    assert!(stderr(&o).contains("the element width in bits (8, 16, 32 or 64)"), "{}", stderr(&o));
+}

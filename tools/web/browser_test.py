@@ -6,6 +6,8 @@ tests/web/expressions.txt, the page's `#eval-out`, `#table-out` and SVG source a
 `layout eval`, `layout table` and `layout svg` (run here, at test time); for each of
 tests/web/errors.txt, `#error` against the tool's one-line message (and the column it names is
 marked); a few `conflicts` (text and `--svg -` picture), `coalescing` and `swizzle-for` cases;
+every atom of `layout atom` (its text), and the `--svg` pictures (or refusals) of some; a few
+`tma-box` cases (text or error, and the tile's `svg`);
 the shareable URL (a fresh load of `location.href` restores inputs and outputs); recovery after
 an error. Also checks that every function of `layout functions` appears in an expression, and
 measures (does not assert) the page's update time of 4,096-element layouts.
@@ -60,6 +62,28 @@ SWIZZLE = [
     (CP_ASYNC_WRITE, LDSM_READ, "(_8,_64):(_64,_1)", "2", "", "", "cp.async", "ldmatrix.x4"),
     (LDSM_READ, "(_8,_64):(_64,_1)", "", "2", "", "", "", ""),  # an error: no tile
 ]
+# Atoms: the text of every atom of `layout atom`; the pictures (or the tool's refusal) of these.
+SM80_ATOMS = ["SM80_16x8x8_F32F16F16F32_TN", "SM80_16x8x8_F16F16F16F16_TN", "SM80_16x8x8_F32BF16BF16F32_TN",
+              "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x16_F32BF16BF16F32_TN"]
+ATOM_PICTURES = [(n, op) for n in SM80_ATOMS for op in "CAB"] + [
+    ("SM90_64x8x16_F32F16F16_SS", "C"), ("SM90_64x64x16_F16F16F16_RS", "C"), ("SM90_64x16x16_F32BF16BF16_SS", "C"),
+    ("SM90_64x8x16_F32F16F16_RS", "A"),
+    ("SM90_64x64x16_F32F16F16_SS", "A"),  # refused: too large a TV layout
+    ("SM90_64x64x16_F32F16F16_SS", "B"),  # refused
+    ("SM75_U32x4_LDSM_N", "C"),  # refused: a copy atom
+]
+# (SMEM, bits)
+TMA = [
+    ("composition(Sw<3,3,3>, (_64,_64):(_64,_1))", "16"),  # the page's default
+    ("(_32,_32):(_32,_1)", "32"),
+    ("composition(Sw<3,4,3>, (_8,_128):(_128,_1))", "8"),
+    ("composition(Sw<3,2,3>, (_16,_32):(_32,_1))", "32"),
+    ("composition(Sw<2,3,3>, (_16,_32):(_32,_1))", "16"),  # SWIZZLE_64B
+    ("(_8,_64):(_64,_1)", "8"),
+    ("composition(Sw<3,4,3>, (_16,_64):(_64,_1))", "64"),  # no box: the swizzle's base
+    ("(_16,_64):(_1,_16)", "16"),  # no box: not row-major
+    ("composition(Sw<3,3,3>, (_64,_64):(_64,_1)", "16"),  # a parse error: no picture either
+]
 BENCH = ["(_64,_64):(_64,_1)", "composition(Sw<3,3,3>, (_64,_64):(_64,_1))"]
 BENCH_RUNS = 20
 
@@ -102,6 +126,10 @@ def coalescing_args(tv, g, b, v, base):
 def swizzle_args(w, r, t, b, vw, vr, wop, rop):
     return ["swizzle-for", w, r, t] + opts(("--bytes", b), ("--vec-write", vw), ("--vec-read", vr),
                                            ("--write-op", wop), ("--read-op", rop))
+
+
+def tma_args(smem, bits):
+    return ["tma-box", smem, "--bits", bits]
 
 
 def opts(*pairs):
@@ -277,13 +305,40 @@ set('sw-tile', t);
 return readOut('swizzle-out', 'sw-error');
 """
 
+JS_ATOM_TEXTS = JS_HELPERS + r"""
+const names = arguments[0];
+window.__playground.setView('atoms');
+$('at-op').value = 'A';  // the smallest pictures (SM90: 64 x 16, or refused), to keep this quick
+return names.map((n) => { set('at-name', n); return {name: $('at-name').value, ...readOut('atom-out', 'at-error')}; });
+"""
+
+JS_ATOM = JS_HELPERS + r"""
+const [name, op] = arguments[0];
+window.__playground.setView('atoms');
+$('at-name').value = name;
+set('at-op', op);
+return {...readOut('atom-out', 'at-error'), svg: window.__playground.lastAtomSvg, name: $('at-name').value, op: $('at-op').value,
+        pictureSvg: vis('atom-picture') && !!$('atom-picture').querySelector('img[src^="blob:"]')};
+"""
+
+JS_TMA = JS_HELPERS + r"""
+const [smem, bits] = arguments[0];
+window.__playground.setView('tma');
+$('tma-bits').value = bits;
+set('tma-smem', smem);
+return {...readOut('tma-out', 'tma-error'), svg: window.__playground.lastTmaSvg, bits: $('tma-bits').value,
+        pictureSvg: vis('tma-picture') && !!$('tma-picture').querySelector('img[src^="blob:"]')};
+"""
+
 JS_STATE = JS_HELPERS + r"""
-const view = ['eval', 'conflicts', 'coalescing', 'swizzle'].find((v) => vis('view-' + v));
+const view = ['eval', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'].find((v) => vis('view-' + v));
 const inputs = {};
 for (const el of document.querySelectorAll('[data-key]')) inputs[el.id] = el.value;
 return {view, inputs, href: location.href, evalView: readEval(),
         conflicts: {...readOut('conflicts-out', 'cf-error'), svg: window.__playground.lastConflictsSvg},
-        coalescing: readOut('coalescing-out', 'co-error'), swizzle: readOut('swizzle-out', 'sw-error')};
+        coalescing: readOut('coalescing-out', 'co-error'), swizzle: readOut('swizzle-out', 'sw-error'),
+        atoms: {...readOut('atom-out', 'at-error'), svg: window.__playground.lastAtomSvg},
+        tma: {...readOut('tma-out', 'tma-error'), svg: window.__playground.lastTmaSvg}};
 """
 
 JS_BENCH = JS_HELPERS + r"""
@@ -378,6 +433,11 @@ def main():
                                 CONFLICTS))
         want_co = list(pool.map(lambda c: tool.run(*coalescing_args(*c)), COALESCING))
         want_sw = list(pool.map(lambda c: tool.run(*swizzle_args(*c)), SWIZZLE))
+        ok, atom_text = tool.run("atom")
+        atoms = [l for l in atom_text.splitlines() if l.strip()]
+        want_atom_text = list(pool.map(lambda n: tool.run("atom", n), atoms))
+        want_atom_pic = list(pool.map(lambda c: tool.run("atom", c[0], "--svg", c[1]), ATOM_PICTURES))
+        want_tma = list(pool.map(lambda c: (tool.run(*tma_args(*c)), tool.run("svg", c[0])), TMA))
     t_tool = time.monotonic() - t_start
 
     # Coverage: every function in at least one expression (of expressions.txt).
@@ -501,10 +561,51 @@ def main():
             name = "swizzle-for " + " ".join(swizzle_args(*c)[1:])
             mm.check(name, [g["out"], g["error"]], [text, None] if ok else ["", text])
 
+        # Atoms: every atom's text (the list on the page is the tool's), then pictures or refusals.
+        t0 = time.monotonic()
+        page_atoms = browser.js("return Array.from(document.getElementById('at-name').options).map((o) => o.value)")
+        mm.check("atom list on the page", page_atoms, atoms)
+        got_atoms = []
+        for i in range(0, len(atoms), 17):
+            got_atoms += browser.js(JS_ATOM_TEXTS, atoms[i:i + 17])
+        for n, g, (ok, text) in zip(atoms, got_atoms, want_atom_text):
+            mm.check(f"atom {n}: selected", g["name"], n)
+            mm.check(f"atom {n}: text", g["out"], text if ok else "")
+            if not ok:
+                mm.check(f"atom {n}: error", g["error"], text)
+        n_atom_pictures = n_atom_refusals = 0
+        for (n, op), (ok, text) in zip(ATOM_PICTURES, want_atom_pic):
+            g = browser.js(JS_ATOM, [n, op])
+            name = f"atom {n} --svg {op}"
+            mm.check(f"{name}: selected", [g["name"], g["op"]], [n, op])
+            mm.check(f"{name}: text", g["out"], want_atom_text[atoms.index(n)][1])
+            if ok:
+                n_atom_pictures += 1
+                mm.check(f"{name}: picture", g["svg"], text)
+                mm.check(f"{name}: drawn, no error", [g["pictureSvg"], g["error"]], [True, None])
+            else:
+                n_atom_refusals += 1
+                mm.check(f"{name}: refused", [g["error"], g["svg"], g["pictureSvg"]], [text, None, False])
+        report["seconds_atoms"] = round(time.monotonic() - t0, 2)
+
+        # TMA box: the text or the error, and the tile's picture.
+        n_tma_boxes = n_tma_pictures = 0
+        for c, ((ok, text), (pok, ptext)) in zip(TMA, want_tma):
+            g = browser.js(JS_TMA, list(c))
+            name = "tma-box " + " ".join(tma_args(*c)[1:])
+            mm.check(f"{name}: bits selected", g["bits"], c[1])
+            mm.check(name, [g["out"], g["error"]], [text, None] if ok else ["", text])
+            n_tma_boxes += ok
+            n_tma_pictures += pok
+            mm.check(f"{name}: picture (svg {c[0]})", [g["svg"], g["pictureSvg"]], [ptext, True] if pok else [None, False])
+
         # The shareable URL: set every view's inputs, load location.href afresh, compare.
         rt = {"expr": "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", "conflicts": CONFLICTS[1],
-              "coalescing": COALESCING[2], "swizzle": SWIZZLE[1]}
+              "coalescing": COALESCING[2], "swizzle": SWIZZLE[1], "atoms": ("SM80_16x8x8_F16F16F16F16_TN", "B"),
+              "tma": TMA[2]}
         browser.js(JS_HELPERS + "set('expr', arguments[0]);", rt["expr"])
+        browser.js(JS_ATOM, list(rt["atoms"]))
+        browser.js(JS_TMA, list(rt["tma"]))
         browser.js(JS_SWIZZLE, list(rt["swizzle"]))
         browser.js(JS_COALESCING, list(rt["coalescing"]))
         browser.js(JS_CONFLICTS, list(rt["conflicts"]))  # the view it leaves selected
@@ -533,6 +634,11 @@ def main():
             sw_ok, sw_text = tool.run(*swizzle_args(*rt["swizzle"]))
             mm.check("URL round trip: swizzle-for", [after["swizzle"]["out"], after["swizzle"]["error"]],
                      [sw_text, None] if sw_ok else ["", sw_text])
+            an, aop = rt["atoms"]
+            mm.check("URL round trip: atom", [after["atoms"]["out"], after["atoms"]["svg"]],
+                     [tool.run("atom", an)[1], tool.run("atom", an, "--svg", aop)[1]])
+            mm.check("URL round trip: tma-box", [after["tma"]["out"], after["tma"]["svg"]],
+                     [tool.run(*tma_args(*rt["tma"]))[1], tool.run("svg", rt["tma"][0])[1]])
         report["url_round_trip"] = href
 
         # The update time of 4,096-element layouts (a benchmark: reported, not asserted).
@@ -551,7 +657,7 @@ def main():
         report["update_ms"] = bench
         report["cross_origin_isolated"] = report["cross_origin_isolated"] and b["isolated"]
 
-        # Screenshots of five views.
+        # Screenshots of six views.
         if a.screenshots:
             os.makedirs(a.screenshots, exist_ok=True)
             shots = [("1-layout", "(_8,(_4,_2)):(_1,_8)"),
@@ -571,6 +677,10 @@ def main():
             browser.screenshot(os.path.join(a.screenshots, "4-conflicts.png"))
             browser.js(JS_HELPERS + "window.__playground.setView('eval'); set('expr', arguments[0]); window.scrollTo(0, 0);", shots[3][1])
             browser.screenshot(os.path.join(a.screenshots, shots[3][0] + ".png"))
+            browser.js(JS_ATOM, ["SM80_16x8x16_F32F16F16F32_TN", "C"])
+            browser.js("window.scrollTo(0, 0);")
+            browser.js_async(decoded)
+            browser.screenshot(os.path.join(a.screenshots, "6-atom.png"))
             report["screenshots"] = sorted(os.listdir(a.screenshots))
     finally:
         if browser:
@@ -586,12 +696,15 @@ def main():
 
     counts = {"expressions": len(exprs), "errors": n_errors, "pictures": n_pictures, "tables": n_tables,
               "conflicts": len(CONFLICTS), "conflicts_pictures": n_cf_pictures, "coalescing": len(COALESCING),
-              "swizzle_for": len(SWIZZLE), "functions": len(functions)}
+              "swizzle_for": len(SWIZZLE), "functions": len(functions), "atoms": len(atoms),
+              "atom_pictures": n_atom_pictures, "atom_refusals": n_atom_refusals, "tma": len(TMA),
+              "tma_boxes": n_tma_boxes, "tma_pictures": n_tma_pictures}
     report["counts"] = counts
     report["mismatches"] = len(mm.items)
     report["first_mismatches"] = mm.items[:50]
     report["all_mismatches"] = [m["what"] for m in mm.items]
-    report["seconds"] = {"tool": round(t_tool, 2), "total": round(time.monotonic() - t_start, 2)}
+    report["seconds"] = {"tool": round(t_tool, 2), "atoms": report.get("seconds_atoms"),
+                         "total": round(time.monotonic() - t_start, 2)}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(report, f, indent=1)
@@ -606,7 +719,9 @@ def main():
                f"{counts['errors']} errors, {counts['functions']} functions covered"
                f"{'' if not missing else f' ({len(missing)} missing)'}, "
                f"{counts['conflicts']} conflicts cases ({counts['conflicts_pictures']} pictures), "
-               f"{counts['coalescing']} coalescing, {counts['swizzle_for']} swizzle-for, URL round trip, error and trap recovery")
+               f"{counts['coalescing']} coalescing, {counts['swizzle_for']} swizzle-for, "
+               f"{counts['atoms']} atoms ({counts['atom_pictures']} pictures, {counts['atom_refusals']} refusals), "
+               f"{counts['tma']} tma-box cases ({counts['tma_boxes']} boxes, {counts['tma_pictures']} pictures), URL round trip, error and trap recovery")
     if mm.items:
         for item in mm.items[:8]:
             print(f"MISMATCH {item['what']}\n  page: {json.dumps(item['got'])}\n  tool: {json.dumps(item['want'])}")

@@ -11,7 +11,8 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const INTERNAL = 'internal error (a bug, please report it)';
-  const VIEWS = ['eval', 'conflicts', 'coalescing', 'swizzle'];
+  const VIEWS = ['eval', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'];
+  const DEFAULT_ATOM = 'SM80_16x8x16_F32F16F16F32_TN';
 
   let wasmModule = null; // the compiled module, kept to re-instantiate after a trap
   let instance = null;
@@ -22,6 +23,8 @@
     lastUpdateMs: null,
     lastSvg: null, // the Evaluate view's SVG, exactly as the module printed it
     lastConflictsSvg: null, // the Bank conflicts view's SVG
+    lastAtomSvg: null, // the Atoms view's SVG (an MMA operand's TV layout)
+    lastTmaSvg: null, // the TMA box view's SVG (the shared-memory tile)
     run, // the raw call: run(['eval', '(8,4):(1,8)']) -> {ok, text}
     trapNextCall: false, // set by a test: the next call traps (the module is re-instantiated)
     instantiations: 0,
@@ -304,7 +307,58 @@
     setError($('sw-error'), r.ok ? '' : r.text);
   }
 
-  const UPDATE = { eval: updateEval, conflicts: updateConflicts, coalescing: updateCoalescing, swizzle: updateSwizzle };
+  /** Fills the atom list from `layout atom` (one name a line), keeping the selection. */
+  function loadAtoms() {
+    const select = $('at-name');
+    const r = run(['atom']);
+    if (!r.ok) return;
+    const names = r.text.split('\n').filter((l) => l.trim() !== '');
+    select.textContent = '';
+    for (const name of names) {
+      const o = document.createElement('option');
+      o.textContent = name;
+      select.append(o);
+    }
+    select.value = names.includes(DEFAULT_ATOM) ? DEFAULT_ATOM : names[0];
+  }
+
+  function updateAtoms() {
+    const name = $('at-name').value;
+    const op = $('at-op').value;
+    setCommand(['atom', name]);
+    const r = run(['atom', name]);
+    $('atom-out').textContent = r.ok ? r.text : '';
+    // The picture of the operand, or the tool's reason for none (a copy atom; an SM90 _SS atom's A/B).
+    const pic = r.ok ? run(['atom', name, '--svg', op]) : { ok: false };
+    playground.lastAtomSvg = pic.ok ? pic.text : null;
+    drawPicture($('atom-picture'), playground.lastAtomSvg);
+    show($('atom-picture'), !!pic.ok);
+    setError($('at-error'), r.ok ? (pic.ok ? '' : pic.text) : r.text);
+  }
+
+  function updateTma() {
+    const smem = $('tma-smem').value;
+    const args = ['tma-box', smem, '--bits', $('tma-bits').value];
+    setCommand(args);
+    const r = run(args);
+    $('tma-out').textContent = r.ok ? r.text : '';
+    setError($('tma-error'), r.ok ? '' : r.text);
+    // The tile itself (a swizzled one coloured by bank group), also where no TMA box writes it.
+    const pic = smem.trim() !== '' ? run(['svg', smem]) : { ok: false };
+    playground.lastTmaSvg = pic.ok ? pic.text : null;
+    drawPicture($('tma-picture'), playground.lastTmaSvg);
+    show($('tma-picture'), !!pic.ok);
+    if (pic.internal) setError($('tma-error'), pic.text);
+  }
+
+  const UPDATE = {
+    eval: updateEval,
+    conflicts: updateConflicts,
+    coalescing: updateCoalescing,
+    swizzle: updateSwizzle,
+    atoms: updateAtoms,
+    tma: updateTma,
+  };
 
   /** Runs a view's update, timed: every module call and DOM update for it. */
   function updateView(v) {
@@ -413,6 +467,7 @@
       return;
     }
     loadFunctions();
+    loadAtoms();
     for (const el of inputs()) {
       const v = el.closest('.view').dataset.view;
       el.addEventListener('input', () => {
