@@ -523,8 +523,28 @@ fn hostile_text_through_the_binary() {
             std::os::unix::ffi::OsStringExt::from_vec(text.into_iter().filter(|b| *b != 0).collect());
         #[cfg(not(unix))]
         let arg: std::ffi::OsString = String::from_utf8_lossy(&text).into_owned().into();
-        let cmd = ["eval", "table", "latex", "svg"][k % 4];
+        let cmd = ["eval", "table", "latex", "svg", "steps", "tma-box", "atom"][k % 7];
         inputs.push(vec![cmd.into(), arg]);
+    }
+    // `steps` builds expressions around its arguments' text: hostile arguments inside each
+    // operation it explains, and the picture of each.
+    for k in 0..24 {
+        let text = String::from_utf8_lossy(&hostile(&mut r)).replace('\0', "");
+        let op = [
+            "logical_divide",
+            "zipped_divide",
+            "composition",
+            "blocked_product",
+            "raked_product",
+            "flat_product",
+        ][k % 6];
+        let expr = if k % 2 == 0 {
+            format!("{op}({text}, _4:_1)")
+        } else {
+            format!("{op}((_8,_8):(_8,_1), {text})")
+        };
+        inputs.push(vec!["steps".into(), expr.clone().into()]);
+        inputs.push(vec!["steps".into(), "--svg".into(), expr.into()]);
     }
     for big in [
         "(10000,10000):(1,10000)",
@@ -532,7 +552,15 @@ fn hostile_text_through_the_binary() {
         "(4611686018427387904,1):(1,1)",
         "make_identity_layout((100000,100000))",
         "make_layout_tv((1024,1024):(1024,1), (64,64):(64,1))",
+        "logical_divide((100000,100000):(1,100000), <_4:_1, _4:_1>)",
+        "blocked_product((1000,1000):(1,1000), (1000,1000):(1,1000))",
+        "composition((4611686018427387904,1):(1,1), (2,2):(1,2))",
     ] {
+        for cmd in [&["steps"][..], &["steps", "--svg"], &["tma-box"]] {
+            let mut args: Vec<std::ffi::OsString> = cmd.iter().map(|c| c.into()).collect();
+            args.push(big.into());
+            inputs.push(args);
+        }
         for cmd in ["table", "latex", "svg"] {
             inputs.push(vec![cmd.into(), big.into()]);
         }

@@ -15,6 +15,7 @@ use const_layout::picture::{
 use std::fmt::Write as _;
 
 mod atoms;
+mod steps;
 
 const USAGE: &str = "\
 usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
@@ -62,6 +63,11 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    accesses' vectors, then removes their bank conflicts (write: st,
                                    read: ld by default); the best padding of TILE's rows beside it;
                                    and a linear layout over F2 (any XOR swizzle) where one does better
+       layout steps [--svg] EXPR   where each element of a composition's, a divide's or a
+                                   product's input lands in the result: the map as a layout, and
+                                   with --svg its picture over the input's cells (divides: by tile;
+                                   products: over the result's cells, by copy)
+                                     layout steps --svg 'logical_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)'
        layout atom [NAME [--svg A|B|C]]
                                    the MMA and copy atoms by CuTe's names, their layouts; --svg: an
                                    MMA operand's (thread, value) picture over its tile
@@ -144,10 +150,11 @@ pub fn run(args: &[String], json: bool) -> Result<String, String> {
         }
         ["swizzle-for", args @ ..] => swizzle_for(args),
         ["coalescing", args @ ..] => coalescing(args, json),
-        [cmd @ ("atom" | "tma-box"), ..] if json => {
+        [cmd @ ("atom" | "tma-box" | "steps"), ..] if json => {
             Err(format!("`--json` applies to `eval`, `conflicts` and `coalescing`, not `{cmd}`"))
         }
         ["atom", args @ ..] => atoms::atom(args),
+        ["steps", args @ ..] => steps::steps(args),
         ["tma-box", args @ ..] => atoms::tma_box(args),
         ["serve" | "site", ..] => {
             Err("`serve` and `site` are the command-line tool's: run `layout serve`".to_string())

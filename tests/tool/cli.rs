@@ -900,3 +900,88 @@ fn tma_box_names_the_box_or_why_not() {
     let o = layout(&["tma-box", "(_8,_8):(_8,_1)", "--bits", "12"]);
     assert!(stderr(&o).contains("the element width in bits (8, 16, 32 or 64)"), "{}", stderr(&o));
 }
+
+/// A layout's offsets in order (`eval --json`'s `values`).
+fn offsets(expr: &str) -> Vec<i64> {
+    let o = layout(&["eval", "--json", expr]);
+    let s = stdout(&o);
+    let at = s.find("\"values\":[").unwrap_or_else(|| panic!("{expr}: {s}{}", stderr(&o))) + 10;
+    let end = at + s[at..].find(']').unwrap();
+    s[at..end].split(',').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect()
+}
+
+/// `steps`' map, checked element by element against the evaluator: a divide's or a
+/// composition's result is `A` composed with the map read label-major (the result's own order);
+/// a product's map is a bijection onto the result's indices under which each copy is `A`
+/// translated.
+#[test]
+fn steps_say_where_each_element_lands() {
+    let map_of = |expr: &str| {
+        let o = layout(&["steps", expr]);
+        assert!(o.status.success(), "{expr}: {}", stderr(&o));
+        let text = stdout(&o);
+        text.lines().nth(2).and_then(|l| l.rsplit_once(": ")).map(|(_, m)| m.to_string()).unwrap()
+    };
+    for (expr, a, zipped) in [
+        (
+            "logical_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)",
+            "(_8,_8):(_8,_1)",
+            "zipped_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)",
+        ),
+        (
+            "tiled_divide((6,(2,4)):(1,(6,12)), <_3:_1, _4:_2>)",
+            "(6,(2,4)):(1,(6,12))",
+            "zipped_divide((6,(2,4)):(1,(6,12)), <_3:_1, _4:_2>)",
+        ),
+        ("flat_divide(_24:_2, _4:_3)", "_24:_2", "zipped_divide(_24:_2, _4:_3)"),
+        (
+            "composition((_8,_8):(_8,_1), (_4,_2):(_2,_16))",
+            "(_8,_8):(_8,_1)",
+            "composition((_8,_8):(_8,_1), (_4,_2):(_2,_16))",
+        ),
+    ] {
+        let map = map_of(expr);
+        assert_eq!(
+            offsets(&format!("composition({a}, select<1,0>({map}))")),
+            offsets(zipped),
+            "{expr}: map {map}"
+        );
+    }
+    for (expr, a) in [
+        ("blocked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))", "(_2,_2):(_1,_2)"),
+        ("raked_product((_2,_4):(_4,_1), (_3,_2):(_1,_3))", "(_2,_4):(_4,_1)"),
+        ("logical_product((_2,_2):(_2,_1), _3:_1)", "(_2,_2):(_2,_1)"),
+    ] {
+        let (p, m, a) = (offsets(expr), offsets(&map_of(expr)), offsets(a));
+        let mut seen = m.clone();
+        seen.sort();
+        assert_eq!(seen, (0..p.len() as i64).collect::<Vec<_>>(), "{expr}: a bijection");
+        // The map is (copy, element) -> index, copy-major: entry b + copies * e.
+        let copies = p.len() / a.len();
+        for (e, ae) in a.iter().enumerate() {
+            for b in 0..copies {
+                let (k, k0) = (m[b + copies * e] as usize, m[b] as usize);
+                assert_eq!(p[k] - p[k0], ae - a[0], "{expr}: copy {b}, element {e}");
+            }
+        }
+    }
+    let o = layout(&["steps", "blocked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))"]);
+    assert_eq!(
+        stdout(&o),
+        "blocked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))\n  = ((_2,_2),(_2,_3)):((_1,_12),(_2,_4))\n  (copy of A, element of A) -> the result's index, over the result's cells (_4,_6): ((_2,_3),(_2,_2)):((_2,_8),(_1,_4))\n"
+    );
+    let o = layout(&["steps", "--svg", "logical_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)"]);
+    assert!(stdout(&o).starts_with("<?xml") && stdout(&o).contains(">T7<"), "{}", stderr(&o));
+    for (args, want) in [
+        (
+            &["steps", "size((4,8))"][..],
+            "`steps` takes a composition, a divide or a product, e.g. layout steps 'logical_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)'",
+        ),
+        (
+            &["steps", "coalesce((4,8):(1,4), (_1,_1))"][..],
+            "`steps` explains composition, the divides and the products, not `coalesce`",
+        ),
+    ] {
+        assert_eq!(stderr(&layout(args)), format!("layout: {want}\n"));
+    }
+}

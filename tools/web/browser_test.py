@@ -7,7 +7,8 @@ tests/web/expressions.txt, the page's `#eval-out`, `#table-out` and SVG source a
 tests/web/errors.txt, `#error` against the tool's one-line message (and the column it names is
 marked); a few `conflicts` (text and `--svg -` picture), `coalescing` and `swizzle-for` cases;
 every atom of `layout atom` (its text), and the `--svg` pictures (or refusals) of some; a few
-`tma-box` cases (text or error, and the tile's `svg`);
+`tma-box` cases (text or error, and the tile's `svg`); `steps` cases (text or error, with the column
+marked, and the `steps --svg` picture or its refusal) and the Evaluate view's "show the steps";
 the shareable URL (a fresh load of `location.href` restores inputs and outputs); recovery after
 an error. Also checks that every function of `layout functions` appears in an expression, and
 measures (does not assert) the page's update time of 4,096-element layouts.
@@ -84,6 +85,32 @@ TMA = [
     ("(_16,_64):(_1,_16)", "16"),  # no box: not row-major
     ("composition(Sw<3,3,3>, (_64,_64):(_64,_1)", "16"),  # a parse error: no picture either
 ]
+# `layout steps`: every operation it explains, static and runtime integers, by-mode tilers.
+STEPS_DEFAULT = "logical_divide((_8,_8):(_8,_1), <_4:_1, _2:_1>)"  # the page's default
+STEPS = [
+    STEPS_DEFAULT,
+    "zipped_divide((_12,_8):(_1,_12), <_4:_1, _4:_1>)",
+    "tiled_divide((_8,_8):(_1,_8), <_2:_1, _4:_1>)",
+    "flat_divide((_8,_8):(_1,_8), <_2:_1, _4:_1>)",
+    "logical_divide(16:1, 4:1)",
+    "logical_divide((8,6):(1,8), 4:3)",
+    "logical_product((_2,_2):(_1,_2), _3:_1)",
+    "zipped_product(_4:_1, (_2,_2):(_1,_2))",
+    "tiled_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))",
+    "flat_product(4:1, 3:1)",
+    "blocked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))",
+    "blocked_product((4,2):(1,4), (2,3):(3,1))",
+    "raked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))",
+    "composition((_8,_8):(_8,_1), (_4,_2):(_1,_8))",
+    "composition((8,8):(8,1), (4,2):(1,8))",
+    "composition(_16:_1, _4:_4)",
+    "logical_divide(_6:_1, _4:_1)",  # the text, but no picture: the tool's reason instead
+    "size((4,8))",  # an error: not an operation `steps` explains
+    "composition(8:1, (4,2):(1,)",  # an error: a parse error (a column)
+    "logical_divide((_8,_8):(_8,_1), _3:_2)",  # an error: an inadmissible divide
+]
+STEPS_OPS = ["composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+             "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product"]
 BENCH = ["(_64,_64):(_64,_1)", "composition(Sw<3,3,3>, (_64,_64):(_64,_1))"]
 BENCH_RUNS = 20
 
@@ -130,6 +157,10 @@ def swizzle_args(w, r, t, b, vw, vr, wop, rop):
 
 def tma_args(smem, bits):
     return ["tma-box", smem, "--bits", bits]
+
+
+def steps_args(expr, svg=False):
+    return ["steps", "--svg", expr] if svg else ["steps", expr]
 
 
 def opts(*pairs):
@@ -270,6 +301,15 @@ function readEval() {
                  before: mark.previousSibling ? Array.from(mark.previousSibling.textContent).length : 0} : null,
           ms: window.__playground.lastUpdateMs};
 }
+function readSteps() {
+  const mark = $('steps-mark').querySelector('mark');
+  return {input: $('steps-expr').value, out: $('steps-out').textContent,
+          error: vis('steps-error') ? $('steps-error').textContent : null, svg: window.__playground.lastStepsSvg,
+          pictureSvg: vis('steps-picture') && !!$('steps-picture').querySelector('img[src^="blob:"]'),
+          mark: vis('steps-mark') && mark ? {text: mark.textContent,
+                 before: mark.previousSibling ? Array.from(mark.previousSibling.textContent).length : 0} : null,
+          command: $('command-line').textContent, ms: window.__playground.lastUpdateMs};
+}
 function readOut(out, err) { return {out: $(out).textContent, error: vis(err) ? $(err).textContent : null}; }
 """
 
@@ -330,15 +370,42 @@ return {...readOut('tma-out', 'tma-error'), svg: window.__playground.lastTmaSvg,
         pictureSvg: vis('tma-picture') && !!$('tma-picture').querySelector('img[src^="blob:"]')};
 """
 
+JS_STEPS = JS_HELPERS + r"""
+const expr = arguments[0];
+window.__playground.setView('steps');
+set('steps-expr', expr);
+return readSteps();
+"""
+
+# The Evaluate view's "show the steps": shown for these operations only; a click opens Steps.
+JS_STEPS_LINK = JS_HELPERS + r"""
+const [expr, click] = arguments;
+window.__playground.setView('eval');
+set('expr', expr);
+const link = vis('steps-link');
+if (!(link && click)) return {link, view: null};
+$('show-steps').click();
+return {link, view: vis('view-steps') ? 'steps' : (vis('view-eval') ? 'eval' : 'other'), ...readSteps()};
+"""
+
+# A Steps example button: it fills the input and updates the view.
+JS_STEPS_EXAMPLES = JS_HELPERS + r"""
+window.__playground.setView('steps');
+return Array.from(document.querySelectorAll('#steps-examples button.example')).map((b) => {
+  b.click();
+  return {expr: b.dataset.expr, ...readSteps()};
+});
+"""
+
 JS_STATE = JS_HELPERS + r"""
-const view = ['eval', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'].find((v) => vis('view-' + v));
+const view = ['eval', 'steps', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'].find((v) => vis('view-' + v));
 const inputs = {};
 for (const el of document.querySelectorAll('[data-key]')) inputs[el.id] = el.value;
 return {view, inputs, href: location.href, evalView: readEval(),
         conflicts: {...readOut('conflicts-out', 'cf-error'), svg: window.__playground.lastConflictsSvg},
         coalescing: readOut('coalescing-out', 'co-error'), swizzle: readOut('swizzle-out', 'sw-error'),
         atoms: {...readOut('atom-out', 'at-error'), svg: window.__playground.lastAtomSvg},
-        tma: {...readOut('tma-out', 'tma-error'), svg: window.__playground.lastTmaSvg}};
+        tma: {...readOut('tma-out', 'tma-error'), svg: window.__playground.lastTmaSvg}, steps: readSteps()};
 """
 
 JS_BENCH = JS_HELPERS + r"""
@@ -394,6 +461,21 @@ def clip(v, n=400):
     return v
 
 
+def shell_quote(s):
+    """The page's shellQuote (the footer's command line)."""
+    return s if re.fullmatch(r"[A-Za-z0-9_.,:/=+-]+", s) else "'" + s.replace("'", "'\\''") + "'"
+
+
+def expected_steps(expr, want):
+    """What the Steps view shows for `expr`, from the tool's `steps` and `steps --svg`."""
+    (tok, ttext), (pok, ptext) = want
+    if tok:
+        error = None if pok else ptext  # the text, and the tool's reason for no picture
+        return {"out": ttext, "error": error, "svg": ptext if pok else None, "pictureSvg": pok,
+                "mark": expected_mark(expr, error) if error else None}
+    return {"out": "", "error": ttext, "svg": None, "pictureSvg": False, "mark": expected_mark(expr, ttext)}
+
+
 def expected_mark(expr, message):
     m = re.match(r"column (\d+):", message)
     if not m:
@@ -438,6 +520,7 @@ def main():
         want_atom_text = list(pool.map(lambda n: tool.run("atom", n), atoms))
         want_atom_pic = list(pool.map(lambda c: tool.run("atom", c[0], "--svg", c[1]), ATOM_PICTURES))
         want_tma = list(pool.map(lambda c: (tool.run(*tma_args(*c)), tool.run("svg", c[0])), TMA))
+        want_steps = list(pool.map(lambda e: (tool.run(*steps_args(e)), tool.run(*steps_args(e, True))), STEPS))
     t_tool = time.monotonic() - t_start
 
     # Coverage: every function in at least one expression (of expressions.txt).
@@ -599,13 +682,53 @@ def main():
             n_tma_pictures += pok
             mm.check(f"{name}: picture (svg {c[0]})", [g["svg"], g["pictureSvg"]], [ptext, True] if pok else [None, False])
 
+        # Steps: the text or the error (a column marked), the picture or the tool's reason for none.
+        n_steps_texts = n_steps_pictures = n_steps_errors = 0
+        ops_seen = set()
+        for e, want in zip(STEPS, want_steps):
+            g = browser.js(JS_STEPS, e)
+            name = f"steps `{e}`"
+            w = expected_steps(e, want)
+            mm.check(name, {k: g[k] for k in w}, w)
+            mm.check(f"{name}: command line", g["command"], "layout " + " ".join(map(shell_quote, steps_args(e))))
+            mm.check(f"{name}: timed", isinstance(g["ms"], (int, float)), True)
+            n_steps_texts += want[0][0]
+            n_steps_pictures += want[0][0] and want[1][0]
+            n_steps_errors += not want[0][0]
+            if want[0][0]:
+                ops_seen.add(re.match(r"\s*([A-Za-z_]+)", e).group(1))
+        mm.check("steps: every operation explained at least once", sorted(ops_seen), sorted(STEPS_OPS))
+        # The example buttons fill the input and update the view.
+        examples = browser.js(JS_STEPS_EXAMPLES)
+        mm.check("steps: example buttons", len(examples) >= 5, True)
+        for g in examples:
+            want = (tool.run(*steps_args(g["expr"])), tool.run(*steps_args(g["expr"], True)))
+            w = expected_steps(g["expr"], want)
+            mm.check(f"steps example `{g['expr']}`", [g["input"], {k: g[k] for k in w}], [g["expr"], w])
+        # The Evaluate view's "show the steps": for each operation; not for other expressions.
+        link_cases = [(next(e for e, wt in zip(STEPS, want_steps) if wt[0][0] and e.startswith(op + "(")), True)
+                      for op in STEPS_OPS]
+        link_cases += [("(8,(4,2)):(1,8)", False), ("size(logical_divide(16:1, 4:1))", False),
+                       ("coalesce(composition((_8,_8):(_8,_1), (_4,_2):(_1,_8)))", False),
+                       ("logical_divide((_8,_8):(_8,_1), _3:_2)", False),  # an error in Evaluate
+                       ("  raked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))  ", True)]
+        for e, want_link in link_cases:
+            g = browser.js(JS_STEPS_LINK, e, False)
+            mm.check(f"evaluate `{e}`: show the steps", g["link"], want_link)
+        click = "blocked_product((_2,_2):(_1,_2), (_2,_3):(_3,_1))"
+        g = browser.js(JS_STEPS_LINK, click, True)
+        w = expected_steps(click, (tool.run(*steps_args(click)), tool.run(*steps_args(click, True))))
+        mm.check(f"evaluate `{click}`: show the steps, clicked",
+                 [g["link"], g["view"], g.get("input"), {k: g.get(k) for k in w}], [True, "steps", click, w])
+
         # The shareable URL: set every view's inputs, load location.href afresh, compare.
         rt = {"expr": "composition(Sw<3,3,3>, (_8,_64):(_64,_1))", "conflicts": CONFLICTS[1],
               "coalescing": COALESCING[2], "swizzle": SWIZZLE[1], "atoms": ("SM80_16x8x8_F16F16F16F16_TN", "B"),
-              "tma": TMA[2]}
+              "tma": TMA[2], "steps": STEPS[10]}
         browser.js(JS_HELPERS + "set('expr', arguments[0]);", rt["expr"])
         browser.js(JS_ATOM, list(rt["atoms"]))
         browser.js(JS_TMA, list(rt["tma"]))
+        browser.js(JS_STEPS, rt["steps"])
         browser.js(JS_SWIZZLE, list(rt["swizzle"]))
         browser.js(JS_COALESCING, list(rt["coalescing"]))
         browser.js(JS_CONFLICTS, list(rt["conflicts"]))  # the view it leaves selected
@@ -639,6 +762,8 @@ def main():
                      [tool.run("atom", an)[1], tool.run("atom", an, "--svg", aop)[1]])
             mm.check("URL round trip: tma-box", [after["tma"]["out"], after["tma"]["svg"]],
                      [tool.run(*tma_args(*rt["tma"]))[1], tool.run("svg", rt["tma"][0])[1]])
+            mm.check("URL round trip: steps", [after["steps"]["input"], after["steps"]["out"], after["steps"]["svg"]],
+                     [rt["steps"], tool.run(*steps_args(rt["steps"]))[1], tool.run(*steps_args(rt["steps"], True))[1]])
         report["url_round_trip"] = href
 
         # The update time of 4,096-element layouts (a benchmark: reported, not asserted).
@@ -657,7 +782,7 @@ def main():
         report["update_ms"] = bench
         report["cross_origin_isolated"] = report["cross_origin_isolated"] and b["isolated"]
 
-        # Screenshots of six views.
+        # Screenshots of seven views.
         if a.screenshots:
             os.makedirs(a.screenshots, exist_ok=True)
             shots = [("1-layout", "(_8,(_4,_2)):(_1,_8)"),
@@ -681,6 +806,10 @@ def main():
             browser.js("window.scrollTo(0, 0);")
             browser.js_async(decoded)
             browser.screenshot(os.path.join(a.screenshots, "6-atom.png"))
+            browser.js(JS_STEPS, STEPS_DEFAULT)
+            browser.js("window.scrollTo(0, 0);")
+            browser.js_async(decoded)
+            browser.screenshot(os.path.join(a.screenshots, "7-steps.png"))
             report["screenshots"] = sorted(os.listdir(a.screenshots))
     finally:
         if browser:
@@ -698,7 +827,8 @@ def main():
               "conflicts": len(CONFLICTS), "conflicts_pictures": n_cf_pictures, "coalescing": len(COALESCING),
               "swizzle_for": len(SWIZZLE), "functions": len(functions), "atoms": len(atoms),
               "atom_pictures": n_atom_pictures, "atom_refusals": n_atom_refusals, "tma": len(TMA),
-              "tma_boxes": n_tma_boxes, "tma_pictures": n_tma_pictures}
+              "tma_boxes": n_tma_boxes, "tma_pictures": n_tma_pictures, "steps": len(STEPS),
+              "steps_texts": n_steps_texts, "steps_pictures": n_steps_pictures, "steps_errors": n_steps_errors}
     report["counts"] = counts
     report["mismatches"] = len(mm.items)
     report["first_mismatches"] = mm.items[:50]
@@ -721,7 +851,9 @@ def main():
                f"{counts['conflicts']} conflicts cases ({counts['conflicts_pictures']} pictures), "
                f"{counts['coalescing']} coalescing, {counts['swizzle_for']} swizzle-for, "
                f"{counts['atoms']} atoms ({counts['atom_pictures']} pictures, {counts['atom_refusals']} refusals), "
-               f"{counts['tma']} tma-box cases ({counts['tma_boxes']} boxes, {counts['tma_pictures']} pictures), URL round trip, error and trap recovery")
+               f"{counts['tma']} tma-box cases ({counts['tma_boxes']} boxes, {counts['tma_pictures']} pictures), "
+               f"{counts['steps']} steps cases ({counts['steps_pictures']} pictures, {counts['steps_errors']} errors), "
+               f"URL round trip, error and trap recovery")
     if mm.items:
         for item in mm.items[:8]:
             print(f"MISMATCH {item['what']}\n  page: {json.dumps(item['got'])}\n  tool: {json.dumps(item['want'])}")

@@ -11,8 +11,22 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const INTERNAL = 'internal error (a bug, please report it)';
-  const VIEWS = ['eval', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'];
+  const VIEWS = ['eval', 'steps', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'];
   const DEFAULT_ATOM = 'SM80_16x8x16_F32F16F16F32_TN';
+  // The operations `layout steps` explains (src/tool/steps.rs).
+  const STEPS_OPS = new Set([
+    'composition',
+    'logical_divide',
+    'zipped_divide',
+    'tiled_divide',
+    'flat_divide',
+    'logical_product',
+    'zipped_product',
+    'tiled_product',
+    'flat_product',
+    'blocked_product',
+    'raked_product',
+  ]);
 
   let wasmModule = null; // the compiled module, kept to re-instantiate after a trap
   let instance = null;
@@ -22,6 +36,7 @@
     ready: false,
     lastUpdateMs: null,
     lastSvg: null, // the Evaluate view's SVG, exactly as the module printed it
+    lastStepsSvg: null, // the Steps view's SVG (`steps --svg`)
     lastConflictsSvg: null, // the Bank conflicts view's SVG
     lastAtomSvg: null, // the Atoms view's SVG (an MMA operand's TV layout)
     lastTmaSvg: null, // the TMA box view's SVG (the shared-memory tile)
@@ -135,8 +150,8 @@
 
   // ---------------------------------------------------------------- Evaluate
 
-  function markColumn(expr, message) {
-    const mark = $('expr-mark');
+  /** Marks the column an error message names (`column N: ...`) under the input's text. */
+  function markColumn(expr, message, mark = $('expr-mark')) {
     const m = /^column (\d+):/.exec(message || '');
     if (!m) {
       show(mark, false);
@@ -174,9 +189,11 @@
       clearEvalResults();
       setError($('error'), '');
       markColumn(expr, '');
+      updateStepsLink(expr, false);
       return;
     }
     const r = run(['eval', expr]);
+    updateStepsLink(expr, r.ok);
     if (!r.ok) {
       clearEvalResults();
       setError($('error'), r.text);
@@ -198,6 +215,32 @@
     show($('picture-head'), svg.ok);
     setError($('error'), internal);
     markColumn(expr, '');
+  }
+
+  /** The operation `NAME` of an expression that is one call `NAME(...)`, else null. */
+  function outermostCall(expr) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(expr);
+    if (!m) return null;
+    const rest = expr.slice(m[0].length - 1).trimEnd();
+    let depth = 0;
+    for (let i = 0; i < rest.length; i++) {
+      if (rest[i] === '(') depth++;
+      else if (rest[i] === ')' && --depth === 0) return i === rest.length - 1 ? m[1] : null;
+    }
+    return null;
+  }
+
+  /** The Evaluate view's "show the steps", for a composition, a divide or a product. */
+  function updateStepsLink(expr, ok) {
+    const op = ok ? outermostCall(expr) : null;
+    const on = op !== null && STEPS_OPS.has(op);
+    show($('steps-link'), on);
+    $('show-steps').textContent = on ? 'show the steps of ' + op : 'show the steps';
+  }
+
+  function showSteps() {
+    $('steps-expr').value = $('expr').value.trim();
+    setView('steps', true);
   }
 
   function loadFunctions() {
@@ -243,6 +286,24 @@
     for (const li of $('fn-list').children) {
       li.hidden = q !== '' && !li.textContent.toLowerCase().includes(q);
     }
+  }
+
+  // ---------------------------------------------------------------- Steps
+
+  function updateSteps() {
+    const expr = $('steps-expr').value;
+    const args = ['steps', expr];
+    setCommand(args);
+    const r = expr.trim() !== '' ? run(args) : { ok: false, text: '' };
+    $('steps-out').textContent = r.ok ? r.text : '';
+    // The picture, or the tool's reason for none (shown as the error, below the text).
+    const pic = r.ok ? run(['steps', '--svg', expr]) : { ok: false };
+    playground.lastStepsSvg = pic.ok ? pic.text : null;
+    drawPicture($('steps-picture'), playground.lastStepsSvg);
+    show($('steps-picture'), !!pic.ok);
+    const error = r.ok ? (pic.ok ? '' : pic.text) : r.text;
+    setError($('steps-error'), error);
+    markColumn(expr, error, $('steps-mark'));
   }
 
   // ---------------------------------------------------------------- the other views
@@ -353,6 +414,7 @@
 
   const UPDATE = {
     eval: updateEval,
+    steps: updateSteps,
     conflicts: updateConflicts,
     coalescing: updateCoalescing,
     swizzle: updateSwizzle,
@@ -476,6 +538,14 @@
       });
     }
     $('fn-filter').addEventListener('input', filterFunctions);
+    $('show-steps').addEventListener('click', showSteps);
+    for (const b of document.querySelectorAll('#steps-examples button.example')) {
+      b.addEventListener('click', () => {
+        const input = $('steps-expr');
+        input.value = b.dataset.expr;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+    }
     for (const b of document.querySelectorAll('#views button')) b.addEventListener('click', () => setView(b.dataset.view, true));
     window.addEventListener('hashchange', () => updateAll(restoreState()));
     show($('loading'), false);
