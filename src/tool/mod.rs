@@ -1,7 +1,7 @@
 //! The `layout` tool's commands, text in and text out: [`run`] takes the arguments and returns
 //! what the tool prints, or its one error. The binary (`src/main.rs`) adds the process around it
 //! (arguments, a thread with a large stack, the exit status, `serve` and `site`); the
-//! playground's WebAssembly build (`web/`) compiles this same file, so that the page shows the
+//! playground's WebAssembly build (`web/module`) compiles this same file, so that the page shows the
 //! tool's exact text.
 
 use const_layout::LayoutError;

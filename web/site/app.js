@@ -1,7 +1,7 @@
 // The layout playground: the `layout` tool's commands, compiled to WebAssembly
 // (const_layout_web.wasm), driven from this page. No framework, no network but the module.
 //
-// The module's interface (web/src/lib.rs): `layout_input(len) -> addr` (room for a request),
+// The module's interface (web/module/src/lib.rs): `layout_input(len) -> addr` (room for a request),
 // `layout_run() -> n`, `layout_output() -> addr`. A request is the tool's arguments joined by NUL
 // bytes; the response is `0` + what the tool prints, or `1` + its one-line error.
 'use strict';

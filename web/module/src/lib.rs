@@ -29,7 +29,7 @@
 
 use std::cell::RefCell;
 
-#[path = "../../src/tool/mod.rs"]
+#[path = "../../../src/tool/mod.rs"]
 mod tool;
 
 /// The response to `request` (the tool's arguments separated by NUL bytes): `b'0'` and the tool's
