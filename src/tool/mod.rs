@@ -870,7 +870,7 @@ fn table(expr: &str) -> Result<String, String> {
     }
 }
 
-const PICTURE_KINDS: &str = "a layout, a composed (swizzled) layout or a TV layout (make_layout_tv)";
+const PICTURE_KINDS: &str = "a layout, a composed (swizzled) layout, a TV layout (make_layout_tv) or a linear layout with a CuTe form";
 
 /// `layout latex EXPR`: CuTe's `print_latex` / `print_latex_tv`.
 fn latex(expr: &str) -> Result<String, String> {
@@ -925,6 +925,24 @@ fn svg(args: &[&str]) -> Result<String, String> {
             picture.to_string()
         }
         Value::LayoutTv(tile, tv) => print_svg_tv(&tv, &tile).map_err(err)?.to_string(),
+        // A linear layout is drawn as its CuTe form (`to_layout`: the same function of the
+        // index, so the same offsets in the same cells), where it has one.
+        Value::Linear(_) => match eval(&format!("to_layout({expr})")) {
+            Ok(Value::Layout(l)) => print_svg(&l).map_err(err)?.to_string(),
+            Ok(Value::Composed(c)) => print_svg_swizzle(&c).map_err(err)?.to_string(),
+            Ok(other) => {
+                return Err(format!("to_layout of {} is {}: no picture", quote(&expr), kind(&other)));
+            }
+            Err(e) => {
+                // The column is into `to_layout(..)`, not the user's text: left out.
+                let e = e.to_string();
+                let why = e
+                    .split_once(": ")
+                    .filter(|(c, _)| c.starts_with("column "))
+                    .map_or(e.as_str(), |(_, r)| r);
+                return Err(format!("{} is drawn as its CuTe form, and has none: {why}", quote(&expr)));
+            }
+        },
         other => return Err(format!("`svg` draws {PICTURE_KINDS}; {} is {}", quote(&expr), kind(&other))),
     };
     match output {

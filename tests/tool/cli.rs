@@ -985,3 +985,22 @@ fn steps_say_where_each_element_lands() {
         assert_eq!(stderr(&layout(args)), format!("layout: {want}\n"));
     }
 }
+
+#[test]
+fn svg_draws_a_linear_layout_as_its_cute_form() {
+    for (linear, cute) in [
+        ("linear((_8,_8):(_8,_1))", "(_8,_8):(_8,_1)"),
+        ("linear(composition(Sw<3,3,3>, (_8,_64):(_64,_1)))", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"),
+        ("linear((3,1),2)", "to_layout(linear((3,1),2))"),
+    ] {
+        let (a, b) = (layout(&["svg", linear]), layout(&["svg", cute]));
+        assert!(a.status.success(), "{linear}: {}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&b), "{linear}");
+    }
+    let o = layout(&["svg", "linear((1,2,3),3)"]);
+    assert!(
+        stderr(&o).starts_with("layout: `linear((1,2,3),3)` is drawn as its CuTe form, and has none: linear layout to a swizzled layout: "),
+        "{}",
+        stderr(&o)
+    );
+}
