@@ -14,7 +14,7 @@ mod tool;
 
 use std::io::Write as _;
 use std::process::ExitCode;
-use tool::{json_string, one_line, quote, run};
+use tool::{json_error, one_line, quote, run};
 
 /// The stack of the thread that evaluates: the evaluator keeps its values on the stack, less than
 /// 512 KiB at its nesting limit `const_layout::text::MAX_NESTING`, optimized or not (measured with
@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         Err(msg) => {
             let msg = one_line(&msg);
             if json {
-                let _ = write_stdout(&format!("{{\"error\":{}}}\n", json_string(&msg)));
+                let _ = write_stdout(&json_error(&msg));
             } else {
                 let _ = writeln!(std::io::stderr(), "layout: {msg}");
             }

@@ -148,19 +148,18 @@ pub(super) fn atom(args: &[&str]) -> Result<String, String> {
 /// `layout tma-box SMEM [--bits B]`: the box and swizzle mode with which TMA writes the shared
 /// tile SMEM (`(rows, k) -> element`, or `composition(Sw<B,M,S>, that)` in elements).
 pub(super) fn tma_box(args: &[&str]) -> Result<String, String> {
-    let (bits, rest) = match args {
-        [expr] => (16, vec![*expr]),
+    let (bits, expr) = match args {
+        [expr] => (16, *expr),
         [expr, "--bits", b] | ["--bits", b, expr] => {
             let bits = b
                 .parse::<usize>()
                 .map_err(|_| format!("`--bits` takes 8, 16, 32 or 64, not {}", quote(b)))?;
-            (bits, vec![*expr])
+            (bits, *expr)
         }
         _ => {
             return Err("`tma-box` takes a shared-memory tile and optionally --bits B, e.g. layout tma-box 'composition(Sw<3,3,3>, (_64,_64):(_64,_1))'".to_string());
         }
     };
-    let expr = rest[0];
     let (swizzle, layout) = match eval_picture(expr)? {
         Value::Layout(l) => (Swizzle::new(0, 4, 3).expect("the identity swizzle"), l),
         Value::Composed(c) => match c.outer() {

@@ -1074,6 +1074,11 @@ fn layout_json(l: &DynLayout) -> Result<String, String> {
     ))
 }
 
+/// A failed command's output under `--json`: `{"error":MESSAGE}` (on stdout, status 1).
+pub fn json_error(msg: &str) -> String {
+    format!("{{\"error\":{}}}\n", json_string(msg))
+}
+
 pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

@@ -133,6 +133,15 @@
     img.src = url;
   }
 
+  /** Runs a view's command: the footer shows it, `out` its text, `err` its error. */
+  function runText(args, out, err) {
+    setCommand(args);
+    const r = run(args);
+    $(out).textContent = r.ok ? r.text : '';
+    setError($(err), r.ok ? '' : r.text);
+    return r;
+  }
+
   function setError(el, text) {
     el.textContent = text || '';
     show(el, !!text);
@@ -320,10 +329,7 @@
         ['--vec', $('cf-vec').value],
       ]),
     ];
-    setCommand(args);
-    const r = run(args);
-    $('conflicts-out').textContent = r.ok ? r.text : '';
-    setError($('cf-error'), r.ok ? '' : r.text);
+    const r = runText(args, 'conflicts-out', 'cf-error');
     const pic = r.ok ? run([...args, '--svg', '-']) : { ok: false };
     playground.lastConflictsSvg = pic.ok ? pic.text : null;
     drawPicture($('conflicts-picture'), playground.lastConflictsSvg);
@@ -342,10 +348,7 @@
         ['--base', $('co-base').value],
       ]),
     ];
-    setCommand(args);
-    const r = run(args);
-    $('coalescing-out').textContent = r.ok ? r.text : '';
-    setError($('co-error'), r.ok ? '' : r.text);
+    const r = runText(args, 'coalescing-out', 'co-error');
   }
 
   function updateSwizzle() {
@@ -362,10 +365,7 @@
         ['--read-op', $('sw-rop').value],
       ]),
     ];
-    setCommand(args);
-    const r = run(args);
-    $('swizzle-out').textContent = r.ok ? r.text : '';
-    setError($('sw-error'), r.ok ? '' : r.text);
+    const r = runText(args, 'swizzle-out', 'sw-error');
   }
 
   /** Fills the atom list from `layout atom` (one name a line), keeping the selection. */
@@ -400,10 +400,7 @@
   function updateTma() {
     const smem = $('tma-smem').value;
     const args = ['tma-box', smem, '--bits', $('tma-bits').value];
-    setCommand(args);
-    const r = run(args);
-    $('tma-out').textContent = r.ok ? r.text : '';
-    setError($('tma-error'), r.ok ? '' : r.text);
+    const r = runText(args, 'tma-out', 'tma-error');
     // The tile itself (a swizzled one coloured by bank group), also where no TMA box writes it.
     const pic = smem.trim() !== '' ? run(['svg', smem]) : { ok: false };
     playground.lastTmaSvg = pic.ok ? pic.text : null;

@@ -52,7 +52,7 @@ pub fn respond(request: &[u8]) -> Vec<u8> {
             let json = args.iter().any(|a| a == "--json");
             tool::run(&args, json).map_err(|msg| {
                 let msg = tool::one_line(&msg);
-                if json { format!("{{\"error\":{}}}\n", tool::json_string(&msg)) } else { msg }
+                if json { tool::json_error(&msg) } else { msg }
             })
         }
         Err(e) => Err(format!("the request is not UTF-8 at byte {}", e.valid_up_to())),
