@@ -526,14 +526,9 @@ impl fmt::Display for PrintLayout<'_> {
             (l.shape().mode(0).and_then(|m| m.size().ok()), l.shape().mode(1).and_then(|m| m.size().ok()));
         let (Some(rows), Some(cols)) = (rows, cols) else { return Err(fmt::Error) };
         let width = num_digits(l.cosize().value) + 2;
-        write_offset_table(f, l, (rows.value, cols.value, width), &|m, n| {
-            let coord = DynIntTuple::from_modes([
-                DynIntTuple::int(DynInt::new_runtime(m)),
-                DynIntTuple::int(DynInt::new_runtime(n)),
-            ])
-            .map_err(|_| fmt::Error)?;
-            Ok(l.crd2idx(&coord).map_err(|_| fmt::Error)?.value)
-        })
+        // Cell (m, n) is index m + n*rows: each mode indexed 1-D, colexicographically, as CuTe
+        // does; the in-place walk (`offset`) rather than a coordinate tuple per cell.
+        write_offset_table(f, l, (rows.value, cols.value, width), &|m, n| Ok(l.offset(m + n * rows.value)))
     }
 }
 

@@ -40,7 +40,10 @@ mod svg;
 mod text;
 
 pub use latex::{PrintLatex, PrintLatexTv, print_latex, print_latex_composed, print_latex_tv};
-pub use svg::{PrintSvg, PrintSvgSwizzle, PrintSvgTv, hue, print_svg, print_svg_swizzle, print_svg_tv};
+pub use svg::{
+    PrintSvg, PrintSvgSwizzle, PrintSvgTv, PrintSvgValues, hue, print_svg, print_svg_swizzle, print_svg_tv,
+    print_svg_values,
+};
 pub use text::{PrintLayoutAny, print_layout};
 
 use crate::dyn_layout::{DynIntTuple, DynLayout};
@@ -120,6 +123,13 @@ pub enum PictureError {
         /// What is composed (`"the TV layout"`).
         what: &'static str,
     },
+    /// A table of values ([`print_svg_values`]) that does not fill whole columns of its rows.
+    Grid {
+        /// The number of values.
+        cells: isize,
+        /// The rows asked for.
+        rows: isize,
+    },
 }
 
 impl fmt::Display for PictureError {
@@ -145,6 +155,9 @@ impl fmt::Display for PictureError {
             PictureError::Layout(e) => write!(f, "{e}"),
             PictureError::NotPlain { what } => {
                 write!(f, "{what} is a swizzled or composed layout; this picture needs a plain layout")
+            }
+            PictureError::Grid { cells, rows } => {
+                write!(f, "{cells} values do not fill whole columns of {rows} rows")
             }
         }
     }

@@ -482,3 +482,83 @@ impl fmt::Display for PrintSvgSwizzle<'_> {
         frame.footer(f, &self.caption())
     }
 }
+
+/// An SVG picture of any function tabulated on a grid, in the layout pictures' look: cell
+/// `(m, n)` shows `values[m + n*rows]` (column-major, as CuTe indexes a rank-2 shape) on CuTe's
+/// pastel for the value modulo 8, and a `None` cell (an index the function leaves invalid, such as
+/// a CK Tile pad) is white and blank. The caption is the picture's title and its last line.
+///
+/// This draws what is not a CuTe layout in the same visual language: CK Tile descriptors, rocRoller
+/// coordinate graphs and linear layouts without a CuTe form.
+///
+/// `Err` when `rows` is 0 or does not divide the number of values, or for more than
+/// [`MAX_CELLS`](super::MAX_CELLS) values.
+///
+/// ```
+/// use const_layout::picture::{PictureError, print_svg, print_svg_values};
+/// let values = [Some(0), Some(1), None, Some(3)];
+/// let svg = print_svg_values(&values, 2, "a 2x2 table").unwrap().to_string();
+/// assert_eq!(svg.matches("<rect").count(), 1 + 4);
+/// assert!(svg.contains("<title>a 2x2 table</title>") && svg.contains(">3</text>"));
+/// // A layout's offsets, tabulated, draw exactly as the layout does.
+/// let l: const_layout::dyn_layout::DynLayout = "(2,3):(3,1)".parse().unwrap();
+/// let offsets = [0, 3, 1, 4, 2, 5].map(Some);
+/// let caption = l.to_string();
+/// let same = print_svg_values(&offsets, 2, &caption).unwrap().to_string();
+/// assert_eq!(same, print_svg(&l).unwrap().to_string().replace("Layout: ", ""));
+/// assert_eq!(print_svg_values(&values, 3, "x").unwrap_err(), PictureError::Grid { cells: 4, rows: 3 });
+/// ```
+pub fn print_svg_values<'a>(
+    values: &'a [Option<isize>],
+    rows: usize,
+    caption: &'a str,
+) -> Result<PrintSvgValues<'a>, PictureError> {
+    let cells = values.len() as isize;
+    if cells > super::MAX_CELLS {
+        return Err(PictureError::TooLarge { what: "the table", cells, max: super::MAX_CELLS });
+    }
+    if rows == 0 || !values.len().is_multiple_of(rows) {
+        return Err(PictureError::Grid { cells, rows: rows as isize });
+    }
+    let label_chars = values.iter().map(|v| v.map_or(1, |v| text_len(&v))).max().unwrap_or(1);
+    Ok(PrintSvgValues { values, rows: rows as isize, label_chars, caption })
+}
+
+/// Display adapter for [`print_svg_values`]: the SVG document.
+///
+/// ```
+/// use const_layout::picture::print_svg_values;
+/// let svg = print_svg_values(&[Some(7); 4], 1, "one row").unwrap().to_string();
+/// assert!(svg.starts_with("<?xml") && svg.ends_with("</svg>\n"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PrintSvgValues<'a> {
+    values: &'a [Option<isize>],
+    rows: isize,
+    label_chars: i64,
+    caption: &'a str,
+}
+
+impl fmt::Display for PrintSvgValues<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (rows, cols) = (self.rows, self.values.len() as isize / self.rows);
+        let frame = Frame::new(rows, cols, self.label_chars, 24, text_len(&self.caption));
+        frame.header(f, &self.caption)?;
+        let at = |m: isize, n: isize| self.values[(m + n * rows) as usize];
+        for m in 0..rows {
+            for n in 0..cols {
+                let colour = at(m, n).map_or(WHITE, |v| TV_X8[v.rem_euclid(8) as usize]);
+                frame.rect(f, m as i64, n as i64, colour)?;
+            }
+        }
+        frame.begin_text(f, 10)?;
+        for m in 0..rows {
+            for n in 0..cols {
+                if let Some(v) = at(m, n) {
+                    frame.text(f, m as i64, n as i64, 2, &v)?;
+                }
+            }
+        }
+        frame.footer(f, &self.caption)
+    }
+}
