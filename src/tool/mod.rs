@@ -11,10 +11,13 @@ use const_layout::int::Int;
 use const_layout::layout;
 use const_layout::picture::{
     print_latex, print_latex_composed, print_latex_tv, print_svg, print_svg_swizzle, print_svg_tv,
+    print_svg_values,
 };
 use std::fmt::Write as _;
 
 mod atoms;
+mod ck_tile;
+mod rocroller;
 mod steps;
 
 const USAGE: &str = "\
@@ -77,6 +80,24 @@ usage: layout                      a short tour of the layout (8,(4,2)):(1,8)
                                    ((rows, k) -> element, or composition(Sw<B,M,S>, that)), B-bit
                                    elements (default 16), or why none does
                                      layout tma-box 'composition(Sw<3,4,3>, (_64,_64):(_64,_1))'
+       layout ck-tile [--at COORD | --svg] DESC
+                                   a CK Tile tensor descriptor or adaptor in ck_tile's notation
+                                   (transforms top first, each `name(args): [upper ids] -> [lower ids]`):
+                                   re-printed a stage a line, its top lengths and element space size,
+                                   and each top index's offset (an adaptor's: bottom index; `-`: invalid,
+                                   in a pad's padding) as a table (1 or 2 top dimensions) or a line each;
+                                   --at: CK's coordinate transform of one top index, the hidden index
+                                   after each transform; --svg: the offsets as a picture (top dim 0 down)
+                                     layout ck-tile 'tensor_descriptor{transforms: [embed((4,6),(8,_1)): [1,2] -> [0]], top: [1,2], element_space_size: 30}'
+       layout rocroller [--svg | --table-svg] [--reverse] [--at TAG=V,...] GRAPH
+                                   AMD rocRoller's coordinate graph: the graph, its sources (no edge
+                                   in) and sinks (no edge out), and each sink at every coordinate of
+                                   the sources as rocRoller's Transformer computes it (a grid for one
+                                   or two sources, `-` where it cannot); --reverse: each source from
+                                   the sinks, as a store traverses; --at: every dimension reached
+                                   from those coordinates, forward and in reverse; --svg: the graph
+                                   in layers; --table-svg: the first table as a picture
+                                     layout rocroller 'graph{0: SubDimension[0](64, 1); 1: SubDimension[1](64, 1); 2: Linear(4096, 1); 3: Flatten(0, 1 -> 2)}'
        layout functions            list the functions `eval` knows
        layout serve [--port P] [--host H]
                                    the playground: these commands as a web page, computed in the
@@ -150,12 +171,14 @@ pub fn run(args: &[String], json: bool) -> Result<String, String> {
         }
         ["swizzle-for", args @ ..] => swizzle_for(args),
         ["coalescing", args @ ..] => coalescing(args, json),
-        [cmd @ ("atom" | "tma-box" | "steps"), ..] if json => {
+        [cmd @ ("atom" | "tma-box" | "steps" | "ck-tile" | "rocroller"), ..] if json => {
             Err(format!("`--json` applies to `eval`, `conflicts` and `coalescing`, not `{cmd}`"))
         }
         ["atom", args @ ..] => atoms::atom(args),
         ["steps", args @ ..] => steps::steps(args),
         ["tma-box", args @ ..] => atoms::tma_box(args),
+        ["ck-tile", args @ ..] => ck_tile::ck_tile(args),
+        ["rocroller", args @ ..] => rocroller::rocroller(args),
         ["serve" | "site", ..] => {
             Err("`serve` and `site` are the command-line tool's: run `layout serve`".to_string())
         }
@@ -926,22 +949,13 @@ fn svg(args: &[&str]) -> Result<String, String> {
         }
         Value::LayoutTv(tile, tv) => print_svg_tv(&tv, &tile).map_err(err)?.to_string(),
         // A linear layout is drawn as its CuTe form (`to_layout`: the same function of the
-        // index, so the same offsets in the same cells), where it has one.
-        Value::Linear(_) => match eval(&format!("to_layout({expr})")) {
+        // index, so the same offsets in the same cells), where it has one; otherwise as its
+        // function tabulated, index `m + n*rows` in cell (m, n): the low half of the input bits
+        // down the rows, the high half across, as a rank-2 layout of that shape would be.
+        Value::Linear(lin) => match eval(&format!("to_layout({expr})")) {
             Ok(Value::Layout(l)) => print_svg(&l).map_err(err)?.to_string(),
             Ok(Value::Composed(c)) => print_svg_swizzle(&c).map_err(err)?.to_string(),
-            Ok(other) => {
-                return Err(format!("to_layout of {} is {}: no picture", quote(&expr), kind(&other)));
-            }
-            Err(e) => {
-                // The column is into `to_layout(..)`, not the user's text: left out.
-                let e = e.to_string();
-                let why = e
-                    .split_once(": ")
-                    .filter(|(c, _)| c.starts_with("column "))
-                    .map_or(e.as_str(), |(_, r)| r);
-                return Err(format!("{} is drawn as its CuTe form, and has none: {why}", quote(&expr)));
-            }
+            _ => linear_svg(&lin)?,
         },
         other => return Err(format!("`svg` draws {PICTURE_KINDS}; {} is {}", quote(&expr), kind(&other))),
     };
@@ -952,6 +966,20 @@ fn svg(args: &[&str]) -> Result<String, String> {
         }
         None => Ok(text),
     }
+}
+
+/// The picture of a linear layout with no CuTe form: its values on a grid of `2^(n/2)` rows (`n`
+/// input bits), cell (m, n) holding index `m + n*rows`.
+fn linear_svg(lin: &const_layout::linear::LinearLayout) -> Result<String, String> {
+    let bits = lin.in_bits();
+    let cells =
+        1isize.checked_shl(bits).filter(|&c| c <= const_layout::picture::MAX_CELLS).ok_or_else(|| {
+            format!("{lin} has 2^{bits} inputs; a picture draws at most {}", const_layout::picture::MAX_CELLS)
+        })?;
+    let values: Vec<Option<isize>> = (0..cells).map(|i| Some(lin.apply(i as u32) as isize)).collect();
+    let rows = 1usize << (bits / 2);
+    let caption = format!("{lin}  (no CuTe form: index m + n*{rows} in cell (m, n))");
+    Ok(print_svg_values(&values, rows, &caption).map_err(|e| e.to_string())?.to_string())
 }
 
 fn evaluate(expr: &str, json: bool) -> Result<String, String> {

@@ -987,7 +987,7 @@ fn steps_say_where_each_element_lands() {
 }
 
 #[test]
-fn svg_draws_a_linear_layout_as_its_cute_form() {
+fn svg_draws_a_linear_layout_as_its_cute_form_or_its_table() {
     for (linear, cute) in [
         ("linear((_8,_8):(_8,_1))", "(_8,_8):(_8,_1)"),
         ("linear(composition(Sw<3,3,3>, (_8,_64):(_64,_1)))", "composition(Sw<3,3,3>, (_8,_64):(_64,_1))"),
@@ -997,10 +997,26 @@ fn svg_draws_a_linear_layout_as_its_cute_form() {
         assert!(a.status.success(), "{linear}: {}", stderr(&a));
         assert_eq!(stdout(&a), stdout(&b), "{linear}");
     }
-    let o = layout(&["svg", "linear((1,2,3),3)"]);
-    assert!(
-        stderr(&o).starts_with("layout: `linear((1,2,3),3)` is drawn as its CuTe form, and has none: linear layout to a swizzled layout: "),
-        "{}",
-        stderr(&o)
-    );
+    // Without a CuTe form: the function tabulated, index m + n*rows in cell (m, n), values
+    // computed here from the bases (the XOR of those of the index's set bits).
+    for (expr, bases, bits) in
+        [("linear((1,2,3),3)", &[1u32, 2, 3][..], 3u32), ("linear((3,5,6,1,2),3)", &[3, 5, 6, 1, 2], 5)]
+    {
+        let o = layout(&["svg", expr]);
+        assert!(o.status.success(), "{expr}: {}", stderr(&o));
+        let values: Vec<Option<isize>> = (0..1usize << bits)
+            .map(|i| {
+                Some((0..bits as usize).filter(|b| i >> b & 1 == 1).fold(0, |acc, b| acc ^ bases[b]) as isize)
+            })
+            .collect();
+        let Ok(const_layout::eval::Value::Linear(lin)) = const_layout::eval::eval(expr) else {
+            panic!("{expr}")
+        };
+        let rows = 1usize << (bits / 2);
+        let caption = format!("{lin}  (no CuTe form: index m + n*{rows} in cell (m, n))");
+        let want = const_layout::picture::print_svg_values(&values, rows, &caption).unwrap().to_string();
+        assert_eq!(stdout(&o), want, "{expr}");
+    }
+    let o = layout(&["svg", "linear(composition(Sw<3,3,3>, (_64,_64):(_64,_1)), 15)"]);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }

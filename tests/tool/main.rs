@@ -2,5 +2,7 @@
 //! against CuTe's `print_latex` and the SVG golden files. One test binary for both; `cargo test
 //! --test tool MODULE` runs one module.
 
+mod ck_tile;
 mod cli;
 mod picture;
+mod rocroller;
