@@ -11,7 +11,7 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const INTERNAL = 'internal error (a bug, please report it)';
-  const VIEWS = ['eval', 'steps', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma'];
+  const VIEWS = ['eval', 'steps', 'conflicts', 'coalescing', 'swizzle', 'atoms', 'tma', 'ck', 'rocroller'];
   const DEFAULT_ATOM = 'SM80_16x8x16_F32F16F16F32_TN';
   // The operations `layout steps` explains (src/tool/steps.rs).
   const STEPS_OPS = new Set([
@@ -40,6 +40,9 @@
     lastConflictsSvg: null, // the Bank conflicts view's SVG
     lastAtomSvg: null, // the Atoms view's SVG (an MMA operand's TV layout)
     lastTmaSvg: null, // the TMA box view's SVG (the shared-memory tile)
+    lastCkSvg: null, // the CK Tile view's SVG (`ck-tile --svg`)
+    lastRocSvg: null, // the rocRoller view's graph (`rocroller --svg`)
+    lastRocTableSvg: null, // the rocRoller view's first table (`rocroller --table-svg`)
     run, // the raw call: run(['eval', '(8,4):(1,8)']) -> {ok, text}
     trapNextCall: false, // set by a test: the next call traps (the module is re-instantiated)
     instantiations: 0,
@@ -102,36 +105,371 @@
     $('command-line').textContent = 'layout ' + args.map(shellQuote).join(' ');
   }
 
-  // Pictures are shown as images of the module's SVG text (a Blob URL), not inserted into the
-  // page: a 64 x 64 layout's picture is 8,000 SVG elements, whose parsing, style and layout as
-  // part of the document took 60-90 ms an update in Chromium; as an image it is decoded and
-  // drawn off the document, and the update stays within a frame. The text is kept as printed
-  // (`lastSvg`) for the browser test, which compares it with the tool's.
+  // Pictures are drawn on a canvas from the module's SVG text, by the small renderer below: the
+  // tool's pictures use a fixed subset of SVG (svg, title, g, rect, text, line; flat attributes,
+  // rgb() colours). A 64 x 64 layout's picture is 8,000 elements: inserted into the document they
+  // cost 60-90 ms of style and layout an update, and as an <img> of the SVG the browser's own
+  // rasteriser took 180 ms to decode it; on a canvas it is drawn within the update. The text is
+  // kept as printed (`lastSvg` and friends) for the browser test, which compares it with the
+  // tool's, and offered as a download. A picture too large for a canvas falls back to an image.
   const pictureUrls = new Map();
+  const MAX_CANVAS_PIXELS = 1 << 25; // Chromium refuses larger canvases (and they cost memory)
+  const MAX_CANVAS_SIDE = 32767;
+  const TAG = /<(\/?)([a-z]+)\b([^>]*?)\/?>|([^<]+)/g;
+  const ATTR = /([a-z-]+)="([^"]*)"/g;
+  const ENTITY = /&(lt|gt|amp|quot|apos);/g;
+  const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+  const INHERITED = ['fill', 'stroke', 'stroke-width', 'font-family', 'font-size', 'text-anchor'];
 
+  function attributes(text) {
+    const a = {};
+    ATTR.lastIndex = 0;
+    for (let m; (m = ATTR.exec(text)); ) a[m[1]] = m[2];
+    return a;
+  }
+
+  /** The picture's size: the root element's width and height. */
+  function svgSize(svg) {
+    const m = /<svg\b[^>]*>/.exec(svg);
+    if (!m) return null;
+    const a = attributes(m[0]);
+    const w = Number(a.width);
+    const h = Number(a.height);
+    return w > 0 && h > 0 ? { w, h } : null;
+  }
+
+  /**
+   * The tool's SVG as a display list, in document order: rects, texts and lines with their
+   * inherited attributes resolved. The bulk of a picture is cells, written the same way every
+   * time (`<rect x y width height fill/>` in a group, `<text x y>..</text>`): FAST reads those
+   * with one regular expression; everything else goes through the general path.
+   */
+  const FAST =
+    /<rect x="(-?[\d.]+)" y="(-?[\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="([^"]+)"\/>|<text x="(-?[\d.]+)" y="(-?[\d.]+)">([^<&]*)<\/text>|<(\/?)([a-z]+)\b([^>]*?)\/?>|([^<]+)/g;
+
+  function style(a, top) {
+    const st = {};
+    for (const k of INHERITED) st[k] = a[k] !== undefined ? a[k] : top[k];
+    const size = Number(st['font-size']);
+    st.size = size;
+    st.font = size + 'px ' + st['font-family'];
+    st.align = st['text-anchor'] === 'middle' ? 'center' : st['text-anchor'] === 'end' ? 'right' : 'left';
+    st.lw = st.stroke === 'none' ? 0 : Number(st['stroke-width']);
+    return st;
+  }
+
+  function displayList(svg) {
+    const ops = [];
+    const stack = [style({}, { fill: 'black', stroke: 'none', 'stroke-width': '1', 'font-family': 'serif', 'font-size': '16', 'text-anchor': 'start' })];
+    let text = null; // the open <text>'s style and position
+    const pushText = (st, x, y, s) => ops.push({ k: 't', st, x, y, s });
+    FAST.lastIndex = 0;
+    for (let m; (m = FAST.exec(svg)); ) {
+      if (m[1] !== undefined) {
+        ops.push({ k: 'r', st: stack[stack.length - 1], x: +m[1], y: +m[2], w: +m[3], h: +m[4], fill: m[5], cell: true });
+        continue;
+      }
+      if (m[6] !== undefined) {
+        pushText(stack[stack.length - 1], +m[6], +m[7], m[8]);
+        continue;
+      }
+      if (m[12] !== undefined) {
+        if (text) pushText(text.st, text.x, text.y, m[12].replace(ENTITY, (_, e) => ENTITIES[e]));
+        continue;
+      }
+      const close = m[9], name = m[10], rest = m[11];
+      if (close) {
+        if (name === 'g' || name === 'svg') stack.length > 1 && stack.pop();
+        else if (name === 'text') text = null;
+        continue;
+      }
+      if (name !== 'svg' && name !== 'g' && name !== 'rect' && name !== 'text' && name !== 'line') continue;
+      const a = attributes(rest);
+      const st = style(a, stack[stack.length - 1]);
+      const selfClosing = m[0].endsWith('/>');
+      if (name === 'svg' || name === 'g') {
+        if (!selfClosing) stack.push(st);
+      } else if (name === 'text') {
+        if (!selfClosing) text = { st, x: Number(a.x || 0), y: Number(a.y || 0) };
+      } else if (name === 'rect') {
+        ops.push({ k: 'r', st, x: Number(a.x || 0), y: Number(a.y || 0), w: Number(a.width), h: Number(a.height), fill: st.fill });
+      } else {
+        ops.push({ k: 'l', st, x: Number(a.x1 || 0), y: Number(a.y1 || 0), x2: Number(a.x2 || 0), y2: Number(a.y2 || 0) });
+      }
+    }
+    return ops;
+  }
+
+  /** An op's bounding box [x0, y0, x1, y1] (texts: estimated generously from the font size, so
+   * that no glyph is cut at a tile's edge). */
+  function bounds(op) {
+    const lw = op.st.lw;
+    if (op.k === 'r') return [op.x - lw, op.y - lw, op.x + op.w + lw, op.y + op.h + lw];
+    if (op.k === 'l') {
+      return [Math.min(op.x, op.x2) - lw, Math.min(op.y, op.y2) - lw, Math.max(op.x, op.x2) + lw, Math.max(op.y, op.y2) + lw];
+    }
+    const size = op.st.size;
+    const w = op.s.length * size; // a monospace advance is about 0.6 of the size: twice that
+    const x0 = op.st.align === 'center' ? op.x - w / 2 : op.st.align === 'right' ? op.x - w : op.x;
+    return [x0 - size, op.y - 2 * size, x0 + w + size, op.y + size];
+  }
+
+  /**
+   * Draws `ops` (in order) on a context already scaled to the picture's user units. A run of
+   * cells (consecutive `cell` rects of one group, which never overlap) is drawn as one path per
+   * fill colour and one stroke: the same pixels as cell by cell (a cell's stroke is redrawn by
+   * its neighbour's in either order), at a fraction of the calls.
+   */
+  function drawOps(ctx, ops) {
+    let font = '', align = '';
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i];
+      const st = op.st;
+      if (op.k === 't') {
+        if (st.font !== font) ctx.font = font = st.font;
+        if (st.align !== align) ctx.textAlign = align = st.align;
+        ctx.fillStyle = st.fill;
+        ctx.fillText(op.s, op.x, op.y);
+        continue;
+      }
+      if (st.lw > 0) {
+        ctx.strokeStyle = st.stroke;
+        ctx.lineWidth = st.lw;
+      }
+      if (op.k === 'r' && op.cell) {
+        let j = i;
+        const byFill = new Map();
+        for (; j < ops.length && ops[j].cell && ops[j].st === st; j++) {
+          const f = ops[j].fill;
+          if (!byFill.has(f)) byFill.set(f, []);
+          byFill.get(f).push(ops[j]);
+        }
+        for (const [f, cells] of byFill) {
+          if (f === 'none') continue;
+          ctx.fillStyle = f;
+          ctx.beginPath();
+          for (const c of cells) ctx.rect(c.x, c.y, c.w, c.h);
+          ctx.fill();
+        }
+        if (st.lw > 0) {
+          ctx.beginPath();
+          for (let k = i; k < j; k++) ctx.rect(ops[k].x, ops[k].y, ops[k].w, ops[k].h);
+          ctx.stroke();
+        }
+        i = j - 1;
+      } else if (op.k === 'r') {
+        if (op.fill !== 'none') {
+          ctx.fillStyle = op.fill;
+          ctx.fillRect(op.x, op.y, op.w, op.h);
+        }
+        if (st.lw > 0) ctx.strokeRect(op.x, op.y, op.w, op.h);
+      } else if (st.lw > 0) {
+        ctx.beginPath();
+        ctx.moveTo(op.x, op.y);
+        ctx.lineTo(op.x2, op.y2);
+        ctx.stroke();
+      }
+    }
+  }
+
+  // A large picture is drawn by tiles: first those in sight, within the update; the rest in
+  // slices of at most TILE_BUDGET_MS, one after each frame, and those a scroll brings into sight
+  // at once.
+  // Each tile is clipped to its square (whole device pixels) and draws, in document order, every
+  // element that reaches it, so the tiles together are exactly the whole picture.
+  const TILE = 256; // user units
+  const TILE_BUDGET_MS = 6;
+
+  /** Runs `f` after the next frame is produced (a task queued from its animation callback). */
+  function afterNextFrame(f) {
+    requestAnimationFrame(() => setTimeout(f, 0));
+  }
+
+  class TiledPicture {
+    constructor(canvas, box, ops, w, h, scale) {
+      Object.assign(this, { canvas, box, w, h, scale, cancelled: false });
+      this.ctx = canvas.getContext('2d');
+      this.cols = Math.ceil(w / TILE);
+      const rows = Math.ceil(h / TILE);
+      this.tiles = Array.from({ length: this.cols * rows }, () => []);
+      for (const o of ops) {
+        const [x0, y0, x1, y1] = bounds(o);
+        const c0 = Math.max(0, Math.floor(x0 / TILE)), c1 = Math.min(this.cols - 1, Math.floor(x1 / TILE));
+        const r0 = Math.max(0, Math.floor(y0 / TILE)), r1 = Math.min(rows - 1, Math.floor(y1 / TILE));
+        for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) this.tiles[r * this.cols + c].push(o);
+      }
+      this.left = new Set(this.tiles.keys());
+      this.done = new Promise((resolve) => (this.resolveDone = resolve));
+      this.onScroll = () => this.drawVisible();
+      box.addEventListener('scroll', this.onScroll, { passive: true });
+      window.addEventListener('scroll', this.onScroll, { passive: true });
+    }
+
+    drawTile(t) {
+      if (!this.left.delete(t)) return;
+      const ctx = this.ctx;
+      const x = (t % this.cols) * TILE, y = Math.floor(t / this.cols) * TILE;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x, y, TILE, TILE);
+      ctx.clip();
+      ctx.clearRect(x, y, TILE, TILE); // a kept canvas holds the last picture
+      drawOps(ctx, this.tiles[t]);
+      ctx.restore();
+      this.tiles[t] = null;
+      if (this.left.size === 0) this.finish();
+    }
+
+    /** The tiles in sight: the canvas's part inside its scroll box and the window. */
+    visibleTiles() {
+      const c = this.canvas.getBoundingClientRect();
+      const b = this.box.getBoundingClientRect();
+      const left = Math.max(c.left, b.left, 0), right = Math.min(c.right, b.right, window.innerWidth);
+      const top = Math.max(c.top, b.top, 0), bottom = Math.min(c.bottom, b.bottom, window.innerHeight);
+      if (right <= left || bottom <= top || c.width === 0) return [];
+      const u = this.w / c.width; // user units per CSS pixel
+      const c0 = Math.floor(((left - c.left) * u) / TILE), c1 = Math.floor(((right - c.left) * u - 1e-6) / TILE);
+      const r0 = Math.floor(((top - c.top) * u) / TILE), r1 = Math.floor(((bottom - c.top) * u - 1e-6) / TILE);
+      const out = [];
+      for (let r = r0; r <= r1; r++) for (let col = c0; col <= c1; col++) out.push(r * this.cols + col);
+      return out;
+    }
+
+    drawVisible() {
+      if (this.cancelled) return;
+      for (const t of this.visibleTiles()) this.drawTile(t);
+    }
+
+    /** The tiles out of sight, a slice at a time. */
+    drawRest() {
+      if (this.cancelled || this.left.size === 0) return;
+      const t0 = performance.now();
+      for (const t of this.left) {
+        this.drawTile(t);
+        if (performance.now() - t0 > TILE_BUDGET_MS) break;
+      }
+      if (this.left.size > 0) afterNextFrame(() => this.drawRest());
+    }
+
+    finish() {
+      this.box.removeEventListener('scroll', this.onScroll);
+      window.removeEventListener('scroll', this.onScroll);
+      this.resolveDone(true);
+    }
+
+    cancel() {
+      this.cancelled = true;
+      this.finish();
+    }
+  }
+
+  const tiledPictures = new Map(); // picture element id -> its TiledPicture while drawing
+  const pendingPictures = []; // pictures whose tiles in sight are still to draw
+
+  /** Draws the tiles in sight of the pictures just made, and schedules the rest. */
+  function flushPictures() {
+    for (const p of pendingPictures.splice(0)) {
+      p.drawVisible();
+      afterNextFrame(() => p.drawRest());
+    }
+  }
+
+  /** Shows `svg` (the module's text, or null for none) in the picture element `el`. */
   function drawPicture(el, svg) {
     const old = pictureUrls.get(el.id);
     if (old) URL.revokeObjectURL(old);
     pictureUrls.delete(el.id);
-    if (svg === null) {
-      el.textContent = '';
-      return;
-    }
+    const drawing = tiledPictures.get(el.id);
+    if (drawing) drawing.cancel();
+    tiledPictures.delete(el.id);
+    // The canvas is kept while the picture's size is: a new one costs the allocation and clearing
+    // of its pixels, the most expensive part of a large picture's first frame.
+    const reuse = el.querySelector('canvas');
+    el.textContent = '';
+    if (svg === null) return;
     const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
     pictureUrls.set(el.id, url);
-    let img = el.querySelector('img');
-    if (!img) {
-      img = document.createElement('img');
+    const size = svgSize(svg);
+    // Small pictures (a few cells) at twice their size: the tool draws a cell 24 to 36 pixels wide.
+    const scale = size && size.w < 400 ? 2 : 1;
+    const dpr = window.devicePixelRatio || 1;
+    const pw = size && Math.ceil(size.w * scale * dpr);
+    const ph = size && Math.ceil(size.h * scale * dpr);
+    if (size && pw <= MAX_CANVAS_SIDE && ph <= MAX_CANVAS_SIDE && pw * ph <= MAX_CANVAS_PIXELS) {
+      const same = reuse && reuse.width === pw && reuse.height === ph;
+      const canvas = same ? reuse : document.createElement('canvas');
+      if (!same) {
+        canvas.width = pw;
+        canvas.height = ph;
+        canvas.style.width = size.w * scale + 'px';
+        canvas.style.height = size.h * scale + 'px';
+        canvas.setAttribute('role', 'img');
+        canvas.getContext('2d').scale(scale * dpr, scale * dpr);
+      }
+      const title = /<title>([^<]*)<\/title>/.exec(svg);
+      canvas.setAttribute('aria-label', title ? title[1].replace(ENTITY, (_, e) => ENTITIES[e]) : 'the picture');
+      el.append(canvas);
+      const picture = new TiledPicture(canvas, el, displayList(svg), size.w, size.h, scale * dpr);
+      tiledPictures.set(el.id, picture);
+      picture.done.then(() => tiledPictures.get(el.id) === picture && tiledPictures.delete(el.id));
+      // The tiles in sight once the caller has shown the element (updateView flushes them, in
+      // this task, before the frame); the rest between frames.
+      if (pendingPictures.length === 0) queueMicrotask(flushPictures);
+      pendingPictures.push(picture);
+    } else {
+      const img = document.createElement('img');
       img.alt = 'the picture';
-      // Small pictures (a few cells) at twice their size: the tool draws a cell 36 pixels wide.
-      img.addEventListener('load', () => {
-        img.style.width = img.naturalWidth < 400 ? 2 * img.naturalWidth + 'px' : '';
-      });
-      el.textContent = '';
+      img.src = url;
       el.append(img);
     }
-    img.src = url;
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = (el.id === 'picture' ? 'layout' : el.id.replace('-picture', '')) + '.svg';
+    link.textContent = 'SVG';
+    link.className = 'download';
+    el.append(link);
   }
+
+  /** For the browser test: resolves when the picture in `id` is drawn whole. */
+  playground.pictureDrawn = (id) => {
+    const p = tiledPictures.get(id);
+    return p ? p.done : Promise.resolve(true);
+  };
+
+  /**
+   * For the browser test: how far the canvas in `id` is from the browser's own rasterisation of
+   * the same SVG (an <img> drawn on a canvas of the same size): the fraction of pixels whose
+   * colour differs by more than `tolerance` in some channel.
+   */
+  playground.rasterDifference = (id, tolerance = 64) =>
+    playground.pictureDrawn(id).then(() => new Promise((resolve) => {
+      const el = $(id);
+      const canvas = el.querySelector('canvas');
+      const url = pictureUrls.get(id);
+      if (!canvas || !url) return resolve(null);
+      const img = new Image();
+      img.onload = () => {
+        const ref = document.createElement('canvas');
+        ref.width = canvas.width;
+        ref.height = canvas.height;
+        const rctx = ref.getContext('2d');
+        rctx.drawImage(img, 0, 0, ref.width, ref.height);
+        const a = canvas.getContext('2d').getImageData(0, 0, ref.width, ref.height).data;
+        const b = rctx.getImageData(0, 0, ref.width, ref.height).data;
+        let off = 0;
+        for (let i = 0; i < a.length; i += 4) {
+          if (
+            Math.abs(a[i] - b[i]) > tolerance ||
+            Math.abs(a[i + 1] - b[i + 1]) > tolerance ||
+            Math.abs(a[i + 2] - b[i + 2]) > tolerance
+          )
+            off++;
+        }
+        resolve(off / (a.length / 4));
+      };
+      img.onerror = () => resolve(null);
+      img.src = url;
+    }));
 
   /** Runs a view's command: the footer shows it, `out` its text, `err` its error. */
   function runText(args, out, err) {
@@ -409,6 +747,45 @@
     if (pic.internal) setError($('tma-error'), pic.text);
   }
 
+  /** A picture from `args`, or none where the tool gives none (its reason is not an error here). */
+  function picture(id, args, enabled, key) {
+    const pic = enabled ? run(args) : { ok: false };
+    playground[key] = pic.ok ? pic.text : null;
+    drawPicture($(id), playground[key]);
+    show($(id), !!pic.ok);
+    return pic.internal ? pic.text : '';
+  }
+
+  /** A second text (`--at`) under a view's main one; its error, if any, in the view's error box. */
+  function atText(args, enabled, out, err) {
+    const r = enabled ? run(args) : { ok: true, text: '' };
+    $(out).textContent = r.ok ? r.text : '';
+    show($(out), enabled && r.ok);
+    if (!r.ok) setError($(err), r.text);
+  }
+
+  function updateCk() {
+    const desc = $('ck-desc').value;
+    const at = $('ck-at').value.trim();
+    const r = runText(['ck-tile', desc], 'ck-out', 'ck-error');
+    markColumn(desc, r.ok ? '' : r.text, $('ck-mark'));
+    atText(['ck-tile', '--at', at, desc], r.ok && at !== '', 'ck-at-out', 'ck-error');
+    const internal = picture('ck-picture', ['ck-tile', '--svg', desc], r.ok, 'lastCkSvg');
+    if (internal) setError($('ck-error'), internal);
+  }
+
+  function updateRocroller() {
+    const graph = $('roc-graph').value;
+    const at = $('roc-at').value.trim();
+    const dir = $('roc-dir').value === 'reverse' ? ['--reverse'] : [];
+    const r = runText(['rocroller', ...dir, graph], 'roc-out', 'roc-error');
+    markColumn(graph, r.ok ? '' : r.text, $('roc-mark'));
+    atText(['rocroller', '--at', at, graph], r.ok && at !== '', 'roc-at-out', 'roc-error');
+    const a = picture('roc-picture', ['rocroller', '--svg', graph], r.ok, 'lastRocSvg');
+    const b = picture('roc-table-picture', ['rocroller', '--table-svg', ...dir, graph], r.ok, 'lastRocTableSvg');
+    if (a || b) setError($('roc-error'), a || b);
+  }
+
   const UPDATE = {
     eval: updateEval,
     steps: updateSteps,
@@ -417,12 +794,15 @@
     swizzle: updateSwizzle,
     atoms: updateAtoms,
     tma: updateTma,
+    ck: updateCk,
+    rocroller: updateRocroller,
   };
 
   /** Runs a view's update, timed: every module call and DOM update for it. */
   function updateView(v) {
     const t0 = performance.now();
     UPDATE[v]();
+    flushPictures();
     const ms = performance.now() - t0;
     playground.lastUpdateMs = ms;
     $('timing').textContent = 'updated in ' + (ms < 10 ? ms.toFixed(2) : ms.toFixed(1)) + ' ms';
@@ -536,9 +916,9 @@
     }
     $('fn-filter').addEventListener('input', filterFunctions);
     $('show-steps').addEventListener('click', showSteps);
-    for (const b of document.querySelectorAll('#steps-examples button.example')) {
+    for (const b of document.querySelectorAll('button.example')) {
       b.addEventListener('click', () => {
-        const input = $('steps-expr');
+        const input = $(b.dataset.target || 'steps-expr');
         input.value = b.dataset.expr;
         input.dispatchEvent(new Event('input', { bubbles: true }));
       });
