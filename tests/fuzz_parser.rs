@@ -523,7 +523,8 @@ fn hostile_text_through_the_binary() {
             std::os::unix::ffi::OsStringExt::from_vec(text.into_iter().filter(|b| *b != 0).collect());
         #[cfg(not(unix))]
         let arg: std::ffi::OsString = String::from_utf8_lossy(&text).into_owned().into();
-        let cmd = ["eval", "table", "latex", "svg", "steps", "tma-box", "atom"][k % 7];
+        let cmd =
+            ["eval", "table", "latex", "svg", "steps", "tma-box", "atom", "ck-tile", "rocroller"][k % 9];
         inputs.push(vec![cmd.into(), arg]);
     }
     // `steps` builds expressions around its arguments' text: hostile arguments inside each
@@ -545,6 +546,61 @@ fn hostile_text_through_the_binary() {
         };
         inputs.push(vec!["steps".into(), expr.clone().into()]);
         inputs.push(vec!["steps".into(), "--svg".into(), expr.into()]);
+    }
+    // `ck-tile` and `rocroller` read structures: valid descriptors and graphs mutated (a character
+    // replaced, a span deleted or repeated), through every mode of each command.
+    let seeds = [
+        "tensor_descriptor{transforms: [pass_through(_8): [8] -> [4], merge((_4,_8)): [7] -> [5,6], xor((_8,_4)): [4,5] -> [1,2], pass_through(_8): [6] -> [3], embed((_8,_4,_8),(_32,_8,_1)): [1,2,3] -> [0]], top: [8,7], element_space_size: 256}",
+        "tensor_descriptor{transforms: [pad(4,1,1): [2] -> [1], embed((6,3),(3,1)): [1,3] -> [0]], top: [2,3], element_space_size: 18}",
+        "tensor_adaptor{transforms: [merge((_4,_8)): [0] -> [1,2]], bottom: [1,2], top: [0]}",
+        "graph{0: User(?, ?); 1: SubDimension[0](8, 8); 2: SubDimension[1](8, 1); 3: Split(0 -> 1, 2); 4: MacroTileNumber[0](2, 1); 5: MacroTileIndex[0](4, 4); 6: Tile(1 -> 4, 5); 7: Workgroup[0](4, ?); 8: Flatten(4 -> 7)}",
+        "graph{0: Linear(8, 1); 1: Linear(10, 1); 2: Linear(?, ?); 3: PiecewiseAffineJoin<$0 < 4 ? (10, 1) + 0 : (20, 1) + -40>(0, 1 -> 2)}",
+    ];
+    let pieces =
+        ["(", ")", "[", "]", ",", ":", "->", "_", "0", "9", "-1", "4294967296", "?", "$0", "<", ">", " "];
+    for k in 0..60 {
+        let seed: Vec<char> = seeds[k % seeds.len()].chars().collect();
+        let at = r.pick(seed.len());
+        let len = r.pick(12).min(seed.len() - at);
+        let mid = match k % 3 {
+            0 => pieces[r.pick(pieces.len())].to_string(),
+            1 => String::new(),
+            _ => seed[at..at + len].iter().collect::<String>().repeat(1 + r.pick(40)),
+        };
+        let text: String = seed[..at]
+            .iter()
+            .chain(mid.chars().collect::<Vec<_>>().iter())
+            .chain(seed[at + len..].iter())
+            .collect();
+        let modes: &[&[&str]] = if k % seeds.len() < 3 {
+            &[&["ck-tile"], &["ck-tile", "--svg"], &["ck-tile", "--at", "(1,2)"]]
+        } else {
+            &[
+                &["rocroller"],
+                &["rocroller", "--reverse"],
+                &["rocroller", "--svg"],
+                &["rocroller", "--table-svg"],
+                &["rocroller", "--at", "0=3,1=2"],
+            ]
+        };
+        for mode in modes {
+            let mut args: Vec<std::ffi::OsString> = mode.iter().map(|c| c.into()).collect();
+            args.push(text.clone().into());
+            inputs.push(args);
+        }
+    }
+    for big in [
+        "tensor_descriptor{transforms: [embed((100000,100000),(1,100000)): [1,2] -> [0]], top: [1,2], element_space_size: 10000000000}",
+        "tensor_descriptor{transforms: [unmerge((65536,65536)): [1,2] -> [0]], top: [1,2], element_space_size: 4294967296}",
+        "graph{0: SubDimension[0](100000, 1); 1: SubDimension[1](100000, 1); 2: Linear(?, 1); 3: Flatten(0, 1 -> 2)}",
+        "graph{0: Linear(9223372036854775807, 1); 1: Linear(?, ?); 2: Tile(0 -> 1)}",
+    ] {
+        let cmd = if big.starts_with("graph") { "rocroller" } else { "ck-tile" };
+        for mode in [&[cmd][..], &[cmd, "--svg"]] {
+            let mut args: Vec<std::ffi::OsString> = mode.iter().map(|c| c.into()).collect();
+            args.push(big.into());
+            inputs.push(args);
+        }
     }
     for big in [
         "(10000,10000):(1,10000)",
