@@ -636,6 +636,7 @@ def main():
     exprs = read_lines(a.expressions)
     errs = read_lines(a.errors) if os.path.exists(a.errors) else []
     mm = Mismatches()
+    raster = []  # each canvas checked against the browser's rendering of its SVG: the fraction of pixels that differ
     report = {"layout": a.layout}
 
     # The expected answers: the tool, now.
@@ -736,7 +737,6 @@ def main():
 
         # The canvas draws what the SVG says: each Evaluate picture against Chromium's own
         # rendering of the same SVG.
-        raster = []
         for e, ((eok, _), _, (sok, _)) in zip(all_exprs, want_eval):
             if eok and sok:
                 browser.js(JS_HELPERS + "window.__playground.setView('eval'); set('expr', arguments[0]);", e)
@@ -745,7 +745,15 @@ def main():
                 if d is None or d > MAX_RASTER_DIFFERENCE:
                     mm.items.append({"what": f"canvas of `{e}` against the SVG rendered by the browser",
                                      "got": d, "want": f"at most {MAX_RASTER_DIFFERENCE} of the pixels different"})
-        report["raster_difference_max"] = round(max(raster), 5) if raster else None
+        # The other views' canvases, the first picture of each.
+        rastered = set()
+
+        def raster_check(picture_id, what):
+            rastered.add(picture_id)
+            d = browser.js_async(JS_RASTER, picture_id)
+            raster.append(d if d is not None else 1.0)
+            mm.check(f"{what}: canvas against the SVG rendered by the browser",
+                     d is not None and d <= MAX_RASTER_DIFFERENCE, True)
 
         # Recovery: a bad input, then a good one.
         bad, good = "(8,(4,2):(1,8)", "(8,(4,2)):(1,8)"
@@ -784,6 +792,8 @@ def main():
                 n_cf_pictures += 1
                 mm.check(f"{name} --svg -: picture", g["svg"], ptext)
                 mm.check(f"{name} --svg -: drawn", g["pictureSvg"], True)
+                if "conflicts-picture" not in rastered:
+                    raster_check("conflicts-picture", name)
             else:
                 mm.check(f"{name}: no picture", g["svg"], None)
         for c, (ok, text) in zip(COALESCING, want_co):
@@ -817,6 +827,8 @@ def main():
                 n_atom_pictures += 1
                 mm.check(f"{name}: picture", g["svg"], text)
                 mm.check(f"{name}: drawn, no error", [g["pictureSvg"], g["error"]], [True, None])
+                if "atom-picture" not in rastered:
+                    raster_check("atom-picture", name)
             else:
                 n_atom_refusals += 1
                 mm.check(f"{name}: refused", [g["error"], g["svg"], g["pictureSvg"]], [text, None, False])
@@ -832,6 +844,8 @@ def main():
             n_tma_boxes += ok
             n_tma_pictures += pok
             mm.check(f"{name}: picture (svg {c[0]})", [g["svg"], g["pictureSvg"]], [ptext, True] if pok else [None, False])
+            if pok and "tma-picture" not in rastered:
+                raster_check("tma-picture", name)
 
         # Steps: the text or the error (a column marked), the picture or the tool's reason for none.
         n_steps_texts = n_steps_pictures = n_steps_errors = 0
@@ -845,6 +859,8 @@ def main():
             mm.check(f"{name}: timed", isinstance(g["ms"], (int, float)), True)
             n_steps_texts += want[0][0]
             n_steps_pictures += want[0][0] and want[1][0]
+            if want[0][0] and want[1][0] and "steps-picture" not in rastered:
+                raster_check("steps-picture", name)
             n_steps_errors += not want[0][0]
             if want[0][0]:
                 ops_seen.add(re.match(r"\s*([A-Za-z_]+)", e).group(1))
@@ -884,9 +900,8 @@ def main():
             mm.check(f"{name}: picture", [g["svg"], g["pictureSvg"]], [pic[1], True] if want_pic else [None, False])
             n_ck_pictures += want_pic
             n_ck_roc_errors += w["error"] is not None
-            if want_pic and c is CK[0]:
-                d = browser.js_async(JS_RASTER, "ck-picture")
-                mm.check(f"{name}: canvas against the SVG", d is not None and d <= MAX_RASTER_DIFFERENCE, True)
+            if want_pic and "ck-picture" not in rastered:
+                raster_check("ck-picture", name)
         for c, (main, at, pic, tpic) in zip(ROC, want_roc):
             g = browser.js(JS_ROC, list(c))
             name = "rocroller " + shell_quote(c[0][:60]) + f" ({c[1]})" + (f" --at {c[2]}" if c[2] else "")
@@ -897,9 +912,9 @@ def main():
                 want_pic = main[0] and want[0]
                 mm.check(f"{name}: {what} picture", [got, drawn], [want[1], True] if want_pic else [None, False])
                 n_roc_pictures += want_pic
-                if want_pic and c is ROC[0]:
-                    d = browser.js_async(JS_RASTER, "roc-picture" if what == "graph" else "roc-table-picture")
-                    mm.check(f"{name}: {what} canvas against the SVG", d is not None and d <= MAX_RASTER_DIFFERENCE, True)
+                pid = "roc-picture" if what == "graph" else "roc-table-picture"
+                if want_pic and pid not in rastered:
+                    raster_check(pid, f"{name}: {what}")
             n_ck_roc_errors += w["error"] is not None
         examples = browser.js(JS_CK_ROC_EXAMPLES)
         mm.check("ck-tile and rocroller: example buttons", len(examples), 6)
@@ -1030,6 +1045,7 @@ def main():
         if httpd:
             httpd.shutdown()
 
+    report["raster_difference_max"] = round(max(raster), 5) if raster else None
     counts = {"expressions": len(exprs), "errors": n_errors, "pictures": n_pictures, "tables": n_tables,
               "conflicts": len(CONFLICTS), "conflicts_pictures": n_cf_pictures, "coalescing": len(COALESCING),
               "swizzle_for": len(SWIZZLE), "functions": len(functions), "atoms": len(atoms),
@@ -1037,7 +1053,7 @@ def main():
               "tma_boxes": n_tma_boxes, "tma_pictures": n_tma_pictures, "steps": len(STEPS),
               "steps_texts": n_steps_texts, "steps_pictures": n_steps_pictures, "steps_errors": n_steps_errors,
               "ck": len(CK), "ck_pictures": n_ck_pictures, "rocroller": len(ROC), "rocroller_pictures": n_roc_pictures,
-              "ck_rocroller_errors": n_ck_roc_errors}
+              "ck_rocroller_errors": n_ck_roc_errors, "canvases": len(raster)}
     report["counts"] = counts
     report["mismatches"] = len(mm.items)
     report["first_mismatches"] = mm.items[:50]
@@ -1067,6 +1083,8 @@ def main():
                f"{counts['steps']} steps cases ({counts['steps_pictures']} pictures, {counts['steps_errors']} errors), "
                f"{counts['ck']} ck-tile and {counts['rocroller']} rocroller cases ({counts['ck_pictures']} and "
                f"{counts['rocroller_pictures']} pictures, {counts['ck_rocroller_errors']} errors), "
+               f"{counts['canvases']} canvases against Chromium's rendering of their SVG "
+               f"(at most {report['raster_difference_max']} of the pixels differ), "
                f"URL round trip, error and trap recovery")
     if mm.items:
         for item in mm.items[:8]:
