@@ -38,6 +38,7 @@
 #     tools/gen_ordered_vectors.py + rustfmt    tests/typed/ordered_vectors.rs
 #     tools/gen_computed_tests.py               tests/typed/computed_vectors.rs
 #     tools/gpu/gen_warp_asm.py + rustfmt       gpu/device/src/backend/ptx/warp.rs
+#     tools/gpu/gemm_choose.py                  gpu/kernels/src/hgemm_sm90_choice.rs (from tools/gpu/data/gemm_sweep_h200.json)
 #     TRYBUILD=overwrite cargo test -p const-layout-ui-tests   ui-tests/*/*.stderr (rustc 1.95: rust-toolchain.toml)
 #     UPDATE_GOLDEN=1 cargo test --test tool    tests/data/svg/
 # Run here and byte-identical with the checked-in files: all of the above (the --full generators
@@ -121,6 +122,9 @@ step "typed vectors" python3 tools/gen_typed_vectors.py
 step "ordered vectors" bash -c 'python3 tools/gen_ordered_vectors.py && rustfmt --edition 2024 tests/typed/ordered_vectors.rs'
 step "computed vectors" python3 tools/gen_computed_tests.py
 step "warp asm batches" bash -c 'python3 tools/gpu/gen_warp_asm.py && rustfmt --edition 2024 gpu/device/src/backend/ptx/warp.rs'
+# The Hopper GEMM's chooser, from the checked-in sweep (the sweep itself needs the device:
+# tools/gpu/gemm_sweep.py --json tools/gpu/data/gemm_sweep_h200.json).
+step "GEMM chooser" python3 tools/gpu/gemm_choose.py tools/gpu/data/gemm_sweep_h200.json
 
 if [ "$cargo" = 1 ]; then
   step "UI .stderr" env TRYBUILD=overwrite cargo test -q -p const-layout-ui-tests

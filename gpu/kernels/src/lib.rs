@@ -30,6 +30,7 @@ pub mod attention_sm90;
 pub mod copy;
 pub mod hgemm;
 pub mod hgemm_sm90;
+pub mod hgemm_sm90_choice;
 pub mod sgemm;
 pub mod transpose;
 

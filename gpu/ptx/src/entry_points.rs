@@ -10,7 +10,7 @@ use const_layout_device::abi::{In, Out, TensorMapRef};
 use const_layout_device::tma::TmaTensor2d;
 use const_layout_device::{Gmem, GmemMut, HalfKind, SmemRegion, fault, launch_bounds, static_shared};
 use const_layout_kernels::hgemm::{F16Accum, F32Accum};
-use const_layout_kernels::hgemm_sm90;
+use const_layout_kernels::hgemm_sm90::{self, Sm90Config};
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
@@ -111,6 +111,80 @@ pub unsafe extern "ptx-kernel" fn hgemm_sm90_config(out: Out<ConfigWords>) {
     o.store4(8, [hgemm_sm90::THREADS, hgemm_sm90::SMEM_BYTES, tile[0], tile[1]]);
     o.store4(12, [hgemm_sm90::RASTER, 0, 0, 0]);
 }
+
+/// Writes configuration `Cfg`'s launch words (see [`crate::HGEMM_SM90_C128X256S4_CONFIG`]).
+///
+/// # Safety
+/// The launch contract (see the module).
+#[inline(always)]
+unsafe fn sm90_config_words<Cfg: Sm90Config>(out: Out<ConfigWords>) {
+    // SAFETY: the launch contract: `out` a checked parameter of a live allocation overlapping
+    // nothing else.
+    let o = unsafe { out.memory() };
+    let (a, b) = (Cfg::a_box(), Cfg::b_box());
+    o.store4(0, [a.inner, a.outer, a.element_bits, a.swizzle as u32]);
+    o.store4(4, [b.inner, b.outer, b.element_bits, b.swizzle as u32]);
+    o.store4(8, [Cfg::THREADS, Cfg::SMEM_BYTES, Cfg::BM as u32, Cfg::BN as u32]);
+    o.store4(12, [Cfg::RASTER, Cfg::PERSISTENT as u32, Cfg::STAGES as u32, Cfg::CONSUMERS as u32]);
+}
+
+/// A configuration's two entry points (their `Entry`s are in the crate's root, written out for
+/// the builder, which reads source and does not expand macros): `$gemm`, the Hopper GEMM under
+/// `$cfg` with `f32` accumulators and `f16` or `bf16` inputs, and `$config`, its launch words.
+macro_rules! sm90_config_entries {
+    ($cfg:ident, $gemm:ident, $config:ident) => {
+        launch_bounds!($gemm, <hgemm_sm90::$cfg as Sm90Config>::THREADS, 1);
+
+        /// [`hgemm_sm90::hgemm_sm90_tn_with`] under the configuration named in the entry point's
+        /// name, with `f32` accumulators and `f16` (`bf16 == 0`) or `bf16` inputs, loaded by TMA
+        /// through `map_a` and `map_b`; in the launch's dynamic shared memory (the
+        /// configuration's `SMEM_BYTES`), blocks of its `THREADS`, on the grid
+        /// [`hgemm_sm90::grid_for`] gives.
+        ///
+        /// # Safety
+        /// The launch contract (see the module), and `map_a`, `map_b` are tensor maps of `a` and
+        /// `b` with the configuration's boxes.
+        #[unsafe(no_mangle)]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $gemm(
+            a: In<RowWords>,
+            b: In<RowWords>,
+            c: Out<ColMajor>,
+            map_a: TensorMapRef,
+            map_b: TensorMapRef,
+            alpha: f32,
+            beta: f32,
+            bf16: u32,
+        ) {
+            type Cfg = hgemm_sm90::$cfg;
+            // SAFETY: the launch contract, maps included.
+            let (ta, tb, tc) = unsafe {
+                (tma_operand(a, map_a, Cfg::a_box()), tma_operand(b, map_b, Cfg::b_box()), c.tensor())
+            };
+            hgemm_f32!(hgemm_sm90::hgemm_sm90_tn_with::<Cfg, _, _>, ta, tb, tc, alpha, beta, bf16)
+        }
+
+        /// Writes what the host needs to launch the configuration's entry point (16 words: the
+        /// boxes, threads, shared memory, tile, raster, persistence, stages, consumers). One
+        /// thread.
+        ///
+        /// # Safety
+        /// The launch contract (see the module).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $config(out: Out<ConfigWords>) {
+            // SAFETY: the launch contract.
+            unsafe { sm90_config_words::<hgemm_sm90::$cfg>(out) }
+        }
+    };
+}
+
+sm90_config_entries!(C128x256S4, hgemm_sm90_c128x256s4_tn_f32, hgemm_sm90_c128x256s4_config);
+sm90_config_entries!(C128x256S4P, hgemm_sm90_c128x256s4p_tn_f32, hgemm_sm90_c128x256s4p_config);
+sm90_config_entries!(C128x128S6, hgemm_sm90_c128x128s6_tn_f32, hgemm_sm90_c128x128s6_config);
+sm90_config_entries!(C128x128S6P, hgemm_sm90_c128x128s6p_tn_f32, hgemm_sm90_c128x128s6p_config);
+sm90_config_entries!(C64x256S4, hgemm_sm90_c64x256s4_tn_f32, hgemm_sm90_c64x256s4_config);
+sm90_config_entries!(C64x128S8, hgemm_sm90_c64x128s8_tn_f32, hgemm_sm90_c64x128s8_config);
+sm90_config_entries!(C256x128S4, hgemm_sm90_c256x128s4_tn_f32, hgemm_sm90_c256x128s4_config);
 
 /// The device layer's [`mma_probe`](const_layout_device::mma_probe::mma_probe): one warp computes
 /// `d = a b^T + c` (16x16x16; `a`, `b` halves, two to a word, `f16` or, for `bf16 != 0`, `bf16`)

@@ -158,6 +158,132 @@ pub const HGEMM_SM90_TN_F16: Entry<(
 /// box (inner and outer extents, element bits, `CUtensorMapSwizzle`), `B`'s, the block's threads,
 /// its dynamic shared memory, the tile (`BM`, `BN`), `RASTER` and three zeros. One thread.
 pub const HGEMM_SM90_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("hgemm_sm90_config");
+/// `hgemm_sm90_c128x256s4_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// the default configuration's (`C128x256S4`: the same kernel as [`HGEMM_SM90_TN_F32`]); parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C128X256S4_CONFIG`] reports.
+pub const HGEMM_SM90_C128X256S4_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c128x256s4_tn_f32");
+/// `hgemm_sm90_c128x256s4_config(out)`: what the host needs to launch [`HGEMM_SM90_C128X256S4_TN_F32`], 16
+/// words: `A`'s TMA box (inner and outer extents, element bits, `CUtensorMapSwizzle`), `B`'s, the
+/// block's threads, its dynamic shared memory, the tile (`BM`, `BN`), then `RASTER`, whether
+/// blocks are persistent (1) or one a tile (0), the stages and the consumer warpgroups. One thread.
+pub const HGEMM_SM90_C128X256S4_CONFIG: Entry<(Out<ConfigWords>,)> =
+    Entry::new("hgemm_sm90_c128x256s4_config");
+/// `hgemm_sm90_c128x256s4p_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C128x256S4P`: 128 x 256 tiles, 4 stages, two consumer warpgroups, persistent blocks; parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C128X256S4P_CONFIG`] reports (a persistent grid: at most one block a multiprocessor, `grid_for`).
+pub const HGEMM_SM90_C128X256S4P_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c128x256s4p_tn_f32");
+/// `hgemm_sm90_c128x256s4p_config(out)`: [`HGEMM_SM90_C128X256S4P_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C128X256S4P_CONFIG: Entry<(Out<ConfigWords>,)> =
+    Entry::new("hgemm_sm90_c128x256s4p_config");
+/// `hgemm_sm90_c128x128s6_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C128x128S6`: 128 x 128 tiles, 6 stages, two consumer warpgroups of 64 x 128; parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C128X128S6_CONFIG`] reports.
+pub const HGEMM_SM90_C128X128S6_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c128x128s6_tn_f32");
+/// `hgemm_sm90_c128x128s6_config(out)`: [`HGEMM_SM90_C128X128S6_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C128X128S6_CONFIG: Entry<(Out<ConfigWords>,)> =
+    Entry::new("hgemm_sm90_c128x128s6_config");
+/// `hgemm_sm90_c128x128s6p_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C128x128S6P`: `C128x128S6` with persistent blocks; parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C128X128S6P_CONFIG`] reports (a persistent grid: at most one block a multiprocessor, `grid_for`).
+pub const HGEMM_SM90_C128X128S6P_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c128x128s6p_tn_f32");
+/// `hgemm_sm90_c128x128s6p_config(out)`: [`HGEMM_SM90_C128X128S6P_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C128X128S6P_CONFIG: Entry<(Out<ConfigWords>,)> =
+    Entry::new("hgemm_sm90_c128x128s6p_config");
+/// `hgemm_sm90_c64x256s4_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C64x256S4`: 64 x 256 tiles, 4 stages, one consumer warpgroup; parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C64X256S4_CONFIG`] reports.
+pub const HGEMM_SM90_C64X256S4_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c64x256s4_tn_f32");
+/// `hgemm_sm90_c64x256s4_config(out)`: [`HGEMM_SM90_C64X256S4_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C64X256S4_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("hgemm_sm90_c64x256s4_config");
+/// `hgemm_sm90_c64x128s8_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C64x128S8`: 64 x 128 tiles, 8 stages, one consumer warpgroup; parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C64X128S8_CONFIG`] reports.
+pub const HGEMM_SM90_C64X128S8_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c64x128s8_tn_f32");
+/// `hgemm_sm90_c64x128s8_config(out)`: [`HGEMM_SM90_C64X128S8_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C64X128S8_CONFIG: Entry<(Out<ConfigWords>,)> = Entry::new("hgemm_sm90_c64x128s8_config");
+/// `hgemm_sm90_c256x128s4_tn_f32(a, b, c, map_a, map_b, alpha, beta, bf16)`: the Hopper GEMM
+/// ([`hgemm_sm90_tn_with`](const_layout_kernels::hgemm_sm90::hgemm_sm90_tn_with)) under
+/// `C256x128S4`: 256 x 128 tiles, 4 stages, two consumer warpgroups of 128 x 128 (two `m64n128` `wgmma`s a k block); parameters as [`HGEMM_SM90_TN_F32`], the boxes, block, shared memory and grid
+/// those [`HGEMM_SM90_C256X128S4_CONFIG`] reports.
+pub const HGEMM_SM90_C256X128S4_TN_F32: Entry<(
+    In<RowWords>,
+    In<RowWords>,
+    Out<ColMajor>,
+    TensorMapRef,
+    TensorMapRef,
+    f32,
+    f32,
+    u32,
+)> = Entry::new("hgemm_sm90_c256x128s4_tn_f32");
+/// `hgemm_sm90_c256x128s4_config(out)`: [`HGEMM_SM90_C256X128S4_TN_F32`]'s launch words, as
+/// [`HGEMM_SM90_C128X256S4_CONFIG`]'s.
+pub const HGEMM_SM90_C256X128S4_CONFIG: Entry<(Out<ConfigWords>,)> =
+    Entry::new("hgemm_sm90_c256x128s4_config");
 /// `mma_probe(a, b, c, d, bf16, lanes)`: the device layer's `ldmatrix` and `mma.sync` check (raw
 /// device addresses; run by `tools/gpu/mma_probe.py`).
 pub const MMA_PROBE: Entry<(u64, u64, u64, u64, u32, u32)> = Entry::new("mma_probe");
