@@ -3,6 +3,7 @@
 //! value the tool prints is compared with the typed object's own (`offset`, `is_valid`,
 //! `calculate_offset`, `calculate_hidden_index`, `calculate_bottom_index`).
 
+use crate::cli::{layout, stderr, stdout};
 use const_layout::ck_tile::{
     CuteLayout, Embed, Freeze, Insert, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad, PassThrough,
     Replicate, Sequence, Slice, Stage, StagesText, TensorAdaptor, TensorDescriptor, Unmerge, Xor,
@@ -12,19 +13,6 @@ use const_layout::ck_tile::{
 use const_layout::{C, make_layout, sequence};
 use generic_array::ArrayLength;
 use std::collections::HashMap;
-use std::process::{Command, Output};
-
-fn layout(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_layout")).args(args).output().expect("run the layout binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
-}
 
 /// The tool's output for `args`, which must succeed.
 fn ok(args: &[&str]) -> String {

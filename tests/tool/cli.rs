@@ -2,15 +2,16 @@
 
 use std::process::{Command, Output};
 
-fn layout(args: &[&str]) -> Output {
+/// Runs the `layout` binary (the other modules of this test binary use it too).
+pub(crate) fn layout(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_layout")).args(args).output().expect("run the layout binary")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 output")
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8 output")
 }
 

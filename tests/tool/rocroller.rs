@@ -4,13 +4,9 @@
 //! PiecewiseAffineJoin its two affine pieces), and against the crate's `Transformer` called
 //! directly, on fixed graphs and random ones built through the crate's API.
 
+use crate::cli::layout;
 use const_layout::picture::print_svg_values;
 use const_layout::rocroller::{CoordinateGraph, Dimension, Edge, Tag, Transformer};
-use std::process::{Command, Output};
-
-fn layout(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_layout")).args(args).output().expect("run the layout binary")
-}
 
 /// The output of a run that must succeed.
 fn ok(args: &[&str]) -> String {
