@@ -4,6 +4,7 @@
 //! `calculate_offset`, `calculate_hidden_index`, `calculate_bottom_index`).
 
 use crate::cli::{layout, stderr, stdout};
+use crate::rng::Rng;
 use const_layout::ck_tile::{
     CuteLayout, Embed, Freeze, Insert, Merge, MergeDivMod, Modulo, MultiIndex, Offset, Pad, PassThrough,
     Replicate, Sequence, Slice, Stage, StagesText, TensorAdaptor, TensorDescriptor, Unmerge, Xor,
@@ -19,17 +20,6 @@ fn ok(args: &[&str]) -> String {
     let o = layout(args);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     stdout(&o)
-}
-
-/// A small deterministic generator (the tests must not depend on a seed source).
-struct Rng(u64);
-
-impl Rng {
-    /// A number in `0..n`.
-    fn pick(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// Top index number `flat` over `lengths`, the last dimension fastest.

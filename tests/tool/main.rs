@@ -6,3 +6,6 @@ mod ck_tile;
 mod cli;
 mod picture;
 mod rocroller;
+// SplitMix64, shared with the other test binaries: the random descriptors and graphs.
+#[path = "../common/rng.rs"]
+mod rng;

@@ -5,6 +5,7 @@
 //! directly, on fixed graphs and random ones built through the crate's API.
 
 use crate::cli::layout;
+use crate::rng::Rng;
 use const_layout::picture::print_svg_values;
 use const_layout::rocroller::{CoordinateGraph, Dimension, Edge, Tag, Transformer};
 
@@ -508,35 +509,19 @@ fn bad_input_is_one_line_naming_the_problem() {
     }
 }
 
-/// SplitMix64: a small deterministic generator for the random graphs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// A random graph built through the crate's API: a few sized sources, then Flatten, Tile, Join
 /// and PassThrough over the current dimensions, sometimes a Split forward (which has no function).
 fn random_graph(rng: &mut Rng) -> (CoordinateGraph, Vec<Tag>) {
     let mut g = CoordinateGraph::new();
-    let sources = 1 + rng.below(3);
+    let sources = 1 + rng.pick(3);
     let mut current: Vec<(Tag, isize)> = Vec::new();
     for _ in 0..sources {
-        let size = 1 + rng.below(6) as isize;
-        current.push((g.add_dimension(Dimension::linear(size, 1 + rng.below(4) as isize)).unwrap(), size));
+        let size = 1 + rng.pick(6) as isize;
+        current.push((g.add_dimension(Dimension::linear(size, 1 + rng.pick(4) as isize)).unwrap(), size));
     }
     let src = current.iter().map(|&(t, _)| t).collect();
-    for _ in 0..1 + rng.below(4) {
-        match rng.below(5) {
+    for _ in 0..1 + rng.pick(4) {
+        match rng.pick(5) {
             0 => {
                 let size = current.iter().map(|&(_, s)| s).product::<isize>();
                 let out = g.add_dimension(Dimension::linear(size, 1)).unwrap();
@@ -545,9 +530,9 @@ fn random_graph(rng: &mut Rng) -> (CoordinateGraph, Vec<Tag>) {
                 current = vec![(out, size)];
             }
             1 => {
-                let k = rng.below(current.len());
+                let k = rng.pick(current.len());
                 let (t, size) = current.remove(k);
-                let inner = 1 + rng.below(4) as isize;
+                let inner = 1 + rng.pick(4) as isize;
                 let outer = g.add_dimension(Dimension::linear((size + inner - 1) / inner, inner)).unwrap();
                 let fast = g.add_dimension(Dimension::linear(inner, 1)).unwrap();
                 g.add_edge(Edge::Tile, &[t], &[outer, fast]).unwrap();
@@ -562,14 +547,14 @@ fn random_graph(rng: &mut Rng) -> (CoordinateGraph, Vec<Tag>) {
                 current = vec![(out, size)];
             }
             3 => {
-                let k = rng.below(current.len());
+                let k = rng.pick(current.len());
                 let (t, size) = current[k];
                 let out = g.add_dimension(Dimension::linear(size, 1)).unwrap();
                 g.add_edge(Edge::PassThrough, &[t], &[out]).unwrap();
                 current[k] = (out, size);
             }
             _ => {
-                let k = rng.below(current.len());
+                let k = rng.pick(current.len());
                 let (t, size) = current.remove(k);
                 let a = g.add_dimension(Dimension::linear(size, 2)).unwrap();
                 let b = g.add_dimension(Dimension::linear(2, 1)).unwrap();
@@ -609,7 +594,7 @@ fn random_graphs_tabulate_as_the_transformer_computes() {
         // And `--at` at a random coordinate, both ways, against the transformer.
         let at: Vec<String> = sources
             .iter()
-            .map(|&s| format!("{s}={}", rng.below(g.dimension(s).unwrap().size().unwrap() as usize)))
+            .map(|&s| format!("{s}={}", rng.pick(g.dimension(s).unwrap().size().unwrap() as usize)))
             .collect();
         let out = ok(&["rocroller", &text, "--at", &at.join(",")]);
         let mut tr = Transformer::new(&g);

@@ -115,7 +115,6 @@
   const pictureUrls = new Map();
   const MAX_CANVAS_PIXELS = 1 << 25; // Chromium refuses larger canvases (and they cost memory)
   const MAX_CANVAS_SIDE = 32767;
-  const TAG = /<(\/?)([a-z]+)\b([^>]*?)\/?>|([^<]+)/g;
   const ATTR = /([a-z-]+)="([^"]*)"/g;
   const ENTITY = /&(lt|gt|amp|quot|apos);/g;
   const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
